@@ -1,0 +1,52 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { provideDatabase } from './database';
+import { applyMigrations, diffMigrationsToSchema, MIGRATIONS_DIR, PROJECT_ROOT } from './migrate';
+
+const usage = `usage:
+  npm run db:migrate                 apply prisma/migrations to DATABASE_URL (or the embedded database)
+  npm run db:migration -- <name>     write prisma/migrations/<timestamp>_<name> from the schema diff
+  npm run db:check                   fail when the migrations and schema.prisma differ`;
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+async function main(): Promise<number> {
+  const [command, name] = process.argv.slice(2);
+  if (!['deploy', 'create', 'check'].includes(command ?? '') || (command === 'create' && !/^[a-z0-9_]+$/i.test(name ?? ''))) {
+    console.error(usage);
+    return 2;
+  }
+  const database = await provideDatabase(process.env.DATA_DIR ?? join(PROJECT_ROOT, '.data'));
+  try {
+    const applied = await applyMigrations(database.url);
+    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'migrations: up to date');
+    if (command === 'deploy') return 0;
+    const sql = await diffMigrationsToSchema(database.url);
+    if (command === 'check') {
+      if (!sql) return 0;
+      console.error(`schema.prisma and prisma/migrations differ; missing SQL:\n${sql}`);
+      return 1;
+    }
+    if (!sql) {
+      console.log('schema.prisma matches the migrations: nothing to write');
+      return 0;
+    }
+    const dir = join(MIGRATIONS_DIR, `${timestamp()}_${name}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'migration.sql'), `${sql}\n`);
+    console.log(`wrote ${dir}/migration.sql; apply it with npm run db:migrate`);
+    return 0;
+  } finally {
+    await database.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,48 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { findTemporalCli } from './temporal-cli';
+
+export const SEARCH_ATTRIBUTE_KEYS = [
+  defineSearchAttributeKey('BusinessName', SearchAttributeType.KEYWORD),
+  defineSearchAttributeKey('ClientId', SearchAttributeType.KEYWORD),
+  defineSearchAttributeKey('AgentId', SearchAttributeType.KEYWORD),
+];
+
+export interface DevServerOptions {
+  toolsDir: string;
+  /** File that keeps the server's state across restarts; in memory when absent. */
+  dbFilename?: string;
+  port?: number;
+  uiPort?: number;
+}
+
+export interface RunningDevServer {
+  address: string;
+  namespace: string;
+  uiUrl?: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `temporal server start-dev` with this project's search attributes registered. */
+export async function startDevServer(options: DevServerOptions): Promise<RunningDevServer> {
+  const cli = await findTemporalCli(options.toolsDir);
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: cli ? { type: 'existing-path', path: cli } : { type: 'cached-download' },
+      ip: '127.0.0.1',
+      port: options.port,
+      dbFilename: options.dbFilename,
+      ui: options.uiPort !== undefined,
+      uiPort: options.uiPort,
+      searchAttributes: SEARCH_ATTRIBUTE_KEYS,
+      log: { format: 'pretty', level: 'warn' },
+      extraArgs: ['--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true'],
+    },
+  });
+  return {
+    address: env.address,
+    namespace: env.namespace ?? 'default',
+    uiUrl: options.uiPort !== undefined ? `http://127.0.0.1:${options.uiPort}` : undefined,
+    stop: () => env.teardown(),
+  };
+}
