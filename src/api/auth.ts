@@ -1,0 +1,58 @@
+import type { RequestHandler } from 'express';
+import jwt, { type Algorithm } from 'jsonwebtoken';
+import { unauthorized } from './problem';
+
+export interface AuthConfig {
+  secret?: string;
+  publicKey?: string;
+  issuer?: string;
+  audience?: string;
+}
+
+export interface Caller {
+  userId: string;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    caller?: Caller;
+  }
+}
+
+const HMAC_ALGORITHMS: Algorithm[] = ['HS256'];
+const PUBLIC_KEY_ALGORITHMS: Algorithm[] = ['RS256', 'ES256'];
+
+/** Verifies the bearer token and returns its caller; throws a 401 problem otherwise. */
+export function createTokenVerifier(config: AuthConfig) {
+  if (!config.secret && !config.publicKey) throw new Error('JWT_SECRET or JWT_PUBLIC_KEY is required');
+  return (authorization: string | undefined): Caller => {
+    const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorization ?? '');
+    if (!match) throw unauthorized('Missing or malformed bearer token');
+    const token = match[1];
+    const header = jwt.decode(token, { complete: true })?.header;
+    const alg = header?.alg as Algorithm | undefined;
+    const key = alg && HMAC_ALGORITHMS.includes(alg) ? config.secret : alg && PUBLIC_KEY_ALGORITHMS.includes(alg) ? config.publicKey : undefined;
+    if (!alg || !key) throw unauthorized('Invalid token');
+    let payload: jwt.JwtPayload | string;
+    try {
+      payload = jwt.verify(token, key, {
+        algorithms: [alg],
+        issuer: config.issuer,
+        audience: config.audience,
+      }) as jwt.JwtPayload;
+    } catch (error) {
+      throw unauthorized(error instanceof jwt.TokenExpiredError ? 'Token expired' : 'Invalid token');
+    }
+    if (typeof payload !== 'object' || typeof payload.sub !== 'string' || !payload.sub) throw unauthorized('Token has no subject');
+    if (typeof payload.exp !== 'number') throw unauthorized('Token has no expiry');
+    return { userId: payload.sub };
+  };
+}
+
+export function authenticate(config: AuthConfig): RequestHandler {
+  const verify = createTokenVerifier(config);
+  return (req, _res, next) => {
+    req.caller = verify(req.get('authorization'));
+    next();
+  };
+}

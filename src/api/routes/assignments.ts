@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { Router } from 'express';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { Prisma } from '../../db/prisma';
+import { searchAttributesOf } from '../../search-attributes';
+import { assignAgents } from '../../workflows';
+import { assignmentChangedSignal } from '../../workflows/definitions';
+import { parseAssignRequest } from '../assign-request';
+import { badRequest, HttpProblem, notFound } from '../problem';
+import { scopeOf, type Scope } from '../scope';
+import { RESOURCE_ID_PATTERN } from '../validation';
+
+export interface AssignmentRoutesDeps {
+  prisma: Prisma;
+  temporal: TemporalClient;
+  taskQueue: string;
+  /** How long a request waits for its validating workflow before answering 504. */
+  assignTimeoutMs: number;
+}
+
+const STATUS_FILTERS = { active: ['active'], all: ['active', 'expired', 'unassigned'] } as const;
+
+async function findClient(prisma: Prisma, scope: Scope, id: string) {
+  const client = RESOURCE_ID_PATTERN.test(id)
+    ? await prisma.client.findUnique({ where: { business_ownerId_id: { ...scope, id } } })
+    : null;
+  if (!client) throw notFound('Client not found');
+  return client;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function assignmentsRouter({ prisma, temporal, taskQueue, assignTimeoutMs }: AssignmentRoutesDeps): Router {
+  const router = Router({ mergeParams: true });
+
+  router.post('/clients/:clientId/assign-agents', async (req, res) => {
+    const request = parseAssignRequest(req.body);
+    const scope = scopeOf(req);
+    const clientId = req.params.clientId;
+    const workflowId = `assign-agents/${scope.business}/${clientId}/${randomUUID()}`;
+    const run = temporal.workflow.execute(assignAgents, {
+      workflowId,
+      taskQueue,
+      args: [{ ...scope, clientId, agents: request.agents, notes: request.notes }],
+      typedSearchAttributes: searchAttributesOf({ business: scope.business, clientId }),
+    });
+    const result = await withTimeout(run, assignTimeoutMs, () =>
+      new HttpProblem(504, `Assignment workflow ${workflowId} did not finish in time; it completes on its own`, '/problems/timeout'),
+    );
+    res.status(200).json(result);
+  });
+
+  router.get('/clients/:clientId/agents', async (req, res) => {
+    const filter = (req.query.status ?? 'active') as string;
+    if (!(filter in STATUS_FILTERS)) throw badRequest('Invalid status: use active or all');
+    const client = await findClient(prisma, scopeOf(req), req.params.clientId);
+    const assignments = await prisma.assignment.findMany({
+      where: { clientPk: client.pk, status: { in: [...STATUS_FILTERS[filter as keyof typeof STATUS_FILTERS]] } },
+      include: { agent: { select: { id: true } } },
+      orderBy: [{ createdAt: 'asc' }],
+    });
+    res.json({
+      client: client.id,
+      assignments: assignments.map((a) => ({
+        agent: a.agent.id,
+        dt_until: a.dtUntil.toISOString(),
+        status: a.status,
+        ds_notes: a.notes,
+        workflow_id: a.workflowId,
+        assigned_at: a.createdAt.toISOString(),
+        updated_at: a.updatedAt.toISOString(),
+        ended_at: a.endedAt?.toISOString() ?? null,
+      })),
+    });
+  });
+
+  router.delete('/clients/:clientId/agents/:agentId', async (req, res) => {
+    const scope = scopeOf(req);
+    const client = await findClient(prisma, scope, req.params.clientId);
+    const now = new Date();
+    const active = await prisma.assignment.findFirst({
+      where: { clientPk: client.pk, status: 'active', agent: { id: req.params.agentId, ...scope } },
+    });
+    const ended = active
+      ? await prisma.assignment.updateMany({
+          where: { id: active.id, status: 'active' },
+          data: { status: 'unassigned', activeSlot: null, endedAt: now },
+        })
+      : { count: 0 };
+    if (!active || ended.count === 0) throw notFound(`Agent ${req.params.agentId} is not assigned to this client`);
+    try {
+      await temporal.workflow.getHandle(active.workflowId).signal(assignmentChangedSignal);
+    } catch (error) {
+      // The row is already unassigned: a workflow that missed the signal ends at its next wake-up.
+      if ((error as Error).name !== 'WorkflowNotFoundError') throw error;
+    }
+    res.json({
+      client: client.id,
+      agent: req.params.agentId,
+      dt_until: active.dtUntil.toISOString(),
+      status: 'unassigned',
+      ended_at: now.toISOString(),
+      workflow_id: active.workflowId,
+    });
+  });
+
+  return router;
+}

@@ -1,0 +1,6 @@
+import { Router } from 'express';
+import type { AppDeps } from '../app';
+
+export function messagesRouter(_deps: AppDeps): Router {
+  return Router({ mergeParams: true });
+}

@@ -1,0 +1,53 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_TASK_QUEUE } from './workflows/definitions';
+
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() ? v : undefined));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().default(resolve(__dirname, '..', '.data')),
+  DATABASE_URL: optional,
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
+  TEMPORAL_ADDRESS: optional,
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
+  TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+  TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
+  JWT_SECRET: optional,
+  JWT_PUBLIC_KEY: optional,
+  JWT_ISSUER: optional,
+  JWT_AUDIENCE: optional,
+  MESSAGE_PROVIDER: z.enum(['log', 'webhook']).default('log'),
+  MESSAGE_WEBHOOK_URL: optional.pipe(z.string().url().optional()),
+  MESSAGE_WEBHOOK_SECRET: optional,
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+/** Parses the environment once, at boot; a bad value stops the process with the reason. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const reasons = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${reasons}`);
+  }
+  const config = parsed.data;
+  if (config.JWT_SECRET && config.JWT_SECRET.length < 32) {
+    throw new Error('Invalid configuration: JWT_SECRET must be at least 32 characters');
+  }
+  if (config.MESSAGE_PROVIDER === 'webhook' && !config.MESSAGE_WEBHOOK_URL) {
+    throw new Error('Invalid configuration: MESSAGE_PROVIDER=webhook needs MESSAGE_WEBHOOK_URL');
+  }
+  return config;
+}
+
+export function requireJwtKey(config: Config): void {
+  if (!config.JWT_SECRET && !config.JWT_PUBLIC_KEY) {
+    throw new Error('Invalid configuration: set JWT_SECRET (HS256) or JWT_PUBLIC_KEY (RS256/ES256); there is no default secret');
+  }
+}

@@ -1,0 +1,22 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { createActivities } from '../activities';
+import type { AssignAgentsInput, AssignAgentsResult } from './definitions';
+
+const { recordAssignments, scheduleAssignmentExpiries } = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
+});
+
+/**
+ * Validates ownership and records every assignment of one request in one transaction (all or
+ * nothing), then starts or wakes the expiry workflow of each (client, agent) pair.
+ */
+export async function assignAgents(input: AssignAgentsInput): Promise<AssignAgentsResult> {
+  const recorded = await recordAssignments(input);
+  await scheduleAssignmentExpiries(recorded.map((r) => r.expiry));
+  return {
+    client: input.clientId,
+    ds_notes: input.notes,
+    assignments: recorded.map((r) => ({ agent: r.agentId, dt_until: r.dtUntil, status: 'active', workflow_id: r.workflowId })),
+  };
+}
