@@ -1,3 +1,4 @@
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -27,6 +28,7 @@ async function developmentSecret(dataDir: string): Promise<string> {
 
 /** `npm start`: the whole stack on one machine; whatever the environment points at is used instead. */
 async function main() {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
   const config = loadConfig();
   await mkdir(config.DATA_DIR, { recursive: true });
   const stops: (() => Promise<unknown>)[] = [];

