@@ -9,4 +9,6 @@ module.exports = {
   testTimeout: 90_000,
   maxWorkers: 2,
   verbose: true,
+  // The Temporal SDK's native runtime keeps Node alive after the last suite; every server is stopped by then.
+  forceExit: true,
 };

@@ -129,6 +129,7 @@ export async function startTestStack(options: { provider?: MessageProvider; busi
       await worker?.stop();
       await connection.close();
       await prisma.$disconnect();
+      await Runtime.instance().shutdown();
     },
   };
 }
