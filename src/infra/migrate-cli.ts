@@ -1,12 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { provideDatabase } from './database';
-import { applyMigrations, diffMigrationsToSchema, MIGRATIONS_DIR, PROJECT_ROOT } from './migrate';
+import { applyMigrations, diffDatabaseToSchema, diffMigrationsToSchema, MIGRATIONS_DIR, PROJECT_ROOT } from './migrate';
 
 const usage = `usage:
   npm run db:migrate                 apply prisma/migrations to DATABASE_URL (or the embedded database)
   npm run db:migration -- <name>     write prisma/migrations/<timestamp>_<name> from the schema diff
-  npm run db:check                   fail when the migrations and schema.prisma differ`;
+  npm run db:check                   fail when the migrations and schema.prisma differ
+DATABASE_URL selects the database; without it the embedded one under DATA_DIR (default .data) is used.`;
 
 function timestamp(): string {
   return new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
@@ -25,8 +26,12 @@ async function main(): Promise<number> {
     if (command === 'deploy') return 0;
     const sql = await diffMigrationsToSchema(database.url);
     if (command === 'check') {
-      if (!sql) return 0;
-      console.error(`schema.prisma and prisma/migrations differ; missing SQL:\n${sql}`);
+      const liveSql = await diffDatabaseToSchema(database.url);
+      if (!sql && !liveSql) {
+        console.log('no drift: the migrations build exactly what schema.prisma describes');
+        return 0;
+      }
+      console.error(`schema.prisma and prisma/migrations differ; missing SQL:\n${sql || liveSql}`);
       return 1;
     }
     if (!sql) {

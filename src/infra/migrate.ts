@@ -9,7 +9,7 @@ import { migrationAdapter } from './migration-adapter';
  */
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
-export const SCHEMA_PATH = join(PROJECT_ROOT, 'prisma', 'schema.prisma');
+export const SCHEMA_PATH = process.env.PRISMA_SCHEMA_PATH ?? join(PROJECT_ROOT, 'prisma', 'schema.prisma');
 export const MIGRATIONS_DIR = join(PROJECT_ROOT, 'prisma', 'migrations');
 
 type Wasm = typeof import('@prisma/schema-engine-wasm', { with: { 'resolution-mode': 'import' } });
