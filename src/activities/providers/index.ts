@@ -1,4 +1,5 @@
 import { createLogProvider } from './log';
+import { createWebhookProvider } from './webhook';
 import type { Config } from '../../config';
 import type { Prisma } from '../../db/prisma';
 
@@ -23,7 +24,8 @@ export function createProvider(config: Config, prisma: Prisma): MessageProvider 
   switch (config.MESSAGE_PROVIDER) {
     case 'log':
       return createLogProvider(prisma);
-    default:
-      throw new Error(`MESSAGE_PROVIDER=${config.MESSAGE_PROVIDER} is not available yet`);
+    case 'webhook':
+      if (!config.MESSAGE_WEBHOOK_URL) throw new Error('Invalid configuration: MESSAGE_PROVIDER=webhook needs MESSAGE_WEBHOOK_URL');
+      return createWebhookProvider({ url: config.MESSAGE_WEBHOOK_URL, secret: config.MESSAGE_WEBHOOK_SECRET });
   }
 }

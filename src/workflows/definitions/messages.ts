@@ -1,1 +1,34 @@
-export {};
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+
+export const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'failed', 'canceled'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** Only ids and the due time: the phone number and the text stay in PostgreSQL, out of workflow history. */
+export interface SendMessageInput {
+  business: string;
+  messageId: string;
+  /** When the message is due, ISO 8601. */
+  sendAt: string;
+}
+
+export interface SendMessageResult {
+  outcome: 'sent' | 'failed' | 'canceled';
+}
+
+/** What moving `scheduled → sending` found: `claimed` means this run now owns the hand-over. */
+export type MessageClaim = { status: 'claimed' } | { status: 'canceled' | 'sent' | 'failed' };
+
+export interface SendMessageState {
+  phase: 'waiting' | 'sending' | 'done';
+  sendAt: string;
+  /** When the current timer fires: sendAt, or the end of this run's chunk. */
+  nextWakeAt: string | null;
+}
+
+/** Sent after the message row changed (canceled): the workflow re-reads it and ends if it is no longer scheduled. */
+export const messageChangedSignal = defineSignal('messageChanged');
+export const sendMessageStateQuery = defineQuery<SendMessageState>('state');
+
+export function messageWorkflowId(business: string, messageId: string): string {
+  return `message/${business}/${messageId}`;
+}

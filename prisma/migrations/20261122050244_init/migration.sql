@@ -68,6 +68,7 @@ CREATE TABLE "messages" (
     "attempts" INTEGER NOT NULL DEFAULT 0,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "dispatched_at" TIMESTAMPTZ(3),
     "sent_at" TIMESTAMPTZ(3),
     "canceled_at" TIMESTAMPTZ(3),
 

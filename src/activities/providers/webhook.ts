@@ -1,0 +1,78 @@
+import { createHmac } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
+import { FailureType } from '../../workflows/definitions';
+import type { MessageProvider, OutgoingMessage } from './index';
+
+export const SIGNATURE_HEADER = 'X-Webhook-Signature';
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+export interface WebhookOptions {
+  url: string;
+  secret?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`: the timestamp lets a receiver refuse
+ * replays of an old request; the body is signed byte for byte as sent.
+ */
+export function webhookSignature(secret: string, timestamp: number, body: string): string {
+  const digest = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+  return `t=${timestamp},v1=${digest}`;
+}
+
+/** Worth another attempt: the receiver timed out, is overloaded, or failed on its side. */
+function isTransientStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+async function responseSnippet(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+}
+
+function providerRefOf(snippet: string): string | undefined {
+  try {
+    const id = (JSON.parse(snippet) as { id?: unknown }).id;
+    return typeof id === 'string' && id.length <= 200 ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * POSTs the message as JSON with `Idempotency-Key: <message id>`. Network errors, timeouts, 408, 429
+ * and 5xx throw plain errors so the activity retries them; any other non-2xx answer is a rejection.
+ */
+export function createWebhookProvider({ url, secret, timeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS }: WebhookOptions): MessageProvider {
+  return {
+    name: 'webhook',
+    async deliver(message: OutgoingMessage) {
+      const body = JSON.stringify(message);
+      const headers: Record<string, string> = {
+        'Content-Type': 'application/json',
+        'Idempotency-Key': message.id,
+        'User-Agent': 'crm-messaging-webhook/1',
+      };
+      if (secret) headers[SIGNATURE_HEADER] = webhookSignature(secret, Math.floor(Date.now() / 1000), body);
+
+      let response: Response;
+      try {
+        response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      } catch (error) {
+        const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
+        throw new Error(`Webhook unreachable: ${reason}`);
+      }
+      const snippet = await responseSnippet(response);
+      if (response.ok) return { providerRef: providerRefOf(snippet) };
+      const answer = `Webhook answered ${response.status}${snippet ? `: ${snippet}` : ''}`;
+      if (isTransientStatus(response.status)) throw new Error(answer);
+      throw ApplicationFailure.create({ type: FailureType.ProviderRejected, message: answer, nonRetryable: true });
+    },
+  };
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}

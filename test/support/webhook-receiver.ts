@@ -1,0 +1,70 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+  body: any;
+  receivedAt: number;
+  /** 1 for the first request carrying this Idempotency-Key, 2 for the next, … */
+  attempt: number;
+  status: number;
+}
+
+export type Responder = (request: Omit<ReceivedRequest, 'status'>) => number | { status: number; body?: string; delayMs?: number };
+
+export interface WebhookReceiver {
+  url: string;
+  requests: ReceivedRequest[];
+  /** Decides each answer; 200 `{ "id": "rcv-<message id>" }` unless set. */
+  respond: Responder;
+  requestsFor(messageId: string): ReceivedRequest[];
+  /** Requests answered 2xx: deliveries, as a receiver that honours Idempotency-Key counts them. */
+  deliveriesFor(messageId: string): ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+/** A real HTTP server on 127.0.0.1 that records every request and answers as the test says. */
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const requests: ReceivedRequest[] = [];
+  const defaultResponder: Responder = (request) => ({ status: 200, body: JSON.stringify({ id: `rcv-${request.body?.id}` }) });
+  const receiver = { respond: defaultResponder } as WebhookReceiver;
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        body = undefined;
+      }
+      const key = req.headers['idempotency-key'];
+      const attempt = requests.filter((r) => r.headers['idempotency-key'] === key).length + 1;
+      const received = { method: req.method ?? '', headers: req.headers, rawBody, body, receivedAt: Date.now(), attempt };
+      const answer = receiver.respond(received);
+      const { status, body: responseBody = '', delayMs = 0 } = typeof answer === 'number' ? { status: answer } : answer;
+      requests.push({ ...received, status });
+      setTimeout(() => {
+        res.writeHead(status, { 'content-type': 'application/json' }).end(responseBody);
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return Object.assign(receiver, {
+    url: `http://127.0.0.1:${port}/hooks/messages`,
+    requests,
+    requestsFor: (messageId: string) => requests.filter((r) => r.body?.id === messageId),
+    deliveriesFor: (messageId: string) => requests.filter((r) => r.body?.id === messageId && r.status >= 200 && r.status < 300),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
