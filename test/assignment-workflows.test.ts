@@ -4,6 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { createActivities } from '../src/activities';
+import { nextSleepMs } from '../src/workflows/timers';
 import { FailureType, MAX_TIMER_CHUNK_MS, type AssignmentExpiryInput, type ExpiryCheck } from '../src/workflows/definitions';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -101,7 +102,6 @@ test('expires an assignment at the default date of 2143-06-23, past the server\'
 });
 
 test('a chunk never exceeds the longest timer, whatever the distance', async () => {
-  const { nextSleepMs } = await import('../src/workflows/timers');
   const now = Date.parse('2026-01-01T00:00:00Z');
   expect(nextSleepMs(Date.parse('2143-06-23T00:00:00Z'), now)).toEqual({ sleepMs: MAX_TIMER_CHUNK_MS, reachesDeadline: false });
   expect(nextSleepMs(now + 5000, now)).toEqual({ sleepMs: 5000, reachesDeadline: true });
