@@ -17,7 +17,7 @@ let env: TestWorkflowEnvironment;
 
 beforeAll(async () => {
   try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
   } catch {
     // installed by an earlier suite in this process
   }

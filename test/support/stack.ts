@@ -41,7 +41,7 @@ export interface TestStack {
 
 function quietTemporalRuntime(): void {
   try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
   } catch {
     // already installed in this process by an earlier suite
   }

@@ -1,0 +1,86 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import jwt from 'jsonwebtoken';
+import { createLogProvider } from '../src/activities/providers/log';
+import { createApp } from '../src/api/app';
+import { listen } from '../src/api/server';
+import { createPrisma } from '../src/db/prisma';
+import { applyMigrations, PROJECT_ROOT } from '../src/infra/migrate';
+import { startEmbeddedPostgres } from '../src/infra/postgres';
+import { startDevServer } from '../src/infra/temporal-server';
+import { connectTemporalClient } from '../src/temporal-connection';
+import { startWorker } from '../src/worker';
+
+/** A throwaway stack for a benchmark run: fresh PostgreSQL and Temporal dev server, worker and API. */
+export async function startBenchStack() {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const dir = await mkdtemp(join(tmpdir(), 'crm-bench-'));
+  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres'), database: 'bench' });
+  await applyMigrations(postgres.url);
+  const temporalServer = await startDevServer({ toolsDir: join(process.env.DATA_DIR ?? join(PROJECT_ROOT, '.data'), 'tools') });
+  const prisma = createPrisma(postgres.url, 20);
+  const temporal = await connectTemporalClient(temporalServer.address, 'default');
+  const taskQueue = 'bench';
+  const worker = await startWorker({
+    address: temporalServer.address,
+    namespace: 'default',
+    taskQueue,
+    prisma,
+    temporal,
+    provider: createLogProvider(prisma),
+  });
+  const secret = randomBytes(32).toString('hex');
+  const app = createApp({ prisma, temporal, taskQueue, auth: { secret }, log: (e) => console.error(e) });
+  const http = await listen(app, 0, '127.0.0.1');
+  return {
+    baseUrl: `http://127.0.0.1:${http.port}/ext/v2/bench`,
+    token: (userId: string) => jwt.sign({}, secret, { algorithm: 'HS256', subject: userId, expiresIn: '1h' }),
+    prisma,
+    async stop() {
+      await http.stop();
+      await worker.stop();
+      await temporal.connection.close();
+      await prisma.$disconnect();
+      await temporalServer.stop();
+      await postgres.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Runs `task(i)` for i < count with at most `concurrency` in flight; returns each latency in ms. */
+export async function measure(count: number, concurrency: number, task: (i: number) => Promise<void>) {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        const t0 = performance.now();
+        await task(i);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: count,
+    concurrency,
+    perSecond: +(count / seconds).toFixed(1),
+    p50: +percentile(latencies, 50).toFixed(1),
+    p95: +percentile(latencies, 95).toFixed(1),
+    p99: +percentile(latencies, 99).toFixed(1),
+    max: +latencies[latencies.length - 1].toFixed(1),
+  };
+}
+
+export const rssMb = () => +(process.memoryUsage().rss / 2 ** 20).toFixed(1);
