@@ -9,10 +9,13 @@ export interface ReceivedRequest {
   receivedAt: number;
   /** 1 for the first request carrying this Idempotency-Key, 2 for the next, … */
   attempt: number;
+  /** The status answered; 0 when the connection was dropped. */
   status: number;
 }
 
-export type Responder = (request: Omit<ReceivedRequest, 'status'>) => number | { status: number; body?: string; delayMs?: number };
+/** The status to answer with, or `drop` to close the connection without an answer. */
+export type Answer = number | 'drop' | { status: number; body?: string; delayMs?: number };
+export type Responder = (request: Omit<ReceivedRequest, 'status'>) => Answer;
 
 export interface WebhookReceiver {
   url: string;
@@ -46,6 +49,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const attempt = requests.filter((r) => r.headers['idempotency-key'] === key).length + 1;
       const received = { method: req.method ?? '', headers: req.headers, rawBody, body, receivedAt: Date.now(), attempt };
       const answer = receiver.respond(received);
+      if (answer === 'drop') {
+        requests.push({ ...received, status: 0 });
+        req.socket.destroy();
+        return;
+      }
       const { status, body: responseBody = '', delayMs = 0 } = typeof answer === 'number' ? { status: answer } : answer;
       requests.push({ ...received, status });
       setTimeout(() => {
