@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { createActivities } from '../src/activities';
+import { createWebhookProvider } from '../src/activities/providers/webhook';
+import { createPrisma, type Prisma } from '../src/db/prisma';
+import { MAX_TIMER_CHUNK_MS, messageChangedSignal, messageWorkflowId, sendMessageStateQuery } from '../src/workflows/definitions';
+import { uniqueName } from './support/stack';
+import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+
+/*
+ * Delays of months and years on the time-skipping test server, with the real activities, the real
+ * database and a real webhook receiver: only the clock of the timers is skipped.
+ */
+let env: TestWorkflowEnvironment;
+let prisma: Prisma;
+let receiver: WebhookReceiver;
+const business = uniqueName('skip');
+const DAY = 24 * 60 * 60 * 1000;
+
+beforeAll(async () => {
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // installed by an earlier suite in this process
+  }
+  const path = process.env.TEMPORAL_TEST_SERVER_PATH;
+  env = await TestWorkflowEnvironment.createTimeSkipping(path ? { server: { executable: { type: 'existing-path', path } } } : undefined);
+  prisma = createPrisma(process.env.TEST_DATABASE_URL!, 3);
+  receiver = await startWebhookReceiver();
+});
+afterAll(async () => {
+  await env?.teardown();
+  await prisma?.$disconnect();
+  await receiver?.close();
+});
+
+async function storedMessage(sendAt: Date) {
+  const id = randomUUID();
+  await prisma.message.create({
+    data: { id, business, ownerId: 'u1', messageType: 'text', phone: '+14155550123', text: 'Far future', sendAt, workflowId: messageWorkflowId(business, id) },
+  });
+  return { id, input: { business, messageId: id, sendAt: sendAt.toISOString() } };
+}
+
+async function withWorker<T>(body: (taskQueue: string) => Promise<T>): Promise<T> {
+  const taskQueue = `msg-${randomUUID()}`;
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! },
+    activities: createActivities({ prisma, provider: createWebhookProvider({ url: receiver.url }), temporal: env.client, taskQueue }),
+  });
+  return worker.runUntil(body(taskQueue));
+}
+
+test.each([
+  ['70 days', 70 * DAY],
+  ['ten years (the longest delay)', 3653 * DAY],
+])('a delay of %s sleeps in bounded chunks, continues as new between them, and sends once at send_at', async (_name, delayMs) => {
+  const sendAt = new Date((await env.currentTimeMs()) + delayMs);
+  const { id, input } = await storedMessage(sendAt);
+  await withWorker(async (taskQueue) => {
+    const handle = await env.client.workflow.start('sendMessage', { workflowId: messageWorkflowId(business, id), taskQueue, args: [input] });
+    expect(await handle.result()).toEqual({ outcome: 'sent' });
+    expect(await env.currentTimeMs()).toBeGreaterThanOrEqual(sendAt.getTime());
+    const description = await handle.describe();
+    expect(description.runId).not.toBe(handle.firstExecutionRunId);
+  });
+  expect(delayMs).toBeGreaterThan(MAX_TIMER_CHUNK_MS);
+  expect(receiver.requestsFor(id)).toHaveLength(1);
+  expect(await prisma.message.findUnique({ where: { id } })).toEqual(expect.objectContaining({ status: 'sent', attempts: 1 }));
+});
+
+test('a cancel signal wakes a long sleep, and the canceled message is never sent', async () => {
+  const sendAt = new Date((await env.currentTimeMs()) + 400 * DAY);
+  const { id, input } = await storedMessage(sendAt);
+  await withWorker(async (taskQueue) => {
+    const handle = await env.client.workflow.start('sendMessage', { workflowId: messageWorkflowId(business, id), taskQueue, args: [input] });
+    const state = await handle.query(sendMessageStateQuery);
+    expect(state).toEqual({ phase: 'waiting', sendAt: sendAt.toISOString(), nextWakeAt: expect.any(String) });
+    expect(Date.parse(state.nextWakeAt!)).toBeLessThan(sendAt.getTime());
+
+    // A signal without a change in the row does not end the wait.
+    await handle.signal(messageChangedSignal);
+    expect((await handle.query(sendMessageStateQuery)).phase).toBe('waiting');
+
+    await prisma.message.update({ where: { id }, data: { status: 'canceled', canceledAt: new Date() } });
+    await handle.signal(messageChangedSignal);
+    expect(await handle.result()).toEqual({ outcome: 'canceled' });
+  });
+  expect(receiver.requestsFor(id)).toEqual([]);
+  expect((await prisma.message.findUnique({ where: { id } }))!.status).toBe('canceled');
+});
+
+test('a message canceled in the database without a signal is still not sent when its time comes', async () => {
+  const sendAt = new Date((await env.currentTimeMs()) + 45 * DAY);
+  const { id, input } = await storedMessage(sendAt);
+  await prisma.message.update({ where: { id }, data: { status: 'canceled', canceledAt: new Date() } });
+  await withWorker(async (taskQueue) => {
+    const handle = await env.client.workflow.start('sendMessage', { workflowId: messageWorkflowId(business, id), taskQueue, args: [input] });
+    expect(await handle.result()).toEqual({ outcome: 'canceled' });
+  });
+  expect(receiver.requestsFor(id)).toEqual([]);
+});
