@@ -161,7 +161,9 @@ test('assignAgents fails with the business failure and schedules nothing when an
     });
     const error = await run.catch((e) => e);
     expect(error).toBeInstanceOf(WorkflowFailedError);
-    const failure = (error as WorkflowFailedError).cause?.cause as ApplicationFailure;
+    let failure: unknown = error;
+    while (failure && !(failure instanceof ApplicationFailure)) failure = (failure as Error).cause;
+    if (!(failure instanceof ApplicationFailure)) throw new Error(`no ApplicationFailure in ${error}`);
     expect(failure.type).toBe(FailureType.AgentNotAuthorized);
     expect(failure.message).toBe('Agent a2 not found or not authorized');
   });

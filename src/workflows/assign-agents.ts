@@ -1,12 +1,14 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { AssignAgentsInput, AssignAgentsResult } from './definitions';
 
-const { recordAssignments, scheduleAssignmentExpiries } = proxyActivities<ReturnType<typeof createActivities>>({
+const { recordAssignments, scheduleAssignmentExpiries } = proxyLocalActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
 });
 
+// Local activities: short database calls whose answer the HTTP caller is waiting for, run inside the
+// workflow task instead of a round trip through the server for each.
 /**
  * Validates ownership and records every assignment of one request in one transaction (all or
  * nothing), then starts or wakes the expiry workflow of each (client, agent) pair.

@@ -1,4 +1,4 @@
-import { condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import {
   assignmentChangedSignal,
@@ -8,7 +8,7 @@ import {
 } from './definitions';
 import { nextSleepMs } from './timers';
 
-const { expireAssignmentIfDue, loadActiveAssignment } = proxyActivities<ReturnType<typeof createActivities>>({
+const { expireAssignmentIfDue, loadActiveAssignment } = proxyLocalActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
