@@ -55,12 +55,14 @@ export function uniqueName(prefix: string): string {
  * One suite's stack on the run's shared PostgreSQL and Temporal server: its own business name and
  * task queue, a worker, and the API listening on a real port.
  */
-export async function startTestStack(options: { provider?: MessageProvider; business?: string; assignTimeoutMs?: number } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { provider?: MessageProvider; business?: string; assignTimeoutMs?: number; temporalAddress?: string } = {},
+): Promise<TestStack> {
   quietTemporalRuntime();
   const business = options.business ?? uniqueName('biz');
   const taskQueue = uniqueName('tq');
   const secret = randomBytes(32).toString('hex');
-  const address = process.env.TEST_TEMPORAL_ADDRESS!;
+  const address = options.temporalAddress ?? process.env.TEST_TEMPORAL_ADDRESS!;
   const prisma = createPrisma(process.env.TEST_DATABASE_URL!, 5);
   const connection = await Connection.connect({ address });
   const temporal = new Client({ connection });
