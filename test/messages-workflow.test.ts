@@ -103,3 +103,21 @@ test('a message canceled in the database without a signal is still not sent when
   });
   expect(receiver.requestsFor(id)).toEqual([]);
 });
+
+test('a receiver that stays unavailable: retries stop after an hour and the message is recorded failed with the last answer', async () => {
+  receiver.respond = () => 503;
+  try {
+    const { id, input } = await storedMessage(new Date(await env.currentTimeMs()));
+    await withWorker(async (taskQueue) => {
+      const handle = await env.client.workflow.start('sendMessage', { workflowId: messageWorkflowId(business, id), taskQueue, args: [input] });
+      expect(await handle.result()).toEqual({ outcome: 'failed' });
+    });
+    const message = (await prisma.message.findUnique({ where: { id } }))!;
+    expect(message.status).toBe('failed');
+    expect(message.error).toBe('Gave up retrying: Webhook answered 503');
+    expect(message.attempts).toBeGreaterThan(3);
+    expect(new Set(receiver.requestsFor(id).map((r) => r.headers['idempotency-key']))).toEqual(new Set([id]));
+  } finally {
+    receiver.respond = () => 200;
+  }
+});

@@ -84,11 +84,15 @@ function done(state: SendMessageState, outcome: SendMessageResult['outcome']): S
   return { outcome };
 }
 
-/** The reasons along the failure's cause chain, e.g. "activity ScheduleToClose timeout: Webhook answered 503". */
+/** The reasons along the failure's cause chain, e.g. "Gave up retrying: Webhook answered 503". */
 function describeFailure(error: unknown): string {
   const reasons: string[] = [];
   for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if (!(cause instanceof ActivityFailure) && cause.message) reasons.push(cause.message);
+    if (cause instanceof ActivityFailure) {
+      if (cause.retryState === 'TIMEOUT' || cause.retryState === 'MAXIMUM_ATTEMPTS_REACHED') reasons.push('Gave up retrying');
+    } else if (cause.message) {
+      reasons.push(cause.message);
+    }
   }
   return reasons.join(': ') || 'Delivery failed';
 }
