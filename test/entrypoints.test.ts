@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import jwt from 'jsonwebtoken';
+
+const run = promisify(execFile);
+const root = join(__dirname, '..');
+
+async function tsx(script: string, args: string[], env: Record<string, string | undefined>) {
+  const cleanEnv: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
+  for (const name of ['JWT_SECRET', 'JWT_PUBLIC_KEY', 'DATABASE_URL', 'TEMPORAL_ADDRESS']) delete cleanEnv[name];
+  try {
+    const { stdout, stderr } = await run(join(root, 'node_modules/.bin/tsx'), [script, ...args], {
+      cwd: root,
+      env: { ...cleanEnv, ...env },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const production = { DATABASE_URL: 'postgresql://unused@127.0.0.1:1/none', TEMPORAL_ADDRESS: '127.0.0.1:1' };
+
+test('npm run api refuses to start without a JWT key: there is no default secret', async () => {
+  const result = await tsx('src/api/main.ts', [], production);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('set JWT_SECRET (HS256) or JWT_PUBLIC_KEY (RS256/ES256); there is no default secret');
+});
+
+test('npm run api refuses a JWT_SECRET shorter than 32 characters', async () => {
+  const result = await tsx('src/api/main.ts', [], { ...production, JWT_SECRET: 'short' });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('JWT_SECRET must be at least 32 characters');
+});
+
+test('npm run worker refuses to start without DATABASE_URL and TEMPORAL_ADDRESS', async () => {
+  const result = await tsx('src/worker/main.ts', [], {});
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('npm run worker needs DATABASE_URL and TEMPORAL_ADDRESS');
+});
+
+test('npm run token prints a token for the user, signed with JWT_SECRET and expiring', async () => {
+  const secret = 'a-development-secret-of-at-least-32-chars';
+  const result = await tsx('src/token.ts', ['user-42'], { JWT_SECRET: secret });
+  expect(result.code).toBe(0);
+  const payload = jwt.verify(result.stdout.trim(), secret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
+  expect(payload.sub).toBe('user-42');
+  expect(payload.exp! * 1000).toBeGreaterThan(Date.now());
+});
