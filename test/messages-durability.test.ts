@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
 import { createWebhookProvider } from '../src/activities/providers/webhook';
+import { createApp } from '../src/api/app';
 import { requestHash } from '../src/api/message-idempotency';
 import { parseMessageRequest } from '../src/api/message-request';
+import { listen } from '../src/api/server';
 import { messageWorkflowId } from '../src/workflows/definitions';
 import { eventually, startTestStack, type TestStack } from './support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
@@ -86,4 +89,37 @@ test('a crash between storing a message and starting its workflow heals when the
   expect(again.body).toEqual({ ...replay.body, status: 'sent' });
   await sleep(1000);
   expect(receiver.requestsFor(id)).toHaveLength(1);
+});
+
+test('when Temporal cannot be reached: 503; without a key the message is marked failed, with a key a repeat heals it', async () => {
+  const closed = await Connection.connect({ address: process.env.TEST_TEMPORAL_ADDRESS! });
+  await closed.close();
+  const app = createApp({ prisma: stack.prisma, temporal: new Client({ connection: closed }), taskQueue: stack.taskQueue, auth: { secret: stack.secret }, log: () => undefined });
+  const outage = await listen(app, 0, '127.0.0.1');
+  const unkeyedBody = { message_type: 'text', client_phone: PHONE, text_message: 'During an outage, no key' };
+  const keyedBody = { message_type: 'text', client_phone: PHONE, text_message: 'During an outage, with a key' };
+  try {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`http://127.0.0.1:${outage.port}/ext/v2/${stack.business}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const unkeyed = await post(unkeyedBody);
+    expect(unkeyed.status).toBe(503);
+    expect(((await unkeyed.json()) as { detail: string }).detail).toBe('The message could not be scheduled and will not be sent: try again');
+    const keyed = await post(keyedBody, { 'Idempotency-Key': 'outage-1' });
+    expect(keyed.status).toBe(503);
+    expect(((await keyed.json()) as { detail: string }).detail).toBe('The message is stored but not scheduled yet: repeat the request with the same Idempotency-Key');
+  } finally {
+    await outage.stop();
+  }
+  const abandoned = await stack.prisma.message.findFirstOrThrow({ where: { business: stack.business, text: unkeyedBody.text_message } });
+  expect(abandoned).toEqual(expect.objectContaining({ status: 'failed', error: 'Could not be scheduled' }));
+
+  const healed = await stack.api('POST', '/messages', { token, body: keyedBody, headers: { 'Idempotency-Key': 'outage-1' } });
+  expect(healed.status).toBe(202);
+  await waitForStatus(healed.body._id, 'sent');
+  expect(receiver.requestsFor(healed.body._id)).toHaveLength(1);
+  expect(receiver.requestsFor(abandoned.id)).toEqual([]);
 });
