@@ -103,7 +103,7 @@ test('a delayed message does not arrive before send_at, then arrives exactly onc
 });
 
 test('cancel before sending: 200 canceled, nothing arrives, the workflow ends; a second cancel answers the same', async () => {
-  const res = await send({ client_phone: PHONE, text_message: 'Canceled before sending', delay: '3s' });
+  const res = await send({ client_phone: PHONE, text_message: 'Canceled before sending', delay: '4s' });
   const id = res.body._id;
   const canceled = await stack.api('POST', `/messages/${id}/cancel`, { token });
   expect(canceled.status).toBe(200);

@@ -39,7 +39,7 @@ const waitForStatus = (id: string, status: string) =>
 test('a message whose delay ends while the worker is down is sent once when the worker comes back', async () => {
   const res = await stack.api('POST', '/messages', {
     token,
-    body: { message_type: 'text', client_phone: PHONE, text_message: 'Survives a worker restart', delay: '3' },
+    body: { message_type: 'text', client_phone: PHONE, text_message: 'Survives a worker restart', delay: '4' },
   });
   expect(res.status).toBe(202);
   const id = res.body._id;

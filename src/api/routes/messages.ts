@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import type { AppDeps } from '../app';
 import type { Prisma } from '../../db/prisma';
-import { isUniqueViolation } from '../../db/errors';
-import { messageWorkflowId } from '../../workflows/definitions';
-import { readIdempotencyKey, requestHash } from '../message-idempotency';
+import { readIdempotencyKey } from '../message-idempotency';
 import { parseMessageRequest } from '../message-request';
+import { storeMessage } from '../message-store';
 import { acceptedView, messageView, type MessageWithClient } from '../message-view';
 import { notifyMessageWorkflow, startMessageWorkflow } from '../message-workflow';
 import { conflict, HttpProblem, notFound } from '../problem';
@@ -21,9 +19,6 @@ async function findMessage(prisma: Prisma, scope: Scope, id: string): Promise<Me
   return message;
 }
 
-const idempotencyKeyReused = () =>
-  new HttpProblem(422, 'Idempotency-Key was already used with a different request', '/problems/idempotency-key-reused');
-
 export function messagesRouter({ prisma, temporal, taskQueue, log }: AppDeps): Router {
   const router = Router({ mergeParams: true });
 
@@ -33,40 +28,7 @@ export function messagesRouter({ prisma, temporal, taskQueue, log }: AppDeps): R
     const request = await parseMessageRequest(req.body, (id) =>
       prisma.client.findUnique({ where: { business_ownerId_id: { ...scope, id } }, select: { pk: true, id: true, phone: true, name: true } }),
     );
-    const requestHashValue = idempotencyKey ? requestHash(request.fingerprint) : null;
-    const previous = async () => {
-      const first = await prisma.message.findFirst({ where: { ...scope, idempotencyKey } });
-      if (first && first.requestHash !== requestHashValue) throw idempotencyKeyReused();
-      return first;
-    };
-
-    let message = idempotencyKey ? await previous() : null;
-    const replayed = message !== null;
-    if (!message) {
-      const id = randomUUID();
-      try {
-        message = await prisma.message.create({
-          data: {
-            id,
-            ...scope,
-            clientPk: request.client?.pk ?? null,
-            messageType: 'text',
-            phone: request.phone,
-            name: request.name,
-            text: request.text,
-            sendAt: request.sendAt,
-            workflowId: messageWorkflowId(scope.business, id),
-            idempotencyKey,
-            requestHash: requestHashValue,
-          },
-        });
-      } catch (error) {
-        // A concurrent request with the same key inserted first: answer with its message.
-        if (!idempotencyKey || !isUniqueViolation(error)) throw error;
-        message = await previous();
-        if (!message) throw error;
-      }
-    }
+    const { message, replayed } = await storeMessage(prisma, scope, request, idempotencyKey);
 
     try {
       await startMessageWorkflow(temporal, taskQueue, { ...message, clientId: request.client?.id ?? null });
