@@ -22,6 +22,15 @@ declare module 'express-serve-static-core' {
 const HMAC_ALGORITHMS: Algorithm[] = ['HS256'];
 const PUBLIC_KEY_ALGORITHMS: Algorithm[] = ['RS256', 'ES256'];
 
+/** The token's `alg`; jwt.decode throws, rather than returning null, on a JWT-typed header over a non-JSON payload. */
+function headerAlgorithm(token: string): Algorithm | undefined {
+  try {
+    return jwt.decode(token, { complete: true })?.header.alg as Algorithm | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Verifies the bearer token and returns its caller; throws a 401 problem otherwise. */
 export function createTokenVerifier(config: AuthConfig) {
   if (!config.secret && !config.publicKey) throw new Error('JWT_SECRET or JWT_PUBLIC_KEY is required');
@@ -29,8 +38,7 @@ export function createTokenVerifier(config: AuthConfig) {
     const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorization ?? '');
     if (!match) throw unauthorized('Missing or malformed bearer token');
     const token = match[1];
-    const header = jwt.decode(token, { complete: true })?.header;
-    const alg = header?.alg as Algorithm | undefined;
+    const alg = headerAlgorithm(token);
     const key = alg && HMAC_ALGORITHMS.includes(alg) ? config.secret : alg && PUBLIC_KEY_ALGORITHMS.includes(alg) ? config.publicKey : undefined;
     if (!alg || !key) throw unauthorized('Invalid token');
     let payload: jwt.JwtPayload | string;
