@@ -128,10 +128,14 @@ describe('POST /clients', () => {
     expectProblem(await stack.api('POST', '/clients', { token: newUser(), body: { name: ['Ada'] } }), 400, /^Invalid name: /);
   });
 
-  test('rejects malformed JSON and a body that is not an object with 400', async () => {
+  test('rejects malformed JSON and a body that is not an object with 400, creating nothing', async () => {
     const token = newUser();
     expectProblem(await stack.api('POST', '/clients', { token, rawBody: '{"_id": ', headers: { 'content-type': 'application/json' } }), 400);
-    expectProblem(await stack.api('POST', '/clients', { token, body: [{ _id: 'x' }] }), 400);
+    for (const body of [[{ _id: 'x' }], null, 'x', 7]) {
+      expectProblem(await stack.api('POST', '/clients', { token, body }), 400, /^Invalid request body: /);
+      expectProblem(await stack.api('POST', '/agents', { token, body }), 400, /^Invalid request body: /);
+    }
+    expect((await stack.api('GET', '/agents', { token })).body).toEqual({ agents: [] });
   });
 });
 

@@ -29,7 +29,8 @@ export function createApp(deps: AppDeps): Express {
   const business = Router({ mergeParams: true });
   business.use((req, _res, next) => (BUSINESS_PATTERN.test(req.params.business as string) ? next() : next('router')));
   business.use(authenticate(deps.auth));
-  business.use(express.json({ limit: '100kb', type: () => true }));
+  // strict: false lets a JSON `null` or scalar body reach the route, which answers with its own 400 text.
+  business.use(express.json({ limit: '100kb', type: () => true, strict: false }));
   business.use(clientsRouter(deps.prisma));
   business.use(agentsRouter(deps.prisma));
   business.use(assignmentsRouter({ ...deps, assignTimeoutMs: deps.assignTimeoutMs ?? 20_000 }));

@@ -23,7 +23,8 @@ export const phoneNumber = z.string().transform((raw, ctx) => {
 
 /** Parses `body` with `schema` or throws a 400 naming the first bad field. */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const parsed = schema.safeParse(body ?? {});
+  // No body at all is an empty object; a JSON null or scalar body is not.
+  const parsed = schema.safeParse(body === undefined ? {} : body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue.path.join('.');
