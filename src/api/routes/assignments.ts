@@ -57,8 +57,9 @@ export function assignmentsRouter({ prisma, temporal, taskQueue, assignTimeoutMs
   });
 
   router.get('/clients/:clientId/agents', async (req, res) => {
-    const filter = (req.query.status ?? 'active') as string;
-    if (!(filter in STATUS_FILTERS)) throw badRequest('Invalid status: use active or all');
+    const filter = req.query.status ?? 'active';
+    // hasOwn, not `in`: `?status=toString` must not reach the prototype.
+    if (typeof filter !== 'string' || !Object.hasOwn(STATUS_FILTERS, filter)) throw badRequest('Invalid status: use active or all');
     const client = await findClient(prisma, scopeOf(req), req.params.clientId);
     const assignments = await prisma.assignment.findMany({
       where: { clientPk: client.pk, status: { in: [...STATUS_FILTERS[filter as keyof typeof STATUS_FILTERS]] } },
