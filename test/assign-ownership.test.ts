@@ -89,6 +89,14 @@ describe('the client must be the caller’s, in this business: otherwise 404', (
     expect((await list(client, 'all')).body.assignments).toEqual([]);
   });
 
+  test.each([
+    ['1200 characters long', 'x'.repeat(1200)],
+    ['non-ASCII', 'caf%C3%A9'],
+    ['an encoded slash', 'a%2Fb'],
+  ])('rejects a client id that could never exist (%s) with 404, never 500', async (_name, client) => {
+    expectProblem(await assign(client, { agents: [{ agent: 'a1' }] }), 404, 'Client not found');
+  });
+
   test('rejects a client that exists only in another business of the caller', async () => {
     const client = await newClient(alice, there);
     expectProblem(await assign(client, { agents: [{ agent: 'a1' }] }), 404, 'Client not found');

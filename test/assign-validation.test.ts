@@ -72,6 +72,8 @@ describe('dt_until', () => {
     ['February 30', '2030-02-30'],
     ['a date-time on February 30', '2030-02-30T10:00:00Z'],
     ['hour 24', '2030-01-01T24:00:00Z'],
+    ['an offset of 25 hours', '2099-01-01T10:00:00+25:00'],
+    ['a space instead of T', '2099-01-01 10:00:00Z'],
     ['a human-readable date', 'June 23, 2143'],
     ['a number', 20300101],
     ['an empty string', ''],
@@ -104,6 +106,7 @@ describe('dt_until', () => {
     ['+02:00', '2099-05-01T10:00:00+02:00', '2099-05-01T08:00:00.000Z'],
     ['-05:30', '2099-05-01T22:15:30-05:30', '2099-05-02T03:45:30.000Z'],
     ['+0100 without colon', '2099-05-01T00:30:00+0100', '2099-04-30T23:30:00.000Z'],
+    ['+03 in hours only', '2099-05-01T03:00+03', '2099-05-01T00:00:00.000Z'],
     ['Z with milliseconds', '2099-05-01T10:00:00.250Z', '2099-05-01T10:00:00.250Z'],
   ])('a date-time with offset %s is converted to UTC', async (_name, dt_until, expected) => {
     const res = await assign({ agents: [{ agent: 'a2', dt_until }] });

@@ -10,7 +10,7 @@ export interface AssignRequest {
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
  * Reads an ISO 8601 date or date-time. A date alone is 00:00:00 UTC of that day, and so is a
@@ -26,7 +26,7 @@ export function parseIsoDate(value: string): Date | undefined {
   const calendarDay = new Date(Date.UTC(+y, +mo - 1, +d));
   if (calendarDay.getUTCMonth() !== +mo - 1) return undefined;
   const normalised = dateOnly ? `${value}T00:00:00Z` : dateTime![7] ? value : `${value}Z`;
-  const date = new Date(normalised.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  const date = new Date(normalised.replace(/([+-]\d{2}):?(\d{2})?$/, (_, hours, minutes = '00') => `${hours}:${minutes}`));
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 

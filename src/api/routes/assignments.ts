@@ -43,6 +43,8 @@ export function assignmentsRouter({ prisma, temporal, taskQueue, assignTimeoutMs
     const request = parseAssignRequest(req.body);
     const scope = scopeOf(req);
     const clientId = req.params.clientId;
+    // Such a client cannot exist, and an overlong id would break the workflow id's length limit.
+    if (!RESOURCE_ID_PATTERN.test(clientId)) throw notFound('Client not found');
     const workflowId = `assign-agents/${scope.business}/${clientId}/${randomUUID()}`;
     const run = temporal.workflow.execute(assignAgents, {
       workflowId,
