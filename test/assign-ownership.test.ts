@@ -327,3 +327,19 @@ describe('DELETE /clients/:_id/agents/:agent', () => {
     expect(rows.map((r) => r.status)).toEqual(['unassigned', 'active']);
   });
 });
+
+test('the longest accepted ids (user, business, client, agent) still get their assignment and expiry workflow', async () => {
+  const ownerId = '@'.repeat(200);
+  const token = stack.token(ownerId);
+  const business = `${stack.business}-${'b'.repeat(64)}`.slice(0, 64);
+  const at = (path: string) => `//ext/v2/${business}${path}`;
+  const clientId = 'c'.repeat(128);
+  const agentId = 'a'.repeat(128);
+  await stack.api('POST', at('/clients'), { token, body: { _id: clientId } });
+  await stack.api('POST', at('/agents'), { token, body: { _id: agentId } });
+  const res = await assign(clientId, { agents: [{ agent: agentId }] }, token, at);
+  expect(res.status).toBe(200);
+  const workflowId = assignmentWorkflowId({ business, ownerId, clientId, agentId });
+  expect(res.body.assignments[0].workflow_id).toBe(workflowId);
+  expect(await workflowExists(workflowId)).toBe(true);
+});

@@ -125,12 +125,22 @@ describe('a request under /ext/v2/{business} is rejected with 401', () => {
     }
   });
 
+  test('with a sub longer than 200 characters (it becomes part of workflow ids)', async () => {
+    const res = await stack.api('GET', '/agents', { token: stack.token('u@'.repeat(101)) });
+    expectUnauthorized(res);
+    expect(res.body.detail).toBe('Token subject is longer than 200 characters');
+  });
+
   test('with a token without exp', async () => {
     const token = jwt.sign({}, stack.secret, { algorithm: 'HS256', subject: 'alice' });
     const res = await stack.api('GET', '/agents', { token });
     expectUnauthorized(res);
     expect(res.body.detail).toBe('Token has no expiry');
   });
+});
+
+test('a sub of 200 characters is accepted', async () => {
+  expect((await stack.api('GET', '/agents', { token: stack.token('u@'.repeat(100)) })).status).toBe(200);
 });
 
 test('a valid HS256 token is accepted, and the scheme name is case-insensitive', async () => {

@@ -21,6 +21,8 @@ declare module 'express-serve-static-core' {
 
 const HMAC_ALGORITHMS: Algorithm[] = ['HS256'];
 const PUBLIC_KEY_ALGORITHMS: Algorithm[] = ['RS256', 'ES256'];
+/** The subject is part of Temporal workflow ids, which the server caps at 1000 characters. */
+export const MAX_SUBJECT_LENGTH = 200;
 
 /** The token's `alg`; jwt.decode throws, rather than returning null, on a JWT-typed header over a non-JSON payload. */
 function headerAlgorithm(token: string): Algorithm | undefined {
@@ -52,6 +54,7 @@ export function createTokenVerifier(config: AuthConfig) {
       throw unauthorized(error instanceof jwt.TokenExpiredError ? 'Token expired' : 'Invalid token');
     }
     if (typeof payload !== 'object' || typeof payload.sub !== 'string' || !payload.sub) throw unauthorized('Token has no subject');
+    if (payload.sub.length > MAX_SUBJECT_LENGTH) throw unauthorized(`Token subject is longer than ${MAX_SUBJECT_LENGTH} characters`);
     if (typeof payload.exp !== 'number') throw unauthorized('Token has no expiry');
     return { userId: payload.sub };
   };
