@@ -36,7 +36,7 @@ async function api(path: string, token: string, init: RequestInit = {}) {
     ...init,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on the same data', async () => {
