@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_TASK_QUEUE } from './workflows/definitions';
@@ -19,7 +20,8 @@ const envSchema = z.object({
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
   TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
   JWT_SECRET: optional,
-  JWT_PUBLIC_KEY: optional,
+  // A PEM in an environment variable often arrives with literal "\n" escapes instead of line breaks.
+  JWT_PUBLIC_KEY: optional.transform((pem) => pem?.replace(/\\n/g, '\n')),
   JWT_ISSUER: optional,
   JWT_AUDIENCE: optional,
   MESSAGE_PROVIDER: z.enum(['log', 'webhook']).default('log'),
@@ -39,6 +41,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = parsed.data;
   if (config.JWT_SECRET && config.JWT_SECRET.length < 32) {
     throw new Error('Invalid configuration: JWT_SECRET must be at least 32 characters');
+  }
+  if (config.JWT_PUBLIC_KEY) {
+    try {
+      createPublicKey(config.JWT_PUBLIC_KEY);
+    } catch {
+      throw new Error('Invalid configuration: JWT_PUBLIC_KEY is not a PEM public key');
+    }
   }
   if (config.MESSAGE_PROVIDER === 'webhook' && !config.MESSAGE_WEBHOOK_URL) {
     throw new Error('Invalid configuration: MESSAGE_PROVIDER=webhook needs MESSAGE_WEBHOOK_URL');
