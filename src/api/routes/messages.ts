@@ -31,7 +31,10 @@ export function messagesRouter({ prisma, temporal, taskQueue, log }: AppDeps): R
     const { message, replayed } = await storeMessage(prisma, scope, request, idempotencyKey);
 
     try {
-      await startMessageWorkflow(temporal, taskQueue, { ...message, clientId: request.client?.id ?? null });
+      // A replay heals a crash between storing and starting; once the message has left `scheduled`, its workflow ran.
+      if (!replayed || message.status === 'scheduled') {
+        await startMessageWorkflow(temporal, taskQueue, { ...message, clientId: request.client?.id ?? null });
+      }
     } catch (error) {
       log?.(error);
       if (idempotencyKey) {
