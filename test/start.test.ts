@@ -1,77 +1,86 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { freePort } from '../src/infra/ports';
-import { eventually } from './support/stack';
+import { request, runEntryPoint } from './support/process';
+import { eventually, uniqueName } from './support/stack';
 
-/*
- * `npm start` as a user runs it: the whole stack from one command, stopped by SIGTERM, started again
- * on the same data directory.
- */
-const root = join(__dirname, '..');
-let dataDir: string;
-let ports: { api: number; temporal: number; ui: number };
+/* `npm start` as a user runs it: the whole stack from one command. */
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'crm-start-'));
-  ports = { api: await freePort(), temporal: await freePort(), ui: await freePort() };
-});
-
-function startStack(): { child: ChildProcess; output: () => string; ready: Promise<void>; exited: Promise<number | null> } {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', DATA_DIR: dataDir, PORT: String(ports.api), TEMPORAL_PORT: String(ports.temporal), TEMPORAL_UI_PORT: String(ports.ui) };
-  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'JWT_SECRET', 'JWT_PUBLIC_KEY', 'NODE_ENV']) delete env[name];
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['src/start.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const ready = eventually(async () => output.includes('Ctrl-C stops everything'), 120_000, 250).then(() => undefined);
-  return { child, output: () => output, ready, exited };
-}
-
-async function api(path: string, token: string, init: RequestInit = {}) {
-  const res = await fetch(`http://127.0.0.1:${ports.api}/ext/v2/acme${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const READY = 'Ctrl-C stops everything';
 
 test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on the same data', async () => {
-  const first = startStack();
+  const dataDir = await mkdtemp(join(tmpdir(), 'crm-start-'));
+  const ports = { PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()) };
+  const env = { DATA_DIR: dataDir, ...ports };
+  const api = `http://127.0.0.1:${ports.PORT}/ext/v2/acme`;
+
+  const first = runEntryPoint('src/start.ts', env, READY);
+  let token: string;
+  let delayedId: string;
   try {
-    await Promise.race([first.ready, first.exited.then((code) => Promise.reject(new Error(`exited ${code}: ${first.output()}`)))]);
-    expect(first.output()).toContain(`http://localhost:${ports.api}/ext/v2/{businessname}`);
-    expect(first.output()).toContain(`Temporal UI  http://127.0.0.1:${ports.ui}`);
-    expect((await fetch(`http://127.0.0.1:${ports.api}/readyz`)).status).toBe(200);
-    expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
+    await first.ready;
+    expect(first.output()).toContain(`http://localhost:${ports.PORT}/ext/v2/{businessname}`);
+    expect(first.output()).toContain(`Temporal UI  http://127.0.0.1:${ports.TEMPORAL_UI_PORT}`);
+    expect((await fetch(`http://127.0.0.1:${ports.PORT}/readyz`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`)).status).toBe(200);
 
     const secret = (await readFile(join(dataDir, 'dev-jwt-secret'), 'utf8')).trim();
-    const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'user-1', expiresIn: '1h' });
-    expect((await api('/clients', token, { method: 'POST', body: JSON.stringify({ _id: 'c1' }) })).status).toBe(201);
-    expect((await api('/agents', token, { method: 'POST', body: JSON.stringify({ _id: 'a1' }) })).status).toBe(201);
-    const assigned = await api('/clients/c1/assign-agents', token, { method: 'POST', body: JSON.stringify({ agents: [{ agent: 'a1' }] }) });
-    expect(assigned.status).toBe(200);
+    token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'user-1', expiresIn: '1h' });
+    expect((await request(`${api}/clients`, token, 'POST', { _id: 'c1', phone: '+14155550100' })).status).toBe(201);
+    expect((await request(`${api}/agents`, token, 'POST', { _id: 'a1' })).status).toBe(201);
+    expect((await request(`${api}/clients/c1/assign-agents`, token, 'POST', { agents: [{ agent: 'a1' }] })).status).toBe(200);
 
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
-    expect(first.output()).not.toMatch(/database system is shutting down|Error:/);
+    const now = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Hello' });
+    expect(now.status).toBe(202);
+    await eventually(async () => (await request(`${api}/messages/${now.body._id}`, token)).body.status === 'sent');
+    expect(first.output()).toContain(`"event":"message.delivered","provider":"log","id":"${now.body._id}"`);
 
-    const second = startStack();
-    try {
-      await second.ready;
-      const listed = await api('/clients/c1/agents', token);
-      expect(listed.status).toBe(200);
-      expect(listed.body.assignments).toEqual([
-        expect.objectContaining({ agent: 'a1', status: 'active', dt_until: '2143-06-23T00:00:00.000Z', workflow_id: 'assignment/acme/c1/a1/user-1' }),
-      ]);
-    } finally {
-      second.child.kill('SIGTERM');
-      expect(await second.exited).toBe(0);
-    }
+    const delayed = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Later', delay: '10s' });
+    expect(delayed.status).toBe(202);
+    delayedId = delayed.body._id;
   } finally {
-    if (first.child.exitCode === null) first.child.kill('SIGKILL');
+    expect(await first.stop()).toBe(0);
+  }
+  expect(first.output()).not.toMatch(/database system is shutting down|Error:/);
+
+  const second = runEntryPoint('src/start.ts', env, READY);
+  try {
+    await second.ready;
+    const listed = await request(`${api}/clients/c1/agents`, token!);
+    expect(listed.body.assignments).toEqual([
+      expect.objectContaining({ agent: 'a1', status: 'active', dt_until: '2143-06-23T00:00:00.000Z', workflow_id: 'assignment/acme/c1/a1/user-1' }),
+    ]);
+    await eventually(async () => (await request(`${api}/messages/${delayedId!}`, token!)).body.status === 'sent', 60_000);
+  } finally {
+    expect(await second.stop()).toBe(0);
   }
 }, 300_000);
+
+test('npm start uses DATABASE_URL and TEMPORAL_ADDRESS when given, and starts nothing embedded', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'crm-start-external-'));
+  const port = String(await freePort());
+  const stack = runEntryPoint(
+    'src/start.ts',
+    {
+      DATA_DIR: dataDir,
+      PORT: port,
+      DATABASE_URL: process.env.TEST_DATABASE_URL!,
+      TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
+      TEMPORAL_TASK_QUEUE: uniqueName('tq'),
+    },
+    READY,
+  );
+  try {
+    await stack.ready;
+    expect(stack.output()).toContain(`Temporal UI  (external cluster at ${process.env.TEST_TEMPORAL_ADDRESS}, namespace default)`);
+    expect(stack.output()).toContain('PostgreSQL   DATABASE_URL');
+    expect(existsSync(join(dataDir, 'postgres'))).toBe(false);
+    expect(existsSync(join(dataDir, 'temporal.sqlite'))).toBe(false);
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+  } finally {
+    expect(await stack.stop()).toBe(0);
+  }
+}, 180_000);

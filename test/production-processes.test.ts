@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { freePort } from '../src/infra/ports';
+import { request, runEntryPoint } from './support/process';
+import { eventually, uniqueName } from './support/stack';
+
+test('npm run api and npm run worker, as separate processes, serve assignments and messages together', async () => {
+  const secret = randomBytes(32).toString('hex');
+  const port = await freePort();
+  const shared = {
+    DATABASE_URL: process.env.TEST_DATABASE_URL!,
+    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
+    TEMPORAL_TASK_QUEUE: uniqueName('tq'),
+  };
+  const worker = runEntryPoint('src/worker/main.ts', shared, '"event":"worker.running"');
+  const api = runEntryPoint('src/api/main.ts', { ...shared, JWT_SECRET: secret, PORT: String(port) }, '"event":"api.listening"');
+  try {
+    await Promise.all([worker.ready, api.ready]);
+    const base = `http://127.0.0.1:${port}/ext/v2/${uniqueName('biz')}`;
+    const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'user-1', expiresIn: '1h' });
+    expect((await request(`${base}/clients`, token, 'POST', { _id: 'c1', phone: '+14155550100' })).status).toBe(201);
+    expect((await request(`${base}/agents`, token, 'POST', { _id: 'a1' })).status).toBe(201);
+    const assigned = await request(`${base}/clients/c1/assign-agents`, token, 'POST', { agents: [{ agent: 'a1' }] });
+    expect(assigned.status).toBe(200);
+    expect(assigned.body.assignments[0]).toMatchObject({ agent: 'a1', status: 'active' });
+
+    const sent = await request(`${base}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Hi' });
+    expect(sent.status).toBe(202);
+    await eventually(async () => (await request(`${base}/messages/${sent.body._id}`, token)).body.status === 'sent');
+  } finally {
+    expect(await api.stop()).toBe(0);
+    expect(await worker.stop()).toBe(0);
+  }
+}, 180_000);

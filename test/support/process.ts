@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { eventually } from './stack';
+
+export const PROJECT_ROOT = join(__dirname, '..', '..');
+
+export interface RunningProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves once `readyText` was printed; rejects if the process exits first. */
+  ready: Promise<void>;
+  exited: Promise<number | null>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Runs one of the project's entry points the way its npm script does, with a controlled environment. */
+export function runEntryPoint(script: string, env: Record<string, string>, readyText: string): RunningProcess {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
+  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'JWT_SECRET', 'JWT_PUBLIC_KEY', 'NODE_ENV', 'PORT', 'DATA_DIR']) delete childEnv[name];
+  const child = spawn(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [script], {
+    cwd: PROJECT_ROOT,
+    env: { ...childEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const printed = eventually(async () => output.includes(readyText), 120_000, 250).then(() => undefined);
+  const ready = Promise.race([
+    printed,
+    exited.then((code) => Promise.reject(new Error(`${script} exited with ${code} before it was ready:\n${output}`))),
+  ]);
+  ready.catch(() => undefined);
+  return {
+    child,
+    output: () => output,
+    ready,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** A JSON request with a bearer token; the body is parsed when there is one. */
+export async function request(url: string, token: string, method = 'GET', body?: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
+}
