@@ -56,6 +56,10 @@ function fakeAssignment(dtUntil: Date) {
   return { row, calls, activities };
 }
 
+function startExpiry(taskQueue: string, dtUntil: Date) {
+  return env.client.workflow.start('assignmentExpiry', { workflowId: `assignment-${randomUUID()}`, taskQueue, args: [expiryInput(dtUntil)] });
+}
+
 async function withWorker<T>(activities: Partial<Activities>, body: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = `wf-${randomUUID()}`;
   const worker = await Worker.create({
@@ -71,11 +75,7 @@ test('waits for a date months away in bounded chunks, continuing as new between 
   const dtUntil = new Date((await env.currentTimeMs()) + 200 * DAY);
   const fake = fakeAssignment(dtUntil);
   await withWorker(fake.activities, async (taskQueue) => {
-    const handle = await env.client.workflow.start('assignmentExpiry', {
-      workflowId: `assignment-${randomUUID()}`,
-      taskQueue,
-      args: [expiryInput(dtUntil)],
-    });
+    const handle = await startExpiry(taskQueue, dtUntil);
     expect(await handle.result()).toEqual({ outcome: 'expired' });
     expect(await env.currentTimeMs()).toBeGreaterThanOrEqual(dtUntil.getTime());
     const firstRun = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
@@ -89,11 +89,7 @@ test('expires an assignment at the default date of 2143-06-23, past the server\'
   const dtUntil = new Date('2143-06-23T00:00:00.000Z');
   const fake = fakeAssignment(dtUntil);
   await withWorker(fake.activities, async (taskQueue) => {
-    const handle = await env.client.workflow.start('assignmentExpiry', {
-      workflowId: `assignment-${randomUUID()}`,
-      taskQueue,
-      args: [expiryInput(dtUntil)],
-    });
+    const handle = await startExpiry(taskQueue, dtUntil);
     expect(await handle.result()).toEqual({ outcome: 'expired' });
   });
   expect(await env.currentTimeMs()).toBeGreaterThanOrEqual(dtUntil.getTime());
@@ -112,11 +108,7 @@ test('a change signal makes it re-read the assignment and wait for the new date'
   const start = await env.currentTimeMs();
   const fake = fakeAssignment(new Date(start + 10 * DAY));
   await withWorker(fake.activities, async (taskQueue) => {
-    const handle = await env.client.workflow.start('assignmentExpiry', {
-      workflowId: `assignment-${randomUUID()}`,
-      taskQueue,
-      args: [expiryInput(fake.row.dtUntil)],
-    });
+    const handle = await startExpiry(taskQueue, fake.row.dtUntil);
     fake.row.dtUntil = new Date(start + 20 * DAY);
     await handle.signal('assignmentChanged');
     await env.sleep(DAY);
@@ -130,11 +122,7 @@ test('a change signal makes it re-read the assignment and wait for the new date'
 test('ends without expiring anything when the assignment was unassigned', async () => {
   const fake = fakeAssignment(new Date((await env.currentTimeMs()) + 10 * DAY));
   await withWorker(fake.activities, async (taskQueue) => {
-    const handle = await env.client.workflow.start('assignmentExpiry', {
-      workflowId: `assignment-${randomUUID()}`,
-      taskQueue,
-      args: [expiryInput(fake.row.dtUntil)],
-    });
+    const handle = await startExpiry(taskQueue, fake.row.dtUntil);
     fake.row.status = 'unassigned';
     await handle.signal('assignmentChanged');
     expect(await handle.result()).toEqual({ outcome: 'ended' });
