@@ -11,7 +11,7 @@ import { provideDatabase } from './infra/database';
 import { applyMigrations } from './infra/migrate';
 import { freePort } from './infra/ports';
 import { startDevServer } from './infra/temporal-server';
-import { logError } from './logger';
+import { logError, logEvent } from './logger';
 import { onShutdown } from './shutdown';
 import { connectTemporalClient } from './temporal-connection';
 import { startWorker } from './worker';
@@ -84,6 +84,7 @@ async function main() {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       auth: { secret: jwtSecret, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE },
       log: logError,
+      onRequest: (entry) => logEvent('http.request', { ...entry }),
     });
     const http = await listen(app, config.PORT);
     stops.push(http.stop);

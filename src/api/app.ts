@@ -1,6 +1,7 @@
 import express, { Router, type Express } from 'express';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Prisma } from '../db/prisma';
+import { accessLog, type AccessLogEntry } from './access-log';
 import { authenticate, type AuthConfig } from './auth';
 import { errorMiddleware, notFoundHandler } from './errors';
 import { agentsRouter } from './routes/agents';
@@ -17,6 +18,8 @@ export interface AppDeps {
   auth: AuthConfig;
   assignTimeoutMs?: number;
   log?: (error: unknown) => void;
+  /** Called once per finished request, for an access log. */
+  onRequest?: (entry: AccessLogEntry) => void;
 }
 
 /** Builds the API without listening, so tests and the entry point drive the same app. */
@@ -24,6 +27,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  if (deps.onRequest) app.use(accessLog(deps.onRequest));
   app.use(healthRouter(deps));
 
   const business = Router({ mergeParams: true });

@@ -21,6 +21,7 @@ async function main() {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     auth: { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE },
     log: logError,
+    onRequest: (entry) => logEvent('http.request', { ...entry }),
   });
   const http = await listen(app, config.PORT);
   logEvent('api.listening', { port: http.port });

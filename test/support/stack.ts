@@ -4,7 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import jwt from 'jsonwebtoken';
 import { createLogProvider } from '../../src/activities/providers/log';
 import type { MessageProvider } from '../../src/activities/providers';
-import { createApp } from '../../src/api/app';
+import { createApp, type AppDeps } from '../../src/api/app';
 import { listen } from '../../src/api/server';
 import { createPrisma, type Prisma } from '../../src/db/prisma';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -56,7 +56,13 @@ export function uniqueName(prefix: string): string {
  * task queue, a worker, and the API listening on a real port.
  */
 export async function startTestStack(
-  options: { provider?: MessageProvider; business?: string; assignTimeoutMs?: number; temporalAddress?: string } = {},
+  options: {
+    provider?: MessageProvider;
+    business?: string;
+    assignTimeoutMs?: number;
+    temporalAddress?: string;
+    onRequest?: AppDeps['onRequest'];
+  } = {},
 ): Promise<TestStack> {
   quietTemporalRuntime();
   const business = options.business ?? uniqueName('biz');
@@ -88,6 +94,7 @@ export async function startTestStack(
     auth: { secret },
     assignTimeoutMs: options.assignTimeoutMs,
     log: () => undefined,
+    onRequest: options.onRequest,
   });
   const http: { server: Server; port: number; stop(): Promise<void> } = await listen(app, 0, '127.0.0.1');
   const origin = `http://127.0.0.1:${http.port}`;
