@@ -3,8 +3,12 @@ import jwt from 'jsonwebtoken';
 import { freePort } from '../src/infra/ports';
 import { request, runEntryPoint } from './support/process';
 import { eventually, uniqueName } from './support/stack';
+import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { webhookSignature } from '../src/activities/providers/webhook';
 
-test('npm run api and npm run worker, as separate processes, serve assignments and messages together', async () => {
+test('npm run api and npm run worker, as separate processes, serve assignments and messages through the webhook provider', async () => {
+  const receiver: WebhookReceiver = await startWebhookReceiver();
+  const webhookSecret = randomBytes(16).toString('hex');
   const secret = randomBytes(32).toString('hex');
   const port = await freePort();
   const shared = {
@@ -12,7 +16,11 @@ test('npm run api and npm run worker, as separate processes, serve assignments a
     TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
     TEMPORAL_TASK_QUEUE: uniqueName('tq'),
   };
-  const worker = runEntryPoint('src/worker/main.ts', shared, '"event":"worker.running"');
+  const worker = runEntryPoint(
+    'src/worker/main.ts',
+    { ...shared, MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_WEBHOOK_SECRET: webhookSecret },
+    '"event":"worker.running"',
+  );
   const api = runEntryPoint('src/api/main.ts', { ...shared, JWT_SECRET: secret, PORT: String(port) }, '"event":"api.listening"');
   try {
     await Promise.all([worker.ready, api.ready]);
@@ -27,7 +35,13 @@ test('npm run api and npm run worker, as separate processes, serve assignments a
     const sent = await request(`${base}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Hi' });
     expect(sent.status).toBe(202);
     await eventually(async () => (await request(`${base}/messages/${sent.body._id}`, token)).body.status === 'sent');
+    const [delivery] = receiver.deliveriesFor(sent.body._id);
+    expect(delivery.body).toMatchObject({ id: sent.body._id, client: 'c1', to: '+14155550100', text: 'Hi' });
+    expect(delivery.headers['idempotency-key']).toBe(sent.body._id);
+    const timestamp = Number(/t=(\d+)/.exec(String(delivery.headers['x-webhook-signature']))![1]);
+    expect(delivery.headers['x-webhook-signature']).toBe(webhookSignature(webhookSecret, timestamp, delivery.rawBody));
   } finally {
+    await receiver.close();
     expect(await api.stop()).toBe(0);
     expect(await worker.stop()).toBe(0);
   }
