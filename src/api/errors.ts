@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
+import { ServiceError } from '@temporalio/client';
 import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { FailureType } from '../workflows/definitions';
 import { HttpProblem } from './problem';
@@ -46,6 +47,15 @@ function bodyParserProblem(error: unknown): HttpProblem | undefined {
   }
 }
 
+/** Prisma's codes for a database it cannot reach or that timed out, and gRPC's UNAVAILABLE / DEADLINE_EXCEEDED. */
+const UNREACHABLE_DATABASE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const UNREACHABLE_TEMPORAL_CODES = new Set([4, 14]);
+
+function backingServiceUnavailable(error: unknown): boolean {
+  if (error instanceof ServiceError) return UNREACHABLE_TEMPORAL_CODES.has((error.cause as { code?: number } | undefined)?.code ?? -1);
+  return UNREACHABLE_DATABASE_CODES.has((error as { code?: string })?.code ?? '');
+}
+
 export function errorMiddleware(log: (error: unknown) => void): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     if (res.headersSent) return;
@@ -58,6 +68,12 @@ export function errorMiddleware(log: (error: unknown) => void): ErrorRequestHand
     const parserProblem = bodyParserProblem(error);
     if (parserProblem) return sendProblem(res, parserProblem);
     log(error);
+    if (backingServiceUnavailable(error)) {
+      return sendProblem(
+        res,
+        new HttpProblem(503, 'A backing service is unavailable; try again shortly', '/problems/unavailable', { 'Retry-After': '5' }),
+      );
+    }
     sendProblem(res, new HttpProblem(500, 'Internal server error', '/problems/internal'));
   };
 }

@@ -9,6 +9,7 @@ import { parseAssignRequest } from '../assign-request';
 import { badRequest, HttpProblem, notFound } from '../problem';
 import { scopeOf, type Scope } from '../scope';
 import { RESOURCE_ID_PATTERN } from '../validation';
+import { withTimeout } from '../../timeout';
 
 export interface AssignmentRoutesDeps {
   prisma: Prisma;
@@ -16,6 +17,7 @@ export interface AssignmentRoutesDeps {
   taskQueue: string;
   /** How long a request waits for its validating workflow before answering 504. */
   assignTimeoutMs: number;
+  log?: (error: unknown) => void;
 }
 
 const STATUS_FILTERS = { active: ['active'], all: ['active', 'expired', 'unassigned'] } as const;
@@ -28,15 +30,8 @@ async function findClient(prisma: Prisma, scope: Scope, id: string) {
   return client;
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
-export function assignmentsRouter({ prisma, temporal, taskQueue, assignTimeoutMs }: AssignmentRoutesDeps): Router {
+export function assignmentsRouter({ prisma, temporal, taskQueue, assignTimeoutMs, log }: AssignmentRoutesDeps): Router {
   const router = Router({ mergeParams: true });
 
   router.post('/clients/:clientId/assign-agents', async (req, res) => {
@@ -46,13 +41,18 @@ export function assignmentsRouter({ prisma, temporal, taskQueue, assignTimeoutMs
     // Such a client cannot exist, and an overlong id would break the workflow id's length limit.
     if (!RESOURCE_ID_PATTERN.test(clientId)) throw notFound('Client not found');
     const workflowId = `assign-agents/${scope.business}/${clientId}/${randomUUID()}`;
-    const run = temporal.workflow.execute(assignAgents, {
-      workflowId,
-      taskQueue,
-      args: [{ ...scope, clientId, agents: request.agents, notes: request.notes }],
-      typedSearchAttributes: searchAttributesOf({ business: scope.business, clientId }),
-    });
-    const result = await withTimeout(run, assignTimeoutMs, () =>
+    const deadline = Date.now() + assignTimeoutMs;
+    // A start that fails (Temporal unreachable) is a 503 and nothing was assigned; a started workflow
+    // that has not finished by the deadline is a 504, and it completes on its own.
+    const handle = await temporal.connection.withDeadline(deadline, () =>
+      temporal.workflow.start(assignAgents, {
+        workflowId,
+        taskQueue,
+        args: [{ ...scope, clientId, agents: request.agents, notes: request.notes }],
+        typedSearchAttributes: searchAttributesOf({ business: scope.business, clientId }),
+      }),
+    );
+    const result = await withTimeout(handle.result(), deadline - Date.now(), () =>
       new HttpProblem(504, `Assignment workflow ${workflowId} did not finish in time; it completes on its own`, '/problems/timeout'),
     );
     res.status(200).json(result);
@@ -100,8 +100,9 @@ export function assignmentsRouter({ prisma, temporal, taskQueue, assignTimeoutMs
     try {
       await temporal.workflow.getHandle(active.workflowId).signal(assignmentChangedSignal);
     } catch (error) {
-      // The row is already unassigned: a workflow that missed the signal ends at its next wake-up.
-      if ((error as Error).name !== 'WorkflowNotFoundError') throw error;
+      // The row is already unassigned, which is the answer; a workflow that missed the signal reads the
+      // row at its next wake-up (at most one timer chunk away) and ends then.
+      if ((error as Error).name !== 'WorkflowNotFoundError') log?.(error);
     }
     res.json({
       client: client.id,

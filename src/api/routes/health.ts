@@ -1,6 +1,9 @@
 import { Router } from 'express';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Prisma } from '../../db/prisma';
+import { withTimeout } from '../../timeout';
+
+const READINESS_TIMEOUT_MS = 2000;
 
 export function healthRouter({ prisma, temporal }: { prisma: Prisma; temporal: TemporalClient }): Router {
   const router = Router();
@@ -8,9 +11,12 @@ export function healthRouter({ prisma, temporal }: { prisma: Prisma; temporal: T
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
+    const deadline = Date.now() + READINESS_TIMEOUT_MS;
     const [database, temporalServer] = await Promise.all([
-      prisma.$queryRaw`SELECT 1`.then(() => 'ok', () => 'unreachable'),
-      temporal.connection.workflowService.getSystemInfo({}).then(() => 'ok', () => 'unreachable'),
+      withTimeout(prisma.$queryRaw`SELECT 1`, READINESS_TIMEOUT_MS).then(() => 'ok', () => 'unreachable'),
+      temporal.connection
+        .withDeadline(deadline, () => temporal.connection.workflowService.getSystemInfo({}))
+        .then(() => 'ok', () => 'unreachable'),
     ]);
     const ready = database === 'ok' && temporalServer === 'ok';
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', database, temporal: temporalServer });
