@@ -160,4 +160,6 @@ test('operators find every assignment of a client and of an agent by search attr
   expect(await list(byClient)).toEqual(assignments.map((a) => a.workflow_id).sort());
   await eventually(async () => (await list(`AgentId = '${agentA}' AND BusinessName = '${stack.business}'`)).length === 1);
   expect(await list(`AgentId = '${agentA}' AND BusinessName = '${stack.business}'`)).toEqual([assignments[0].workflow_id]);
+  const described = await stack.temporal.workflow.getHandle(assignments[0].workflow_id).describe();
+  expect(await described.staticSummary()).toBe(`Agent ${agentA} on client ${clientId}: expires the assignment at its dt_until`);
 });

@@ -73,6 +73,7 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
             signal: assignmentChangedSignal,
             signalArgs: [],
             typedSearchAttributes: searchAttributesOf(expiry),
+            staticSummary: `Agent ${expiry.agentId} on client ${expiry.clientId}: expires the assignment at its dt_until`,
           }),
         ),
       );

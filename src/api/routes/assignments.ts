@@ -50,6 +50,7 @@ export function assignmentsRouter({ prisma, temporal, taskQueue, assignTimeoutMs
         taskQueue,
         args: [{ ...scope, clientId, agents: request.agents, notes: request.notes }],
         typedSearchAttributes: searchAttributesOf({ business: scope.business, clientId }),
+        staticSummary: `Assign ${request.agents.map((a) => a.agentId).join(', ')} to client ${clientId}`.slice(0, 200),
       }),
     );
     const result = await withTimeout(handle.result(), deadline - Date.now(), () =>
