@@ -30,7 +30,6 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
       uiPort: options.uiPort,
       searchAttributes: SEARCH_ATTRIBUTE_KEYS,
       log: { format: 'pretty', level: 'warn' },
-      extraArgs: ['--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true'],
     },
   });
   return {
