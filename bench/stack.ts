@@ -35,10 +35,19 @@ export async function startBenchStack() {
   const secret = randomBytes(32).toString('hex');
   const app = createApp({ prisma, temporal, taskQueue, auth: { secret }, log: (e) => console.error(e) });
   const http = await listen(app, 0, '127.0.0.1');
+  const baseUrl = `http://127.0.0.1:${http.port}/ext/v2/bench`;
+  const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'bench-user', expiresIn: '1h' });
   return {
-    baseUrl: `http://127.0.0.1:${http.port}/ext/v2/bench`,
-    token: (userId: string) => jwt.sign({}, secret, { algorithm: 'HS256', subject: userId, expiresIn: '1h' }),
     prisma,
+    /** POSTs JSON as the benchmark's user and fails unless the answer has the `expected` status. */
+    async post(path: string, body: unknown, expected: number, headers: Record<string, string> = {}) {
+      const res = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== expected) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    },
     async stop() {
       await http.stop();
       await worker.stop();
@@ -83,4 +92,27 @@ export async function measure(count: number, concurrency: number, task: (i: numb
   };
 }
 
-export const rssMb = () => +(process.memoryUsage().rss / 2 ** 20).toFixed(1);
+const rssMb = () => +(process.memoryUsage().rss / 2 ** 20).toFixed(1);
+
+export type BenchStack = Awaited<ReturnType<typeof startBenchStack>>;
+
+/** Runs `body` on a fresh stack, prints the figures it returns and the process's memory, and exits. */
+export function runBenchmark(body: (stack: BenchStack) => Promise<Record<string, unknown>>): void {
+  (async () => {
+    const stack = await startBenchStack();
+    try {
+      const rssMbAtStart = rssMb();
+      const figures = await body(stack);
+      console.log(JSON.stringify(figures, null, 2));
+      console.log(JSON.stringify({ rssMbAtStart, rssMbAtEnd: rssMb(), heapUsedMb: +(process.memoryUsage().heapUsed / 2 ** 20).toFixed(1) }));
+    } finally {
+      await stack.stop();
+    }
+  })().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
