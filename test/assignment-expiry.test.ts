@@ -1,4 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
 import { MAX_TIMER_CHUNK_MS } from '../src/workflows/definitions';
 import { eventually, startTestStack, uniqueName, type TestStack } from './support/stack';
 
@@ -162,4 +163,26 @@ test('operators find every assignment of a client and of an agent by search attr
   expect(await list(`AgentId = '${agentA}' AND BusinessName = '${stack.business}'`)).toEqual([assignments[0].workflow_id]);
   const described = await stack.temporal.workflow.getHandle(assignments[0].workflow_id).describe();
   expect(await described.staticSummary()).toBe(`Agent ${agentA} on client ${clientId}: expires the assignment at its dt_until`);
+});
+
+test('the histories of a request workflow and of an expiry that fired replay deterministically', async () => {
+  const [agentA, agentB] = [uniqueName('agent'), uniqueName('agent')];
+  const clientId = await clientWithAgents(agentA, agentB);
+  const [first] = await assign(clientId, [{ agent: agentA, dt_until: secondsFromNow(2) }, { agent: agentB }]);
+  await assign(clientId, [{ agent: agentA, dt_until: secondsFromNow(3) }]);
+  const expiry = stack.temporal.workflow.getHandle(first.workflow_id);
+  expect(await expiry.result()).toEqual({ outcome: 'expired' });
+
+  const requests = await eventually(async () => {
+    const ids: string[] = [];
+    for await (const wf of stack.temporal.workflow.list({ query: `WorkflowType = 'assignAgents' AND ClientId = '${clientId}'` })) {
+      ids.push(wf.workflowId);
+    }
+    return ids.length === 2 ? ids : undefined;
+  });
+  const bundle = { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } };
+  await Worker.runReplayHistory(bundle, await expiry.fetchHistory(), first.workflow_id);
+  for (const workflowId of requests) {
+    await Worker.runReplayHistory(bundle, await stack.temporal.workflow.getHandle(workflowId).fetchHistory(), workflowId);
+  }
 });
