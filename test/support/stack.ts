@@ -144,13 +144,13 @@ export async function startTestStack(
 }
 
 /** Polls `probe` until it returns a truthy value, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 20_000, intervalMs = 200): Promise<T> {
+export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 20_000, intervalMs = 200): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
       const value = await probe();
-      if (value) return value;
+      if (value) return value as NonNullable<T>;
     } catch (error) {
       last = error;
     }
