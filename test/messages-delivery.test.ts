@@ -150,6 +150,16 @@ test('a receiver failing twice with 503 then accepting: one delivery, the same k
   expect(sent).toEqual(expect.objectContaining({ attempts: 3, error: null }));
 });
 
+test('a receiver answering 503 with Retry-After: 2 is not tried again before those 2 seconds', async () => {
+  answers.set('Come back later', (request) => (request.attempt === 1 ? { status: 503, headers: { 'Retry-After': '2' } } : 200));
+  const res = await send({ client_phone: PHONE, text_message: 'Come back later' });
+  await waitForStatus(res.body._id, 'sent');
+  const [first, second] = receiver.requestsFor(res.body._id);
+  expect([first.status, second.status]).toEqual([503, 200]);
+  expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(2000);
+  expect(receiver.deliveriesFor(res.body._id)).toHaveLength(1);
+});
+
 test('429 and a dropped connection are retried too', async () => {
   answers.set('Slow down', (request) => (request.attempt === 1 ? 429 : 200));
   answers.set('Hang up', (request) => (request.attempt === 1 ? 'drop' : 200));

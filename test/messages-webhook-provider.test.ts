@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import { createProvider, type OutgoingMessage } from '../src/activities/providers';
-import { createWebhookProvider, SIGNATURE_HEADER, webhookSignature } from '../src/activities/providers/webhook';
+import { createWebhookProvider, MAX_RETRY_AFTER_MS, retryAfterMs, SIGNATURE_HEADER, webhookSignature } from '../src/activities/providers/webhook';
 import { loadConfig } from '../src/config';
 import { createPrisma } from '../src/db/prisma';
 import { startWebhookReceiver, type Answer, type WebhookReceiver } from './support/webhook-receiver';
@@ -95,4 +95,14 @@ test('MESSAGE_PROVIDER chooses the provider: log by default, webhook with its UR
   expect(createProvider(loadConfig({ MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url }), prisma).name).toBe('webhook');
   expect(() => loadConfig({ MESSAGE_PROVIDER: 'webhook' })).toThrow('MESSAGE_PROVIDER=webhook needs MESSAGE_WEBHOOK_URL');
   await prisma.$disconnect();
+});
+
+test('Retry-After is read as seconds or an HTTP date, bounded to ten minutes', () => {
+  const now = Date.parse('2030-01-01T00:00:00Z');
+  expect(retryAfterMs('2', now)).toBe(2000);
+  expect(retryAfterMs('Tue, 01 Jan 2030 00:00:30 GMT', now)).toBe(30_000);
+  expect(retryAfterMs('Mon, 31 Dec 2029 23:00:00 GMT', now)).toBe(0);
+  expect(retryAfterMs('86400', now)).toBe(MAX_RETRY_AFTER_MS);
+  expect(retryAfterMs('soon', now)).toBeUndefined();
+  expect(retryAfterMs(null, now)).toBeUndefined();
 });

@@ -14,7 +14,7 @@ export interface ReceivedRequest {
 }
 
 /** The status to answer with, or `drop` to close the connection without an answer. */
-export type Answer = number | 'drop' | { status: number; body?: string; delayMs?: number };
+export type Answer = number | 'drop' | { status: number; body?: string; delayMs?: number; headers?: Record<string, string> };
 export type Responder = (request: Omit<ReceivedRequest, 'status'>) => Answer;
 
 export interface WebhookReceiver {
@@ -54,10 +54,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         req.socket.destroy();
         return;
       }
-      const { status, body: responseBody = '', delayMs = 0 } = typeof answer === 'number' ? { status: answer } : answer;
+      const { status, body: responseBody = '', delayMs = 0, headers = {} } = typeof answer === 'number' ? { status: answer } : answer;
       requests.push({ ...received, status });
       setTimeout(() => {
-        res.writeHead(status, { 'content-type': 'application/json' }).end(responseBody);
+        res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(responseBody);
       }, delayMs);
     });
   });

@@ -21,6 +21,16 @@ export function webhookSignature(secret: string, timestamp: number, body: string
   return `t=${timestamp},v1=${digest}`;
 }
 
+/** A receiver's `Retry-After` is followed up to this long; the hand-over gives up after an hour anyway. */
+export const MAX_RETRY_AFTER_MS = 10 * 60 * 1000;
+
+/** `Retry-After` as seconds or an HTTP date, in ms from now; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const ms = /^\d+$/.test(header.trim()) ? Number(header.trim()) * 1000 : Date.parse(header) - now;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : undefined;
+}
+
 /** Worth another attempt: the receiver timed out, is overloaded, or failed on its side. */
 function isTransientStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
@@ -42,7 +52,8 @@ function providerRefOf(snippet: string): string | undefined {
 
 /**
  * POSTs the message as JSON with `Idempotency-Key: <message id>`. Network errors, timeouts, 408, 429
- * and 5xx throw plain errors so the activity retries them; any other non-2xx answer is a rejection.
+ * and 5xx are retried (after the receiver's `Retry-After` when it sends one); any other non-2xx answer
+ * is a rejection.
  */
 export function createWebhookProvider({ url, secret, timeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS }: WebhookOptions): MessageProvider {
   return {
@@ -66,7 +77,12 @@ export function createWebhookProvider({ url, secret, timeoutMs = DEFAULT_WEBHOOK
       const snippet = await responseSnippet(response);
       if (response.ok) return { providerRef: providerRefOf(snippet) };
       const answer = `Webhook answered ${response.status}${snippet ? `: ${snippet}` : ''}`;
-      if (isTransientStatus(response.status)) throw new Error(answer);
+      if (isTransientStatus(response.status)) {
+        const delay = retryAfterMs(response.headers.get('retry-after'));
+        // The receiver said when to come back: the next attempt waits that long instead of the backoff.
+        if (delay !== undefined) throw ApplicationFailure.create({ type: 'WebhookRetryAfter', message: answer, nextRetryDelay: delay });
+        throw new Error(answer);
+      }
       throw ApplicationFailure.create({ type: FailureType.ProviderRejected, message: answer, nonRetryable: true });
     },
   };
