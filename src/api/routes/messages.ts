@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../app';
 import type { Prisma } from '../../db/prisma';
 import { readIdempotencyKey } from '../message-idempotency';
+import { listMessages } from '../message-list';
 import { parseMessageRequest } from '../message-request';
 import { storeMessage } from '../message-store';
 import { acceptedView, messageView, type MessageWithClient } from '../message-view';
@@ -51,6 +52,10 @@ export function messagesRouter({ prisma, temporal, taskQueue, log }: AppDeps): R
 
     if (replayed) res.set('Idempotent-Replayed', 'true');
     res.status(202).location(`/ext/v2/${scope.business}/messages/${message.id}`).json(acceptedView(message));
+  });
+
+  router.get('/messages', async (req, res) => {
+    res.json(await listMessages(prisma, scopeOf(req), req.query));
   });
 
   router.get('/messages/:messageId', async (req, res) => {
