@@ -2,17 +2,15 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import jwt from 'jsonwebtoken';
+import { entryPointEnv, PROJECT_ROOT } from './support/process';
 
 const run = promisify(execFile);
-const root = join(__dirname, '..');
 
 async function tsx(script: string, args: string[], env: Record<string, string | undefined>) {
-  const cleanEnv: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
-  for (const name of ['JWT_SECRET', 'JWT_PUBLIC_KEY', 'DATABASE_URL', 'TEMPORAL_ADDRESS']) delete cleanEnv[name];
   try {
-    const { stdout, stderr } = await run(join(root, 'node_modules/.bin/tsx'), [script, ...args], {
-      cwd: root,
-      env: { ...cleanEnv, ...env },
+    const { stdout, stderr } = await run(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [script, ...args], {
+      cwd: PROJECT_ROOT,
+      env: entryPointEnv(env),
       timeout: 60_000,
     });
     return { code: 0, stdout, stderr };

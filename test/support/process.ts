@@ -14,13 +14,18 @@ export interface RunningProcess {
   stop(): Promise<number | null>;
 }
 
+/** This process's environment without the settings an entry point reads, plus `env`. */
+export function entryPointEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const clean: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
+  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'JWT_SECRET', 'JWT_PUBLIC_KEY', 'NODE_ENV', 'PORT', 'DATA_DIR']) delete clean[name];
+  return { ...clean, ...env };
+}
+
 /** Runs one of the project's entry points the way its npm script does, with a controlled environment. */
 export function runEntryPoint(script: string, env: Record<string, string>, readyText: string): RunningProcess {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
-  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'JWT_SECRET', 'JWT_PUBLIC_KEY', 'NODE_ENV', 'PORT', 'DATA_DIR']) delete childEnv[name];
   const child = spawn(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [script], {
     cwd: PROJECT_ROOT,
-    env: { ...childEnv, ...env },
+    env: entryPointEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Prisma } from '../../db/prisma';
-import { isUniqueViolation } from '../../db/errors';
+import { insertUnique } from '../../db/errors';
 import { conflict } from '../problem';
 import { scopeOf } from '../scope';
 import { parseBody, resourceId } from '../validation';
@@ -24,13 +24,11 @@ export function agentsRouter(prisma: Prisma): Router {
   router.post('/agents', async (req, res) => {
     const body = parseBody(createAgentBody, req.body);
     const scope = scopeOf(req);
-    try {
-      const agent = await prisma.agent.create({ data: { ...scope, id: body._id ?? randomUUID(), name: body.name ?? null } });
-      res.status(201).location(`/ext/v2/${scope.business}/agents/${agent.id}`).json(agentView(agent));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`Agent ${body._id} already exists`);
-      throw error;
-    }
+    const agent = await insertUnique(
+      () => prisma.agent.create({ data: { ...scope, id: body._id ?? randomUUID(), name: body.name ?? null } }),
+      () => conflict(`Agent ${body._id} already exists`),
+    );
+    res.status(201).location(`/ext/v2/${scope.business}/agents/${agent.id}`).json(agentView(agent));
   });
 
   router.get('/agents', async (req, res) => {

@@ -6,8 +6,9 @@ import { searchAttributesOf } from '../../search-attributes';
 import { assignAgents } from '../../workflows';
 import { assignmentChangedSignal } from '../../workflows/definitions';
 import { parseAssignRequest } from '../assign-request';
+import { findOwnedClient } from '../owned-client';
 import { badRequest, HttpProblem, notFound } from '../problem';
-import { scopeOf, type Scope } from '../scope';
+import { scopeOf } from '../scope';
 import { RESOURCE_ID_PATTERN } from '../validation';
 import { withTimeout } from '../../timeout';
 
@@ -21,14 +22,6 @@ export interface AssignmentRoutesDeps {
 }
 
 const STATUS_FILTERS = { active: ['active'], all: ['active', 'expired', 'unassigned'] } as const;
-
-async function findClient(prisma: Prisma, scope: Scope, id: string) {
-  const client = RESOURCE_ID_PATTERN.test(id)
-    ? await prisma.client.findUnique({ where: { business_ownerId_id: { ...scope, id } } })
-    : null;
-  if (!client) throw notFound('Client not found');
-  return client;
-}
 
 
 export function assignmentsRouter({ prisma, temporal, taskQueue, assignTimeoutMs, log }: AssignmentRoutesDeps): Router {
@@ -63,7 +56,7 @@ export function assignmentsRouter({ prisma, temporal, taskQueue, assignTimeoutMs
     const filter = req.query.status ?? 'active';
     // hasOwn, not `in`: `?status=toString` must not reach the prototype.
     if (typeof filter !== 'string' || !Object.hasOwn(STATUS_FILTERS, filter)) throw badRequest('Invalid status: use active or all');
-    const client = await findClient(prisma, scopeOf(req), req.params.clientId);
+    const client = await findOwnedClient(prisma, scopeOf(req), req.params.clientId);
     const assignments = await prisma.assignment.findMany({
       where: { clientPk: client.pk, status: { in: [...STATUS_FILTERS[filter as keyof typeof STATUS_FILTERS]] } },
       include: { agent: { select: { id: true } } },
@@ -86,7 +79,7 @@ export function assignmentsRouter({ prisma, temporal, taskQueue, assignTimeoutMs
 
   router.delete('/clients/:clientId/agents/:agentId', async (req, res) => {
     const scope = scopeOf(req);
-    const client = await findClient(prisma, scope, req.params.clientId);
+    const client = await findOwnedClient(prisma, scope, req.params.clientId);
     const now = new Date();
     const active = await prisma.assignment.findFirst({
       where: { clientPk: client.pk, status: 'active', agent: { id: req.params.agentId, ...scope } },

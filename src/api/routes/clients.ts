@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Prisma } from '../../db/prisma';
-import { conflict, notFound } from '../problem';
+import { findOwnedClient } from '../owned-client';
+import { conflict } from '../problem';
 import { scopeOf } from '../scope';
-import { parseBody, phoneNumber, RESOURCE_ID_PATTERN, resourceId } from '../validation';
-import { isUniqueViolation } from '../../db/errors';
+import { parseBody, phoneNumber, resourceId } from '../validation';
+import { insertUnique } from '../../db/errors';
 
 const createClientBody = z.object({
   _id: resourceId.optional(),
@@ -26,24 +27,15 @@ export function clientsRouter(prisma: Prisma): Router {
   router.post('/clients', async (req, res) => {
     const body = parseBody(createClientBody, req.body);
     const scope = scopeOf(req);
-    try {
-      const client = await prisma.client.create({
-        data: { ...scope, id: body._id ?? randomUUID(), name: body.name ?? null, phone: body.phone ?? null },
-      });
-      res.status(201).location(`/ext/v2/${scope.business}/clients/${client.id}`).json(clientView(client));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`Client ${body._id} already exists`);
-      throw error;
-    }
+    const client = await insertUnique(
+      () => prisma.client.create({ data: { ...scope, id: body._id ?? randomUUID(), name: body.name ?? null, phone: body.phone ?? null } }),
+      () => conflict(`Client ${body._id} already exists`),
+    );
+    res.status(201).location(`/ext/v2/${scope.business}/clients/${client.id}`).json(clientView(client));
   });
 
   router.get('/clients/:clientId', async (req, res) => {
-    const id = req.params.clientId;
-    const client = RESOURCE_ID_PATTERN.test(id)
-      ? await prisma.client.findUnique({ where: { business_ownerId_id: { ...scopeOf(req), id } } })
-      : null;
-    if (!client) throw notFound('Client not found');
-    res.json(clientView(client));
+    res.json(clientView(await findOwnedClient(prisma, scopeOf(req), req.params.clientId)));
   });
 
   return router;
