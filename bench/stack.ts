@@ -4,41 +4,37 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import jwt from 'jsonwebtoken';
-import { createLogProvider } from '../src/activities/providers/log';
-import { createApp } from '../src/api/app';
-import { listen } from '../src/api/server';
-import { createPrisma } from '../src/db/prisma';
-import { applyMigrations, PROJECT_ROOT } from '../src/infra/migrate';
+import { listen } from '../src/api/http/server';
+import { loadConfig } from '../src/config';
+import { applyMigrations } from '../src/infra/migrate';
 import { startEmbeddedPostgres } from '../src/infra/postgres';
 import { startDevServer } from '../src/infra/temporal-server';
-import { connectTemporalClient } from '../src/temporal-connection';
-import { startWorker } from '../src/worker';
+import { createApi, openServices, runWorker } from '../src/services';
 
 /** A throwaway stack for a benchmark run: fresh PostgreSQL and Temporal dev server, worker and API. */
 export async function startBenchStack() {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const environment = loadConfig();
   const dir = await mkdtemp(join(tmpdir(), 'crm-bench-'));
   const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres'), database: 'bench' });
   await applyMigrations(postgres.url);
-  const temporalServer = await startDevServer({ toolsDir: join(process.env.DATA_DIR ?? join(PROJECT_ROOT, '.data'), 'tools') });
-  const prisma = createPrisma(postgres.url, 20);
-  const temporal = await connectTemporalClient(temporalServer.address, 'default');
-  const taskQueue = 'bench';
-  const worker = await startWorker({
-    address: temporalServer.address,
-    namespace: 'default',
-    taskQueue,
-    prisma,
-    temporal,
-    provider: createLogProvider(prisma),
-  });
+  const temporalServer = await startDevServer(environment);
   const secret = randomBytes(32).toString('hex');
-  const app = createApp({ prisma, temporal, taskQueue, auth: { secret }, log: (e) => console.error(e) });
-  const http = await listen(app, 0, '127.0.0.1');
+  const services = await openServices({
+    ...environment,
+    DATABASE_URL: postgres.url,
+    DATABASE_POOL_SIZE: 20,
+    TEMPORAL_ADDRESS: temporalServer.address,
+    TEMPORAL_TASK_QUEUE: 'bench',
+    JWT_SECRET: secret,
+    MESSAGE_PROVIDER: 'log',
+  });
+  const worker = await runWorker(services);
+  const http = await listen(createApi(services, { log: (e) => console.error(e), onRequest: undefined }), 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${http.port}/ext/v2/bench`;
   const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'bench-user', expiresIn: '1h' });
   return {
-    prisma,
+    prisma: services.prisma,
     /** POSTs JSON as the benchmark's user and fails unless the answer has the `expected` status. */
     async post(path: string, body: unknown, expected: number, headers: Record<string, string> = {}) {
       const res = await fetch(`${baseUrl}${path}`, {
@@ -51,8 +47,7 @@ export async function startBenchStack() {
     async stop() {
       await http.stop();
       await worker.stop();
-      await temporal.connection.close();
-      await prisma.$disconnect();
+      await services.stop();
       await temporalServer.stop();
       await postgres.stop();
       await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { createPublicKey } from 'node:crypto';
-import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { AuthConfig } from './api/http/auth';
+import { DEFAULT_DATA_DIR } from './paths';
 import { DEFAULT_TASK_QUEUE } from './workflows/definitions';
 
 const optional = z
@@ -11,7 +12,7 @@ const optional = z
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATA_DIR: z.string().default(resolve(__dirname, '..', '.data')),
+  DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
   DATABASE_URL: optional,
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
   TEMPORAL_ADDRESS: optional,
@@ -27,6 +28,12 @@ const envSchema = z.object({
   MESSAGE_PROVIDER: z.enum(['log', 'webhook']).default('log'),
   MESSAGE_WEBHOOK_URL: optional.pipe(z.string().url().optional()),
   MESSAGE_WEBHOOK_SECRET: optional,
+  /** Where to find the Temporal CLI and the time-skipping test server; PATH is searched next. */
+  TEMPORAL_CLI_PATH: optional,
+  TEMPORAL_TEST_SERVER_PATH: optional,
+  PATH: z.string().default(''),
+  /** Another schema for the migration tools (`db:check` against a draft). */
+  PRISMA_SCHEMA_PATH: optional,
 });
 
 export type Config = z.infer<typeof envSchema>;
@@ -55,8 +62,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return config;
 }
 
-export function requireJwtKey(config: Config): void {
+/** The token checks of the API. There is no default secret: without a key the API does not start. */
+export function authConfigOf(config: Config): AuthConfig {
   if (!config.JWT_SECRET && !config.JWT_PUBLIC_KEY) {
     throw new Error('Invalid configuration: set JWT_SECRET (HS256) or JWT_PUBLIC_KEY (RS256/ES256); there is no default secret');
   }
+  return { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
 }

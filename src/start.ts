@@ -1,24 +1,18 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createProvider } from './activities/providers';
-import { createApp } from './api/app';
-import { listen } from './api/server';
+import { listen } from './api/http/server';
 import { loadConfig } from './config';
-import { createPrisma } from './db/prisma';
 import { provideDatabase } from './infra/database';
 import { applyMigrations } from './infra/migrate';
 import { freePort } from './infra/ports';
 import { startDevServer } from './infra/temporal-server';
-import { logError, logEvent } from './logger';
+import { dataPaths } from './paths';
+import { createApi, openServices, runWorker } from './services';
 import { onShutdown } from './shutdown';
-import { connectTemporalClient } from './temporal-connection';
-import { startWorker } from './worker';
 
 /** A development secret kept under the data directory, so tokens stay valid across restarts. */
-async function developmentSecret(dataDir: string): Promise<string> {
-  const file = join(dataDir, 'dev-jwt-secret');
+async function developmentSecret(file: string): Promise<string> {
   const existing = await readFile(file, 'utf8').catch(() => '');
   if (existing.trim()) return existing.trim();
   const secret = randomBytes(32).toString('base64url');
@@ -30,6 +24,7 @@ async function developmentSecret(dataDir: string): Promise<string> {
 async function main() {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const config = loadConfig();
+  const paths = dataPaths(config.DATA_DIR);
   await mkdir(config.DATA_DIR, { recursive: true });
   const stops: (() => Promise<unknown>)[] = [];
   const stopAll = async () => {
@@ -38,13 +33,11 @@ async function main() {
   onShutdown(stopAll);
 
   try {
-    let jwtSecret = config.JWT_SECRET;
-    if (!jwtSecret && !config.JWT_PUBLIC_KEY) {
-      if (config.NODE_ENV === 'production') throw new Error('Set JWT_SECRET or JWT_PUBLIC_KEY: production has no default secret');
-      jwtSecret = await developmentSecret(config.DATA_DIR);
-    }
+    const generatedSecret = !config.JWT_SECRET && !config.JWT_PUBLIC_KEY;
+    if (generatedSecret && config.NODE_ENV === 'production') throw new Error('Set JWT_SECRET or JWT_PUBLIC_KEY: production has no default secret');
+    const jwtSecret = generatedSecret ? await developmentSecret(paths.devJwtSecret) : config.JWT_SECRET;
 
-    const database = await provideDatabase(config.DATA_DIR);
+    const database = await provideDatabase(config);
     stops.push(database.stop);
     const applied = await applyMigrations(database.url);
     if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
@@ -52,9 +45,8 @@ async function main() {
     let temporalAddress = config.TEMPORAL_ADDRESS;
     let uiUrl: string | undefined;
     if (!temporalAddress) {
-      const server = await startDevServer({
-        toolsDir: join(config.DATA_DIR, 'tools'),
-        dbFilename: join(config.DATA_DIR, 'temporal.sqlite'),
+      const server = await startDevServer(config, {
+        dbFilename: paths.temporalDb,
         port: await freePort(config.TEMPORAL_PORT),
         uiPort: await freePort(config.TEMPORAL_UI_PORT),
       });
@@ -63,39 +55,20 @@ async function main() {
       uiUrl = server.uiUrl;
     }
 
-    const prisma = createPrisma(database.url, config.DATABASE_POOL_SIZE);
-    stops.push(() => prisma.$disconnect());
-    const temporal = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE);
-    stops.push(() => temporal.connection.close());
-
-    const worker = await startWorker({
-      address: temporalAddress,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      prisma,
-      temporal,
-      provider: createProvider(config, prisma),
-    });
+    const services = await openServices({ ...config, JWT_SECRET: jwtSecret, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress });
+    stops.push(services.stop);
+    const worker = await runWorker(services);
     stops.push(worker.stop);
-
-    const app = createApp({
-      prisma,
-      temporal,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      auth: { secret: jwtSecret, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE },
-      log: logError,
-      onRequest: (entry) => logEvent('http.request', { ...entry }),
-    });
-    const http = await listen(app, config.PORT);
+    const http = await listen(createApi(services), config.PORT);
     stops.push(http.stop);
 
     console.log(`
   API          http://localhost:${http.port}/ext/v2/{businessname}
-  Temporal UI  ${uiUrl ?? `(external cluster at ${temporalAddress}, namespace ${config.TEMPORAL_NAMESPACE})`}
-  Temporal     ${temporalAddress}
-  PostgreSQL   ${database.embedded ? `embedded, data in ${join(config.DATA_DIR, 'postgres')}` : 'DATABASE_URL'}
-  Provider     ${config.MESSAGE_PROVIDER}
-  Token        npm run token -- <userId>${config.JWT_SECRET ? '' : `   (development secret in ${join(config.DATA_DIR, 'dev-jwt-secret')})`}
+  Temporal UI  ${uiUrl ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
+  Temporal     ${services.temporalAddress}
+  PostgreSQL   ${database.embedded ? `embedded, data in ${paths.postgres}` : 'DATABASE_URL'}
+  Provider     ${services.provider.name}
+  Token        npm run token -- <userId>${generatedSecret ? `   (development secret in ${paths.devJwtSecret})` : ''}
   Ctrl-C stops everything.
 `);
   } catch (error) {

@@ -1,6 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { loadConfig } from './config';
+import { dataPaths } from './paths';
 
 /** Prints a development token for `sub = <userId>`, signed with JWT_SECRET (or the secret npm start generated). */
 const [userId, lifetime = '12h'] = process.argv.slice(2);
@@ -8,10 +9,10 @@ if (!userId) {
   console.error('usage: npm run token -- <userId> [lifetime, e.g. 12h]');
   process.exit(2);
 }
-const dataDir = process.env.DATA_DIR ?? join(__dirname, '..', '.data');
-const secret = process.env.JWT_SECRET ?? (() => {
+const config = loadConfig();
+const secret = config.JWT_SECRET ?? (() => {
   try {
-    return readFileSync(join(dataDir, 'dev-jwt-secret'), 'utf8').trim();
+    return readFileSync(dataPaths(config.DATA_DIR).devJwtSecret, 'utf8').trim();
   } catch {
     console.error('Set JWT_SECRET, or run npm start once so that it generates a development secret.');
     process.exit(2);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { startTestStack, uniqueName, type ApiResponse, type TestStack } from './support/stack';
+import { startTestStack, uniqueName, type TestStack } from './support/stack';
+import { expectProblem } from './support/helpers';
 
 let stack: TestStack;
 let otherBusiness: string;
@@ -12,14 +13,6 @@ afterAll(() => stack.stop());
 /** A fresh user per test, so that listings only hold what the test created. */
 const newUser = () => stack.token(`user-${randomUUID()}`);
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-function expectProblem(res: ApiResponse, status: number, detail: string | RegExp = /.+/): void {
-  expect({ status: res.status, body: res.body }).toEqual({
-    status,
-    body: { type: expect.any(String), title: expect.any(String), status, detail: typeof detail === 'string' ? detail : expect.stringMatching(detail) },
-  });
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-}
 
 describe('POST /clients', () => {
   test('creates a client with the given _id, name and phone: 201, Location and the stored view', async () => {

@@ -1,4 +1,5 @@
-import { eventually, startTestStack, uniqueName, type ApiResponse, type TestStack } from './support/stack';
+import { startTestStack, uniqueName, type TestStack } from './support/stack';
+import { expectProblem, waitForStatus } from './support/helpers';
 
 /**
  * The send-message API with the default `log` provider: every validation rule and its text,
@@ -31,19 +32,6 @@ afterAll(() => stack.stop());
 const sendRefused = (body: unknown, token = alice) => stack.api('POST', `//ext/v2/${refusedBusiness}/messages`, { token, body });
 const send = (body: unknown, token = alice, headers: Record<string, string> = {}) => stack.api('POST', '/messages', { token, body, headers });
 
-async function waitForStatus(id: string, status: string): Promise<ApiResponse> {
-  return eventually(async () => {
-    const got = await stack.api('GET', `/messages/${id}`, { token: alice });
-    return got.body.status === status ? got : undefined;
-  }) as Promise<ApiResponse>;
-}
-
-function expectProblem(res: ApiResponse, status: number, detail?: string) {
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(res.body).toEqual(expect.objectContaining({ type: expect.any(String), title: expect.any(String), status }));
-  if (detail !== undefined) expect(res.body.detail).toBe(detail);
-  expect(res.status).toBe(status);
-}
 
 describe('authentication', () => {
   test('401 without a token', async () => {
@@ -181,7 +169,7 @@ describe('accepted messages', () => {
     expect(Date.parse(res.body.send_at)).toBeGreaterThanOrEqual(before - 5);
     expect(Date.parse(res.body.send_at)).toBeLessThanOrEqual(Date.now());
 
-    const sent = await waitForStatus(id, 'sent');
+    const sent = { body: await waitForStatus(stack.api, alice, id, 'sent') };
     expect(sent.body).toEqual(
       expect.objectContaining({
         _id: id,

@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { createWebhookProvider, SIGNATURE_HEADER } from '../src/activities/providers/webhook';
-import { eventually, startTestStack, type ApiResponse, type TestStack } from './support/stack';
+import { startTestStack, type ApiResponse, type TestStack } from './support/stack';
+import { waitForStatus as waitForMessageStatus } from './support/helpers';
 import { startWebhookReceiver, type Answer, type ReceivedRequest, type WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -39,12 +40,7 @@ async function send(body: Record<string, unknown>, headers: Record<string, strin
 
 const getMessage = async (id: string) => (await stack.api('GET', `/messages/${id}`, { token })).body;
 
-async function waitForStatus(id: string, status: string, timeoutMs = 30_000) {
-  return eventually(async () => {
-    const message = await getMessage(id);
-    return message.status === status ? message : undefined;
-  }, timeoutMs);
-}
+const waitForStatus = (id: string, status: string) => waitForMessageStatus(stack.api, token, id, status);
 
 /** Recomputes the signature a receiver checks: HMAC-SHA256 over "<t>.<raw body>". */
 function signatureIsValid(request: ReceivedRequest): boolean {

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { createWebhookProvider } from '../src/activities/providers/webhook';
-import { createApp } from '../src/api/app';
-import { requestHash } from '../src/api/message-idempotency';
-import { parseMessageRequest } from '../src/api/message-request';
-import { listen } from '../src/api/server';
+import { requestHash } from '../src/api/messages/idempotency';
+import { parseMessageRequest } from '../src/api/messages/request';
 import { messageWorkflowId } from '../src/workflows/definitions';
-import { eventually, startTestStack, type TestStack } from './support/stack';
+import { startTestStack, type TestStack } from './support/stack';
+import { waitForStatus as waitForMessageStatus } from './support/helpers';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 /** A message survives its worker going away, and a crash between storing it and starting its workflow. */
@@ -30,11 +29,7 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const getMessage = async (id: string) => (await stack.api('GET', `/messages/${id}`, { token })).body;
-const waitForStatus = (id: string, status: string) =>
-  eventually(async () => {
-    const message = await getMessage(id);
-    return message.status === status ? message : undefined;
-  }, 60_000);
+const waitForStatus = (id: string, status: string) => waitForMessageStatus(stack.api, token, id, status, 60_000);
 
 test('a message whose delay ends while the worker is down is sent once when the worker comes back', async () => {
   const res = await stack.api('POST', '/messages', {
@@ -94,23 +89,17 @@ test('a crash between storing a message and starting its workflow heals when the
 test('when Temporal cannot be reached: 503; without a key the message is marked failed, with a key a repeat heals it', async () => {
   const closed = await Connection.connect({ address: process.env.TEST_TEMPORAL_ADDRESS! });
   await closed.close();
-  const app = createApp({ prisma: stack.prisma, temporal: new Client({ connection: closed }), taskQueue: stack.taskQueue, auth: { secret: stack.secret }, log: () => undefined });
-  const outage = await listen(app, 0, '127.0.0.1');
+  const outage = await stack.startApi({ temporal: new Client({ connection: closed }) });
   const unkeyedBody = { message_type: 'text', client_phone: PHONE, text_message: 'During an outage, no key' };
   const keyedBody = { message_type: 'text', client_phone: PHONE, text_message: 'During an outage, with a key' };
   try {
-    const post = (body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`http://127.0.0.1:${outage.port}/ext/v2/${stack.business}/messages`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-      });
+    const post = (body: unknown, headers: Record<string, string> = {}) => outage.api('POST', '/messages', { token, body, headers });
     const unkeyed = await post(unkeyedBody);
     expect(unkeyed.status).toBe(503);
-    expect(((await unkeyed.json()) as { detail: string }).detail).toBe('The message could not be scheduled and will not be sent: try again');
+    expect(unkeyed.body.detail).toBe('The message could not be scheduled and will not be sent: try again');
     const keyed = await post(keyedBody, { 'Idempotency-Key': 'outage-1' });
     expect(keyed.status).toBe(503);
-    expect(((await keyed.json()) as { detail: string }).detail).toBe('The message is stored but not scheduled yet: repeat the request with the same Idempotency-Key');
+    expect(keyed.body.detail).toBe('The message is stored but not scheduled yet: repeat the request with the same Idempotency-Key');
   } finally {
     await outage.stop();
   }

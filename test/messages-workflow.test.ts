@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities';
 import { createWebhookProvider } from '../src/activities/providers/webhook';
 import { createPrisma, type Prisma } from '../src/db/prisma';
 import { MAX_TIMER_CHUNK_MS, messageChangedSignal, messageWorkflowId, sendMessageStateQuery } from '../src/workflows/definitions';
-import { uniqueName } from './support/stack';
+import { createTimeSkippingEnvironment, uniqueName } from './support/helpers';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 /*
@@ -19,13 +19,7 @@ const business = uniqueName('skip');
 const DAY = 24 * 60 * 60 * 1000;
 
 beforeAll(async () => {
-  try {
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
-  } catch {
-    // installed by an earlier suite in this process
-  }
-  const path = process.env.TEMPORAL_TEST_SERVER_PATH;
-  env = await TestWorkflowEnvironment.createTimeSkipping(path ? { server: { executable: { type: 'existing-path', path } } } : undefined);
+  env = await createTimeSkippingEnvironment();
   prisma = createPrisma(process.env.TEST_DATABASE_URL!, 3);
   receiver = await startWebhookReceiver();
 });

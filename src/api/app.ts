@@ -1,28 +1,29 @@
 import express, { Router, type Express } from 'express';
-import type { Client as TemporalClient } from '@temporalio/client';
-import type { Prisma } from '../db/prisma';
-import { accessLog, type AccessLogEntry } from './access-log';
-import { authenticate, type AuthConfig } from './auth';
-import { errorMiddleware, notFoundHandler } from './errors';
-import { agentsRouter } from './routes/agents';
-import { assignmentsRouter } from './routes/assignments';
-import { clientsRouter } from './routes/clients';
-import { healthRouter } from './routes/health';
-import { messagesRouter } from './routes/messages';
-import { BUSINESS_PATTERN } from './validation';
+import { agentsRouter, type AgentRoutesDeps } from './agents/routes';
+import { assignmentsRouter, type AssignmentRoutesDeps } from './assignments/routes';
+import { clientsRouter, type ClientRoutesDeps } from './clients/routes';
+import { accessLog, type AccessLogEntry } from './http/access-log';
+import { authenticate, type AuthConfig } from './http/auth';
+import { errorMiddleware, notFoundHandler } from './http/errors';
+import { healthRouter, type HealthDeps } from './http/health';
+import { BUSINESS_PATTERN } from './http/validation';
+import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
 
-export interface AppDeps {
-  prisma: Prisma;
-  temporal: TemporalClient;
-  taskQueue: string;
-  auth: AuthConfig;
-  assignTimeoutMs?: number;
-  log?: (error: unknown) => void;
-  /** Called once per finished request, for an access log. */
-  onRequest?: (entry: AccessLogEntry) => void;
-}
+export const DEFAULT_ASSIGN_TIMEOUT_MS = 20_000;
 
-/** Builds the API without listening, so tests and the entry point drive the same app. */
+export type AppDeps = HealthDeps &
+  ClientRoutesDeps &
+  AgentRoutesDeps &
+  Omit<AssignmentRoutesDeps, 'assignTimeoutMs'> &
+  MessageRoutesDeps & {
+    auth: AuthConfig;
+    assignTimeoutMs?: number;
+    log?: (error: unknown) => void;
+    /** Called once per finished request, for an access log. */
+    onRequest?: (entry: AccessLogEntry) => void;
+  };
+
+/** Builds the API without listening, so tests and the entry points drive the same app. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -35,9 +36,9 @@ export function createApp(deps: AppDeps): Express {
   business.use(authenticate(deps.auth));
   // strict: false lets a JSON `null` or scalar body reach the route, which answers with its own 400 text.
   business.use(express.json({ limit: '100kb', type: () => true, strict: false }));
-  business.use(clientsRouter(deps.prisma));
-  business.use(agentsRouter(deps.prisma));
-  business.use(assignmentsRouter({ ...deps, assignTimeoutMs: deps.assignTimeoutMs ?? 20_000 }));
+  business.use(clientsRouter(deps));
+  business.use(agentsRouter(deps));
+  business.use(assignmentsRouter({ ...deps, assignTimeoutMs: deps.assignTimeoutMs ?? DEFAULT_ASSIGN_TIMEOUT_MS }));
   business.use(messagesRouter(deps));
   app.use('/ext/v2/:business', business);
 

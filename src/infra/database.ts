@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import type { Config } from '../config';
+import { dataPaths } from '../paths';
 import { startEmbeddedPostgres } from './postgres';
 
 export interface Database {
@@ -7,9 +8,9 @@ export interface Database {
   stop(): Promise<void>;
 }
 
-/** DATABASE_URL when given; otherwise the embedded PostgreSQL whose data lives in `dataDir/postgres`. */
-export async function provideDatabase(dataDir: string, databaseUrl = process.env.DATABASE_URL, port = 54329): Promise<Database> {
-  if (databaseUrl) return { url: databaseUrl, embedded: false, stop: async () => undefined };
-  const server = await startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), port, database: 'crm' });
+/** DATABASE_URL when given; otherwise the embedded PostgreSQL whose data lives in `DATA_DIR/postgres`. */
+export async function provideDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, port = 54329): Promise<Database> {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL, embedded: false, stop: async () => undefined };
+  const server = await startEmbeddedPostgres({ dataDir: dataPaths(config.DATA_DIR).postgres, port, database: 'crm' });
   return { url: server.url, embedded: true, stop: server.stop };
 }

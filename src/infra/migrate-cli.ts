@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { loadConfig } from '../config';
+import { MIGRATIONS_DIR, SCHEMA_PATH } from '../paths';
 import { provideDatabase } from './database';
-import { applyMigrations, diffDatabaseToSchema, diffMigrationsToSchema, MIGRATIONS_DIR, PROJECT_ROOT } from './migrate';
+import { applyMigrations, diffDatabaseToSchema, diffMigrationsToSchema } from './migrate';
 
 const usage = `usage:
   npm run db:migrate                 apply prisma/migrations to DATABASE_URL (or the embedded database)
@@ -19,14 +21,16 @@ async function main(): Promise<number> {
     console.error(usage);
     return 2;
   }
-  const database = await provideDatabase(process.env.DATA_DIR ?? join(PROJECT_ROOT, '.data'));
+  const config = loadConfig();
+  const schemaPath = config.PRISMA_SCHEMA_PATH ?? SCHEMA_PATH;
+  const database = await provideDatabase(config);
   try {
-    const applied = await applyMigrations(database.url);
+    const applied = await applyMigrations(database.url, schemaPath);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'migrations: up to date');
     if (command === 'deploy') return 0;
-    const sql = await diffMigrationsToSchema(database.url);
+    const sql = await diffMigrationsToSchema(database.url, schemaPath);
     if (command === 'check') {
-      const liveSql = await diffDatabaseToSchema(database.url);
+      const liveSql = await diffDatabaseToSchema(database.url, schemaPath);
       if (!sql && !liveSql) {
         console.log('no drift: the migrations build exactly what schema.prisma describes');
         return 0;

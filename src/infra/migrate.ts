@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { MIGRATIONS_DIR, PROJECT_ROOT, SCHEMA_PATH } from '../paths';
 import { migrationAdapter } from './migration-adapter';
 
 /*
@@ -8,9 +9,6 @@ import { migrationAdapter } from './migration-adapter';
  * `prisma migrate deploy`: the same SQL files, recorded in `_prisma_migrations`.
  */
 
-export const PROJECT_ROOT = resolve(__dirname, '..', '..');
-export const SCHEMA_PATH = process.env.PRISMA_SCHEMA_PATH ?? join(PROJECT_ROOT, 'prisma', 'schema.prisma');
-export const MIGRATIONS_DIR = join(PROJECT_ROOT, 'prisma', 'migrations');
 
 type Wasm = typeof import('@prisma/schema-engine-wasm', { with: { 'resolution-mode': 'import' } });
 type Engine = Awaited<ReturnType<Wasm['SchemaEngine']['new']>>;
@@ -44,13 +42,13 @@ function loadWasm(): Promise<Wasm> {
 
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
 
-async function schemaFiles() {
-  return [{ path: SCHEMA_PATH, content: await readFile(SCHEMA_PATH, 'utf8') }];
+async function schemaFiles(schemaPath: string) {
+  return [{ path: schemaPath, content: await readFile(schemaPath, 'utf8') }];
 }
 
-async function withEngine<T>(connectionString: string, use: (engine: Engine) => Promise<T>): Promise<T> {
+async function withEngine<T>(connectionString: string, schemaPath: string, use: (engine: Engine) => Promise<T>): Promise<T> {
   const { SchemaEngine } = await loadWasm();
-  const files = await schemaFiles();
+  const files = await schemaFiles(schemaPath);
   const adapter = migrationAdapter(connectionString);
   const engine = await SchemaEngine.new(
     { datamodels: files.map((f) => [f.path, f.content] as [string, string]) },
@@ -90,17 +88,17 @@ async function migrationsList() {
 }
 
 /** Applies every pending migration in prisma/migrations; returns the names just applied. */
-export async function applyMigrations(connectionString: string): Promise<string[]> {
-  return withEngine(connectionString, async (engine) => {
+export async function applyMigrations(connectionString: string, schemaPath = SCHEMA_PATH): Promise<string[]> {
+  return withEngine(connectionString, schemaPath, async (engine) => {
     const result = await engine.applyMigrations({ migrationsList: await migrationsList(), filters: NO_FILTERS });
     return result.appliedMigrationNames;
   });
 }
 
 /** SQL that takes a database built by prisma/migrations to what schema.prisma describes ('' when none). */
-export async function diffMigrationsToSchema(connectionString: string): Promise<string> {
-  return withEngine(connectionString, async (engine) => {
-    const files = await schemaFiles();
+export async function diffMigrationsToSchema(connectionString: string, schemaPath = SCHEMA_PATH): Promise<string> {
+  return withEngine(connectionString, schemaPath, async (engine) => {
+    const files = await schemaFiles(schemaPath);
     const result = await engine.diff({
       from: { tag: 'migrations', ...(await migrationsList()) },
       to: { tag: 'schemaDatamodel', files },
@@ -113,9 +111,9 @@ export async function diffMigrationsToSchema(connectionString: string): Promise<
 }
 
 /** SQL that would bring the live database at `connectionString` to what schema.prisma describes ('' when none). */
-export async function diffDatabaseToSchema(connectionString: string): Promise<string> {
-  return withEngine(connectionString, async (engine) => {
-    const files = await schemaFiles();
+export async function diffDatabaseToSchema(connectionString: string, schemaPath = SCHEMA_PATH): Promise<string> {
+  return withEngine(connectionString, schemaPath, async (engine) => {
+    const files = await schemaFiles(schemaPath);
     const result = await engine.diff({
       from: { tag: 'schemaDatasource', files, configDir: PROJECT_ROOT },
       to: { tag: 'schemaDatamodel', files },

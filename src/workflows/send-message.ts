@@ -1,7 +1,7 @@
 import { ActivityFailure, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import {
-  FailureType,
+  ActivityFailureType,
   messageChangedSignal,
   sendMessageStateQuery,
   type SendMessageInput,
@@ -28,7 +28,7 @@ const { deliverMessage } = proxyActivities<Activities>({
     initialInterval: '500 milliseconds',
     backoffCoefficient: 2,
     maximumInterval: '2 minutes',
-    nonRetryableErrorTypes: [FailureType.ProviderRejected, FailureType.MessageAlreadySent, FailureType.MessageNotFound],
+    nonRetryableErrorTypes: [ActivityFailureType.ProviderRejected, ActivityFailureType.MessageAlreadySent, ActivityFailureType.MessageNotFound],
   },
 });
 

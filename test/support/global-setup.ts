@@ -2,7 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { applyMigrations, PROJECT_ROOT } from '../../src/infra/migrate';
+import { loadConfig } from '../../src/config';
+import { applyMigrations } from '../../src/infra/migrate';
+import { WORKFLOWS_PATH } from '../../src/paths';
 import { startEmbeddedPostgres } from '../../src/infra/postgres';
 import { startDevServer } from '../../src/infra/temporal-server';
 import { findTimeSkippingTestServer } from '../../src/infra/temporal-cli';
@@ -13,7 +15,7 @@ import { findTimeSkippingTestServer } from '../../src/infra/temporal-cli';
  */
 export default async function globalSetup(): Promise<void> {
   const workDir = await mkdtemp(join(tmpdir(), 'crm-test-'));
-  const toolsDir = join(process.env.DATA_DIR ?? join(PROJECT_ROOT, '.data'), 'tools');
+  const config = loadConfig();
   const stops: (() => Promise<void>)[] = [];
 
   const [database, temporal, bundle, testServer] = await Promise.all([
@@ -25,12 +27,12 @@ export default async function globalSetup(): Promise<void> {
     })(),
     (async () => {
       if (process.env.TEST_TEMPORAL_ADDRESS) return { address: process.env.TEST_TEMPORAL_ADDRESS };
-      const server = await startDevServer({ toolsDir });
+      const server = await startDevServer(config);
       stops.push(server.stop);
       return { address: server.address };
     })(),
-    bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error } }),
-    findTimeSkippingTestServer(toolsDir),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error } }),
+    findTimeSkippingTestServer(config),
   ]);
   await applyMigrations(database.url);
 

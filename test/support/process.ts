@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { eventually } from './stack';
+import { PROJECT_ROOT } from '../../src/paths';
+import { eventually } from './helpers';
+import { request as httpRequest } from './http';
 
-export const PROJECT_ROOT = join(__dirname, '..', '..');
+export { PROJECT_ROOT };
 
 export interface RunningProcess {
   child: ChildProcess;
@@ -51,12 +53,4 @@ export function runEntryPoint(script: string, env: Record<string, string>, ready
 }
 
 /** A JSON request with a bearer token; the body is parsed when there is one. */
-export async function request(url: string, token: string, method = 'GET', body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
-}
+export const request = (url: string, token: string, method = 'GET', body?: unknown) => httpRequest(method, url, { token, body });

@@ -1,6 +1,6 @@
 import type { Prisma } from '../../db/prisma';
 import { logEvent } from '../../logger';
-import type { MessageProvider } from './index';
+import type { MessageProvider } from './types';
 
 /** Development provider: records each message once in `log_deliveries` and in the log. */
 export function createLogProvider(prisma: Prisma): MessageProvider {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType } from '../../workflows/definitions';
-import type { MessageProvider, OutgoingMessage } from './index';
+import { ActivityFailureType } from '../../workflows/definitions';
+import type { MessageProvider, OutgoingMessage } from './types';
 
 export const SIGNATURE_HEADER = 'X-Webhook-Signature';
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
@@ -83,7 +83,7 @@ export function createWebhookProvider({ url, secret, timeoutMs = DEFAULT_WEBHOOK
         if (delay !== undefined) throw ApplicationFailure.create({ type: 'WebhookRetryAfter', message: answer, nextRetryDelay: delay });
         throw new Error(answer);
       }
-      throw ApplicationFailure.create({ type: FailureType.ProviderRejected, message: answer, nonRetryable: true });
+      throw ApplicationFailure.create({ type: ActivityFailureType.ProviderRejected, message: answer, nonRetryable: true });
     },
   };
 }

@@ -2,6 +2,9 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 export const DEFAULT_DT_UNTIL = '2143-06-23T00:00:00.000Z';
 
+export const ASSIGNMENT_STATUSES = ['active', 'expired', 'unassigned'] as const;
+export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
+
 export interface AssignAgentsInput {
   business: string;
   ownerId: string;
@@ -53,4 +56,9 @@ export const assignmentStateQuery = defineQuery<AssignmentExpiryState>('state');
 
 export function assignmentWorkflowId(input: { business: string; clientId: string; agentId: string; ownerId: string }): string {
   return ['assignment', input.business, input.clientId, input.agentId, encodeURIComponent(input.ownerId)].join('/');
+}
+
+/** One per request: the business key plus a request id, so a request's run is found by its client. */
+export function assignAgentsWorkflowId(input: { business: string; clientId: string; requestId: string }): string {
+  return ['assign-agents', input.business, input.clientId, input.requestId].join('/');
 }

@@ -7,12 +7,17 @@ export const DEFAULT_TASK_QUEUE = 'crm-messaging';
  */
 export const MAX_TIMER_CHUNK_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Failure types raised as non-retryable ApplicationFailures; the API maps each to an HTTP status. */
-export const FailureType = {
+/** Business failures a request's workflow reports to its HTTP caller; the API maps each to a status. */
+export const RequestFailureType = {
   ClientNotFound: 'ClientNotFound',
   AgentNotAuthorized: 'AgentNotAuthorized',
+} as const;
+export type RequestFailureType = (typeof RequestFailureType)[keyof typeof RequestFailureType];
+
+/** Failures that end an activity without retry but stay inside Temporal. */
+export const ActivityFailureType = {
   MessageNotFound: 'MessageNotFound',
   MessageAlreadySent: 'MessageAlreadySent',
   ProviderRejected: 'ProviderRejected',
 } as const;
-export type FailureType = (typeof FailureType)[keyof typeof FailureType];
+export type ActivityFailureType = (typeof ActivityFailureType)[keyof typeof ActivityFailureType];

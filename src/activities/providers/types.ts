@@ -1,0 +1,16 @@
+/** What a provider is handed: the contract's webhook body. */
+export interface OutgoingMessage {
+  id: string;
+  business: string;
+  client: string | null;
+  to: string;
+  name: string | null;
+  text: string;
+  sent_at: string;
+}
+
+export interface MessageProvider {
+  readonly name: string;
+  /** Delivers once per message id: a repeated call with the same id must not deliver twice. */
+  deliver(message: OutgoingMessage): Promise<{ providerRef?: string }>;
+}

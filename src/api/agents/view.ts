@@ -1,0 +1,5 @@
+export const agentView = (a: { id: string; name: string | null; createdAt: Date }) => ({
+  _id: a.id,
+  name: a.name,
+  created_at: a.createdAt.toISOString(),
+});

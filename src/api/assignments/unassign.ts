@@ -1,0 +1,33 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import { unassignAgent as unassignRow } from '../../db/assignments';
+import type { Prisma } from '../../db/prisma';
+import { assignmentChangedSignal } from '../../workflows/definitions';
+import { notFound } from '../http/problem';
+import type { Scope } from '../http/scope';
+
+export interface UnassignDeps {
+  prisma: Prisma;
+  temporal: TemporalClient;
+  log?: (error: unknown) => void;
+}
+
+/** Ends the agent's active assignment on the client now, then tells its expiry workflow to re-read the row. */
+export async function unassignAgent(deps: UnassignDeps, scope: Scope, client: { pk: string; id: string }, agentId: string) {
+  const ended = await unassignRow(deps.prisma, scope, client.pk, agentId);
+  if (!ended) throw notFound(`Agent ${agentId} is not assigned to this client`);
+  try {
+    await deps.temporal.workflow.getHandle(ended.workflowId).signal(assignmentChangedSignal);
+  } catch (error) {
+    // The row is already unassigned, which is the answer; a workflow that missed the signal reads the
+    // row at its next wake-up (at most one timer chunk away) and ends then.
+    if ((error as Error).name !== 'WorkflowNotFoundError') deps.log?.(error);
+  }
+  return {
+    client: client.id,
+    agent: agentId,
+    dt_until: ended.dtUntil.toISOString(),
+    status: ended.status,
+    ended_at: ended.endedAt.toISOString(),
+    workflow_id: ended.workflowId,
+  };
+}

@@ -1,0 +1,12 @@
+import { findClient } from '../../db/clients';
+import type { Prisma } from '../../db/prisma';
+import { notFound } from '../http/problem';
+import type { Scope } from '../http/scope';
+import { RESOURCE_ID_PATTERN } from '../http/validation';
+
+/** The caller's client in this business, or the same 404 whether it is missing, another's, or an impossible id. */
+export async function findOwnedClient(prisma: Prisma, scope: Scope, id: string) {
+  const client = RESOURCE_ID_PATTERN.test(id) ? await findClient(prisma, scope, id) : null;
+  if (!client) throw notFound('Client not found');
+  return client;
+}

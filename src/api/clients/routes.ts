@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { Router } from 'express';
+import { z } from 'zod';
+import { insertClient } from '../../db/clients';
+import type { Prisma } from '../../db/prisma';
+import { conflict } from '../http/problem';
+import { scopeOf } from '../http/scope';
+import { parseBody, phoneNumber, resourceId } from '../http/validation';
+import { findOwnedClient } from './owned-client';
+import { clientView } from './view';
+
+export interface ClientRoutesDeps {
+  prisma: Prisma;
+}
+
+const createClientBody = z.object({
+  _id: resourceId.optional(),
+  name: z.string().max(200).nullish(),
+  phone: phoneNumber.nullish(),
+});
+
+export function clientsRouter({ prisma }: ClientRoutesDeps): Router {
+  const router = Router({ mergeParams: true });
+
+  router.post('/clients', async (req, res) => {
+    const body = parseBody(createClientBody, req.body);
+    const scope = scopeOf(req);
+    const client = await insertClient(prisma, scope, { id: body._id ?? randomUUID(), name: body.name ?? null, phone: body.phone ?? null }, () =>
+      conflict(`Client ${body._id} already exists`),
+    );
+    res.status(201).location(`/ext/v2/${scope.business}/clients/${client.id}`).json(clientView(client));
+  });
+
+  router.get('/clients/:clientId', async (req, res) => {
+    res.json(clientView(await findOwnedClient(prisma, scopeOf(req), req.params.clientId)));
+  });
+
+  return router;
+}

@@ -1,0 +1,68 @@
+import type { RequestHandler } from 'express';
+import jwt, { type Algorithm } from 'jsonwebtoken';
+import { unauthorized } from './problem';
+
+export interface AuthConfig {
+  secret?: string;
+  publicKey?: string;
+  issuer?: string;
+  audience?: string;
+}
+
+export interface Caller {
+  userId: string;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    caller?: Caller;
+  }
+}
+
+const HMAC_ALGORITHMS: Algorithm[] = ['HS256'];
+const PUBLIC_KEY_ALGORITHMS: Algorithm[] = ['RS256', 'ES256'];
+/** The subject is part of Temporal workflow ids, which the server caps at 1000 characters. */
+export const MAX_SUBJECT_LENGTH = 200;
+
+/** The token's `alg`; jwt.decode throws, rather than returning null, on a JWT-typed header over a non-JSON payload. */
+function headerAlgorithm(token: string): Algorithm | undefined {
+  try {
+    return jwt.decode(token, { complete: true })?.header.alg as Algorithm | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Verifies the bearer token and returns its caller; throws a 401 problem otherwise. */
+export function createTokenVerifier(config: AuthConfig) {
+  return (authorization: string | undefined): Caller => {
+    const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorization ?? '');
+    if (!match) throw unauthorized('Missing or malformed bearer token');
+    const token = match[1];
+    const alg = headerAlgorithm(token);
+    const key = alg && HMAC_ALGORITHMS.includes(alg) ? config.secret : alg && PUBLIC_KEY_ALGORITHMS.includes(alg) ? config.publicKey : undefined;
+    if (!alg || !key) throw unauthorized('Invalid token');
+    let payload: jwt.JwtPayload | string;
+    try {
+      payload = jwt.verify(token, key, {
+        algorithms: [alg],
+        issuer: config.issuer,
+        audience: config.audience,
+      }) as jwt.JwtPayload;
+    } catch (error) {
+      throw unauthorized(error instanceof jwt.TokenExpiredError ? 'Token expired' : 'Invalid token');
+    }
+    if (typeof payload !== 'object' || typeof payload.sub !== 'string' || !payload.sub) throw unauthorized('Token has no subject');
+    if (payload.sub.length > MAX_SUBJECT_LENGTH) throw unauthorized(`Token subject is longer than ${MAX_SUBJECT_LENGTH} characters`);
+    if (typeof payload.exp !== 'number') throw unauthorized('Token has no expiry');
+    return { userId: payload.sub };
+  };
+}
+
+export function authenticate(config: AuthConfig): RequestHandler {
+  const verify = createTokenVerifier(config);
+  return (req, _res, next) => {
+    req.caller = verify(req.get('authorization'));
+    next();
+  };
+}

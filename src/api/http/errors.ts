@@ -1,0 +1,79 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { STATUS_CODES } from 'node:http';
+import { ServiceError } from '@temporalio/client';
+import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
+import { RequestFailureType } from '../../workflows/definitions';
+import { HttpProblem } from './problem';
+
+/** The one table from a request workflow's business failure to the HTTP status the caller sees. */
+export const FAILURE_STATUS: Record<RequestFailureType, { status: number; type: string }> = {
+  ClientNotFound: { status: 404, type: '/problems/not-found' },
+  AgentNotAuthorized: { status: 400, type: '/problems/invalid-request' },
+};
+
+export function sendProblem(res: Response, problem: HttpProblem): void {
+  res
+    .status(problem.status)
+    .set({ ...problem.headers, 'Content-Type': 'application/problem+json' })
+    .send(JSON.stringify({ type: problem.type, title: STATUS_CODES[problem.status], status: problem.status, detail: problem.detail }));
+}
+
+function businessFailure(error: unknown): ApplicationFailure | undefined {
+  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
+    if (cause instanceof ApplicationFailure && cause.type && Object.hasOwn(FAILURE_STATUS, cause.type)) return cause;
+    if (!(cause instanceof TemporalFailure) && !(cause as { cause?: unknown }).cause) break;
+  }
+  return undefined;
+}
+
+/** express.json()'s own errors: malformed JSON, oversized or undecodable bodies. */
+function bodyParserProblem(error: unknown): HttpProblem | undefined {
+  const e = error as { type?: string; status?: number };
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return new HttpProblem(400, 'Malformed JSON body', '/problems/malformed-json');
+    case 'entity.too.large':
+      return new HttpProblem(413, 'Request body is larger than 100 kB', '/problems/payload-too-large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpProblem(415, 'Unsupported body encoding', '/problems/unsupported-media-type');
+    default:
+      return typeof e?.status === 'number' && e.status >= 400 && e.status < 500
+        ? new HttpProblem(e.status, STATUS_CODES[e.status] ?? 'Bad request')
+        : undefined;
+  }
+}
+
+/** Prisma's codes for a database it cannot reach or that timed out, and gRPC's UNAVAILABLE / DEADLINE_EXCEEDED. */
+const UNREACHABLE_DATABASE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const UNREACHABLE_TEMPORAL_CODES = new Set([4, 14]);
+
+function backingServiceUnavailable(error: unknown): boolean {
+  if (error instanceof ServiceError) return UNREACHABLE_TEMPORAL_CODES.has((error.cause as { code?: number } | undefined)?.code ?? -1);
+  return UNREACHABLE_DATABASE_CODES.has((error as { code?: string })?.code ?? '');
+}
+
+export function errorMiddleware(log: (error: unknown) => void): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    if (res.headersSent) return;
+    if (error instanceof HttpProblem) return sendProblem(res, error);
+    const failure = businessFailure(error);
+    if (failure) {
+      const { status, type } = FAILURE_STATUS[failure.type as RequestFailureType];
+      return sendProblem(res, new HttpProblem(status, failure.message, type));
+    }
+    const parserProblem = bodyParserProblem(error);
+    if (parserProblem) return sendProblem(res, parserProblem);
+    log(error);
+    if (backingServiceUnavailable(error)) {
+      return sendProblem(
+        res,
+        new HttpProblem(503, 'A backing service is unavailable; try again shortly', '/problems/unavailable', { 'Retry-After': '5' }),
+      );
+    }
+    sendProblem(res, new HttpProblem(500, 'Internal server error', '/problems/internal'));
+  };
+}
+
+export const notFoundHandler: RequestHandler = (req, res) =>
+  sendProblem(res, new HttpProblem(404, `No route for ${req.method} ${req.path}`, '/problems/not-found'));

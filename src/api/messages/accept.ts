@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { Message } from '../../generated/prisma/client';
+import { abandonScheduledMessage, findMessageByIdempotencyKey, insertScheduledMessage } from '../../db/messages';
+import type { Prisma } from '../../db/prisma';
+import { HttpProblem } from '../http/problem';
+import type { Scope } from '../http/scope';
+import { requestHash } from './idempotency';
+import type { MessageRequest } from './request';
+import { startMessageWorkflow } from './workflow';
+
+export interface AcceptDeps {
+  prisma: Prisma;
+  temporal: TemporalClient;
+  taskQueue: string;
+  log?: (error: unknown) => void;
+}
+
+const idempotencyKeyReused = () =>
+  new HttpProblem(422, 'Idempotency-Key was already used with a different request', '/problems/idempotency-key-reused');
+
+/**
+ * Stores the message as scheduled and starts its workflow. A repeated Idempotency-Key with the same
+ * request returns the first message (`replayed`) and starts its workflow only if it never ran.
+ */
+export async function acceptMessage(
+  deps: AcceptDeps,
+  scope: Scope,
+  request: MessageRequest,
+  idempotencyKey: string | null,
+): Promise<{ message: Message; replayed: boolean }> {
+  const hash = idempotencyKey ? requestHash(request.fingerprint) : null;
+  const sameRequest = (first: Message) => {
+    if (first.requestHash !== hash) throw idempotencyKeyReused();
+    return { message: first, replayed: true };
+  };
+  const earlier = idempotencyKey ? await findMessageByIdempotencyKey(deps.prisma, scope, idempotencyKey) : null;
+  const stored = earlier
+    ? sameRequest(earlier)
+    : await insertScheduledMessage(deps.prisma, scope, {
+        id: randomUUID(),
+        clientPk: request.client?.pk ?? null,
+        phone: request.phone,
+        name: request.name,
+        text: request.text,
+        sendAt: request.sendAt,
+        idempotencyKey,
+        requestHash: hash,
+      });
+  const { message, replayed } = stored.replayed ? sameRequest(stored.message) : stored;
+
+  try {
+    // A replay heals a crash between storing and starting; once the message has left `scheduled`, its workflow ran.
+    if (!replayed || message.status === 'scheduled') {
+      await startMessageWorkflow(deps.temporal, deps.taskQueue, { ...message, clientId: request.client?.id ?? null });
+    }
+  } catch (error) {
+    deps.log?.(error);
+    if (idempotencyKey) {
+      throw new HttpProblem(503, 'The message is stored but not scheduled yet: repeat the request with the same Idempotency-Key', '/problems/unavailable');
+    }
+    // Without a key nobody can heal it, so it must not look scheduled; a workflow that did start finds it failed.
+    if (await abandonScheduledMessage(deps.prisma, message.id)) {
+      throw new HttpProblem(503, 'The message could not be scheduled and will not be sent: try again', '/problems/unavailable');
+    }
+    // Otherwise its workflow did start and has already claimed it.
+  }
+  return { message, replayed };
+}

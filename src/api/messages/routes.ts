@@ -1,0 +1,40 @@
+import { Router } from 'express';
+import { findClient } from '../../db/clients';
+import { scopeOf } from '../http/scope';
+import { acceptMessage, type AcceptDeps } from './accept';
+import { cancelMessage, type CancelDeps } from './cancel';
+import { readIdempotencyKey } from './idempotency';
+import { listMessages } from './list';
+import { findOwnedMessage } from './owned-message';
+import { parseMessageRequest } from './request';
+import { acceptedView, messageView } from './view';
+
+export type MessageRoutesDeps = AcceptDeps & CancelDeps;
+
+export function messagesRouter(deps: MessageRoutesDeps): Router {
+  const { prisma } = deps;
+  const router = Router({ mergeParams: true });
+
+  router.post('/messages', async (req, res) => {
+    const scope = scopeOf(req);
+    const idempotencyKey = readIdempotencyKey(req.get('Idempotency-Key'));
+    const request = await parseMessageRequest(req.body, (id) => findClient(prisma, scope, id));
+    const { message, replayed } = await acceptMessage(deps, scope, request, idempotencyKey);
+    if (replayed) res.set('Idempotent-Replayed', 'true');
+    res.status(202).location(`/ext/v2/${scope.business}/messages/${message.id}`).json(acceptedView(message));
+  });
+
+  router.get('/messages', async (req, res) => {
+    res.json(await listMessages(prisma, scopeOf(req), req.query));
+  });
+
+  router.get('/messages/:messageId', async (req, res) => {
+    res.json(messageView(await findOwnedMessage(prisma, scopeOf(req), req.params.messageId)));
+  });
+
+  router.post('/messages/:messageId/cancel', async (req, res) => {
+    res.json(messageView(await cancelMessage(deps, scopeOf(req), req.params.messageId)));
+  });
+
+  return router;
+}

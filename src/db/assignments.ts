@@ -1,0 +1,85 @@
+import type { AssignAgentsInput, AssignmentStatus, ExpiryCheck, RecordedAssignment } from '../workflows/definitions';
+import { assignmentWorkflowId } from '../workflows/definitions';
+import type { Prisma } from './prisma';
+import type { Scope } from './scope';
+
+/*
+ * Every change of an assignment row: created or re-assigned (active), expired, unassigned. At most one
+ * row per (client, agent) is active — `active_slot` is true while active and NULL afterwards, under a
+ * unique index — and each transition is a compare-and-set on `status = 'active'`.
+ */
+
+export type Pair = { clientPk: string; agentPk: string };
+
+export type RecordOutcome =
+  | { outcome: 'recorded'; assignments: RecordedAssignment[] }
+  | { outcome: 'clientNotFound' }
+  | { outcome: 'agentNotAuthorized'; agentId: string };
+
+/** Checks that the client and every agent are the owner's, then records all assignments or none. */
+export function recordAssignments(prisma: Prisma, input: AssignAgentsInput): Promise<RecordOutcome> {
+  return prisma.$transaction(async (tx) => {
+    const owner: Scope = { business: input.business, ownerId: input.ownerId };
+    const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...owner, id: input.clientId } } });
+    if (!client) return { outcome: 'clientNotFound' };
+    const agents = await tx.agent.findMany({ where: { ...owner, id: { in: input.agents.map((a) => a.agentId) } } });
+    const agentPks = new Map(agents.map((a) => [a.id, a.pk]));
+    const missing = input.agents.find((a) => !agentPks.has(a.agentId));
+    if (missing) return { outcome: 'agentNotAuthorized', agentId: missing.agentId };
+
+    const assignments: RecordedAssignment[] = [];
+    for (const { agentId, dtUntil } of input.agents) {
+      const agentPk = agentPks.get(agentId)!;
+      const workflowId = assignmentWorkflowId({ ...owner, clientId: input.clientId, agentId });
+      const active = await tx.assignment.findFirst({ where: { clientPk: client.pk, agentPk, status: 'active' } });
+      const data = { dtUntil: new Date(dtUntil), notes: input.notes, workflowId };
+      if (active) {
+        await tx.assignment.update({ where: { id: active.id }, data: { ...data, revision: { increment: 1 } } });
+      } else {
+        await tx.assignment.create({ data: { ...data, clientPk: client.pk, agentPk } });
+      }
+      assignments.push({
+        agentId,
+        dtUntil: data.dtUntil.toISOString(),
+        workflowId,
+        expiry: { ...owner, clientId: input.clientId, agentId, clientPk: client.pk, agentPk, dtUntil: data.dtUntil.toISOString() },
+      });
+    }
+    return { outcome: 'recorded', assignments };
+  });
+}
+
+export async function findActiveAssignment(prisma: Prisma, pair: Pair): Promise<{ dtUntil: string } | null> {
+  const active = await prisma.assignment.findFirst({ where: { ...pair, status: 'active' }, select: { dtUntil: true } });
+  return active && { dtUntil: active.dtUntil.toISOString() };
+}
+
+/** active → expired, only if its date has come; otherwise says what is there. */
+export async function expireAssignmentIfDue(prisma: Prisma, pair: Pair, now = new Date()): Promise<ExpiryCheck> {
+  const expired = await prisma.assignment.updateMany({
+    where: { ...pair, status: 'active', dtUntil: { lte: now } },
+    data: { status: 'expired', activeSlot: null, endedAt: now },
+  });
+  if (expired.count > 0) return { status: 'expired' };
+  const active = await findActiveAssignment(prisma, pair);
+  return active ? { status: 'active', dtUntil: active.dtUntil } : { status: 'none' };
+}
+
+/** active → unassigned for the owner's agent on this client; null when no such assignment was active. */
+export async function unassignAgent(prisma: Prisma, scope: Scope, clientPk: string, agentId: string, now = new Date()) {
+  const active = await prisma.assignment.findFirst({ where: { clientPk, status: 'active', agent: { id: agentId, ...scope } } });
+  if (!active) return null;
+  const ended = await prisma.assignment.updateMany({
+    where: { id: active.id, status: 'active' },
+    data: { status: 'unassigned', activeSlot: null, endedAt: now },
+  });
+  return ended.count > 0 ? { ...active, status: 'unassigned' as const, endedAt: now } : null;
+}
+
+export function listClientAssignments(prisma: Prisma, clientPk: string, statuses: readonly AssignmentStatus[]) {
+  return prisma.assignment.findMany({
+    where: { clientPk, status: { in: [...statuses] } },
+    include: { agent: { select: { id: true } } },
+    orderBy: [{ createdAt: 'asc' }],
+  });
+}

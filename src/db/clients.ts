@@ -1,0 +1,19 @@
+import type { Prisma } from './prisma';
+import { insertUnique } from './errors';
+import type { Scope } from './scope';
+
+export interface NewClient {
+  id: string;
+  name: string | null;
+  phone: string | null;
+}
+
+/** The caller's client with this id in this business, or null. */
+export function findClient(prisma: Prisma, scope: Scope, id: string) {
+  return prisma.client.findUnique({ where: { business_ownerId_id: { ...scope, id } } });
+}
+
+/** Inserts the client; an id the owner already has becomes `onDuplicate()`'s error. */
+export function insertClient(prisma: Prisma, scope: Scope, client: NewClient, onDuplicate: () => Error) {
+  return insertUnique(() => prisma.client.create({ data: { ...scope, ...client } }), onDuplicate);
+}

@@ -1,0 +1,127 @@
+import type { Message } from '../generated/prisma/client';
+import { messageWorkflowId, type MessageClaim, type MessageStatus } from '../workflows/definitions';
+import { isUniqueViolation } from './errors';
+import type { Prisma } from './prisma';
+import type { Scope } from './scope';
+
+/*
+ * Every change of a message row: scheduled on accept, then scheduled → sending → sent | failed by its
+ * workflow, scheduled → canceled by its owner, scheduled → failed when it could not be scheduled.
+ * Each transition is a compare-and-set on the status it leaves, so racing callers cannot both win.
+ */
+
+export type MessageWithClient = Message & { client: { id: string } | null };
+
+export interface NewMessage {
+  id: string;
+  clientPk: string | null;
+  phone: string;
+  name: string | null;
+  text: string;
+  sendAt: Date;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+}
+
+const withClientId = { client: { select: { id: true } } } as const;
+
+export function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempotencyKey: string) {
+  return prisma.message.findFirst({ where: { ...scope, idempotencyKey } });
+}
+
+/**
+ * Inserts a scheduled message, or — when the owner already used its Idempotency-Key — returns the first
+ * one as `replayed`. The unique index on (business, owner, key) decides between concurrent repeats.
+ */
+export async function insertScheduledMessage(prisma: Prisma, scope: Scope, message: NewMessage): Promise<{ message: Message; replayed: boolean }> {
+  try {
+    const created = await prisma.message.create({
+      data: { ...scope, ...message, messageType: 'text', workflowId: messageWorkflowId(scope.business, message.id) },
+    });
+    return { message: created, replayed: false };
+  } catch (error) {
+    const winner = isUniqueViolation(error) && message.idempotencyKey ? await findMessageByIdempotencyKey(prisma, scope, message.idempotencyKey) : null;
+    if (!winner) throw error;
+    return { message: winner, replayed: true };
+  }
+}
+
+/** scheduled → failed, for a message whose workflow could not be started and that nobody can retry. */
+export async function abandonScheduledMessage(prisma: Prisma, id: string): Promise<boolean> {
+  const abandoned = await prisma.message.updateMany({ where: { id, status: 'scheduled' }, data: { status: 'failed', error: 'Could not be scheduled' } });
+  return abandoned.count > 0;
+}
+
+/** scheduled → canceled; false when it had already left `scheduled`. */
+export async function cancelScheduledMessage(prisma: Prisma, id: string, now = new Date()): Promise<boolean> {
+  const canceled = await prisma.message.updateMany({ where: { id, status: 'scheduled' }, data: { status: 'canceled', canceledAt: now } });
+  return canceled.count > 0;
+}
+
+export async function messageStatus(prisma: Prisma, id: string): Promise<MessageStatus | null> {
+  const message = await prisma.message.findUnique({ where: { id }, select: { status: true } });
+  return message?.status ?? null;
+}
+
+/**
+ * scheduled → sending, fixing `dispatched_at`, only while still scheduled: a cancel that won the race
+ * leaves it canceled. A retry after a lost completion finds it `sending` and claims it again, since only
+ * the message's one workflow ever claims it. `scheduled` back means the claim did not take; null, no row.
+ */
+export async function claimMessageForSending(prisma: Prisma, id: string): Promise<MessageClaim | { status: 'scheduled' } | null> {
+  const claimed = await prisma.message.updateMany({ where: { id, status: 'scheduled' }, data: { status: 'sending', dispatchedAt: new Date() } });
+  if (claimed.count > 0) return { status: 'claimed' };
+  const status = await messageStatus(prisma, id);
+  if (status === null) return null;
+  if (status === 'sending') return { status: 'claimed' };
+  return { status };
+}
+
+/** Counts one hand-over attempt of a message that is `sending`; returns the row, and whether it was sending. */
+export async function countDeliveryAttempt(prisma: Prisma, id: string, provider: string): Promise<{ message: MessageWithClient | null; sending: boolean }> {
+  const counted = await prisma.message.updateMany({ where: { id, status: 'sending' }, data: { attempts: { increment: 1 }, provider } });
+  const message = await prisma.message.findUnique({ where: { id }, include: withClientId });
+  return { message, sending: counted.count > 0 && !!message?.dispatchedAt };
+}
+
+/** sending → sent. */
+export async function markMessageSent(prisma: Prisma, input: { messageId: string; provider: string; providerRef: string | null }): Promise<void> {
+  await prisma.message.updateMany({
+    where: { id: input.messageId, status: 'sending' },
+    data: { status: 'sent', sentAt: new Date(), provider: input.provider, providerRef: input.providerRef, error: null },
+  });
+}
+
+/** sending → failed, with a bounded reason. */
+export async function markMessageFailed(prisma: Prisma, input: { messageId: string; error: string }): Promise<void> {
+  await prisma.message.updateMany({ where: { id: input.messageId, status: 'sending' }, data: { status: 'failed', error: input.error.slice(0, 1000) } });
+}
+
+export function findOwnedMessage(prisma: Prisma, scope: Scope, id: string): Promise<MessageWithClient | null> {
+  return prisma.message.findFirst({ where: { id, ...scope }, include: withClientId });
+}
+
+/** The position after the last message of a page: newest first, ties broken by id. */
+export type MessageCursor = { createdAt: Date; id: string };
+
+export interface MessageFilter {
+  status?: MessageStatus;
+  clientId?: string;
+  after?: MessageCursor;
+  take: number;
+}
+
+export function listOwnedMessages(prisma: Prisma, scope: Scope, filter: MessageFilter): Promise<MessageWithClient[]> {
+  const { status, clientId, after, take } = filter;
+  return prisma.message.findMany({
+    where: {
+      ...scope,
+      ...(status && { status }),
+      ...(clientId && { client: { id: clientId } }),
+      ...(after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }),
+    },
+    include: withClientId,
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take,
+  });
+}

@@ -1,0 +1,18 @@
+import { join, resolve } from 'node:path';
+
+/** The checkout (or the built copy's parent): `src/` and `dist/` both sit one level below it. */
+export const PROJECT_ROOT = resolve(__dirname, '..');
+export const SCHEMA_PATH = join(PROJECT_ROOT, 'prisma', 'schema.prisma');
+export const MIGRATIONS_DIR = join(PROJECT_ROOT, 'prisma', 'migrations');
+export const WORKFLOWS_PATH = require.resolve('./workflows');
+export const DEFAULT_DATA_DIR = join(PROJECT_ROOT, '.data');
+
+/** What `npm start` and the tools keep under the data directory. */
+export function dataPaths(dataDir: string) {
+  return {
+    tools: join(dataDir, 'tools'),
+    postgres: join(dataDir, 'postgres'),
+    temporalDb: join(dataDir, 'temporal.sqlite'),
+    devJwtSecret: join(dataDir, 'dev-jwt-secret'),
+  };
+}

@@ -1,0 +1,69 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import { createProvider, type MessageProvider } from './activities/providers';
+import { createApp, type AppDeps } from './api/app';
+import { authConfigOf, type Config } from './config';
+import { createPrisma, type Prisma } from './db/prisma';
+import { logError, logEvent } from './logger';
+import { connectTemporalClient } from './temporal/connection';
+import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
+
+/** What every process of the service is built from: opened once from validated config. */
+export interface Services {
+  config: Config;
+  prisma: Prisma;
+  temporal: TemporalClient;
+  provider: MessageProvider;
+  temporalAddress: string;
+  namespace: string;
+  taskQueue: string;
+  /** Closes what `openServices` opened (not what was handed in as an override). */
+  stop(): Promise<void>;
+}
+
+export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'taskQueue'>>;
+
+/** The one composition root: `npm start`, the API and worker processes, the benchmarks and the tests. */
+export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
+  if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
+    throw new Error('Set DATABASE_URL and TEMPORAL_ADDRESS (npm start runs both embedded)');
+  }
+  const closers: (() => Promise<unknown>)[] = [];
+  const prisma = overrides.prisma ?? createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  if (!overrides.prisma) closers.push(() => prisma.$disconnect());
+  try {
+    const temporal = overrides.temporal ?? (await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE));
+    if (!overrides.temporal) closers.push(() => temporal.connection.close());
+    return {
+      config,
+      prisma,
+      temporal,
+      provider: overrides.provider ?? createProvider(config, prisma),
+      temporalAddress: config.TEMPORAL_ADDRESS,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: overrides.taskQueue ?? config.TEMPORAL_TASK_QUEUE,
+      stop: async () => {
+        for (const close of closers.reverse()) await close();
+      },
+    };
+  } catch (error) {
+    await prisma.$disconnect();
+    throw error;
+  }
+}
+
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'assignTimeoutMs' | 'log' | 'onRequest'>>;
+
+/** The API on these services; the production defaults log errors and one line per request. */
+export function createApi(services: Services, options: ApiOptions = {}) {
+  return createApp({
+    ...services,
+    auth: options.auth ?? authConfigOf(services.config),
+    assignTimeoutMs: options.assignTimeoutMs,
+    log: options.log ?? logError,
+    onRequest: 'onRequest' in options ? options.onRequest : (entry) => logEvent('http.request', { ...entry }),
+  });
+}
+
+export function runWorker(services: Services, options: WorkerOptions = {}): Promise<RunningWorker> {
+  return startWorker(services, options);
+}

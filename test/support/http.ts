@@ -1,0 +1,38 @@
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP request as a client of the API sends it: a bearer token, a JSON body, the answer parsed when it is JSON. */
+export async function request<T = any>(method: string, url: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(url, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/** Requests to `/ext/v2/{business}{path}`, or to `path` itself on the same origin when it starts with `//`. */
+export function apiClient(origin: string, business: string) {
+  return <T = any>(method: string, path: string, options?: RequestOptions) =>
+    request<T>(method, path.startsWith('//') ? `${origin}${path.slice(1)}` : `${origin}/ext/v2/${business}${path}`, options);
+}
