@@ -3,10 +3,11 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { expireAssignmentIfDue, findActiveAssignment, recordAssignments, type Pair } from '../db/assignments';
 import type { Prisma } from '../db/prisma';
 import { searchAttributesOf } from '../temporal/search-attributes';
-import { assignmentExpiry } from '../workflows';
 import {
+  ASSIGNMENT_EXPIRY_WORKFLOW,
   assignmentChangedSignal,
   assignmentWorkflowId,
+  type AssignmentExpiryWorkflow,
   RequestFailureType,
   type AssignAgentsInput,
   type AssignmentExpiryInput,
@@ -43,7 +44,7 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
     async scheduleAssignmentExpiries(expiries: AssignmentExpiryInput[]): Promise<void> {
       await Promise.all(
         expiries.map((expiry) =>
-          temporal.workflow.signalWithStart(assignmentExpiry, {
+          temporal.workflow.signalWithStart<AssignmentExpiryWorkflow, []>(ASSIGNMENT_EXPIRY_WORKFLOW, {
             workflowId: assignmentWorkflowId(expiry),
             taskQueue,
             args: [expiry],

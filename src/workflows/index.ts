@@ -1,3 +1,9 @@
+import type { AssignmentExpiryWorkflow } from './definitions';
+import { assignmentExpiry } from './assignment-expiry';
+
 export { assignAgents } from './assign-agents';
-export { assignmentExpiry } from './assignment-expiry';
+export { assignmentExpiry };
 export * from './send-message';
+
+// Activities start the expiry workflow by name; its signature must stay the one they are typed with.
+assignmentExpiry satisfies AssignmentExpiryWorkflow;

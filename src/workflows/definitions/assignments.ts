@@ -44,6 +44,10 @@ export interface AssignmentExpiryResult {
   outcome: 'expired' | 'ended';
 }
 
+/** The expiry workflow's name and signature, for starting it from activities without importing workflow code. */
+export const ASSIGNMENT_EXPIRY_WORKFLOW = 'assignmentExpiry';
+export type AssignmentExpiryWorkflow = (input: AssignmentExpiryInput) => Promise<AssignmentExpiryResult>;
+
 export interface AssignmentExpiryState {
   dtUntil: string;
   /** When the current timer fires: dtUntil, or the end of this run's chunk. */
