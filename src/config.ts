@@ -18,6 +18,8 @@ const envSchema = z.object({
   TEMPORAL_ADDRESS: optional,
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
+  /** The Nexus endpoint name that `npm start` creates on its dev server and prints. */
+  NEXUS_ENDPOINT: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,199}$/, 'must be a letter then letters, digits, _ or -').default('crm'),
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
   TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
   JWT_SECRET: optional,

@@ -4,6 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { listen } from './api/http/server';
 import { loadConfig } from './config';
 import { provideDatabase } from './infra/database';
+import { provideNexusEndpoint } from './infra/nexus-endpoint';
 import { applyMigrations } from './infra/migrate';
 import { freePort } from './infra/ports';
 import { startDevServer } from './infra/temporal-server';
@@ -59,6 +60,11 @@ async function main() {
     stops.push(services.stop);
     const worker = await runWorker(services);
     stops.push(worker.stop);
+    const nexus = await provideNexusEndpoint(
+      services.temporal.connection,
+      { name: config.NEXUS_ENDPOINT, namespace: services.namespace, taskQueue: services.taskQueue },
+      !config.TEMPORAL_ADDRESS,
+    );
     const http = await listen(createApi(services), config.PORT);
     stops.push(http.stop);
 
@@ -66,6 +72,7 @@ async function main() {
   API          http://localhost:${http.port}/ext/v2/{businessname}
   Temporal UI  ${uiUrl ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
   Temporal     ${services.temporalAddress}
+  Nexus        ${nexus}
   PostgreSQL   ${database.embedded ? `embedded, data in ${paths.postgres}` : 'DATABASE_URL'}
   Provider     ${services.provider.name}
   Token        npm run token -- <userId>${generatedSecret ? `   (development secret in ${paths.devJwtSecret})` : ''}

@@ -1,5 +1,6 @@
 import express, { Router, type Express } from 'express';
 import { agentsRouter, type AgentRoutesDeps } from './agents/routes';
+import { DEFAULT_ASSIGN_TIMEOUT_MS } from './assignments/assign';
 import { assignmentsRouter, type AssignmentRoutesDeps } from './assignments/routes';
 import { clientsRouter, type ClientRoutesDeps } from './clients/routes';
 import { accessLog, type AccessLogEntry } from './http/access-log';
@@ -8,8 +9,6 @@ import { errorMiddleware, notFoundHandler } from './http/errors';
 import { healthRouter, type HealthDeps } from './http/health';
 import { BUSINESS_PATTERN } from './http/validation';
 import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
-
-export const DEFAULT_ASSIGN_TIMEOUT_MS = 20_000;
 
 export type AppDeps = HealthDeps &
   ClientRoutesDeps &

@@ -7,6 +7,8 @@ export interface DevServerOptions {
   dbFilename?: string;
   port?: number;
   uiPort?: number;
+  /** More namespaces to create at launch, beside `default` (the tests' Nexus callers live in one). */
+  namespaces?: string[];
 }
 
 export interface RunningDevServer {
@@ -29,6 +31,7 @@ export async function startDevServer(config: ToolsConfig, options: DevServerOpti
       uiPort: options.uiPort,
       searchAttributes: SEARCH_ATTRIBUTE_KEYS,
       log: { format: 'pretty', level: 'warn' },
+      extraArgs: (options.namespaces ?? []).flatMap((namespace) => ['--namespace', namespace]),
     },
   });
   return {

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
 import type { MessageProvider } from '../activities/providers';
 import type { Prisma } from '../db/prisma';
+import { crmServiceHandler } from '../nexus/service';
 import { WORKFLOWS_PATH } from '../paths';
 
 export interface WorkerDeps {
@@ -34,6 +35,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     taskQueue: deps.taskQueue,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, provider: deps.provider }),
+    nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue })],
   });
   const done = worker.run().finally(() => connection.close());
   return {

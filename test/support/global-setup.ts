@@ -8,6 +8,7 @@ import { WORKFLOWS_PATH } from '../../src/paths';
 import { startEmbeddedPostgres } from '../../src/infra/postgres';
 import { startDevServer } from '../../src/infra/temporal-server';
 import { findTimeSkippingTestServer } from '../../src/infra/temporal-cli';
+import { NEXUS_CALLER_NAMESPACE } from './nexus';
 
 /**
  * Starts PostgreSQL and the Temporal development server once per run (or uses TEST_DATABASE_URL /
@@ -27,7 +28,7 @@ export default async function globalSetup(): Promise<void> {
     })(),
     (async () => {
       if (process.env.TEST_TEMPORAL_ADDRESS) return { address: process.env.TEST_TEMPORAL_ADDRESS };
-      const server = await startDevServer(config);
+      const server = await startDevServer(config, { namespaces: [NEXUS_CALLER_NAMESPACE] });
       stops.push(server.stop);
       return { address: server.address };
     })(),

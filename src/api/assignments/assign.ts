@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Client as TemporalClient } from '@temporalio/client';
+import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { searchAttributesOf } from '../../temporal/search-attributes';
 import { withTimeout } from '../../timeout';
 import { assignAgents as assignAgentsWorkflow } from '../../workflows';
 import { assignAgentsWorkflowId, type AssignAgentsResult } from '../../workflows/definitions';
-import { HttpProblem } from '../http/problem';
+import { HttpProblem, notFound } from '../http/problem';
 import type { Scope } from '../http/scope';
-import type { AssignRequest } from './request';
+import { RESOURCE_ID_PATTERN } from '../http/validation';
+import { parseAssignRequest, type AssignRequest } from './request';
+
+export const DEFAULT_ASSIGN_TIMEOUT_MS = 20_000;
 
 export interface AssignDeps {
   temporal: TemporalClient;
@@ -16,17 +20,36 @@ export interface AssignDeps {
 }
 
 /**
+ * The assign-agents request as the route and the Nexus operation receive it: the body's checks first,
+ * then the client id, then ownership in the workflow. A repeated `requestId` joins the same run.
+ */
+export async function assignAgentsRequest(deps: AssignDeps, scope: Scope, clientId: string, body: unknown, requestId?: string): Promise<AssignAgentsResult> {
+  const request = parseAssignRequest(body);
+  // Such a client cannot exist, and an overlong id would break the workflow id's length limit.
+  if (!RESOURCE_ID_PATTERN.test(clientId)) throw notFound('Client not found');
+  return assignAgents(deps, scope, clientId, request, requestId);
+}
+
+/**
  * Runs one request's validating workflow and waits for its answer. A start that fails (Temporal
  * unreachable) is a 503 and nothing was assigned; a started workflow that has not finished by the
  * deadline is a 504, and it completes on its own.
  */
-export async function assignAgents(deps: AssignDeps, scope: Scope, clientId: string, request: AssignRequest): Promise<AssignAgentsResult> {
-  const workflowId = assignAgentsWorkflowId({ business: scope.business, clientId, requestId: randomUUID() });
+export async function assignAgents(
+  deps: AssignDeps,
+  scope: Scope,
+  clientId: string,
+  request: AssignRequest,
+  requestId: string = randomUUID(),
+): Promise<AssignAgentsResult> {
+  const workflowId = assignAgentsWorkflowId({ business: scope.business, clientId, requestId });
   const deadline = Date.now() + deps.assignTimeoutMs;
   const handle = await deps.temporal.connection.withDeadline(deadline, () =>
     deps.temporal.workflow.start(assignAgentsWorkflow, {
       workflowId,
       taskQueue: deps.taskQueue,
+      // A retried request (same id) waits for the run it already started.
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       args: [{ ...scope, clientId, agents: request.agents, notes: request.notes }],
       typedSearchAttributes: searchAttributesOf({ business: scope.business, clientId }),
       staticSummary: `Assign ${request.agents.map((a) => a.agentId).join(', ')} to client ${clientId}`.slice(0, 200),

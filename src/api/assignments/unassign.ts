@@ -2,6 +2,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { unassignAgent as unassignRow } from '../../db/assignments';
 import type { Prisma } from '../../db/prisma';
 import { assignmentChangedSignal } from '../../workflows/definitions';
+import { findOwnedClient } from '../clients/owned-client';
 import { notFound } from '../http/problem';
 import type { Scope } from '../http/scope';
 
@@ -30,4 +31,10 @@ export async function unassignAgent(deps: UnassignDeps, scope: Scope, client: { 
     ended_at: ended.endedAt.toISOString(),
     workflow_id: ended.workflowId,
   };
+}
+
+/** The unassign request: the caller's client (404 otherwise), then its agent's active assignment. */
+export async function unassignAgentRequest(deps: UnassignDeps, scope: Scope, clientId: string, agentId: string) {
+  const client = await findOwnedClient(deps.prisma, scope, clientId);
+  return unassignAgent(deps, scope, client, agentId);
 }

@@ -26,6 +26,15 @@ function businessFailure(error: unknown): ApplicationFailure | undefined {
   return undefined;
 }
 
+/** The problem a use case's error stands for: its own HttpProblem, or a request workflow's business failure. */
+export function requestProblem(error: unknown): HttpProblem | undefined {
+  if (error instanceof HttpProblem) return error;
+  const failure = businessFailure(error);
+  if (!failure) return undefined;
+  const { status, type } = FAILURE_STATUS[failure.type as RequestFailureType];
+  return new HttpProblem(status, failure.message, type);
+}
+
 /** express.json()'s own errors: malformed JSON, oversized or undecodable bodies. */
 function bodyParserProblem(error: unknown): HttpProblem | undefined {
   const e = error as { type?: string; status?: number };
@@ -56,12 +65,8 @@ function backingServiceUnavailable(error: unknown): boolean {
 export function errorMiddleware(log: (error: unknown) => void): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     if (res.headersSent) return;
-    if (error instanceof HttpProblem) return sendProblem(res, error);
-    const failure = businessFailure(error);
-    if (failure) {
-      const { status, type } = FAILURE_STATUS[failure.type as RequestFailureType];
-      return sendProblem(res, new HttpProblem(status, failure.message, type));
-    }
+    const problem = requestProblem(error);
+    if (problem) return sendProblem(res, problem);
     const parserProblem = bodyParserProblem(error);
     if (parserProblem) return sendProblem(res, parserProblem);
     log(error);

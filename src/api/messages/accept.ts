@@ -5,9 +5,10 @@ import { abandonScheduledMessage, findMessageByIdempotencyKey, insertScheduledMe
 import type { Prisma } from '../../db/prisma';
 import { HttpProblem } from '../http/problem';
 import type { Scope } from '../http/scope';
-import { requestHash } from './idempotency';
-import type { MessageRequest } from './request';
-import { startMessageWorkflow } from './workflow';
+import { findClient } from '../../db/clients';
+import { readIdempotencyKey, requestHash } from './idempotency';
+import { parseMessageRequest, type MessageRequest } from './request';
+import { startMessageWorkflow, type ScheduledMessage } from './workflow';
 
 export interface AcceptDeps {
   prisma: Prisma;
@@ -15,6 +16,9 @@ export interface AcceptDeps {
   taskQueue: string;
   log?: (error: unknown) => void;
 }
+
+/** Starts the stored message's workflow; the Nexus operation starts it with its completion callback. */
+export type StartMessageWorkflow = (message: ScheduledMessage) => Promise<void>;
 
 const idempotencyKeyReused = () =>
   new HttpProblem(422, 'Idempotency-Key was already used with a different request', '/problems/idempotency-key-reused');
@@ -28,6 +32,7 @@ export async function acceptMessage(
   scope: Scope,
   request: MessageRequest,
   idempotencyKey: string | null,
+  start: StartMessageWorkflow = (message) => startMessageWorkflow(deps.temporal, deps.taskQueue, message),
 ): Promise<{ message: Message; replayed: boolean }> {
   const hash = idempotencyKey ? requestHash(request.fingerprint) : null;
   const sameRequest = (first: Message) => {
@@ -52,7 +57,7 @@ export async function acceptMessage(
   try {
     // A replay heals a crash between storing and starting; once the message has left `scheduled`, its workflow ran.
     if (!replayed || message.status === 'scheduled') {
-      await startMessageWorkflow(deps.temporal, deps.taskQueue, { ...message, clientId: request.client?.id ?? null });
+      await start({ ...message, clientId: request.client?.id ?? null });
     }
   } catch (error) {
     deps.log?.(error);
@@ -66,4 +71,20 @@ export async function acceptMessage(
     // Otherwise its workflow did start and has already claimed it.
   }
   return { message, replayed };
+}
+
+/**
+ * The send-message request as the route and the Nexus operation receive it: the Idempotency-Key, then
+ * the body's checks in the contract's order (the client's ownership among them), then accept.
+ */
+export async function sendMessageRequest(
+  deps: AcceptDeps,
+  scope: Scope,
+  body: unknown,
+  idempotencyKeyHeader: string | undefined,
+  start?: StartMessageWorkflow,
+): Promise<{ message: Message; replayed: boolean }> {
+  const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
+  const request = await parseMessageRequest(body, (id) => findClient(deps.prisma, scope, id));
+  return acceptMessage(deps, scope, request, idempotencyKey, start);
 }

@@ -14,11 +14,17 @@ export interface CancelDeps {
 /** Cancels a message that has not left yet; canceling it again answers the same, later is a 409. */
 export async function cancelMessage(deps: CancelDeps, scope: Scope, id: string): Promise<MessageWithClient> {
   const message = await findOwnedMessage(deps.prisma, scope, id);
-  const canceled = await cancelScheduledMessage(deps.prisma, message.id);
+  const canceled = await cancelIfScheduled(deps, message);
   const current = await findOwnedMessage(deps.prisma, scope, message.id);
   if (!canceled && current.status !== 'canceled') {
     throw conflict(`Message ${message.id} can no longer be canceled: it is ${current.status}`);
   }
-  if (canceled) await notifyMessageWorkflow(deps.temporal, message.workflowId);
   return current;
+}
+
+/** scheduled → canceled, then wakes the workflow so it ends; false when the message had already left `scheduled`. */
+export async function cancelIfScheduled(deps: CancelDeps, message: { id: string; workflowId: string }): Promise<boolean> {
+  const canceled = await cancelScheduledMessage(deps.prisma, message.id);
+  if (canceled) await notifyMessageWorkflow(deps.temporal, message.workflowId);
+  return canceled;
 }

@@ -1,12 +1,9 @@
 import { Router } from 'express';
-import { findClient } from '../../db/clients';
 import { scopeOf } from '../http/scope';
-import { acceptMessage, type AcceptDeps } from './accept';
+import { sendMessageRequest, type AcceptDeps } from './accept';
 import { cancelMessage, type CancelDeps } from './cancel';
-import { readIdempotencyKey } from './idempotency';
 import { listMessages } from './list';
 import { findOwnedMessage } from './owned-message';
-import { parseMessageRequest } from './request';
 import { acceptedView, messageView } from './view';
 
 export type MessageRoutesDeps = AcceptDeps & CancelDeps;
@@ -17,9 +14,7 @@ export function messagesRouter(deps: MessageRoutesDeps): Router {
 
   router.post('/messages', async (req, res) => {
     const scope = scopeOf(req);
-    const idempotencyKey = readIdempotencyKey(req.get('Idempotency-Key'));
-    const request = await parseMessageRequest(req.body, (id) => findClient(prisma, scope, id));
-    const { message, replayed } = await acceptMessage(deps, scope, request, idempotencyKey);
+    const { message, replayed } = await sendMessageRequest(deps, scope, req.body, req.get('Idempotency-Key'));
     if (replayed) res.set('Idempotent-Replayed', 'true');
     res.status(202).location(`/ext/v2/${scope.business}/messages/${message.id}`).json(acceptedView(message));
   });

@@ -7,7 +7,7 @@ import {
 } from '@temporalio/common';
 import { searchAttributesOf } from '../../temporal/search-attributes';
 import { sendMessage } from '../../workflows';
-import { messageChangedSignal } from '../../workflows/definitions';
+import { messageChangedSignal, type SendMessageInput } from '../../workflows/definitions';
 
 export interface ScheduledMessage {
   id: string;
@@ -17,21 +17,26 @@ export interface ScheduledMessage {
   clientId: string | null;
 }
 
+/** How a message's workflow is started, by the API's client or by the Nexus operation (which adds its callback). */
+export function messageWorkflowOptions(taskQueue: string, message: ScheduledMessage) {
+  return {
+    workflowId: message.workflowId,
+    taskQueue,
+    args: [{ business: message.business, messageId: message.id, sendAt: message.sendAt.toISOString() }] as [SendMessageInput],
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    typedSearchAttributes: searchAttributesOf({ business: message.business, clientId: message.clientId }),
+    staticSummary: `Text message ${message.id}${message.clientId ? ` to client ${message.clientId}` : ''}, send at ${message.sendAt.toISOString()}`,
+  };
+}
+
 /**
  * Starts the message's workflow, or finds it running. A closed one is never started again (the id is
  * not reusable), so starting twice — a replayed Idempotency-Key healing a crash — is harmless.
  */
 export async function startMessageWorkflow(temporal: TemporalClient, taskQueue: string, message: ScheduledMessage): Promise<void> {
   try {
-    await temporal.workflow.start(sendMessage, {
-      workflowId: message.workflowId,
-      taskQueue,
-      args: [{ business: message.business, messageId: message.id, sendAt: message.sendAt.toISOString() }],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      typedSearchAttributes: searchAttributesOf({ business: message.business, clientId: message.clientId }),
-      staticSummary: `Text message ${message.id}${message.clientId ? ` to client ${message.clientId}` : ''}, send at ${message.sendAt.toISOString()}`,
-    });
+    await temporal.workflow.start(sendMessage, messageWorkflowOptions(taskQueue, message));
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }

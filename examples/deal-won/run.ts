@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { loadConfig } from '../../src/config';
+import { ensureNamespace } from '../../src/infra/nexus-endpoint';
+import { crmProblemOf } from '../../src/nexus/contract';
+import { dealWon } from './workflows';
+
+/*
+ * Runs the example caller: a worker for `dealWon` in its own namespace (created if missing), then one
+ * run of it. With `npm start` running in another terminal:
+ *
+ *   npm run example:deal-won -- <business> <user> <client> <agent>
+ *
+ * TEMPORAL_ADDRESS (default 127.0.0.1:7233) and NEXUS_ENDPOINT (default crm) as for `npm start`;
+ * CALLER_NAMESPACE (default deals) and CALLER_TASK_QUEUE (default deal-won) name the caller's side.
+ */
+async function main() {
+  const [business, user, client, accountOwner] = process.argv.slice(2);
+  if (!accountOwner) throw new Error('Usage: npm run example:deal-won -- <business> <user> <client> <agent>');
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const config = loadConfig();
+  const address = config.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
+  const namespace = process.env.CALLER_NAMESPACE || 'deals';
+  const taskQueue = process.env.CALLER_TASK_QUEUE || 'deal-won';
+
+  const connection = await Connection.connect({ address });
+  try {
+    await ensureNamespace(connection, namespace);
+    const worker = await Worker.create({
+      connection: await NativeConnection.connect({ address }),
+      namespace,
+      taskQueue,
+      workflowsPath: require.resolve('./workflows'),
+    });
+    const temporal = new Client({ connection, namespace });
+    const assignment = await worker.runUntil(
+      temporal.workflow.execute(dealWon, {
+        taskQueue,
+        workflowId: `deal-won/${business}/${client}/${randomUUID()}`,
+        args: [{ endpoint: config.NEXUS_ENDPOINT, business, user, client, accountOwner }],
+      }),
+    );
+    console.log(JSON.stringify(assignment, null, 2));
+  } catch (error) {
+    const problem = error instanceof WorkflowFailedError ? crmProblemOf(error) : undefined;
+    if (!problem) throw error;
+    console.error(`The CRM refused: ${problem.status} ${problem.type}: ${problem.detail}`);
+    process.exitCode = 1;
+  } finally {
+    await connection.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,141 @@
+/*
+ * The CRM's Nexus service contract: the one module a caller imports. It is safe in workflow code (it
+ * imports only `nexus-rpc`), so a caller workflow builds its client from it:
+ *
+ *   const crm = createNexusServiceClient({ endpoint: 'crm', service: crmService });
+ *   await crm.executeOperation('assignAgents', { business, user, client, agents: [{ agent }] });
+ *
+ * Inputs use the HTTP API's field names and rules. Outputs carry ids, dates and statuses only: notes,
+ * names, phone numbers and texts stay in the CRM's database, out of the caller's workflow history.
+ */
+import { operation, service } from 'nexus-rpc';
+
+/**
+ * Who acts: the business (the `{businessname}` of the HTTP path) and the user (a token's `sub`). The
+ * endpoint's allowed caller namespaces decide who may name them; see the README.
+ */
+export interface CrmCaller {
+  business: string;
+  user: string;
+}
+
+export interface AssignAgentsInput extends CrmCaller {
+  client: string;
+  /** As `POST /clients/{client}/assign-agents`: `dt_until` is an ISO 8601 date or date-time, default 2143-06-23. */
+  agents: { agent: string; dt_until?: string | null }[];
+  ds_notes?: string | null;
+}
+
+export interface AssignAgentsOutput {
+  client: string;
+  assignments: { agent: string; dt_until: string; status: 'active'; workflow_id: string }[];
+}
+
+export interface UnassignAgentInput extends CrmCaller {
+  client: string;
+  agent: string;
+}
+
+export interface UnassignAgentOutput {
+  client: string;
+  agent: string;
+  dt_until: string;
+  status: 'unassigned';
+  ended_at: string;
+  workflow_id: string;
+}
+
+export interface GetAssignmentsInput extends CrmCaller {
+  client: string;
+  /** `active` (the default) or `all`, which adds expired and unassigned assignments. */
+  status?: 'active' | 'all';
+}
+
+export interface AssignmentItem {
+  agent: string;
+  dt_until: string;
+  status: 'active' | 'expired' | 'unassigned';
+  workflow_id: string;
+  assigned_at: string;
+  updated_at: string;
+  ended_at: string | null;
+}
+
+export interface GetAssignmentsOutput {
+  client: string;
+  assignments: AssignmentItem[];
+}
+
+export interface SendMessageInput extends CrmCaller {
+  message_type: 'text';
+  client?: string | null;
+  client_phone?: string | null;
+  client_name?: string | null;
+  text_message: string;
+  /** `0`, seconds, `90s` / `5m` / `2h` / `1d`, or an ISO 8601 duration. */
+  delay?: string | number | null;
+  /**
+   * As the HTTP `Idempotency-Key`. Without it the operation's own request id is the key, so the
+   * retries of one operation never send twice.
+   */
+  idempotency_key?: string;
+}
+
+/** The operation completes when the message has left (`sent`), was refused (`failed`) or was canceled. */
+export interface SendMessageOutput {
+  outcome: 'sent' | 'failed' | 'canceled';
+}
+
+export interface CancelMessageInput extends CrmCaller {
+  /** The message's `_id`. */
+  message: string;
+}
+
+export interface CancelMessageOutput {
+  _id: string;
+  status: 'canceled';
+  send_at: string;
+  canceled_at: string;
+  workflow_id: string;
+}
+
+export const CRM_SERVICE_NAME = 'crm';
+
+export const crmService = service(CRM_SERVICE_NAME, {
+  /** Synchronous. All or nothing, as the HTTP route. */
+  assignAgents: operation<AssignAgentsInput, AssignAgentsOutput>(),
+  /** Synchronous. */
+  unassignAgent: operation<UnassignAgentInput, UnassignAgentOutput>(),
+  /** Synchronous. */
+  getAssignments: operation<GetAssignmentsInput, GetAssignmentsOutput>(),
+  /** Asynchronous: backed by the message's own workflow. Canceling the operation cancels the message if it has not left. */
+  sendMessage: operation<SendMessageInput, SendMessageOutput>(),
+  /** Synchronous. Canceling a canceled message answers the same; one that has left is a `/problems/conflict`. */
+  cancelMessage: operation<CancelMessageInput, CancelMessageOutput>(),
+});
+
+/** The HTTP API's problem details, as an operation failure carries them. */
+export interface CrmProblem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+}
+
+/**
+ * The problem behind a failed operation, or undefined for any other error. A business rejection is a
+ * non-retryable operation failure whose cause is an ApplicationFailure with `type` = the problem's type,
+ * `message` = its detail and the whole problem as its first detail.
+ */
+export function crmProblemOf(error: unknown): CrmProblem | undefined {
+  for (let cause = error; typeof cause === 'object' && cause !== null; cause = (cause as { cause?: unknown }).cause) {
+    const details = (cause as { details?: unknown }).details;
+    if (Array.isArray(details) && isProblem(details[0])) return details[0];
+  }
+  return undefined;
+}
+
+function isProblem(value: unknown): value is CrmProblem {
+  const p = value as CrmProblem | undefined;
+  return typeof p === 'object' && p !== null && typeof p.type === 'string' && typeof p.status === 'number' && typeof p.detail === 'string';
+}

@@ -1,0 +1,28 @@
+import { MAX_SUBJECT_LENGTH } from '../api/http/auth';
+import { badRequest } from '../api/http/problem';
+import type { Scope } from '../api/http/scope';
+import { BUSINESS_PATTERN } from '../api/http/validation';
+
+/** An operation's input as a record: whatever a caller sent, a non-object reads as no fields at all. */
+export function fieldsOf(input: unknown): Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}
+
+/** The business and user an operation acts for, held to the rules of the HTTP path and token. */
+export function callerScope(fields: Record<string, unknown>): Scope {
+  const { business, user } = fields;
+  if (typeof business !== 'string' || !BUSINESS_PATTERN.test(business)) {
+    throw badRequest('Invalid business: must be 1-64 characters of A-Z a-z 0-9 . _ -');
+  }
+  if (typeof user !== 'string' || user === '' || user.length > MAX_SUBJECT_LENGTH) {
+    throw badRequest(`Invalid user: must be a string of 1-${MAX_SUBJECT_LENGTH} characters`);
+  }
+  return { business, ownerId: user };
+}
+
+/** A string field naming a resource, such as `client`; anything else is a 400 naming the field. */
+export function idField(fields: Record<string, unknown>, name: string): string {
+  const value = fields[name];
+  if (typeof value !== 'string') throw badRequest(`Invalid ${name}: must be a string`);
+  return value;
+}

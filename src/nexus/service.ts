@@ -1,0 +1,153 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { startWorkflow, WorkflowRunOperationHandler, type WorkflowHandle } from '@temporalio/nexus';
+import { HandlerStartOperationResult, serviceHandler, type OperationHandler, type StartOperationContext } from 'nexus-rpc';
+import { assignAgentsRequest, DEFAULT_ASSIGN_TIMEOUT_MS } from '../api/assignments/assign';
+import { listAssignments } from '../api/assignments/list';
+import { unassignAgentRequest } from '../api/assignments/unassign';
+import { sendMessageRequest } from '../api/messages/accept';
+import { cancelIfScheduled, cancelMessage } from '../api/messages/cancel';
+import { messageWorkflowOptions, type ScheduledMessage } from '../api/messages/workflow';
+import { messageStatus } from '../db/messages';
+import type { Prisma } from '../db/prisma';
+import { sendMessage as sendMessageWorkflow } from '../workflows';
+import type { SendMessageResult } from '../workflows/definitions';
+import {
+  crmService,
+  type AssignmentItem,
+  type CancelMessageOutput,
+  type SendMessageInput,
+  type SendMessageOutput,
+  type UnassignAgentOutput,
+} from './contract';
+import { toNexusError } from './errors';
+import { callerScope, fieldsOf, idField } from './scope';
+import { messageIdOfToken } from './token';
+
+export interface CrmServiceDeps {
+  prisma: Prisma;
+  temporal: TemporalClient;
+  taskQueue: string;
+  /** The longest a synchronous assignment waits for its workflow; the request's own deadline may be shorter. */
+  assignTimeoutMs?: number;
+  log?: (error: unknown) => void;
+}
+
+/** Leaves the worker time to answer before the Nexus request's deadline. */
+const DEADLINE_MARGIN_MS = 1000;
+const FINISHED_OUTCOMES: readonly string[] = ['sent', 'failed', 'canceled'] satisfies SendMessageResult['outcome'][];
+
+/** Runs one operation with the use cases' errors turned into Nexus errors. */
+function answer<I, O>(run: (ctx: StartOperationContext, fields: Record<string, unknown>) => Promise<O>) {
+  return async (ctx: StartOperationContext, input: I): Promise<O> => {
+    try {
+      return await run(ctx, fieldsOf(input));
+    } catch (error) {
+      throw toNexusError(error);
+    }
+  };
+}
+
+/**
+ * The CRM's Nexus service, registered on the worker. Each operation calls the use case behind its HTTP
+ * route, so the checks, their order, the texts and all-or-nothing are the route's.
+ */
+export function crmServiceHandler(deps: CrmServiceDeps) {
+  const assignTimeoutMs = deps.assignTimeoutMs ?? DEFAULT_ASSIGN_TIMEOUT_MS;
+
+  const sendMessage: OperationHandler<SendMessageInput, SendMessageOutput> = {
+    start: async (ctx, input) => {
+      try {
+        const started = await acceptMessage(deps, ctx, fieldsOf(input));
+        if ('outcome' in started) return HandlerStartOperationResult.sync({ outcome: started.outcome });
+        return await new WorkflowRunOperationHandler<SendMessageInput, SendMessageOutput>(async () => started.handle).start(ctx, input);
+      } catch (error) {
+        throw toNexusError(error);
+      }
+    },
+    // Canceling the operation is POST /messages/{_id}/cancel: a message not yet sent is canceled and its
+    // workflow ends with `canceled`; one that has left is not stopped. Canceling the workflow instead
+    // would leave its row `scheduled` for ever.
+    cancel: async (_ctx, token) => {
+      await cancelIfScheduled(deps, messageIdOfToken(token));
+    },
+  };
+
+  return serviceHandler(crmService, {
+    assignAgents: answer(async (ctx, fields) => {
+      const scope = callerScope(fields);
+      const clientId = idField(fields, 'client');
+      const untilDeadline = ctx.requestDeadline ? ctx.requestDeadline.getTime() - Date.now() - DEADLINE_MARGIN_MS : Infinity;
+      const timeoutMs = Math.max(DEADLINE_MARGIN_MS, Math.min(assignTimeoutMs, untilDeadline));
+      const body = { agents: fields.agents, ds_notes: fields.ds_notes };
+      // The request id is the same on each retry, which then waits for the run the first attempt started.
+      const result = await assignAgentsRequest({ ...deps, assignTimeoutMs: timeoutMs }, scope, clientId, body, ctx.requestId);
+      return { client: result.client, assignments: result.assignments };
+    }),
+
+    unassignAgent: answer(async (_ctx, fields) => {
+      const scope = callerScope(fields);
+      const ended = await unassignAgentRequest(deps, scope, idField(fields, 'client'), idField(fields, 'agent'));
+      return { ...ended, status: 'unassigned' } satisfies UnassignAgentOutput;
+    }),
+
+    getAssignments: answer(async (_ctx, fields) => {
+      const scope = callerScope(fields);
+      const listed = await listAssignments(deps.prisma, scope, idField(fields, 'client'), fields.status ?? undefined);
+      return {
+        client: listed.client,
+        assignments: listed.assignments.map(({ ds_notes: _notes, ...item }) => item satisfies AssignmentItem),
+      };
+    }),
+
+    sendMessage,
+
+    cancelMessage: answer(async (_ctx, fields) => {
+      const scope = callerScope(fields);
+      const message = await cancelMessage(deps, scope, idField(fields, 'message'));
+      return {
+        _id: message.id,
+        status: 'canceled',
+        send_at: message.sendAt.toISOString(),
+        canceled_at: message.canceledAt!.toISOString(),
+        workflow_id: message.workflowId,
+      } satisfies CancelMessageOutput;
+    }),
+  });
+}
+
+type Accepted = { handle: WorkflowHandle<SendMessageOutput> } | { outcome: SendMessageOutput['outcome'] };
+
+/**
+ * Stores the message as POST /messages does, starting its workflow with this operation's completion
+ * callback. A repeated key whose message is already on its way joins its workflow; one whose message
+ * is done answers at once with how it ended.
+ */
+async function acceptMessage(deps: CrmServiceDeps, ctx: StartOperationContext, fields: Record<string, unknown>): Promise<Accepted> {
+  const scope = callerScope(fields);
+  const { idempotency_key: key, business: _b, user: _u, ...body } = fields;
+  let handle: WorkflowHandle<SendMessageOutput> | undefined;
+  const start = async (message: ScheduledMessage) => {
+    handle = await startWorkflow(ctx, sendMessageWorkflow, messageWorkflowOptions(deps.taskQueue, message));
+  };
+  const idempotencyKey = key === undefined || key === null ? `nexus:${ctx.requestId}` : typeof key === 'string' ? key : '';
+  const { message } = await sendMessageRequest(deps, scope, body, idempotencyKey, start);
+  if (handle) return { handle };
+
+  const finished = async () => {
+    const status = await messageStatus(deps.prisma, message.id);
+    return status && FINISHED_OUTCOMES.includes(status) ? { outcome: status as SendMessageOutput['outcome'] } : undefined;
+  };
+  const done = await finished();
+  if (done) return done;
+  try {
+    // It is being sent: its workflow is running, and the start joins it (same id, callback attached).
+    await start({ ...message, clientId: null });
+    return { handle: handle! };
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+  const ended = await finished();
+  if (ended) return ended;
+  throw new Error(`Message ${message.id} has an ended workflow but is not finished`);
+}
