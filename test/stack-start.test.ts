@@ -24,6 +24,7 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
     await first.ready;
     expect(first.output()).toContain(`http://localhost:${ports.PORT}/ext/v2/{businessname}`);
     expect(first.output()).toContain(`Temporal UI  http://127.0.0.1:${ports.TEMPORAL_UI_PORT}`);
+    expect(first.output()).toContain('Nexus        endpoint crm → namespace default, task queue crm-messaging');
     expect((await fetch(`http://127.0.0.1:${ports.PORT}/readyz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`)).status).toBe(200);
 
@@ -49,6 +50,7 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
   const second = runEntryPoint('src/start.ts', env, READY);
   try {
     await second.ready;
+    expect(second.output()).toContain('Nexus        endpoint crm → namespace default, task queue crm-messaging');
     const listed = await request(`${api}/clients/c1/agents`, token!);
     expect(listed.body.assignments).toEqual([
       expect.objectContaining({ agent: 'a1', status: 'active', dt_until: '2143-06-23T00:00:00.000Z', workflow_id: 'assignment/acme/c1/a1/user-1' }),
@@ -77,6 +79,7 @@ test('npm start uses DATABASE_URL and TEMPORAL_ADDRESS when given, and starts no
     await stack.ready;
     expect(stack.output()).toContain(`Temporal UI  (external cluster at ${process.env.TEST_TEMPORAL_ADDRESS}, namespace default)`);
     expect(stack.output()).toContain('PostgreSQL   DATABASE_URL');
+    expect(stack.output()).toMatch(/Nexus {8}endpoint crm does not lead to this worker .*temporal operator nexus endpoint create --name crm /);
     expect(existsSync(join(dataDir, 'postgres'))).toBe(false);
     expect(existsSync(join(dataDir, 'temporal.sqlite'))).toBe(false);
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
