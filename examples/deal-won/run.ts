@@ -18,7 +18,7 @@ import { dealWon } from './workflows';
 async function main() {
   const [business, user, client, accountOwner] = process.argv.slice(2);
   if (!accountOwner) throw new Error('Usage: npm run example:deal-won -- <business> <user> <client> <agent>');
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
   const config = loadConfig();
   const address = config.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
   const namespace = process.env.CALLER_NAMESPACE || 'deals';

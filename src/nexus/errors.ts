@@ -18,10 +18,16 @@ export function toNexusError(error: unknown): unknown {
   if (problem.status >= 500) {
     return new HandlerError(problem.status === 504 ? 'UPSTREAM_TIMEOUT' : 'UNAVAILABLE', problem.detail, { cause, retryableOverride: true });
   }
-  return new OperationError('failed', problem.detail, { cause });
+  return withoutStack(new OperationError('failed', problem.detail, { cause }));
+}
+
+/** A rejection is an answer, not a crash: the caller's history gets no stack trace of this service. */
+function withoutStack<E extends Error>(error: E): E {
+  error.stack = '';
+  return error;
 }
 
 function problemFailure(problem: HttpProblem): ApplicationFailure {
   const details: CrmProblem = { type: problem.type, title: STATUS_CODES[problem.status] ?? 'Error', status: problem.status, detail: problem.detail };
-  return ApplicationFailure.create({ type: problem.type, message: problem.detail, nonRetryable: true, details: [details] });
+  return withoutStack(ApplicationFailure.create({ type: problem.type, message: problem.detail, nonRetryable: true, details: [details] }));
 }

@@ -15,7 +15,7 @@ export interface Call {
 /** What a failed call showed the caller: the problem, and each link of the failure's cause chain. */
 export interface CallFailure {
   problem?: CrmProblem;
-  chain: { name: string; message: string; type?: string; nonRetryable?: boolean }[];
+  chain: { name: string; message: string; type?: string; nonRetryable?: boolean; stack?: string }[];
 }
 
 export type CallOutcome = { ok: unknown } | { failed: CallFailure };
@@ -23,7 +23,7 @@ export type CallOutcome = { ok: unknown } | { failed: CallFailure };
 function failureOf(error: unknown): CallFailure {
   const chain: CallFailure['chain'] = [];
   for (let cause = error as any; cause instanceof Error; cause = (cause as any).cause) {
-    chain.push({ name: cause.name, message: cause.message, type: (cause as any).type, nonRetryable: (cause as any).nonRetryable });
+    chain.push({ name: cause.name, message: cause.message, type: (cause as any).type, nonRetryable: (cause as any).nonRetryable, stack: cause.stack });
   }
   return { problem: crmProblemOf(error), chain };
 }
