@@ -10,6 +10,7 @@ import { cancelIfScheduled, cancelMessage } from '../api/messages/cancel';
 import { messageWorkflowOptions, type ScheduledMessage } from '../api/messages/workflow';
 import { messageStatus } from '../db/messages';
 import type { Prisma } from '../db/prisma';
+import { logError } from '../logger';
 import { sendMessage as sendMessageWorkflow } from '../workflows';
 import type { SendMessageResult } from '../workflows/definitions';
 import {
@@ -30,6 +31,7 @@ export interface CrmServiceDeps {
   taskQueue: string;
   /** The longest a synchronous assignment waits for its workflow; the request's own deadline may be shorter. */
   assignTimeoutMs?: number;
+  /** Errors that the answer does not show, such as why a stored message's workflow did not start. */
   log?: (error: unknown) => void;
 }
 
@@ -52,13 +54,14 @@ function answer<I, O>(run: (ctx: StartOperationContext, fields: Record<string, u
  * The CRM's Nexus service, registered on the worker. Each operation calls the use case behind its HTTP
  * route, so the checks, their order, the texts and all-or-nothing are the route's.
  */
-export function crmServiceHandler(deps: CrmServiceDeps) {
+export function crmServiceHandler(options: CrmServiceDeps) {
+  const deps = { log: logError, ...options };
   const assignTimeoutMs = deps.assignTimeoutMs ?? DEFAULT_ASSIGN_TIMEOUT_MS;
 
   const sendMessage: OperationHandler<SendMessageInput, SendMessageOutput> = {
     start: async (ctx, input) => {
       try {
-        const started = await acceptMessage(deps, ctx, fieldsOf(input));
+        const started = await acceptForOperation(deps, ctx, fieldsOf(input));
         if ('outcome' in started) return HandlerStartOperationResult.sync({ outcome: started.outcome });
         return await new WorkflowRunOperationHandler<SendMessageInput, SendMessageOutput>(async () => started.handle).start(ctx, input);
       } catch (error) {
@@ -123,7 +126,7 @@ type Accepted = { handle: WorkflowHandle<SendMessageOutput> } | { outcome: SendM
  * callback. A repeated key whose message is already on its way joins its workflow; one whose message
  * is done answers at once with how it ended.
  */
-async function acceptMessage(deps: CrmServiceDeps, ctx: StartOperationContext, fields: Record<string, unknown>): Promise<Accepted> {
+async function acceptForOperation(deps: CrmServiceDeps, ctx: StartOperationContext, fields: Record<string, unknown>): Promise<Accepted> {
   const scope = callerScope(fields);
   const { idempotency_key: key, business: _b, user: _u, ...body } = fields;
   let handle: WorkflowHandle<SendMessageOutput> | undefined;
