@@ -28,6 +28,15 @@ const envSchema = z.object({
   MESSAGE_PROVIDER: z.enum(['log', 'webhook']).default('log'),
   MESSAGE_WEBHOOK_URL: optional.pipe(z.string().url().optional()),
   MESSAGE_WEBHOOK_SECRET: optional,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Origins allowed to call the API from a browser, comma-separated; none by default. */
+  CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
+  /** Requests per user and minute; 0 turns the limit off. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
+  /** Express's `trust proxy`: false, true, a hop count or a list of addresses (for X-Forwarded-For). */
+  TRUST_PROXY: optional.transform((value) => (value === undefined || value === 'false' ? false : value === 'true' ? true : /^\d+$/.test(value) ? Number(value) : value)),
+  /** The worker's health and metrics port; 0 picks a free one. */
+  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Where to find the Temporal CLI and the time-skipping test server; PATH is searched next. */
   TEMPORAL_CLI_PATH: optional,
   TEMPORAL_TEST_SERVER_PATH: optional,

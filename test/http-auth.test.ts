@@ -2,6 +2,7 @@ import { createHmac, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { AuthConfig } from '../src/api/http/auth';
 import { startTestStack, uniqueName, type ApiResponse, type TestStack } from './support/stack';
+import { REQUEST_INSTANCE } from './support/helpers';
 
 let stack: TestStack;
 
@@ -26,7 +27,7 @@ function handMadeToken(header: object, payload: object | string, sign: (input: s
 function expectUnauthorized(res: ApiResponse): void {
   expect({ status: res.status, body: res.body }).toEqual({
     status: 401,
-    body: { type: '/problems/unauthorized', title: 'Unauthorized', status: 401, detail: expect.any(String) },
+    body: { type: '/problems/unauthorized', title: 'Unauthorized', status: 401, detail: expect.any(String), instance: REQUEST_INSTANCE },
   });
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -181,7 +182,7 @@ describe('business names', () => {
       const res = await stack.api('GET', `//ext/v2/${business}/agents`, { token });
       expect({ status: res.status, body: res.body }).toEqual({
         status: 404,
-        body: { type: '/problems/not-found', title: 'Not Found', status: 404, detail: expect.any(String) },
+        body: { type: '/problems/not-found', title: 'Not Found', status: 404, detail: expect.any(String), instance: REQUEST_INSTANCE },
       });
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     }

@@ -17,6 +17,7 @@ export interface WorkerDeps {
 export interface WorkerOptions {
   /** A prebuilt workflow bundle (tests build it once); otherwise the workflows are bundled at start. */
   workflowBundle?: SdkWorkerOptions['workflowBundle'];
+  observeLateness?: (seconds: number) => void;
 }
 
 export interface RunningWorker {
@@ -33,7 +34,13 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, provider: deps.provider }),
+    activities: createActivities({
+      prisma: deps.prisma,
+      temporal: deps.temporal,
+      taskQueue: deps.taskQueue,
+      provider: deps.provider,
+      observeLateness: options.observeLateness,
+    }),
   });
   const done = worker.run().finally(() => connection.close());
   return {
