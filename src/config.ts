@@ -1,4 +1,6 @@
 import { createPublicKey } from 'node:crypto';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import type { AuthConfig } from './api/http/auth';
 import { DEFAULT_DATA_DIR } from './paths';
@@ -16,7 +18,7 @@ const envSchema = z.object({
   DATABASE_URL: optional,
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
   TEMPORAL_ADDRESS: optional,
-  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_NAMESPACE: optional,
   TEMPORAL_TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
   TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
@@ -45,7 +47,27 @@ const envSchema = z.object({
   PRISMA_SCHEMA_PATH: optional,
 });
 
-export type Config = z.infer<typeof envSchema>;
+/** How to reach Temporal beyond its address: TLS, mTLS client certificates, an API key, gRPC metadata. */
+export type TemporalConnectionOptions = Pick<NativeConnectionOptions, 'tls' | 'apiKey' | 'metadata'>;
+
+export type Config = Omit<z.infer<typeof envSchema>, 'TEMPORAL_NAMESPACE'> & {
+  TEMPORAL_NAMESPACE: string;
+  temporalConnection: TemporalConnectionOptions;
+};
+
+/**
+ * Temporal's own client configuration, read the way its CLI and SDKs read it: TEMPORAL_ADDRESS,
+ * TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_GRPC_META_*, and a profile
+ * (TEMPORAL_PROFILE) of the TOML file at TEMPORAL_CONFIG_FILE or the default path.
+ */
+function temporalProfile(env: NodeJS.ProcessEnv) {
+  const strings = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  try {
+    return loadClientConnectConfig({ overrideEnvVars: strings });
+  } catch (error) {
+    throw new Error(`Invalid configuration: Temporal connection (TEMPORAL_TLS_*, TEMPORAL_API_KEY, TEMPORAL_PROFILE): ${(error as Error).message}`);
+  }
+}
 
 /** Parses the environment once, at boot; a bad value stops the process with the reason. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -54,7 +76,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const reasons = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${reasons}`);
   }
-  const config = parsed.data;
+  const profile = temporalProfile(env);
+  const { address, ...temporalConnection } = profile.connectionOptions;
+  const config: Config = {
+    ...parsed.data,
+    TEMPORAL_ADDRESS: parsed.data.TEMPORAL_ADDRESS ?? address,
+    TEMPORAL_NAMESPACE: parsed.data.TEMPORAL_NAMESPACE ?? profile.namespace ?? 'default',
+    temporalConnection,
+  };
   if (config.JWT_SECRET && config.JWT_SECRET.length < 32) {
     throw new Error('Invalid configuration: JWT_SECRET must be at least 32 characters');
   }

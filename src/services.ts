@@ -1,7 +1,7 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { createProvider, type MessageProvider } from './activities/providers';
 import { createApp, type AppDeps } from './api/app';
-import { authConfigOf, type Config } from './config';
+import { authConfigOf, type Config, type TemporalConnectionOptions } from './config';
 import { createPrisma, type Prisma } from './db/prisma';
 import { connectTemporalClient } from './temporal/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
@@ -14,6 +14,7 @@ export interface Services {
   temporal: TemporalClient;
   provider: MessageProvider;
   temporalAddress: string;
+  temporalConnection: TemporalConnectionOptions;
   namespace: string;
   taskQueue: string;
   /** Closes what `openServices` opened (not what was handed in as an override). */
@@ -31,7 +32,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   const prisma = overrides.prisma ?? createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   if (!overrides.prisma) closers.push(() => prisma.$disconnect());
   try {
-    const temporal = overrides.temporal ?? (await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE));
+    const temporal = overrides.temporal ?? (await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.temporalConnection));
     if (!overrides.temporal) closers.push(() => temporal.connection.close());
     return {
       config,
@@ -39,6 +40,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       temporal,
       provider: overrides.provider ?? createProvider(config, prisma),
       temporalAddress: config.TEMPORAL_ADDRESS,
+      temporalConnection: config.temporalConnection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: overrides.taskQueue ?? config.TEMPORAL_TASK_QUEUE,
       stop: async () => {

@@ -3,10 +3,12 @@ import type { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
 import type { MessageProvider } from '../activities/providers';
 import type { Prisma } from '../db/prisma';
+import type { TemporalConnectionOptions } from '../config';
 import { WORKFLOWS_PATH } from '../paths';
 
 export interface WorkerDeps {
   temporalAddress: string;
+  temporalConnection?: TemporalConnectionOptions;
   namespace: string;
   taskQueue: string;
   prisma: Prisma;
@@ -28,7 +30,7 @@ export interface RunningWorker {
 }
 
 export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Promise<RunningWorker> {
-  const connection = await NativeConnection.connect({ address: deps.temporalAddress });
+  const connection = await NativeConnection.connect({ address: deps.temporalAddress, ...deps.temporalConnection });
   const worker = await Worker.create({
     connection,
     namespace: deps.namespace,
