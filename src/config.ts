@@ -11,7 +11,7 @@ const optional = z
   .optional()
   .transform((v) => (v && v.trim() ? v : undefined));
 
-const envSchema = z.object({
+export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
