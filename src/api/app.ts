@@ -9,6 +9,7 @@ import { assignmentsRouter } from './routes/assignments';
 import { clientsRouter } from './routes/clients';
 import { healthRouter } from './routes/health';
 import { messagesRouter } from './routes/messages';
+import { openApiRouter } from './openapi/routes';
 import { BUSINESS_PATTERN } from './validation';
 
 export interface AppDeps {
@@ -29,6 +30,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', false);
   if (deps.onRequest) app.use(accessLog(deps.onRequest));
   app.use(healthRouter(deps));
+  app.use(openApiRouter());
 
   const business = Router({ mergeParams: true });
   business.use((req, _res, next) => (BUSINESS_PATTERN.test(req.params.business as string) ? next() : next('router')));
