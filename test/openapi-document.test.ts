@@ -271,4 +271,23 @@ describe('over HTTP', () => {
     check('GET', `/ext/v2/${stack.business}/agents`, anonymous);
     expect(anonymous.status).toBe(401);
   });
+
+  test('bodies and paths the server cannot read get the documented problems', async () => {
+    const token = stack.token('openapi-user');
+    const message = '/messages/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4/cancel';
+    const calls: [string, string, { rawBody?: string; headers?: Record<string, string> }, number, string][] = [
+      ['POST', '/clients', { rawBody: '{}', headers: { 'content-type': 'application/json; charset=latin1' } }, 415, 'Unsupported body encoding'],
+      ['POST', '/agents', { rawBody: JSON.stringify({ name: 'x'.repeat(101 * 1024) }) }, 413, 'Request body is larger than 100 kB'],
+      ['POST', message, { rawBody: '{' }, 400, 'Malformed JSON body'],
+      ['GET', '/clients/%ZZ', {}, 400, 'Bad Request'],
+    ];
+    for (const [method, path, options, status, detail] of calls) {
+      const res = await stack.api(method, path, { token, ...options });
+      expect([method, path, res.status, res.body.detail]).toEqual([method, path, status, detail]);
+      check(method, `/ext/v2/${stack.business}${path}`, res);
+    }
+    const badBusiness = await stack.api('GET', '//ext/v2/not!a!name/agents', { token });
+    expect(badBusiness.status).toBe(404);
+    check('GET', '/ext/v2/not!a!name/agents', badBusiness);
+  });
 });
