@@ -13,6 +13,7 @@ import { perUserRateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
 import { BUSINESS_PATTERN } from './http/validation';
 import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
+import { openApiRouter } from './openapi/routes';
 
 export const DEFAULT_ASSIGN_TIMEOUT_MS = 20_000;
 
@@ -44,7 +45,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
   app.use(requestLog(logger), metrics.middleware, ...securityHeaders(), corsAllowList(deps.corsOrigins ?? []));
-  app.use(healthRouter(deps), metrics.router);
+  app.use(healthRouter(deps), metrics.router, openApiRouter());
 
   const business = Router({ mergeParams: true });
   business.use((req, _res, next) => (BUSINESS_PATTERN.test(req.params.business as string) ? next() : next('router')));
