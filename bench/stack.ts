@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import jwt from 'jsonwebtoken';
+import pino from 'pino';
 import { listen } from '../src/api/http/server';
 import { loadConfig } from '../src/config';
 import { applyMigrations } from '../src/infra/migrate';
@@ -30,7 +31,7 @@ export async function startBenchStack() {
     MESSAGE_PROVIDER: 'log',
   });
   const worker = await runWorker(services);
-  const http = await listen(createApi(services, { log: (e) => console.error(e), onRequest: undefined }), 0, '127.0.0.1');
+  const http = await listen(createApi(services, { log: (e) => console.error(e), logger: pino({ level: 'silent' }) }), 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${http.port}/ext/v2/bench`;
   const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'bench-user', expiresIn: '1h' });
   return {

@@ -1,4 +1,6 @@
 import { createPublicKey } from 'node:crypto';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import type { AuthConfig } from './api/http/auth';
 import { DEFAULT_DATA_DIR } from './paths';
@@ -9,14 +11,14 @@ const optional = z
   .optional()
   .transform((v) => (v && v.trim() ? v : undefined));
 
-const envSchema = z.object({
+export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
   DATABASE_URL: optional,
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
   TEMPORAL_ADDRESS: optional,
-  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_NAMESPACE: optional,
   TEMPORAL_TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
   /** The Nexus endpoint name that `npm start` creates on its dev server and prints. */
   NEXUS_ENDPOINT: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,199}$/, 'must be a letter then letters, digits, _ or -').default('crm'),
@@ -30,6 +32,15 @@ const envSchema = z.object({
   MESSAGE_PROVIDER: z.enum(['log', 'webhook']).default('log'),
   MESSAGE_WEBHOOK_URL: optional.pipe(z.string().url().optional()),
   MESSAGE_WEBHOOK_SECRET: optional,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Origins allowed to call the API from a browser, comma-separated; none by default. */
+  CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
+  /** Requests per user and minute; 0 turns the limit off. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
+  /** Express's `trust proxy`: false, true, a hop count or a list of addresses (for X-Forwarded-For). */
+  TRUST_PROXY: optional.transform((value) => (value === undefined || value === 'false' ? false : value === 'true' ? true : /^\d+$/.test(value) ? Number(value) : value)),
+  /** The worker's health and metrics port; 0 picks a free one. */
+  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Where to find the Temporal CLI and the time-skipping test server; PATH is searched next. */
   TEMPORAL_CLI_PATH: optional,
   TEMPORAL_TEST_SERVER_PATH: optional,
@@ -38,7 +49,27 @@ const envSchema = z.object({
   PRISMA_SCHEMA_PATH: optional,
 });
 
-export type Config = z.infer<typeof envSchema>;
+/** How to reach Temporal beyond its address: TLS, mTLS client certificates, an API key, gRPC metadata. */
+export type TemporalConnectionOptions = Pick<NativeConnectionOptions, 'tls' | 'apiKey' | 'metadata'>;
+
+export type Config = Omit<z.infer<typeof envSchema>, 'TEMPORAL_NAMESPACE'> & {
+  TEMPORAL_NAMESPACE: string;
+  temporalConnection: TemporalConnectionOptions;
+};
+
+/**
+ * Temporal's own client configuration, read the way its CLI and SDKs read it: TEMPORAL_ADDRESS,
+ * TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_GRPC_META_*, and a profile
+ * (TEMPORAL_PROFILE) of the TOML file at TEMPORAL_CONFIG_FILE or the default path.
+ */
+function temporalProfile(env: NodeJS.ProcessEnv) {
+  const strings = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  try {
+    return loadClientConnectConfig({ overrideEnvVars: strings });
+  } catch (error) {
+    throw new Error(`Invalid configuration: Temporal connection (TEMPORAL_TLS_*, TEMPORAL_API_KEY, TEMPORAL_PROFILE): ${(error as Error).message}`);
+  }
+}
 
 /** Parses the environment once, at boot; a bad value stops the process with the reason. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -47,7 +78,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const reasons = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${reasons}`);
   }
-  const config = parsed.data;
+  const profile = temporalProfile(env);
+  const { address, ...temporalConnection } = profile.connectionOptions;
+  const config: Config = {
+    ...parsed.data,
+    TEMPORAL_ADDRESS: parsed.data.TEMPORAL_ADDRESS ?? address,
+    TEMPORAL_NAMESPACE: parsed.data.TEMPORAL_NAMESPACE ?? profile.namespace ?? 'default',
+    temporalConnection,
+  };
   if (config.JWT_SECRET && config.JWT_SECRET.length < 32) {
     throw new Error('Invalid configuration: JWT_SECRET must be at least 32 characters');
   }

@@ -1,11 +1,11 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { createProvider, type MessageProvider } from './activities/providers';
 import { createApp, type AppDeps } from './api/app';
-import { authConfigOf, type Config } from './config';
+import { authConfigOf, type Config, type TemporalConnectionOptions } from './config';
 import { createPrisma, type Prisma } from './db/prisma';
-import { logError, logEvent } from './logger';
 import { connectTemporalClient } from './temporal/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
+import { serveWorkerHttp, workerMetrics } from './worker/telemetry';
 
 /** What every process of the service is built from: opened once from validated config. */
 export interface Services {
@@ -14,6 +14,7 @@ export interface Services {
   temporal: TemporalClient;
   provider: MessageProvider;
   temporalAddress: string;
+  temporalConnection: TemporalConnectionOptions;
   namespace: string;
   taskQueue: string;
   /** Closes what `openServices` opened (not what was handed in as an override). */
@@ -31,7 +32,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   const prisma = overrides.prisma ?? createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   if (!overrides.prisma) closers.push(() => prisma.$disconnect());
   try {
-    const temporal = overrides.temporal ?? (await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE));
+    const temporal = overrides.temporal ?? (await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.temporalConnection));
     if (!overrides.temporal) closers.push(() => temporal.connection.close());
     return {
       config,
@@ -39,6 +40,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       temporal,
       provider: overrides.provider ?? createProvider(config, prisma),
       temporalAddress: config.TEMPORAL_ADDRESS,
+      temporalConnection: config.temporalConnection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: overrides.taskQueue ?? config.TEMPORAL_TASK_QUEUE,
       stop: async () => {
@@ -51,19 +53,42 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'assignTimeoutMs' | 'log' | 'onRequest'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'assignTimeoutMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy'>>;
 
-/** The API on these services; the production defaults log errors and one line per request. */
+/** The API on these services, with the HTTP settings of the configuration. */
 export function createApi(services: Services, options: ApiOptions = {}) {
+  const { config } = services;
   return createApp({
     ...services,
-    auth: options.auth ?? authConfigOf(services.config),
-    assignTimeoutMs: options.assignTimeoutMs,
-    log: options.log ?? logError,
-    onRequest: 'onRequest' in options ? options.onRequest : (entry) => logEvent('http.request', { ...entry }),
+    corsOrigins: config.CORS_ORIGINS,
+    rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    trustProxy: config.TRUST_PROXY,
+    ...options,
+    auth: options.auth ?? authConfigOf(config),
   });
 }
 
 export function runWorker(services: Services, options: WorkerOptions = {}): Promise<RunningWorker> {
   return startWorker(services, options);
+}
+
+/** The worker with its metrics and health endpoint on `port`; `sdkMetricsAddress` is where the runtime exports its own. */
+export async function runObservedWorker(services: Services, port: number, sdkMetricsAddress?: string) {
+  const metrics = workerMetrics(services.prisma);
+  const worker = await runWorker(services, { observeLateness: metrics.observeLateness });
+  const http = await serveWorkerHttp({
+    port,
+    metrics: metrics.registry,
+    sdkMetricsUrl: sdkMetricsAddress && `http://${sdkMetricsAddress}/metrics`,
+    running: () => worker.worker.getState() === 'RUNNING',
+  });
+  return {
+    worker,
+    port: http.port,
+    done: worker.done,
+    stop: async () => {
+      await worker.stop();
+      await http.stop();
+    },
+  };
 }

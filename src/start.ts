@@ -1,4 +1,3 @@
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { listen } from './api/http/server';
@@ -9,7 +8,9 @@ import { applyMigrations } from './infra/migrate';
 import { freePort } from './infra/ports';
 import { startDevServer } from './infra/temporal-server';
 import { dataPaths } from './paths';
-import { createApi, openServices, runWorker } from './services';
+import { setLogLevel } from './logger';
+import { createApi, openServices, runObservedWorker } from './services';
+import { installTemporalRuntime } from './worker/telemetry';
 import { onShutdown } from './shutdown';
 
 /** A development secret kept under the data directory, so tokens stay valid across restarts. */
@@ -23,8 +24,10 @@ async function developmentSecret(file: string): Promise<string> {
 
 /** `npm start`: the whole stack on one machine; whatever the environment points at is used instead. */
 async function main() {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
   const config = loadConfig();
+  setLogLevel(config.LOG_LEVEL);
+  const sdkMetricsAddress = `127.0.0.1:${await freePort()}`;
+  installTemporalRuntime(sdkMetricsAddress);
   const paths = dataPaths(config.DATA_DIR);
   await mkdir(config.DATA_DIR, { recursive: true });
   const stops: (() => Promise<unknown>)[] = [];
@@ -58,7 +61,7 @@ async function main() {
 
     const services = await openServices({ ...config, JWT_SECRET: jwtSecret, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress });
     stops.push(services.stop);
-    const worker = await runWorker(services);
+    const worker = await runObservedWorker(services, await freePort(config.WORKER_HTTP_PORT), sdkMetricsAddress);
     stops.push(worker.stop);
     const nexus = await provideNexusEndpoint(
       services.temporal.connection,
@@ -73,6 +76,8 @@ async function main() {
   Temporal UI  ${uiUrl ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
   Temporal     ${services.temporalAddress}
   Nexus        ${nexus}
+  Metrics      http://localhost:${http.port}/metrics (API), http://localhost:${worker.port}/metrics (worker; health at /healthz)
+  API docs     http://localhost:${http.port}/docs
   PostgreSQL   ${database.embedded ? `embedded, data in ${paths.postgres}` : 'DATABASE_URL'}
   Provider     ${services.provider.name}
   Token        npm run token -- <userId>${generatedSecret ? `   (development secret in ${paths.devJwtSecret})` : ''}

@@ -1,10 +1,10 @@
-import type { AccessLogEntry } from '../src/api/http/access-log';
+import { memoryLogger } from './support/helpers';
 import { startTestStack, type TestStack } from './support/stack';
 
 let stack: TestStack;
-const accessLog: AccessLogEntry[] = [];
+const { logger, lines } = memoryLogger();
 beforeAll(async () => {
-  stack = await startTestStack({ onRequest: (entry) => accessLog.push(entry) });
+  stack = await startTestStack({ logger });
 });
 afterAll(() => stack.stop());
 
@@ -21,12 +21,15 @@ test('readyz reports the database and Temporal reachable', async () => {
 });
 
 test('every request is logged once: method, path without its query, status, duration and user', async () => {
-  accessLog.length = 0;
+  lines.length = 0;
   const token = stack.token('log-user');
   await stack.api('GET', '/agents?secret=hidden', { token });
   await stack.api('GET', '/agents');
-  expect(accessLog).toEqual([
-    { method: 'GET', path: `/ext/v2/${stack.business}/agents`, status: 200, ms: expect.any(Number), user: 'log-user' },
-    { method: 'GET', path: `/ext/v2/${stack.business}/agents`, status: 401, ms: expect.any(Number), user: undefined },
+  const requests = lines.filter((line) => line.event === 'http.request');
+  expect(requests).toEqual([
+    expect.objectContaining({ req: { id: expect.any(String), method: 'GET', path: `/ext/v2/${stack.business}/agents` }, res: { status: 200 }, responseTime: expect.any(Number), user: 'log-user' }),
+    expect.objectContaining({ req: { id: expect.any(String), method: 'GET', path: `/ext/v2/${stack.business}/agents` }, res: { status: 401 }, responseTime: expect.any(Number) }),
   ]);
+  expect(requests[1].user).toBeUndefined();
+  expect(JSON.stringify(lines)).not.toContain('hidden');
 });

@@ -57,7 +57,7 @@ test('random JSON bodies never get a 5xx, and every error is a problem document'
   for (let i = 0; i < 400; i++) {
     const [method, path] = gen.pick(ROUTES);
     const body = gen.next() < 0.2 ? { agents: [gen.object(1), gen.object(1)], ...gen.object(1) } : gen.object(0);
-    const res = await stack.api(method, path, { token, body: method === 'GET' ? undefined : body });
+    const res = await stack.api(method, path, { token, body: method === 'GET' ? undefined : body, validate: false });
     if (res.status >= 500) failures.push(`${method} ${path} ${JSON.stringify(body).slice(0, 300)} → ${res.status} ${JSON.stringify(res.body)}`);
     if (res.status >= 400 && !res.headers.get('content-type')?.startsWith('application/problem+json')) {
       failures.push(`${method} ${path} → ${res.status} without a problem document`);
@@ -81,7 +81,7 @@ test('random bytes, content types and path segments never get a 5xx', async () =
     const method = gen.pick(['GET', 'POST', 'DELETE', 'PUT']);
     const rawBody = method === 'GET' ? undefined : gen.pick(['{', '[]', 'null', '"x"', '\u0000\u0001', '{"agents":[{"agent":"a1","dt_until":1e999}]}', 'agents=1']);
     const contentType = gen.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']);
-    const res = await stack.api(method, path, { token, rawBody, headers: rawBody === undefined ? {} : { 'content-type': contentType } });
+    const res = await stack.api(method, path, { token, rawBody, headers: rawBody === undefined ? {} : { 'content-type': contentType }, validate: false });
     if (res.status >= 500) failures.push(`${method} ${path.slice(0, 80)} ${contentType} ${JSON.stringify(rawBody)} → ${res.status} ${JSON.stringify(res.body)}`);
   }
   expect(failures).toEqual([]);

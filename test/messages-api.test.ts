@@ -1,5 +1,5 @@
 import { startTestStack, uniqueName, type TestStack } from './support/stack';
-import { expectProblem, waitForStatus } from './support/helpers';
+import { expectProblem, problemOf, waitForStatus } from './support/helpers';
 
 /**
  * The send-message API with the default `log` provider: every validation rule and its text,
@@ -119,7 +119,7 @@ describe('ownership', () => {
     const foreign = await send({ message_type: 'text', client: 'c-bob', text_message: 'Hi' });
     const missing = await send({ message_type: 'text', client: 'does-not-exist', text_message: 'Hi' });
     expectProblem(foreign, 404, 'Client not found');
-    expect(foreign.body).toEqual(missing.body);
+    expect(problemOf(foreign.body)).toEqual(problemOf(missing.body));
   });
 
   test("the caller's own client under another business path → 404", async () => {
@@ -140,7 +140,7 @@ describe('ownership', () => {
       await stack.api('POST', `//ext/v2/${refusedBusiness}${path}/cancel`, { token: alice }),
     ]) {
       expectProblem(res, 404, 'Message not found');
-      expect(res.body).toEqual(missing.body);
+      expect(problemOf(res.body)).toEqual(problemOf(missing.body));
     }
     expectProblem(await stack.api('GET', '/messages/not-a-uuid', { token: alice }), 404, 'Message not found');
     expect((await stack.api('GET', path, { token: alice })).body.status).toBe('scheduled');

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { createWebhookProvider, SIGNATURE_HEADER } from '../src/activities/providers/webhook';
 import { startTestStack, type ApiResponse, type TestStack } from './support/stack';
-import { waitForStatus as waitForMessageStatus } from './support/helpers';
+import { waitForStatus as waitForMessageStatus, REQUEST_INSTANCE } from './support/helpers';
 import { startWebhookReceiver, type Answer, type ReceivedRequest, type WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -128,6 +128,7 @@ test('cancel after sending → 409, and the message stays sent', async () => {
     title: 'Conflict',
     status: 409,
     detail: `Message ${id} can no longer be canceled: it is sent`,
+    instance: REQUEST_INSTANCE,
   });
   expect((await getMessage(id)).status).toBe('sent');
 });
@@ -214,6 +215,7 @@ describe('Idempotency-Key', () => {
       title: 'Unprocessable Entity',
       status: 422,
       detail: 'Idempotency-Key was already used with a different request',
+      instance: REQUEST_INSTANCE,
     });
     await waitForStatus(first.body._id, 'sent');
     expect(await stack.prisma.message.count({ where: { business: stack.business, idempotencyKey: 'order-43' } })).toBe(1);

@@ -47,10 +47,11 @@ function problemOf(outcome: CallOutcome) {
   return outcome.failed.problem ?? { noProblem: outcome.failed.chain };
 }
 
-/** The HTTP answer's problem, which the operation must repeat exactly. */
+/** The HTTP answer's problem, which the operation must repeat exactly (`instance` names the HTTP request). */
 function httpProblem(res: ApiResponse) {
   expect(res.status).toBeGreaterThanOrEqual(400);
-  return res.body;
+  const { instance: _request, ...problem } = res.body;
+  return problem;
 }
 
 /** Runs each case over HTTP and through Nexus, and expects the same problem from both. */

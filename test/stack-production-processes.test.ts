@@ -11,6 +11,7 @@ test('npm run api and npm run worker, as separate processes, serve assignments a
   const webhookSecret = randomBytes(16).toString('hex');
   const secret = randomBytes(32).toString('hex');
   const port = await freePort();
+  const workerPort = await freePort();
   const shared = {
     DATABASE_URL: process.env.TEST_DATABASE_URL!,
     TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
@@ -18,7 +19,7 @@ test('npm run api and npm run worker, as separate processes, serve assignments a
   };
   const worker = runEntryPoint(
     'src/worker/main.ts',
-    { ...shared, MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_WEBHOOK_SECRET: webhookSecret },
+    { ...shared, MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_WEBHOOK_SECRET: webhookSecret, WORKER_HTTP_PORT: String(workerPort) },
     '"event":"worker.running"',
   );
   const api = runEntryPoint('src/api/main.ts', { ...shared, JWT_SECRET: secret, PORT: String(port) }, '"event":"api.listening"');
@@ -40,6 +41,17 @@ test('npm run api and npm run worker, as separate processes, serve assignments a
     expect(delivery.headers['idempotency-key']).toBe(sent.body._id);
     const timestamp = Number(/t=(\d+)/.exec(String(delivery.headers['x-webhook-signature']))![1]);
     expect(delivery.headers['x-webhook-signature']).toBe(webhookSignature(webhookSecret, timestamp, delivery.rawBody));
+
+    const health = await fetch(`http://127.0.0.1:${workerPort}/healthz`);
+    expect({ status: health.status, body: await health.json() }).toEqual({ status: 200, body: { status: 'ok' } });
+    const workerMetrics = await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text();
+    expect(workerMetrics).toMatch(/crm_messages\{status="sent"\} [1-9]/);
+    expect(workerMetrics).toMatch(/crm_active_assignments [1-9]/);
+    expect(workerMetrics).toMatch(/crm_message_delivery_lateness_seconds_count [1-9]/);
+    // The SDK's own metrics, from the runtime's Prometheus exporter.
+    expect(workerMetrics).toMatch(/temporal_(workflow|activity)_\w+/);
+    const apiMetrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(apiMetrics).toMatch(/http_requests_total\{method="POST",route="\/ext\/v2\/:business\/messages",status="202"\} 1/);
   } finally {
     await receiver.close();
     expect(await api.stop()).toBe(0);

@@ -13,13 +13,15 @@ import type { MessageProvider, OutgoingMessage } from './providers';
 export interface MessageActivityDeps {
   prisma: Prisma;
   provider: MessageProvider;
+  /** Seconds from `send_at` to `sent`, observed once per message that leaves. */
+  observeLateness?: (seconds: number) => void;
 }
 
 function messageNotFound(messageId: string): ApplicationFailure {
   return ApplicationFailure.create({ type: ActivityFailureType.MessageNotFound, message: `Message ${messageId} not found`, nonRetryable: true });
 }
 
-export function createMessageActivities({ prisma, provider }: MessageActivityDeps) {
+export function createMessageActivities({ prisma, provider, observeLateness }: MessageActivityDeps) {
   return {
     async loadMessageStatus(messageId: string): Promise<MessageStatus> {
       const status = await messageStatus(prisma, messageId);
@@ -61,7 +63,10 @@ export function createMessageActivities({ prisma, provider }: MessageActivityDep
       return { provider: provider.name, providerRef: providerRef ?? null };
     },
 
-    recordMessageSent: (input: { messageId: string; provider: string; providerRef: string | null }): Promise<void> => markMessageSent(prisma, input),
+    async recordMessageSent(input: { messageId: string; provider: string; providerRef: string | null }): Promise<void> {
+      const sent = await markMessageSent(prisma, input);
+      if (sent) observeLateness?.((sent.sentAt.getTime() - sent.sendAt.getTime()) / 1000);
+    },
 
     recordMessageFailed: (input: { messageId: string; error: string }): Promise<void> => markMessageFailed(prisma, input),
   };

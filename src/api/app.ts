@@ -1,47 +1,64 @@
 import express, { Router, type Express } from 'express';
+import type { Logger } from 'pino';
+import { logger as defaultLogger } from '../logger';
 import { agentsRouter, type AgentRoutesDeps } from './agents/routes';
 import { DEFAULT_ASSIGN_TIMEOUT_MS } from './assignments/assign';
 import { assignmentsRouter, type AssignmentRoutesDeps } from './assignments/routes';
 import { clientsRouter, type ClientRoutesDeps } from './clients/routes';
-import { accessLog, type AccessLogEntry } from './http/access-log';
 import { authenticate, type AuthConfig } from './http/auth';
 import { errorMiddleware, notFoundHandler } from './http/errors';
 import { healthRouter, type HealthDeps } from './http/health';
+import { corsAllowList, securityHeaders } from './http/hygiene';
+import { httpMetrics } from './http/metrics';
+import { perUserRateLimit } from './http/rate-limit';
+import { requestLog } from './http/request-log';
 import { BUSINESS_PATTERN } from './http/validation';
 import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
+import { openApiRouter } from './openapi/routes';
+
+export interface HttpOptions {
+  /** Where request lines and errors go; the process's logger by default. */
+  logger?: Logger;
+  corsOrigins?: readonly string[];
+  /** Requests per user and minute; 0 or absent: no limit. */
+  rateLimitPerMinute?: number;
+  trustProxy?: boolean | number | string;
+}
 
 export type AppDeps = HealthDeps &
   ClientRoutesDeps &
   AgentRoutesDeps &
   Omit<AssignmentRoutesDeps, 'assignTimeoutMs'> &
-  MessageRoutesDeps & {
+  MessageRoutesDeps &
+  HttpOptions & {
     auth: AuthConfig;
     assignTimeoutMs?: number;
-    log?: (error: unknown) => void;
-    /** Called once per finished request, for an access log. */
-    onRequest?: (entry: AccessLogEntry) => void;
   };
 
 /** Builds the API without listening, so tests and the entry points drive the same app. */
 export function createApp(deps: AppDeps): Express {
+  const logger = deps.logger ?? defaultLogger;
+  const log = deps.log ?? ((error: unknown) => logger.error({ event: 'error', err: error }));
+  const metrics = httpMetrics();
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
-  if (deps.onRequest) app.use(accessLog(deps.onRequest));
-  app.use(healthRouter(deps));
+  app.set('trust proxy', deps.trustProxy ?? false);
+  app.use(requestLog(logger), metrics.middleware, ...securityHeaders(), corsAllowList(deps.corsOrigins ?? []));
+  app.use(healthRouter(deps), metrics.router, openApiRouter());
 
   const business = Router({ mergeParams: true });
   business.use((req, _res, next) => (BUSINESS_PATTERN.test(req.params.business as string) ? next() : next('router')));
   business.use(authenticate(deps.auth));
+  business.use(perUserRateLimit(deps.rateLimitPerMinute ?? 0));
   // strict: false lets a JSON `null` or scalar body reach the route, which answers with its own 400 text.
   business.use(express.json({ limit: '100kb', type: () => true, strict: false }));
   business.use(clientsRouter(deps));
   business.use(agentsRouter(deps));
-  business.use(assignmentsRouter({ ...deps, assignTimeoutMs: deps.assignTimeoutMs ?? DEFAULT_ASSIGN_TIMEOUT_MS }));
-  business.use(messagesRouter(deps));
+  business.use(assignmentsRouter({ ...deps, log, assignTimeoutMs: deps.assignTimeoutMs ?? DEFAULT_ASSIGN_TIMEOUT_MS }));
+  business.use(messagesRouter({ ...deps, log }));
   app.use('/ext/v2/:business', business);
 
   app.use(notFoundHandler);
-  app.use(errorMiddleware(deps.log ?? ((error) => console.error(error))));
+  app.use(errorMiddleware(log));
   return app;
 }

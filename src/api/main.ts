@@ -1,5 +1,5 @@
 import { authConfigOf, loadConfig } from '../config';
-import { logEvent } from '../logger';
+import { logEvent, setLogLevel } from '../logger';
 import { createApi, openServices } from '../services';
 import { onShutdown } from '../shutdown';
 import { listen } from './http/server';
@@ -7,6 +7,7 @@ import { listen } from './http/server';
 /** The API process of a production deployment: needs DATABASE_URL, TEMPORAL_ADDRESS and a JWT key. */
 async function main() {
   const config = loadConfig();
+  setLogLevel(config.LOG_LEVEL);
   const auth = authConfigOf(config);
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('npm run api needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs everything embedded)');

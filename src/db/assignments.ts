@@ -83,3 +83,7 @@ export function listClientAssignments(prisma: Prisma, clientPk: string, statuses
     orderBy: [{ createdAt: 'asc' }],
   });
 }
+
+export function countActiveAssignments(prisma: Prisma): Promise<number> {
+  return prisma.assignment.count({ where: { status: 'active' } });
+}

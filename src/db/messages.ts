@@ -84,12 +84,23 @@ export async function countDeliveryAttempt(prisma: Prisma, id: string, provider:
   return { message, sending: counted.count > 0 && !!message?.dispatchedAt };
 }
 
-/** sending → sent. */
-export async function markMessageSent(prisma: Prisma, input: { messageId: string; provider: string; providerRef: string | null }): Promise<void> {
-  await prisma.message.updateMany({
+/** sending → sent; returns when it was due and when it left, or null when it was not sending. */
+export async function markMessageSent(
+  prisma: Prisma,
+  input: { messageId: string; provider: string; providerRef: string | null },
+): Promise<{ sendAt: Date; sentAt: Date } | null> {
+  const [sent] = await prisma.message.updateManyAndReturn({
     where: { id: input.messageId, status: 'sending' },
     data: { status: 'sent', sentAt: new Date(), provider: input.provider, providerRef: input.providerRef, error: null },
+    select: { sendAt: true, sentAt: true },
   });
+  return sent ? { sendAt: sent.sendAt, sentAt: sent.sentAt! } : null;
+}
+
+/** How many of the table's messages are in each status. */
+export async function countMessagesByStatus(prisma: Prisma): Promise<Map<MessageStatus, number>> {
+  const groups = await prisma.message.groupBy({ by: ['status'], _count: { _all: true } });
+  return new Map(groups.map((g) => [g.status, g._count._all]));
 }
 
 /** sending → failed, with a bounded reason. */

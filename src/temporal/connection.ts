@@ -1,6 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
+import type { TemporalConnectionOptions } from '../config';
 
-export async function connectTemporalClient(address: string, namespace: string): Promise<Client> {
-  const connection = await Connection.connect({ address });
+/** The client side, with the same TLS, API key and metadata the worker's native connection uses. */
+export async function connectTemporalClient(address: string, namespace: string, options: TemporalConnectionOptions = {}): Promise<Client> {
+  const connection = await Connection.connect({ address, ...options });
   return new Client({ connection, namespace });
 }

@@ -3,11 +3,13 @@ import type { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
 import type { MessageProvider } from '../activities/providers';
 import type { Prisma } from '../db/prisma';
+import type { TemporalConnectionOptions } from '../config';
 import { crmServiceHandler } from '../nexus/service';
 import { WORKFLOWS_PATH } from '../paths';
 
 export interface WorkerDeps {
   temporalAddress: string;
+  temporalConnection?: TemporalConnectionOptions;
   namespace: string;
   taskQueue: string;
   prisma: Prisma;
@@ -18,6 +20,7 @@ export interface WorkerDeps {
 export interface WorkerOptions {
   /** A prebuilt workflow bundle (tests build it once); otherwise the workflows are bundled at start. */
   workflowBundle?: SdkWorkerOptions['workflowBundle'];
+  observeLateness?: (seconds: number) => void;
 }
 
 export interface RunningWorker {
@@ -28,13 +31,19 @@ export interface RunningWorker {
 }
 
 export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Promise<RunningWorker> {
-  const connection = await NativeConnection.connect({ address: deps.temporalAddress });
+  const connection = await NativeConnection.connect({ address: deps.temporalAddress, ...deps.temporalConnection });
   const worker = await Worker.create({
     connection,
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, provider: deps.provider }),
+    activities: createActivities({
+      prisma: deps.prisma,
+      temporal: deps.temporal,
+      taskQueue: deps.taskQueue,
+      provider: deps.provider,
+      observeLateness: options.observeLateness,
+    }),
     nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue })],
   });
   const done = worker.run().finally(() => connection.close());

@@ -1,19 +1,22 @@
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../config';
-import { logEvent } from '../logger';
-import { runWorker, openServices } from '../services';
+import { freePort } from '../infra/ports';
+import { logEvent, setLogLevel } from '../logger';
+import { openServices, runObservedWorker } from '../services';
 import { onShutdown } from '../shutdown';
+import { installTemporalRuntime } from './telemetry';
 
 /** The worker process of a production deployment: needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main() {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
   const config = loadConfig();
+  setLogLevel(config.LOG_LEVEL);
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('npm run worker needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs everything embedded)');
   }
+  const sdkMetricsAddress = `127.0.0.1:${await freePort()}`;
+  installTemporalRuntime(sdkMetricsAddress);
   const services = await openServices(config);
-  const worker = await runWorker(services);
-  logEvent('worker.running', { taskQueue: services.taskQueue, provider: services.provider.name });
+  const worker = await runObservedWorker(services, config.WORKER_HTTP_PORT, sdkMetricsAddress);
+  logEvent('worker.running', { taskQueue: services.taskQueue, provider: services.provider.name, httpPort: worker.port });
   onShutdown(async () => {
     await worker.stop();
     await services.stop();

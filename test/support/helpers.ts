@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import pino, { type Logger } from 'pino';
+import { createLogger } from '../../src/logger';
 import type { ApiResponse } from './http';
 
 export function uniqueName(prefix: string): string {
@@ -23,11 +25,20 @@ export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 20_000,
   }
 }
 
+/** A problem's `instance`: the request id the answer also carries in X-Request-Id. */
+export const REQUEST_INSTANCE = expect.stringMatching(/^urn:request:[A-Za-z0-9._:-]+$/);
+
+/** A problem body without its per-request `instance`, to compare two answers for being the same. */
+export function problemOf(body: Record<string, unknown>): Record<string, unknown> {
+  const { instance: _instance, ...problem } = body;
+  return problem;
+}
+
 /** An RFC 9457 answer with this status and, when given, exactly this detail (or one matching it). */
 export function expectProblem(res: ApiResponse, status: number, detail: string | RegExp = /.+/): void {
   expect({ status: res.status, body: res.body }).toEqual({
     status,
-    body: { type: expect.any(String), title: expect.any(String), status, detail: typeof detail === 'string' ? detail : expect.stringMatching(detail) },
+    body: { type: expect.any(String), title: expect.any(String), status, detail: typeof detail === 'string' ? detail : expect.stringMatching(detail), instance: REQUEST_INSTANCE },
   });
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
 }
@@ -56,4 +67,13 @@ export function createTimeSkippingEnvironment(): Promise<TestWorkflowEnvironment
   quietTemporalRuntime();
   const path = process.env.TEMPORAL_TEST_SERVER_PATH;
   return TestWorkflowEnvironment.createTimeSkipping(path ? { server: { executable: { type: 'existing-path', path } } } : undefined);
+}
+
+export const silentLogger: Logger = pino({ level: 'silent' });
+
+/** The process's kind of logger (same format and redaction) whose lines a test can read back as objects. */
+export function memoryLogger(): { logger: Logger; lines: Record<string, any>[] } {
+  const lines: Record<string, any>[] = [];
+  const logger = createLogger({ write: (line: string) => lines.push(JSON.parse(line)) });
+  return { logger, lines };
 }

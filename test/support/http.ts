@@ -1,3 +1,5 @@
+import { validateAgainstDocument } from './openapi';
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -9,6 +11,11 @@ export interface RequestOptions {
   body?: unknown;
   rawBody?: string;
   headers?: Record<string, string>;
+  /**
+   * Whether the answer must agree with the OpenAPI document (default: yes). Only a test that calls a
+   * route or method the API does not have on purpose turns it off.
+   */
+  validate?: boolean;
 }
 
 /** One HTTP request as a client of the API sends it: a bearer token, a JSON body, the answer parsed when it is JSON. */
@@ -31,8 +38,17 @@ export async function request<T = any>(method: string, url: string, options: Req
   return { status: response.status, headers: response.headers, body: parsed as T };
 }
 
-/** Requests to `/ext/v2/{business}{path}`, or to `path` itself on the same origin when it starts with `//`. */
+/**
+ * Requests to `/ext/v2/{business}{path}`, or to `path` itself on the same origin when it starts with
+ * `//`; every answer is checked against the OpenAPI document, so a route and its description cannot drift.
+ */
 export function apiClient(origin: string, business: string) {
-  return <T = any>(method: string, path: string, options?: RequestOptions) =>
-    request<T>(method, path.startsWith('//') ? `${origin}${path.slice(1)}` : `${origin}/ext/v2/${business}${path}`, options);
+  return async <T = any>(method: string, path: string, options: RequestOptions = {}) => {
+    const absolutePath = path.startsWith('//') ? path.slice(1) : `/ext/v2/${business}${path}`;
+    const res = await request<T>(method, `${origin}${absolutePath}`, options);
+    if (options.validate !== false) {
+      validateAgainstDocument({ method, path: absolutePath, status: res.status, contentType: res.headers.get('content-type'), body: res.body, headers: res.headers });
+    }
+    return res;
+  };
 }

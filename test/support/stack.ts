@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config';
 import type { Prisma } from '../../src/db/prisma';
 import { createApi, openServices, runWorker, type ApiOptions, type ServiceOverrides, type Services } from '../../src/services';
 import type { RunningWorker } from '../../src/worker';
-import { quietTemporalRuntime, uniqueName } from './helpers';
+import { quietTemporalRuntime, silentLogger, uniqueName } from './helpers';
 import { apiClient, type ApiResponse, type RequestOptions } from './http';
 
 export type { ApiResponse, RequestOptions } from './http';
@@ -36,7 +36,7 @@ export interface TestStack extends TestApi {
   stopWorker(): Promise<void>;
 }
 
-export interface TestStackOptions extends Pick<ServiceOverrides, 'provider'>, Pick<ApiOptions, 'assignTimeoutMs' | 'onRequest'> {
+export interface TestStackOptions extends Pick<ServiceOverrides, 'provider'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger'> {
   business?: string;
   temporalAddress?: string;
 }
@@ -69,7 +69,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   const started: TestApi[] = [];
   const startApi = async (overrides: ServiceOverrides & ApiOptions = {}): Promise<TestApi> => {
     const http = await listen(
-      createApi({ ...services, ...overrides }, { log: () => undefined, onRequest: undefined, ...overrides }),
+      createApi({ ...services, ...overrides }, { log: () => undefined, logger: silentLogger, ...overrides }),
       0,
       '127.0.0.1',
     );
@@ -78,7 +78,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     started.push(api);
     return api;
   };
-  const main = await startApi({ assignTimeoutMs: options.assignTimeoutMs, onRequest: options.onRequest });
+  const main = await startApi({ assignTimeoutMs: options.assignTimeoutMs, ...(options.logger && { logger: options.logger }) });
 
   return {
     ...main,

@@ -1,3 +1,4 @@
+import { createPublicKey, createSecretKey } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import jwt, { type Algorithm } from 'jsonwebtoken';
 import { unauthorized } from './problem';
@@ -35,12 +36,15 @@ function headerAlgorithm(token: string): Algorithm | undefined {
 
 /** Verifies the bearer token and returns its caller; throws a 401 problem otherwise. */
 export function createTokenVerifier(config: AuthConfig) {
+  // Key objects built once: jsonwebtoken would otherwise parse the secret or the PEM on every request.
+  const secretKey = config.secret ? createSecretKey(Buffer.from(config.secret, 'utf8')) : undefined;
+  const publicKey = config.publicKey ? createPublicKey(config.publicKey) : undefined;
   return (authorization: string | undefined): Caller => {
     const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorization ?? '');
     if (!match) throw unauthorized('Missing or malformed bearer token');
     const token = match[1];
     const alg = headerAlgorithm(token);
-    const key = alg && HMAC_ALGORITHMS.includes(alg) ? config.secret : alg && PUBLIC_KEY_ALGORITHMS.includes(alg) ? config.publicKey : undefined;
+    const key = alg && HMAC_ALGORITHMS.includes(alg) ? secretKey : alg && PUBLIC_KEY_ALGORITHMS.includes(alg) ? publicKey : undefined;
     if (!alg || !key) throw unauthorized('Invalid token');
     let payload: jwt.JwtPayload | string;
     try {

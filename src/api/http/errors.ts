@@ -4,6 +4,7 @@ import { ServiceError } from '@temporalio/client';
 import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { RequestFailureType } from '../../workflows/definitions';
 import { HttpProblem } from './problem';
+import { REQUEST_ID_HEADER } from './request-id';
 
 /** The one table from a request workflow's business failure to the HTTP status the caller sees. */
 export const FAILURE_STATUS: Record<RequestFailureType, { status: number; type: string }> = {
@@ -11,11 +12,21 @@ export const FAILURE_STATUS: Record<RequestFailureType, { status: number; type: 
   AgentNotAuthorized: { status: 400, type: '/problems/invalid-request' },
 };
 
+/** The problem's `instance` names this occurrence by its request id, which the caller can quote. */
 export function sendProblem(res: Response, problem: HttpProblem): void {
+  const requestId = res.getHeader(REQUEST_ID_HEADER);
   res
     .status(problem.status)
     .set({ ...problem.headers, 'Content-Type': 'application/problem+json' })
-    .send(JSON.stringify({ type: problem.type, title: STATUS_CODES[problem.status], status: problem.status, detail: problem.detail }));
+    .send(
+      JSON.stringify({
+        type: problem.type,
+        title: STATUS_CODES[problem.status],
+        status: problem.status,
+        detail: problem.detail,
+        ...(requestId && { instance: `urn:request:${requestId}` }),
+      }),
+    );
 }
 
 function businessFailure(error: unknown): ApplicationFailure | undefined {

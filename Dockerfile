@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+# The production shape: one image, two targets (`api`, `worker`), plus `migrate` for the schema.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json prisma.config.ts ./
+COPY prisma prisma
+COPY scripts scripts
+COPY src src
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/prisma prisma
+COPY --from=build /app/dist dist
+USER node
+
+FROM runtime AS migrate
+CMD ["node", "dist/infra/migrate-cli.js", "deploy"]
+
+FROM runtime AS worker
+EXPOSE 9464
+HEALTHCHECK --interval=15s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/worker/main.js"]
+
+FROM runtime AS api
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.0.1:3000/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/api/main.js"]

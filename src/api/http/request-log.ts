@@ -1,0 +1,28 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
+
+/**
+ * One line per finished request with its request id, method, path (never the query string, which may
+ * carry anything), status, time and user; the id is echoed in `X-Request-Id` and in problem bodies.
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  return pinoHttp({
+    logger,
+    quietReqLogger: true,
+    genReqId: (req, res) => {
+      const id = requestIdOf(req);
+      res.setHeader(REQUEST_ID_HEADER, id);
+      return id;
+    },
+    customProps: (req) => ({ event: 'http.request', user: (req as { caller?: { userId: string } }).caller?.userId }),
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+    customSuccessMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+  }) as unknown as RequestHandler;
+}

@@ -1,0 +1,197 @@
+/**
+ * Building blocks shared by every part of the API description: the problem document, the common
+ * parameters, headers and responses, and helpers that keep each route's description short.
+ */
+
+/** OpenAPI objects are plain JSON; the shapes are checked by test/openapi-document.test.ts, not by types. */
+export type OpenApiObject = Record<string, any>;
+
+/** One feature's share of the document: its paths and the schemas only it uses. */
+export interface ApiPart {
+  paths: Record<string, OpenApiObject>;
+  schemas?: Record<string, OpenApiObject>;
+  tags?: OpenApiObject[];
+}
+
+export const PREFIX = '/ext/v2/{businessname}';
+
+export const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string) => ({
+  $ref: `#/components/${kind}/${name}`,
+});
+
+/** The problem types each status can carry; the title is Node's reason phrase, as the server sends it. */
+const PROBLEMS: Record<number, { name: string; title: string; types: string[] }> = {
+  400: { name: 'BadRequestProblem', title: 'Bad Request', types: ['/problems/invalid-request', '/problems/malformed-json', '/problems/bad-request'] },
+  401: { name: 'UnauthorizedProblem', title: 'Unauthorized', types: ['/problems/unauthorized'] },
+  404: { name: 'NotFoundProblem', title: 'Not Found', types: ['/problems/not-found'] },
+  409: { name: 'ConflictProblem', title: 'Conflict', types: ['/problems/conflict'] },
+  413: { name: 'PayloadTooLargeProblem', title: 'Payload Too Large', types: ['/problems/payload-too-large'] },
+  415: { name: 'UnsupportedMediaTypeProblem', title: 'Unsupported Media Type', types: ['/problems/unsupported-media-type'] },
+  422: { name: 'IdempotencyKeyReusedProblem', title: 'Unprocessable Entity', types: ['/problems/idempotency-key-reused'] },
+  429: { name: 'RateLimitedProblem', title: 'Too Many Requests', types: ['/problems/rate-limited'] },
+  500: { name: 'InternalProblem', title: 'Internal Server Error', types: ['/problems/internal'] },
+  503: { name: 'UnavailableProblem', title: 'Service Unavailable', types: ['/problems/unavailable'] },
+  504: { name: 'TimeoutProblem', title: 'Gateway Timeout', types: ['/problems/timeout'] },
+};
+
+const problemSchemas = Object.fromEntries(
+  Object.entries(PROBLEMS).map(([status, { name, title, types }]) => [
+    name,
+    {
+      type: 'object',
+      allOf: [ref('schemas', 'Problem')],
+      properties: { type: { enum: types }, title: { const: title }, status: { const: Number(status) } },
+    },
+  ]),
+);
+
+/** A detail text, or a detail with the problem type it comes with when that is not the status's first. */
+export type ProblemExample = string | { type: string; detail: string };
+
+/**
+ * A problem+json response for `status`, with one named example per detail text the route can send.
+ * `headers` are header names from components.headers.
+ */
+export function problem(status: number, description: string, examples: Record<string, ProblemExample>, headers: string[] = []): OpenApiObject {
+  const { name, title, types } = PROBLEMS[status];
+  return {
+    description,
+    ...(headers.length > 0 && { headers: Object.fromEntries(headers.map((h) => [h, ref('headers', h)])) }),
+    content: {
+      'application/problem+json': {
+        schema: ref('schemas', name),
+        examples: Object.fromEntries(
+          Object.entries(examples).map(([key, example]) => {
+            const { type, detail } = typeof example === 'string' ? { type: types[0], detail: example } : example;
+            return [key, { summary: detail, value: { type, title, status, detail } }];
+          }),
+        ),
+      },
+    },
+  };
+}
+
+/** A JSON response whose body is `schema`. */
+export function json(description: string, schema: OpenApiObject, extra: OpenApiObject = {}): OpenApiObject {
+  const { example, headers } = extra;
+  return {
+    description,
+    ...(headers && { headers }),
+    content: { 'application/json': { schema, ...(example !== undefined && { example }) } },
+  };
+}
+
+/** Any request may fail like this when the business name in the path is not one the service accepts. */
+export const NO_ROUTE_EXAMPLE = { noRoute: 'No route for GET /ext/v2/not%20a%20name/agents' };
+/** Express refuses a path whose percent-encoding is broken (`%ZZ`) before any route sees it. */
+export const BAD_PATH_EXAMPLE = { badPathEncoding: { type: '/problems/bad-request', detail: 'Bad Request' } };
+export const MALFORMED_JSON_EXAMPLE = { malformedJson: { type: '/problems/malformed-json', detail: 'Malformed JSON body' } };
+
+/** The responses every business route shares, by status. */
+export const common = {
+  401: ref('responses', 'Unauthorized'),
+  413: ref('responses', 'PayloadTooLarge'),
+  415: ref('responses', 'UnsupportedMediaType'),
+  429: ref('responses', 'RateLimited'),
+  500: ref('responses', 'InternalError'),
+  503: ref('responses', 'Unavailable'),
+};
+
+/** The shared statuses of a route under the business prefix; `withBody` adds what a request body can cause. */
+export function businessResponses(withBody: boolean): OpenApiObject {
+  return withBody
+    ? { 401: common[401], 413: common[413], 415: common[415], 429: common[429], 500: common[500], 503: common[503] }
+    : { 401: common[401], 429: common[429], 500: common[500], 503: common[503] };
+}
+
+export const components: OpenApiObject = {
+  securitySchemes: {
+    bearerAuth: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description:
+        'A JWT signed with HS256 (the server\'s `JWT_SECRET`) or RS256/ES256 (its `JWT_PUBLIC_KEY`); no other algorithm is accepted. ' +
+        '`sub` (the user id, at most 200 characters) and `exp` are required; `iss`, `aud` and `nbf` are checked when the server is configured for them. ' +
+        'For development, `npm run token -- <userId>` prints one.',
+    },
+  },
+  parameters: {
+    businessname: {
+      name: 'businessname',
+      in: 'path',
+      required: true,
+      description: 'The business. Any other spelling than 1–64 characters of `A-Z a-z 0-9 . _ -` is a 404.',
+      schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+      example: 'acme',
+    },
+  },
+  headers: {
+    'WWW-Authenticate': { description: 'The authentication scheme to use.', required: true, schema: { type: 'string', const: 'Bearer' } },
+    'Retry-After': {
+      description: 'Seconds to wait before trying again. Sent when PostgreSQL or Temporal cannot be reached.',
+      schema: { type: 'integer', minimum: 0 },
+    },
+    Location: { description: 'Path of the created resource.', required: true, schema: { type: 'string', format: 'uri-reference' } },
+  },
+  schemas: {
+    Problem: {
+      type: 'object',
+      description: 'RFC 9457 problem details, sent as `application/problem+json`.',
+      required: ['type', 'title', 'status', 'detail'],
+      additionalProperties: false,
+      properties: {
+        type: { type: 'string', format: 'uri-reference', description: 'The kind of problem; stable, relative to this server.' },
+        title: { type: 'string', description: 'The HTTP reason phrase of `status`.' },
+        status: { type: 'integer', minimum: 400, maximum: 599 },
+        detail: { type: 'string', description: 'What went wrong with this request, for a human. The texts of the interface document are kept exactly.' },
+        instance: {
+          type: 'string',
+          pattern: '^urn:request:[A-Za-z0-9._:-]{1,128}$',
+          description: 'This occurrence: the request id the answer also carries in `X-Request-Id`. Quote it in a support ticket.',
+          examples: ['urn:request:6f1c1c64-8f3e-4d3a-9a55-0d4f4f0c2b11'],
+        },
+      },
+    },
+    ...problemSchemas,
+    ResourceId: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9._:@-]{1,128}$',
+      description: '1–128 characters of `A-Z a-z 0-9 . _ : @ -`, unique per business and user.',
+      examples: ['c1'],
+    },
+    DateTime: { type: 'string', format: 'date-time', description: 'ISO 8601, UTC.', examples: ['2030-01-01T00:00:00.000Z'] },
+  },
+  responses: {
+    Unauthorized: problem(
+      401,
+      'The bearer token is missing, malformed, expired, or not signed with the server\'s key.',
+      {
+        missing: 'Missing or malformed bearer token',
+        invalid: 'Invalid token',
+        expired: 'Token expired',
+        noSubject: 'Token has no subject',
+        noExpiry: 'Token has no expiry',
+        longSubject: 'Token subject is longer than 200 characters',
+      },
+      ['WWW-Authenticate'],
+    ),
+    PayloadTooLarge: problem(413, 'The body is larger than 100 kB.', { tooLarge: 'Request body is larger than 100 kB' }),
+    UnsupportedMediaType: problem(415, 'The body\'s charset or content encoding is not one the server reads (JSON in UTF-8).', {
+      encoding: 'Unsupported body encoding',
+    }),
+    RateLimited: problem(
+      429,
+      'More requests than `RATE_LIMIT_PER_MINUTE` allows this user in a minute (only when the operator turned the limit on). Try again after `Retry-After` seconds.',
+      { rateLimited: { type: '/problems/rate-limited', detail: 'Too many requests: at most 600 a minute per user' } },
+      ['Retry-After'],
+    ),
+    InternalError: problem(500, 'An unexpected error; the body never carries a stack trace.', { internal: 'Internal server error' }),
+    Unavailable: problem(
+      503,
+      'PostgreSQL or Temporal cannot be reached; nothing was done. Try again after `Retry-After` seconds.',
+      { unavailable: 'A backing service is unavailable; try again shortly' },
+      ['Retry-After'],
+    ),
+  },
+};

@@ -1,0 +1,56 @@
+import { components, type ApiPart, type OpenApiObject } from './components';
+import { agentsApi } from './paths/agents';
+import { assignmentsApi } from './paths/assignments';
+import { clientsApi } from './paths/clients';
+import { docsApi } from './paths/docs';
+import { healthApi } from './paths/health';
+import { messagesApi } from './paths/messages';
+
+/** Each feature describes its own routes; a new feature (webhooks, events, rotation) adds its part here. */
+const PARTS: ApiPart[] = [clientsApi, agentsApi, assignmentsApi, messagesApi, healthApi, docsApi];
+
+function merge<T>(target: Record<string, T>, source: Record<string, T> | undefined, what: string): void {
+  for (const [key, value] of Object.entries(source ?? {})) {
+    if (key in target) throw new Error(`OpenAPI ${what} ${key} is described twice`);
+    target[key] = value;
+  }
+}
+
+const DESCRIPTION = `Assign agents to clients — each assignment expiring by itself at a date — and send text messages to clients, now or later.
+
+**Authentication.** Every route under \`/ext/v2/{businessname}\` needs \`Authorization: Bearer <JWT>\`; anything wrong with it is a 401 with \`WWW-Authenticate: Bearer\`.
+
+**Ownership.** Clients, agents and messages belong to one user (the token's \`sub\`) inside one business (the path segment). Another user's or another business's resource is answered exactly like a missing one: 404 for clients and messages, 400 \`Agent {id} not found or not authorized\` for agents. Never 403.
+
+**Errors** are RFC 9457 problem details: \`Content-Type: application/problem+json\` and \`{ "type", "title", "status", "detail" }\`. \`type\` is stable and meant for code; \`detail\` is for people. A body that is not JSON is a 400, one over 100 kB a 413. When PostgreSQL or Temporal cannot be reached the answer is a 503 with \`Retry-After\` and nothing was done.
+
+**Data.** Ids are strings; dates in answers are ISO 8601 in UTC. Request bodies are read as JSON whatever their \`Content-Type\`, and unknown fields are ignored.`;
+
+function buildDocument(): OpenApiObject {
+  const paths: Record<string, OpenApiObject> = {};
+  const schemas: Record<string, OpenApiObject> = { ...components.schemas };
+  const tags: OpenApiObject[] = [];
+  for (const part of PARTS) {
+    merge(paths, part.paths, 'path');
+    merge(schemas, part.schemas, 'schema');
+    tags.push(...(part.tags ?? []));
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'CRM messaging API',
+      version: '2.0.0',
+      description: DESCRIPTION,
+    },
+    // Relative, so the document is right on whichever host and port serves it.
+    servers: [{ url: '/', description: 'The server that serves this document' }],
+    security: [{ bearerAuth: [] }],
+    tags,
+    paths,
+    components: { ...components, schemas },
+  };
+}
+
+/** The OpenAPI 3.1 description of every route, hand-written next to the routes it describes. */
+export const openApiDocument: OpenApiObject = buildDocument();

@@ -1,0 +1,214 @@
+import type { ApiPart } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, json, MALFORMED_JSON_EXAMPLE, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { clientIdParameter } from './clients';
+
+const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
+const assignmentWorkflowId = workflowId('assignment', 'assignment/acme/c1/a1/user-1');
+
+export const assignmentsApi: ApiPart = {
+  tags: [
+    {
+      name: 'Assignments',
+      description:
+        'Agents assigned to a client until a date. Each assignment expires by itself at its `dt_until` (a durable Temporal timer), ' +
+        'and there is never more than one active assignment per client and agent.',
+    },
+  ],
+  schemas: {
+    AssignAgentsRequest: {
+      type: 'object',
+      required: ['agents'],
+      description: 'All or nothing: a rejected request assigns nothing. Unknown fields are ignored.',
+      properties: {
+        agents: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 100,
+          description: 'At least one, at most 100, each agent once. Re-assigning an active agent replaces its `dt_until` and `ds_notes`.',
+          items: {
+            type: 'object',
+            required: ['agent'],
+            properties: {
+              agent: { type: 'string', minLength: 1, description: 'Id of one of the caller\'s agents in this business.', examples: ['a1'] },
+              dt_until: {
+                type: ['string', 'null'],
+                description:
+                  'When the assignment expires: an ISO 8601 date (00:00:00 UTC of that day) or date-time (UTC when it has no offset), in the future. ' +
+                  'Absent or null: `2143-06-23`.',
+                default: '2143-06-23',
+                examples: ['2030-01-01', '2030-01-01T09:30:00+02:00'],
+              },
+            },
+          },
+        },
+        ds_notes: { type: ['string', 'null'], maxLength: 2000, description: 'Free-text notes, kept on each assignment.', examples: ['new lead'] },
+      },
+    },
+    AssignAgentsResult: {
+      type: 'object',
+      required: ['client', 'ds_notes', 'assignments'],
+      additionalProperties: false,
+      properties: {
+        client: ref('schemas', 'ResourceId'),
+        ds_notes: { type: ['string', 'null'] },
+        assignments: {
+          type: 'array',
+          description: 'In request order.',
+          items: {
+            type: 'object',
+            required: ['agent', 'dt_until', 'status', 'workflow_id'],
+            additionalProperties: false,
+            properties: {
+              agent: ref('schemas', 'ResourceId'),
+              dt_until: ref('schemas', 'DateTime'),
+              status: { const: 'active' },
+              workflow_id: { ...assignmentWorkflowId, description: 'The Temporal workflow that expires this client and agent\'s assignment.' },
+            },
+          },
+        },
+      },
+    },
+    Assignment: {
+      type: 'object',
+      required: ['agent', 'dt_until', 'status', 'ds_notes', 'workflow_id', 'assigned_at', 'updated_at', 'ended_at'],
+      additionalProperties: false,
+      properties: {
+        agent: ref('schemas', 'ResourceId'),
+        dt_until: ref('schemas', 'DateTime'),
+        status: { enum: ['active', 'expired', 'unassigned'] },
+        ds_notes: { type: ['string', 'null'] },
+        workflow_id: assignmentWorkflowId,
+        assigned_at: ref('schemas', 'DateTime'),
+        updated_at: ref('schemas', 'DateTime'),
+        ended_at: { type: ['string', 'null'], format: 'date-time', description: 'When it expired or was unassigned.' },
+      },
+    },
+    AssignmentList: {
+      type: 'object',
+      required: ['client', 'assignments'],
+      additionalProperties: false,
+      properties: { client: ref('schemas', 'ResourceId'), assignments: { type: 'array', items: ref('schemas', 'Assignment'), description: 'Oldest first.' } },
+    },
+    Unassignment: {
+      type: 'object',
+      required: ['client', 'agent', 'dt_until', 'status', 'ended_at', 'workflow_id'],
+      additionalProperties: false,
+      properties: {
+        client: ref('schemas', 'ResourceId'),
+        agent: { type: 'string' },
+        dt_until: ref('schemas', 'DateTime'),
+        status: { const: 'unassigned' },
+        ended_at: ref('schemas', 'DateTime'),
+        workflow_id: assignmentWorkflowId,
+      },
+    },
+  },
+  paths: {
+    [`${PREFIX}/clients/{_id}/assign-agents`]: {
+      parameters: [ref('parameters', 'businessname'), clientIdParameter],
+      post: {
+        operationId: 'assignAgents',
+        tags: ['Assignments'],
+        summary: 'Assign agents to a client',
+        description:
+          'Checks, in this order: the token (401); `agents` (400 `Missing or invalid agents array`); each element\'s agent id ' +
+          '(400 `Invalid agent data: missing agent ID`); each `dt_until`; the number of agents, duplicates and `ds_notes`; ' +
+          'the client (404); then each agent in request order (400 `Agent {id} not found or not authorized`). ' +
+          'An agent of another user or business is answered exactly like a missing one.',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: ref('schemas', 'AssignAgentsRequest'),
+              example: { agents: [{ agent: 'a1', dt_until: '2030-01-01' }, { agent: 'a2' }], ds_notes: 'new lead' },
+            },
+          },
+        },
+        responses: {
+          200: json('Every agent is assigned.', ref('schemas', 'AssignAgentsResult'), {
+            example: {
+              client: 'c1',
+              ds_notes: 'new lead',
+              assignments: [
+                { agent: 'a1', dt_until: '2030-01-01T00:00:00.000Z', status: 'active', workflow_id: 'assignment/acme/c1/a1/user-1' },
+                { agent: 'a2', dt_until: '2143-06-23T00:00:00.000Z', status: 'active', workflow_id: 'assignment/acme/c1/a2/user-1' },
+              ],
+            },
+          }),
+          400: problem(400, 'The request is invalid, or an agent is not the caller\'s; nothing was assigned.', {
+            missingAgents: 'Missing or invalid agents array',
+            missingAgentId: 'Invalid agent data: missing agent ID',
+            agentNotAuthorized: 'Agent a9 not found or not authorized',
+            invalidDate: 'Invalid dt_until for agent a1: must be an ISO 8601 date or date-time',
+            pastDate: 'Invalid dt_until for agent a1: must be in the future',
+            tooMany: 'Too many agents: at most 100 per request',
+            duplicate: 'Duplicate agent a1 in agents array',
+            invalidNotes: 'Invalid ds_notes: must be a string of at most 2000 characters',
+            ...MALFORMED_JSON_EXAMPLE,
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
+          504: problem(504, 'The assignment did not finish within 20 seconds (for instance no worker is running). It was not refused: it completes on its own.', {
+            timeout: 'Assignment workflow assign-agents/acme/c1/0b7c6d0e-3f9b-4a51-9a57-7d3c1c1f4a11 did not finish in time; it completes on its own',
+          }),
+          ...businessResponses(true),
+        },
+      },
+    },
+    [`${PREFIX}/clients/{_id}/agents`]: {
+      parameters: [ref('parameters', 'businessname'), clientIdParameter],
+      get: {
+        operationId: 'listClientAgents',
+        tags: ['Assignments'],
+        summary: 'List a client\'s assignments',
+        parameters: [
+          {
+            name: 'status',
+            in: 'query',
+            required: false,
+            description: '`active`: the current assignments; `all`: also the expired and unassigned ones, for history.',
+            schema: { type: 'string', enum: ['active', 'all'], default: 'active' },
+          },
+        ],
+        responses: {
+          200: json('The client\'s assignments.', ref('schemas', 'AssignmentList')),
+          400: problem(400, '`status` is neither `active` nor `all`.', { invalidStatus: 'Invalid status: use active or all', ...BAD_PATH_EXAMPLE }),
+          404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/clients/{_id}/agents/{agent}`]: {
+      parameters: [
+        ref('parameters', 'businessname'),
+        clientIdParameter,
+        { name: 'agent', in: 'path', required: true, description: 'The agent\'s id.', schema: { type: 'string' }, example: 'a1' },
+      ],
+      delete: {
+        operationId: 'unassignAgent',
+        tags: ['Assignments'],
+        summary: 'Unassign an agent now',
+        description: 'The active assignment becomes `unassigned` and its expiry timer is cancelled.',
+        responses: {
+          200: json('The assignment is unassigned.', ref('schemas', 'Unassignment'), {
+            example: {
+              client: 'c1',
+              agent: 'a1',
+              dt_until: '2030-01-01T00:00:00.000Z',
+              status: 'unassigned',
+              ended_at: '2026-11-22T05:14:13.462Z',
+              workflow_id: 'assignment/acme/c1/a1/user-1',
+            },
+          }),
+          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...MALFORMED_JSON_EXAMPLE, ...BAD_PATH_EXAMPLE }),
+          404: problem(404, 'No such client, or the agent is not actively assigned to it.', {
+            clientNotFound: 'Client not found',
+            notAssigned: 'Agent a1 is not assigned to this client',
+            ...NO_ROUTE_EXAMPLE,
+          }),
+          ...businessResponses(true),
+        },
+      },
+    },
+  },
+};

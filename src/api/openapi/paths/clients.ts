@@ -1,0 +1,88 @@
+import type { ApiPart } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, json, MALFORMED_JSON_EXAMPLE, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+
+export const clientIdParameter = {
+  name: '_id',
+  in: 'path',
+  required: true,
+  description: 'The client\'s id. One of another user or business, or one that could never exist, is the same 404 as a missing one.',
+  schema: { type: 'string' },
+  example: 'c1',
+};
+
+const clientNotFound = { clientNotFound: 'Client not found' };
+
+export const clientsApi: ApiPart = {
+  tags: [{ name: 'Clients', description: 'The people messages go to and agents are assigned to. Each belongs to one user in one business.' }],
+  schemas: {
+    NewClient: {
+      type: 'object',
+      description: 'Every field is optional; unknown fields are ignored.',
+      properties: {
+        _id: { ...ref('schemas', 'ResourceId'), description: 'Chosen by the caller; a UUID is generated when absent.' },
+        name: { type: ['string', 'null'], maxLength: 200, examples: ['Ada Lovelace'] },
+        phone: {
+          type: ['string', 'null'],
+          description: 'Spaces, dashes, dots and parentheses are removed; the rest must be E.164 (`+` and 7–15 digits).',
+          examples: ['+1 415 555 0100'],
+        },
+      },
+    },
+    Client: {
+      type: 'object',
+      required: ['_id', 'name', 'phone', 'created_at'],
+      additionalProperties: false,
+      properties: {
+        _id: ref('schemas', 'ResourceId'),
+        name: { type: ['string', 'null'] },
+        phone: { type: ['string', 'null'], pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164.' },
+        created_at: ref('schemas', 'DateTime'),
+      },
+    },
+  },
+  paths: {
+    [`${PREFIX}/clients`]: {
+      parameters: [ref('parameters', 'businessname')],
+      post: {
+        operationId: 'createClient',
+        tags: ['Clients'],
+        summary: 'Create a client',
+        requestBody: {
+          required: false,
+          content: { 'application/json': { schema: ref('schemas', 'NewClient'), example: { _id: 'c1', name: 'Ada Lovelace', phone: '+1 415 555 0100' } } },
+        },
+        responses: {
+          201: json('Created.', ref('schemas', 'Client'), {
+            headers: { Location: ref('headers', 'Location') },
+            example: { _id: 'c1', name: 'Ada Lovelace', phone: '+14155550100', created_at: '2026-11-22T05:14:13.462Z' },
+          }),
+          400: problem(400, 'A field is invalid; the detail names it.', {
+            invalidId: 'Invalid _id: must be 1-128 characters of A-Z a-z 0-9 . _ : @ -',
+            invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
+            invalidName: 'Invalid name: Too big: expected string to have <=200 characters',
+            notAnObject: 'Invalid request body: Invalid input: expected object, received null',
+            ...MALFORMED_JSON_EXAMPLE,
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          409: problem(409, 'The caller already has a client with this `_id` in this business.', { duplicate: 'Client c1 already exists' }),
+          ...businessResponses(true),
+        },
+      },
+    },
+    [`${PREFIX}/clients/{_id}`]: {
+      parameters: [ref('parameters', 'businessname'), clientIdParameter],
+      get: {
+        operationId: 'getClient',
+        tags: ['Clients'],
+        summary: 'Read a client',
+        responses: {
+          200: json('The client.', ref('schemas', 'Client')),
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(false),
+        },
+      },
+    },
+  },
+};

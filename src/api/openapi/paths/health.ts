@@ -1,0 +1,55 @@
+import type { ApiPart } from '../components';
+import { json } from '../components';
+
+const ready = (status: string, value: string) => ({
+  type: 'object',
+  required: ['status', 'database', 'temporal'],
+  additionalProperties: false,
+  properties: { status: { const: status }, database: { enum: value === 'ok' ? ['ok'] : ['ok', 'unreachable'] }, temporal: { enum: value === 'ok' ? ['ok'] : ['ok', 'unreachable'] } },
+});
+
+export const healthApi: ApiPart = {
+  tags: [{ name: 'Health', description: 'For load balancers and orchestrators; no token needed.' }],
+  paths: {
+    '/healthz': {
+      get: {
+        operationId: 'getHealth',
+        tags: ['Health'],
+        summary: 'Is the process up',
+        description: 'Answers as long as the API process runs; checks nothing else.',
+        security: [],
+        responses: {
+          200: json('The process is up.', { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { const: 'ok' } } }, { example: { status: 'ok' } }),
+        },
+      },
+    },
+    '/readyz': {
+      get: {
+        operationId: 'getReadiness',
+        tags: ['Health'],
+        summary: 'Can it serve requests',
+        description: 'Checks, within 2 seconds, that PostgreSQL answers a query and the Temporal server answers a call.',
+        security: [],
+        responses: {
+          200: json('PostgreSQL and Temporal are reachable.', ready('ready', 'ok'), { example: { status: 'ready', database: 'ok', temporal: 'ok' } }),
+          503: json('PostgreSQL or Temporal is not reachable; the body says which.', ready('not ready', 'any'), {
+            example: { status: 'not ready', database: 'ok', temporal: 'unreachable' },
+          }),
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        operationId: 'getMetrics',
+        tags: ['Health'],
+        summary: 'Prometheus metrics',
+        description:
+          'Request counts and latency by method, route template and status (`http_requests_total`, `http_request_duration_seconds`), and the process\'s own metrics, in the Prometheus text format. No token: expose it to the scraper\'s network only.',
+        security: [],
+        responses: {
+          200: { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,263 @@
+import type { ApiPart } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, json, MALFORMED_JSON_EXAMPLE, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+
+const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'failed', 'canceled'];
+const messageNotFound = { messageNotFound: 'Message not found', ...NO_ROUTE_EXAMPLE };
+const messageIdParameter = {
+  name: '_id',
+  in: 'path',
+  required: true,
+  description: 'The message\'s id. One of another user or business is the same 404 as a missing one.',
+  schema: { type: 'string' },
+  example: '7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
+};
+const dateOrNull = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description });
+
+const sentMessage = {
+  _id: '7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
+  status: 'sent',
+  send_at: '2026-11-22T05:14:13.462Z',
+  workflow_id: 'message/acme/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
+  message_type: 'text',
+  client: 'c1',
+  client_phone: '+442079460958',
+  client_name: 'Ada Lovelace',
+  text_message: 'Hello Ada, your order has shipped.',
+  attempts: 1,
+  provider: 'log',
+  provider_ref: 'log:7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
+  error: null,
+  created_at: '2026-11-22T05:14:13.462Z',
+  updated_at: '2026-11-22T05:14:13.625Z',
+  dispatched_at: '2026-11-22T05:14:13.601Z',
+  sent_at: '2026-11-22T05:14:13.625Z',
+  canceled_at: null,
+};
+
+export const messagesApi: ApiPart = {
+  tags: [
+    {
+      name: 'Messages',
+      description:
+        'Text messages to a client, sent now or after a delay of up to ten years. ' +
+        'Lifecycle: `scheduled` → `sending` → `sent` | `failed`, and `scheduled` → `canceled`.',
+    },
+  ],
+  schemas: {
+    SendMessageRequest: {
+      type: 'object',
+      required: ['message_type', 'text_message'],
+      description: 'At least one of `client` and `client_phone`. Absent, null and blank values count as not given. Unknown fields are ignored.',
+      anyOf: ['client', 'client_phone'].map((field) => ({ properties: { [field]: { type: 'string', pattern: '\\S' } }, required: [field] })),
+      properties: {
+        message_type: { const: 'text' },
+        client: { type: ['string', 'null'], description: 'Id of one of the caller\'s clients in this business.', examples: ['c1'] },
+        client_phone: {
+          type: ['string', 'null'],
+          description: 'Where to send it; wins over the client\'s stored phone. Spaces, dashes, dots and parentheses are removed; the rest must be E.164.',
+          examples: ['+1 415 555 0123'],
+        },
+        client_name: { type: ['string', 'null'], maxLength: 200, description: 'Name for the provider. Default: the client\'s stored name.' },
+        text_message: { type: 'string', minLength: 1, maxLength: 4096, description: '1–4096 Unicode characters, not only whitespace.' },
+        delay: {
+          type: ['string', 'integer', 'null'],
+          description:
+            'When to send. Absent, null, empty or 0: now. A whole number: seconds. `90s`, `5m`, `2h`, `1d` or sums such as `1h30m`. ' +
+            'An ISO 8601 duration (`PT5M`, `P1DT2H`, `P1M`: calendar months in UTC). At most ten years.',
+          examples: ['10s', 'PT1H', 30],
+        },
+      },
+    },
+    AcceptedMessage: {
+      type: 'object',
+      required: ['_id', 'status', 'send_at', 'workflow_id'],
+      additionalProperties: false,
+      properties: {
+        _id: { type: 'string', format: 'uuid' },
+        status: { enum: MESSAGE_STATUSES, description: '`scheduled` for a new message, even one due now; a replay shows the current status.' },
+        send_at: ref('schemas', 'DateTime'),
+        workflow_id: { type: 'string', pattern: '^message/', examples: ['message/acme/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4'] },
+      },
+    },
+    Message: {
+      type: 'object',
+      required: [
+        '_id', 'status', 'send_at', 'workflow_id', 'message_type', 'client', 'client_phone', 'client_name', 'text_message', 'attempts',
+        'provider', 'provider_ref', 'error', 'created_at', 'updated_at', 'dispatched_at', 'sent_at', 'canceled_at',
+      ],
+      additionalProperties: false,
+      properties: {
+        _id: { type: 'string', format: 'uuid' },
+        status: { enum: MESSAGE_STATUSES },
+        send_at: ref('schemas', 'DateTime'),
+        workflow_id: { type: 'string', pattern: '^message/' },
+        message_type: { const: 'text' },
+        client: { type: ['string', 'null'] },
+        client_phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' },
+        client_name: { type: ['string', 'null'] },
+        text_message: { type: 'string' },
+        attempts: { type: 'integer', minimum: 0, description: 'Hand-overs to the provider, retries included.' },
+        provider: { type: ['string', 'null'], description: 'The provider that handled it: `log` or `webhook`.' },
+        provider_ref: { type: ['string', 'null'], description: 'The provider\'s own id of the delivery.' },
+        error: { type: ['string', 'null'], description: 'Why it failed.', examples: ['Webhook answered 400: bad number'] },
+        created_at: ref('schemas', 'DateTime'),
+        updated_at: ref('schemas', 'DateTime'),
+        dispatched_at: dateOrNull('When it left `scheduled`.'),
+        sent_at: dateOrNull('When the provider accepted it.'),
+        canceled_at: dateOrNull('When it was canceled.'),
+      },
+    },
+    MessageList: {
+      type: 'object',
+      required: ['messages', 'next_cursor'],
+      additionalProperties: false,
+      properties: {
+        messages: { type: 'array', items: ref('schemas', 'Message'), description: 'Newest first.' },
+        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
+      },
+    },
+  },
+  paths: {
+    [`${PREFIX}/messages`]: {
+      parameters: [ref('parameters', 'businessname')],
+      post: {
+        operationId: 'sendMessage',
+        tags: ['Messages'],
+        summary: 'Send a text message',
+        description:
+          'Checks, in this order: the token; `Idempotency-Key`; `message_type`; `client` or `client_phone` present; the client (404); ' +
+          'the phone; `text_message`; `client_name`; `delay`. A refused request stores nothing.',
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              'Makes the request safe to repeat: the same key with the same request answers with the first message and never sends twice; ' +
+              'the same key with another request is a 422. Keys belong to one user in one business and do not expire.',
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~](?:[ -~]{0,253}[!-~])?$' },
+            example: 'reminder-42',
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: ref('schemas', 'SendMessageRequest'),
+              examples: {
+                toClient: { summary: 'Now, to a client\'s stored phone', value: { message_type: 'text', client: 'c1', text_message: 'Hello Ada, your order has shipped.' } },
+                delayed: { summary: 'In an hour, to any number', value: { message_type: 'text', client_phone: '+1 415 555 0123', text_message: 'Reminder: see you tomorrow.', delay: 'PT1H' } },
+              },
+            },
+          },
+        },
+        responses: {
+          202: json('Stored and scheduled; `GET` the `Location` to follow it.', ref('schemas', 'AcceptedMessage'), {
+            headers: {
+              Location: ref('headers', 'Location'),
+              'Idempotent-Replayed': { description: 'Present when this answers a repeated `Idempotency-Key`.', schema: { type: 'string', const: 'true' } },
+            },
+            example: {
+              _id: '7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
+              status: 'scheduled',
+              send_at: '2026-11-22T05:14:13.462Z',
+              workflow_id: 'message/acme/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
+            },
+          }),
+          400: problem(400, 'The request is invalid; the detail says which check failed.', {
+            invalidKey: 'Invalid Idempotency-Key: must be 1-255 printable ASCII characters',
+            invalidType: 'Invalid message_type: must be "text"',
+            missingRecipient: 'Missing client or client_phone',
+            invalidClient: 'Invalid client: must be a client id string',
+            invalidPhone: 'Invalid client_phone: must be an E.164 phone number such as +14155550123',
+            noPhone: 'Client c1 has no phone number: send client_phone',
+            textNotString: 'Invalid text_message: must be a string',
+            missingText: 'Missing or empty text_message',
+            longText: 'Invalid text_message: at most 4096 characters',
+            invalidName: 'Invalid client_name: must be a string of at most 200 characters',
+            invalidDelay: 'Invalid delay',
+            ...MALFORMED_JSON_EXAMPLE,
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, '`client` is not a client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
+          422: problem(422, 'This `Idempotency-Key` was used with a different request.', {
+            keyReused: 'Idempotency-Key was already used with a different request',
+          }),
+          ...businessResponses(true),
+          503: problem(
+            503,
+            'PostgreSQL or Temporal cannot be reached (with `Retry-After`), or the message could not be scheduled. ' +
+              'With an `Idempotency-Key` the message is stored: repeat the request with the same key. Without one it is `failed` and will not be sent.',
+            {
+              unavailable: 'A backing service is unavailable; try again shortly',
+              storedNotScheduled: 'The message is stored but not scheduled yet: repeat the request with the same Idempotency-Key',
+              notScheduled: 'The message could not be scheduled and will not be sent: try again',
+            },
+            ['Retry-After'],
+          ),
+        },
+      },
+      get: {
+        operationId: 'listMessages',
+        tags: ['Messages'],
+        summary: 'List the caller\'s messages',
+        description: 'Newest first, each as `GET /messages/{_id}` shows it, one page at a time.',
+        parameters: [
+          { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: MESSAGE_STATUSES } },
+          {
+            name: 'client',
+            in: 'query',
+            required: false,
+            description: 'Only messages to this client; another user\'s id simply matches nothing.',
+            schema: ref('schemas', 'ResourceId'),
+          },
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+          { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
+        ],
+        responses: {
+          200: json('One page.', ref('schemas', 'MessageList')),
+          400: problem(400, 'A query parameter is invalid; the detail names it.', {
+            invalidLimit: 'Invalid limit: Too small: expected number to be >=1',
+            invalidStatus: 'Invalid status: Invalid option: expected one of "scheduled"|"sending"|"sent"|"failed"|"canceled"',
+            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/messages/{_id}`]: {
+      parameters: [ref('parameters', 'businessname'), messageIdParameter],
+      get: {
+        operationId: 'getMessage',
+        tags: ['Messages'],
+        summary: 'Read a message and its status',
+        responses: {
+          200: json('The message.', ref('schemas', 'Message'), { example: sentMessage }),
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No such message of the caller in this business.', messageNotFound),
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/messages/{_id}/cancel`]: {
+      parameters: [ref('parameters', 'businessname'), messageIdParameter],
+      post: {
+        operationId: 'cancelMessage',
+        tags: ['Messages'],
+        summary: 'Cancel a scheduled message',
+        description: 'Idempotent: canceling a canceled message answers 200 with it again. No body is needed.',
+        responses: {
+          200: json('The message, now `canceled`.', ref('schemas', 'Message'), {
+            example: { ...sentMessage, status: 'canceled', attempts: 0, provider: null, provider_ref: null, dispatched_at: null, sent_at: null, canceled_at: '2026-11-22T05:14:13.625Z' },
+          }),
+          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...MALFORMED_JSON_EXAMPLE, ...BAD_PATH_EXAMPLE }),
+          404: problem(404, 'No such message of the caller in this business.', messageNotFound),
+          409: problem(409, 'The message has already left `scheduled`.', { tooLate: 'Message 7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4 can no longer be canceled: it is sent' }),
+          ...businessResponses(true),
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,93 @@
+import { memoryLogger, REQUEST_INSTANCE } from './support/helpers';
+import { startTestStack, uniqueName, type TestStack } from './support/stack';
+
+let stack: TestStack;
+const { logger, lines } = memoryLogger();
+beforeAll(async () => {
+  stack = await startTestStack({ logger });
+});
+afterAll(() => stack.stop());
+
+describe('request ids', () => {
+  test('a sane X-Request-Id is echoed and names the problem instance', async () => {
+    const res = await stack.api('GET', '/clients/nobody', { token: stack.token('u1'), headers: { 'X-Request-Id': 'ticket-4711.a' } });
+    expect(res.headers.get('x-request-id')).toBe('ticket-4711.a');
+    expect(res.body).toEqual(expect.objectContaining({ status: 404, instance: 'urn:request:ticket-4711.a' }));
+  });
+
+  test('an absent or unsafe X-Request-Id is replaced by a generated one', async () => {
+    const generated = await stack.api('GET', '/agents', { token: stack.token('u1') });
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const unsafe = await stack.api('GET', '/agents', { headers: { 'X-Request-Id': 'a b<script>' } });
+    expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(unsafe.body.instance).toBe(`urn:request:${unsafe.headers.get('x-request-id')}`);
+    expect(unsafe.body.instance).toEqual(REQUEST_INSTANCE);
+  });
+
+  test('the request line in the log carries the same id', async () => {
+    const res = await stack.api('GET', '/agents', { token: stack.token('u1'), headers: { 'X-Request-Id': 'find-me-123' } });
+    expect(res.status).toBe(200);
+    expect(lines.filter((l) => l.event === 'http.request' && l.req.id === 'find-me-123')).toHaveLength(1);
+  });
+});
+
+describe('headers of every answer', () => {
+  test('security headers and Cache-Control: no-store, no X-Powered-By', async () => {
+    for (const res of [await stack.api('GET', '//healthz'), await stack.api('GET', '/agents', { token: stack.token('u1') }), await stack.api('GET', '/agents')]) {
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(res.headers.get('x-powered-by')).toBeNull();
+    }
+  });
+
+  test('no CORS headers unless origins are allowed', async () => {
+    const res = await stack.api('GET', '/agents', { token: stack.token('u1'), headers: { Origin: 'https://crm.example' } });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  test('CORS_ORIGINS allows the listed origin, with the API headers, and no other', async () => {
+    const api = await stack.startApi({ corsOrigins: ['https://crm.example'] });
+    // A CORS preflight is the browser's, not an operation of the API.
+    const preflight = await api.api('OPTIONS', '/messages', {
+      validate: false,
+      headers: { Origin: 'https://crm.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type,idempotency-key' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://crm.example');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
+    const other = await api.api('GET', '/agents', { token: stack.token('u1'), headers: { Origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+test('the per-user rate limit answers 429 with Retry-After and RateLimit headers, and leaves other users alone', async () => {
+  const api = await stack.startApi({ rateLimitPerMinute: 3 });
+  const busy = stack.token(uniqueName('busy'));
+  const answers = [];
+  for (let i = 0; i < 4; i++) answers.push(await api.api('GET', '/agents', { token: busy }));
+  expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+  expect(answers[0].headers.get('ratelimit-policy')).toContain('q=3');
+  expect(answers[3].headers.get('retry-after')).toMatch(/^\d+$/);
+  expect(answers[3].body).toEqual(expect.objectContaining({ status: 429, type: '/problems/rate-limited', detail: 'Too many requests: at most 3 a minute per user' }));
+  expect((await api.api('GET', '/agents', { token: stack.token(uniqueName('calm')) })).status).toBe(200);
+});
+
+test('GET /metrics counts requests by route template and status, never by id', async () => {
+  const token = stack.token('u1');
+  await stack.api('GET', '/clients/c-404', { token });
+  await stack.api('GET', '/agents', { token });
+  const metrics = await stack.api('GET', '//metrics');
+  expect(metrics.status).toBe(200);
+  expect(metrics.headers.get('content-type')).toContain('text/plain');
+  expect(metrics.body).toMatch(/http_requests_total\{method="GET",route="\/ext\/v2\/:business\/clients\/:clientId",status="404"\} \d+/);
+  expect(metrics.body).toMatch(/http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/ext\/v2\/:business\/agents",status="200"\} \d+/);
+  expect(metrics.body).not.toContain('c-404');
+  expect(metrics.body).toContain('process_resident_memory_bytes');
+});
+
+test('logs redact tokens, message texts, phone numbers and names', () => {
+  logger.info({ event: 'probe', req: { headers: { authorization: 'Bearer abc.def.ghi' } }, body: { text_message: 'my secret', client_phone: '+14155550123', client_name: 'Ann' } });
+  const probe = JSON.stringify(lines.find((l) => l.event === 'probe'));
+  for (const secret of ['abc.def.ghi', 'my secret', '+14155550123', 'Ann']) expect(probe).not.toContain(secret);
+});
