@@ -8,7 +8,7 @@ import { WORKFLOWS_PATH } from '../../src/paths';
 import { startEmbeddedPostgres } from '../../src/infra/postgres';
 import { startDevServer } from '../../src/infra/temporal-server';
 import { findTimeSkippingTestServer } from '../../src/infra/temporal-cli';
-import { NEXUS_CALLER_NAMESPACE } from './nexus';
+import { NEXUS_CALLER_NAMESPACE } from './nexus-namespace';
 
 /**
  * Starts PostgreSQL and the Temporal development server once per run (or uses TEST_DATABASE_URL /

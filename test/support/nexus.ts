@@ -4,9 +4,8 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { ensureNamespace, ensureNexusEndpoint } from '../../src/infra/nexus-endpoint';
 import type { Call, CallOutcome } from './nexus-caller-workflows';
 import { uniqueName } from './helpers';
+import { NEXUS_CALLER_NAMESPACE } from './nexus-namespace';
 
-/** The dev server of the test run creates it at launch; another server gets it on first use. */
-export const NEXUS_CALLER_NAMESPACE = 'crm-nexus-callers';
 
 export interface NexusCaller {
   /** A fresh endpoint leading to the suite's worker. */
