@@ -12,7 +12,7 @@ import { dealWon } from './workflows';
  *
  *   npm run example:deal-won -- <business> <user> <client> <agent>
  *
- * TEMPORAL_ADDRESS (default 127.0.0.1:7233) and NEXUS_ENDPOINT (default crm) as for `npm start`;
+ * TEMPORAL_ADDRESS (default 127.0.0.1:7233), its TLS and API key settings, and NEXUS_ENDPOINT (default crm) as for `npm start`;
  * CALLER_NAMESPACE (default deals) and CALLER_TASK_QUEUE (default deal-won) name the caller's side.
  */
 async function main() {
@@ -24,11 +24,11 @@ async function main() {
   const namespace = process.env.CALLER_NAMESPACE || 'deals';
   const taskQueue = process.env.CALLER_TASK_QUEUE || 'deal-won';
 
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect({ address, ...config.temporalConnection });
   try {
     await ensureNamespace(connection, namespace);
     const worker = await Worker.create({
-      connection: await NativeConnection.connect({ address }),
+      connection: await NativeConnection.connect({ address, ...config.temporalConnection }),
       namespace,
       taskQueue,
       workflowsPath: require.resolve('./workflows'),
