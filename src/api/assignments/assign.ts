@@ -3,7 +3,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { searchAttributesOf } from '../../temporal/search-attributes';
 import { withTimeout } from '../../timeout';
 import { assignAgents as assignAgentsWorkflow } from '../../workflows';
-import { assignAgentsWorkflowId, type AssignAgentsResult } from '../../workflows/definitions';
+import { assignAgentsWorkflowId, REQUEST_ID_MEMO, type AssignAgentsResult } from '../../workflows/definitions';
 import { HttpProblem } from '../http/problem';
 import type { Scope } from '../http/scope';
 import type { AssignRequest } from './request';
@@ -20,7 +20,13 @@ export interface AssignDeps {
  * unreachable) is a 503 and nothing was assigned; a started workflow that has not finished by the
  * deadline is a 504, and it completes on its own.
  */
-export async function assignAgents(deps: AssignDeps, scope: Scope, clientId: string, request: AssignRequest): Promise<AssignAgentsResult> {
+export async function assignAgents(
+  deps: AssignDeps,
+  scope: Scope,
+  clientId: string,
+  request: AssignRequest,
+  requestId?: string,
+): Promise<AssignAgentsResult> {
   const workflowId = assignAgentsWorkflowId({ business: scope.business, clientId, requestId: randomUUID() });
   const deadline = Date.now() + deps.assignTimeoutMs;
   const handle = await deps.temporal.connection.withDeadline(deadline, () =>
@@ -29,6 +35,7 @@ export async function assignAgents(deps: AssignDeps, scope: Scope, clientId: str
       taskQueue: deps.taskQueue,
       args: [{ ...scope, clientId, agents: request.agents, notes: request.notes }],
       typedSearchAttributes: searchAttributesOf({ business: scope.business, clientId }),
+      ...(requestId && { memo: { [REQUEST_ID_MEMO]: requestId } }),
       staticSummary: `Assign ${request.agents.map((a) => a.agentId).join(', ')} to client ${clientId}`.slice(0, 200),
     }),
   );

@@ -22,7 +22,7 @@ export function assignmentsRouter(deps: AssignmentRoutesDeps): Router {
     const clientId = req.params.clientId;
     // Such a client cannot exist, and an overlong id would break the workflow id's length limit.
     if (!RESOURCE_ID_PATTERN.test(clientId)) throw notFound('Client not found');
-    res.status(200).json(await assignAgents(deps, scopeOf(req), clientId, request));
+    res.status(200).json(await assignAgents(deps, scopeOf(req), clientId, request, String(req.id)));
   });
 
   router.get('/clients/:clientId/agents', async (req, res) => {

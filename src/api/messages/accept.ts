@@ -28,6 +28,7 @@ export async function acceptMessage(
   scope: Scope,
   request: MessageRequest,
   idempotencyKey: string | null,
+  requestId?: string,
 ): Promise<{ message: Message; replayed: boolean }> {
   const hash = idempotencyKey ? requestHash(request.fingerprint) : null;
   const sameRequest = (first: Message) => {
@@ -52,7 +53,7 @@ export async function acceptMessage(
   try {
     // A replay heals a crash between storing and starting; once the message has left `scheduled`, its workflow ran.
     if (!replayed || message.status === 'scheduled') {
-      await startMessageWorkflow(deps.temporal, deps.taskQueue, { ...message, clientId: request.client?.id ?? null });
+      await startMessageWorkflow(deps.temporal, deps.taskQueue, { ...message, clientId: request.client?.id ?? null, requestId });
     }
   } catch (error) {
     deps.log?.(error);

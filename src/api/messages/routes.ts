@@ -19,7 +19,7 @@ export function messagesRouter(deps: MessageRoutesDeps): Router {
     const scope = scopeOf(req);
     const idempotencyKey = readIdempotencyKey(req.get('Idempotency-Key'));
     const request = await parseMessageRequest(req.body, (id) => findClient(prisma, scope, id));
-    const { message, replayed } = await acceptMessage(deps, scope, request, idempotencyKey);
+    const { message, replayed } = await acceptMessage(deps, scope, request, idempotencyKey, String(req.id));
     if (replayed) res.set('Idempotent-Replayed', 'true');
     res.status(202).location(`/ext/v2/${scope.business}/messages/${message.id}`).json(acceptedView(message));
   });

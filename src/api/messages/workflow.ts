@@ -7,7 +7,7 @@ import {
 } from '@temporalio/common';
 import { searchAttributesOf } from '../../temporal/search-attributes';
 import { sendMessage } from '../../workflows';
-import { messageChangedSignal } from '../../workflows/definitions';
+import { messageChangedSignal, REQUEST_ID_MEMO } from '../../workflows/definitions';
 
 export interface ScheduledMessage {
   id: string;
@@ -15,6 +15,8 @@ export interface ScheduledMessage {
   sendAt: Date;
   workflowId: string;
   clientId: string | null;
+  /** The HTTP request that accepted it, carried in the run's memo. */
+  requestId?: string;
 }
 
 /**
@@ -30,6 +32,7 @@ export async function startMessageWorkflow(temporal: TemporalClient, taskQueue: 
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       typedSearchAttributes: searchAttributesOf({ business: message.business, clientId: message.clientId }),
+      ...(message.requestId && { memo: { [REQUEST_ID_MEMO]: message.requestId } }),
       staticSummary: `Text message ${message.id}${message.clientId ? ` to client ${message.clientId}` : ''}, send at ${message.sendAt.toISOString()}`,
     });
   } catch (error) {
