@@ -1,22 +1,26 @@
-import { measure, runBenchmark } from './stack';
+import { expectStatus, measure, runBenchmark } from './stack';
 
 /*
  * `npm run bench:messages [-- requests concurrency]`: POST /messages over real HTTP on a fresh embedded
- * stack with the log provider. Prints the API's latency and throughput for immediate sends, and how
- * long the worker took until every one of them was recorded `sent`.
+ * stack with the log provider, through the typed client generated from the OpenAPI document. Prints
+ * the API's latency and throughput for immediate sends, and how long the worker took until every one
+ * of them was recorded `sent`.
  */
 const [requests = 300, concurrency = 10] = process.argv.slice(2).map(Number);
 
-runBenchmark(async ({ post, prisma }) => {
-  await post('/clients', { _id: 'client-1', phone: '+14155550100' }, 201);
-  const message = (i: number) => ({ message_type: 'text', client: 'client-1', text_message: `Message ${i}` });
-  const send = (i: number) => post('/messages', message(i), 202, { 'Idempotency-Key': `bench-${i}` });
+runBenchmark(async ({ api, path, prisma }) => {
+  await expectStatus(api.POST('/ext/v2/{businessname}/clients', { params: { path }, body: { _id: 'client-1', phone: '+14155550100' } }), 201);
+  const message = (i: number) => ({ message_type: 'text' as const, client: 'client-1', text_message: `Message ${i}` });
+  const send = (i: number, key?: string) =>
+    expectStatus(api.POST('/ext/v2/{businessname}/messages', { params: { path, header: key ? { 'Idempotency-Key': key } : {} }, body: message(i) }), 202);
 
-  await measure(20, 5, (i) => post('/messages', message(-i), 202)); // warm-up
+  await measure(20, 5, (i) => send(-i)); // warm-up
   const started = performance.now();
-  const accepted = await measure(requests, concurrency, send);
-  const replayed = await measure(requests, concurrency, send);
-  const invalid = await measure(requests, concurrency, () => post('/messages', { message_type: 'text', text_message: 'x' }, 400));
+  const accepted = await measure(requests, concurrency, (i) => send(i, `bench-${i}`));
+  const replayed = await measure(requests, concurrency, (i) => send(i, `bench-${i}`));
+  const invalid = await measure(requests, concurrency, () =>
+    expectStatus(api.POST('/ext/v2/{businessname}/messages', { params: { path }, body: { message_type: 'text', text_message: 'x' } }), 400),
+  );
   while ((await prisma.message.count({ where: { status: 'sent' } })) < requests + 20) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -10,7 +10,9 @@ import { loadConfig } from '../src/config';
 import { applyMigrations } from '../src/infra/migrate';
 import { startEmbeddedPostgres } from '../src/infra/postgres';
 import { startDevServer } from '../src/infra/temporal-server';
+import type { paths } from '../src/generated/openapi';
 import { createApi, openServices, runWorker } from '../src/services';
+import createClient from 'openapi-fetch';
 
 /** A throwaway stack for a benchmark run: fresh PostgreSQL and Temporal dev server, worker and API. */
 export async function startBenchStack() {
@@ -32,19 +34,12 @@ export async function startBenchStack() {
   });
   const worker = await runWorker(services);
   const http = await listen(createApi(services, { log: (e) => console.error(e), logger: pino({ level: 'silent' }) }), 0, '127.0.0.1');
-  const baseUrl = `http://127.0.0.1:${http.port}/ext/v2/bench`;
   const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'bench-user', expiresIn: '1h' });
   return {
     prisma: services.prisma,
-    /** POSTs JSON as the benchmark's user and fails unless the answer has the `expected` status. */
-    async post(path: string, body: unknown, expected: number, headers: Record<string, string> = {}) {
-      const res = await fetch(`${baseUrl}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-      });
-      if (res.status !== expected) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    },
+    /** The typed client generated from the OpenAPI document, as the benchmark's user of business `bench`. */
+    api: createClient<paths>({ baseUrl: `http://127.0.0.1:${http.port}`, headers: { authorization: `Bearer ${token}` } }),
+    path: { businessname: 'bench' },
     async stop() {
       await http.stop();
       await worker.stop();
@@ -54,6 +49,12 @@ export async function startBenchStack() {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Fails unless the typed client's answer has the `expected` status. */
+export async function expectStatus(call: Promise<{ response: Response; error?: unknown }>, expected: number): Promise<void> {
+  const { response, error } = await call;
+  if (response.status !== expected) throw new Error(`${response.url}: ${response.status} ${JSON.stringify(error)}`);
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -5,6 +5,7 @@ export const PROJECT_ROOT = resolve(__dirname, '..');
 export const SCHEMA_PATH = join(PROJECT_ROOT, 'prisma', 'schema.prisma');
 export const MIGRATIONS_DIR = join(PROJECT_ROOT, 'prisma', 'migrations');
 export const WORKFLOWS_PATH = require.resolve('./workflows');
+export const WORKFLOW_INTERCEPTORS_PATH = require.resolve('./workflows/interceptors');
 export const DEFAULT_DATA_DIR = join(PROJECT_ROOT, '.data');
 
 /** What `npm start` and the tools keep under the data directory. */

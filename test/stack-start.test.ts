@@ -34,10 +34,19 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
     expect((await request(`${api}/agents`, token, 'POST', { _id: 'a1' })).status).toBe(201);
     expect((await request(`${api}/clients/c1/assign-agents`, token, 'POST', { agents: [{ agent: 'a1' }] })).status).toBe(200);
 
-    const now = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Hello' });
+    const sentNow = await fetch(`${api}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'X-Request-Id': 'trace-hello-1' },
+      body: JSON.stringify({ message_type: 'text', client: 'c1', text_message: 'Hello' }),
+    });
+    const now = { status: sentNow.status, body: (await sentNow.json()) as { _id: string } };
     expect(now.status).toBe(202);
     await eventually(async () => (await request(`${api}/messages/${now.body._id}`, token)).body.status === 'sent');
     expect(first.output()).toContain(`"event":"message.delivered","provider":"log","id":"${now.body._id}"`);
+    // One request id finds the request line and the delivery its workflow's activity made.
+    const traced = first.output().split('\n').filter((line) => line.includes('"requestId":"trace-hello-1"') || line.includes('"id":"trace-hello-1"'));
+    expect(traced.some((line) => line.includes('"event":"http.request"'))).toBe(true);
+    expect(traced.some((line) => line.includes('"event":"message.delivered"'))).toBe(true);
 
     const delayed = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Later', delay: '10s' });
     expect(delayed.status).toBe(202);

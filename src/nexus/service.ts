@@ -39,6 +39,9 @@ export interface CrmServiceDeps {
 const DEADLINE_MARGIN_MS = 1000;
 const FINISHED_OUTCOMES: readonly string[] = ['sent', 'failed', 'canceled'] satisfies SendMessageResult['outcome'][];
 
+/** What the runs an operation starts carry as their request id (the API puts X-Request-Id there). */
+const nexusRequestId = (ctx: StartOperationContext) => `nexus:${ctx.requestId}`;
+
 /** Runs one operation with the use cases' errors turned into Nexus errors. */
 function answer<I, O>(run: (ctx: StartOperationContext, fields: Record<string, unknown>) => Promise<O>) {
   return async (ctx: StartOperationContext, input: I): Promise<O> => {
@@ -84,7 +87,7 @@ export function crmServiceHandler(options: CrmServiceDeps) {
       const timeoutMs = Math.max(DEADLINE_MARGIN_MS, Math.min(assignTimeoutMs, untilDeadline));
       const body = { agents: fields.agents, ds_notes: fields.ds_notes };
       // The request id is the same on each retry, which then waits for the run the first attempt started.
-      const result = await assignAgentsRequest({ ...deps, assignTimeoutMs: timeoutMs }, scope, clientId, body, ctx.requestId);
+      const result = await assignAgentsRequest({ ...deps, assignTimeoutMs: timeoutMs }, scope, clientId, body, nexusRequestId(ctx), ctx.requestId);
       return { client: result.client, assignments: result.assignments };
     }),
 
@@ -133,8 +136,8 @@ async function acceptForOperation(deps: CrmServiceDeps, ctx: StartOperationConte
   const start = async (message: ScheduledMessage) => {
     handle = await startWorkflow(ctx, sendMessageWorkflow, messageWorkflowOptions(deps.taskQueue, message));
   };
-  const idempotencyKey = key === undefined || key === null ? `nexus:${ctx.requestId}` : typeof key === 'string' ? key : '';
-  const { message } = await sendMessageRequest(deps, scope, body, idempotencyKey, start);
+  const idempotencyKey = key === undefined || key === null ? nexusRequestId(ctx) : typeof key === 'string' ? key : '';
+  const { message } = await sendMessageRequest(deps, scope, body, idempotencyKey, nexusRequestId(ctx), start);
   if (handle) return { handle };
 
   const finished = async () => {

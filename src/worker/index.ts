@@ -5,7 +5,8 @@ import type { MessageProvider } from '../activities/providers';
 import type { Prisma } from '../db/prisma';
 import type { TemporalConnectionOptions } from '../config';
 import { crmServiceHandler } from '../nexus/service';
-import { WORKFLOWS_PATH } from '../paths';
+import { WORKFLOW_INTERCEPTORS_PATH, WORKFLOWS_PATH } from '../paths';
+import { requestIdInterceptor } from './request-id-interceptor';
 
 export interface WorkerDeps {
   temporalAddress: string;
@@ -36,7 +37,10 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     connection,
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    // A prebuilt bundle carries the workflow interceptors already (see test/support/global-setup.ts).
+    ...(options.workflowBundle
+      ? { workflowBundle: options.workflowBundle, interceptors: { activity: [requestIdInterceptor] } }
+      : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: [WORKFLOW_INTERCEPTORS_PATH], activity: [requestIdInterceptor] } }),
     activities: createActivities({
       prisma: deps.prisma,
       temporal: deps.temporal,

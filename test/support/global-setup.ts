@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../../src/config';
 import { applyMigrations } from '../../src/infra/migrate';
-import { WORKFLOWS_PATH } from '../../src/paths';
+import { WORKFLOW_INTERCEPTORS_PATH, WORKFLOWS_PATH } from '../../src/paths';
 import { startEmbeddedPostgres } from '../../src/infra/postgres';
 import { startDevServer } from '../../src/infra/temporal-server';
 import { findTimeSkippingTestServer } from '../../src/infra/temporal-cli';
@@ -32,7 +32,7 @@ export default async function globalSetup(): Promise<void> {
       stops.push(server.stop);
       return { address: server.address };
     })(),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error } }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: [WORKFLOW_INTERCEPTORS_PATH], logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error } }),
     findTimeSkippingTestServer(config),
   ]);
   await applyMigrations(database.url);

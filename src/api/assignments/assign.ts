@@ -4,7 +4,7 @@ import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { searchAttributesOf } from '../../temporal/search-attributes';
 import { withTimeout } from '../../timeout';
 import { assignAgents as assignAgentsWorkflow } from '../../workflows';
-import { assignAgentsWorkflowId, type AssignAgentsResult } from '../../workflows/definitions';
+import { assignAgentsWorkflowId, REQUEST_ID_MEMO, type AssignAgentsResult } from '../../workflows/definitions';
 import { HttpProblem, notFound } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { RESOURCE_ID_PATTERN } from '../http/validation';
@@ -21,13 +21,21 @@ export interface AssignDeps {
 
 /**
  * The assign-agents request as the route and the Nexus operation receive it: the body's checks first,
- * then the client id, then ownership in the workflow. A repeated `requestId` joins the same run.
+ * then the client id, then ownership in the workflow. `requestId` goes into the run's memo; a repeated
+ * `workflowKey` joins the run that key already started.
  */
-export async function assignAgentsRequest(deps: AssignDeps, scope: Scope, clientId: string, body: unknown, requestId?: string): Promise<AssignAgentsResult> {
+export async function assignAgentsRequest(
+  deps: AssignDeps,
+  scope: Scope,
+  clientId: string,
+  body: unknown,
+  requestId?: string,
+  workflowKey?: string,
+): Promise<AssignAgentsResult> {
   const request = parseAssignRequest(body);
   // Such a client cannot exist, and an overlong id would break the workflow id's length limit.
   if (!RESOURCE_ID_PATTERN.test(clientId)) throw notFound('Client not found');
-  return assignAgents(deps, scope, clientId, request, requestId);
+  return assignAgents(deps, scope, clientId, request, requestId, workflowKey);
 }
 
 /**
@@ -40,18 +48,20 @@ export async function assignAgents(
   scope: Scope,
   clientId: string,
   request: AssignRequest,
-  requestId: string = randomUUID(),
+  requestId?: string,
+  workflowKey: string = randomUUID(),
 ): Promise<AssignAgentsResult> {
-  const workflowId = assignAgentsWorkflowId({ business: scope.business, clientId, requestId });
+  const workflowId = assignAgentsWorkflowId({ business: scope.business, clientId, requestId: workflowKey });
   const deadline = Date.now() + deps.assignTimeoutMs;
   const handle = await deps.temporal.connection.withDeadline(deadline, () =>
     deps.temporal.workflow.start(assignAgentsWorkflow, {
       workflowId,
       taskQueue: deps.taskQueue,
-      // A retried request (same id) waits for the run it already started.
+      // A retried request (same key) waits for the run it already started.
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       args: [{ ...scope, clientId, agents: request.agents, notes: request.notes }],
       typedSearchAttributes: searchAttributesOf({ business: scope.business, clientId }),
+      ...(requestId && { memo: { [REQUEST_ID_MEMO]: requestId } }),
       staticSummary: `Assign ${request.agents.map((a) => a.agentId).join(', ')} to client ${clientId}`.slice(0, 200),
     }),
   );

@@ -10,7 +10,7 @@ export function assignmentsRouter(deps: AssignmentRoutesDeps): Router {
   const router = Router({ mergeParams: true });
 
   router.post('/clients/:clientId/assign-agents', async (req, res) => {
-    res.status(200).json(await assignAgentsRequest(deps, scopeOf(req), req.params.clientId, req.body));
+    res.status(200).json(await assignAgentsRequest(deps, scopeOf(req), req.params.clientId, req.body, String(req.id)));
   });
 
   router.get('/clients/:clientId/agents', async (req, res) => {

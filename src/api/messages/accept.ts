@@ -32,6 +32,7 @@ export async function acceptMessage(
   scope: Scope,
   request: MessageRequest,
   idempotencyKey: string | null,
+  requestId?: string,
   start: StartMessageWorkflow = (message) => startMessageWorkflow(deps.temporal, deps.taskQueue, message),
 ): Promise<{ message: Message; replayed: boolean }> {
   const hash = idempotencyKey ? requestHash(request.fingerprint) : null;
@@ -57,7 +58,7 @@ export async function acceptMessage(
   try {
     // A replay heals a crash between storing and starting; once the message has left `scheduled`, its workflow ran.
     if (!replayed || message.status === 'scheduled') {
-      await start({ ...message, clientId: request.client?.id ?? null });
+      await start({ ...message, clientId: request.client?.id ?? null, requestId });
     }
   } catch (error) {
     deps.log?.(error);
@@ -82,9 +83,10 @@ export async function sendMessageRequest(
   scope: Scope,
   body: unknown,
   idempotencyKeyHeader: string | undefined,
+  requestId?: string,
   start?: StartMessageWorkflow,
 ): Promise<{ message: Message; replayed: boolean }> {
   const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
   const request = await parseMessageRequest(body, (id) => findClient(deps.prisma, scope, id));
-  return acceptMessage(deps, scope, request, idempotencyKey, start);
+  return acceptMessage(deps, scope, request, idempotencyKey, requestId, start);
 }

@@ -14,7 +14,7 @@ export function messagesRouter(deps: MessageRoutesDeps): Router {
 
   router.post('/messages', async (req, res) => {
     const scope = scopeOf(req);
-    const { message, replayed } = await sendMessageRequest(deps, scope, req.body, req.get('Idempotency-Key'));
+    const { message, replayed } = await sendMessageRequest(deps, scope, req.body, req.get('Idempotency-Key'), String(req.id));
     if (replayed) res.set('Idempotent-Replayed', 'true');
     res.status(202).location(`/ext/v2/${scope.business}/messages/${message.id}`).json(acceptedView(message));
   });

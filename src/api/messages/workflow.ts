@@ -7,7 +7,7 @@ import {
 } from '@temporalio/common';
 import { searchAttributesOf } from '../../temporal/search-attributes';
 import { sendMessage } from '../../workflows';
-import { messageChangedSignal, type SendMessageInput } from '../../workflows/definitions';
+import { messageChangedSignal, REQUEST_ID_MEMO, type SendMessageInput } from '../../workflows/definitions';
 
 export interface ScheduledMessage {
   id: string;
@@ -15,6 +15,8 @@ export interface ScheduledMessage {
   sendAt: Date;
   workflowId: string;
   clientId: string | null;
+  /** The HTTP request that accepted it, carried in the run's memo. */
+  requestId?: string;
 }
 
 /** How a message's workflow is started, by the API's client or by the Nexus operation (which adds its callback). */
@@ -26,6 +28,7 @@ export function messageWorkflowOptions(taskQueue: string, message: ScheduledMess
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     typedSearchAttributes: searchAttributesOf({ business: message.business, clientId: message.clientId }),
+    ...(message.requestId && { memo: { [REQUEST_ID_MEMO]: message.requestId } }),
     staticSummary: `Text message ${message.id}${message.clientId ? ` to client ${message.clientId}` : ''}, send at ${message.sendAt.toISOString()}`,
   };
 }

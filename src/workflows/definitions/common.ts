@@ -1,5 +1,9 @@
 export const DEFAULT_TASK_QUEUE = 'crm-messaging';
 
+/** The HTTP request that started a run: in its memo (visible in the UI) and in the headers of its activities. */
+export const REQUEST_ID_MEMO = 'requestId';
+export const REQUEST_ID_HEADER = 'request-id';
+
 /**
  * Longest single durable timer a workflow starts. The server caps a timer at 100 years and never fires
  * one scheduled more than 99 years ahead, so longer waits sleep in chunks and continue-as-new between
