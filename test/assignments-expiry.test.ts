@@ -146,9 +146,10 @@ test('operators find every assignment of a client and of an agent by search attr
   const [agentA, agentB] = [uniqueName('agent'), uniqueName('agent')];
   const clientId = await clientWithAgents(agentA, agentB);
   const assignments = await assign(clientId, [{ agent: agentA }, { agent: agentB }]);
+  const { pk } = await stack.prisma.client.findFirstOrThrow({ where: { business: stack.business, id: clientId } });
   expect(assignments.map((a) => a.workflow_id)).toEqual([
-    `assignment/${stack.business}/${clientId}/${agentA}/owner-1`,
-    `assignment/${stack.business}/${clientId}/${agentB}/owner-1`,
+    `assignment/${stack.business}/${clientId}/${agentA}/${pk}`,
+    `assignment/${stack.business}/${clientId}/${agentB}/${pk}`,
   ]);
 
   const list = async (query: string) => {

@@ -59,8 +59,11 @@ async function workflowExists(workflowId: string): Promise<boolean> {
   }
 }
 
-const expiryWorkflowOf = (clientId: string, agentId: string, ownerId = 'alice') =>
-  assignmentWorkflowId({ business: stack.business, ownerId, clientId, agentId });
+/** A pair's expiry workflow: readable ids, then the client's internal key (never the user id). */
+async function expiryWorkflowOf(clientId: string, agentId: string, ownerId = 'alice', business = stack.business): Promise<string> {
+  const client = await stack.prisma.client.findUniqueOrThrow({ where: { business_ownerId_id: { business, ownerId, id: clientId } } });
+  return assignmentWorkflowId({ business, clientId, agentId, clientPk: client.pk });
+}
 
 describe('the client must be the caller’s, in this business: otherwise 404', () => {
   test('rejects a client that does not exist', async () => {
@@ -135,13 +138,13 @@ describe('all or nothing', () => {
 
     expect(await list(client, 'all')).toMatchObject({ status: 200, body: { client, assignments: [] } });
     expect(await dbRows('alice', client, 'a1')).toEqual([]);
-    expect(await workflowExists(expiryWorkflowOf(client, 'a1'))).toBe(false);
+    expect(await workflowExists(await expiryWorkflowOf(client, 'a1'))).toBe(false);
 
     // The same good agent alone succeeds, and its expiry workflow is exactly the one looked for above.
     const ok = await assign(client, { agents: [{ agent: 'a1' }] });
     expect(ok.status).toBe(200);
-    expect(ok.body.assignments[0].workflow_id).toBe(expiryWorkflowOf(client, 'a1'));
-    expect(await workflowExists(expiryWorkflowOf(client, 'a1'))).toBe(true);
+    expect(ok.body.assignments[0].workflow_id).toBe(await expiryWorkflowOf(client, 'a1'));
+    expect(await workflowExists(await expiryWorkflowOf(client, 'a1'))).toBe(true);
   });
 
   test('a rejected re-assignment leaves the active assignment as it was', async () => {
@@ -221,7 +224,7 @@ describe('GET /clients/:_id/agents', () => {
           dt_until: '2099-12-31T00:00:00.000Z',
           status: 'active',
           ds_notes: 'VIP',
-          workflow_id: expiryWorkflowOf(client, 'a1'),
+          workflow_id: await expiryWorkflowOf(client, 'a1'),
           assigned_at: expect.any(String),
           updated_at: expect.any(String),
           ended_at: null,
@@ -270,7 +273,7 @@ describe('DELETE /clients/:_id/agents/:agent', () => {
       dt_until: '2099-06-01T00:00:00.000Z',
       status: 'unassigned',
       ended_at: expect.any(String),
-      workflow_id: expiryWorkflowOf(client, 'a2'),
+      workflow_id: await expiryWorkflowOf(client, 'a2'),
     });
     expect(Math.abs(Date.parse(res.body.ended_at) - Date.now())).toBeLessThan(60_000);
 
@@ -332,7 +335,8 @@ test('the longest accepted ids (user, business, client, agent) still get their a
   await stack.api('POST', at('/agents'), { token, body: { _id: agentId } });
   const res = await assign(clientId, { agents: [{ agent: agentId }] }, token, at);
   expect(res.status).toBe(200);
-  const workflowId = assignmentWorkflowId({ business, ownerId, clientId, agentId });
+  const workflowId = await expiryWorkflowOf(clientId, agentId, ownerId, business);
+  expect(workflowId).not.toContain('@');
   expect(res.body.assignments[0].workflow_id).toBe(workflowId);
   expect(await workflowExists(workflowId)).toBe(true);
 });

@@ -37,6 +37,12 @@ afterAll(async () => {
 
 const as = (input: object, who = user) => ({ business: stack.business, user: who, ...input });
 
+/** A pair's expiry workflow id: the readable ids, then the client's internal key (never the user id). */
+async function expiryWorkflowId(client: string, agent: string): Promise<string> {
+  const { pk } = await stack.prisma.client.findUniqueOrThrow({ where: { business_ownerId_id: { business: stack.business, ownerId: user, id: client } } });
+  return `assignment/${stack.business}/${client}/${agent}/${pk}`;
+}
+
 function okOf(outcome: CallOutcome): any {
   if (!('ok' in outcome)) throw new Error(`the operation failed: ${JSON.stringify(outcome.failed)}`);
   return outcome.ok;
@@ -69,8 +75,8 @@ describe('assignAgents', () => {
       { operation: 'assignAgents', input: as({ client: 'c1', agents: [{ agent: 'a1', dt_until: '2031-01-01' }, { agent: 'a2' }], ds_notes: 'from a workflow' }) },
     ]);
     const expected = [
-      { agent: 'a1', dt_until: '2031-01-01T00:00:00.000Z', status: 'active', workflow_id: `assignment/${stack.business}/c1/a1/${user}` },
-      { agent: 'a2', dt_until: '2143-06-23T00:00:00.000Z', status: 'active', workflow_id: `assignment/${stack.business}/c1/a2/${user}` },
+      { agent: 'a1', dt_until: '2031-01-01T00:00:00.000Z', status: 'active', workflow_id: await expiryWorkflowId('c1', 'a1') },
+      { agent: 'a2', dt_until: '2143-06-23T00:00:00.000Z', status: 'active', workflow_id: await expiryWorkflowId('c1', 'a2') },
     ];
     expect(okOf(outcome)).toEqual({ client: 'c1', assignments: expected });
 
@@ -121,7 +127,7 @@ describe('assignAgents', () => {
       workflowId: uniqueName('deal-won'),
       args: [{ endpoint: caller.endpoint, business: stack.business, user, client: 'c3', accountOwner: 'a3' }],
     });
-    expect(assignment).toEqual({ agent: 'a3', dt_until: expect.any(String), status: 'active', workflow_id: `assignment/${stack.business}/c3/a3/${user}` });
+    expect(assignment).toEqual({ agent: 'a3', dt_until: expect.any(String), status: 'active', workflow_id: await expiryWorkflowId('c3', 'a3') });
     const days = (Date.parse(assignment.dt_until) - before) / 86_400_000;
     expect(days).toBeGreaterThanOrEqual(30);
     expect(days).toBeLessThan(30.01);
@@ -147,7 +153,7 @@ describe('unassignAgent and getAssignments', () => {
       dt_until: '2143-06-23T00:00:00.000Z',
       status: 'unassigned',
       ended_at: expect.any(String),
-      workflow_id: `assignment/${stack.business}/c3/a2/${user}`,
+      workflow_id: await expiryWorkflowId('c3', 'a2'),
     });
     const listed = await stack.api('GET', '/clients/c3/agents?status=all', { token });
     expect(listed.body.assignments).toContainEqual(expect.objectContaining({ agent: 'a2', status: 'unassigned', ended_at: okOf(outcome).ended_at }));

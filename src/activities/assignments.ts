@@ -6,11 +6,9 @@ import { searchAttributesOf } from '../temporal/search-attributes';
 import {
   ASSIGNMENT_EXPIRY_WORKFLOW,
   assignmentChangedSignal,
-  assignmentWorkflowId,
   type AssignmentExpiryWorkflow,
   RequestFailureType,
-  type AssignAgentsInput,
-  type AssignmentExpiryInput,
+  type RecordAssignmentsInput,
   type ExpiryCheck,
   type RecordedAssignment,
 } from '../workflows/definitions';
@@ -24,7 +22,7 @@ export interface AssignmentActivityDeps {
 export function createAssignmentActivities({ prisma, temporal, taskQueue }: AssignmentActivityDeps) {
   return {
     /** Checks that the client and every agent are the caller's, then records all assignments or none. */
-    async recordAssignments(input: AssignAgentsInput): Promise<RecordedAssignment[]> {
+    async recordAssignments(input: RecordAssignmentsInput): Promise<RecordedAssignment[]> {
       const recorded = await recordAssignments(prisma, input);
       switch (recorded.outcome) {
         case 'clientNotFound':
@@ -35,17 +33,23 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
             message: `Agent ${recorded.agentId} not found or not authorized`,
             nonRetryable: true,
           });
+        case 'requestExpired':
+          throw ApplicationFailure.create({
+            type: 'AssignRequestExpired',
+            message: 'The request is no longer in assign_requests (kept for a week); nothing was assigned',
+            nonRetryable: true,
+          });
         case 'recorded':
           return recorded.assignments;
       }
     },
 
-    /** Starts the expiry workflow of each pair, or wakes the running one to re-read its new date. */
-    async scheduleAssignmentExpiries(expiries: AssignmentExpiryInput[]): Promise<void> {
+    /** Starts the expiry workflow of each pair under its row's workflow id, or wakes the running one to re-read its new date. */
+    async scheduleAssignmentExpiries(expiries: Pick<RecordedAssignment, 'workflowId' | 'expiry'>[]): Promise<void> {
       await Promise.all(
-        expiries.map((expiry) =>
+        expiries.map(({ workflowId, expiry }) =>
           temporal.workflow.signalWithStart<AssignmentExpiryWorkflow, []>(ASSIGNMENT_EXPIRY_WORKFLOW, {
-            workflowId: assignmentWorkflowId(expiry),
+            workflowId,
             taskQueue,
             args: [expiry],
             signal: assignmentChangedSignal,

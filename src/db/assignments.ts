@@ -1,5 +1,7 @@
-import type { AssignAgentsInput, AssignmentStatus, ExpiryCheck, RecordedAssignment } from '../workflows/definitions';
+import type { Prisma as Db } from '../generated/prisma/client';
+import type { AssignAgentsInput, AssignmentStatus, ExpiryCheck, RecordAssignmentsInput, RecordedAssignment } from '../workflows/definitions';
 import { assignmentWorkflowId } from '../workflows/definitions';
+import { lockAssignRequest, settleAssignRequest } from './assign-requests';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 
@@ -11,42 +13,64 @@ import type { Scope } from './scope';
 
 export type Pair = { clientPk: string; agentPk: string };
 
+type Tx = Db.TransactionClient;
+
 export type RecordOutcome =
   | { outcome: 'recorded'; assignments: RecordedAssignment[] }
   | { outcome: 'clientNotFound' }
-  | { outcome: 'agentNotAuthorized'; agentId: string };
+  | { outcome: 'agentNotAuthorized'; agentId: string }
+  | { outcome: 'requestExpired' };
 
-/** Checks that the client and every agent are the owner's, then records all assignments or none. */
-export function recordAssignments(prisma: Prisma, input: AssignAgentsInput): Promise<RecordOutcome> {
+/** Fields of the request workflows started before the user id and notes left their input. */
+type LegacyFields = { ownerId?: string; notes?: string | null };
+
+/**
+ * Checks that the client and every agent are the owner's, then records all assignments or none. The
+ * owner and the notes come from the request's `assign_requests` row, settled in the same transaction;
+ * a settled row gives back its outcome, so running this again changes nothing.
+ */
+export function recordAssignments(prisma: Prisma, input: RecordAssignmentsInput): Promise<RecordOutcome> {
   return prisma.$transaction(async (tx) => {
-    const owner: Scope = { business: input.business, ownerId: input.ownerId };
-    const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...owner, id: input.clientId } } });
-    if (!client) return { outcome: 'clientNotFound' };
-    const agents = await tx.agent.findMany({ where: { ...owner, id: { in: input.agents.map((a) => a.agentId) } } });
-    const agentPks = new Map(agents.map((a) => [a.id, a.pk]));
-    const missing = input.agents.find((a) => !agentPks.has(a.agentId));
-    if (missing) return { outcome: 'agentNotAuthorized', agentId: missing.agentId };
-
-    const assignments: RecordedAssignment[] = [];
-    for (const { agentId, dtUntil } of input.agents) {
-      const agentPk = agentPks.get(agentId)!;
-      const workflowId = assignmentWorkflowId({ ...owner, clientId: input.clientId, agentId });
-      const active = await tx.assignment.findFirst({ where: { clientPk: client.pk, agentPk, status: 'active' } });
-      const data = { dtUntil: new Date(dtUntil), notes: input.notes, workflowId };
-      if (active) {
-        await tx.assignment.update({ where: { id: active.id }, data: { ...data, revision: { increment: 1 } } });
-      } else {
-        await tx.assignment.create({ data: { ...data, clientPk: client.pk, agentPk } });
-      }
-      assignments.push({
-        agentId,
-        dtUntil: data.dtUntil.toISOString(),
-        workflowId,
-        expiry: { ...owner, clientId: input.clientId, agentId, clientPk: client.pk, agentPk, dtUntil: data.dtUntil.toISOString() },
-      });
-    }
-    return { outcome: 'recorded', assignments };
+    const request = await lockAssignRequest(tx, input.requestKey);
+    if (request.state === 'settled') return request.outcome as RecordOutcome;
+    const legacy = input as RecordAssignmentsInput & LegacyFields;
+    if (request.state === 'missing' && legacy.ownerId === undefined) return { outcome: 'requestExpired' };
+    const { scope, notes } =
+      request.state === 'pending' ? request : { scope: { business: input.business, ownerId: legacy.ownerId! }, notes: legacy.notes ?? null };
+    const outcome = await recordForOwner(tx, input, scope, notes);
+    if (request.state === 'pending') await settleAssignRequest(tx, input.requestKey, outcome);
+    return outcome;
   });
+}
+
+async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Scope, notes: string | null): Promise<RecordOutcome> {
+  const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...owner, id: input.clientId } } });
+  if (!client) return { outcome: 'clientNotFound' };
+  const agents = await tx.agent.findMany({ where: { ...owner, id: { in: input.agents.map((a) => a.agentId) } } });
+  const agentPks = new Map(agents.map((a) => [a.id, a.pk]));
+  const missing = input.agents.find((a) => !agentPks.has(a.agentId));
+  if (missing) return { outcome: 'agentNotAuthorized', agentId: missing.agentId };
+
+  const assignments: RecordedAssignment[] = [];
+  for (const { agentId, dtUntil } of input.agents) {
+    const agentPk = agentPks.get(agentId)!;
+    const active = await tx.assignment.findFirst({ where: { clientPk: client.pk, agentPk, status: 'active' } });
+    const data = { dtUntil: new Date(dtUntil), notes };
+    // The running expiry workflow of an active assignment keeps its id, whatever scheme made it.
+    const workflowId = active?.workflowId ?? assignmentWorkflowId({ business: input.business, clientId: input.clientId, agentId, clientPk: client.pk });
+    if (active) {
+      await tx.assignment.update({ where: { id: active.id }, data: { ...data, revision: { increment: 1 } } });
+    } else {
+      await tx.assignment.create({ data: { ...data, workflowId, clientPk: client.pk, agentPk } });
+    }
+    assignments.push({
+      agentId,
+      dtUntil: data.dtUntil.toISOString(),
+      workflowId,
+      expiry: { business: input.business, clientId: input.clientId, agentId, clientPk: client.pk, agentPk, dtUntil: data.dtUntil.toISOString() },
+    });
+  }
+  return { outcome: 'recorded', assignments };
 }
 
 export async function findActiveAssignment(prisma: Prisma, pair: Pair): Promise<{ dtUntil: string } | null> {

@@ -1,4 +1,4 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
+import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { AssignAgentsInput, AssignAgentsResult } from './definitions';
 
@@ -14,11 +14,11 @@ const { recordAssignments, scheduleAssignmentExpiries } = proxyLocalActivities<R
  * nothing), then starts or wakes the expiry workflow of each (client, agent) pair.
  */
 export async function assignAgents(input: AssignAgentsInput): Promise<AssignAgentsResult> {
-  const recorded = await recordAssignments(input);
-  await scheduleAssignmentExpiries(recorded.map((r) => r.expiry));
+  // The key of the request's `assign_requests` row, where its user id and notes wait.
+  const recorded = await recordAssignments({ ...input, requestKey: workflowInfo().workflowId });
+  await scheduleAssignmentExpiries(recorded.map(({ workflowId, expiry }) => ({ workflowId, expiry })));
   return {
     client: input.clientId,
-    ds_notes: input.notes,
     assignments: recorded.map((r) => ({ agent: r.agentId, dt_until: r.dtUntil, status: 'active', workflow_id: r.workflowId })),
   };
 }

@@ -5,6 +5,7 @@ import {
   assignmentStateQuery,
   type AssignmentExpiryInput,
   type AssignmentExpiryResult,
+  withoutLegacyFields,
 } from './definitions';
 import { nextSleepMs } from './timers';
 
@@ -51,7 +52,7 @@ export async function assignmentExpiry(input: AssignmentExpiryInput): Promise<As
     nextWakeAt = new Date(now + sleepMs).toISOString();
     if (await condition(() => changed, sleepMs)) continue;
     if (!reachesDeadline || workflowInfo().continueAsNewSuggested) {
-      await continueAsNew<typeof assignmentExpiry>({ ...input, dtUntil });
+      await continueAsNew<typeof assignmentExpiry>({ ...withoutLegacyFields(input), dtUntil });
     }
   }
 }

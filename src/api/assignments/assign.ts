@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
+import { insertAssignRequest } from '../../db/assign-requests';
+import type { Prisma } from '../../db/prisma';
 import { searchAttributesOf } from '../../temporal/search-attributes';
 import { withTimeout } from '../../timeout';
 import { assignAgents as assignAgentsWorkflow } from '../../workflows';
@@ -13,6 +15,7 @@ import { parseAssignRequest, type AssignRequest } from './request';
 export const DEFAULT_ASSIGN_TIMEOUT_MS = 20_000;
 
 export interface AssignDeps {
+  prisma: Prisma;
   temporal: TemporalClient;
   taskQueue: string;
   /** How long a request waits for its validating workflow before answering 504. */
@@ -31,17 +34,22 @@ export async function assignAgentsRequest(
   body: unknown,
   requestId?: string,
   workflowKey?: string,
-): Promise<AssignAgentsResult> {
+): Promise<AssignAgentsAnswer> {
   const request = parseAssignRequest(body);
   // Such a client cannot exist, and an overlong id would break the workflow id's length limit.
   if (!RESOURCE_ID_PATTERN.test(clientId)) throw notFound('Client not found');
   return assignAgents(deps, scope, clientId, request, requestId, workflowKey);
 }
 
+/** The HTTP answer: the workflow's result with the request's notes, which never entered Temporal. */
+export type AssignAgentsAnswer = { client: string; ds_notes: string | null; assignments: AssignAgentsResult['assignments'] };
+
 /**
- * Runs one request's validating workflow and waits for its answer. A start that fails (Temporal
- * unreachable) is a 503 and nothing was assigned; a started workflow that has not finished by the
- * deadline is a 504, and it completes on its own.
+ * Runs one request's validating workflow and waits for its answer. The user id and the notes go to
+ * PostgreSQL first, under the workflow's id, for the workflow's recording transaction to read; its
+ * input carries ids and dates only. A start that fails (Temporal unreachable) is a 503 and nothing
+ * was assigned; a started workflow that has not finished by the deadline is a 504, and it completes
+ * on its own.
  */
 export async function assignAgents(
   deps: AssignDeps,
@@ -50,22 +58,24 @@ export async function assignAgents(
   request: AssignRequest,
   requestId?: string,
   workflowKey: string = randomUUID(),
-): Promise<AssignAgentsResult> {
+): Promise<AssignAgentsAnswer> {
   const workflowId = assignAgentsWorkflowId({ business: scope.business, clientId, requestId: workflowKey });
   const deadline = Date.now() + deps.assignTimeoutMs;
+  await insertAssignRequest(deps.prisma, workflowId, scope, request.notes);
   const handle = await deps.temporal.connection.withDeadline(deadline, () =>
     deps.temporal.workflow.start(assignAgentsWorkflow, {
       workflowId,
       taskQueue: deps.taskQueue,
       // A retried request (same key) waits for the run it already started.
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      args: [{ ...scope, clientId, agents: request.agents, notes: request.notes }],
+      args: [{ business: scope.business, clientId, agents: request.agents }],
       typedSearchAttributes: searchAttributesOf({ business: scope.business, clientId }),
       ...(requestId && { memo: { [REQUEST_ID_MEMO]: requestId } }),
       staticSummary: `Assign ${request.agents.map((a) => a.agentId).join(', ')} to client ${clientId}`.slice(0, 200),
     }),
   );
-  return withTimeout(handle.result(), deadline - Date.now(), () =>
+  const result = await withTimeout(handle.result(), deadline - Date.now(), () =>
     new HttpProblem(504, `Assignment workflow ${workflowId} did not finish in time; it completes on its own`, '/problems/timeout'),
   );
+  return { client: result.client, ds_notes: request.notes, assignments: result.assignments };
 }

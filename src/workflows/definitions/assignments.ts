@@ -5,37 +5,46 @@ export const DEFAULT_DT_UNTIL = '2143-06-23T00:00:00.000Z';
 export const ASSIGNMENT_STATUSES = ['active', 'expired', 'unassigned'] as const;
 export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
 
+/**
+ * Ids and dates only. The caller's user id and the notes wait in PostgreSQL (`assign_requests`, keyed
+ * by the run's workflow id) for the recording transaction: Temporal never holds them.
+ */
 export interface AssignAgentsInput {
   business: string;
-  ownerId: string;
   clientId: string;
   agents: { agentId: string; dtUntil: string }[];
-  notes: string | null;
+}
+
+/** What the recording activity is given: the input and the key of its `assign_requests` row. */
+export interface RecordAssignmentsInput extends AssignAgentsInput {
+  requestKey: string;
 }
 
 export interface RecordedAssignment {
   agentId: string;
   dtUntil: string;
+  /** The pair's expiry workflow: read from the active row when there is one, so older ids keep working. */
   workflowId: string;
   expiry: AssignmentExpiryInput;
 }
 
+/** The workflow's result; the HTTP answer adds the request's `ds_notes`, which the API holds. */
 export interface AssignAgentsResult {
   client: string;
-  ds_notes: string | null;
   assignments: { agent: string; dt_until: string; status: 'active'; workflow_id: string }[];
 }
 
 /** Identifies one (client, agent) pair; its expiry workflow outlives each assignment period. */
 export interface AssignmentExpiryInput {
   business: string;
-  ownerId: string;
   clientId: string;
   agentId: string;
   clientPk: string;
   agentPk: string;
   /** When the current active assignment ends, ISO 8601. */
   dtUntil: string;
+  /** Runs started before the user id left Temporal carry it; it is dropped at their next continue-as-new. */
+  ownerId?: string;
 }
 
 export type ExpiryCheck = { status: 'expired' } | { status: 'active'; dtUntil: string } | { status: 'none' };
@@ -58,8 +67,19 @@ export interface AssignmentExpiryState {
 export const assignmentChangedSignal = defineSignal('assignmentChanged');
 export const assignmentStateQuery = defineQuery<AssignmentExpiryState>('state');
 
-export function assignmentWorkflowId(input: { business: string; clientId: string; agentId: string; ownerId: string }): string {
-  return ['assignment', input.business, input.clientId, input.agentId, encodeURIComponent(input.ownerId)].join('/');
+/**
+ * The readable part (business, client, agent) and the client's internal key, which tells apart two
+ * users' clients of the same id without naming the user. Rows keep the id their workflow runs under:
+ * read it from the row, do not compute it again (runs started before this scheme end in the user id).
+ */
+export function assignmentWorkflowId(input: { business: string; clientId: string; agentId: string; clientPk: string }): string {
+  return ['assignment', input.business, input.clientId, input.agentId, input.clientPk].join('/');
+}
+
+/** An expiry run's input without what older runs carried beyond ids and dates. */
+export function withoutLegacyFields(input: AssignmentExpiryInput): AssignmentExpiryInput {
+  const { ownerId: _userId, ...rest } = input;
+  return rest;
 }
 
 /** One per request: the business key plus a request id, so a request's run is found by its client. */

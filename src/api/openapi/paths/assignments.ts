@@ -3,7 +3,7 @@ import { BAD_PATH_EXAMPLE, businessResponses, json, MALFORMED_JSON_EXAMPLE, NO_R
 import { clientIdParameter } from './clients';
 
 const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
-const assignmentWorkflowId = workflowId('assignment', 'assignment/acme/c1/a1/user-1');
+const assignmentWorkflowId = workflowId('assignment', 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44');
 
 export const assignmentsApi: ApiPart = {
   tags: [
@@ -41,7 +41,7 @@ export const assignmentsApi: ApiPart = {
             },
           },
         },
-        ds_notes: { type: ['string', 'null'], maxLength: 2000, description: 'Free-text notes, kept on each assignment.', examples: ['new lead'] },
+        ds_notes: { type: ['string', 'null'], maxLength: 2000, description: 'Free-text notes, kept on each assignment in the database only (never in Temporal).', examples: ['new lead'] },
       },
     },
     AssignAgentsResult: {
@@ -130,8 +130,8 @@ export const assignmentsApi: ApiPart = {
               client: 'c1',
               ds_notes: 'new lead',
               assignments: [
-                { agent: 'a1', dt_until: '2030-01-01T00:00:00.000Z', status: 'active', workflow_id: 'assignment/acme/c1/a1/user-1' },
-                { agent: 'a2', dt_until: '2143-06-23T00:00:00.000Z', status: 'active', workflow_id: 'assignment/acme/c1/a2/user-1' },
+                { agent: 'a1', dt_until: '2030-01-01T00:00:00.000Z', status: 'active', workflow_id: 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44' },
+                { agent: 'a2', dt_until: '2143-06-23T00:00:00.000Z', status: 'active', workflow_id: 'assignment/acme/c1/a2/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44' },
               ],
             },
           }),
@@ -197,7 +197,7 @@ export const assignmentsApi: ApiPart = {
               dt_until: '2030-01-01T00:00:00.000Z',
               status: 'unassigned',
               ended_at: '2026-11-22T05:14:13.462Z',
-              workflow_id: 'assignment/acme/c1/a1/user-1',
+              workflow_id: 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
             },
           }),
           400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...MALFORMED_JSON_EXAMPLE, ...BAD_PATH_EXAMPLE }),

@@ -1,0 +1,42 @@
+import type { Prisma as Db } from '../generated/prisma/client';
+import type { Prisma } from './prisma';
+import type { Scope } from './scope';
+
+/*
+ * Every change of an `assign_requests` row: written by the API before the request's workflow starts,
+ * then settled — user id and notes cleared, outcome kept — inside the transaction that records the
+ * assignments, and deleted a week later.
+ */
+
+type Tx = Db.TransactionClient;
+
+/** Long enough for a request whose workflow waits for a worker; nothing personal is left after settling. */
+export const ASSIGN_REQUEST_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Keeps the parts of a request that Temporal must not hold, under the workflow id that will read them.
+ * A repeated request with the same workflow id (a retried Nexus operation) keeps the first row.
+ */
+export async function insertAssignRequest(prisma: Prisma, workflowId: string, scope: Scope, notes: string | null, now = new Date()): Promise<void> {
+  await prisma.assignRequest.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - ASSIGN_REQUEST_RETENTION_MS) } } });
+  await prisma.assignRequest.createMany({ data: [{ workflowId, ...scope, notes }], skipDuplicates: true });
+}
+
+export type AssignRequestRow =
+  | { state: 'pending'; scope: Scope; notes: string | null }
+  | { state: 'settled'; outcome: unknown }
+  | { state: 'missing' };
+
+/** Reads and locks the request's row for the recording transaction. */
+export async function lockAssignRequest(tx: Tx, workflowId: string): Promise<AssignRequestRow> {
+  const [row] = await tx.$queryRaw<{ business: string; owner_id: string | null; notes: string | null; outcome: unknown }[]>`
+    SELECT business, owner_id, notes, outcome FROM assign_requests WHERE workflow_id = ${workflowId} FOR UPDATE`;
+  if (!row) return { state: 'missing' };
+  if (row.outcome !== null) return { state: 'settled', outcome: row.outcome };
+  return { state: 'pending', scope: { business: row.business, ownerId: row.owner_id! }, notes: row.notes };
+}
+
+/** pending → settled: the outcome replaces the user id and the notes. */
+export async function settleAssignRequest(tx: Tx, workflowId: string, outcome: object): Promise<void> {
+  await tx.assignRequest.update({ where: { workflowId }, data: { ownerId: null, notes: null, outcome: outcome as Db.InputJsonObject } });
+}
