@@ -3,6 +3,7 @@ import { Worker } from '@temporalio/worker';
 import { createWebhookProvider, SIGNATURE_HEADER } from '../src/activities/providers/webhook';
 import { startTestStack, type ApiResponse, type TestStack } from './support/stack';
 import { waitForStatus as waitForMessageStatus, REQUEST_INSTANCE } from './support/helpers';
+import { temporalTextOf } from './support/history';
 import { startWebhookReceiver, type Answer, type ReceivedRequest, type WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -180,6 +181,17 @@ test('a receiver answering 400: the message fails after exactly one attempt, wit
   await sleep(2000);
   expect(receiver.requestsFor(id)).toHaveLength(1);
   expect((await stack.api('POST', `/messages/${id}/cancel`, { token })).status).toBe(409);
+});
+
+test('a receiver answering 422 with the request echoed: the message, its history and the failure keep the status, never the body', async () => {
+  const text = 'Echo me: results of the blood test';
+  answers.set(text, (request) => ({ status: 422, body: JSON.stringify({ error: 'invalid', received: request.body }) }));
+  const res = await send({ client: 'c-1', text_message: text });
+  const failed = await waitForStatus(res.body._id, 'failed');
+  expect(failed.error).toBe('Webhook answered 422 Unprocessable Entity');
+  const inTemporal = await temporalTextOf(stack.temporal, res.body.workflow_id);
+  expect(inTemporal).toContain('Webhook answered 422 Unprocessable Entity');
+  for (const personal of [PHONE, 'Ada', text, 'invalid']) expect(inTemporal).not.toContain(personal);
 });
 
 describe('Idempotency-Key', () => {

@@ -44,14 +44,30 @@ test.each([500, 502, 503, 504, 429, 408])('%i is transient: a plain error, so th
   const { error } = await outcomeOf(status);
   expect(error).toBeInstanceOf(Error);
   expect(error).not.toBeInstanceOf(ApplicationFailure);
-  expect(error!.message).toBe(`Webhook answered ${status}`);
+  expect(error!.message).toMatch(new RegExp(`^Webhook answered ${status} [A-Z]`));
 });
 
-test.each([400, 401, 403, 404, 410, 422, 302])('%i is a rejection: a non-retryable ProviderRejected failure', async (status) => {
+test.each([
+  [400, 'Bad Request'],
+  [401, 'Unauthorized'],
+  [403, 'Forbidden'],
+  [404, 'Not Found'],
+  [410, 'Gone'],
+  [422, 'Unprocessable Entity'],
+  [302, 'Found'],
+])('%i is a rejection: a non-retryable ProviderRejected failure naming the status only', async (status, reason) => {
   const { error } = await outcomeOf({ status, body: '{"error":"bad number"}' });
   expect(error).toBeInstanceOf(ApplicationFailure);
   expect(error).toEqual(expect.objectContaining({ type: 'ProviderRejected', nonRetryable: true }));
-  expect(error!.message).toBe(`Webhook answered ${status}: {"error":"bad number"}`);
+  expect(error!.message).toBe(`Webhook answered ${status} ${reason}`);
+});
+
+test.each([400, 422, 503])('a receiver that echoes the request in its %i answer: the error keeps the status, never the body', async (status) => {
+  receiver.respond = (request) => ({ status, body: JSON.stringify({ error: 'rejected', request: request.body }), headers: { 'x-echo': request.rawBody.slice(0, 100) } });
+  const sent = { ...message(), to: '+14155550187', name: 'Grace Hopper', text: 'Your test results are ready' };
+  const error = await createWebhookProvider({ url: receiver.url }).deliver(sent).catch((e: Error) => e);
+  expect((error as Error).message).toMatch(new RegExp(`^Webhook answered ${status} [A-Z][A-Za-z ]+$`));
+  for (const personal of [sent.to, sent.name, sent.text, 'rejected']) expect(JSON.stringify(error)).not.toContain(personal);
 });
 
 test('a receiver that does not answer in time is transient', async () => {

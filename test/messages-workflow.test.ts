@@ -108,7 +108,7 @@ test('a receiver that stays unavailable: retries stop after an hour and the mess
     });
     const message = (await prisma.message.findUnique({ where: { id } }))!;
     expect(message.status).toBe('failed');
-    expect(message.error).toBe('Gave up retrying: Webhook answered 503');
+    expect(message.error).toBe('Gave up retrying: Webhook answered 503 Service Unavailable');
     expect(message.attempts).toBeGreaterThan(3);
     expect(new Set(receiver.requestsFor(id).map((r) => r.headers['idempotency-key']))).toEqual(new Set([id]));
   } finally {

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { ApplicationFailure } from '@temporalio/common';
 import { ActivityFailureType } from '../../workflows/definitions';
 import type { MessageProvider, OutgoingMessage } from './types';
@@ -36,18 +37,27 @@ function isTransientStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-async function responseSnippet(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
-  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
-}
+/** A reference is an id, not prose: anything else a receiver answers is not kept. */
+const PROVIDER_REF = /^[A-Za-z0-9._:\/-]{1,200}$/;
 
-function providerRefOf(snippet: string): string | undefined {
+/** The receiver's `id` from a 2xx JSON answer, when it looks like a reference. */
+async function providerRefOf(response: Response): Promise<string | undefined> {
+  const text = await response.text().catch(() => '');
   try {
-    const id = (JSON.parse(snippet) as { id?: unknown }).id;
-    return typeof id === 'string' && id.length <= 200 ? id : undefined;
+    const id = (JSON.parse(text) as { id?: unknown }).id;
+    return typeof id === 'string' && PROVIDER_REF.test(id) ? id : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * "Webhook answered 422 Unprocessable Entity": the status and its standard reason phrase, never the
+ * receiver's body or reason text, which may echo the phone, name and text back into workflow history,
+ * the worker's log and the message's `error`.
+ */
+function answerOf(status: number): string {
+  return `Webhook answered ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
 }
 
 /**
@@ -74,9 +84,10 @@ export function createWebhookProvider({ url, secret, timeoutMs = DEFAULT_WEBHOOK
         const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
         throw new Error(`Webhook unreachable: ${reason}`);
       }
-      const snippet = await responseSnippet(response);
-      if (response.ok) return { providerRef: providerRefOf(snippet) };
-      const answer = `Webhook answered ${response.status}${snippet ? `: ${snippet}` : ''}`;
+      if (response.ok) return { providerRef: await providerRefOf(response) };
+      // Read and dropped, so that the connection can be reused.
+      await response.arrayBuffer().catch(() => undefined);
+      const answer = answerOf(response.status);
       if (isTransientStatus(response.status)) {
         const delay = retryAfterMs(response.headers.get('retry-after'));
         // The receiver said when to come back: the next attempt waits that long instead of the backoff.
