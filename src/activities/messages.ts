@@ -5,9 +5,11 @@ import {
   markMessageFailed,
   markMessageSent,
   messageStatus,
+  recordProviderAccepted,
 } from '../db/messages';
 import type { Prisma } from '../db/prisma';
 import { ActivityFailureType, type MessageClaim, type MessageStatus } from '../workflows/definitions';
+import { whileHeartbeating } from './heartbeat';
 import type { MessageProvider, OutgoingMessage } from './providers';
 
 export interface MessageActivityDeps {
@@ -38,12 +40,18 @@ export function createMessageActivities({ prisma, provider, observeLateness }: M
 
     /**
      * Hands the message to the provider. Every attempt sends the same body and the same idempotency
-     * key (the message id), so a retry after an ambiguous failure never makes a second delivery.
+     * key (the message id), so a retry after an ambiguous failure never makes a second delivery for a
+     * receiver that honours the key. The provider's acceptance is recorded before the attempt reports
+     * back, so a retry of an attempt whose report was lost (worker killed) does not hand it over again;
+     * heartbeats let Temporal notice such a loss within seconds. The provider's reference stays in
+     * PostgreSQL: only the provider's name goes back into workflow history.
      */
-    async deliverMessage(messageId: string): Promise<{ provider: string; providerRef: string | null }> {
-      const { message, sending } = await countDeliveryAttempt(prisma, messageId, provider.name);
+    async deliverMessage(messageId: string): Promise<{ provider: string }> {
+      const attempt = await countDeliveryAttempt(prisma, messageId, provider.name);
+      const { message } = attempt;
       if (!message) throw messageNotFound(messageId);
-      if (!sending) {
+      if (attempt.state === 'accepted') return { provider: message.provider ?? provider.name };
+      if (attempt.state === 'notSending') {
         throw ApplicationFailure.create({
           type: ActivityFailureType.MessageAlreadySent,
           message: `Message ${messageId} is ${message.status}, not sending`,
@@ -59,11 +67,12 @@ export function createMessageActivities({ prisma, provider, observeLateness }: M
         text: message.text,
         sent_at: message.dispatchedAt!.toISOString(),
       };
-      const { providerRef } = await provider.deliver(outgoing);
-      return { provider: provider.name, providerRef: providerRef ?? null };
+      const { providerRef } = await whileHeartbeating(() => provider.deliver(outgoing));
+      await recordProviderAccepted(prisma, { messageId, providerRef: providerRef ?? null });
+      return { provider: provider.name };
     },
 
-    async recordMessageSent(input: { messageId: string; provider: string; providerRef: string | null }): Promise<void> {
+    async recordMessageSent(input: { messageId: string; provider: string; providerRef?: string | null }): Promise<void> {
       const sent = await markMessageSent(prisma, input);
       if (sent) observeLateness?.((sent.sentAt.getTime() - sent.sendAt.getTime()) / 1000);
     },

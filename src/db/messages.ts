@@ -6,7 +6,8 @@ import type { Scope } from './scope';
 
 /*
  * Every change of a message row: scheduled on accept, then scheduled → sending → sent | failed by its
- * workflow, scheduled → canceled by its owner, scheduled → failed when it could not be scheduled.
+ * workflow (while sending, `provider_accepted_at` records the provider's 2xx), scheduled → canceled by
+ * its owner, scheduled → failed when it could not be scheduled.
  * Each transition is a compare-and-set on the status it leaves, so racing callers cannot both win.
  */
 
@@ -77,21 +78,40 @@ export async function claimMessageForSending(prisma: Prisma, id: string): Promis
   return { status };
 }
 
-/** Counts one hand-over attempt of a message that is `sending`; returns the row, and whether it was sending. */
-export async function countDeliveryAttempt(prisma: Prisma, id: string, provider: string): Promise<{ message: MessageWithClient | null; sending: boolean }> {
-  const counted = await prisma.message.updateMany({ where: { id, status: 'sending' }, data: { attempts: { increment: 1 }, provider } });
+export type DeliveryAttempt =
+  | { state: 'attempt'; message: MessageWithClient }
+  /** The provider accepted it in an earlier attempt whose report was lost: nothing to hand over. */
+  | { state: 'accepted'; message: MessageWithClient }
+  | { state: 'notSending'; message: MessageWithClient | null };
+
+/** Counts one hand-over attempt of a message that is `sending` and not yet accepted by the provider. */
+export async function countDeliveryAttempt(prisma: Prisma, id: string, provider: string): Promise<DeliveryAttempt> {
+  const counted = await prisma.message.updateMany({ where: { id, status: 'sending', providerAcceptedAt: null }, data: { attempts: { increment: 1 }, provider } });
   const message = await prisma.message.findUnique({ where: { id }, include: withClientId });
-  return { message, sending: counted.count > 0 && !!message?.dispatchedAt };
+  if (message?.status === 'sending' && message.providerAcceptedAt) return { state: 'accepted', message };
+  if (counted.count > 0 && message?.dispatchedAt) return { state: 'attempt', message };
+  return { state: 'notSending', message };
 }
 
-/** sending → sent; returns when it was due and when it left, or null when it was not sending. */
+/** Records, while still sending, that the provider accepted the message: a later attempt skips the hand-over. */
+export async function recordProviderAccepted(prisma: Prisma, input: { messageId: string; providerRef: string | null }): Promise<void> {
+  await prisma.message.updateMany({
+    where: { id: input.messageId, status: 'sending' },
+    data: { providerAcceptedAt: new Date(), providerRef: input.providerRef },
+  });
+}
+
+/**
+ * sending → sent; returns when it was due and when it left, or null when it was not sending. The
+ * provider's reference is the one recorded on acceptance unless given (runs from before it was).
+ */
 export async function markMessageSent(
   prisma: Prisma,
-  input: { messageId: string; provider: string; providerRef: string | null },
+  input: { messageId: string; provider: string; providerRef?: string | null },
 ): Promise<{ sendAt: Date; sentAt: Date } | null> {
   const [sent] = await prisma.message.updateManyAndReturn({
     where: { id: input.messageId, status: 'sending' },
-    data: { status: 'sent', sentAt: new Date(), provider: input.provider, providerRef: input.providerRef, error: null },
+    data: { status: 'sent', sentAt: new Date(), provider: input.provider, ...(input.providerRef !== undefined && { providerRef: input.providerRef }), error: null },
     select: { sendAt: true, sentAt: true },
   });
   return sent ? { sendAt: sent.sendAt, sentAt: sent.sentAt! } : null;

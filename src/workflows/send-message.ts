@@ -19,10 +19,13 @@ const { loadMessageStatus, claimMessageForSending, recordMessageSent, recordMess
 
 /**
  * Transient provider failures (network, timeouts, 5xx, 429) retry with backoff for up to an hour;
- * a rejection (other 4xx) is a non-retryable failure and ends the hand-over at once.
+ * a rejection (other 4xx) is a non-retryable failure and ends the hand-over at once. The attempt
+ * heartbeats while it waits for the provider (10 s webhook timeout), so a killed worker's attempt is
+ * retried after 10 s rather than after the whole start-to-close timeout.
  */
 const { deliverMessage } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '20 seconds',
+  heartbeatTimeout: '10 seconds',
   scheduleToCloseTimeout: '1 hour',
   retry: {
     initialInterval: '500 milliseconds',
