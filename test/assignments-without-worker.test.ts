@@ -21,6 +21,8 @@ test('a request made while no worker runs answers 504 naming its workflow, which
   }
   expect(res.status).toBe(504);
   expect(res.headers.get('content-type')).toContain('application/problem+json');
+  expect(res.headers.get('retry-after')).toBe('5');
+  expect(res.body.detail).toContain(`GET /ext/v2/${stack.business}/clients/${clientId}/agents shows the outcome`);
   const workflowId = /assign-agents\/\S+/.exec(res.body.detail)?.[0];
   expect(workflowId).toBeDefined();
 

@@ -25,7 +25,7 @@ function random(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)];
-  const strings = ['', ' ', 'a1', 'c1', 'text', '2030-01-01', '2000-01-01', 'PT5M', '-5', '1e309', '5m', '__proto__', 'constructor', '%00', '\u0000', 'ü'.repeat(300), '+14155550100', 'x'.repeat(5000)];
+  const strings = ['', ' ', 'a1', 'c1', 'text', '2030-01-01', '2000-01-01', 'PT5M', '-5', '1e309', '5m', '__proto__', 'constructor', '%00', '\u0000', 'ü'.repeat(300), '+14155550100', 'x'.repeat(5000), 'a\u00001', '\ud800', 'x\udc00y'];
   const value = (depth: number): unknown => {
     switch (Math.floor(next() * (depth > 2 ? 5 : 7))) {
       case 0: return null;
@@ -77,6 +77,8 @@ test('random bytes, content types and path segments never get a 5xx', async () =
       `/clients/${gen.pick(segments)}/agents`,
       `/messages/${gen.pick(segments)}`,
       `/messages/${gen.pick(segments)}/cancel`,
+      `/clients/c1/agents/${gen.pick(segments)}`,
+      `/messages?cursor=${gen.pick([Buffer.from(JSON.stringify(['2030-01-01T00:00:00Z', gen.pick(segments)])).toString('base64url'), gen.pick(segments)])}`,
     ]);
     const method = gen.pick(['GET', 'POST', 'DELETE', 'PUT']);
     const rawBody = method === 'GET' ? undefined : gen.pick(['{', '[]', 'null', '"x"', '\u0000\u0001', '{"agents":[{"agent":"a1","dt_until":1e999}]}', 'agents=1']);
@@ -85,4 +87,37 @@ test('random bytes, content types and path segments never get a 5xx', async () =
     if (res.status >= 500) failures.push(`${method} ${path.slice(0, 80)} ${contentType} ${JSON.stringify(rawBody)} → ${res.status} ${JSON.stringify(res.body)}`);
   }
   expect(failures).toEqual([]);
+});
+
+test('a NUL or half a surrogate pair in any string field of any body is a 400 naming the field, and nothing is stored', async () => {
+  const bodies: [string, Record<string, unknown>][] = [
+    ['/clients', { _id: 'c-bad', name: 'Ann', phone: '+14155550101' }],
+    ['/agents', { _id: 'a-bad', name: 'Bob' }],
+    ['/clients/c1/assign-agents', { agents: [{ agent: 'a1', dt_until: '2030-01-01' }], ds_notes: 'note' }],
+    ['/messages', { message_type: 'text', client: 'c1', client_name: 'Ann', text_message: 'Hi', delay: '5m' }],
+    ['/messages', { message_type: 'text', client_phone: '+14155550101', text_message: 'Hi' }],
+  ];
+  const failures: string[] = [];
+  const poisonEach = (value: unknown, replace: (v: unknown) => void, path: string[], cases: [string, () => void, () => void][]) => {
+    if (typeof value === 'string') {
+      for (const bad of ['\u0000', '\ud800']) cases.push([path.join('.'), () => replace(value + bad), () => replace(value)]);
+    } else if (value && typeof value === 'object') {
+      for (const key of Object.keys(value)) poisonEach((value as any)[key], (v) => ((value as any)[key] = v), [...path, key], cases);
+    }
+  };
+  for (const [path, body] of bodies) {
+    const cases: [string, () => void, () => void][] = [];
+    poisonEach(body, () => undefined, [], cases);
+    for (const [field, poison, restore] of cases) {
+      poison();
+      const res = await stack.api('POST', path, { token, body, validate: false });
+      restore();
+      const expected = `Invalid ${field}: must not contain NUL characters or unpaired surrogates`;
+      if (res.status !== 400 || res.body.detail !== expected) failures.push(`POST ${path} ${field} → ${res.status} ${res.body.detail}`);
+    }
+  }
+  expect(failures).toEqual([]);
+  expect(await stack.prisma.client.count({ where: { business: stack.business, id: 'c-bad' } })).toBe(0);
+  expect(await stack.prisma.agent.count({ where: { business: stack.business, id: 'a-bad' } })).toBe(0);
+  expect(await stack.prisma.message.count({ where: { business: stack.business, phone: '+14155550101' } })).toBe(0);
 });

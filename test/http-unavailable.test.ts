@@ -46,3 +46,24 @@ test('an unreachable Temporal answers 503 to an assignment request, which assign
     await app.stop();
   }
 });
+
+test('an unreachable Temporal answers a message 503 with Retry-After within the start budget, and the next one at once without storing it', async () => {
+  const app = await appWith(process.env.TEST_DATABASE_URL!, `127.0.0.1:${await freePort()}`);
+  try {
+    const business = 'acme-temporal-down';
+    const body = { message_type: 'text', client_phone: '+14155550100', text_message: 'Hi' };
+    const started = Date.now();
+    const first = await app.call('POST', `/ext/v2/${business}/messages`, body);
+    const firstMs = Date.now() - started;
+    expect(first).toMatchObject({ status: 503, retryAfter: '5', body: { status: 503 } });
+    const second = await app.call('POST', `/ext/v2/${business}/messages`, body);
+    expect(second).toMatchObject({ status: 503, body: { detail: 'A backing service is unavailable; try again shortly' } });
+    expect(Number(second.retryAfter)).toBeGreaterThan(0);
+    // The SDK's own retries took ~19.5 s; the budget is 2 s (loose bound: shared machines are noisy).
+    expect(firstMs).toBeLessThan(10_000);
+    const stored = await stack.prisma.message.findMany({ where: { business } });
+    expect(stored.map((m) => m.status)).toEqual(['failed']);
+  } finally {
+    await app.stop();
+  }
+});

@@ -12,6 +12,7 @@ import { corsAllowList, securityHeaders } from './http/hygiene';
 import { httpMetrics } from './http/metrics';
 import { perUserRateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
+import { singleValuedHeaders, storableBody } from './http/storable';
 import { BUSINESS_PATTERN } from './http/validation';
 import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
 import { openApiRouter } from './openapi/routes';
@@ -48,10 +49,10 @@ export function createApp(deps: AppDeps): Express {
 
   const business = Router({ mergeParams: true });
   business.use((req, _res, next) => (BUSINESS_PATTERN.test(req.params.business as string) ? next() : next('router')));
-  business.use(authenticate(deps.auth));
+  business.use(singleValuedHeaders, authenticate(deps.auth));
   business.use(perUserRateLimit(deps.rateLimitPerMinute ?? 0));
   // strict: false lets a JSON `null` or scalar body reach the route, which answers with its own 400 text.
-  business.use(express.json({ limit: '100kb', type: () => true, strict: false }));
+  business.use(express.json({ limit: '100kb', type: () => true, strict: false }), storableBody);
   business.use(clientsRouter(deps));
   business.use(agentsRouter(deps));
   business.use(assignmentsRouter({ ...deps, log, assignTimeoutMs: deps.assignTimeoutMs ?? DEFAULT_ASSIGN_TIMEOUT_MS }));

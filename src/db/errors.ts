@@ -11,3 +11,45 @@ export async function insertUnique<T>(insert: () => Promise<T>, onDuplicate: () 
     throw isUniqueViolation(error) ? onDuplicate() : error;
   }
 }
+
+/** The SQLSTATE PostgreSQL answered with, as the driver adapter hands it through Prisma. */
+export function sqlState(error: unknown): string | undefined {
+  const e = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } }; cause?: { originalCode?: unknown } };
+  const code = e?.meta?.driverAdapterError?.cause?.originalCode ?? e?.cause?.originalCode;
+  return typeof code === 'string' ? code : undefined;
+}
+
+const prismaCode = (error: unknown) => {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+/** Prisma's codes for a value the database cannot take: too long, of the wrong type, missing, out of range. */
+const REFUSED_DATA_CODES = new Set(['P2000', 'P2005', 'P2006', 'P2007', 'P2009', 'P2011', 'P2012', 'P2019', 'P2020', 'P2023']);
+
+/**
+ * The database refused the data itself (SQLSTATE class 22 "data exception", a NOT NULL or CHECK rule):
+ * the same statement fails the same way however often it runs. A unique or foreign key refusal is not
+ * among them: a concurrent writer caused it, and the retried transaction reads the new state.
+ */
+export function isRefusedData(error: unknown): boolean {
+  if ((error as Error)?.name === 'PrismaClientValidationError') return true;
+  const state = sqlState(error);
+  if (state) return state.startsWith('22') || state === '23502' || state === '23514';
+  const code = prismaCode(error);
+  return code !== undefined && REFUSED_DATA_CODES.has(code);
+}
+
+/** Prisma's codes for a database it cannot reach, that timed out, or that has no connection to spare. */
+const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1011', 'P1017', 'P2024', 'P2037']);
+
+/**
+ * The database cannot answer now but will: not reachable, starting up or shutting down (57P03 while
+ * PostgreSQL starts, which reaches Prisma as P2039), out of connections or resources.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const state = sqlState(error);
+  if (state && (state.startsWith('08') || state.startsWith('53') || state.startsWith('57P'))) return true;
+  const code = prismaCode(error);
+  return code !== undefined && UNAVAILABLE_CODES.has(code);
+}

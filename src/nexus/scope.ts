@@ -1,11 +1,18 @@
 import { MAX_SUBJECT_LENGTH } from '../api/http/auth';
 import { badRequest } from '../api/http/problem';
+import { firstUnstorableField, unstorableFieldProblem } from '../api/http/storable';
 import type { Scope } from '../api/http/scope';
 import { BUSINESS_PATTERN } from '../api/http/validation';
 
-/** An operation's input as a record: whatever a caller sent, a non-object reads as no fields at all. */
+/**
+ * An operation's input as a record: whatever a caller sent, a non-object reads as no fields at all. A
+ * string PostgreSQL cannot store is refused here, as the API refuses it in a body.
+ */
 export function fieldsOf(input: unknown): Record<string, unknown> {
-  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  const fields = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  const unstorable = firstUnstorableField(fields);
+  if (unstorable) throw unstorableFieldProblem(unstorable);
+  return fields;
 }
 
 /** The business and user an operation acts for, held to the rules of the HTTP path and token. */

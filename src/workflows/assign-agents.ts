@@ -2,9 +2,22 @@ import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { AssignAgentsInput, AssignAgentsResult } from './definitions';
 
-const { recordAssignments, scheduleAssignmentExpiries } = proxyLocalActivities<ReturnType<typeof createActivities>>({
+type Activities = ReturnType<typeof createActivities>;
+
+// The caller waits 20 s for the answer: after 30 s of a database that keeps failing the request fails
+// (the API answers 503) rather than holding its workflow for ever. Refused data fails at once.
+const { recordAssignments } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
+  scheduleToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
+});
+
+// The assignments are recorded by then: their timers are worth longer retries, and the reconciler
+// restores any that a failure here leaves missing.
+const { scheduleAssignmentExpiries } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  scheduleToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
 // Local activities: short database calls whose answer the HTTP caller is waiting for, run inside the

@@ -3,6 +3,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { insertAssignRequest } from '../../db/assign-requests';
 import type { Prisma } from '../../db/prisma';
+import { refuseWhileKnownDown, startWithinBudget } from '../../temporal/availability';
 import { searchAttributesOf } from '../../temporal/search-attributes';
 import { withTimeout } from '../../timeout';
 import { assignAgents as assignAgentsWorkflow } from '../../workflows';
@@ -61,8 +62,9 @@ export async function assignAgents(
 ): Promise<AssignAgentsAnswer> {
   const workflowId = assignAgentsWorkflowId({ business: scope.business, clientId, requestId: workflowKey });
   const deadline = Date.now() + deps.assignTimeoutMs;
+  refuseWhileKnownDown(deps.temporal);
   await insertAssignRequest(deps.prisma, workflowId, scope, request.notes);
-  const handle = await deps.temporal.connection.withDeadline(deadline, () =>
+  const handle = await startWithinBudget(deps.temporal, () =>
     deps.temporal.workflow.start(assignAgentsWorkflow, {
       workflowId,
       taskQueue: deps.taskQueue,
@@ -73,9 +75,15 @@ export async function assignAgents(
       ...(requestId && { memo: { [REQUEST_ID_MEMO]: requestId } }),
       staticSummary: `Assign ${request.agents.map((a) => a.agentId).join(', ')} to client ${clientId}`.slice(0, 200),
     }),
+    deadline,
   );
   const result = await withTimeout(handle.result(), deadline - Date.now(), () =>
-    new HttpProblem(504, `Assignment workflow ${workflowId} did not finish in time; it completes on its own`, '/problems/timeout'),
+    new HttpProblem(
+      504,
+      `Assignment workflow ${workflowId} did not finish in time; it completes on its own: GET /ext/v2/${scope.business}/clients/${clientId}/agents shows the outcome`,
+      '/problems/timeout',
+      { 'Retry-After': '5' },
+    ),
   );
   return { client: result.client, ds_notes: request.notes, assignments: result.assignments };
 }

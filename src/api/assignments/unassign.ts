@@ -5,6 +5,7 @@ import { assignmentChangedSignal } from '../../workflows/definitions';
 import { findOwnedClient } from '../clients/owned-client';
 import { notFound } from '../http/problem';
 import type { Scope } from '../http/scope';
+import { RESOURCE_ID_PATTERN } from '../http/validation';
 
 export interface UnassignDeps {
   prisma: Prisma;
@@ -14,7 +15,8 @@ export interface UnassignDeps {
 
 /** Ends the agent's active assignment on the client now, then tells its expiry workflow to re-read the row. */
 export async function unassignAgent(deps: UnassignDeps, scope: Scope, client: { pk: string; id: string }, agentId: string) {
-  const ended = await unassignRow(deps.prisma, scope, client.pk, agentId);
+  // An id no agent can have is not assigned; PostgreSQL would refuse one with a NUL.
+  const ended = RESOURCE_ID_PATTERN.test(agentId) ? await unassignRow(deps.prisma, scope, client.pk, agentId) : null;
   if (!ended) throw notFound(`Agent ${agentId} is not assigned to this client`);
   try {
     await deps.temporal.workflow.getHandle(ended.workflowId).signal(assignmentChangedSignal);

@@ -2,6 +2,7 @@ import { createPublicKey, createSecretKey } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import jwt, { type Algorithm } from 'jsonwebtoken';
 import { unauthorized } from './problem';
+import { hasUnstorableCharacters } from './storable';
 
 export interface AuthConfig {
   secret?: string;
@@ -57,6 +58,7 @@ export function createTokenVerifier(config: AuthConfig) {
       throw unauthorized(error instanceof jwt.TokenExpiredError ? 'Token expired' : 'Invalid token');
     }
     if (typeof payload !== 'object' || typeof payload.sub !== 'string' || !payload.sub) throw unauthorized('Token has no subject');
+    if (hasUnstorableCharacters(payload.sub)) throw unauthorized('Token subject contains NUL characters or unpaired surrogates');
     if (payload.sub.length > MAX_SUBJECT_LENGTH) throw unauthorized(`Token subject is longer than ${MAX_SUBJECT_LENGTH} characters`);
     if (typeof payload.exp !== 'number') throw unauthorized('Token has no expiry');
     return { userId: payload.sub };

@@ -1,15 +1,18 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
-import { ServiceError } from '@temporalio/client';
-import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
+import { ServiceError, WorkflowFailedError } from '@temporalio/client';
+import { ActivityFailure, ApplicationFailure, RetryState, TemporalFailure } from '@temporalio/common';
+import { TemporalUnavailableError } from '../../temporal/availability';
+import { isDatabaseUnavailable, isRefusedData, sqlState } from '../../db/errors';
 import { RequestFailureType } from '../../workflows/definitions';
-import { HttpProblem } from './problem';
+import { badRequest, HttpProblem } from './problem';
 import { REQUEST_ID_HEADER } from './request-id';
 
 /** The one table from a request workflow's business failure to the HTTP status the caller sees. */
 export const FAILURE_STATUS: Record<RequestFailureType, { status: number; type: string }> = {
   ClientNotFound: { status: 404, type: '/problems/not-found' },
   AgentNotAuthorized: { status: 400, type: '/problems/invalid-request' },
+  InvalidData: { status: 400, type: '/problems/invalid-request' },
 };
 
 /** The problem's `instance` names this occurrence by its request id, which the caller can quote. */
@@ -64,13 +67,26 @@ function bodyParserProblem(error: unknown): HttpProblem | undefined {
   }
 }
 
-/** Prisma's codes for a database it cannot reach or that timed out, and gRPC's UNAVAILABLE / DEADLINE_EXCEEDED. */
-const UNREACHABLE_DATABASE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/** gRPC's DEADLINE_EXCEEDED and UNAVAILABLE. */
 const UNREACHABLE_TEMPORAL_CODES = new Set([4, 14]);
+
+/** A request workflow whose step kept failing on something that heals (the database, say) until its retries ran out. */
+function retriesExhausted(error: unknown): boolean {
+  if (!(error instanceof WorkflowFailedError)) return false;
+  for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof ActivityFailure && (cause.retryState === RetryState.MAXIMUM_ATTEMPTS_REACHED || cause.retryState === RetryState.TIMEOUT)) return true;
+  }
+  return false;
+}
 
 function backingServiceUnavailable(error: unknown): boolean {
   if (error instanceof ServiceError) return UNREACHABLE_TEMPORAL_CODES.has((error.cause as { code?: number } | undefined)?.code ?? -1);
-  return UNREACHABLE_DATABASE_CODES.has((error as { code?: string })?.code ?? '');
+  return isDatabaseUnavailable(error) || retriesExhausted(error);
+}
+
+/** Anything the database refused that the request's checks let through is the request's fault, and nothing was stored. */
+function refusedDataProblem(error: unknown): HttpProblem | undefined {
+  return isRefusedData(error) ? badRequest(`The database refused the request's data (SQLSTATE ${sqlState(error) ?? 'unknown'}); nothing was stored`) : undefined;
 }
 
 export function errorMiddleware(log: (error: unknown) => void): ErrorRequestHandler {
@@ -80,7 +96,12 @@ export function errorMiddleware(log: (error: unknown) => void): ErrorRequestHand
     if (problem) return sendProblem(res, problem);
     const parserProblem = bodyParserProblem(error);
     if (parserProblem) return sendProblem(res, parserProblem);
+    if (error instanceof TemporalUnavailableError) {
+      return sendProblem(res, new HttpProblem(503, 'A backing service is unavailable; try again shortly', '/problems/unavailable', { 'Retry-After': String(error.retryAfterSeconds) }));
+    }
     log(error);
+    const refused = refusedDataProblem(error);
+    if (refused) return sendProblem(res, refused);
     if (backingServiceUnavailable(error)) {
       return sendProblem(
         res,

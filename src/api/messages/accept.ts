@@ -3,6 +3,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { Message } from '../../generated/prisma/client';
 import { abandonScheduledMessage, findMessageByIdempotencyKey, insertScheduledMessage } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
+import { refuseWhileKnownDown } from '../../temporal/availability';
 import { HttpProblem } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { findClient } from '../../db/clients';
@@ -20,6 +21,8 @@ export interface AcceptDeps {
 /** Starts the stored message's workflow; the Nexus operation starts it with its completion callback. */
 export type StartMessageWorkflow = (message: ScheduledMessage) => Promise<void>;
 
+const RETRY_AFTER = { 'Retry-After': '5' };
+
 const idempotencyKeyReused = () =>
   new HttpProblem(422, 'Idempotency-Key was already used with a different request', '/problems/idempotency-key-reused');
 
@@ -35,6 +38,7 @@ export async function acceptMessage(
   requestId?: string,
   start: StartMessageWorkflow = (message) => startMessageWorkflow(deps.temporal, deps.taskQueue, message),
 ): Promise<{ message: Message; replayed: boolean }> {
+  refuseWhileKnownDown(deps.temporal);
   const hash = idempotencyKey ? requestHash(request.fingerprint) : null;
   const sameRequest = (first: Message) => {
     if (first.requestHash !== hash) throw idempotencyKeyReused();
@@ -63,11 +67,11 @@ export async function acceptMessage(
   } catch (error) {
     deps.log?.(error);
     if (idempotencyKey) {
-      throw new HttpProblem(503, 'The message is stored but not scheduled yet: repeat the request with the same Idempotency-Key', '/problems/unavailable');
+      throw new HttpProblem(503, 'The message is stored but not scheduled yet: repeat the request with the same Idempotency-Key', '/problems/unavailable', RETRY_AFTER);
     }
     // Without a key nobody can heal it, so it must not look scheduled; a workflow that did start finds it failed.
     if (await abandonScheduledMessage(deps.prisma, message.id)) {
-      throw new HttpProblem(503, 'The message could not be scheduled and will not be sent: try again', '/problems/unavailable');
+      throw new HttpProblem(503, 'The message could not be scheduled and will not be sent: try again', '/problems/unavailable', RETRY_AFTER);
     }
     // Otherwise its workflow did start and has already claimed it.
   }

@@ -18,11 +18,13 @@ const listQuery = z.object({
 
 const encodeCursor = (c: MessageCursor) => Buffer.from(JSON.stringify([c.createdAt.toISOString(), c.id])).toString('base64url');
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function decodeCursor(raw: string): MessageCursor {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [string, string];
     const date = new Date(createdAt);
-    if (typeof id === 'string' && !Number.isNaN(date.getTime())) return { createdAt: date, id };
+    if (typeof id === 'string' && UUID.test(id) && !Number.isNaN(date.getTime())) return { createdAt: date, id };
   } catch {
     // falls through to the 400
   }

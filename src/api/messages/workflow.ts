@@ -5,6 +5,7 @@ import {
   WorkflowIdReusePolicy,
   WorkflowNotFoundError,
 } from '@temporalio/common';
+import { startWithinBudget } from '../../temporal/availability';
 import { searchAttributesOf } from '../../temporal/search-attributes';
 import { sendMessage } from '../../workflows';
 import { messageChangedSignal, REQUEST_ID_MEMO, type SendMessageInput } from '../../workflows/definitions';
@@ -39,7 +40,7 @@ export function messageWorkflowOptions(taskQueue: string, message: ScheduledMess
  */
 export async function startMessageWorkflow(temporal: TemporalClient, taskQueue: string, message: ScheduledMessage): Promise<void> {
   try {
-    await temporal.workflow.start(sendMessage, messageWorkflowOptions(taskQueue, message));
+    await startWithinBudget(temporal, () => temporal.workflow.start(sendMessage, messageWorkflowOptions(taskQueue, message)));
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }

@@ -85,7 +85,11 @@ export function json(description: string, schema: OpenApiObject, extra: OpenApiO
 export const NO_ROUTE_EXAMPLE = { noRoute: 'No route for GET /ext/v2/not%20a%20name/agents' };
 /** Express refuses a path whose percent-encoding is broken (`%ZZ`) before any route sees it. */
 export const BAD_PATH_EXAMPLE = { badPathEncoding: { type: '/problems/bad-request', detail: 'Bad Request' } };
-export const MALFORMED_JSON_EXAMPLE = { malformedJson: { type: '/problems/malformed-json', detail: 'Malformed JSON body' } };
+/** What any JSON body can be refused for before the route reads it. */
+export const BODY_EXAMPLES = {
+  malformedJson: { type: '/problems/malformed-json', detail: 'Malformed JSON body' },
+  unstorable: 'Invalid ds_notes: must not contain NUL characters or unpaired surrogates',
+};
 
 /** The responses every business route shares, by status. */
 export const common = {
@@ -129,7 +133,7 @@ export const components: OpenApiObject = {
   headers: {
     'WWW-Authenticate': { description: 'The authentication scheme to use.', required: true, schema: { type: 'string', const: 'Bearer' } },
     'Retry-After': {
-      description: 'Seconds to wait before trying again. Sent when PostgreSQL or Temporal cannot be reached.',
+      description: 'Seconds to wait before trying again (or, after a 504, before looking at the outcome). Sent when PostgreSQL or Temporal cannot be reached or is behind.',
       schema: { type: 'integer', minimum: 0 },
     },
     Location: { description: 'Path of the created resource.', required: true, schema: { type: 'string', format: 'uri-reference' } },
@@ -173,6 +177,8 @@ export const components: OpenApiObject = {
         noSubject: 'Token has no subject',
         noExpiry: 'Token has no expiry',
         longSubject: 'Token subject is longer than 200 characters',
+        unstorableSubject: 'Token subject contains NUL characters or unpaired surrogates',
+        twoAuthorizations: 'More than one Authorization header',
       },
       ['WWW-Authenticate'],
     ),
@@ -189,7 +195,7 @@ export const components: OpenApiObject = {
     InternalError: problem(500, 'An unexpected error; the body never carries a stack trace.', { internal: 'Internal server error' }),
     Unavailable: problem(
       503,
-      'PostgreSQL or Temporal cannot be reached; nothing was done. Try again after `Retry-After` seconds.',
+      'PostgreSQL or Temporal cannot be reached, is starting up, or kept failing until the request gave up; nothing was done. Try again after `Retry-After` seconds.',
       { unavailable: 'A backing service is unavailable; try again shortly' },
       ['Retry-After'],
     ),

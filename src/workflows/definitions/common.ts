@@ -15,6 +15,8 @@ export const MAX_TIMER_CHUNK_MS = 30 * 24 * 60 * 60 * 1000;
 export const RequestFailureType = {
   ClientNotFound: 'ClientNotFound',
   AgentNotAuthorized: 'AgentNotAuthorized',
+  /** The database refused a value (a NUL character, say) that got past the API's checks. */
+  InvalidData: 'InvalidData',
 } as const;
 export type RequestFailureType = (typeof RequestFailureType)[keyof typeof RequestFailureType];
 

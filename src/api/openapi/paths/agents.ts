@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, MALFORMED_JSON_EXAMPLE, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
 
 export const agentsApi: ApiPart = {
   tags: [{ name: 'Agents', description: 'The people assigned to clients. Each belongs to one user in one business.' }],
@@ -42,7 +42,7 @@ export const agentsApi: ApiPart = {
             invalidId: 'Invalid _id: must be 1-128 characters of A-Z a-z 0-9 . _ : @ -',
             invalidName: 'Invalid name: Invalid input: expected string, received number',
             notAnObject: 'Invalid request body: Invalid input: expected object, received null',
-            ...MALFORMED_JSON_EXAMPLE,
+            ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),

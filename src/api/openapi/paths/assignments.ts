@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, MALFORMED_JSON_EXAMPLE, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
 import { clientIdParameter } from './clients';
 
 const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
@@ -144,13 +144,20 @@ export const assignmentsApi: ApiPart = {
             tooMany: 'Too many agents: at most 100 per request',
             duplicate: 'Duplicate agent a1 in agents array',
             invalidNotes: 'Invalid ds_notes: must be a string of at most 2000 characters',
-            ...MALFORMED_JSON_EXAMPLE,
+            ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
-          504: problem(504, 'The assignment did not finish within 20 seconds (for instance no worker is running). It was not refused: it completes on its own.', {
-            timeout: 'Assignment workflow assign-agents/acme/c1/0b7c6d0e-3f9b-4a51-9a57-7d3c1c1f4a11 did not finish in time; it completes on its own',
-          }),
+          504: problem(
+            504,
+            'The assignment did not finish within 20 seconds (for instance no worker is running). It was not refused: it completes on its own. ' +
+              'After `Retry-After` seconds, `GET …/clients/{_id}/agents` shows the outcome, and the Temporal UI shows the run by the workflow id the detail names.',
+            {
+              timeout:
+                'Assignment workflow assign-agents/acme/c1/0b7c6d0e-3f9b-4a51-9a57-7d3c1c1f4a11 did not finish in time; it completes on its own: GET /ext/v2/acme/clients/c1/agents shows the outcome',
+            },
+            ['Retry-After'],
+          ),
           ...businessResponses(true),
         },
       },
@@ -200,7 +207,7 @@ export const assignmentsApi: ApiPart = {
               workflow_id: 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
             },
           }),
-          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...MALFORMED_JSON_EXAMPLE, ...BAD_PATH_EXAMPLE }),
+          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such client, or the agent is not actively assigned to it.', {
             clientNotFound: 'Client not found',
             notAssigned: 'Agent a1 is not assigned to this client',

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, MALFORMED_JSON_EXAMPLE, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
 
 export const clientIdParameter = {
   name: '_id',
@@ -61,7 +61,7 @@ export const clientsApi: ApiPart = {
             invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
             invalidName: 'Invalid name: Too big: expected string to have <=200 characters',
             notAnObject: 'Invalid request body: Invalid input: expected object, received null',
-            ...MALFORMED_JSON_EXAMPLE,
+            ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),

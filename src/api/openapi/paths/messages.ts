@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, MALFORMED_JSON_EXAMPLE, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
 
 const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'failed', 'canceled'];
 const messageNotFound = { messageNotFound: 'Message not found', ...NO_ROUTE_EXAMPLE };
@@ -166,6 +166,7 @@ export const messagesApi: ApiPart = {
           }),
           400: problem(400, 'The request is invalid; the detail says which check failed.', {
             invalidKey: 'Invalid Idempotency-Key: must be 1-255 printable ASCII characters',
+            twoKeys: 'More than one Idempotency-Key header',
             invalidType: 'Invalid message_type: must be "text"',
             missingRecipient: 'Missing client or client_phone',
             invalidClient: 'Invalid client: must be a client id string',
@@ -176,7 +177,7 @@ export const messagesApi: ApiPart = {
             longText: 'Invalid text_message: at most 4096 characters',
             invalidName: 'Invalid client_name: must be a string of at most 200 characters',
             invalidDelay: 'Invalid delay',
-            ...MALFORMED_JSON_EXAMPLE,
+            ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, '`client` is not a client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
@@ -252,7 +253,7 @@ export const messagesApi: ApiPart = {
           200: json('The message, now `canceled`.', ref('schemas', 'Message'), {
             example: { ...sentMessage, status: 'canceled', attempts: 0, provider: null, provider_ref: null, dispatched_at: null, sent_at: null, canceled_at: '2026-11-22T05:14:13.625Z' },
           }),
-          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...MALFORMED_JSON_EXAMPLE, ...BAD_PATH_EXAMPLE }),
+          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such message of the caller in this business.', messageNotFound),
           409: problem(409, 'The message has already left `scheduled`.', { tooLate: 'Message 7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4 can no longer be canceled: it is sent' }),
           ...businessResponses(true),

@@ -1,0 +1,29 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { isRefusedData, sqlState } from '../db/errors';
+import { RequestFailureType } from '../workflows/definitions';
+
+type AnyActivity = (...args: never[]) => Promise<unknown>;
+
+/**
+ * Data the database refuses fails the activity at once, without retry: Temporal would otherwise retry
+ * it for ever and hold the workflow (and, for a local activity, a worker slot) with it. The failure
+ * names the SQLSTATE only, never the refused value, which may be personal.
+ */
+export function failOnRefusedData<T extends Record<string, AnyActivity>>(activities: T): T {
+  const wrapped: Record<string, AnyActivity> = {};
+  for (const [name, activity] of Object.entries(activities)) {
+    wrapped[name] = async (...args) => {
+      try {
+        return await activity(...args);
+      } catch (error) {
+        if (!isRefusedData(error)) throw error;
+        throw ApplicationFailure.create({
+          type: RequestFailureType.InvalidData,
+          message: `The database refused the data (SQLSTATE ${sqlState(error) ?? 'unknown'}); nothing was recorded`,
+          nonRetryable: true,
+        });
+      }
+    };
+  }
+  return wrapped as T;
+}

@@ -1,0 +1,46 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import { ServiceError } from '@temporalio/client';
+
+/** How long a request may wait for Temporal to accept a start: the budget of GET /readyz. */
+export const START_BUDGET_MS = 2000;
+/** After Temporal failed to answer, new work is refused at once for this long, then one request tries again. */
+const KNOWN_DOWN_MS = 5000;
+
+/** gRPC's DEADLINE_EXCEEDED and UNAVAILABLE: Temporal did not answer, rather than refused. */
+const UNREACHABLE_CODES = new Set([4, 14]);
+
+export class TemporalUnavailableError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('Temporal is unavailable');
+    this.name = 'TemporalUnavailableError';
+  }
+}
+
+function isUnreachable(error: unknown): boolean {
+  return error instanceof ServiceError && UNREACHABLE_CODES.has((error.cause as { code?: number } | undefined)?.code ?? -1);
+}
+
+const downUntil = new WeakMap<TemporalClient, number>();
+
+/**
+ * Runs a call that hands new work to Temporal within the start budget. While Temporal is known to be
+ * down the call is not made: the caller answers 503 at once instead of after the SDK's own retries.
+ */
+export async function startWithinBudget<T>(temporal: TemporalClient, call: () => Promise<T>, deadline = Date.now() + START_BUDGET_MS): Promise<T> {
+  refuseWhileKnownDown(temporal);
+  try {
+    const result = await temporal.connection.withDeadline(Math.min(deadline, Date.now() + START_BUDGET_MS), call);
+    downUntil.delete(temporal);
+    return result;
+  } catch (error) {
+    if (isUnreachable(error)) downUntil.set(temporal, Date.now() + KNOWN_DOWN_MS);
+    throw error;
+  }
+}
+
+/** Throws TemporalUnavailableError while a recent call found Temporal unreachable. */
+export function refuseWhileKnownDown(temporal: TemporalClient): void {
+  const until = downUntil.get(temporal) ?? 0;
+  const left = until - Date.now();
+  if (left > 0) throw new TemporalUnavailableError(Math.ceil(left / 1000));
+}
