@@ -1,3 +1,4 @@
+import { ensureReconcileSchedule } from './temporal/reconcile-schedule';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { createProvider, type MessageProvider } from './activities/providers';
 import { createApp, type AppDeps } from './api/app';
@@ -72,10 +73,11 @@ export function runWorker(services: Services, options: WorkerOptions = {}): Prom
   return startWorker(services, options);
 }
 
-/** The worker with its metrics and health endpoint on `port`; `sdkMetricsAddress` is where the runtime exports its own. */
+/** The worker with its metrics and health endpoint on `port`, and the reconciler's Schedule; `sdkMetricsAddress` is where the runtime exports its own. */
 export async function runObservedWorker(services: Services, port: number, sdkMetricsAddress?: string) {
   const metrics = workerMetrics(services.prisma);
   const worker = await runWorker(services, { observeLateness: metrics.observeLateness });
+  await ensureReconcileSchedule(services.temporal, services.taskQueue);
   const http = await serveWorkerHttp({
     port,
     metrics: metrics.registry,

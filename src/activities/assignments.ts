@@ -1,12 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
-import { expireAssignmentIfDue, findActiveAssignment, recordAssignments, type Pair } from '../db/assignments';
+import { endAssignmentByOperator, expireAssignmentIfDue, findActiveAssignment, recordAssignments, type Pair } from '../db/assignments';
 import type { Prisma } from '../db/prisma';
-import { searchAttributesOf } from '../temporal/search-attributes';
+import { startOrWakeExpiry } from './expiry-start';
 import {
-  ASSIGNMENT_EXPIRY_WORKFLOW,
-  assignmentChangedSignal,
-  type AssignmentExpiryWorkflow,
   RequestFailureType,
   type RecordAssignmentsInput,
   type ExpiryCheck,
@@ -46,20 +43,11 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
 
     /** Starts the expiry workflow of each pair under its row's workflow id, or wakes the running one to re-read its new date. */
     async scheduleAssignmentExpiries(expiries: Pick<RecordedAssignment, 'workflowId' | 'expiry'>[]): Promise<void> {
-      await Promise.all(
-        expiries.map(({ workflowId, expiry }) =>
-          temporal.workflow.signalWithStart<AssignmentExpiryWorkflow, []>(ASSIGNMENT_EXPIRY_WORKFLOW, {
-            workflowId,
-            taskQueue,
-            args: [expiry],
-            signal: assignmentChangedSignal,
-            signalArgs: [],
-            typedSearchAttributes: searchAttributesOf(expiry),
-            staticSummary: `Agent ${expiry.agentId} on client ${expiry.clientId}: expires the assignment at its dt_until`,
-          }),
-        ),
-      );
+      await Promise.all(expiries.map(({ workflowId, expiry }) => startOrWakeExpiry(temporal, taskQueue, workflowId, expiry)));
     },
+
+    /** An operator canceled the pair's expiry workflow: its active assignment ends now, as unassigned by an operator. */
+    endAssignmentByOperator: (pair: Pair): Promise<boolean> => endAssignmentByOperator(prisma, pair),
 
     loadActiveAssignment: (pair: Pair): Promise<{ dtUntil: string } | null> => findActiveAssignment(prisma, pair),
 

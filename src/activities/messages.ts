@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import {
+  cancelScheduledMessage,
   claimMessageForSending,
   countDeliveryAttempt,
   markMessageFailed,
@@ -29,6 +30,12 @@ export function createMessageActivities({ prisma, provider, observeLateness }: M
       const status = await messageStatus(prisma, messageId);
       if (!status) throw messageNotFound(messageId);
       return status;
+    },
+
+    /** An operator canceled the message's workflow: the message is canceled too, unless it already left. */
+    async cancelMessageByOperator(messageId: string): Promise<MessageStatus | null> {
+      await cancelScheduledMessage(prisma, messageId, new Date(), 'operator');
+      return messageStatus(prisma, messageId);
     },
 
     async claimMessageForSending(messageId: string): Promise<MessageClaim> {

@@ -95,9 +95,44 @@ export async function unassignAgent(prisma: Prisma, scope: Scope, clientPk: stri
   if (!active) return null;
   const ended = await prisma.assignment.updateMany({
     where: { id: active.id, status: 'active' },
-    data: { status: 'unassigned', activeSlot: null, endedAt: now },
+    data: { status: 'unassigned', activeSlot: null, endedAt: now, endedBy: 'api' },
   });
   return ended.count > 0 ? { ...active, status: 'unassigned' as const, endedAt: now } : null;
+}
+
+/** active → unassigned, by an operator who canceled the pair's expiry workflow; false when none was active. */
+export async function endAssignmentByOperator(prisma: Prisma, pair: Pair, now = new Date()): Promise<boolean> {
+  const ended = await prisma.assignment.updateMany({
+    where: { ...pair, status: 'active' },
+    data: { status: 'unassigned', activeSlot: null, endedAt: now, endedBy: 'operator' },
+  });
+  return ended.count > 0;
+}
+
+/** An active assignment as the reconciler reads it: enough to give it its expiry workflow again. */
+export type ActiveAssignmentRow = Awaited<ReturnType<typeof activeAssignmentsChangedBefore>>[number];
+
+/** Active assignments unchanged since `before` (of one business if given), by id after `afterId`: what the reconciler checks. */
+export function activeAssignmentsChangedBefore(prisma: Prisma, filter: { before: Date; business?: string }, afterId: string | undefined, take: number) {
+  return prisma.assignment.findMany({
+    where: {
+      status: 'active',
+      updatedAt: { lt: filter.before },
+      ...(filter.business && { client: { business: filter.business } }),
+      ...(afterId && { id: { gt: afterId } }),
+    },
+    select: {
+      id: true,
+      workflowId: true,
+      dtUntil: true,
+      clientPk: true,
+      agentPk: true,
+      client: { select: { id: true, business: true } },
+      agent: { select: { id: true } },
+    },
+    orderBy: { id: 'asc' },
+    take,
+  });
 }
 
 export function listClientAssignments(prisma: Prisma, clientPk: string, statuses: readonly AssignmentStatus[]) {

@@ -53,10 +53,28 @@ export async function abandonScheduledMessage(prisma: Prisma, id: string): Promi
   return abandoned.count > 0;
 }
 
-/** scheduled → canceled; false when it had already left `scheduled`. */
-export async function cancelScheduledMessage(prisma: Prisma, id: string, now = new Date()): Promise<boolean> {
-  const canceled = await prisma.message.updateMany({ where: { id, status: 'scheduled' }, data: { status: 'canceled', canceledAt: now } });
+/**
+ * scheduled → canceled, by its owner through the API or by an operator who canceled its workflow in
+ * the Temporal UI; false when it had already left `scheduled`.
+ */
+export async function cancelScheduledMessage(prisma: Prisma, id: string, now = new Date(), by: 'api' | 'operator' = 'api'): Promise<boolean> {
+  const canceled = await prisma.message.updateMany({ where: { id, status: 'scheduled' }, data: { status: 'canceled', canceledAt: now, canceledBy: by } });
   return canceled.count > 0;
+}
+
+/** Messages not yet sent, created before `before` (of one business if given), by id after `afterId`: what the reconciler checks. */
+export function unsentMessagesCreatedBefore(prisma: Prisma, filter: { before: Date; business?: string }, afterId: string | undefined, take: number) {
+  return prisma.message.findMany({
+    where: {
+      status: { in: ['scheduled', 'sending'] },
+      createdAt: { lt: filter.before },
+      ...(filter.business && { business: filter.business }),
+      ...(afterId && { id: { gt: afterId } }),
+    },
+    select: { id: true, business: true, workflowId: true, sendAt: true, client: { select: { id: true } } },
+    orderBy: { id: 'asc' },
+    take,
+  });
 }
 
 export async function messageStatus(prisma: Prisma, id: string): Promise<MessageStatus | null> {

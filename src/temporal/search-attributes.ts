@@ -1,10 +1,14 @@
+import type { Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
+import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
+import { ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS } from '../workflows/definitions';
 
 export const BUSINESS_NAME = defineSearchAttributeKey('BusinessName', SearchAttributeType.KEYWORD);
 export const CLIENT_ID = defineSearchAttributeKey('ClientId', SearchAttributeType.KEYWORD);
 export const AGENT_ID = defineSearchAttributeKey('AgentId', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTE_KEYS = [BUSINESS_NAME, CLIENT_ID, AGENT_ID];
+/** Every attribute the workflows use, as the dev server registers them and a cluster must. */
+export const SEARCH_ATTRIBUTE_KEYS = [BUSINESS_NAME, CLIENT_ID, AGENT_ID, ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS];
 
 export function searchAttributesOf(keys: { business: string; clientId?: string | null; agentId?: string }): TypedSearchAttributes {
   return new TypedSearchAttributes([
@@ -12,4 +16,43 @@ export function searchAttributesOf(keys: { business: string; clientId?: string |
     ...(keys.clientId ? [{ key: CLIENT_ID, value: keys.clientId }] : []),
     ...(keys.agentId ? [{ key: AGENT_ID, value: keys.agentId }] : []),
   ]);
+}
+
+/** What an operator runs once on a cluster where the worker may not register the attributes itself. */
+export const REGISTER_COMMANDS = SEARCH_ATTRIBUTE_KEYS.map(
+  (key) => `temporal operator search-attribute create --name ${key.name} --type ${key.type === 'DATETIME' ? 'Datetime' : 'Keyword'}`,
+);
+
+type OperatorService = Connection['operatorService'];
+
+/**
+ * Makes sure the namespace knows every search attribute the workflows set. A workflow that upserts an
+ * unknown one fails its task again and again, so a worker refuses to start without them: it registers
+ * the missing ones where it may (a dev server, a self-hosted cluster), and otherwise names the commands.
+ * Where the server cannot list them (Temporal Cloud without admin rights), it trusts the operator.
+ */
+export async function ensureSearchAttributes(operator: OperatorService, namespace: string): Promise<void> {
+  let known: Record<string, unknown>;
+  try {
+    const listed = await operator.listSearchAttributes({ namespace });
+    known = { ...listed.customAttributes, ...listed.systemAttributes };
+  } catch {
+    return;
+  }
+  const missing = SEARCH_ATTRIBUTE_KEYS.filter((key) => !(key.name in known));
+  if (missing.length === 0) return;
+  await addSearchAttributes(operator, namespace, missing).catch((error: Error) => {
+    throw new Error(
+      `Namespace ${namespace} lacks the search attributes ${missing.map((k) => k.name).join(', ')} and they could not be registered (${error.message}). ` +
+        `Register them once:\n  ${REGISTER_COMMANDS.join('\n  ')}`,
+    );
+  });
+}
+
+/** Registers `keys` (all of them by default); the time-skipping test server takes this call but cannot list. */
+export async function addSearchAttributes(operator: OperatorService, namespace: string, keys: readonly { name: string; type: string }[] = SEARCH_ATTRIBUTE_KEYS): Promise<void> {
+  await operator.addSearchAttributes({
+    namespace,
+    searchAttributes: Object.fromEntries(keys.map((key) => [key.name, encodeSearchAttributeIndexedValueType(key.type as SearchAttributeType)!])),
+  });
 }

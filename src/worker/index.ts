@@ -1,3 +1,4 @@
+import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { NativeConnection, Worker, type WorkerOptions as SdkWorkerOptions } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
@@ -32,6 +33,7 @@ export interface RunningWorker {
 }
 
 export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Promise<RunningWorker> {
+  await ensureSearchAttributes(deps.temporal.connection.operatorService, deps.namespace);
   const connection = await NativeConnection.connect({ address: deps.temporalAddress, ...deps.temporalConnection });
   const worker = await Worker.create({
     connection,

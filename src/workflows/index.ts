@@ -1,4 +1,5 @@
-import type { AssignmentExpiryWorkflow } from './definitions';
+import type { AssignmentExpiryWorkflow, SendMessageWorkflow } from './definitions';
+import { sendMessage } from './send-message';
 import { assignmentExpiry } from './assignment-expiry';
 
 export { assignAgents } from './assign-agents';
@@ -7,3 +8,5 @@ export * from './send-message';
 
 // Activities start the expiry workflow by name; its signature must stay the one they are typed with.
 assignmentExpiry satisfies AssignmentExpiryWorkflow;
+sendMessage satisfies SendMessageWorkflow;
+export { reconcile } from './reconcile';

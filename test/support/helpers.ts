@@ -3,6 +3,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
 import { createLogger } from '../../src/logger';
+import { addSearchAttributes } from '../../src/temporal/search-attributes';
 import type { ApiResponse } from './http';
 
 export function uniqueName(prefix: string): string {
@@ -63,10 +64,13 @@ export function quietTemporalRuntime(): void {
 }
 
 /** The time-skipping test server that the global setup found or installed. */
-export function createTimeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
+/** The time-skipping server, knowing the search attributes the workflows set (as a cluster must). */
+export async function createTimeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
   quietTemporalRuntime();
   const path = process.env.TEMPORAL_TEST_SERVER_PATH;
-  return TestWorkflowEnvironment.createTimeSkipping(path ? { server: { executable: { type: 'existing-path', path } } } : undefined);
+  const env = await TestWorkflowEnvironment.createTimeSkipping(path ? { server: { executable: { type: 'existing-path', path } } } : undefined);
+  await addSearchAttributes(env.connection.operatorService, env.namespace ?? 'default');
+  return env;
 }
 
 export const silentLogger: Logger = pino({ level: 'silent' });

@@ -1,3 +1,5 @@
 export * from './common';
 export * from './assignments';
 export * from './messages';
+export * from './search-attributes';
+export * from './reconcile';

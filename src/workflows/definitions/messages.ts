@@ -29,6 +29,10 @@ export interface SendMessageState {
 export const messageChangedSignal = defineSignal('messageChanged');
 export const sendMessageStateQuery = defineQuery<SendMessageState>('state');
 
+/** The message workflow's name and signature, for starting it from activities without importing workflow code. */
+export const SEND_MESSAGE_WORKFLOW = 'sendMessage';
+export type SendMessageWorkflow = (input: SendMessageInput) => Promise<SendMessageResult>;
+
 export function messageWorkflowId(business: string, messageId: string): string {
   return `message/${business}/${messageId}`;
 }

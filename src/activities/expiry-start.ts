@@ -1,0 +1,21 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import { searchAttributesOf } from '../temporal/search-attributes';
+import {
+  ASSIGNMENT_EXPIRY_WORKFLOW,
+  assignmentChangedSignal,
+  type AssignmentExpiryInput,
+  type AssignmentExpiryWorkflow,
+} from '../workflows/definitions';
+
+/** Starts the pair's expiry workflow under `workflowId`, or wakes the running one to re-read its row. */
+export async function startOrWakeExpiry(temporal: TemporalClient, taskQueue: string, workflowId: string, expiry: AssignmentExpiryInput): Promise<void> {
+  await temporal.workflow.signalWithStart<AssignmentExpiryWorkflow, []>(ASSIGNMENT_EXPIRY_WORKFLOW, {
+    workflowId,
+    taskQueue,
+    args: [expiry],
+    signal: assignmentChangedSignal,
+    signalArgs: [],
+    typedSearchAttributes: searchAttributesOf(expiry),
+    staticSummary: `Agent ${expiry.agentId} on client ${expiry.clientId}: expires the assignment at its dt_until`,
+  });
+}

@@ -1,0 +1,14 @@
+/*
+ * Search attributes the workflows keep up to date themselves (the starting ones are in
+ * src/temporal/search-attributes.ts). Ids, dates and statuses only: nothing a user typed.
+ * Plain key objects (as `defineSearchAttributeKey` makes them), since workflow code imports only
+ * `@temporalio/workflow`, which does not re-export it.
+ */
+
+/** The `dt_until` of the pair's current active assignment, after every re-assignment. */
+export const ASSIGNMENT_DT_UNTIL = { name: 'AssignmentDtUntil', type: 'DATETIME' } as const;
+/** The message's status as its workflow last saw it: `scheduled`, `sending`, `sent`, `failed`, `canceled`. */
+export const MESSAGE_STATUS = { name: 'MessageStatus', type: 'KEYWORD' } as const;
+
+/** Runs started before these attributes existed replay without them (see "Changing workflow code"). */
+export const WORKFLOW_SEARCH_ATTRIBUTES_PATCH = 'workflow-search-attributes';
