@@ -217,7 +217,8 @@ describe('accepted messages', () => {
     const description = await handle.describe();
     const attributes = Object.fromEntries(description.typedSearchAttributes.getAll().map((pair) => [pair.key.name, pair.value]));
     delete attributes.BuildIds;
-    expect(attributes).toEqual({ BusinessName: stack.business, ClientId: 'c-phone' });
+    delete attributes.TemporalChangeVersion;
+    expect(attributes).toEqual({ BusinessName: stack.business, ClientId: 'c-phone', MessageStatus: expect.stringMatching(/^(scheduled|sending|sent)$/) });
     const history = textOf(await handle.fetchHistory());
     expect(history).toContain(`"messageId":"${res.body._id}"`);
     for (const secret of ['442079460958', 'Private words', 'Ada']) {
