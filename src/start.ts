@@ -41,23 +41,33 @@ async function main() {
     if (generatedSecret && config.NODE_ENV === 'production') throw new Error('Set JWT_SECRET or JWT_PUBLIC_KEY: production has no default secret');
     const jwtSecret = generatedSecret ? await developmentSecret(paths.devJwtSecret) : config.JWT_SECRET;
 
-    const database = await provideDatabase(config);
-    stops.push(database.stop);
-    const applied = await applyMigrations(database.url);
-    if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
-
-    let temporalAddress = config.TEMPORAL_ADDRESS;
-    let uiUrl: string | undefined;
-    if (!temporalAddress) {
-      const server = await startDevServer(config, {
-        dbFilename: paths.temporalDb,
-        port: await freePort(config.TEMPORAL_PORT),
-        uiPort: await freePort(config.TEMPORAL_UI_PORT),
-      });
-      stops.push(server.stop);
-      temporalAddress = server.address;
-      uiUrl = server.uiUrl;
-    }
+    // PostgreSQL (then its migrations) and the Temporal dev server start side by side: neither needs the other.
+    const [databaseStart, serverStart] = await Promise.allSettled([
+      provideDatabase(config).then(async (database) => {
+        const applied = await applyMigrations(database.url).catch(async (error) => {
+          await database.stop();
+          throw error;
+        });
+        if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+        return database;
+      }),
+      config.TEMPORAL_ADDRESS
+        ? Promise.resolve(undefined)
+        : (async () =>
+            startDevServer(config, {
+              dbFilename: paths.temporalDb,
+              port: await freePort(config.TEMPORAL_PORT),
+              uiPort: await freePort(config.TEMPORAL_UI_PORT),
+            }))(),
+    ]);
+    if (databaseStart.status === 'fulfilled') stops.push(databaseStart.value.stop);
+    if (serverStart.status === 'fulfilled' && serverStart.value) stops.push(serverStart.value.stop);
+    if (databaseStart.status === 'rejected') throw databaseStart.reason;
+    if (serverStart.status === 'rejected') throw serverStart.reason;
+    const database = databaseStart.value;
+    const server = serverStart.value;
+    const temporalAddress = server?.address ?? config.TEMPORAL_ADDRESS;
+    const uiUrl = server?.uiUrl;
 
     const services = await openServices({ ...config, JWT_SECRET: jwtSecret, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress });
     stops.push(services.stop);

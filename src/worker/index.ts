@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { NativeConnection, Worker, type WorkerOptions as SdkWorkerOptions } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
@@ -6,7 +7,7 @@ import type { MessageProvider } from '../activities/providers';
 import type { Prisma } from '../db/prisma';
 import type { TemporalConnectionOptions } from '../config';
 import { crmServiceHandler } from '../nexus/service';
-import { WORKFLOW_INTERCEPTORS_PATH, WORKFLOWS_PATH } from '../paths';
+import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTORS_PATH, WORKFLOWS_PATH } from '../paths';
 import { requestIdInterceptor } from './request-id-interceptor';
 
 export interface WorkerDeps {
@@ -34,14 +35,15 @@ export interface RunningWorker {
 
 export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Promise<RunningWorker> {
   await ensureSearchAttributes(deps.temporal.connection.operatorService, deps.namespace);
+  const workflowBundle = options.workflowBundle ?? (existsSync(PREBUILT_WORKFLOW_BUNDLE) ? { codePath: PREBUILT_WORKFLOW_BUNDLE } : undefined);
   const connection = await NativeConnection.connect({ address: deps.temporalAddress, ...deps.temporalConnection });
   const worker = await Worker.create({
     connection,
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
-    // A prebuilt bundle carries the workflow interceptors already (see test/support/global-setup.ts).
-    ...(options.workflowBundle
-      ? { workflowBundle: options.workflowBundle, interceptors: { activity: [requestIdInterceptor] } }
+    // A prebuilt bundle carries the workflow interceptors already (npm run build, test/support/global-setup.ts).
+    ...(workflowBundle
+      ? { workflowBundle, interceptors: { activity: [requestIdInterceptor] } }
       : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: [WORKFLOW_INTERCEPTORS_PATH], activity: [requestIdInterceptor] } }),
     activities: createActivities({
       prisma: deps.prisma,
