@@ -37,6 +37,7 @@ export async function startBenchStack() {
   const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'bench-user', expiresIn: '1h' });
   return {
     prisma: services.prisma,
+    temporal: services.temporal,
     /** The typed client generated from the OpenAPI document, as the benchmark's user of business `bench`. */
     api: createClient<paths>({ baseUrl: `http://127.0.0.1:${http.port}`, headers: { authorization: `Bearer ${token}` } }),
     path: { businessname: 'bench' },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Message } from '../../generated/prisma/client';
-import { abandonScheduledMessage, findMessageByIdempotencyKey, insertScheduledMessage } from '../../db/messages';
+import { abandonScheduledMessage, insertScheduledMessage } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
 import { refuseWhileKnownDown } from '../../temporal/availability';
 import { HttpProblem } from '../http/problem';
@@ -44,19 +44,17 @@ export async function acceptMessage(
     if (first.requestHash !== hash) throw idempotencyKeyReused();
     return { message: first, replayed: true };
   };
-  const earlier = idempotencyKey ? await findMessageByIdempotencyKey(deps.prisma, scope, idempotencyKey) : null;
-  const stored = earlier
-    ? sameRequest(earlier)
-    : await insertScheduledMessage(deps.prisma, scope, {
-        id: randomUUID(),
-        clientPk: request.client?.pk ?? null,
-        phone: request.phone,
-        name: request.name,
-        text: request.text,
-        sendAt: request.sendAt,
-        idempotencyKey,
-        requestHash: hash,
-      });
+  // One round trip: the insert itself finds a repeated key (its unique index), and returns the first message.
+  const stored = await insertScheduledMessage(deps.prisma, scope, {
+    id: randomUUID(),
+    clientPk: request.client?.pk ?? null,
+    phone: request.phone,
+    name: request.name,
+    text: request.text,
+    sendAt: request.sendAt,
+    idempotencyKey,
+    requestHash: hash,
+  });
   const { message, replayed } = stored.replayed ? sameRequest(stored.message) : stored;
 
   try {
