@@ -2,13 +2,15 @@ import type { Prisma as Db } from '../generated/prisma/client';
 import type { AssignAgentsInput, AssignmentStatus, ExpiryCheck, RecordAssignmentsInput, RecordedAssignment } from '../workflows/definitions';
 import { assignmentWorkflowId } from '../workflows/definitions';
 import { lockAssignRequest, settleAssignRequest } from './assign-requests';
+import { ASSIGNMENT_EVENT_INCLUDE, assignmentEvent, withEvents, type RecordEvent } from './events';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 
 /*
  * Every change of an assignment row: created or re-assigned (active), expired, unassigned. At most one
  * row per (client, agent) is active — `active_slot` is true while active and NULL afterwards, under a
- * unique index — and each transition is a compare-and-set on `status = 'active'`.
+ * unique index — and each transition is a compare-and-set on `status = 'active'`. Each transition
+ * records its event (assignment.created, updated, expired, unassigned) in its own transaction.
  */
 
 export type Pair = { clientPk: string; agentPk: string };
@@ -30,20 +32,20 @@ type LegacyFields = { ownerId?: string; notes?: string | null };
  * a settled row gives back its outcome, so running this again changes nothing.
  */
 export function recordAssignments(prisma: Prisma, input: RecordAssignmentsInput): Promise<RecordOutcome> {
-  return prisma.$transaction(async (tx) => {
+  return withEvents(prisma, async (tx, record) => {
     const request = await lockAssignRequest(tx, input.requestKey);
     if (request.state === 'settled') return request.outcome as RecordOutcome;
     const legacy = input as RecordAssignmentsInput & LegacyFields;
     if (request.state === 'missing' && legacy.ownerId === undefined) return { outcome: 'requestExpired' };
     const { scope, notes } =
       request.state === 'pending' ? request : { scope: { business: input.business, ownerId: legacy.ownerId! }, notes: legacy.notes ?? null };
-    const outcome = await recordForOwner(tx, input, scope, notes);
+    const outcome = await recordForOwner(tx, record, input, scope, notes);
     if (request.state === 'pending') await settleAssignRequest(tx, input.requestKey, outcome);
     return outcome;
   });
 }
 
-async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Scope, notes: string | null): Promise<RecordOutcome> {
+async function recordForOwner(tx: Tx, record: RecordEvent, input: AssignAgentsInput, owner: Scope, notes: string | null): Promise<RecordOutcome> {
   const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...owner, id: input.clientId } } });
   if (!client) return { outcome: 'clientNotFound' };
   const agents = await tx.agent.findMany({ where: { ...owner, id: { in: input.agents.map((a) => a.agentId) } } });
@@ -59,9 +61,12 @@ async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Scope, no
     // The running expiry workflow of an active assignment keeps its id, whatever scheme made it.
     const workflowId = active?.workflowId ?? assignmentWorkflowId({ business: input.business, clientId: input.clientId, agentId, clientPk: client.pk });
     if (active) {
-      await tx.assignment.update({ where: { id: active.id }, data: { ...data, revision: { increment: 1 } } });
+      const updated = await tx.assignment.update({ where: { id: active.id }, data: { ...data, revision: { increment: 1 } }, include: ASSIGNMENT_EVENT_INCLUDE });
+      // The request states the assignment: one that says again what is there changes nothing to report.
+      if (active.dtUntil.getTime() !== data.dtUntil.getTime() || active.notes !== notes) await record(assignmentEvent('assignment.updated', updated, 'api'));
     } else {
-      await tx.assignment.create({ data: { ...data, workflowId, clientPk: client.pk, agentPk } });
+      const created = await tx.assignment.create({ data: { ...data, workflowId, clientPk: client.pk, agentPk }, include: ASSIGNMENT_EVENT_INCLUDE });
+      await record(assignmentEvent('assignment.created', created, 'api'));
     }
     assignments.push({
       agentId,
@@ -80,11 +85,16 @@ export async function findActiveAssignment(prisma: Prisma, pair: Pair): Promise<
 
 /** active → expired, only if its date has come; otherwise says what is there. */
 export async function expireAssignmentIfDue(prisma: Prisma, pair: Pair, now = new Date()): Promise<ExpiryCheck> {
-  const expired = await prisma.assignment.updateMany({
-    where: { ...pair, status: 'active', dtUntil: { lte: now } },
-    data: { status: 'expired', activeSlot: null, endedAt: now },
+  const expired = await withEvents(prisma, async (tx, record) => {
+    const rows = await tx.assignment.updateManyAndReturn({
+      where: { ...pair, status: 'active', dtUntil: { lte: now } },
+      data: { status: 'expired', activeSlot: null, endedAt: now },
+      include: ASSIGNMENT_EVENT_INCLUDE,
+    });
+    for (const row of rows) await record(assignmentEvent('assignment.expired', row, 'expiry'));
+    return rows.length > 0;
   });
-  if (expired.count > 0) return { status: 'expired' };
+  if (expired) return { status: 'expired' };
   const active = await findActiveAssignment(prisma, pair);
   return active ? { status: 'active', dtUntil: active.dtUntil } : { status: 'none' };
 }
@@ -93,20 +103,26 @@ export async function expireAssignmentIfDue(prisma: Prisma, pair: Pair, now = ne
 export async function unassignAgent(prisma: Prisma, scope: Scope, clientPk: string, agentId: string, now = new Date()) {
   const active = await prisma.assignment.findFirst({ where: { clientPk, status: 'active', agent: { id: agentId, ...scope } } });
   if (!active) return null;
-  const ended = await prisma.assignment.updateMany({
-    where: { id: active.id, status: 'active' },
-    data: { status: 'unassigned', activeSlot: null, endedAt: now, endedBy: 'api' },
-  });
-  return ended.count > 0 ? { ...active, status: 'unassigned' as const, endedAt: now } : null;
+  const ended = await endActive(prisma, { id: active.id }, 'api', now);
+  return ended.length > 0 ? { ...active, status: 'unassigned' as const, endedAt: now } : null;
 }
 
 /** active → unassigned, by an operator who canceled the pair's expiry workflow; false when none was active. */
 export async function endAssignmentByOperator(prisma: Prisma, pair: Pair, now = new Date()): Promise<boolean> {
-  const ended = await prisma.assignment.updateMany({
-    where: { ...pair, status: 'active' },
-    data: { status: 'unassigned', activeSlot: null, endedAt: now, endedBy: 'operator' },
+  return (await endActive(prisma, pair, 'operator', now)).length > 0;
+}
+
+/** active → unassigned for the active rows `where` selects, each with its `assignment.unassigned` event. */
+function endActive(prisma: Prisma, where: Pair | { id: string }, by: 'api' | 'operator', now: Date) {
+  return withEvents(prisma, async (tx, record) => {
+    const rows = await tx.assignment.updateManyAndReturn({
+      where: { ...where, status: 'active' },
+      data: { status: 'unassigned', activeSlot: null, endedAt: now, endedBy: by },
+      include: ASSIGNMENT_EVENT_INCLUDE,
+    });
+    for (const row of rows) await record(assignmentEvent('assignment.unassigned', row, by));
+    return rows;
   });
-  return ended.count > 0;
 }
 
 /** An active assignment as the reconciler reads it: enough to give it its expiry workflow again. */

@@ -1,6 +1,7 @@
-import type { Message } from '../generated/prisma/client';
-import { messageWorkflowId, type MessageClaim, type MessageStatus } from '../workflows/definitions';
+import type { Message, Prisma as Db } from '../generated/prisma/client';
+import { messageWorkflowId, type EventReason, type EventType, type MessageClaim, type MessageStatus } from '../workflows/definitions';
 import { isUniqueViolation } from './errors';
+import { messageEvent, withEvents } from './events';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 
@@ -8,7 +9,8 @@ import type { Scope } from './scope';
  * Every change of a message row: scheduled on accept, then scheduled → sending → sent | failed by its
  * workflow (while sending, `provider_accepted_at` records the provider's 2xx), scheduled → canceled by
  * its owner, scheduled → failed when it could not be scheduled.
- * Each transition is a compare-and-set on the status it leaves, so racing callers cannot both win.
+ * Each transition is a compare-and-set on the status it leaves, so racing callers cannot both win, and
+ * records its event (message.scheduled, sending, sent, failed, canceled) in its own transaction.
  */
 
 export type MessageWithClient = Message & { client: { id: string } | null };
@@ -36,8 +38,13 @@ export function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempo
  */
 export async function insertScheduledMessage(prisma: Prisma, scope: Scope, message: NewMessage): Promise<{ message: Message; replayed: boolean }> {
   try {
-    const created = await prisma.message.create({
-      data: { ...scope, ...message, messageType: 'text', workflowId: messageWorkflowId(scope.business, message.id) },
+    const created = await withEvents(prisma, async (tx, record) => {
+      const row = await tx.message.create({
+        data: { ...scope, ...message, messageType: 'text', workflowId: messageWorkflowId(scope.business, message.id) },
+        include: withClientId,
+      });
+      await record(messageEvent('message.scheduled', row, 'api'));
+      return row;
     });
     return { message: created, replayed: false };
   } catch (error) {
@@ -49,8 +56,25 @@ export async function insertScheduledMessage(prisma: Prisma, scope: Scope, messa
 
 /** scheduled → failed, for a message whose workflow could not be started and that nobody can retry. */
 export async function abandonScheduledMessage(prisma: Prisma, id: string): Promise<boolean> {
-  const abandoned = await prisma.message.updateMany({ where: { id, status: 'scheduled' }, data: { status: 'failed', error: 'Could not be scheduled' } });
-  return abandoned.count > 0;
+  return transition(prisma, { id, status: 'scheduled' }, { status: 'failed', error: 'Could not be scheduled' }, 'message.failed', 'api').then(Boolean);
+}
+
+/**
+ * Moves the message `where` selects (by id and the status it leaves) and records the event of the
+ * move in the same transaction; the moved row, or null when it was not in that status.
+ */
+async function transition(
+  prisma: Prisma,
+  where: { id: string; status: MessageStatus },
+  data: Db.MessageUpdateManyMutationInput & { status: MessageStatus },
+  type: EventType,
+  reason: EventReason,
+): Promise<MessageWithClient | null> {
+  return withEvents(prisma, async (tx, record) => {
+    const [row] = await tx.message.updateManyAndReturn({ where, data, include: withClientId });
+    if (row) await record(messageEvent(type, row, reason));
+    return row ?? null;
+  });
 }
 
 /**
@@ -58,8 +82,8 @@ export async function abandonScheduledMessage(prisma: Prisma, id: string): Promi
  * the Temporal UI; false when it had already left `scheduled`.
  */
 export async function cancelScheduledMessage(prisma: Prisma, id: string, now = new Date(), by: 'api' | 'operator' = 'api'): Promise<boolean> {
-  const canceled = await prisma.message.updateMany({ where: { id, status: 'scheduled' }, data: { status: 'canceled', canceledAt: now, canceledBy: by } });
-  return canceled.count > 0;
+  const canceled = await transition(prisma, { id, status: 'scheduled' }, { status: 'canceled', canceledAt: now, canceledBy: by }, 'message.canceled', by);
+  return canceled !== null;
 }
 
 /** Messages not yet sent, created before `before` (of one business if given), by id after `afterId`: what the reconciler checks. */
@@ -88,8 +112,8 @@ export async function messageStatus(prisma: Prisma, id: string): Promise<Message
  * the message's one workflow ever claims it. `scheduled` back means the claim did not take; null, no row.
  */
 export async function claimMessageForSending(prisma: Prisma, id: string): Promise<MessageClaim | { status: 'scheduled' } | null> {
-  const claimed = await prisma.message.updateMany({ where: { id, status: 'scheduled' }, data: { status: 'sending', dispatchedAt: new Date() } });
-  if (claimed.count > 0) return { status: 'claimed' };
+  const claimed = await transition(prisma, { id, status: 'scheduled' }, { status: 'sending', dispatchedAt: new Date() }, 'message.sending', 'api');
+  if (claimed) return { status: 'claimed' };
   const status = await messageStatus(prisma, id);
   if (status === null) return null;
   if (status === 'sending') return { status: 'claimed' };
@@ -127,11 +151,13 @@ export async function markMessageSent(
   prisma: Prisma,
   input: { messageId: string; provider: string; providerRef?: string | null },
 ): Promise<{ sendAt: Date; sentAt: Date } | null> {
-  const [sent] = await prisma.message.updateManyAndReturn({
-    where: { id: input.messageId, status: 'sending' },
-    data: { status: 'sent', sentAt: new Date(), provider: input.provider, ...(input.providerRef !== undefined && { providerRef: input.providerRef }), error: null },
-    select: { sendAt: true, sentAt: true },
-  });
+  const sent = await transition(
+    prisma,
+    { id: input.messageId, status: 'sending' },
+    { status: 'sent', sentAt: new Date(), provider: input.provider, ...(input.providerRef !== undefined && { providerRef: input.providerRef }), error: null },
+    'message.sent',
+    'api',
+  );
   return sent ? { sendAt: sent.sendAt, sentAt: sent.sentAt! } : null;
 }
 
@@ -143,7 +169,7 @@ export async function countMessagesByStatus(prisma: Prisma): Promise<Map<Message
 
 /** sending → failed, with a bounded reason. */
 export async function markMessageFailed(prisma: Prisma, input: { messageId: string; error: string }): Promise<void> {
-  await prisma.message.updateMany({ where: { id: input.messageId, status: 'sending' }, data: { status: 'failed', error: input.error.slice(0, 1000) } });
+  await transition(prisma, { id: input.messageId, status: 'sending' }, { status: 'failed', error: input.error.slice(0, 1000) }, 'message.failed', 'api');
 }
 
 export function findOwnedMessage(prisma: Prisma, scope: Scope, id: string): Promise<MessageWithClient | null> {

@@ -1,13 +1,2 @@
-import type { Assignment } from '../../generated/prisma/client';
-
-/** One item of `GET /clients/{_id}/agents`. */
-export const assignmentView = (a: Assignment & { agent: { id: string } }) => ({
-  agent: a.agent.id,
-  dt_until: a.dtUntil.toISOString(),
-  status: a.status,
-  ds_notes: a.notes,
-  workflow_id: a.workflowId,
-  assigned_at: a.createdAt.toISOString(),
-  updated_at: a.updatedAt.toISOString(),
-  ended_at: a.endedAt?.toISOString() ?? null,
-});
+/** The views live in src/views: the events written with each change carry them too. */
+export { assignmentView } from '../../views/assignment';

@@ -44,7 +44,8 @@ export async function acceptMessage(
     if (first.requestHash !== hash) throw idempotencyKeyReused();
     return { message: first, replayed: true };
   };
-  // One round trip: the insert itself finds a repeated key (its unique index), and returns the first message.
+  // The insert itself finds a repeated key (its unique index) and returns the first message; a new one is
+  // stored with its message.scheduled event in one transaction.
   const stored = await insertScheduledMessage(deps.prisma, scope, {
     id: randomUUID(),
     clientPk: request.client?.pk ?? null,

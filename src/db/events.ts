@@ -1,0 +1,141 @@
+import type { Assignment, Message, Prisma as Db } from '../generated/prisma/client';
+import { assignmentView } from '../views/assignment';
+import { messageView } from '../views/message';
+import type { EventPattern, EventReason, EventType } from '../workflows/definitions';
+import type { Prisma } from './prisma';
+import type { Scope } from './scope';
+
+/*
+ * Every change of the `events` table. An event is written by `recordEvent` inside the transaction of
+ * the change it reports (src/db/assignments.ts, src/db/messages.ts), together with one delivery row
+ * for each active subscription that wants it: no event without its change, no change without its event.
+ */
+
+type Tx = Db.TransactionClient;
+
+export interface NewEvent {
+  scope: Scope;
+  /** The client the event is about: its internal key (for the feed's filter) and its id (for search attributes). */
+  clientPk: string | null;
+  clientId: string | null;
+  type: EventType;
+  data: Record<string, unknown> & { reason: EventReason };
+}
+
+/** A delivery row just created, with what its workflow's search attributes show: no personal data. */
+export interface NewDelivery {
+  id: string;
+  business: string;
+  type: string;
+  clientId: string | null;
+}
+
+/**
+ * Inserts the event and its deliveries in one statement. The per-owner advisory lock, held until
+ * commit, makes one owner's `seq` follow commit order, so a feed reader that has seen `seq` n never
+ * finds an event below n appear later.
+ */
+export async function recordEvent(tx: Tx, event: NewEvent): Promise<NewDelivery[]> {
+  const { business, ownerId } = event.scope;
+  const rows = await tx.$queryRaw<{ event_id: string; delivery_id: string | null }[]>`
+    WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended(${business} || '/' || ${ownerId}, 0))),
+    event AS (
+      INSERT INTO events (business, owner_id, client_pk, type, data)
+      SELECT ${business}, ${ownerId}, ${event.clientPk}::uuid, ${event.type}, ${JSON.stringify(event.data)}::json FROM locked
+      RETURNING id, business, owner_id, type
+    ),
+    delivery AS (
+      INSERT INTO webhook_deliveries (event_id, subscription_id)
+      SELECT event.id, s.id FROM event JOIN webhook_subscriptions s
+        ON s.business = event.business AND s.owner_id = event.owner_id AND s.disabled_at IS NULL
+       AND s.events && ARRAY['*', split_part(event.type, '.', 1) || '.*', event.type]
+      RETURNING id
+    )
+    SELECT event.id::text AS event_id, delivery.id::text AS delivery_id FROM event LEFT JOIN delivery ON true`;
+  return rows.flatMap((row) => (row.delivery_id ? [{ id: row.delivery_id, business, type: event.type, clientId: event.clientId }] : []));
+}
+
+export type RecordEvent = (event: NewEvent) => Promise<void>;
+/** Starts the delivery workflows of rows just committed; it must not throw (the sweep catches up). */
+export type DeliveryHandOver = (deliveries: NewDelivery[]) => void;
+
+const handOvers = new WeakMap<Prisma, DeliveryHandOver>();
+
+/** Set once by the composition root: what runs after a transaction that created deliveries has committed. */
+export function handOverDeliveriesAfterCommit(prisma: Prisma, handOver: DeliveryHandOver): void {
+  handOvers.set(prisma, handOver);
+}
+
+/**
+ * Runs `work` in one transaction with a `record` that writes events into it; once it has committed,
+ * the new deliveries are handed to Temporal, best effort.
+ */
+export async function withEvents<T>(prisma: Prisma, work: (tx: Tx, record: RecordEvent) => Promise<T>): Promise<T> {
+  const deliveries: NewDelivery[] = [];
+  const result = await prisma.$transaction(async (tx) => {
+    deliveries.length = 0;
+    return work(tx, async (event) => {
+      deliveries.push(...(await recordEvent(tx, event)));
+    });
+  });
+  if (deliveries.length > 0) handOvers.get(prisma)?.(deliveries);
+  return result;
+}
+
+type AssignmentWithKeys = Assignment & { agent: { id: string }; client: { id: string; business: string; ownerId: string } };
+
+/** An assignment event: the item as `GET /clients/{_id}/agents` shows it, with its client and the reason. */
+export function assignmentEvent(type: EventType, row: AssignmentWithKeys, reason: EventReason): NewEvent {
+  return {
+    scope: { business: row.client.business, ownerId: row.client.ownerId },
+    clientPk: row.clientPk,
+    clientId: row.client.id,
+    type,
+    data: { client: row.client.id, ...assignmentView(row), reason },
+  };
+}
+
+/** What an assignment event needs read along with the row. */
+export const ASSIGNMENT_EVENT_INCLUDE = {
+  agent: { select: { id: true } },
+  client: { select: { id: true, business: true, ownerId: true } },
+} as const;
+
+/** A message event: the message as `GET /messages/{_id}` shows it, and the reason. */
+export function messageEvent(type: EventType, row: Message & { client: { id: string } | null }, reason: EventReason): NewEvent {
+  return {
+    scope: { business: row.business, ownerId: row.ownerId },
+    clientPk: row.clientPk,
+    clientId: row.client?.id ?? null,
+    type,
+    data: { ...messageView(row), reason },
+  };
+}
+
+/** The types a pattern stands for, as SQL can match them: `assignment.*` is a prefix. */
+function typeFilter(pattern: EventPattern | undefined): Db.EventWhereInput {
+  if (!pattern || pattern === '*') return {};
+  return pattern.endsWith('.*') ? { type: { startsWith: pattern.slice(0, -1) } } : { type: pattern };
+}
+
+export interface EventFilter {
+  afterSeq?: bigint;
+  type?: EventPattern;
+  /** Only events about this client (its internal key). */
+  clientPk?: string;
+  take: number;
+}
+
+/** The owner's events in commit order, after `afterSeq`. */
+export function listEvents(prisma: Prisma, scope: Scope, filter: EventFilter) {
+  return prisma.event.findMany({
+    where: {
+      ...scope,
+      ...typeFilter(filter.type),
+      ...(filter.clientPk && { clientPk: filter.clientPk }),
+      ...(filter.afterSeq !== undefined && { seq: { gt: filter.afterSeq } }),
+    },
+    orderBy: { seq: 'asc' },
+    take: filter.take,
+  });
+}

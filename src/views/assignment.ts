@@ -1,0 +1,13 @@
+import type { Assignment } from '../generated/prisma/client';
+
+/** One item of `GET /clients/{_id}/agents`; also the `data` of an assignment event, with its client. */
+export const assignmentView = (a: Assignment & { agent: { id: string } }) => ({
+  agent: a.agent.id,
+  dt_until: a.dtUntil.toISOString(),
+  status: a.status,
+  ds_notes: a.notes,
+  workflow_id: a.workflowId,
+  assigned_at: a.createdAt.toISOString(),
+  updated_at: a.updatedAt.toISOString(),
+  ended_at: a.endedAt?.toISOString() ?? null,
+});

@@ -1,0 +1,30 @@
+import type { Message } from '../generated/prisma/client';
+
+/** The 202 answer of a send, also for a replayed Idempotency-Key. */
+export const acceptedView = (m: Message) => ({
+  _id: m.id,
+  status: m.status,
+  send_at: m.sendAt.toISOString(),
+  workflow_id: m.workflowId,
+});
+
+const isoOrNull = (date: Date | null) => date?.toISOString() ?? null;
+
+/** The message and where it is in its lifecycle: `GET /messages/{_id}`, and the `data` of a message event. */
+export const messageView = (m: Message & { client: { id: string } | null }) => ({
+  ...acceptedView(m),
+  message_type: m.messageType,
+  client: m.client?.id ?? null,
+  client_phone: m.phone,
+  client_name: m.name,
+  text_message: m.text,
+  attempts: m.attempts,
+  provider: m.provider,
+  provider_ref: m.providerRef,
+  error: m.error,
+  created_at: m.createdAt.toISOString(),
+  updated_at: m.updatedAt.toISOString(),
+  dispatched_at: isoOrNull(m.dispatchedAt),
+  sent_at: isoOrNull(m.sentAt),
+  canceled_at: isoOrNull(m.canceledAt),
+});

@@ -1,0 +1,68 @@
+/*
+ * Events out: the event types, and the delivery workflow's name, id, input and result. Ids and
+ * retry settings only: the event's data and the receiver's URL stay in PostgreSQL.
+ */
+
+export const ASSIGNMENT_EVENT_TYPES = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'] as const;
+export const MESSAGE_EVENT_TYPES = ['message.scheduled', 'message.sending', 'message.sent', 'message.failed', 'message.canceled'] as const;
+export const EVENT_TYPES = [...ASSIGNMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What a subscription or the feed's `type` may name: a type, every type of a resource, or everything. */
+export const EVENT_PATTERNS = [...EVENT_TYPES, 'assignment.*', 'message.*', '*'] as const;
+export type EventPattern = (typeof EVENT_PATTERNS)[number];
+
+/**
+ * Who or what made the change: `api` a request of the owner (HTTP or Nexus) and the message's own
+ * sending that followed it, `expiry` an assignment's `dt_until`, `operator` a cancellation in the
+ * Temporal UI, `rule` a business-rule workflow.
+ */
+export const EVENT_REASONS = ['api', 'expiry', 'operator', 'rule'] as const;
+export type EventReason = (typeof EVENT_REASONS)[number];
+
+/** How long and how often a delivery is retried; the defaults are the service's, tests shorten them. */
+export interface WebhookRetry {
+  initialIntervalMs: number;
+  maximumIntervalMs: number;
+  /** After this long since its first attempt the delivery is abandoned. */
+  giveUpAfterMs: number;
+}
+
+export const DEFAULT_WEBHOOK_RETRY: WebhookRetry = {
+  initialIntervalMs: 5_000,
+  maximumIntervalMs: 60 * 60 * 1000,
+  giveUpAfterMs: 3 * 24 * 60 * 60 * 1000,
+};
+/** Each wait is this many times the one before, up to `maximumIntervalMs`. */
+export const WEBHOOK_BACKOFF_COEFFICIENT = 2;
+
+export interface DeliverWebhookInput {
+  deliveryId: string;
+  retry?: WebhookRetry;
+}
+
+export type WebhookDeliveryOutcome = 'delivered' | 'failed' | 'abandoned';
+
+export interface DeliverWebhookResult {
+  outcome: WebhookDeliveryOutcome;
+}
+
+export const DELIVER_WEBHOOK_WORKFLOW = 'deliverWebhook';
+export type DeliverWebhookWorkflow = (input: DeliverWebhookInput) => Promise<DeliverWebhookResult>;
+
+/** One run per delivery row, ever: the id is not reused, so a repeated hand-over never delivers twice. */
+export const webhookDeliveryWorkflowId = (deliveryId: string) => `webhook/${deliveryId}`;
+
+export interface SweepWebhooksInput {
+  /** Deliveries younger than this are left to the hand-over that follows their commit. */
+  graceMs?: number;
+}
+
+export interface SweepWebhooksResult {
+  handedOver: number;
+  abandoned: number;
+}
+
+export const SWEEP_WEBHOOKS_WORKFLOW = 'sweepWebhookDeliveries';
+/** One schedule per task queue, as for the reconciler. */
+export const webhookSweepScheduleId = (taskQueue: string) => `webhook-sweep/${taskQueue}`;
