@@ -4,7 +4,7 @@ import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import type { AuthConfig } from './api/http/auth';
 import { DEFAULT_DATA_DIR } from './paths';
-import { DEFAULT_TASK_QUEUE } from './workflows/definitions';
+import { DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from './workflows/definitions';
 
 const optional = z
   .string()
@@ -45,6 +45,14 @@ export const envSchema = z.object({
   TEMPORAL_CLI_PATH: optional,
   TEMPORAL_TEST_SERVER_PATH: optional,
   PATH: z.string().default(''),
+  /** Event webhooks: how long one POST may take, the first and longest wait between attempts, when to give up. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).default(DEFAULT_WEBHOOK_RETRY.initialIntervalMs),
+  WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(100).default(DEFAULT_WEBHOOK_RETRY.maximumIntervalMs),
+  WEBHOOK_GIVE_UP_AFTER_MS: z.coerce.number().int().min(1000).default(DEFAULT_WEBHOOK_RETRY.giveUpAfterMs),
+  /** How often the sweep hands over deliveries that a crash left without their workflow, and how old they must be. */
+  WEBHOOK_SWEEP_EVERY_MS: z.coerce.number().int().min(1000).default(30_000),
+  WEBHOOK_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** Another schema for the migration tools (`db:check` against a draft). */
   PRISMA_SCHEMA_PATH: optional,
 });
@@ -108,4 +116,28 @@ export function authConfigOf(config: Config): AuthConfig {
     throw new Error('Invalid configuration: set JWT_SECRET (HS256) or JWT_PUBLIC_KEY (RS256/ES256); there is no default secret');
   }
   return { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
+}
+
+/** How event webhooks are delivered, from the WEBHOOK_* settings. */
+export interface WebhookSettings {
+  retry: WebhookRetry;
+  timeoutMs: number;
+  sweepEveryMs: number;
+  sweepGraceMs: number;
+}
+
+/** The settings without any WEBHOOK_* variable. */
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { retry: DEFAULT_WEBHOOK_RETRY, timeoutMs: 10_000, sweepEveryMs: 30_000, sweepGraceMs: 10_000 };
+
+export function webhookSettingsOf(config: Config): WebhookSettings {
+  return {
+    retry: {
+      initialIntervalMs: config.WEBHOOK_RETRY_INITIAL_MS,
+      maximumIntervalMs: Math.max(config.WEBHOOK_RETRY_MAX_INTERVAL_MS, config.WEBHOOK_RETRY_INITIAL_MS),
+      giveUpAfterMs: config.WEBHOOK_GIVE_UP_AFTER_MS,
+    },
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    sweepEveryMs: config.WEBHOOK_SWEEP_EVERY_MS,
+    sweepGraceMs: config.WEBHOOK_SWEEP_GRACE_MS,
+  };
 }

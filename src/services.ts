@@ -1,8 +1,12 @@
 import { ensureReconcileSchedule } from './temporal/reconcile-schedule';
+import { deliveryOutbox } from './temporal/webhook-delivery';
+import { ensureWebhookSweepSchedule } from './temporal/webhook-sweep-schedule';
+import { handOverDeliveriesAfterCommit } from './db/events';
+import { logger } from './logger';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { createProvider, type MessageProvider } from './activities/providers';
 import { createApp, type AppDeps } from './api/app';
-import { authConfigOf, type Config, type TemporalConnectionOptions } from './config';
+import { authConfigOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
 import { createPrisma, type Prisma } from './db/prisma';
 import { connectTemporalClient } from './temporal/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
@@ -18,7 +22,8 @@ export interface Services {
   temporalConnection: TemporalConnectionOptions;
   namespace: string;
   taskQueue: string;
-  /** Closes what `openServices` opened (not what was handed in as an override). */
+  webhooks: WebhookSettings;
+  /** Closes what `openServices` opened (not what was handed in as an override), after the pending webhook hand-overs. */
   stop(): Promise<void>;
 }
 
@@ -35,6 +40,14 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   try {
     const temporal = overrides.temporal ?? (await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.temporalConnection));
     if (!overrides.temporal) closers.push(() => temporal.connection.close());
+    const taskQueue = overrides.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
+    const webhooks = webhookSettingsOf(config);
+    // Deliveries committed by the API or an activity are handed to Temporal right after the commit.
+    const outbox = deliveryOutbox({ prisma, temporal, taskQueue, retry: webhooks.retry }, (error) =>
+      logger.warn({ event: 'webhook.hand_over_failed', err: error }, 'webhook deliveries left to the sweep'),
+    );
+    handOverDeliveriesAfterCommit(prisma, outbox.handOver);
+    closers.push(() => outbox.drain());
     return {
       config,
       prisma,
@@ -43,7 +56,8 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       temporalAddress: config.TEMPORAL_ADDRESS,
       temporalConnection: config.temporalConnection,
       namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: overrides.taskQueue ?? config.TEMPORAL_TASK_QUEUE,
+      taskQueue,
+      webhooks,
       stop: async () => {
         for (const close of closers.reverse()) await close();
       },
@@ -73,11 +87,12 @@ export function runWorker(services: Services, options: WorkerOptions = {}): Prom
   return startWorker(services, options);
 }
 
-/** The worker with its metrics and health endpoint on `port`, and the reconciler's Schedule; `sdkMetricsAddress` is where the runtime exports its own. */
+/** The worker with its metrics and health endpoint on `port`, and the reconciler's and the webhook sweep's Schedules; `sdkMetricsAddress` is where the runtime exports its own. */
 export async function runObservedWorker(services: Services, port: number, sdkMetricsAddress?: string) {
   const metrics = workerMetrics(services.prisma);
   const worker = await runWorker(services, { observeLateness: metrics.observeLateness });
   await ensureReconcileSchedule(services.temporal, services.taskQueue);
+  await ensureWebhookSweepSchedule(services.temporal, services.taskQueue, { everyMs: services.webhooks.sweepEveryMs, graceMs: services.webhooks.sweepGraceMs });
   const http = await serveWorkerHttp({
     port,
     metrics: metrics.registry,

@@ -2,9 +2,15 @@ import { failOnRefusedData } from './refused-data';
 import { createAssignmentActivities, type AssignmentActivityDeps } from './assignments';
 import { createMessageActivities, type MessageActivityDeps } from './messages';
 import { createReconcileActivities } from './reconcile';
+import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 
-export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps;
+export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & WebhookActivityDeps;
 
 export function createActivities(deps: ActivityDeps) {
-  return failOnRefusedData({ ...createAssignmentActivities(deps), ...createMessageActivities(deps), ...createReconcileActivities(deps) });
+  return failOnRefusedData({
+    ...createAssignmentActivities(deps),
+    ...createMessageActivities(deps),
+    ...createReconcileActivities(deps),
+    ...createWebhookActivities(deps),
+  });
 }

@@ -6,15 +6,18 @@ import { ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS } from '../workflows/definitions';
 export const BUSINESS_NAME = defineSearchAttributeKey('BusinessName', SearchAttributeType.KEYWORD);
 export const CLIENT_ID = defineSearchAttributeKey('ClientId', SearchAttributeType.KEYWORD);
 export const AGENT_ID = defineSearchAttributeKey('AgentId', SearchAttributeType.KEYWORD);
+/** The type of the event a webhook delivery carries, e.g. `assignment.expired`. */
+export const WEBHOOK_EVENT_TYPE = defineSearchAttributeKey('WebhookEventType', SearchAttributeType.KEYWORD);
 
 /** Every attribute the workflows use, as the dev server registers them and a cluster must. */
-export const SEARCH_ATTRIBUTE_KEYS = [BUSINESS_NAME, CLIENT_ID, AGENT_ID, ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS];
+export const SEARCH_ATTRIBUTE_KEYS = [BUSINESS_NAME, CLIENT_ID, AGENT_ID, ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, WEBHOOK_EVENT_TYPE];
 
-export function searchAttributesOf(keys: { business: string; clientId?: string | null; agentId?: string }): TypedSearchAttributes {
+export function searchAttributesOf(keys: { business: string; clientId?: string | null; agentId?: string; eventType?: string }): TypedSearchAttributes {
   return new TypedSearchAttributes([
     { key: BUSINESS_NAME, value: keys.business },
     ...(keys.clientId ? [{ key: CLIENT_ID, value: keys.clientId }] : []),
     ...(keys.agentId ? [{ key: AGENT_ID, value: keys.agentId }] : []),
+    ...(keys.eventType ? [{ key: WEBHOOK_EVENT_TYPE, value: keys.eventType }] : []),
   ]);
 }
 

@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
 import type { MessageProvider } from '../activities/providers';
 import type { Prisma } from '../db/prisma';
-import type { TemporalConnectionOptions } from '../config';
+import type { TemporalConnectionOptions, WebhookSettings } from '../config';
 import { crmServiceHandler } from '../nexus/service';
 import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTORS_PATH, WORKFLOWS_PATH } from '../paths';
 import { requestIdInterceptor } from './request-id-interceptor';
@@ -18,6 +18,7 @@ export interface WorkerDeps {
   prisma: Prisma;
   temporal: Client;
   provider: MessageProvider;
+  webhooks?: WebhookSettings;
 }
 
 export interface WorkerOptions {
@@ -50,6 +51,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
       temporal: deps.temporal,
       taskQueue: deps.taskQueue,
       provider: deps.provider,
+      webhooks: deps.webhooks,
       observeLateness: options.observeLateness,
     }),
     nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue })],

@@ -1,12 +1,16 @@
-import type { AssignmentExpiryWorkflow, SendMessageWorkflow } from './definitions';
+import type { AssignmentExpiryWorkflow, DeliverWebhookWorkflow, SendMessageWorkflow } from './definitions';
 import { sendMessage } from './send-message';
 import { assignmentExpiry } from './assignment-expiry';
+import { deliverWebhook } from './deliver-webhook';
 
 export { assignAgents } from './assign-agents';
 export { assignmentExpiry };
 export * from './send-message';
+export { deliverWebhook };
+export { sweepWebhookDeliveries } from './sweep-webhooks';
 
-// Activities start the expiry workflow by name; its signature must stay the one they are typed with.
+// Activities start these workflows by name; their signatures must stay the ones they are typed with.
 assignmentExpiry satisfies AssignmentExpiryWorkflow;
 sendMessage satisfies SendMessageWorkflow;
+deliverWebhook satisfies DeliverWebhookWorkflow;
 export { reconcile } from './reconcile';

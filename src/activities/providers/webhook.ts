@@ -26,10 +26,10 @@ export function webhookSignature(secret: string, timestamp: number, body: string
 export const MAX_RETRY_AFTER_MS = 10 * 60 * 1000;
 
 /** `Retry-After` as seconds or an HTTP date, in ms from now; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+export function retryAfterMs(header: string | null, now = Date.now(), max = MAX_RETRY_AFTER_MS): number | undefined {
   if (!header) return undefined;
   const ms = /^\d+$/.test(header.trim()) ? Number(header.trim()) * 1000 : Date.parse(header) - now;
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : undefined;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), max) : undefined;
 }
 
 /** Worth another attempt: the receiver timed out, is overloaded, or failed on its side. */

@@ -1,0 +1,114 @@
+import { Context, heartbeat } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Client as TemporalClient } from '@temporalio/client';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config';
+import type { Prisma } from '../../db/prisma';
+import {
+  abandonStaleDeliveries,
+  abandonWebhookDelivery,
+  countWebhookAttempt,
+  deliveriesNotHandedOver,
+  markWebhookDelivered,
+  markWebhookRefused,
+  recordWebhookRetry,
+} from '../../db/webhook-deliveries';
+import { signingSecrets } from '../../db/webhook-subscriptions';
+import { handOverDeliveries } from '../../temporal/webhook-delivery';
+import {
+  DEFAULT_WEBHOOK_RETRY,
+  WEBHOOK_BACKOFF_COEFFICIENT,
+  type DeliverWebhookInput,
+  type DeliverWebhookResult,
+  type SweepWebhooksInput,
+  type SweepWebhooksResult,
+  type WebhookRetry,
+} from '../../workflows/definitions';
+import { postWebhook } from './post';
+import { standardWebhookHeaders } from './signature';
+
+export interface WebhookActivityDeps {
+  prisma: Prisma;
+  temporal: TemporalClient;
+  taskQueue: string;
+  /** The WEBHOOK_* settings; the defaults without them. */
+  webhooks?: WebhookSettings;
+}
+
+/** The body of every attempt of an event: the same bytes each time, built from the stored event. */
+export function eventBody(event: { id: string; type: string; createdAt: Date; business: string; data: unknown }): string {
+  return JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt.toISOString(), business: event.business, data: event.data });
+}
+
+/** When the retry policy's next attempt is due after attempt `attempt` failed, as far as the worker can tell. */
+function nextAttemptAt(retry: WebhookRetry, attempt: number, retryAfterMs?: number): Date {
+  const backoff = Math.min(retry.initialIntervalMs * WEBHOOK_BACKOFF_COEFFICIENT ** (attempt - 1), retry.maximumIntervalMs);
+  return new Date(Date.now() + (retryAfterMs ?? backoff));
+}
+
+const SWEEP_PAGE = 200;
+
+export function createWebhookActivities({ prisma, temporal, taskQueue, webhooks = DEFAULT_WEBHOOK_SETTINGS }: WebhookActivityDeps) {
+  return {
+    /**
+     * One attempt of one delivery: reads the event and the subscription, signs (Standard Webhooks, with
+     * the previous secret too during a rotation), POSTs, and records the answer. 2xx, a refusal (4xx) and
+     * 410 end it; anything transient is thrown to be retried, after the receiver's Retry-After if it
+     * gave one. Only ids and our own texts reach Temporal.
+     */
+    async deliverWebhookEvent(input: DeliverWebhookInput): Promise<DeliverWebhookResult> {
+      const attempt = await countWebhookAttempt(prisma, input.deliveryId);
+      // The subscription was deleted, and its deliveries with it.
+      if (attempt.state === 'missing') return { outcome: 'abandoned' };
+      if (attempt.state === 'done') return { outcome: attempt.status === 'pending' ? 'abandoned' : attempt.status };
+      const { delivery } = attempt;
+      const { event, subscription } = delivery;
+      if (subscription.disabledAt) {
+        await abandonWebhookDelivery(prisma, delivery.id, 'The subscription is disabled');
+        return { outcome: 'abandoned' };
+      }
+      const body = eventBody(event);
+      const headers = standardWebhookHeaders(signingSecrets(subscription), event.id, Math.floor(Date.now() / 1000), body);
+      const answer = await postWebhook(subscription.url, headers, body, webhooks.timeoutMs);
+      switch (answer.kind) {
+        case 'delivered':
+          await markWebhookDelivered(prisma, delivery.id, answer.statusCode);
+          return { outcome: 'delivered' };
+        case 'refused':
+          await markWebhookRefused(prisma, delivery.id, answer);
+          return { outcome: 'failed' };
+        case 'transient': {
+          const retry = input.retry ?? DEFAULT_WEBHOOK_RETRY;
+          const next = nextAttemptAt(retry, Context.current().info.attempt, answer.retryAfterMs);
+          await recordWebhookRetry(prisma, delivery.id, { statusCode: answer.statusCode, error: answer.error, nextAttemptAt: next });
+          throw ApplicationFailure.create({
+            type: 'WebhookNotDelivered',
+            message: answer.error,
+            ...(answer.retryAfterMs !== undefined && { nextRetryDelay: answer.retryAfterMs }),
+          });
+        }
+      }
+    },
+
+    /** Retries ran out, or an operator canceled the delivery's workflow. */
+    abandonWebhookDelivery: (input: { deliveryId: string; reason: string }): Promise<void> => abandonWebhookDelivery(prisma, input.deliveryId, input.reason),
+
+    /**
+     * The sweep: starts the workflow of every pending delivery older than the grace period that was
+     * never handed over (its process died between the commit and the start), and abandons deliveries
+     * still pending long after any retry could have ended.
+     */
+    async handOverPendingDeliveries({ graceMs = webhooks.sweepGraceMs }: SweepWebhooksInput = {}): Promise<SweepWebhooksResult> {
+      const now = Date.now();
+      const result: SweepWebhooksResult = { handedOver: 0, abandoned: 0 };
+      result.abandoned = await abandonStaleDeliveries(prisma, new Date(now - webhooks.retry.giveUpAfterMs - 24 * 60 * 60 * 1000));
+      for (;;) {
+        const page = await deliveriesNotHandedOver(prisma, new Date(now - graceMs), SWEEP_PAGE);
+        if (page.length === 0) break;
+        result.handedOver += await handOverDeliveries({ prisma, temporal, taskQueue, retry: webhooks.retry }, page);
+        heartbeat(result);
+        if (page.length < SWEEP_PAGE) break;
+      }
+      return result;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { STATUS_CODES } from 'node:http';
+import { retryAfterMs } from '../providers/webhook';
+
+/** What one POST to a receiver came to; `error` is our own words, never the receiver's body. */
+export type WebhookAnswer =
+  | { kind: 'delivered'; statusCode: number }
+  /** Worth another attempt: network error, timeout, 408, 429, 5xx; `retryAfterMs` when the receiver said. */
+  | { kind: 'transient'; statusCode: number | null; error: string; retryAfterMs?: number }
+  /** Final for this event: any other answer; `gone` for 410, which also disables the subscription. */
+  | { kind: 'refused'; statusCode: number; error: string; gone: boolean };
+
+const answerText = (status: number) => `Receiver answered ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
+
+/** A receiver's Retry-After is followed up to an hour: the backoff's own longest wait. */
+export const MAX_WEBHOOK_RETRY_AFTER_MS = 60 * 60 * 1000;
+
+/** POSTs `body` as JSON with `headers`, without following redirects, and classifies the answer. */
+export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<WebhookAnswer> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'crm-messaging-events/1', ...headers },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    const reason = (error as Error).name === 'TimeoutError' ? `No answer within ${timeoutMs} ms` : `Receiver unreachable: ${networkErrorCode(error)}`;
+    return { kind: 'transient', statusCode: null, error: reason };
+  }
+  // Read and dropped: the body is the receiver's, and the connection can be reused.
+  await response.arrayBuffer().catch(() => undefined);
+  const status = response.status;
+  if (status >= 200 && status < 300) return { kind: 'delivered', statusCode: status };
+  if (status === 408 || status === 429 || status >= 500) {
+    const after = retryAfterMs(response.headers.get('retry-after'), Date.now(), MAX_WEBHOOK_RETRY_AFTER_MS);
+    return { kind: 'transient', statusCode: status, error: answerText(status), ...(after !== undefined && { retryAfterMs: after }) };
+  }
+  const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
+  return { kind: 'refused', statusCode: status, error: `${answerText(status)}${redirect}`, gone: status === 410 };
+}
+
+/** The system's code (ECONNREFUSED, ENOTFOUND…), never a message that may name the host. */
+function networkErrorCode(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  return typeof cause?.code === 'string' ? cause.code : 'network error';
+}

@@ -1,0 +1,29 @@
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client as TemporalClient } from '@temporalio/client';
+import { SWEEP_WEBHOOKS_WORKFLOW, webhookSweepScheduleId, type SweepWebhooksInput } from '../workflows/definitions';
+
+/**
+ * Creates, or brings up to date, the Schedule that hands over webhook deliveries a crash left without
+ * their workflow (committed, then the process died before it started them). A sweep still running when
+ * the next is due makes it skip.
+ */
+export async function ensureWebhookSweepSchedule(temporal: TemporalClient, taskQueue: string, settings: { everyMs: number; graceMs: number }): Promise<string> {
+  const scheduleId = webhookSweepScheduleId(taskQueue);
+  const options = {
+    spec: { intervals: [{ every: settings.everyMs }] },
+    action: {
+      type: 'startWorkflow' as const,
+      workflowType: SWEEP_WEBHOOKS_WORKFLOW,
+      taskQueue,
+      workflowId: scheduleId,
+      args: [{ graceMs: settings.graceMs }] as [SweepWebhooksInput],
+    },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: 60_000 },
+  };
+  try {
+    await temporal.schedule.create({ scheduleId, ...options, state: { note: 'Starts the delivery workflow of webhook deliveries committed but never handed over' } });
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    await temporal.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: { ...previous.policies, ...options.policies } }));
+  }
+  return scheduleId;
+}
