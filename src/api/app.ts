@@ -5,6 +5,7 @@ import { agentsRouter, type AgentRoutesDeps } from './agents/routes';
 import { DEFAULT_ASSIGN_TIMEOUT_MS } from './assignments/assign';
 import { assignmentsRouter, type AssignmentRoutesDeps } from './assignments/routes';
 import { clientsRouter, type ClientRoutesDeps } from './clients/routes';
+import { eventsRouter, type EventRoutesDeps } from './events/routes';
 import { authenticate, type AuthConfig } from './http/auth';
 import { errorMiddleware, notFoundHandler } from './http/errors';
 import { healthRouter, type HealthDeps } from './http/health';
@@ -16,6 +17,7 @@ import { singleValuedHeaders, storableBody } from './http/storable';
 import { BUSINESS_PATTERN } from './http/validation';
 import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
 import { openApiRouter } from './openapi/routes';
+import { webhooksRouter, type WebhookRoutesDeps } from './webhooks/routes';
 
 export interface HttpOptions {
   /** Where request lines and errors go; the process's logger by default. */
@@ -31,6 +33,8 @@ export type AppDeps = HealthDeps &
   AgentRoutesDeps &
   Omit<AssignmentRoutesDeps, 'assignTimeoutMs'> &
   MessageRoutesDeps &
+  WebhookRoutesDeps &
+  EventRoutesDeps &
   HttpOptions & {
     auth: AuthConfig;
     assignTimeoutMs?: number;
@@ -57,6 +61,8 @@ export function createApp(deps: AppDeps): Express {
   business.use(agentsRouter(deps));
   business.use(assignmentsRouter({ ...deps, log, assignTimeoutMs: deps.assignTimeoutMs ?? DEFAULT_ASSIGN_TIMEOUT_MS }));
   business.use(messagesRouter({ ...deps, log }));
+  business.use(webhooksRouter(deps));
+  business.use(eventsRouter(deps));
   app.use('/ext/v2/:business', business);
 
   app.use(notFoundHandler);

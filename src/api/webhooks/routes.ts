@@ -1,0 +1,43 @@
+import { Router } from 'express';
+import { listSubscriptions } from '../../db/webhook-subscriptions';
+import type { Prisma } from '../../db/prisma';
+import { scopeOf } from '../http/scope';
+import { createWebhook, deleteWebhook, findOwnedWebhook, listWebhookDeliveries, rotateWebhookSecret } from './subscriptions';
+import { webhookView } from './view';
+
+export interface WebhookRoutesDeps {
+  prisma: Prisma;
+}
+
+export function webhooksRouter({ prisma }: WebhookRoutesDeps): Router {
+  const router = Router({ mergeParams: true });
+
+  router.post('/webhooks', async (req, res) => {
+    const scope = scopeOf(req);
+    const created = await createWebhook(prisma, scope, req.body);
+    res.status(201).location(`/ext/v2/${scope.business}/webhooks/${created._id}`).json(created);
+  });
+
+  router.get('/webhooks', async (req, res) => {
+    res.json({ webhooks: (await listSubscriptions(prisma, scopeOf(req))).map((s) => webhookView(s)) });
+  });
+
+  router.get('/webhooks/:webhookId', async (req, res) => {
+    res.json(webhookView(await findOwnedWebhook(prisma, scopeOf(req), req.params.webhookId)));
+  });
+
+  router.delete('/webhooks/:webhookId', async (req, res) => {
+    await deleteWebhook(prisma, scopeOf(req), req.params.webhookId);
+    res.status(204).end();
+  });
+
+  router.post('/webhooks/:webhookId/rotate-secret', async (req, res) => {
+    res.json(await rotateWebhookSecret(prisma, scopeOf(req), req.params.webhookId));
+  });
+
+  router.get('/webhooks/:webhookId/deliveries', async (req, res) => {
+    res.json(await listWebhookDeliveries(prisma, scopeOf(req), req.params.webhookId, req.query.limit));
+  });
+
+  return router;
+}

@@ -1,0 +1,59 @@
+import {
+  countSubscriptions,
+  deleteSubscription,
+  findSubscription,
+  insertSubscription,
+  rotateSubscriptionSecret,
+} from '../../db/webhook-subscriptions';
+import { recentDeliveries } from '../../db/webhook-deliveries';
+import type { Prisma } from '../../db/prisma';
+import { badRequest, conflict, notFound } from '../http/problem';
+import type { Scope } from '../http/scope';
+import { parseSubscriptionRequest } from './request';
+import { newWebhookSecret } from './secret';
+import { deliveryView, webhookView } from './view';
+
+export const MAX_WEBHOOKS_PER_OWNER = 20;
+export const MAX_DELIVERIES_PAGE = 100;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const webhookNotFound = () => notFound('Webhook not found');
+
+/** The caller's subscription, or the same 404 whether it is missing, another's, or not an id at all. */
+export async function findOwnedWebhook(prisma: Prisma, scope: Scope, id: string) {
+  const subscription = UUID.test(id) ? await findSubscription(prisma, scope, id) : null;
+  if (!subscription) throw webhookNotFound();
+  return subscription;
+}
+
+/** Creates a subscription; its secret is in this answer and no other. */
+export async function createWebhook(prisma: Prisma, scope: Scope, body: unknown) {
+  const request = parseSubscriptionRequest(body);
+  if ((await countSubscriptions(prisma, scope)) >= MAX_WEBHOOKS_PER_OWNER) {
+    throw conflict(`At most ${MAX_WEBHOOKS_PER_OWNER} webhooks per business and user: delete one first`);
+  }
+  const secret = newWebhookSecret();
+  const created = await insertSubscription(prisma, scope, { ...request, secret });
+  return { ...webhookView(created), secret };
+}
+
+export async function deleteWebhook(prisma: Prisma, scope: Scope, id: string): Promise<void> {
+  if (!UUID.test(id) || !(await deleteSubscription(prisma, scope, id))) throw webhookNotFound();
+}
+
+/** A new secret, shown once; the previous one keeps signing beside it for 24 hours. */
+export async function rotateWebhookSecret(prisma: Prisma, scope: Scope, id: string) {
+  const secret = newWebhookSecret();
+  const rotated = UUID.test(id) ? await rotateSubscriptionSecret(prisma, scope, id, secret) : null;
+  if (!rotated) throw webhookNotFound();
+  return { ...webhookView(rotated), secret };
+}
+
+export async function listWebhookDeliveries(prisma: Prisma, scope: Scope, id: string, limit: unknown) {
+  const take = limit === undefined ? 50 : Number(limit);
+  if (typeof limit === 'object' || !Number.isInteger(take) || take < 1 || take > MAX_DELIVERIES_PAGE) {
+    throw badRequest(`Invalid limit: must be a whole number from 1 to ${MAX_DELIVERIES_PAGE}`);
+  }
+  const subscription = await findOwnedWebhook(prisma, scope, id);
+  return { deliveries: (await recentDeliveries(prisma, subscription.id, take)).map(deliveryView) };
+}
