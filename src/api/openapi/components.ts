@@ -9,6 +9,8 @@ export type OpenApiObject = Record<string, any>;
 /** One feature's share of the document: its paths and the schemas only it uses. */
 export interface ApiPart {
   paths: Record<string, OpenApiObject>;
+  /** Requests the service itself sends (OpenAPI 3.1 `webhooks`). */
+  webhooks?: Record<string, OpenApiObject>;
   schemas?: Record<string, OpenApiObject>;
   tags?: OpenApiObject[];
 }

@@ -3,11 +3,13 @@ import { agentsApi } from './paths/agents';
 import { assignmentsApi } from './paths/assignments';
 import { clientsApi } from './paths/clients';
 import { docsApi } from './paths/docs';
+import { eventsApi } from './paths/events';
 import { healthApi } from './paths/health';
 import { messagesApi } from './paths/messages';
+import { webhooksApi } from './paths/webhooks';
 
 /** Each feature describes its own routes; a new feature (webhooks, events, rotation) adds its part here. */
-const PARTS: ApiPart[] = [clientsApi, agentsApi, assignmentsApi, messagesApi, healthApi, docsApi];
+const PARTS: ApiPart[] = [clientsApi, agentsApi, assignmentsApi, messagesApi, webhooksApi, eventsApi, healthApi, docsApi];
 
 function merge<T>(target: Record<string, T>, source: Record<string, T> | undefined, what: string): void {
   for (const [key, value] of Object.entries(source ?? {})) {
@@ -28,10 +30,12 @@ const DESCRIPTION = `Assign agents to clients — each assignment expiring by it
 
 function buildDocument(): OpenApiObject {
   const paths: Record<string, OpenApiObject> = {};
+  const webhooks: Record<string, OpenApiObject> = {};
   const schemas: Record<string, OpenApiObject> = { ...components.schemas };
   const tags: OpenApiObject[] = [];
   for (const part of PARTS) {
     merge(paths, part.paths, 'path');
+    merge(webhooks, part.webhooks, 'webhook');
     merge(schemas, part.schemas, 'schema');
     tags.push(...(part.tags ?? []));
   }
@@ -48,6 +52,7 @@ function buildDocument(): OpenApiObject {
     security: [{ bearerAuth: [] }],
     tags,
     paths,
+    webhooks,
     components: { ...components, schemas },
   };
 }

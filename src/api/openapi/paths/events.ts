@@ -1,0 +1,128 @@
+import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../workflows/definitions';
+import type { ApiPart, OpenApiObject } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, json, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { assignmentsApi } from './assignments';
+import { messagesApi } from './messages';
+
+const ASSIGNMENT_TYPES: EventType[] = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'];
+const MESSAGE_TYPES: EventType[] = ['message.scheduled', 'message.sending', 'message.sent', 'message.failed', 'message.canceled'];
+
+const reason = {
+  enum: [...EVENT_REASONS],
+  description:
+    'What made the change: `api` a request of the owner (HTTP or Nexus) — and, for a message, its sending that followed; ' +
+    '`expiry` the assignment\'s `dt_until`; `operator` a cancellation in the Temporal UI; `rule` a business-rule workflow.',
+};
+
+/** The resource's own schema with the fields an event adds, so the two cannot drift apart. */
+function withEventFields(resource: OpenApiObject, extra: Record<string, OpenApiObject>, description: string): OpenApiObject {
+  return {
+    type: 'object',
+    description,
+    required: [...Object.keys(extra), ...resource.required],
+    additionalProperties: false,
+    properties: { ...extra, ...resource.properties },
+  };
+}
+
+function eventSchema(types: EventType[], data: string, description: string): OpenApiObject {
+  return {
+    type: 'object',
+    description,
+    required: ['id', 'type', 'created_at', 'business', 'data'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', format: 'uuid', description: 'The event\'s id; a webhook carries it as `webhook-id`, the same on every retry.' },
+      type: { enum: types },
+      created_at: { ...ref('schemas', 'DateTime'), description: 'When the change was committed.' },
+      business: { type: 'string', examples: ['acme'] },
+      data: ref('schemas', data),
+    },
+  };
+}
+
+const assignmentEvent = {
+  id: '0f8b6f7e-8f7a-4a43-9d0c-0d9a1f1c2b33',
+  type: 'assignment.expired',
+  created_at: '2030-01-01T00:00:00.012Z',
+  business: 'acme',
+  data: {
+    client: 'c1',
+    agent: 'a1',
+    dt_until: '2030-01-01T00:00:00.000Z',
+    status: 'expired',
+    ds_notes: 'new lead',
+    workflow_id: 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
+    assigned_at: '2026-11-22T05:14:13.462Z',
+    updated_at: '2030-01-01T00:00:00.010Z',
+    ended_at: '2030-01-01T00:00:00.009Z',
+    reason: 'expiry',
+  },
+};
+
+export const EVENT_EXAMPLE = assignmentEvent;
+
+export const eventsApi: ApiPart = {
+  tags: [
+    {
+      name: 'Events',
+      description:
+        'Every change of an assignment or a message, recorded in the transaction that made it: `assignment.created`, `assignment.updated`, ' +
+        '`assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, `message.failed`, `message.canceled`. ' +
+        'Read them here, in commit order, or receive them by webhook.',
+    },
+  ],
+  schemas: {
+    AssignmentEventData: withEventFields(
+      assignmentsApi.schemas!.Assignment,
+      { client: ref('schemas', 'ResourceId'), reason },
+      'The assignment as `GET /clients/{_id}/agents?status=all` shows it after the change, with its client and the reason.',
+    ),
+    MessageEventData: withEventFields(messagesApi.schemas!.Message, { reason }, 'The message as `GET /messages/{_id}` shows it after the change, and the reason.'),
+    AssignmentEvent: eventSchema(ASSIGNMENT_TYPES, 'AssignmentEventData', 'A change of an assignment.'),
+    MessageEvent: eventSchema(MESSAGE_TYPES, 'MessageEventData', 'A change of a message.'),
+    Event: { oneOf: [ref('schemas', 'AssignmentEvent'), ref('schemas', 'MessageEvent')] },
+    EventPage: {
+      type: 'object',
+      required: ['events', 'next_cursor', 'has_more'],
+      additionalProperties: false,
+      properties: {
+        events: { type: 'array', items: ref('schemas', 'Event'), description: 'Oldest first, in commit order.' },
+        next_cursor: {
+          type: ['string', 'null'],
+          description: 'Pass as `after` to read on. On the last page too: keep it and ask again later. Null only when there are no events at all.',
+        },
+        has_more: { type: 'boolean', description: 'Whether more events are there already.' },
+      },
+    },
+  },
+  paths: {
+    [`${PREFIX}/events`]: {
+      parameters: [ref('parameters', 'businessname')],
+      get: {
+        operationId: 'listEvents',
+        tags: ['Events'],
+        summary: 'Read the caller\'s events',
+        description:
+          'The caller\'s events in this business, oldest first, in the order their changes were committed: an event never appears before one ' +
+          'that an earlier page ended with. Poll with the last `next_cursor` to follow along; events are kept.',
+        parameters: [
+          { name: 'after', in: 'query', required: false, description: 'The `next_cursor` of a previous page; absent: from the first event.', schema: { type: 'string', maxLength: 100 } },
+          { name: 'type', in: 'query', required: false, description: 'Only this type, or `assignment.*` / `message.*`.', schema: { enum: [...EVENT_PATTERNS] } },
+          { name: 'client', in: 'query', required: false, description: 'Only events about this client; another user\'s id matches nothing.', schema: ref('schemas', 'ResourceId') },
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+        ],
+        responses: {
+          200: json('One page.', ref('schemas', 'EventPage'), { example: { events: [assignmentEvent], next_cursor: 'ZTQy', has_more: false } }),
+          400: problem(400, 'A query parameter is invalid; the detail names it.', {
+            invalidAfter: 'Invalid after: pass next_cursor from a previous page',
+            invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          ...businessResponses(false),
+        },
+      },
+    },
+  },
+};
