@@ -27,6 +27,7 @@ export interface TestStack extends TestApi {
   taskQueue: string;
   prisma: Prisma;
   temporal: Services['temporal'];
+  services: Services;
   secret: string;
   /** A valid HS256 token for `userId`. */
   token(userId: string, claims?: object, options?: jwt.SignOptions): string;
@@ -39,6 +40,8 @@ export interface TestStack extends TestApi {
 export interface TestStackOptions extends Pick<ServiceOverrides, 'provider'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger'> {
   business?: string;
   temporalAddress?: string;
+  /** More configuration, e.g. shorter WEBHOOK_* retry settings. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -55,6 +58,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     TEMPORAL_ADDRESS: options.temporalAddress ?? process.env.TEST_TEMPORAL_ADDRESS,
     TEMPORAL_TASK_QUEUE: uniqueName('tq'),
     JWT_SECRET: secret,
+    ...options.env,
   });
   const services = await openServices(config);
   const provider = options.provider ?? createLogProvider(services.prisma);
@@ -86,6 +90,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     taskQueue: services.taskQueue,
     prisma: services.prisma,
     temporal: services.temporal,
+    services,
     secret,
     token: (userId, claims = {}, signOptions = {}) =>
       jwt.sign(claims, secret, { algorithm: 'HS256', subject: userId, expiresIn: '1h', ...signOptions }),

@@ -7,7 +7,7 @@ export interface ReceivedRequest {
   rawBody: string;
   body: any;
   receivedAt: number;
-  /** 1 for the first request carrying this Idempotency-Key, 2 for the next, … */
+  /** 1 for the first request carrying this Idempotency-Key (or Standard Webhooks' webhook-id), 2 for the next, … */
   attempt: number;
   /** The status answered; 0 when the connection was dropped. */
   status: number;
@@ -45,8 +45,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       } catch {
         body = undefined;
       }
-      const key = req.headers['idempotency-key'];
-      const attempt = requests.filter((r) => r.headers['idempotency-key'] === key).length + 1;
+      const keyOf = (headers: IncomingHttpHeaders) => headers['idempotency-key'] ?? headers['webhook-id'];
+      const key = keyOf(req.headers);
+      const attempt = requests.filter((r) => keyOf(r.headers) === key).length + 1;
       const received = { method: req.method ?? '', headers: req.headers, rawBody, body, receivedAt: Date.now(), attempt };
       const answer = receiver.respond(received);
       if (answer === 'drop') {
