@@ -1,0 +1,62 @@
+import { createPrisma } from '../src/db/prisma';
+import { ensureWebhookSweepSchedule } from '../src/temporal/webhook-sweep-schedule';
+import { receivedEvents, subscribe, verified } from './support/events';
+import { eventually } from './support/helpers';
+import { startTestStack, uniqueName, type TestStack } from './support/stack';
+import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+
+/*
+ * Nothing depends on a process surviving between the commit and the hand-over to Temporal: an API that
+ * committed an event and died before starting its delivery leaves a pending delivery row, and the
+ * sweep's Schedule starts its workflow once a worker runs.
+ */
+
+let stack: TestStack;
+let hooks: WebhookReceiver;
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { WEBHOOK_RETRY_INITIAL_MS: '300' } });
+  hooks = await startWebhookReceiver();
+});
+afterAll(async () => {
+  await stack.temporal.schedule.getHandle(`webhook-sweep/${stack.taskQueue}`).delete().catch(() => undefined);
+  await hooks.close();
+  await stack.stop();
+});
+
+test('an event committed just before the API and the worker died is delivered once, after the worker and the sweep are back', async () => {
+  const token = stack.token(uniqueName('user'));
+  expect((await stack.api('POST', '/clients', { token, body: { _id: 'c1', phone: '+1 415 555 0100' } })).status).toBe(201);
+  const { secret, _id } = await subscribe(stack.api, token, hooks, { events: ['message.scheduled'] });
+  await stack.stopWorker();
+
+  // An API on its own database client, with no hand-over after its commits: as if it died right after each.
+  const prisma = createPrisma(process.env.TEST_DATABASE_URL!, 2);
+  const doomed = await stack.startApi({ prisma });
+  const message = await doomed.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'Hi', delay: 'PT1H' } });
+  expect(message.status).toBe(202);
+  await doomed.stop();
+  await prisma.$disconnect();
+
+  const [row] = await stack.prisma.webhookDelivery.findMany({ where: { subscriptionId: _id } });
+  expect(row).toMatchObject({ status: 'pending', handedOverAt: null, attempts: 0 });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(hooks.requests).toHaveLength(0);
+
+  await stack.startWorker();
+  await ensureWebhookSweepSchedule(stack.temporal, stack.taskQueue, { everyMs: 1000, graceMs: 0 });
+  const [request] = await receivedEvents(hooks, 1);
+  const event = verified(secret, request);
+  expect(event).toMatchObject({ type: 'message.scheduled', data: { _id: message.body._id, status: 'scheduled', reason: 'api' } });
+  expect(request.headers['webhook-id']).toBe(event.id);
+
+  const handed = await eventually(async () => {
+    const current = await stack.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: row.id } });
+    return current.status === 'delivered' ? current : undefined;
+  });
+  expect(handed.handedOverAt).toEqual(expect.any(Date));
+  // Later sweeps find nothing to hand over: still one delivery.
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  expect(hooks.requests).toHaveLength(1);
+  expect(handed.attempts).toBe(1);
+});
