@@ -35,11 +35,15 @@ export async function startBenchStack() {
   const worker = await runWorker(services);
   const http = await listen(createApi(services, { log: (e) => console.error(e), logger: pino({ level: 'silent' }) }), 0, '127.0.0.1');
   const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'bench-user', expiresIn: '1h' });
+  const baseUrl = `http://127.0.0.1:${http.port}`;
   return {
     prisma: services.prisma,
     temporal: services.temporal,
     /** The typed client generated from the OpenAPI document, as the benchmark's user of business `bench`. */
-    api: createClient<paths>({ baseUrl: `http://127.0.0.1:${http.port}`, headers: { authorization: `Bearer ${token}` } }),
+    api: createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${token}` } }),
+    /** The same client as another user of the business. */
+    apiAs: (userId: string) =>
+      createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${jwt.sign({}, secret, { algorithm: 'HS256', subject: userId, expiresIn: '1h' })}` } }),
     path: { businessname: 'bench' },
     async stop() {
       await http.stop();
