@@ -15,7 +15,7 @@ let stack: TestStack;
 let hooks: WebhookReceiver;
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { WEBHOOK_RETRY_INITIAL_MS: '300' } });
+  stack = await startTestStack({ env: { WEBHOOK_RETRY_INITIAL_MS: '300', WEBHOOK_RETRY_MAX_INTERVAL_MS: '600', WEBHOOK_GIVE_UP_AFTER_MS: '3000' } });
   hooks = await startWebhookReceiver();
 });
 afterAll(async () => {
@@ -59,4 +59,26 @@ test('an event committed just before the API and the worker died is delivered on
   await new Promise((resolve) => setTimeout(resolve, 2500));
   expect(hooks.requests).toHaveLength(1);
   expect(handed.attempts).toBe(1);
+});
+
+test('a receiver that keeps failing gets retries until WEBHOOK_GIVE_UP_AFTER_MS, then the delivery is abandoned with its last answer', async () => {
+  const failing = await startWebhookReceiver();
+  try {
+    failing.respond = () => 503;
+    const token = stack.token(uniqueName('user'));
+    const { _id } = await subscribe(stack.api, token, failing, { events: ['message.scheduled'] });
+    await stack.api('POST', '/messages', { token, body: { message_type: 'text', client_phone: '+14155550100', text_message: 'Hi', delay: 'PT1H' } });
+    const [delivery] = await eventually(async () => {
+      const listed = (await stack.api('GET', `/webhooks/${_id}/deliveries`, { token })).body.deliveries;
+      return listed[0]?.status === 'abandoned' ? listed : undefined;
+    });
+    expect(delivery).toMatchObject({ last_status_code: 503, last_error: 'Gave up retrying: Receiver answered 503 Service Unavailable', next_attempt_at: null });
+    expect(delivery.attempts).toBeGreaterThanOrEqual(3);
+    expect(failing.requests).toHaveLength(delivery.attempts);
+    const first = failing.requests[0].receivedAt;
+    expect(failing.requests[failing.requests.length - 1].receivedAt - first).toBeLessThan(4000);
+    expect(new Set(failing.requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+  } finally {
+    await failing.close();
+  }
 });

@@ -1,3 +1,4 @@
+import { Worker } from '@temporalio/worker';
 import { createWebhookProvider } from '../src/activities/providers/webhook';
 import { webhookDeliveryWorkflowId } from '../src/workflows/definitions';
 import { delivered, receivedEvents, subscribe, verified } from './support/events';
@@ -45,10 +46,10 @@ test('every change of an assignment and a message arrives once, signed, with the
   const { secret } = await subscribe(stack.api, token, hooks);
 
   const soon = new Date(Date.now() + 2500).toISOString();
-  expect((await stack.api('POST', '/clients/c1/assign-agents', { token, body: { agents: [{ agent: 'a1', dt_until: soon }, { agent: 'a2' }], ds_notes: 'first' } })).status).toBe(200);
+  expect((await stack.api('POST', '/clients/c1/assign-agents', { token, body: { agents: [{ agent: 'a1', dt_until: soon }, { agent: 'a2' }], ds_notes: 'Ada prefers mornings' } })).status).toBe(200);
   // Re-assigning a2 with new notes is an update; saying the same again changes nothing and reports nothing.
-  expect((await stack.api('POST', '/clients/c1/assign-agents', { token, body: { agents: [{ agent: 'a2' }], ds_notes: 'second' } })).status).toBe(200);
-  expect((await stack.api('POST', '/clients/c1/assign-agents', { token, body: { agents: [{ agent: 'a2' }], ds_notes: 'second' } })).status).toBe(200);
+  expect((await stack.api('POST', '/clients/c1/assign-agents', { token, body: { agents: [{ agent: 'a2' }], ds_notes: 'Ada moved to Paris' } })).status).toBe(200);
+  expect((await stack.api('POST', '/clients/c1/assign-agents', { token, body: { agents: [{ agent: 'a2' }], ds_notes: 'Ada moved to Paris' } })).status).toBe(200);
   const now = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'Hello Ada' } });
   const later = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'Later', delay: 'PT1H' } });
   await waitForStatus(stack.api, token, now.body._id, 'sent');
@@ -90,7 +91,7 @@ test('every change of an assignment and a message arrives once, signed, with the
   }
   const sending = events.find((e) => e.type === 'message.sending');
   expect(sending.data).toMatchObject({ status: 'sending', dispatched_at: expect.any(String), sent_at: null });
-  expect(events.find((e) => e.type === 'assignment.created' && e.data.agent === 'a2').data).toMatchObject({ ds_notes: 'first', status: 'active' });
+  expect(events.find((e) => e.type === 'assignment.created' && e.data.agent === 'a2').data).toMatchObject({ ds_notes: 'Ada prefers mornings', status: 'active' });
 
   // The feed has the same events, in commit order.
   const feed = (await stack.api('GET', '/events?limit=100', { token })).body;
@@ -102,7 +103,7 @@ test('every change of an assignment and a message arrives once, signed, with the
   const deliveries = (await stack.prisma.webhookDelivery.findMany({ where: { event: { id: { in: events.map((e) => e.id) } } } })).map((d) => d.id);
   const texts = await Promise.all(deliveries.slice(0, 3).map((id) => temporalTextOf(stack.temporal, webhookDeliveryWorkflowId(id))));
   for (const text of texts) {
-    for (const personal of ['Ada Lovelace', '+14155550100', 'Hello Ada', 'first', 'second', hooks.url, secret, secret.slice(6)]) expect(text).not.toContain(personal);
+    for (const personal of ['Ada Lovelace', '+14155550100', 'Hello Ada', 'Ada prefers mornings', 'Ada moved to Paris', hooks.url, secret, secret.slice(6)]) expect(text).not.toContain(personal);
   }
 });
 
@@ -138,6 +139,12 @@ test('a receiver answering 503, then 200, gets the same webhook-id again and the
   expect(deliveries).toEqual([
     expect.objectContaining({ status: 'delivered', attempts: 2, last_status_code: 200, last_error: null, event: expect.objectContaining({ id: ok.headers['webhook-id'], type: 'message.scheduled' }) }),
   ]);
+
+  // Its run (a local first attempt, a wait, a retried activity) replays deterministically and sends nothing.
+  const handle = stack.temporal.workflow.getHandle(webhookDeliveryWorkflowId(deliveries[0]._id));
+  expect(await handle.result()).toEqual({ outcome: 'delivered' });
+  await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, await handle.fetchHistory(), handle.workflowId);
+  expect(hooks.requests).toHaveLength(2);
 });
 
 test('429 with Retry-After is retried no sooner than the receiver asked; a timeout is retried too', async () => {

@@ -62,9 +62,12 @@ export async function recordWebhookRetry(
   });
 }
 
-/** pending → abandoned, with why. */
+/** pending → abandoned, with why, followed by what the last attempt got (`Gave up retrying: Receiver answered 503 …`). */
 export async function abandonWebhookDelivery(prisma: Prisma, id: string, reason: string): Promise<void> {
-  await prisma.webhookDelivery.updateMany({ where: { id, status: 'pending' }, data: { status: 'abandoned', lastError: bounded(reason), nextAttemptAt: null } });
+  await prisma.$executeRaw`
+    UPDATE webhook_deliveries
+       SET status = 'abandoned', last_error = left(${reason} || coalesce(': ' || last_error, ''), ${MAX_ERROR_LENGTH}), next_attempt_at = NULL, updated_at = now()
+     WHERE id = ${id}::uuid AND status = 'pending'`;
 }
 
 /** Marks deliveries whose workflow was started (or found started). */

@@ -83,7 +83,7 @@ export function createWebhookActivities({ prisma, temporal, taskQueue, webhooks 
           throw ApplicationFailure.create({
             type: 'WebhookNotDelivered',
             message: answer.error,
-            ...(answer.retryAfterMs !== undefined && { nextRetryDelay: answer.retryAfterMs }),
+            ...(answer.retryAfterMs !== undefined && { nextRetryDelay: answer.retryAfterMs, details: [{ retryAfterMs: answer.retryAfterMs }] }),
           });
         }
       }
