@@ -2,7 +2,7 @@ import type { Prisma as Db } from '../generated/prisma/client';
 import type { AssignAgentsInput, AssignmentStatus, ExpiryCheck, RecordAssignmentsInput, RecordedAssignment } from '../workflows/definitions';
 import { assignmentWorkflowId } from '../workflows/definitions';
 import { lockAssignRequest, settleAssignRequest } from './assign-requests';
-import { ASSIGNMENT_EVENT_INCLUDE, assignmentEvent, withEvents, type RecordEvent } from './events';
+import { ASSIGNMENT_EVENT_INCLUDE, assignmentEvent, withEvents, type NewEvent, type RecordEvent } from './events';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 
@@ -54,6 +54,7 @@ async function recordForOwner(tx: Tx, record: RecordEvent, input: AssignAgentsIn
   if (missing) return { outcome: 'agentNotAuthorized', agentId: missing.agentId };
 
   const assignments: RecordedAssignment[] = [];
+  const events: NewEvent[] = [];
   for (const { agentId, dtUntil } of input.agents) {
     const agentPk = agentPks.get(agentId)!;
     const active = await tx.assignment.findFirst({ where: { clientPk: client.pk, agentPk, status: 'active' } });
@@ -63,10 +64,10 @@ async function recordForOwner(tx: Tx, record: RecordEvent, input: AssignAgentsIn
     if (active) {
       const updated = await tx.assignment.update({ where: { id: active.id }, data: { ...data, revision: { increment: 1 } }, include: ASSIGNMENT_EVENT_INCLUDE });
       // The request states the assignment: one that says again what is there changes nothing to report.
-      if (active.dtUntil.getTime() !== data.dtUntil.getTime() || active.notes !== notes) await record(assignmentEvent('assignment.updated', updated, 'api'));
+      if (active.dtUntil.getTime() !== data.dtUntil.getTime() || active.notes !== notes) events.push(assignmentEvent('assignment.updated', updated, 'api'));
     } else {
       const created = await tx.assignment.create({ data: { ...data, workflowId, clientPk: client.pk, agentPk }, include: ASSIGNMENT_EVENT_INCLUDE });
-      await record(assignmentEvent('assignment.created', created, 'api'));
+      events.push(assignmentEvent('assignment.created', created, 'api'));
     }
     assignments.push({
       agentId,
@@ -75,6 +76,8 @@ async function recordForOwner(tx: Tx, record: RecordEvent, input: AssignAgentsIn
       expiry: { business: input.business, clientId: input.clientId, agentId, clientPk: client.pk, agentPk, dtUntil: data.dtUntil.toISOString() },
     });
   }
+  // Last, once every row it changes is locked (see withEvents).
+  for (const event of events) await record(event);
   return { outcome: 'recorded', assignments };
 }
 

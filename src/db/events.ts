@@ -68,7 +68,9 @@ export function handOverDeliveriesAfterCommit(prisma: Prisma, handOver: Delivery
 
 /**
  * Runs `work` in one transaction with a `record` that writes events into it; once it has committed,
- * the new deliveries are handed to Temporal, best effort.
+ * the new deliveries are handed to Temporal, best effort. `work` records its events after its last
+ * row change: a transaction that holds the owner's event lock then waits for nothing but its commit,
+ * so the lock can never close a deadlock cycle with row locks.
  */
 export async function withEvents<T>(prisma: Prisma, work: (tx: Tx, record: RecordEvent) => Promise<T>): Promise<T> {
   const deliveries: NewDelivery[] = [];

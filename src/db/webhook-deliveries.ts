@@ -14,7 +14,7 @@ const MAX_ERROR_LENGTH = 300;
 const bounded = (text: string) => text.slice(0, MAX_ERROR_LENGTH);
 
 export type WebhookAttempt =
-  | { state: 'attempt'; delivery: Awaited<ReturnType<typeof loadAttempt>> & object }
+  | { state: 'attempt'; delivery: NonNullable<Awaited<ReturnType<typeof loadAttempt>>> }
   | { state: 'done'; status: WebhookDeliveryStatus }
   | { state: 'missing' };
 
