@@ -4,7 +4,7 @@ import type { NewDelivery } from '../db/events';
 import type { Prisma } from '../db/prisma';
 import { markHandedOver } from '../db/webhook-deliveries';
 import { DELIVER_WEBHOOK_WORKFLOW, webhookDeliveryWorkflowId, type DeliverWebhookWorkflow, type WebhookRetry } from '../workflows/definitions';
-import { startWithinBudget } from './availability';
+import { refuseWhileKnownDown } from './availability';
 import { searchAttributesOf } from './search-attributes';
 
 export interface HandOverDeps {
@@ -13,6 +13,9 @@ export interface HandOverDeps {
   taskQueue: string;
   retry: WebhookRetry;
 }
+
+/** How long one start may take before the delivery is left to the sweep. */
+const START_DEADLINE_MS = 10_000;
 
 /** How a delivery's workflow is started: ids, the event's type and the retry settings, nothing personal. */
 export function deliveryWorkflowOptions(taskQueue: string, retry: WebhookRetry, delivery: NewDelivery) {
@@ -29,42 +32,88 @@ export function deliveryWorkflowOptions(taskQueue: string, retry: WebhookRetry, 
 }
 
 /**
- * Starts each delivery's workflow (a running or closed one counts as started) and marks the rows
- * handed over. Returns how many were; throws the first failure after marking the others.
+ * Starts one delivery's workflow (a running or closed one counts as started). Not through the API's
+ * start budget: a slow hand-over must not make the API believe Temporal is down.
  */
-export async function handOverDeliveries(deps: HandOverDeps, deliveries: NewDelivery[]): Promise<number> {
-  const results = await Promise.allSettled(
-    deliveries.map(async (delivery) => {
-      try {
-        await startWithinBudget(deps.temporal, () => deps.temporal.workflow.start<DeliverWebhookWorkflow>(DELIVER_WEBHOOK_WORKFLOW, deliveryWorkflowOptions(deps.taskQueue, deps.retry, delivery)));
-      } catch (error) {
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+async function startDelivery(deps: HandOverDeps, delivery: NewDelivery): Promise<void> {
+  try {
+    await deps.temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      deps.temporal.workflow.start<DeliverWebhookWorkflow>(DELIVER_WEBHOOK_WORKFLOW, deliveryWorkflowOptions(deps.taskQueue, deps.retry, delivery)),
+    );
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+/**
+ * Starts each delivery's workflow, `concurrency` at a time, and marks the rows handed over. Returns how
+ * many were; throws the first failure after marking the others.
+ */
+export async function handOverDeliveries(deps: HandOverDeps, deliveries: NewDelivery[], concurrency = 16): Promise<number> {
+  const started: string[] = [];
+  let failure: unknown;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, deliveries.length) }, async () => {
+      while (next < deliveries.length) {
+        const delivery = deliveries[next++];
+        try {
+          await startDelivery(deps, delivery);
+          started.push(delivery.id);
+        } catch (error) {
+          failure ??= error;
+        }
       }
-      return delivery.id;
     }),
   );
-  const started = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   await markHandedOver(deps.prisma, started);
-  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-  if (failed) throw failed.reason;
+  if (failure) throw failure;
   return started.length;
 }
 
 /**
  * The hand-over right after a commit: not awaited by the request or activity that committed, never
- * throwing (what it misses, the sweep starts), and drained before the process closes its connections.
+ * throwing, and bounded — at most `maxInFlight` starts at once and `maxQueued` waiting; what it skips
+ * (a full queue, Temporal known to be down, a start that failed) stays pending and the sweep starts
+ * it. Drained before the process closes its connections.
  */
-export function deliveryOutbox(deps: HandOverDeps, log: (error: unknown) => void) {
-  const inFlight = new Set<Promise<unknown>>();
+export function deliveryOutbox(deps: HandOverDeps, log: (error: unknown) => void, limits = { maxInFlight: 8, maxQueued: 2000 }) {
+  const queue: NewDelivery[] = [];
+  let running = 0;
+  let idle: (() => void)[] = [];
+  const settle = () => {
+    if (running > 0 || queue.length > 0) return;
+    for (const resolve of idle) resolve();
+    idle = [];
+  };
+  const pump = () => {
+    while (running < limits.maxInFlight && queue.length > 0) {
+      const batch = queue.splice(0, 1);
+      running++;
+      handOverDeliveries(deps, batch, 1)
+        .catch(log)
+        .finally(() => {
+          running--;
+          pump();
+          settle();
+        });
+    }
+  };
   return {
     handOver(deliveries: NewDelivery[]): void {
-      const running = handOverDeliveries(deps, deliveries)
-        .catch(log)
-        .finally(() => inFlight.delete(running));
-      inFlight.add(running);
+      try {
+        refuseWhileKnownDown(deps.temporal);
+      } catch {
+        return;
+      }
+      queue.push(...deliveries.slice(0, Math.max(limits.maxQueued - queue.length, 0)));
+      pump();
     },
-    async drain(): Promise<void> {
-      await Promise.allSettled([...inFlight]);
+    drain(): Promise<void> {
+      return new Promise((resolve) => {
+        idle.push(resolve);
+        settle();
+      });
     },
   };
 }
