@@ -39,6 +39,8 @@ export const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Express's `trust proxy`: false, true, a hop count or a list of addresses (for X-Forwarded-For). */
   TRUST_PROXY: optional.transform((value) => (value === undefined || value === 'false' ? false : value === 'true' ? true : /^\d+$/.test(value) ? Number(value) : value)),
+  /** The embedded PostgreSQL's preferred port (`npm start`); another free one when it is taken. */
+  POSTGRES_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
   /** The worker's health and metrics port; 0 picks a free one. */
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Where to find the Temporal CLI and the time-skipping test server; PATH is searched next. */
