@@ -1,3 +1,4 @@
+import { Worker } from '@temporalio/worker';
 import { rotationStateQuery, rotationWorkflowId } from '../src/workflows/definitions';
 import { eventually } from './support/helpers';
 import { temporalTextOf } from './support/history';
@@ -62,6 +63,17 @@ test('agents take the periods in order, cycling, each assignment ending exactly 
   const k = Math.round((Date.parse(view.body.next_change_at) - Date.parse(startsAt)) / PERIOD_MS) - 1;
   expect(view.body.current).toMatchObject({ agent: agents[k % 3], position: (k % 3) + 1, until: view.body.next_change_at });
   expect(view.body.next).toMatchObject({ agent: agents[(k + 1) % 3], position: ((k + 1) % 3) + 1, from: view.body.next_change_at });
+
+  // One run per period, each replaying on today's workflow code (see "Changing workflow code").
+  const runs = await eventually(async () => {
+    const listed: string[] = [];
+    for await (const run of stack.temporal.workflow.list({ query: `WorkflowId = '${put.body.workflow_id}'` })) listed.push(run.runId);
+    return listed.length >= 3 ? listed : undefined;
+  });
+  const bundle = { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } };
+  for (const runId of runs.slice(-3)) {
+    await Worker.runReplayHistory(bundle, await stack.temporal.workflow.getHandle(put.body.workflow_id, runId).fetchHistory(), put.body.workflow_id);
+  }
 
   await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
 });
