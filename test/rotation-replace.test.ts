@@ -76,21 +76,21 @@ test('"apply": "now" cuts the period in progress short and starts the new rotati
 test('a replacement with a later starts_at waits for it: the rotation in force goes on until then, its last period cut there', async () => {
   const { clientId, agents } = await clientWithAgents(stack, token, 3);
   const [a1, a2, b1] = agents;
-  const first = await put(clientId, { agents: [a1, a2], period: '2s' });
+  const first = await put(clientId, { agents: [a1, a2], period: '3s' });
   const startsAt = first.body.starts_at as string;
-  const later = plusMs(startsAt, 5000);
+  const later = plusMs(startsAt, 7000);
 
   const replaced = await put(clientId, { agents: [b1], period: '2s', starts_at: later });
   expect(replaced.body).toMatchObject({
     agents: [a1, a2],
     replacement: { agents: [b1], period: '2s', starts_at: later, from: later },
-    next: { agent: a2, from: plusMs(startsAt, 2000) },
+    next: { agent: a2, from: plusMs(startsAt, 3000) },
   });
 
   const periods = await periodsUntil(clientId, 4);
   expect(periods.slice(0, 4).map((p) => [p.agent, p.dt_until])).toEqual([
-    [a1, plusMs(startsAt, 2000)],
-    [a2, plusMs(startsAt, 4000)],
+    [a1, plusMs(startsAt, 3000)],
+    [a2, plusMs(startsAt, 6000)],
     [a1, later],
     [b1, plusMs(later, 2000)],
   ]);
@@ -102,7 +102,7 @@ test('a replacement with a later starts_at waits for it: the rotation in force g
 test('an agent deleted meanwhile is skipped: the next agent in the list takes its period, and the rotation says why', async () => {
   const { clientId, agents } = await clientWithAgents(stack, token, 3);
   const [a1, a2, a3] = agents;
-  const first = await put(clientId, { agents, period: '2s' });
+  const first = await put(clientId, { agents, period: '3s' });
   const startsAt = first.body.starts_at as string;
   await stack.prisma.agent.deleteMany({ where: { business: stack.business, id: a2 } });
 
@@ -111,16 +111,16 @@ test('an agent deleted meanwhile is skipped: the next agent in the list takes it
     return res.body.skipped.length > 0 && res.body.current ? res.body : undefined;
   }, 10_000);
   expect(view.skipped).toEqual([
-    { from: plusMs(startsAt, 2000), until: plusMs(startsAt, 4000), agent: a2, position: 2, reason: `Agent ${a2} not found or not authorized` },
+    { from: plusMs(startsAt, 3000), until: plusMs(startsAt, 6000), agent: a2, position: 2, reason: `Agent ${a2} not found or not authorized` },
   ]);
-  expect(view.current).toEqual({ agent: a3, position: 3, of: 3, from: plusMs(startsAt, 2000), until: plusMs(startsAt, 4000) });
+  expect(view.current).toEqual({ agent: a3, position: 3, of: 3, from: plusMs(startsAt, 3000), until: plusMs(startsAt, 6000) });
 
   // Period 2 is a3's own; period 3 is a1's again.
-  await sleep(Date.parse(startsAt) + 6500 - Date.now());
+  await sleep(Date.parse(startsAt) + 9500 - Date.now());
   const made = await rotationAssignments(stack, token, clientId);
   expect(made.map((p) => p.agent)).not.toContain(a2);
-  expect(made[0]).toMatchObject({ agent: a1, dt_until: plusMs(startsAt, 2000) });
-  expect(made.filter((p) => p.agent === a3).map((p) => p.dt_until).pop()).toBe(plusMs(startsAt, 6000));
-  expect(made[made.length - 1]).toMatchObject({ agent: a1, dt_until: plusMs(startsAt, 8000) });
+  expect(made[0]).toMatchObject({ agent: a1, dt_until: plusMs(startsAt, 3000) });
+  expect(made.filter((p) => p.agent === a3).map((p) => p.dt_until).pop()).toBe(plusMs(startsAt, 9000));
+  expect(made[made.length - 1]).toMatchObject({ agent: a1, dt_until: plusMs(startsAt, 12_000) });
   await stop(clientId);
 });
