@@ -16,6 +16,7 @@ import { singleValuedHeaders, storableBody } from './http/storable';
 import { BUSINESS_PATTERN } from './http/validation';
 import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
 import { openApiRouter } from './openapi/routes';
+import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
 
 export interface HttpOptions {
   /** Where request lines and errors go; the process's logger by default. */
@@ -31,6 +32,7 @@ export type AppDeps = HealthDeps &
   AgentRoutesDeps &
   Omit<AssignmentRoutesDeps, 'assignTimeoutMs'> &
   MessageRoutesDeps &
+  Pick<RotationRoutesDeps, 'rotationMinPeriodMs' | 'rotationApplyWaitMs'> &
   HttpOptions & {
     auth: AuthConfig;
     assignTimeoutMs?: number;
@@ -57,6 +59,7 @@ export function createApp(deps: AppDeps): Express {
   business.use(agentsRouter(deps));
   business.use(assignmentsRouter({ ...deps, log, assignTimeoutMs: deps.assignTimeoutMs ?? DEFAULT_ASSIGN_TIMEOUT_MS }));
   business.use(messagesRouter({ ...deps, log }));
+  business.use(rotationRouter({ ...deps, log }));
   app.use('/ext/v2/:business', business);
 
   app.use(notFoundHandler);

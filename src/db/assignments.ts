@@ -37,13 +37,24 @@ export function recordAssignments(prisma: Prisma, input: RecordAssignmentsInput)
     if (request.state === 'missing' && legacy.ownerId === undefined) return { outcome: 'requestExpired' };
     const { scope, notes } =
       request.state === 'pending' ? request : { scope: { business: input.business, ownerId: legacy.ownerId! }, notes: legacy.notes ?? null };
-    const outcome = await recordForOwner(tx, input, scope, notes);
+    const outcome = await recordForOwner(tx, input, scope, notes, {});
     if (request.state === 'pending') await settleAssignRequest(tx, input.requestKey, outcome);
     return outcome;
   });
 }
 
-async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Scope, notes: string | null): Promise<RecordOutcome> {
+/** Who states the assignments: a request (the default), or the client's rotation handing out a period. */
+export interface RecordOptions {
+  rotation?: boolean;
+}
+
+/**
+ * The one path every assignment is recorded through, inside the caller's transaction: assign-agents'
+ * requests and each period of a rotation. A request states the assignment, so re-assigning an active
+ * agent replaces its date and notes. A rotation never shortens one: an agent already assigned beyond
+ * the end of its period (by hand, until 2143 say) keeps that assignment as it is.
+ */
+export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Scope, notes: string | null, options: RecordOptions): Promise<RecordOutcome> {
   const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...owner, id: input.clientId } } });
   if (!client) return { outcome: 'clientNotFound' };
   const agents = await tx.agent.findMany({ where: { ...owner, id: { in: input.agents.map((a) => a.agentId) } } });
@@ -55,10 +66,12 @@ async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Scope, no
   for (const { agentId, dtUntil } of input.agents) {
     const agentPk = agentPks.get(agentId)!;
     const active = await tx.assignment.findFirst({ where: { clientPk: client.pk, agentPk, status: 'active' } });
-    const data = { dtUntil: new Date(dtUntil), notes };
+    const data = { dtUntil: new Date(dtUntil), notes, rotation: options.rotation ?? false };
     // The running expiry workflow of an active assignment keeps its id, whatever scheme made it.
     const workflowId = active?.workflowId ?? assignmentWorkflowId({ business: input.business, clientId: input.clientId, agentId, clientPk: client.pk });
-    if (active) {
+    if (active && options.rotation && active.dtUntil > data.dtUntil) {
+      data.dtUntil = active.dtUntil;
+    } else if (active) {
       await tx.assignment.update({ where: { id: active.id }, data: { ...data, revision: { increment: 1 } } });
     } else {
       await tx.assignment.create({ data: { ...data, workflowId, clientPk: client.pk, agentPk } });
@@ -76,6 +89,21 @@ async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Scope, no
 export async function findActiveAssignment(prisma: Prisma, pair: Pair): Promise<{ dtUntil: string } | null> {
   const active = await prisma.assignment.findFirst({ where: { ...pair, status: 'active' }, select: { dtUntil: true } });
   return active && { dtUntil: active.dtUntil.toISOString() };
+}
+
+/**
+ * Ends the rotation's period in progress early, at `to`, when a replacement applies now: only the
+ * assignment the rotation made for that period (still active, still `rotation`, still ending at
+ * `from`), so one changed by hand since is left alone. Returns its expiry workflow's id, to wake it.
+ */
+export async function cutRotationAssignment(tx: Tx, at: Pair & { from: Date; to: Date }): Promise<string | null> {
+  const row = await tx.assignment.findFirst({
+    where: { clientPk: at.clientPk, agentPk: at.agentPk, status: 'active', rotation: true, dtUntil: at.from },
+    select: { id: true, workflowId: true },
+  });
+  if (!row) return null;
+  await tx.assignment.update({ where: { id: row.id }, data: { dtUntil: at.to, revision: { increment: 1 } } });
+  return row.workflowId;
 }
 
 /** active → expired, only if its date has come; otherwise says what is there. */

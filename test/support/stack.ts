@@ -36,7 +36,7 @@ export interface TestStack extends TestApi {
   stopWorker(): Promise<void>;
 }
 
-export interface TestStackOptions extends Pick<ServiceOverrides, 'provider'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger'> {
+export interface TestStackOptions extends Pick<ServiceOverrides, 'provider'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger' | 'rotationMinPeriodMs'> {
   business?: string;
   temporalAddress?: string;
 }
@@ -78,7 +78,11 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     started.push(api);
     return api;
   };
-  const main = await startApi({ assignTimeoutMs: options.assignTimeoutMs, ...(options.logger && { logger: options.logger }) });
+  const main = await startApi({
+    assignTimeoutMs: options.assignTimeoutMs,
+    rotationMinPeriodMs: options.rotationMinPeriodMs,
+    ...(options.logger && { logger: options.logger }),
+  });
 
   return {
     ...main,

@@ -5,9 +5,10 @@ import { clientsApi } from './paths/clients';
 import { docsApi } from './paths/docs';
 import { healthApi } from './paths/health';
 import { messagesApi } from './paths/messages';
+import { rotationApi } from './paths/rotation';
 
 /** Each feature describes its own routes; a new feature (webhooks, events, rotation) adds its part here. */
-const PARTS: ApiPart[] = [clientsApi, agentsApi, assignmentsApi, messagesApi, healthApi, docsApi];
+const PARTS: ApiPart[] = [clientsApi, agentsApi, assignmentsApi, rotationApi, messagesApi, healthApi, docsApi];
 
 function merge<T>(target: Record<string, T>, source: Record<string, T> | undefined, what: string): void {
   for (const [key, value] of Object.entries(source ?? {})) {

@@ -3,3 +3,4 @@ export * from './assignments';
 export * from './messages';
 export * from './search-attributes';
 export * from './reconcile';
+export * from './rotations';
