@@ -7,6 +7,8 @@ import { provideNexusEndpoint } from './infra/nexus-endpoint';
 import { applyMigrations } from './infra/migrate';
 import { freePort } from './infra/ports';
 import { acquireStackLock } from './infra/stack-lock';
+import { dataConverterOf } from './temporal/data-converter';
+import { generatePayloadKey, parsePayloadKeys } from './temporal/payload-codec';
 import { startDevServer } from './infra/temporal-server';
 import { dataPaths } from './paths';
 import { setLogLevel } from './logger';
@@ -14,11 +16,11 @@ import { createApi, openServices, runObservedWorker } from './services';
 import { installTemporalRuntime } from './worker/telemetry';
 import { onShutdown } from './shutdown';
 
-/** A development secret kept under the data directory, so tokens stay valid across restarts. */
-async function developmentSecret(file: string): Promise<string> {
+/** A development secret kept under the data directory, so what it signs or encrypts stays valid across restarts. */
+async function developmentSecret(file: string, generate = () => randomBytes(32).toString('base64url')): Promise<string> {
   const existing = await readFile(file, 'utf8').catch(() => '');
   if (existing.trim()) return existing.trim();
-  const secret = randomBytes(32).toString('base64url');
+  const secret = generate();
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
@@ -47,6 +49,10 @@ async function main() {
     const generatedSecret = !config.JWT_SECRET && !config.JWT_PUBLIC_KEY;
     if (generatedSecret && config.NODE_ENV === 'production') throw new Error('Set JWT_SECRET or JWT_PUBLIC_KEY: production has no default secret');
     const jwtSecret = generatedSecret ? await developmentSecret(paths.devJwtSecret) : config.JWT_SECRET;
+    if (!config.payloadKeys) dataConverterOf(config); // refuses production without keys
+    const payloadKeys = config.payloadKeys ?? parsePayloadKeys(await developmentSecret(paths.devPayloadKeys, () => generatePayloadKey('dev-1')));
+    const workerPort = await freePort(config.WORKER_HTTP_PORT);
+    const codecUrl = `http://localhost:${workerPort}/codec`;
 
     // PostgreSQL (then its migrations) and the Temporal dev server start side by side: neither needs the other.
     const [databaseStart, serverStart] = await Promise.allSettled([
@@ -65,6 +71,7 @@ async function main() {
               dbFilename: paths.temporalDb,
               port: await freePort(config.TEMPORAL_PORT),
               uiPort: await freePort(config.TEMPORAL_UI_PORT),
+              uiCodecEndpoint: codecUrl,
             }))(),
     ]);
     if (databaseStart.status === 'fulfilled') stops.push(databaseStart.value.stop);
@@ -76,9 +83,17 @@ async function main() {
     const temporalAddress = server?.address ?? config.TEMPORAL_ADDRESS;
     const uiUrl = server?.uiUrl;
 
-    const services = await openServices({ ...config, JWT_SECRET: jwtSecret, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress });
+    const uiOrigins = uiUrl ? [uiUrl, uiUrl.replace('127.0.0.1', 'localhost')] : [];
+    const services = await openServices({
+      ...config,
+      JWT_SECRET: jwtSecret,
+      DATABASE_URL: database.url,
+      TEMPORAL_ADDRESS: temporalAddress,
+      payloadKeys,
+      CODEC_CORS_ORIGINS: config.CODEC_CORS_ORIGINS.length ? config.CODEC_CORS_ORIGINS : uiOrigins,
+    });
     stops.push(services.stop);
-    const worker = await runObservedWorker(services, await freePort(config.WORKER_HTTP_PORT), sdkMetricsAddress);
+    const worker = await runObservedWorker(services, workerPort, sdkMetricsAddress);
     stops.push(worker.stop);
     const nexus = await provideNexusEndpoint(
       services.temporal.connection,
@@ -97,6 +112,7 @@ async function main() {
   Metrics      http://localhost:${http.port}/metrics (API), http://localhost:${worker.port}/metrics (worker; health at /healthz)
   API docs     http://localhost:${http.port}/docs
   PostgreSQL   ${database.embedded ? `embedded, data in ${paths.postgres}` : 'DATABASE_URL'}
+  Payloads     encrypted (AES-256-GCM, key ${payloadKeys[0].id}${config.payloadKeys ? '' : ` in ${paths.devPayloadKeys}`}); codec for the UI and CLI at ${codecUrl}
   Provider     ${services.provider.name}
   Token        npm run token -- <userId>${generatedSecret ? `   (development secret in ${paths.devJwtSecret})` : ''}
   Ctrl-C stops everything.

@@ -39,6 +39,8 @@ export interface TestStack extends TestApi {
 export interface TestStackOptions extends Pick<ServiceOverrides, 'provider'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger' | 'rotationMinPeriodMs'> {
   business?: string;
   temporalAddress?: string;
+  /** TEMPORAL_PAYLOAD_KEYS: the payload codec encrypts what the suite puts through Temporal. */
+  payloadKeys?: string;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     TEMPORAL_ADDRESS: options.temporalAddress ?? process.env.TEST_TEMPORAL_ADDRESS,
     TEMPORAL_TASK_QUEUE: uniqueName('tq'),
     JWT_SECRET: secret,
+    TEMPORAL_PAYLOAD_KEYS: options.payloadKeys,
   });
   const services = await openServices(config);
   const provider = options.provider ?? createLogProvider(services.prisma);
