@@ -4,6 +4,7 @@ import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import type { AuthConfig } from './api/http/auth';
 import { DEFAULT_DATA_DIR } from './paths';
+import { parsePayloadKeys, type PayloadKey } from './temporal/payload-codec';
 import { DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from './workflows/definitions';
 
 const optional = z
@@ -35,10 +36,16 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Origins allowed to call the API from a browser, comma-separated; none by default. */
   CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
+  /** The payload codec's AES-256-GCM keys (`id:base64`, comma-separated, the encrypting one first). */
+  TEMPORAL_PAYLOAD_KEYS: optional,
+  /** Temporal UI origins allowed to call the worker's codec endpoint (/codec); none: no endpoint. */
+  CODEC_CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
   /** Requests per user and minute; 0 turns the limit off. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Express's `trust proxy`: false, true, a hop count or a list of addresses (for X-Forwarded-For). */
   TRUST_PROXY: optional.transform((value) => (value === undefined || value === 'false' ? false : value === 'true' ? true : /^\d+$/.test(value) ? Number(value) : value)),
+  /** The embedded PostgreSQL's preferred port (`npm start`); another free one when it is taken. */
+  POSTGRES_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
   /** The worker's health and metrics port; 0 picks a free one. */
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Where to find the Temporal CLI and the time-skipping test server; PATH is searched next. */
@@ -63,6 +70,8 @@ export type TemporalConnectionOptions = Pick<NativeConnectionOptions, 'tls' | 'a
 export type Config = Omit<z.infer<typeof envSchema>, 'TEMPORAL_NAMESPACE'> & {
   TEMPORAL_NAMESPACE: string;
   temporalConnection: TemporalConnectionOptions;
+  /** Parsed TEMPORAL_PAYLOAD_KEYS; absent: payloads go to Temporal unencrypted (refused in production). */
+  payloadKeys?: PayloadKey[];
 };
 
 /**
@@ -102,6 +111,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       createPublicKey(config.JWT_PUBLIC_KEY);
     } catch {
       throw new Error('Invalid configuration: JWT_PUBLIC_KEY is not a PEM public key');
+    }
+  }
+  if (config.TEMPORAL_PAYLOAD_KEYS) {
+    try {
+      config.payloadKeys = parsePayloadKeys(config.TEMPORAL_PAYLOAD_KEYS);
+    } catch (error) {
+      throw new Error(`Invalid configuration: ${(error as Error).message}`);
     }
   }
   if (config.MESSAGE_PROVIDER === 'webhook' && !config.MESSAGE_WEBHOOK_URL) {

@@ -12,10 +12,15 @@ export const DEFAULT_DATA_DIR = join(PROJECT_ROOT, '.data');
 
 /** What `npm start` and the tools keep under the data directory. */
 export function dataPaths(dataDir: string) {
+  const root = resolve(dataDir);
   return {
-    tools: join(dataDir, 'tools'),
-    postgres: join(dataDir, 'postgres'),
-    temporalDb: join(dataDir, 'temporal.sqlite'),
-    devJwtSecret: join(dataDir, 'dev-jwt-secret'),
+    tools: join(root, 'tools'),
+    postgres: join(root, 'postgres'),
+    temporalDb: join(root, 'temporal.sqlite'),
+    devJwtSecret: join(root, 'dev-jwt-secret'),
+    /** `npm start`'s payload key when TEMPORAL_PAYLOAD_KEYS is not set, kept so histories stay readable. */
+    devPayloadKeys: join(root, 'dev-payload-keys'),
+    /** Who holds the data directory: the running `npm start`'s pid, ports and state. */
+    stackLock: join(root, 'stack.lock'),
   };
 }

@@ -4,6 +4,8 @@ import { ensureWebhookSweepSchedule } from './temporal/webhook-sweep-schedule';
 import { handOverDeliveriesAfterCommit } from './db/events';
 import { logger } from './logger';
 import type { Client as TemporalClient } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { dataConverterOf } from './temporal/data-converter';
 import { createProvider, type MessageProvider } from './activities/providers';
 import { createApp, type AppDeps } from './api/app';
 import { authConfigOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
@@ -11,6 +13,7 @@ import { createPrisma, type Prisma } from './db/prisma';
 import { connectTemporalClient } from './temporal/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
 import { serveWorkerHttp, workerMetrics } from './worker/telemetry';
+import type { CodecEndpoint } from './worker/codec-endpoint';
 
 /** What every process of the service is built from: opened once from validated config. */
 export interface Services {
@@ -20,6 +23,8 @@ export interface Services {
   provider: MessageProvider;
   temporalAddress: string;
   temporalConnection: TemporalConnectionOptions;
+  /** The payload codec both the client and the worker use (undefined: payloads unencrypted). */
+  dataConverter?: DataConverter;
   namespace: string;
   taskQueue: string;
   webhooks: WebhookSettings;
@@ -34,11 +39,12 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('Set DATABASE_URL and TEMPORAL_ADDRESS (npm start runs both embedded)');
   }
+  const dataConverter = dataConverterOf(config);
   const closers: (() => Promise<unknown>)[] = [];
   const prisma = overrides.prisma ?? createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   if (!overrides.prisma) closers.push(() => prisma.$disconnect());
   try {
-    const temporal = overrides.temporal ?? (await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.temporalConnection));
+    const temporal = overrides.temporal ?? (await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.temporalConnection, dataConverter));
     if (!overrides.temporal) closers.push(() => temporal.connection.close());
     const taskQueue = overrides.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
     const webhooks = webhookSettingsOf(config);
@@ -55,6 +61,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       provider: overrides.provider ?? createProvider(config, prisma),
       temporalAddress: config.TEMPORAL_ADDRESS,
       temporalConnection: config.temporalConnection,
+      dataConverter,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue,
       webhooks,
@@ -68,7 +75,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'assignTimeoutMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy'>>;
 
 /** The API on these services, with the HTTP settings of the configuration. */
 export function createApi(services: Services, options: ApiOptions = {}) {
@@ -87,6 +94,13 @@ export function runWorker(services: Services, options: WorkerOptions = {}): Prom
   return startWorker(services, options);
 }
 
+/** The remote codec for the Temporal UI: served only to the origins CODEC_CORS_ORIGINS names, and only with keys. */
+function codecEndpointOf(services: Services): CodecEndpoint | undefined {
+  const codec = services.dataConverter?.payloadCodecs?.[0];
+  const origins = services.config.CODEC_CORS_ORIGINS;
+  return codec && origins.length ? { codec, origins, namespace: services.namespace } : undefined;
+}
+
 /** The worker with its metrics and health endpoint on `port`, and the reconciler's and the webhook sweep's Schedules; `sdkMetricsAddress` is where the runtime exports its own. */
 export async function runObservedWorker(services: Services, port: number, sdkMetricsAddress?: string) {
   const metrics = workerMetrics(services.prisma);
@@ -98,6 +112,7 @@ export async function runObservedWorker(services: Services, port: number, sdkMet
     metrics: metrics.registry,
     sdkMetricsUrl: sdkMetricsAddress && `http://${sdkMetricsAddress}/metrics`,
     running: () => worker.worker.getState() === 'RUNNING',
+    codec: codecEndpointOf(services),
   });
   return {
     worker,

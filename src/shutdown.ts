@@ -1,10 +1,13 @@
-/** Runs `stop` once on SIGINT or SIGTERM, then exits; a second signal exits at once. */
+/**
+ * Runs `stop` once on SIGINT or SIGTERM, or when the supervising parent goes away (its IPC channel
+ * closes), then exits; a second signal exits at once.
+ */
 export function onShutdown(stop: () => Promise<void>): void {
   let stopping = false;
-  const handler = (signal: NodeJS.Signals) => {
+  const handler = (reason: string) => {
     if (stopping) process.exit(1);
     stopping = true;
-    console.log(`\n${signal}: shutting down…`);
+    console.log(`\n${reason}: shutting down…`);
     stop().then(
       () => process.exit(0),
       (error) => {
@@ -15,4 +18,5 @@ export function onShutdown(stop: () => Promise<void>): void {
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
+  if (process.connected) process.once('disconnect', () => handler('supervisor gone'));
 }

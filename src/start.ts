@@ -1,105 +1,37 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { listen } from './api/http/server';
+import { spawn } from 'node:child_process';
+import { extname, join } from 'node:path';
 import { loadConfig } from './config';
-import { provideDatabase } from './infra/database';
-import { provideNexusEndpoint } from './infra/nexus-endpoint';
-import { applyMigrations } from './infra/migrate';
-import { freePort } from './infra/ports';
-import { startDevServer } from './infra/temporal-server';
+import { stopLeftovers } from './infra/stack-lock';
 import { dataPaths } from './paths';
-import { setLogLevel } from './logger';
-import { createApi, openServices, runObservedWorker } from './services';
-import { installTemporalRuntime } from './worker/telemetry';
-import { onShutdown } from './shutdown';
 
-/** A development secret kept under the data directory, so tokens stay valid across restarts. */
-async function developmentSecret(file: string): Promise<string> {
-  const existing = await readFile(file, 'utf8').catch(() => '');
-  if (existing.trim()) return existing.trim();
-  const secret = randomBytes(32).toString('base64url');
-  await writeFile(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
-}
+/*
+ * `npm start`: supervises the stack (src/stack.ts) in a process group of its own. A terminal's Ctrl-C
+ * reaches only this process (and npm), never the Temporal dev server or PostgreSQL directly, so the
+ * stack stops in its order: API, worker, Temporal, PostgreSQL. If the stack dies without stopping, this
+ * stops what it left running; if this process dies, the stack notices and stops itself.
+ */
+const FORCE_AFTER_MS = 2_000;
 
-/** `npm start`: the whole stack on one machine; whatever the environment points at is used instead. */
-async function main() {
-  const config = loadConfig();
-  setLogLevel(config.LOG_LEVEL);
-  const sdkMetricsAddress = `127.0.0.1:${await freePort()}`;
-  installTemporalRuntime(sdkMetricsAddress);
-  const paths = dataPaths(config.DATA_DIR);
-  await mkdir(config.DATA_DIR, { recursive: true });
-  const stops: (() => Promise<unknown>)[] = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
-  };
-  onShutdown(stopAll);
+const stackEntry = join(__dirname, `stack${extname(__filename)}`);
+const stack = spawn(process.execPath, [...process.execArgv, stackEntry], { detached: true, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
 
-  try {
-    const generatedSecret = !config.JWT_SECRET && !config.JWT_PUBLIC_KEY;
-    if (generatedSecret && config.NODE_ENV === 'production') throw new Error('Set JWT_SECRET or JWT_PUBLIC_KEY: production has no default secret');
-    const jwtSecret = generatedSecret ? await developmentSecret(paths.devJwtSecret) : config.JWT_SECRET;
-
-    // PostgreSQL (then its migrations) and the Temporal dev server start side by side: neither needs the other.
-    const [databaseStart, serverStart] = await Promise.allSettled([
-      provideDatabase(config).then(async (database) => {
-        const applied = await applyMigrations(database.url).catch(async (error) => {
-          await database.stop();
-          throw error;
-        });
-        if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
-        return database;
-      }),
-      config.TEMPORAL_ADDRESS
-        ? Promise.resolve(undefined)
-        : (async () =>
-            startDevServer(config, {
-              dbFilename: paths.temporalDb,
-              port: await freePort(config.TEMPORAL_PORT),
-              uiPort: await freePort(config.TEMPORAL_UI_PORT),
-            }))(),
-    ]);
-    if (databaseStart.status === 'fulfilled') stops.push(databaseStart.value.stop);
-    if (serverStart.status === 'fulfilled' && serverStart.value) stops.push(serverStart.value.stop);
-    if (databaseStart.status === 'rejected') throw databaseStart.reason;
-    if (serverStart.status === 'rejected') throw serverStart.reason;
-    const database = databaseStart.value;
-    const server = serverStart.value;
-    const temporalAddress = server?.address ?? config.TEMPORAL_ADDRESS;
-    const uiUrl = server?.uiUrl;
-
-    const services = await openServices({ ...config, JWT_SECRET: jwtSecret, DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress });
-    stops.push(services.stop);
-    const worker = await runObservedWorker(services, await freePort(config.WORKER_HTTP_PORT), sdkMetricsAddress);
-    stops.push(worker.stop);
-    const nexus = await provideNexusEndpoint(
-      services.temporal.connection,
-      { name: config.NEXUS_ENDPOINT, namespace: services.namespace, taskQueue: services.taskQueue },
-      !config.TEMPORAL_ADDRESS,
-    );
-    const http = await listen(createApi(services), config.PORT);
-    stops.push(http.stop);
-
-    console.log(`
-  API          http://localhost:${http.port}/ext/v2/{businessname}
-  Temporal UI  ${uiUrl ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
-  Temporal     ${services.temporalAddress}
-  Nexus        ${nexus}
-  Metrics      http://localhost:${http.port}/metrics (API), http://localhost:${worker.port}/metrics (worker; health at /healthz)
-  API docs     http://localhost:${http.port}/docs
-  PostgreSQL   ${database.embedded ? `embedded, data in ${paths.postgres}` : 'DATABASE_URL'}
-  Provider     ${services.provider.name}
-  Token        npm run token -- <userId>${generatedSecret ? `   (development secret in ${paths.devJwtSecret})` : ''}
-  Ctrl-C stops everything.
-`);
-  } catch (error) {
-    await stopAll();
-    throw error;
+let firstSignalAt: number | undefined;
+const forward = () => {
+  // npm passes the terminal's Ctrl-C on too, so one key press can arrive twice; a later one forces.
+  if (firstSignalAt === undefined) {
+    firstSignalAt = Date.now();
+    stack.kill('SIGTERM');
+  } else if (Date.now() - firstSignalAt > FORCE_AFTER_MS) {
+    console.log('Stopping at once.');
+    stack.kill('SIGKILL');
   }
-}
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, forward);
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
+stack.on('exit', (code, signal) => {
+  if (!signal) process.exit(code ?? 1);
+  console.error(`The stack was killed (${signal}); stopping what it left running…`);
+  stopLeftovers(dataPaths(loadConfig().DATA_DIR), (line) => console.error(line))
+    .catch((error) => console.error(error))
+    .finally(() => process.exit(1));
 });

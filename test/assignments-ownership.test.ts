@@ -228,6 +228,7 @@ describe('GET /clients/:_id/agents', () => {
           assigned_at: expect.any(String),
           updated_at: expect.any(String),
           ended_at: null,
+          rotation: false,
         },
       ],
     });

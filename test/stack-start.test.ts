@@ -27,6 +27,10 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
     expect(first.output()).toContain('Nexus        endpoint crm → namespace default, task queue crm-messaging');
     expect((await fetch(`http://127.0.0.1:${ports.PORT}/readyz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`)).status).toBe(200);
+    // The UI decodes the encrypted payloads through the worker's codec endpoint, which npm start printed.
+    const uiSettings = (await (await fetch(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/api/v1/settings`)).json()) as { Codec: { Endpoint: string } };
+    expect(uiSettings.Codec.Endpoint).toMatch(/^http:\/\/localhost:\d+\/codec$/);
+    expect(first.output()).toContain(`Payloads     encrypted (AES-256-GCM, key dev-1 in ${join(dataDir, 'dev-payload-keys')}); codec for the UI and CLI at ${uiSettings.Codec.Endpoint}`);
 
     const secret = (await readFile(join(dataDir, 'dev-jwt-secret'), 'utf8')).trim();
     token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'user-1', expiresIn: '1h' });

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { loadConfig } from '../../src/config';
 import { ensureNamespace } from '../../src/infra/nexus-endpoint';
 import { crmProblemOf } from '../../src/nexus/contract';
+import { dataPaths } from '../../src/paths';
+import { AesGcmPayloadCodec, parsePayloadKeys } from '../../src/temporal/payload-codec';
 import { dealWon } from './workflows';
 
 /*
@@ -24,6 +27,12 @@ async function main() {
   const namespace = process.env.CALLER_NAMESPACE || 'deals';
   const taskQueue = process.env.CALLER_TASK_QUEUE || 'deal-won';
 
+  // The service encrypts what it puts through Temporal, its Nexus answers too: the caller decodes them
+  // with the same keys (TEMPORAL_PAYLOAD_KEYS, or the key npm start keeps in its data directory).
+  const devKeys = dataPaths(config.DATA_DIR).devPayloadKeys;
+  const keys = config.payloadKeys ?? (existsSync(devKeys) ? parsePayloadKeys(readFileSync(devKeys, 'utf8')) : undefined);
+  const dataConverter = keys && { payloadCodecs: [new AesGcmPayloadCodec(keys)] };
+
   const connection = await Connection.connect({ address, ...config.temporalConnection });
   try {
     await ensureNamespace(connection, namespace);
@@ -31,9 +40,10 @@ async function main() {
       connection: await NativeConnection.connect({ address, ...config.temporalConnection }),
       namespace,
       taskQueue,
+      dataConverter,
       workflowsPath: require.resolve('./workflows'),
     });
-    const temporal = new Client({ connection, namespace });
+    const temporal = new Client({ connection, namespace, dataConverter });
     const assignment = await worker.runUntil(
       temporal.workflow.execute(dealWon, {
         taskQueue,

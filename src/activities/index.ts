@@ -3,6 +3,7 @@ import { createAssignmentActivities, type AssignmentActivityDeps } from './assig
 import { createMessageActivities, type MessageActivityDeps } from './messages';
 import { createReconcileActivities } from './reconcile';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
+import { createRotationActivities } from './rotations';
 
 export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & WebhookActivityDeps;
 
@@ -11,6 +12,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAssignmentActivities(deps),
     ...createMessageActivities(deps),
     ...createReconcileActivities(deps),
+    ...createRotationActivities(deps),
     ...createWebhookActivities(deps),
   });
 }

@@ -3,10 +3,20 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
 import { activeAssignmentsChangedBefore } from '../db/assignments';
 import { unsentMessagesCreatedBefore } from '../db/messages';
+import { activeRotationsChangedBefore } from '../db/rotations';
 import type { Prisma } from '../db/prisma';
 import { logEvent, logger } from '../logger';
 import { messageWorkflowOptions } from '../temporal/message-workflow';
-import { ASSIGNMENT_EXPIRY_WORKFLOW, SEND_MESSAGE_WORKFLOW, type ReconcileInput, type ReconcileResult, type SendMessageWorkflow } from '../workflows/definitions';
+import { startOrWakeRotation } from '../temporal/rotation-workflow';
+import {
+  ASSIGNMENT_EXPIRY_WORKFLOW,
+  ROTATION_WORKFLOW,
+  rotationWorkflowId,
+  SEND_MESSAGE_WORKFLOW,
+  type ReconcileInput,
+  type ReconcileResult,
+  type SendMessageWorkflow,
+} from '../workflows/definitions';
 import { startOrWakeExpiry } from './expiry-start';
 
 export interface ReconcileDeps {
@@ -45,13 +55,20 @@ async function runState(temporal: TemporalClient, workflowId: string): Promise<s
 export function createReconcileActivities({ prisma, temporal, taskQueue }: ReconcileDeps) {
   return {
     /**
-     * Gives every active assignment and every unsent message a running workflow again, after an
+     * Gives every active assignment, unsent message and active rotation a running workflow again, after an
      * operator's Terminate (or a reset to a point that ended the run) left a row without one: the row is
      * the truth, the workflow its clock. Each restart is logged with what the last run's state was.
      */
     async reconcileOrphans({ graceMs = RECONCILE_GRACE_MS, business }: ReconcileInput = {}): Promise<ReconcileResult> {
       const before = new Date(Date.now() - graceMs);
-      const result: ReconcileResult = { assignmentsChecked: 0, assignmentsRestarted: 0, messagesChecked: 0, messagesRestarted: 0 };
+      const result: ReconcileResult = {
+        assignmentsChecked: 0,
+        assignmentsRestarted: 0,
+        messagesChecked: 0,
+        messagesRestarted: 0,
+        rotationsChecked: 0,
+        rotationsRestarted: 0,
+      };
 
       const runningExpiries = await runningIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW);
       for (let afterId: string | undefined; ; ) {
@@ -99,6 +116,26 @@ export function createReconcileActivities({ prisma, temporal, taskQueue }: Recon
           });
           result.messagesRestarted++;
           logEvent('reconciler.message_restarted', { workflowId: row.workflowId, lastRun });
+        }
+        heartbeat(result);
+      }
+
+      // An active rotation without a running workflow has lost its clock (a Terminate, or a PUT whose
+      // start found Temporal down); the new run hands out what is due from the schedule.
+      const runningRotations = await runningIds(temporal, ROTATION_WORKFLOW);
+      for (let afterKey: string | undefined; ; ) {
+        const rows = await activeRotationsChangedBefore(prisma, { before, business }, afterKey, PAGE);
+        if (rows.length === 0) break;
+        afterKey = rows[rows.length - 1].key;
+        result.rotationsChecked += rows.length;
+        for (const row of rows) {
+          const workflowId = rotationWorkflowId({ business: row.business, clientPk: row.clientPk, rotationKey: row.key });
+          if (runningRotations.has(workflowId)) continue;
+          const lastRun = await runState(temporal, workflowId);
+          if (lastRun === 'running') continue;
+          await startOrWakeRotation(temporal, taskQueue, { business: row.business, clientPk: row.clientPk, rotationKey: row.key, clientId: row.client.id });
+          result.rotationsRestarted++;
+          logEvent('reconciler.rotation_restarted', { workflowId, lastRun });
         }
         heartbeat(result);
       }

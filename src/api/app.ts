@@ -18,6 +18,7 @@ import { BUSINESS_PATTERN } from './http/validation';
 import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
 import { openApiRouter } from './openapi/routes';
 import { webhooksRouter, type WebhookRoutesDeps } from './webhooks/routes';
+import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
 
 export interface HttpOptions {
   /** Where request lines and errors go; the process's logger by default. */
@@ -35,6 +36,7 @@ export type AppDeps = HealthDeps &
   MessageRoutesDeps &
   WebhookRoutesDeps &
   EventRoutesDeps &
+  Pick<RotationRoutesDeps, 'rotationMinPeriodMs' | 'rotationApplyWaitMs'> &
   HttpOptions & {
     auth: AuthConfig;
     assignTimeoutMs?: number;
@@ -63,6 +65,7 @@ export function createApp(deps: AppDeps): Express {
   business.use(messagesRouter({ ...deps, log }));
   business.use(webhooksRouter(deps));
   business.use(eventsRouter(deps));
+  business.use(rotationRouter({ ...deps, log }));
   app.use('/ext/v2/:business', business);
 
   app.use(notFoundHandler);

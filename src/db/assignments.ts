@@ -2,7 +2,7 @@ import type { Prisma as Db } from '../generated/prisma/client';
 import type { AssignAgentsInput, AssignmentStatus, ExpiryCheck, RecordAssignmentsInput, RecordedAssignment } from '../workflows/definitions';
 import { assignmentWorkflowId } from '../workflows/definitions';
 import { lockAssignRequest, settleAssignRequest } from './assign-requests';
-import { ASSIGNMENT_EVENT_INCLUDE, assignmentEvent, withEvents, type NewEvent, type RecordEvent } from './events';
+import { ASSIGNMENT_EVENT_INCLUDE, assignmentEvent, withEvents, type NewEvent } from './events';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 
@@ -39,13 +39,31 @@ export function recordAssignments(prisma: Prisma, input: RecordAssignmentsInput)
     if (request.state === 'missing' && legacy.ownerId === undefined) return { outcome: 'requestExpired' };
     const { scope, notes } =
       request.state === 'pending' ? request : { scope: { business: input.business, ownerId: legacy.ownerId! }, notes: legacy.notes ?? null };
-    const outcome = await recordForOwner(tx, record, input, scope, notes);
+    const events: NewEvent[] = [];
+    const outcome = await recordForOwner(tx, input, scope, notes, { events });
     if (request.state === 'pending') await settleAssignRequest(tx, input.requestKey, outcome);
+    // Last, once every row it changes is locked (see withEvents).
+    for (const event of events) await record(event);
     return outcome;
   });
 }
 
-async function recordForOwner(tx: Tx, record: RecordEvent, input: AssignAgentsInput, owner: Scope, notes: string | null): Promise<RecordOutcome> {
+/** Who states the assignments — a request (the default), or the client's rotation handing out a period — and where their events go. */
+export interface RecordOptions {
+  rotation?: boolean;
+  /** Collects the events of the changes, for the caller to record once its last row is changed (see withEvents). */
+  events: NewEvent[];
+}
+
+/**
+ * The one path every assignment is recorded through, inside the caller's transaction: assign-agents'
+ * requests and each period of a rotation. A request states the assignment, so re-assigning an active
+ * agent replaces its date and notes. A rotation never shortens one: an agent already assigned beyond
+ * the end of its period (by hand, until 2143 say) keeps that assignment as it is. Each change adds its
+ * event (`assignment.created`, or `assignment.updated` when the date, notes or rotation flag changed)
+ * to `options.events`, with reason `api`, or `rule` for a rotation.
+ */
+export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Scope, notes: string | null, options: RecordOptions): Promise<RecordOutcome> {
   const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...owner, id: input.clientId } } });
   if (!client) return { outcome: 'clientNotFound' };
   const agents = await tx.agent.findMany({ where: { ...owner, id: { in: input.agents.map((a) => a.agentId) } } });
@@ -54,20 +72,24 @@ async function recordForOwner(tx: Tx, record: RecordEvent, input: AssignAgentsIn
   if (missing) return { outcome: 'agentNotAuthorized', agentId: missing.agentId };
 
   const assignments: RecordedAssignment[] = [];
-  const events: NewEvent[] = [];
+  const { events } = options;
+  const reason = options.rotation ? 'rule' : 'api';
   for (const { agentId, dtUntil } of input.agents) {
     const agentPk = agentPks.get(agentId)!;
     const active = await tx.assignment.findFirst({ where: { clientPk: client.pk, agentPk, status: 'active' } });
-    const data = { dtUntil: new Date(dtUntil), notes };
+    const data = { dtUntil: new Date(dtUntil), notes, rotation: options.rotation ?? false };
     // The running expiry workflow of an active assignment keeps its id, whatever scheme made it.
     const workflowId = active?.workflowId ?? assignmentWorkflowId({ business: input.business, clientId: input.clientId, agentId, clientPk: client.pk });
-    if (active) {
+    if (active && options.rotation && active.dtUntil > data.dtUntil) {
+      data.dtUntil = active.dtUntil;
+    } else if (active) {
       const updated = await tx.assignment.update({ where: { id: active.id }, data: { ...data, revision: { increment: 1 } }, include: ASSIGNMENT_EVENT_INCLUDE });
-      // The request states the assignment: one that says again what is there changes nothing to report.
-      if (active.dtUntil.getTime() !== data.dtUntil.getTime() || active.notes !== notes) events.push(assignmentEvent('assignment.updated', updated, 'api'));
+      // A request that says again what is there changes nothing to report.
+      const changed = active.dtUntil.getTime() !== data.dtUntil.getTime() || active.notes !== notes || active.rotation !== data.rotation;
+      if (changed) events.push(assignmentEvent('assignment.updated', updated, reason));
     } else {
       const created = await tx.assignment.create({ data: { ...data, workflowId, clientPk: client.pk, agentPk }, include: ASSIGNMENT_EVENT_INCLUDE });
-      events.push(assignmentEvent('assignment.created', created, 'api'));
+      events.push(assignmentEvent('assignment.created', created, reason));
     }
     assignments.push({
       agentId,
@@ -76,14 +98,28 @@ async function recordForOwner(tx: Tx, record: RecordEvent, input: AssignAgentsIn
       expiry: { business: input.business, clientId: input.clientId, agentId, clientPk: client.pk, agentPk, dtUntil: data.dtUntil.toISOString() },
     });
   }
-  // Last, once every row it changes is locked (see withEvents).
-  for (const event of events) await record(event);
   return { outcome: 'recorded', assignments };
 }
 
 export async function findActiveAssignment(prisma: Prisma, pair: Pair): Promise<{ dtUntil: string } | null> {
   const active = await prisma.assignment.findFirst({ where: { ...pair, status: 'active' }, select: { dtUntil: true } });
   return active && { dtUntil: active.dtUntil.toISOString() };
+}
+
+/**
+ * Ends the rotation's period in progress early, at `to`, when a replacement applies now: only the
+ * assignment the rotation made for that period (still active, still `rotation`, still ending at
+ * `from`), so one changed by hand since is left alone. Returns its expiry workflow's id, to wake it.
+ */
+export async function cutRotationAssignment(tx: Tx, at: Pair & { from: Date; to: Date }, events: NewEvent[]): Promise<string | null> {
+  const row = await tx.assignment.findFirst({
+    where: { clientPk: at.clientPk, agentPk: at.agentPk, status: 'active', rotation: true, dtUntil: at.from },
+    select: { id: true, workflowId: true },
+  });
+  if (!row) return null;
+  const cut = await tx.assignment.update({ where: { id: row.id }, data: { dtUntil: at.to, revision: { increment: 1 } }, include: ASSIGNMENT_EVENT_INCLUDE });
+  events.push(assignmentEvent('assignment.updated', cut, 'rule'));
+  return row.workflowId;
 }
 
 /** active → expired, only if its date has come; otherwise says what is there. */

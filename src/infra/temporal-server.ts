@@ -9,6 +9,8 @@ export interface DevServerOptions {
   sqlitePragmas?: string[];
   port?: number;
   uiPort?: number;
+  /** The remote codec the UI calls to show encrypted payloads. */
+  uiCodecEndpoint?: string;
   /** More namespaces to create at launch, beside `default` (the tests' Nexus callers live in one). */
   namespaces?: string[];
 }
@@ -44,6 +46,7 @@ export async function startDevServer(config: ToolsConfig, options: DevServerOpti
       extraArgs: [
         ...(options.dbFilename ? (options.sqlitePragmas ?? WAL_PRAGMAS).flatMap((pragma) => ['--sqlite-pragma', pragma]) : []),
         ...(options.namespaces ?? []).flatMap((namespace) => ['--namespace', namespace]),
+        ...(options.uiCodecEndpoint && options.uiPort !== undefined ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
       ],
     },
   });

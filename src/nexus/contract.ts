@@ -59,6 +59,8 @@ export interface AssignmentItem {
   assigned_at: string;
   updated_at: string;
   ended_at: string | null;
+  /** Made by the client's rotation (`PUT /clients/{_id}/rotation`) rather than by an assign-agents request. */
+  rotation: boolean;
 }
 
 export interface GetAssignmentsOutput {

@@ -1,8 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import type { TemporalConnectionOptions } from '../config';
 
 /** The client side, with the same TLS, API key and metadata the worker's native connection uses. */
-export async function connectTemporalClient(address: string, namespace: string, options: TemporalConnectionOptions = {}): Promise<Client> {
+export async function connectTemporalClient(address: string, namespace: string, options: TemporalConnectionOptions = {}, dataConverter?: DataConverter): Promise<Client> {
   const connection = await Connection.connect({ address, ...options });
-  return new Client({ connection, namespace });
+  return new Client({ connection, namespace, dataConverter });
 }

@@ -10,4 +10,5 @@ export const assignmentView = (a: Assignment & { agent: { id: string } }) => ({
   assigned_at: a.createdAt.toISOString(),
   updated_at: a.updatedAt.toISOString(),
   ended_at: a.endedAt?.toISOString() ?? null,
+  rotation: a.rotation,
 });

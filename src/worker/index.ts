@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { NativeConnection, Worker, type WorkerOptions as SdkWorkerOptions } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { createActivities } from '../activities';
 import type { MessageProvider } from '../activities/providers';
 import type { Prisma } from '../db/prisma';
@@ -13,6 +14,7 @@ import { requestIdInterceptor } from './request-id-interceptor';
 export interface WorkerDeps {
   temporalAddress: string;
   temporalConnection?: TemporalConnectionOptions;
+  dataConverter?: DataConverter;
   namespace: string;
   taskQueue: string;
   prisma: Prisma;
@@ -42,6 +44,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     connection,
     namespace: deps.namespace,
     taskQueue: deps.taskQueue,
+    dataConverter: deps.dataConverter,
     // A prebuilt bundle carries the workflow interceptors already (npm run build, test/support/global-setup.ts).
     ...(workflowBundle
       ? { workflowBundle, interceptors: { activity: [requestIdInterceptor] } }

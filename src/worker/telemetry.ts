@@ -6,6 +6,7 @@ import { countMessagesByStatus } from '../db/messages';
 import type { Prisma } from '../db/prisma';
 import { temporalLogger } from '../logger';
 import { MESSAGE_STATUSES } from '../workflows/definitions';
+import { serveCodec, type CodecEndpoint } from './codec-endpoint';
 
 /**
  * Installs the Temporal runtime for this process: its logs into the process's logger, and its own
@@ -59,8 +60,9 @@ export interface WorkerHttp {
 }
 
 /** `GET /healthz` (200 while the worker runs) and `GET /metrics` (ours, then the SDK's) for the worker process. */
-export function serveWorkerHttp(options: { port: number; metrics: Registry; sdkMetricsUrl?: string; running(): boolean }): Promise<WorkerHttp> {
+export function serveWorkerHttp(options: { port: number; metrics: Registry; sdkMetricsUrl?: string; running(): boolean; codec?: CodecEndpoint }): Promise<WorkerHttp> {
   const server: Server = createServer(async (req, res) => {
+    if (options.codec && (await serveCodec(req, res, options.codec))) return;
     if (req.method === 'GET' && req.url === '/healthz') {
       const running = options.running();
       res.writeHead(running ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: running ? 'ok' : 'not running' }));

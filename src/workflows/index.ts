@@ -1,4 +1,5 @@
-import type { AssignmentExpiryWorkflow, DeliverWebhookWorkflow, SendMessageWorkflow } from './definitions';
+import type { AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, SendMessageWorkflow } from './definitions';
+import { rotation } from './rotation';
 import { sendMessage } from './send-message';
 import { assignmentExpiry } from './assignment-expiry';
 import { deliverWebhook } from './deliver-webhook';
@@ -13,4 +14,6 @@ export { sweepWebhookDeliveries } from './sweep-webhooks';
 assignmentExpiry satisfies AssignmentExpiryWorkflow;
 sendMessage satisfies SendMessageWorkflow;
 deliverWebhook satisfies DeliverWebhookWorkflow;
+rotation satisfies RotationWorkflow;
+export { rotation };
 export { reconcile } from './reconcile';

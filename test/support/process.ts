@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths';
 import { eventually } from './helpers';
 import { request as httpRequest } from './http';
@@ -23,12 +22,17 @@ export function entryPointEnv(env: Record<string, string | undefined>): NodeJS.P
   return { ...clean, ...env };
 }
 
-/** Runs one of the project's entry points the way its npm script does, with a controlled environment. */
-export function runEntryPoint(script: string, env: Record<string, string>, readyText: string): RunningProcess {
-  const child = spawn(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [script], {
+/**
+ * Runs one of the project's entry points the way its npm script does, with a controlled environment,
+ * as one node process (tsx as a loader), so a signal to `child` reaches the entry point itself.
+ * `detached` gives it a process group of its own, like a terminal's foreground job.
+ */
+export function runEntryPoint(script: string, env: Record<string, string>, readyText: string, options: { detached?: boolean } = {}): RunningProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: PROJECT_ROOT,
     env: entryPointEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

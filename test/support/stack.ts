@@ -37,11 +37,13 @@ export interface TestStack extends TestApi {
   stopWorker(): Promise<void>;
 }
 
-export interface TestStackOptions extends Pick<ServiceOverrides, 'provider'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger'> {
+export interface TestStackOptions extends Pick<ServiceOverrides, 'provider'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger' | 'rotationMinPeriodMs'> {
   business?: string;
   temporalAddress?: string;
   /** More configuration, e.g. shorter WEBHOOK_* retry settings. */
   env?: Record<string, string>;
+  /** TEMPORAL_PAYLOAD_KEYS: the payload codec encrypts what the suite puts through Temporal. */
+  payloadKeys?: string;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     TEMPORAL_ADDRESS: options.temporalAddress ?? process.env.TEST_TEMPORAL_ADDRESS,
     TEMPORAL_TASK_QUEUE: uniqueName('tq'),
     JWT_SECRET: secret,
+    TEMPORAL_PAYLOAD_KEYS: options.payloadKeys,
     ...options.env,
   });
   const services = await openServices(config);
@@ -82,7 +85,11 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     started.push(api);
     return api;
   };
-  const main = await startApi({ assignTimeoutMs: options.assignTimeoutMs, ...(options.logger && { logger: options.logger }) });
+  const main = await startApi({
+    assignTimeoutMs: options.assignTimeoutMs,
+    rotationMinPeriodMs: options.rotationMinPeriodMs,
+    ...(options.logger && { logger: options.logger }),
+  });
 
   return {
     ...main,

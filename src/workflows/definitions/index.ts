@@ -4,3 +4,4 @@ export * from './messages';
 export * from './search-attributes';
 export * from './reconcile';
 export * from './events';
+export * from './rotations';

@@ -11,6 +11,8 @@ export interface ReconcileResult {
   assignmentsRestarted: number;
   messagesChecked: number;
   messagesRestarted: number;
+  rotationsChecked: number;
+  rotationsRestarted: number;
 }
 
 export const RECONCILE_WORKFLOW = 'reconcile';

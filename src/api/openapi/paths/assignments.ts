@@ -70,7 +70,7 @@ export const assignmentsApi: ApiPart = {
     },
     Assignment: {
       type: 'object',
-      required: ['agent', 'dt_until', 'status', 'ds_notes', 'workflow_id', 'assigned_at', 'updated_at', 'ended_at'],
+      required: ['agent', 'dt_until', 'status', 'ds_notes', 'workflow_id', 'assigned_at', 'updated_at', 'ended_at', 'rotation'],
       additionalProperties: false,
       properties: {
         agent: ref('schemas', 'ResourceId'),
@@ -81,6 +81,10 @@ export const assignmentsApi: ApiPart = {
         assigned_at: ref('schemas', 'DateTime'),
         updated_at: ref('schemas', 'DateTime'),
         ended_at: { type: ['string', 'null'], format: 'date-time', description: 'When it expired or was unassigned.' },
+        rotation: {
+          type: 'boolean',
+          description: 'Made (or last re-assigned) by the client\'s rotation, for one period (`PUT …/clients/{_id}/rotation`); false for an assign-agents request\'s.',
+        },
       },
     },
     AssignmentList: {

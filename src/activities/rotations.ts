@@ -1,0 +1,30 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { Prisma } from '../db/prisma';
+import { advanceRotation, stopRotationByOperator } from '../db/rotations';
+import type { AdvanceRotationInput, RotationStep } from '../workflows/definitions';
+import { startOrWakeExpiry } from './expiry-start';
+
+export interface RotationActivityDeps {
+  prisma: Prisma;
+  temporal: TemporalClient;
+  taskQueue: string;
+}
+
+export function createRotationActivities({ prisma, temporal, taskQueue }: RotationActivityDeps) {
+  return {
+    /**
+     * Hands out what is due by the workflow's clock (or this worker's, if it is ahead), then starts or
+     * wakes the expiry workflow of the period in progress — on every step, so a step retried after its
+     * transaction committed still gives the assignment its timer.
+     */
+    async advanceRotation(input: AdvanceRotationInput): Promise<RotationStep> {
+      const now = new Date(Math.max(Date.parse(input.asOf), Date.now()));
+      const { step, wake } = await advanceRotation(prisma, input.rotationKey, now);
+      if (wake) await startOrWakeExpiry(temporal, taskQueue, wake.workflowId, wake.expiry);
+      return step;
+    },
+
+    /** An operator canceled the rotation's workflow: the rotation stops, as a DELETE would. */
+    stopRotationByOperator: (rotationKey: string): Promise<boolean> => stopRotationByOperator(prisma, rotationKey),
+  };
+}

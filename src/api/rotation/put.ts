@@ -1,0 +1,63 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { Prisma } from '../../db/prisma';
+import { findRotation, putRotation } from '../../db/rotations';
+import { refuseWhileKnownDown, startWithinBudget } from '../../temporal/availability';
+import { startOrWakeRotation } from '../../temporal/rotation-workflow';
+import { withTimeout } from '../../timeout';
+import { assignmentChangedSignal, rotationAppliedUpdate } from '../../workflows/definitions';
+import { badRequest, notFound } from '../http/problem';
+import type { Scope } from '../http/scope';
+import { RESOURCE_ID_PATTERN } from '../http/validation';
+import { parseRotationRequest } from './request';
+import { rotationView } from './view';
+
+/** How long a PUT waits for the workflow to apply the rotation, so its answer shows the period handed out. */
+export const DEFAULT_ROTATION_APPLY_WAIT_MS = 5_000;
+
+export interface RotationDeps {
+  prisma: Prisma;
+  temporal: TemporalClient;
+  taskQueue: string;
+  /** The shortest period accepted (one minute; tests go lower). */
+  rotationMinPeriodMs?: number;
+  rotationApplyWaitMs?: number;
+  log?: (error: unknown) => void;
+}
+
+/**
+ * Sets or replaces the client's rotation: the body's checks, the client (404), each agent in order
+ * (400 `Agent {id} not found or not authorized`), then the row, then its workflow. The answer waits
+ * a few seconds for the workflow to hand out what is due now; without a worker it shows the rotation
+ * as stored, which the workflow applies when one runs.
+ */
+export async function putRotationRequest(deps: RotationDeps, scope: Scope, clientId: string, body: unknown, requestId?: string) {
+  const request = parseRotationRequest(body, { minPeriodMs: deps.rotationMinPeriodMs });
+  if (!RESOURCE_ID_PATTERN.test(clientId)) throw notFound('Client not found');
+  refuseWhileKnownDown(deps.temporal);
+  const stored = await putRotation(deps.prisma, scope, clientId, request);
+  if (stored.outcome === 'clientNotFound') throw notFound('Client not found');
+  if (stored.outcome === 'agentNotAuthorized') throw badRequest(`Agent ${stored.agentId} not found or not authorized`);
+  const { rotation } = stored;
+
+  if (stored.cutWorkflowId) await wakeQuietly(deps, stored.cutWorkflowId);
+  const ref = { business: scope.business, clientPk: rotation.clientPk, rotationKey: rotation.key, clientId: rotation.client.id };
+  const handle = await startWithinBudget(deps.temporal, () => startOrWakeRotation(deps.temporal, deps.taskQueue, ref, requestId));
+  const waitMs = deps.rotationApplyWaitMs ?? DEFAULT_ROTATION_APPLY_WAIT_MS;
+  try {
+    await withTimeout(handle.executeUpdate(rotationAppliedUpdate, { args: [rotation.version] }), waitMs);
+  } catch {
+    // No worker within the wait, or the run ended meanwhile: the row is stored, and the answer says so.
+  }
+  const latest = (await findRotation(deps.prisma, rotation.clientPk, scope.ownerId)) ?? rotation;
+  return { created: stored.created, view: rotationView(latest) };
+}
+
+/** The assignment cut short by "apply now" expires at its new end once its workflow re-reads the row. */
+async function wakeQuietly(deps: RotationDeps, workflowId: string): Promise<void> {
+  try {
+    await deps.temporal.workflow.getHandle(workflowId).signal(assignmentChangedSignal);
+  } catch (error) {
+    // A workflow that missed it reads the row at its next wake-up, or the reconciler restarts it.
+    if ((error as Error).name !== 'WorkflowNotFoundError') deps.log?.(error);
+  }
+}

@@ -1,0 +1,23 @@
+import { stopRotation } from '../../db/rotations';
+import { rotationChangedSignal, rotationWorkflowId } from '../../workflows/definitions';
+import { notFound } from '../http/problem';
+import type { Scope } from '../http/scope';
+import { RESOURCE_ID_PATTERN } from '../http/validation';
+import type { RotationDeps } from './put';
+import { rotationView } from './view';
+
+/** Stops the client's rotation: no further period is handed out; the assignment in progress runs to its `dt_until`. */
+export async function stopRotationRequest(deps: RotationDeps, scope: Scope, clientId: string) {
+  if (!RESOURCE_ID_PATTERN.test(clientId)) throw notFound('Client not found');
+  const stopped = await stopRotation(deps.prisma, scope, clientId);
+  if (stopped.outcome === 'clientNotFound') throw notFound('Client not found');
+  if (stopped.outcome === 'notActive') throw notFound('No active rotation on this client');
+  const { rotation } = stopped;
+  try {
+    await deps.temporal.workflow.getHandle(rotationWorkflowId({ business: rotation.business, clientPk: rotation.clientPk, rotationKey: rotation.key })).signal(rotationChangedSignal);
+  } catch (error) {
+    // Stopped is the answer; a workflow that missed the signal stops at its next boundary, where it reads the row.
+    if ((error as Error).name !== 'WorkflowNotFoundError') deps.log?.(error);
+  }
+  return rotationView(rotation);
+}

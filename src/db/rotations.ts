@@ -1,0 +1,353 @@
+import { Prisma as Db, type Rotation } from '../generated/prisma/client';
+import type { AssignmentExpiryInput, RotationStep } from '../workflows/definitions';
+import { cutRotationAssignment, recordForOwner } from './assignments';
+import { withEvents, type NewEvent } from './events';
+import type { Prisma } from './prisma';
+import { nextChange, periodStartAt, takeOverAt, type Schedule, type Segment } from './rotation-schedule';
+import type { Scope } from './scope';
+
+/*
+ * Every change of a `rotations` row: set or replaced (PUT), stopped (DELETE, or an operator canceling
+ * its workflow), and advanced by its workflow at each boundary, which hands the period out through
+ * the same recording path as assign-agents. Each runs in a transaction holding the row (or, for the
+ * first PUT, the client) locked, so a PUT racing a boundary is applied before or after it, never half.
+ */
+
+type Tx = Db.TransactionClient;
+
+/** A PUT's content, checked by the API. */
+export interface RotationRequestData {
+  agentIds: string[];
+  period: string;
+  periodMs: number;
+  startsAt: Date | null;
+  notes: string | null;
+  applyNow: boolean;
+}
+
+/** The period in progress as the row keeps it; `position` is 0-based into the agent list of its schedule. */
+export interface CurrentPeriod {
+  agentId: string;
+  agentPk: string;
+  position: number;
+  of: number;
+  from: string;
+  workflowId: string;
+  expiry: AssignmentExpiryInput;
+}
+
+/** A period (or part of one) not handed to its agent, and why. */
+export interface SkippedPeriod {
+  at: string;
+  until: string;
+  /** 0-based; null for periods no worker was there to hand out. */
+  position: number | null;
+  agent: string | null;
+  reason: string;
+}
+
+const MAX_SKIPPED = 50;
+
+export type RotationWithClient = Rotation & { client: { id: string } };
+
+export function scheduleOf(row: Rotation): Schedule {
+  return {
+    agentIds: row.agentIds,
+    period: row.period,
+    periodMs: Number(row.periodMs),
+    startsAt: row.startsAt,
+    effectiveAt: row.effectiveAt,
+    notes: row.notes,
+  };
+}
+
+type PendingJson = { agentIds: string[]; period: string; periodMs: number; startsAt: string; effectiveAt: string; notes: string | null };
+
+export function pendingOf(row: Rotation): Schedule | null {
+  const p = row.pending as PendingJson | null;
+  return p && { ...p, startsAt: new Date(p.startsAt), effectiveAt: new Date(p.effectiveAt) };
+}
+
+const pendingJson = (s: Schedule): PendingJson => ({ ...s, startsAt: s.startsAt.toISOString(), effectiveAt: s.effectiveAt.toISOString() });
+
+const scheduleColumns = (s: Schedule) => ({
+  agentIds: s.agentIds,
+  period: s.period,
+  periodMs: BigInt(s.periodMs),
+  startsAt: s.startsAt,
+  effectiveAt: s.effectiveAt,
+  notes: s.notes,
+});
+
+export const currentOf = (row: Rotation) => row.current as unknown as CurrentPeriod | null;
+export const skippedOf = (row: Rotation) => row.skipped as unknown as SkippedPeriod[];
+
+const jsonOrNull = (value: object | null) => (value === null ? Db.DbNull : (value as Db.InputJsonObject));
+
+/** The user's rotation of the client, stopped or not; null when there never was one. */
+export function findRotation(prisma: Prisma, clientPk: string, ownerId: string): Promise<RotationWithClient | null> {
+  return prisma.rotation.findUnique({ where: { clientPk_ownerId: { clientPk, ownerId } }, include: { client: { select: { id: true } } } });
+}
+
+export type PutRotationOutcome =
+  | { outcome: 'clientNotFound' }
+  | { outcome: 'agentNotAuthorized'; agentId: string }
+  | { outcome: 'stored'; created: boolean; changed: boolean; rotation: RotationWithClient; cutWorkflowId: string | null };
+
+/**
+ * Sets the rotation (created) or replaces it. A replacement takes over at the end of the period in
+ * progress, or now with `applyNow` (the period in progress is cut short there), never before its own
+ * `startsAt`; when that is later than the period in progress, the rotation in force goes on until then.
+ * A PUT that states the rotation already in force changes nothing, so repeating one is safe.
+ */
+export function putRotation(prisma: Prisma, scope: Scope, clientId: string, request: RotationRequestData, now = new Date()): Promise<PutRotationOutcome> {
+  return withEvents(prisma, async (tx, record) => {
+    const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...scope, id: clientId } } });
+    if (!client) return { outcome: 'clientNotFound' };
+    const owned = new Set((await tx.agent.findMany({ where: { ...scope, id: { in: request.agentIds } }, select: { id: true } })).map((a) => a.id));
+    const missing = request.agentIds.find((id) => !owned.has(id));
+    if (missing !== undefined) return { outcome: 'agentNotAuthorized', agentId: missing };
+
+    // Two first PUTs on one client must not both insert: the client row orders them.
+    await tx.$queryRaw`SELECT pk FROM clients WHERE pk = ${client.pk}::uuid FOR NO KEY UPDATE`;
+    const existing = await tx.rotation.findUnique({ where: { clientPk_ownerId: { clientPk: client.pk, ownerId: scope.ownerId } } });
+    const include = { client: { select: { id: true } } };
+
+    const effectiveAt = takeOverAt({ now, periodInProgressUntil: existing?.coveredUntil ?? null, applyNow: request.applyNow, startsAt: request.startsAt });
+    const schedule: Schedule = {
+      agentIds: request.agentIds,
+      period: request.period,
+      periodMs: request.periodMs,
+      startsAt: request.startsAt ?? effectiveAt,
+      effectiveAt,
+      notes: request.notes,
+    };
+    if (!existing) {
+      const rotation = await tx.rotation.create({ data: { clientPk: client.pk, ...scope, ...scheduleColumns(schedule) }, include });
+      return { outcome: 'stored', created: true, changed: true, rotation, cutWorkflowId: null };
+    }
+    if (statesRotationInForce(existing, request)) {
+      const rotation = await tx.rotation.findUniqueOrThrow({ where: { key: existing.key }, include });
+      return { outcome: 'stored', created: false, changed: false, rotation, cutWorkflowId: null };
+    }
+
+    let coveredUntil = existing.coveredUntil;
+    let current = currentOf(existing);
+    let cutWorkflowId: string | null = null;
+    const events: NewEvent[] = [];
+    const inProgress = coveredUntil !== null && coveredUntil > now;
+    if (inProgress && effectiveAt < coveredUntil!) {
+      if (current) {
+        cutWorkflowId = await cutRotationAssignment(tx, { clientPk: client.pk, agentPk: current.agentPk, from: coveredUntil!, to: effectiveAt }, events);
+        current = { ...current, expiry: { ...current.expiry, dtUntil: effectiveAt.toISOString() } };
+      }
+      coveredUntil = effectiveAt;
+    }
+    // The rotation in force covers the time until a later start; a stopped one does not come back for it.
+    const keepInForce = existing.status === 'active' && inProgress && effectiveAt > coveredUntil!;
+    const rotation = await tx.rotation.update({
+      where: { key: existing.key },
+      data: {
+        ...(keepInForce ? { pending: pendingJson(schedule) } : { ...scheduleColumns(schedule), pending: Db.DbNull }),
+        status: 'active',
+        version: { increment: 1 },
+        coveredUntil,
+        current: jsonOrNull(current),
+        stoppedAt: null,
+        stoppedBy: null,
+      },
+      include,
+    });
+    // Last, once every row it changes is locked (see withEvents).
+    for (const event of events) await record(event);
+    return { outcome: 'stored', created: false, changed: true, rotation, cutWorkflowId };
+  });
+}
+
+function statesRotationInForce(existing: Rotation, request: RotationRequestData): boolean {
+  return (
+    existing.status === 'active' &&
+    existing.pending === null &&
+    !request.applyNow &&
+    request.startsAt === null &&
+    Number(existing.periodMs) === request.periodMs &&
+    existing.notes === request.notes &&
+    existing.agentIds.length === request.agentIds.length &&
+    existing.agentIds.every((id, i) => id === request.agentIds[i])
+  );
+}
+
+export type StopRotationOutcome = { outcome: 'clientNotFound' } | { outcome: 'notActive' } | { outcome: 'stopped'; rotation: RotationWithClient };
+
+/** active → stopped: no further period is handed out; the one in progress runs to its end. */
+export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, now = new Date()): Promise<StopRotationOutcome> {
+  return prisma.$transaction(async (tx) => {
+    const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...scope, id: clientId } } });
+    if (!client) return { outcome: 'clientNotFound' };
+    const stopped = await tx.rotation.updateMany({
+      where: { clientPk: client.pk, ownerId: scope.ownerId, status: 'active' },
+      data: { status: 'stopped', pending: Db.DbNull, version: { increment: 1 }, stoppedAt: now, stoppedBy: 'api' },
+    });
+    if (stopped.count === 0) return { outcome: 'notActive' };
+    const rotation = await tx.rotation.findUniqueOrThrow({
+      where: { clientPk_ownerId: { clientPk: client.pk, ownerId: scope.ownerId } },
+      include: { client: { select: { id: true } } },
+    });
+    return { outcome: 'stopped', rotation };
+  });
+}
+
+/** active → stopped by an operator who canceled the rotation's workflow; false when it was not active. */
+export async function stopRotationByOperator(prisma: Prisma, rotationKey: string, now = new Date()): Promise<boolean> {
+  const stopped = await prisma.rotation.updateMany({
+    where: { key: rotationKey, status: 'active' },
+    data: { status: 'stopped', pending: Db.DbNull, version: { increment: 1 }, stoppedAt: now, stoppedBy: 'operator' },
+  });
+  return stopped.count > 0;
+}
+
+/** A step's outcome: what the workflow is told, and the expiry workflow of the period in progress to start or wake. */
+export interface AdvanceOutcome {
+  step: RotationStep;
+  wake: { workflowId: string; expiry: AssignmentExpiryInput } | null;
+}
+
+const ENDED: RotationStep = { state: 'ended', version: 0, nextChangeAt: null, current: null, next: null };
+
+/**
+ * Hands out every period that is due at `now`, in schedule order: the period's agent, or when that
+ * agent was deleted or is no longer the owner's, the next one in the list who can take it (the reason
+ * is kept in `skipped`). Periods that ended while no worker ran are not handed out after the fact; the
+ * one in progress is, from its scheduled start. Running it again at the same time changes nothing.
+ */
+export function advanceRotation(prisma: Prisma, rotationKey: string, now = new Date()): Promise<AdvanceOutcome> {
+  return withEvents(prisma, async (tx, record) => {
+    await tx.$queryRaw`SELECT key FROM rotations WHERE key = ${rotationKey}::uuid FOR UPDATE`;
+    const row = await tx.rotation.findUnique({ where: { key: rotationKey }, include: { client: { select: { id: true } } } });
+    if (!row) return { step: ENDED, wake: null };
+    if (row.status === 'stopped') return { step: { ...ENDED, version: row.version }, wake: null };
+
+    let schedule = scheduleOf(row);
+    let pending = pendingOf(row);
+    let coveredUntil = row.coveredUntil;
+    let current = currentOf(row);
+    const skipped = [...skippedOf(row)];
+    const events: NewEvent[] = [];
+    let changed = false;
+
+    for (let guard = 0; guard < 100; guard++) {
+      const change = nextChange({ schedule, pending, coveredUntil });
+      if (change.replaced) {
+        schedule = change.schedule;
+        pending = null;
+        changed = true;
+      }
+      if (change.at > now) break;
+      changed = true;
+      const missedUntil = missedPeriodsEnd(change.at, change.segment, schedule, pending, now);
+      if (missedUntil) {
+        skipped.push({
+          at: change.at.toISOString(),
+          until: missedUntil.toISOString(),
+          position: null,
+          agent: null,
+          reason: `No worker ran from ${change.at.toISOString()} to ${missedUntil.toISOString()}; the periods that ended in between were not handed out`,
+        });
+        coveredUntil = missedUntil;
+        current = null;
+        continue;
+      }
+      current = await handOut(tx, row, schedule, change.segment, skipped, events);
+      coveredUntil = change.segment.end;
+      break;
+    }
+
+    if (changed) {
+      await tx.rotation.update({
+        where: { key: row.key },
+        data: {
+          ...scheduleColumns(schedule),
+          pending: pending ? pendingJson(pending) : Db.DbNull,
+          coveredUntil,
+          current: jsonOrNull(current),
+          skipped: skipped.slice(-MAX_SKIPPED) as unknown as Db.InputJsonArray,
+        },
+      });
+    }
+    // Last, once every row it changes is locked (see withEvents).
+    for (const event of events) await record(event);
+    const inProgress = current !== null && coveredUntil !== null && coveredUntil > now;
+    const next = nextChange({ schedule, pending, coveredUntil });
+    return {
+      step: {
+        state: 'active',
+        version: row.version,
+        nextChangeAt: next.at.toISOString(),
+        current: inProgress ? { position: current!.position + 1, of: current!.of, until: coveredUntil!.toISOString() } : null,
+        next: { position: next.segment.position + 1, of: next.schedule.agentIds.length },
+      },
+      wake: inProgress ? { workflowId: current!.workflowId, expiry: current!.expiry } : null,
+    };
+  });
+}
+
+/** When whole periods ended while nobody handed them out: where the first one still worth handing out starts. */
+function missedPeriodsEnd(at: Date, segment: Segment, schedule: Schedule, pending: Schedule | null, now: Date): Date | null {
+  const inProgressStart = periodStartAt(schedule, now);
+  if (inProgressStart > at && (!pending || inProgressStart <= pending.effectiveAt)) return inProgressStart;
+  // The schedule in force ends (replaced) before now: its last piece is gone too.
+  return segment.end <= now ? segment.end : null;
+}
+
+/** Records the segment's assignment for its agent, or the next agent in the list who can take it. */
+async function handOut(tx: Tx, row: RotationWithClient, schedule: Schedule, segment: Segment, skipped: SkippedPeriod[], events: NewEvent[]): Promise<CurrentPeriod | null> {
+  const count = schedule.agentIds.length;
+  const owner = { business: row.business, ownerId: row.ownerId };
+  for (let i = 0; i < count; i++) {
+    const position = (segment.position + i) % count;
+    const agentId = schedule.agentIds[position];
+    const recorded = await recordForOwner(
+      tx,
+      { business: row.business, clientId: row.client.id, agents: [{ agentId, dtUntil: segment.end.toISOString() }] },
+      owner,
+      schedule.notes,
+      { rotation: true, events },
+    );
+    if (recorded.outcome === 'recorded') {
+      const [assignment] = recorded.assignments;
+      return {
+        agentId,
+        agentPk: assignment.expiry.agentPk,
+        position,
+        of: count,
+        from: segment.start.toISOString(),
+        workflowId: assignment.workflowId,
+        expiry: assignment.expiry,
+      };
+    }
+    skipped.push({
+      at: segment.start.toISOString(),
+      until: segment.end.toISOString(),
+      position,
+      agent: agentId,
+      reason: recorded.outcome === 'agentNotAuthorized' ? `Agent ${agentId} not found or not authorized` : 'Client not found',
+    });
+    if (recorded.outcome === 'clientNotFound') break;
+  }
+  return null;
+}
+
+/** Active rotations unchanged since `before` (of one business if given), by key after `afterKey`: what the reconciler checks. */
+export function activeRotationsChangedBefore(prisma: Prisma, filter: { before: Date; business?: string }, afterKey: string | undefined, take: number) {
+  return prisma.rotation.findMany({
+    where: {
+      status: 'active',
+      updatedAt: { lt: filter.before },
+      ...(filter.business && { business: filter.business }),
+      ...(afterKey && { key: { gt: afterKey } }),
+    },
+    select: { key: true, business: true, clientPk: true, client: { select: { id: true } } },
+    orderBy: { key: 'asc' },
+    take,
+  });
+}

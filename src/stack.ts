@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { listen } from './api/http/server';
+import { loadConfig } from './config';
+import { provideDatabase } from './infra/database';
+import { provideNexusEndpoint } from './infra/nexus-endpoint';
+import { applyMigrations } from './infra/migrate';
+import { freePort } from './infra/ports';
+import { acquireStackLock } from './infra/stack-lock';
+import { dataConverterOf } from './temporal/data-converter';
+import { generatePayloadKey, parsePayloadKeys } from './temporal/payload-codec';
+import { startDevServer } from './infra/temporal-server';
+import { dataPaths } from './paths';
+import { setLogLevel } from './logger';
+import { createApi, openServices, runObservedWorker } from './services';
+import { installTemporalRuntime } from './worker/telemetry';
+import { onShutdown } from './shutdown';
+
+/** A development secret kept under the data directory, so what it signs or encrypts stays valid across restarts. */
+async function developmentSecret(file: string, generate = () => randomBytes(32).toString('base64url')): Promise<string> {
+  const existing = await readFile(file, 'utf8').catch(() => '');
+  if (existing.trim()) return existing.trim();
+  const secret = generate();
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/**
+ * The stack `npm start` supervises (src/start.ts): the whole stack on one machine, holding the data
+ * directory; whatever the environment points at is used instead of an embedded part.
+ */
+async function main() {
+  const config = loadConfig();
+  setLogLevel(config.LOG_LEVEL);
+  const sdkMetricsAddress = `127.0.0.1:${await freePort()}`;
+  installTemporalRuntime(sdkMetricsAddress);
+  const paths = dataPaths(config.DATA_DIR);
+  await mkdir(config.DATA_DIR, { recursive: true });
+  const lock = await acquireStackLock(paths, (line) => console.log(line));
+  const stops: (() => Promise<unknown>)[] = [];
+  const stopAll = async () => {
+    await lock.update({ state: 'stopping' }).catch(() => undefined);
+    for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
+    await lock.release();
+  };
+  onShutdown(stopAll);
+
+  try {
+    const generatedSecret = !config.JWT_SECRET && !config.JWT_PUBLIC_KEY;
+    if (generatedSecret && config.NODE_ENV === 'production') throw new Error('Set JWT_SECRET or JWT_PUBLIC_KEY: production has no default secret');
+    const jwtSecret = generatedSecret ? await developmentSecret(paths.devJwtSecret) : config.JWT_SECRET;
+    if (!config.payloadKeys) dataConverterOf(config); // refuses production without keys
+    const payloadKeys = config.payloadKeys ?? parsePayloadKeys(await developmentSecret(paths.devPayloadKeys, () => generatePayloadKey('dev-1')));
+    const workerPort = await freePort(config.WORKER_HTTP_PORT);
+    const codecUrl = `http://localhost:${workerPort}/codec`;
+
+    // PostgreSQL (then its migrations) and the Temporal dev server start side by side: neither needs the other.
+    const [databaseStart, serverStart] = await Promise.allSettled([
+      provideDatabase(config).then(async (database) => {
+        const applied = await applyMigrations(database.url).catch(async (error) => {
+          await database.stop();
+          throw error;
+        });
+        if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+        return database;
+      }),
+      config.TEMPORAL_ADDRESS
+        ? Promise.resolve(undefined)
+        : (async () =>
+            startDevServer(config, {
+              dbFilename: paths.temporalDb,
+              port: await freePort(config.TEMPORAL_PORT),
+              uiPort: await freePort(config.TEMPORAL_UI_PORT),
+              uiCodecEndpoint: codecUrl,
+            }))(),
+    ]);
+    if (databaseStart.status === 'fulfilled') stops.push(databaseStart.value.stop);
+    if (serverStart.status === 'fulfilled' && serverStart.value) stops.push(serverStart.value.stop);
+    if (databaseStart.status === 'rejected') throw databaseStart.reason;
+    if (serverStart.status === 'rejected') throw serverStart.reason;
+    const database = databaseStart.value;
+    const server = serverStart.value;
+    const temporalAddress = server?.address ?? config.TEMPORAL_ADDRESS;
+    const uiUrl = server?.uiUrl;
+
+    const uiOrigins = uiUrl ? [uiUrl, uiUrl.replace('127.0.0.1', 'localhost')] : [];
+    const services = await openServices({
+      ...config,
+      JWT_SECRET: jwtSecret,
+      DATABASE_URL: database.url,
+      TEMPORAL_ADDRESS: temporalAddress,
+      payloadKeys,
+      CODEC_CORS_ORIGINS: config.CODEC_CORS_ORIGINS.length ? config.CODEC_CORS_ORIGINS : uiOrigins,
+    });
+    stops.push(services.stop);
+    const worker = await runObservedWorker(services, workerPort, sdkMetricsAddress);
+    stops.push(worker.stop);
+    const nexus = await provideNexusEndpoint(
+      services.temporal.connection,
+      { name: config.NEXUS_ENDPOINT, namespace: services.namespace, taskQueue: services.taskQueue },
+      !config.TEMPORAL_ADDRESS,
+    );
+    const http = await listen(createApi(services), config.PORT);
+    stops.push(http.stop);
+    await lock.update({ state: 'running', api: `http://localhost:${http.port}` });
+
+    console.log(`
+  API          http://localhost:${http.port}/ext/v2/{businessname}
+  Temporal UI  ${uiUrl ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
+  Temporal     ${services.temporalAddress}
+  Nexus        ${nexus}
+  Metrics      http://localhost:${http.port}/metrics (API), http://localhost:${worker.port}/metrics (worker; health at /healthz)
+  API docs     http://localhost:${http.port}/docs
+  PostgreSQL   ${database.embedded ? `embedded, data in ${paths.postgres}` : 'DATABASE_URL'}
+  Payloads     encrypted (AES-256-GCM, key ${payloadKeys[0].id}${config.payloadKeys ? '' : ` in ${paths.devPayloadKeys}`}); codec for the UI and CLI at ${codecUrl}
+  Provider     ${services.provider.name}
+  Token        npm run token -- <userId>${generatedSecret ? `   (development secret in ${paths.devJwtSecret})` : ''}
+  Ctrl-C stops everything.
+`);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : `npm start failed: ${String(error)}`);
+  process.exit(1);
+});

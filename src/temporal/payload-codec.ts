@@ -1,0 +1,92 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { METADATA_ENCODING_KEY, ValueError, type Payload, type PayloadCodec } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+
+export const ENCRYPTED_ENCODING = 'binary/encrypted';
+export const KEY_ID_METADATA = 'encryption-key-id';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+export interface PayloadKey {
+  id: string;
+  /** 32 bytes: AES-256. */
+  key: Buffer;
+}
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const text = (bytes: Uint8Array | null | undefined) => (bytes ? Buffer.from(bytes).toString('utf8') : undefined);
+
+/**
+ * AES-256-GCM over each whole payload (its metadata too), so Temporal's history, visibility and the
+ * worker's error logs hold only ciphertext. The first key encrypts; every key decrypts, found by the key
+ * id written beside the ciphertext, so a new key can go first while old histories stay readable. The
+ * key id is the additional authenticated data: a ciphertext cannot be replayed under another id.
+ */
+export class AesGcmPayloadCodec implements PayloadCodec {
+  private readonly byId: Map<string, Buffer>;
+
+  constructor(private readonly keys: readonly PayloadKey[]) {
+    if (!keys.length) throw new Error('AesGcmPayloadCodec needs at least one key');
+    this.byId = new Map(keys.map(({ id, key }) => [id, key]));
+  }
+
+  async encode(payloads: Payload[]): Promise<Payload[]> {
+    const { id, key } = this.keys[0];
+    return payloads.map((payload) => {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(id));
+      const plain = temporal.api.common.v1.Payload.encode(payload).finish();
+      const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+      return { metadata: { [METADATA_ENCODING_KEY]: utf8(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: utf8(id) }, data: sealed };
+    });
+  }
+
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((payload) => {
+      // Payloads written before encryption was turned on stay readable as they are.
+      if (text(payload.metadata?.[METADATA_ENCODING_KEY]) !== ENCRYPTED_ENCODING) return payload;
+      const id = text(payload.metadata?.[KEY_ID_METADATA]) ?? '';
+      const key = this.byId.get(id);
+      if (!key) throw new ValueError(`Payload encrypted with unknown key id "${id}": add it to TEMPORAL_PAYLOAD_KEYS`);
+      const sealed = Buffer.from(payload.data ?? new Uint8Array());
+      if (sealed.length < IV_BYTES + TAG_BYTES) throw new ValueError('Encrypted payload is truncated');
+      const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES)).setAAD(Buffer.from(id));
+      decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+      let plain: Buffer;
+      try {
+        plain = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
+      } catch {
+        throw new ValueError(`Encrypted payload does not authenticate under key id "${id}"`);
+      }
+      return temporal.api.common.v1.Payload.decode(plain) as Payload;
+    });
+  }
+}
+
+const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
+export const PAYLOAD_KEYS_FORMAT = 'comma-separated id:key pairs, each key 32 bytes in base64 (`openssl rand -base64 32`), the encrypting key first';
+
+/** `TEMPORAL_PAYLOAD_KEYS`: `2026-11:base64,2026-05:base64`; throws a message naming what is wrong. */
+export function parsePayloadKeys(value: string): PayloadKey[] {
+  const keys = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry, index) => {
+      const separator = entry.indexOf(':');
+      const id = separator > 0 ? entry.slice(0, separator) : '';
+      if (!KEY_ID.test(id)) throw new Error(`TEMPORAL_PAYLOAD_KEYS entry ${index + 1} has no valid key id (letters, digits, . _ -): expected ${PAYLOAD_KEYS_FORMAT}`);
+      const encoded = entry.slice(separator + 1);
+      const key = Buffer.from(encoded, 'base64');
+      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || key.length !== 32) throw new Error(`TEMPORAL_PAYLOAD_KEYS key "${id}" is not 32 bytes of base64: expected ${PAYLOAD_KEYS_FORMAT}`);
+      return { id, key };
+    });
+  if (!keys.length) throw new Error(`TEMPORAL_PAYLOAD_KEYS is empty: expected ${PAYLOAD_KEYS_FORMAT}`);
+  if (new Set(keys.map((k) => k.id)).size !== keys.length) throw new Error('TEMPORAL_PAYLOAD_KEYS names a key id twice');
+  return keys;
+}
+
+/** A new key in the form TEMPORAL_PAYLOAD_KEYS takes. */
+export function generatePayloadKey(id: string): string {
+  return `${id}:${randomBytes(32).toString('base64')}`;
+}

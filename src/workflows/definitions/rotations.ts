@@ -1,0 +1,69 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+
+export const ROTATION_STATUSES = ['active', 'stopped'] as const;
+export type RotationStatus = (typeof ROTATION_STATUSES)[number];
+
+/**
+ * Ids only: the business, the client's internal key and the rotation row's key. Agents, period,
+ * start, notes and the user id are read from PostgreSQL at each step.
+ */
+export interface RotationInput {
+  business: string;
+  clientPk: string;
+  rotationKey: string;
+}
+
+/** What the step activity is given: the row, and the workflow's clock (the step never runs behind it). */
+export interface AdvanceRotationInput {
+  rotationKey: string;
+  asOf: string;
+}
+
+/** A place in the agent list, 1-based: "agent 2 of 3". Agent ids stay out of Temporal. */
+export interface RotationPosition {
+  position: number;
+  of: number;
+}
+
+/** What a step reports to the workflow: versions, positions and dates. */
+export interface RotationStep {
+  /** `ended`: the rotation is stopped (or gone) and nothing more is due. */
+  state: 'active' | 'ended';
+  /** The row's version this step has applied. */
+  version: number;
+  /** When the next period starts; the workflow sleeps until then. Null once ended. */
+  nextChangeAt: string | null;
+  /** The period in progress and who has it, when someone has. */
+  current: (RotationPosition & { until: string }) | null;
+  /** Whose the next period is by the schedule. */
+  next: RotationPosition | null;
+}
+
+export interface RotationResult {
+  outcome: 'stopped';
+}
+
+export const ROTATION_WORKFLOW = 'rotation';
+export type RotationWorkflow = (input: RotationInput) => Promise<RotationResult>;
+
+/** Sent after a DELETE (or anything else) changed the row: the workflow re-reads it. */
+export const rotationChangedSignal = defineSignal('rotationChanged');
+/** Waits until the workflow has applied the row's `version` (a PUT's answer shows the period it handed out). */
+export const rotationAppliedUpdate = defineUpdate<RotationStep, [number]>('rotationApplied');
+export const rotationStateQuery = defineQuery<RotationStep | null>('state');
+
+/**
+ * One per (client, user): the client's internal key, then the rotation row's key, which stands for the
+ * user (whose id, often an e-mail address, never enters Temporal) and stays the pair's across stops.
+ */
+export function rotationWorkflowId(input: { business: string; clientPk: string; rotationKey: string }): string {
+  return ['rotation', input.business, input.clientPk, input.rotationKey].join('/');
+}
+
+/** "agent 2 of 3 until …; next change at … (agent 3 of 3)": the run's current details. */
+export function describeRotationStep(step: RotationStep): string {
+  if (step.state === 'ended') return `Rotation stopped (version ${step.version})`;
+  const current = step.current ? `agent ${step.current.position} of ${step.current.of} until ${step.current.until}` : 'nobody assigned now';
+  const next = step.next ? ` (agent ${step.next.position} of ${step.next.of})` : '';
+  return `Rotation: ${current}; next change at ${step.nextChangeAt}${next}`;
+}
