@@ -17,7 +17,7 @@ let stack: TestStack;
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { WEBHOOK_RETRY_INITIAL_MS: '300', WEBHOOK_RETRY_MAX_INTERVAL_MS: '1000', WEBHOOK_TIMEOUT_MS: '1500' } });
+  stack = await startTestStack({ rotationMinPeriodMs: 1000, env: { WEBHOOK_RETRY_INITIAL_MS: '300', WEBHOOK_RETRY_MAX_INTERVAL_MS: '1000', WEBHOOK_TIMEOUT_MS: '1500' } });
 });
 afterAll(async () => {
   for (const receiver of receivers) await receiver.close();
@@ -105,6 +105,27 @@ test('every change of an assignment and a message arrives once, signed, with the
   for (const text of texts) {
     for (const personal of ['Ada Lovelace', '+14155550100', 'Hello Ada', 'Ada prefers mornings', 'Ada moved to Paris', hooks.url, secret, secret.slice(6)]) expect(text).not.toContain(personal);
   }
+});
+
+test('a rotation\'s periods are events with reason rule: handed out, cut short by a replacement applied now, then expired', async () => {
+  const hooks = await receiver();
+  const token = await newUser(['a1', 'a2']);
+  const { secret } = await subscribe(stack.api, token, hooks, { events: ['assignment.*'] });
+  expect((await stack.api('PUT', '/clients/c1/rotation', { token, body: { agents: ['a1', 'a2'], period: '1h' } })).status).toBe(201);
+  await receivedEvents(hooks, 1);
+  expect((await stack.api('PUT', '/clients/c1/rotation', { token, body: { agents: ['a2'], period: '1h', apply: 'now' } })).status).toBe(200);
+
+  const events = (await receivedEvents(hooks, 4)).map((r) => verified(secret, r));
+  const byTime = [...events].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.type.localeCompare(b.type));
+  expect(new Set(events.map((e) => `${e.type} ${e.data.agent} ${e.data.reason} ${e.data.rotation}`))).toEqual(
+    new Set(['assignment.created a1 rule true', 'assignment.updated a1 rule true', 'assignment.expired a1 expiry true', 'assignment.created a2 rule true']),
+  );
+  expect(byTime[0]).toMatchObject({ type: 'assignment.created', data: { agent: 'a1', status: 'active' } });
+  const cut = events.find((e) => e.type === 'assignment.updated');
+  expect(Date.parse(cut.data.dt_until)).toBeLessThanOrEqual(Date.now());
+  const items = (await stack.api('GET', '/clients/c1/agents?status=all', { token })).body.assignments;
+  const a1 = events.find((e) => e.type === 'assignment.expired');
+  expect(withoutEventFields(a1.data)).toEqual(items.find((i: any) => i.agent === 'a1'));
 });
 
 test('an operator ending an assignment or canceling a message in the Temporal UI is an event with reason operator', async () => {

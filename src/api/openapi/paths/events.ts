@@ -11,7 +11,7 @@ const reason = {
   enum: [...EVENT_REASONS],
   description:
     'What made the change: `api` a request of the owner (HTTP or Nexus) — and, for a message, its sending that followed; ' +
-    '`expiry` the assignment\'s `dt_until`; `operator` a cancellation in the Temporal UI; `rule` a business-rule workflow.',
+    '`expiry` the assignment\'s `dt_until`; `operator` a cancellation in the Temporal UI; `rule` the client\'s rotation.',
 };
 
 /** The resource's own schema with the fields an event adds, so the two cannot drift apart. */
@@ -56,6 +56,7 @@ const assignmentEvent = {
     assigned_at: '2026-11-22T05:14:13.462Z',
     updated_at: '2030-01-01T00:00:00.010Z',
     ended_at: '2030-01-01T00:00:00.009Z',
+    rotation: false,
     reason: 'expiry',
   },
 };
