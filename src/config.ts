@@ -53,6 +53,8 @@ export const envSchema = z.object({
   TEMPORAL_TEST_SERVER_PATH: optional,
   PATH: z.string().default(''),
   /** Event webhooks: how long one POST may take, the first and longest wait between attempts, when to give up. */
+  /** Event webhooks to private, loopback or link-local addresses: refused in production, allowed elsewhere by default. */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).optional(),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).default(DEFAULT_WEBHOOK_RETRY.initialIntervalMs),
   WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(100).default(DEFAULT_WEBHOOK_RETRY.maximumIntervalMs),
@@ -137,13 +139,15 @@ export function authConfigOf(config: Config): AuthConfig {
 /** How event webhooks are delivered, from the WEBHOOK_* settings. */
 export interface WebhookSettings {
   retry: WebhookRetry;
+  /** Receivers on private, loopback or link-local addresses are allowed (development, tests). */
+  allowPrivateUrls: boolean;
   timeoutMs: number;
   sweepEveryMs: number;
   sweepGraceMs: number;
 }
 
 /** The settings without any WEBHOOK_* variable. */
-export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { retry: DEFAULT_WEBHOOK_RETRY, timeoutMs: 10_000, sweepEveryMs: 30_000, sweepGraceMs: 10_000 };
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { retry: DEFAULT_WEBHOOK_RETRY, allowPrivateUrls: false, timeoutMs: 10_000, sweepEveryMs: 30_000, sweepGraceMs: 10_000 };
 
 export function webhookSettingsOf(config: Config): WebhookSettings {
   return {
@@ -152,6 +156,7 @@ export function webhookSettingsOf(config: Config): WebhookSettings {
       maximumIntervalMs: Math.max(config.WEBHOOK_RETRY_MAX_INTERVAL_MS, config.WEBHOOK_RETRY_INITIAL_MS),
       giveUpAfterMs: config.WEBHOOK_GIVE_UP_AFTER_MS,
     },
+    allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS ? config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' : config.NODE_ENV !== 'production',
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     sweepEveryMs: config.WEBHOOK_SWEEP_EVERY_MS,
     sweepGraceMs: config.WEBHOOK_SWEEP_GRACE_MS,

@@ -40,7 +40,7 @@ export async function markWebhookDelivered(prisma: Prisma, id: string, statusCod
 }
 
 /** pending → failed: the receiver refused it. A 410 Gone also disables the subscription, in the same transaction. */
-export async function markWebhookRefused(prisma: Prisma, id: string, answer: { statusCode: number; error: string; gone: boolean }): Promise<void> {
+export async function markWebhookRefused(prisma: Prisma, id: string, answer: { statusCode: number | null; error: string; gone: boolean }): Promise<void> {
   await prisma.$transaction(async (tx) => {
     const [failed] = await tx.webhookDelivery.updateManyAndReturn({
       where: { id, status: 'pending' },

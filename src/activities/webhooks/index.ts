@@ -68,7 +68,7 @@ export function createWebhookActivities({ prisma, temporal, taskQueue, webhooks 
       }
       const body = eventBody(event);
       const headers = standardWebhookHeaders(signingSecrets(subscription), event.id, Math.floor(Date.now() / 1000), body);
-      const answer = await postWebhook(subscription.url, headers, body, webhooks.timeoutMs);
+      const answer = await postWebhook(subscription.url, headers, body, webhooks.timeoutMs, webhooks);
       switch (answer.kind) {
         case 'delivered':
           await markWebhookDelivered(prisma, delivery.id, answer.statusCode);

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { resolvesToPublicAddresses } from '../../infra/public-address';
 import { retryAfterMs } from '../providers/webhook';
 
 /** What one POST to a receiver came to; `error` is our own words, never the receiver's body. */
@@ -7,7 +8,7 @@ export type WebhookAnswer =
   /** Worth another attempt: network error, timeout, 408, 429, 5xx; `retryAfterMs` when the receiver said. */
   | { kind: 'transient'; statusCode: number | null; error: string; retryAfterMs?: number }
   /** Final for this event: any other answer; `gone` for 410, which also disables the subscription. */
-  | { kind: 'refused'; statusCode: number; error: string; gone: boolean };
+  | { kind: 'refused'; statusCode: number | null; error: string; gone: boolean };
 
 const answerText = (status: number) => `Receiver answered ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
 
@@ -15,7 +16,17 @@ const answerText = (status: number) => `Receiver answered ${status}${STATUS_CODE
 export const MAX_WEBHOOK_RETRY_AFTER_MS = 60 * 60 * 1000;
 
 /** POSTs `body` as JSON with `headers`, without following redirects, and classifies the answer. */
-export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<WebhookAnswer> {
+export async function postWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  options: { allowPrivateUrls: boolean } = { allowPrivateUrls: false },
+): Promise<WebhookAnswer> {
+  // A name that does not resolve is left to fetch, which reports it as a network error worth retrying.
+  if (!options.allowPrivateUrls && !(await resolvesToPublicAddresses(new URL(url)).catch(() => true))) {
+    return { kind: 'refused', statusCode: null, error: 'Receiver address is not public: private, loopback and link-local addresses are refused', gone: false };
+  }
   let response: Response;
   try {
     response = await fetch(url, {

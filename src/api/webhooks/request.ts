@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { EVENT_PATTERNS } from '../../workflows/definitions';
+import { namesNonPublicHost } from '../../infra/public-address';
+import { badRequest } from '../http/problem';
 import { parseBody } from '../http/validation';
 
 export const MAX_URL_LENGTH = 2048;
@@ -36,7 +38,10 @@ export interface SubscriptionRequest {
 }
 
 /** The body of `POST /webhooks`, or a 400 naming the first bad field. */
-export function parseSubscriptionRequest(body: unknown): SubscriptionRequest {
+export function parseSubscriptionRequest(body: unknown, options: { allowPrivateUrls: boolean }): SubscriptionRequest {
   const { url, events, description } = parseBody(subscriptionRequest, body);
+  if (!options.allowPrivateUrls && namesNonPublicHost(new URL(url))) {
+    throw badRequest('Invalid url: must be a public address (private, loopback and link-local hosts are refused)');
+  }
   return { url, events: events ? [...new Set(events)] : ['*'], description: description ?? null };
 }

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config';
 import { listSubscriptions } from '../../db/webhook-subscriptions';
 import type { Prisma } from '../../db/prisma';
 import { scopeOf } from '../http/scope';
@@ -7,14 +8,16 @@ import { webhookView } from './view';
 
 export interface WebhookRoutesDeps {
   prisma: Prisma;
+  /** The WEBHOOK_* settings: whether receivers may be private addresses. */
+  webhooks?: Pick<WebhookSettings, 'allowPrivateUrls'>;
 }
 
-export function webhooksRouter({ prisma }: WebhookRoutesDeps): Router {
+export function webhooksRouter({ prisma, webhooks = DEFAULT_WEBHOOK_SETTINGS }: WebhookRoutesDeps): Router {
   const router = Router({ mergeParams: true });
 
   router.post('/webhooks', async (req, res) => {
     const scope = scopeOf(req);
-    const created = await createWebhook(prisma, scope, req.body);
+    const created = await createWebhook(prisma, scope, req.body, webhooks);
     res.status(201).location(`/ext/v2/${scope.business}/webhooks/${created._id}`).json(created);
   });
 

@@ -27,8 +27,8 @@ export async function findOwnedWebhook(prisma: Prisma, scope: Scope, id: string)
 }
 
 /** Creates a subscription; its secret is in this answer and no other. */
-export async function createWebhook(prisma: Prisma, scope: Scope, body: unknown) {
-  const request = parseSubscriptionRequest(body);
+export async function createWebhook(prisma: Prisma, scope: Scope, body: unknown, options: { allowPrivateUrls: boolean }) {
+  const request = parseSubscriptionRequest(body, options);
   if ((await countSubscriptions(prisma, scope)) >= MAX_WEBHOOKS_PER_OWNER) {
     throw conflict(`At most ${MAX_WEBHOOKS_PER_OWNER} webhooks per business and user: delete one first`);
   }
