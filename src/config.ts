@@ -55,6 +55,8 @@ export const envSchema = z.object({
   /** Event webhooks: how long one POST may take, the first and longest wait between attempts, when to give up. */
   /** Event webhooks to private, loopback or link-local addresses: refused in production, allowed elsewhere by default. */
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).optional(),
+  /** How long the event feed keeps events (days); the sweep deletes older ones nothing waits on. */
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(4).max(3650).default(90),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).default(DEFAULT_WEBHOOK_RETRY.initialIntervalMs),
   WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(100).default(DEFAULT_WEBHOOK_RETRY.maximumIntervalMs),
@@ -141,13 +143,15 @@ export interface WebhookSettings {
   retry: WebhookRetry;
   /** Receivers on private, loopback or link-local addresses are allowed (development, tests). */
   allowPrivateUrls: boolean;
+  /** Events older than this are deleted by the sweep once no delivery waits on them. */
+  eventRetentionMs: number;
   timeoutMs: number;
   sweepEveryMs: number;
   sweepGraceMs: number;
 }
 
 /** The settings without any WEBHOOK_* variable. */
-export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { retry: DEFAULT_WEBHOOK_RETRY, allowPrivateUrls: false, timeoutMs: 10_000, sweepEveryMs: 30_000, sweepGraceMs: 10_000 };
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { retry: DEFAULT_WEBHOOK_RETRY, allowPrivateUrls: false, eventRetentionMs: 90 * 24 * 60 * 60 * 1000, timeoutMs: 10_000, sweepEveryMs: 30_000, sweepGraceMs: 10_000 };
 
 export function webhookSettingsOf(config: Config): WebhookSettings {
   return {
@@ -157,6 +161,7 @@ export function webhookSettingsOf(config: Config): WebhookSettings {
       giveUpAfterMs: config.WEBHOOK_GIVE_UP_AFTER_MS,
     },
     allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS ? config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' : config.NODE_ENV !== 'production',
+    eventRetentionMs: config.EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     sweepEveryMs: config.WEBHOOK_SWEEP_EVERY_MS,
     sweepGraceMs: config.WEBHOOK_SWEEP_GRACE_MS,

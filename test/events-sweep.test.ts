@@ -1,3 +1,6 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createWebhookActivities } from '../src/activities/webhooks';
+import { loadConfig, webhookSettingsOf } from '../src/config';
 import { createPrisma } from '../src/db/prisma';
 import { ensureWebhookSweepSchedule } from '../src/temporal/webhook-sweep-schedule';
 import { receivedEvents, subscribe, verified } from './support/events';
@@ -81,4 +84,27 @@ test('a receiver that keeps failing gets retries until WEBHOOK_GIVE_UP_AFTER_MS,
   } finally {
     await failing.close();
   }
+});
+
+test('the sweep deletes events past EVENT_RETENTION_DAYS that no delivery waits on; the feed goes on from its cursors', async () => {
+  const token = stack.token(uniqueName('retention-user'));
+  const hook = await subscribe(stack.api, token, hooks);
+  expect((await stack.api('POST', '/clients', { token, body: { _id: 'c1', phone: '+14155550100' } })).status).toBe(201);
+  const message = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'later', delay: '1h' } });
+  expect((await stack.api('POST', `/messages/${message.body._id}/cancel`, { token })).status).toBe(200);
+  const before = (await stack.api('GET', '/events', { token })).body;
+  expect(before.events.map((e: { type: string }) => e.type)).toEqual(['message.scheduled', 'message.canceled']);
+  const [scheduled, canceled] = before.events as { id: string }[];
+  const cursorAfterScheduled = (await stack.api('GET', '/events?limit=1', { token })).body.next_cursor;
+
+  // Both are 100 days old; a delivery still waits on the second one.
+  await stack.prisma.$executeRaw`UPDATE events SET created_at = now() - interval '100 days' WHERE id IN (${scheduled.id}::uuid, ${canceled.id}::uuid)`;
+  await stack.prisma.$executeRaw`UPDATE webhook_deliveries SET status = 'pending' WHERE event_id = ${canceled.id}::uuid`;
+  const sweep = createWebhookActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: uniqueName('no-worker'), webhooks: { ...webhookSettingsOf(loadConfig({})), sweepGraceMs: 3_600_000 } });
+  const result = (await new MockActivityEnvironment().run(sweep.handOverPendingDeliveries, {})) as { expiredEvents?: number };
+  expect(result.expiredEvents).toBeGreaterThanOrEqual(1);
+
+  expect((await stack.api('GET', '/events', { token })).body.events.map((e: { id: string }) => e.id)).toEqual([canceled.id]);
+  expect((await stack.api('GET', `/events?after=${cursorAfterScheduled}`, { token })).body.events.map((e: { id: string }) => e.id)).toEqual([canceled.id]);
+  expect((await stack.api('GET', `/webhooks/${hook._id}/deliveries`, { token })).body.deliveries.map((d: { event: { id: string } }) => d.event.id)).toEqual([canceled.id]);
 });

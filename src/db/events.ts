@@ -141,3 +141,19 @@ export function listEvents(prisma: Prisma, scope: Scope, filter: EventFilter) {
     take: filter.take,
   });
 }
+
+/**
+ * Retention: up to `take` events created before `before`, oldest first, that no delivery still waits
+ * on, are deleted (their finished deliveries with them). The feed's cursors stay valid: they name a
+ * sequence number, not a row.
+ */
+export async function deleteEventsCreatedBefore(prisma: Prisma, before: Date, take: number): Promise<number> {
+  return prisma.$executeRaw`
+    DELETE FROM events WHERE id IN (
+      SELECT e.id FROM events e
+      WHERE e.created_at < ${before}
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+      ORDER BY e.seq
+      LIMIT ${take}
+    )`;
+}

@@ -2,6 +2,7 @@ import { Context, heartbeat } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config';
+import { deleteEventsCreatedBefore } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
 import {
   abandonStaleDeliveries,
@@ -95,7 +96,7 @@ export function createWebhookActivities({ prisma, temporal, taskQueue, webhooks 
     /**
      * The sweep: starts the workflow of every pending delivery older than the grace period that was
      * never handed over (its process died between the commit and the start), and abandons deliveries
-     * still pending long after any retry could have ended.
+     * still pending long after any retry could have ended, and deletes events past their retention.
      */
     async handOverPendingDeliveries({ graceMs = webhooks.sweepGraceMs }: SweepWebhooksInput = {}): Promise<SweepWebhooksResult> {
       const now = Date.now();
@@ -107,6 +108,12 @@ export function createWebhookActivities({ prisma, temporal, taskQueue, webhooks 
         result.handedOver += await handOverDeliveries({ prisma, temporal, taskQueue, retry: webhooks.retry }, page);
         heartbeat(result);
         if (page.length < SWEEP_PAGE) break;
+      }
+      result.expiredEvents = 0;
+      for (let deleted = SWEEP_PAGE; deleted === SWEEP_PAGE; ) {
+        deleted = await deleteEventsCreatedBefore(prisma, new Date(now - webhooks.eventRetentionMs), SWEEP_PAGE);
+        result.expiredEvents += deleted;
+        heartbeat(result);
       }
       return result;
     },

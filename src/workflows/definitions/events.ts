@@ -61,6 +61,8 @@ export interface SweepWebhooksInput {
 export interface SweepWebhooksResult {
   handedOver: number;
   abandoned: number;
+  /** Events past EVENT_RETENTION_DAYS deleted by this sweep. */
+  expiredEvents?: number;
 }
 
 export const SWEEP_WEBHOOKS_WORKFLOW = 'sweepWebhookDeliveries';
