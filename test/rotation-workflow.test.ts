@@ -76,8 +76,9 @@ test('hundreds of periods: one step at each boundary, each at the boundary itsel
     expect(period.start).toBe(new Date(startsAt.getTime() + k * DAY).toISOString());
     expect(period.end).toBe(new Date(startsAt.getTime() + (k + 1) * DAY).toISOString());
     expect(period.position).toBe(k % 3);
-    // Woken at the boundary, not a period late: each step hands out exactly one period.
-    expect(Date.parse(period.asOf) - Date.parse(period.start)).toBeLessThan(1000);
+    // Woken at the boundary (within a minute of a day-long period: the skipping clock runs on while a
+    // loaded machine works), not a period late: each step hands out exactly one period.
+    expect(Date.parse(period.asOf) - Date.parse(period.start)).toBeLessThan(60_000);
   });
   // One step per period, plus the last one that finds the rotation over.
   expect(fake.steps()).toBe(301);

@@ -283,8 +283,8 @@ export function advanceRotation(prisma: Prisma, rotationKey: string, now = new D
         state: 'active',
         version: row.version,
         nextChangeAt: next.at.toISOString(),
-        current: inProgress ? { position: current!.position + 1, of: current!.of, until: coveredUntil!.toISOString() } : null,
-        next: { position: next.segment.position + 1, of: next.schedule.agentIds.length },
+        current: inProgress ? { agent: current!.agentId, position: current!.position + 1, of: current!.of, until: coveredUntil!.toISOString() } : null,
+        next: { agent: next.schedule.agentIds[next.segment.position], position: next.segment.position + 1, of: next.schedule.agentIds.length },
       },
       wake: inProgress ? { workflowId: current!.workflowId, expiry: current!.expiry } : null,
     };

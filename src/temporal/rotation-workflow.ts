@@ -28,6 +28,6 @@ export async function startOrWakeRotation(temporal: TemporalClient, taskQueue: s
     signalArgs: [],
     typedSearchAttributes: searchAttributesOf({ business: ref.business, clientId: ref.clientId }),
     ...(requestId && { memo: { [REQUEST_ID_MEMO]: requestId } }),
-    staticSummary: `Agent rotation on client ${ref.clientId}: hands each period to the next agent (positions in the details)`,
+    staticSummary: `Agent rotation on client ${ref.clientId}: hands each period to the next agent (current and next in the details)`,
   });
 }

@@ -19,8 +19,10 @@ export interface AdvanceRotationInput {
   asOf: string;
 }
 
-/** A place in the agent list, 1-based: "agent 2 of 3". Agent ids stay out of Temporal. */
+/** A place in the agent list, 1-based ("agent 2 of 3"), and the agent's id. */
 export interface RotationPosition {
+  /** The agent's id, as the assignments' workflow ids and AgentId search attribute name it. */
+  agent?: string;
   position: number;
   of: number;
 }
@@ -60,10 +62,12 @@ export function rotationWorkflowId(input: { business: string; clientPk: string; 
   return ['rotation', input.business, input.clientPk, input.rotationKey].join('/');
 }
 
-/** "agent 2 of 3 until …; next change at … (agent 3 of 3)": the run's current details. */
+const named = (p: RotationPosition) => `${p.agent ? `${p.agent} (agent ${p.position} of ${p.of})` : `agent ${p.position} of ${p.of}`}`;
+
+/** "a2 (agent 2 of 3) until …; next change at … to a3 (agent 3 of 3)": the run's current details. */
 export function describeRotationStep(step: RotationStep): string {
   if (step.state === 'ended') return `Rotation stopped (version ${step.version})`;
-  const current = step.current ? `agent ${step.current.position} of ${step.current.of} until ${step.current.until}` : 'nobody assigned now';
-  const next = step.next ? ` (agent ${step.next.position} of ${step.next.of})` : '';
+  const current = step.current ? `${named(step.current)} until ${step.current.until}` : 'nobody assigned now';
+  const next = step.next ? ` to ${named(step.next)}` : '';
   return `Rotation: ${current}; next change at ${step.nextChangeAt}${next}`;
 }
