@@ -97,7 +97,11 @@ test('the sweep deletes events past EVENT_RETENTION_DAYS that no delivery waits 
   const [scheduled, canceled] = before.events as { id: string }[];
   const cursorAfterScheduled = (await stack.api('GET', '/events?limit=1', { token })).body.next_cursor;
 
-  // Both are 100 days old; a delivery still waits on the second one.
+  // Once both were delivered: both are 100 days old, and a delivery still waits on the second one.
+  await eventually(async () => {
+    const { deliveries } = (await stack.api('GET', `/webhooks/${hook._id}/deliveries`, { token })).body;
+    return deliveries.length === 2 && deliveries.every((d: { status: string }) => d.status === 'delivered');
+  });
   await stack.prisma.$executeRaw`UPDATE events SET created_at = now() - interval '100 days' WHERE id IN (${scheduled.id}::uuid, ${canceled.id}::uuid)`;
   await stack.prisma.$executeRaw`UPDATE webhook_deliveries SET status = 'pending' WHERE event_id = ${canceled.id}::uuid`;
   const sweep = createWebhookActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: uniqueName('no-worker'), webhooks: { ...webhookSettingsOf(loadConfig({})), sweepGraceMs: 3_600_000 } });
