@@ -16,7 +16,8 @@ export function requestLog(logger: Logger): RequestHandler {
       res.setHeader(REQUEST_ID_HEADER, id);
       return id;
     },
-    customProps: (req) => ({ event: 'http.request', user: (req as { caller?: { userId: string } }).caller?.userId }),
+    // pino-http asks at the start too, for the request's child logger; answering then as well would write every key twice.
+    customProps: (req, res) => (res.headersSent ? { event: 'http.request', user: (req as { caller?: { userId: string } }).caller?.userId } : {}),
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
