@@ -1,6 +1,7 @@
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import { REQUEST_ID_MEMO, type SendMessageInput } from '../workflows/definitions';
 import { searchAttributesOf } from './search-attributes';
+import { taskQueuesOf } from './task-queues';
 
 export interface ScheduledMessage {
   id: string;
@@ -19,11 +20,11 @@ export interface ScheduledMessage {
  * cache), and its first task comes when it is due. A cancel wakes it early (see `wakeMessageWorkflow`);
  * an operator's Request Cancellation does so by itself.
  */
-export function messageWorkflowOptions(taskQueue: string, message: ScheduledMessage, now = Date.now()) {
+export function messageWorkflowOptions(baseTaskQueue: string, message: ScheduledMessage, now = Date.now()) {
   const delayMs = message.sendAt.getTime() - now;
   return {
     workflowId: message.workflowId,
-    taskQueue,
+    taskQueue: taskQueuesOf(baseTaskQueue).messages,
     args: [{ business: message.business, messageId: message.id, sendAt: message.sendAt.toISOString() }] as [SendMessageInput],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,

@@ -87,9 +87,13 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
   const readable = patched(WORKFLOW_SEARCH_ATTRIBUTES_PATCH);
   const localSteps = patched(MESSAGE_LOCAL_ACTIVITIES_PATCH);
   const steps = localSteps ? local : remote;
+  // Since the patch, a status the run already shows (`scheduled`, given at start) is not upserted again:
+  // each upsert is a visibility write in the server, and a message that is due sends in one task.
+  let shown = localSteps ? workflowInfo().typedSearchAttributes.get(MESSAGE_STATUS) : undefined;
   const show: Show = (status) => {
     setCurrentDetails(`Message ${input.messageId}: ${status}${status === 'scheduled' ? `, send at ${input.sendAt}` : ''}`);
-    if (readable) upsertSearchAttributes([{ key: MESSAGE_STATUS, value: status }]);
+    if (readable && status !== shown) upsertSearchAttributes([{ key: MESSAGE_STATUS, value: status }]);
+    if (localSteps) shown = status;
   };
   const signal = { changed: false };
   setHandler(messageChangedSignal, () => {
@@ -116,8 +120,11 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
   });
 }
 
+/**
+ * The fast path's task ends with the outcome, so its status goes from `scheduled` to the outcome in one
+ * upsert; `sending` is shown when the durable path takes over.
+ */
 async function handOver(input: SendMessageInput, state: SendMessageState, show: Show): Promise<SendMessageResult> {
-  show('sending');
   let failure: unknown;
   try {
     return done(state, await sendDueMessage(input.messageId), show);
@@ -128,6 +135,7 @@ async function handOver(input: SendMessageInput, state: SendMessageState, show: 
   const claim = await local.claimMessageForSending(input.messageId);
   if (claim.status !== 'claimed') return done(state, claim.status, show);
   if (!isFinal(failure)) {
+    show('sending');
     try {
       const delivered = await deliverMessage(input.messageId);
       await local.recordMessageSent({ messageId: input.messageId, ...delivered });
