@@ -1,53 +1,95 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import jwt from 'jsonwebtoken';
 import pino from 'pino';
+import { createLogProvider } from '../src/activities/providers/log';
+import type { MessageProvider } from '../src/activities/providers';
 import { listen } from '../src/api/http/server';
 import { loadConfig } from '../src/config';
+import { setLogLevel } from '../src/logger';
+import type { Prisma } from '../src/db/prisma';
 import { applyMigrations } from '../src/infra/migrate';
 import { startEmbeddedPostgres } from '../src/infra/postgres';
 import { startDevServer } from '../src/infra/temporal-server';
 import type { paths } from '../src/generated/openapi';
-import { createApi, openServices, runWorker } from '../src/services';
+import { createApi, openServices, runWorker, type ApiOptions } from '../src/services';
+import { generatePayloadKey } from '../src/temporal/payload-codec';
 import createClient from 'openapi-fetch';
 
-/** A throwaway stack for a benchmark run: fresh PostgreSQL and Temporal dev server, worker and API. */
-export async function startBenchStack() {
+export interface BenchStackOptions {
+  /** The message provider, built on the stack's database (default: the log provider). */
+  provider?: (prisma: Prisma) => MessageProvider;
+  /** Run the worker and the API in this process (default); false: only PostgreSQL and Temporal. */
+  inProcess?: boolean;
+  api?: ApiOptions;
+}
+
+/**
+ * A throwaway stack for a benchmark run, shaped like `npm start`'s: a fresh PostgreSQL, a Temporal dev
+ * server on a SQLite file with the same WAL pragmas, payloads encrypted, a worker and the API.
+ */
+export async function startBenchStack(options: BenchStackOptions = {}) {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
+  setLogLevel('warn'); // one line per delivered message would drown the figures
   const environment = loadConfig();
   const dir = await mkdtemp(join(tmpdir(), 'crm-bench-'));
+  const sqlitePath = join(dir, 'temporal.sqlite');
   const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres'), database: 'bench' });
   await applyMigrations(postgres.url);
-  const temporalServer = await startDevServer(environment);
+  const temporalServer = await startDevServer(environment, { dbFilename: sqlitePath });
   const secret = randomBytes(32).toString('hex');
-  const services = await openServices({
-    ...environment,
+  const payloadKeys = generatePayloadKey('bench');
+  const config = loadConfig({
+    ...process.env,
     DATABASE_URL: postgres.url,
-    DATABASE_POOL_SIZE: 20,
+    DATABASE_POOL_SIZE: '20',
     TEMPORAL_ADDRESS: temporalServer.address,
     TEMPORAL_TASK_QUEUE: 'bench',
     JWT_SECRET: secret,
     MESSAGE_PROVIDER: 'log',
+    TEMPORAL_PAYLOAD_KEYS: payloadKeys,
   });
-  const worker = await runWorker(services);
-  const http = await listen(createApi(services, { log: (e) => console.error(e), logger: pino({ level: 'silent' }) }), 0, '127.0.0.1');
-  const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'bench-user', expiresIn: '1h' });
-  const baseUrl = `http://127.0.0.1:${http.port}`;
+  const services = await openServices(config);
+  services.provider = (options.provider ?? createLogProvider)(services.prisma);
+  const inProcess = options.inProcess ?? true;
+  const worker = inProcess ? await runWorker(services) : undefined;
+  const http = inProcess
+    ? await listen(createApi(services, { log: (e) => console.error(e), logger: pino({ level: 'silent' }), ...options.api }), 0, '127.0.0.1')
+    : undefined;
+  const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'bench-user', expiresIn: '4h' });
+  const clientFor = (baseUrl: string) => createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${token}` } });
   return {
+    dir,
+    sqlitePath,
+    /** What the worker and API processes of a deployment would be given (scale runs them apart). */
+    env: { DATABASE_URL: postgres.url, TEMPORAL_ADDRESS: temporalServer.address, TEMPORAL_TASK_QUEUE: 'bench', JWT_SECRET: secret, TEMPORAL_PAYLOAD_KEYS: payloadKeys },
+    temporalAddress: temporalServer.address,
+    services,
     prisma: services.prisma,
     temporal: services.temporal,
+    taskQueue: services.taskQueue,
+    scope: { business: 'bench', ownerId: 'bench-user' },
     /** The typed client generated from the OpenAPI document, as the benchmark's user of business `bench`. */
-    api: createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${token}` } }),
+    api: clientFor(`http://127.0.0.1:${http?.port ?? 0}`),
+    clientFor,
     /** The same client as another user of the business. */
     apiAs: (userId: string) =>
-      createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${jwt.sign({}, secret, { algorithm: 'HS256', subject: userId, expiresIn: '1h' })}` } }),
+      createClient<paths>({
+        baseUrl: `http://127.0.0.1:${http?.port ?? 0}`,
+        headers: { authorization: `Bearer ${jwt.sign({}, secret, { algorithm: 'HS256', subject: userId, expiresIn: '4h' })}` },
+      }),
     path: { businessname: 'bench' },
+    /** Bytes of the dev server's SQLite file with its write-ahead log. */
+    async temporalStorageBytes() {
+      const sizes = await Promise.all(['', '-wal'].map((suffix) => stat(sqlitePath + suffix).then((s) => s.size, () => 0)));
+      return sizes[0] + sizes[1];
+    },
     async stop() {
-      await http.stop();
-      await worker.stop();
+      await http?.stop();
+      await worker?.stop();
       await services.stop();
       await temporalServer.stop();
       await postgres.stop();
@@ -66,6 +108,15 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** p50, p95, p99 and max of `values` (ms or s), rounded. */
+export function distribution(values: number[], digits = 1) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const round = (x: number) => +x.toFixed(digits);
+  return sorted.length
+    ? { count: sorted.length, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1]) }
+    : { count: 0, p50: NaN, p95: NaN, p99: NaN, max: NaN };
+}
+
 /** Runs `task(i)` for i < count with at most `concurrency` in flight; returns each latency in ms. */
 export async function measure(count: number, concurrency: number, task: (i: number) => Promise<void>) {
   const latencies: number[] = [];
@@ -82,19 +133,13 @@ export async function measure(count: number, concurrency: number, task: (i: numb
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: count,
-    concurrency,
-    perSecond: +(count / seconds).toFixed(1),
-    p50: +percentile(latencies, 50).toFixed(1),
-    p95: +percentile(latencies, 95).toFixed(1),
-    p99: +percentile(latencies, 99).toFixed(1),
-    max: +latencies[latencies.length - 1].toFixed(1),
-  };
+  const { p50, p95, p99, max } = distribution(latencies);
+  return { requests: count, concurrency, perSecond: +(count / seconds).toFixed(1), p50, p95, p99, max };
 }
 
-const rssMb = () => +(process.memoryUsage().rss / 2 ** 20).toFixed(1);
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const rssMb = () => +(process.memoryUsage().rss / 2 ** 20).toFixed(1);
 
 export type BenchStack = Awaited<ReturnType<typeof startBenchStack>>;
 

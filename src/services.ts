@@ -111,7 +111,7 @@ export async function runObservedWorker(services: Services, port: number, sdkMet
     port,
     metrics: metrics.registry,
     sdkMetricsUrl: sdkMetricsAddress && `http://${sdkMetricsAddress}/metrics`,
-    running: () => worker.worker.getState() === 'RUNNING',
+    running: worker.running,
     codec: codecEndpointOf(services),
   });
   return {

@@ -35,12 +35,12 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-/** The first attempt of `deliverMessage` does its work, then never reports back: a worker killed at that moment. */
+/** The first attempt of the hand-over (`sendDueMessage`, a local activity) does its work, then never reports back: a worker killed at that moment. */
 const loseFirstDeliveryReport = (): ActivityInboundCallsInterceptor => ({
   async execute(input, next) {
     const result = await next(input);
     const { activityType, attempt } = Context.current().info;
-    if (activityType === 'deliverMessage' && attempt === 1) {
+    if (activityType === 'sendDueMessage' && attempt === 1) {
       await Context.current().cancelled;
     }
     return result;
@@ -69,7 +69,7 @@ test('a retry of an attempt whose report was lost after the receiver accepted th
   });
 
   expect(receiver.requestsFor(id)).toHaveLength(1);
-  // The lost attempt is noticed by its missing heartbeats (10 s), not by its start-to-close timeout.
+  // The lost attempt is given up after its 13 s start-to-close timeout (the webhook's 10 s and a margin), then tried again.
   expect(Date.now() - started).toBeLessThan(18_000);
   const message = await prisma.message.findUniqueOrThrow({ where: { id } });
   expect(message).toEqual(expect.objectContaining({ status: 'sent', attempts: 1, providerRef: `rcv-${id}`, providerAcceptedAt: expect.any(Date) }));

@@ -1,5 +1,6 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { searchAttributesOf } from '../temporal/search-attributes';
+import { taskQueuesOf } from '../temporal/task-queues';
 import {
   ASSIGNMENT_EXPIRY_WORKFLOW,
   assignmentChangedSignal,
@@ -7,11 +8,11 @@ import {
   type AssignmentExpiryWorkflow,
 } from '../workflows/definitions';
 
-/** Starts the pair's expiry workflow under `workflowId`, or wakes the running one to re-read its row. */
-export async function startOrWakeExpiry(temporal: TemporalClient, taskQueue: string, workflowId: string, expiry: AssignmentExpiryInput): Promise<void> {
+/** Starts the pair's expiry workflow under `workflowId` on the expiry queue, or wakes the running one (on whichever queue it runs) to re-read its row. */
+export async function startOrWakeExpiry(temporal: TemporalClient, baseTaskQueue: string, workflowId: string, expiry: AssignmentExpiryInput): Promise<void> {
   await temporal.workflow.signalWithStart<AssignmentExpiryWorkflow, []>(ASSIGNMENT_EXPIRY_WORKFLOW, {
     workflowId,
-    taskQueue,
+    taskQueue: taskQueuesOf(baseTaskQueue).expiry,
     args: [expiry],
     signal: assignmentChangedSignal,
     signalArgs: [],

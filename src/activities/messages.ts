@@ -9,7 +9,7 @@ import {
   recordProviderAccepted,
 } from '../db/messages';
 import type { Prisma } from '../db/prisma';
-import { ActivityFailureType, type MessageClaim, type MessageStatus } from '../workflows/definitions';
+import { ActivityFailureType, type MessageClaim, type MessageStatus, type SendMessageResult } from '../workflows/definitions';
 import { whileHeartbeating } from './heartbeat';
 import type { MessageProvider, OutgoingMessage } from './providers';
 
@@ -25,7 +25,7 @@ function messageNotFound(messageId: string): ApplicationFailure {
 }
 
 export function createMessageActivities({ prisma, provider, observeLateness }: MessageActivityDeps) {
-  return {
+  const activities = {
     async loadMessageStatus(messageId: string): Promise<MessageStatus> {
       const status = await messageStatus(prisma, messageId);
       if (!status) throw messageNotFound(messageId);
@@ -85,5 +85,22 @@ export function createMessageActivities({ prisma, provider, observeLateness }: M
     },
 
     recordMessageFailed: (input: { messageId: string; error: string }): Promise<void> => markMessageFailed(prisma, input),
+  };
+  return {
+    ...activities,
+
+    /**
+     * A due message from claim to `sent` in one local activity (one workflow activation instead of
+     * three): claims it, hands it over as `deliverMessage` does and records it sent. Each part is safe
+     * to repeat, so a retried attempt resumes where the last one stopped. Returns how the row ended when
+     * it could not be claimed (canceled, or already finished).
+     */
+    async sendDueMessage(messageId: string): Promise<SendMessageResult['outcome']> {
+      const claim = await activities.claimMessageForSending(messageId);
+      if (claim.status !== 'claimed') return claim.status;
+      const delivered = await activities.deliverMessage(messageId);
+      await activities.recordMessageSent({ messageId, ...delivered });
+      return 'sent';
+    },
   };
 }

@@ -172,6 +172,10 @@ export async function markMessageFailed(prisma: Prisma, input: { messageId: stri
   await transition(prisma, { id: input.messageId, status: 'sending' }, { status: 'failed', error: input.error.slice(0, 1000) }, 'message.failed', 'api');
 }
 
+export function findMessage(prisma: Prisma, id: string): Promise<MessageWithClient | null> {
+  return prisma.message.findUnique({ where: { id }, include: withClientId });
+}
+
 export function findOwnedMessage(prisma: Prisma, scope: Scope, id: string): Promise<MessageWithClient | null> {
   return prisma.message.findFirst({ where: { id, ...scope }, include: withClientId });
 }

@@ -1,7 +1,7 @@
 import type { Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
-import { ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS } from '../workflows/definitions';
+import { ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, type MessageStatus } from '../workflows/definitions';
 
 export const BUSINESS_NAME = defineSearchAttributeKey('BusinessName', SearchAttributeType.KEYWORD);
 export const CLIENT_ID = defineSearchAttributeKey('ClientId', SearchAttributeType.KEYWORD);
@@ -12,12 +12,19 @@ export const WEBHOOK_EVENT_TYPE = defineSearchAttributeKey('WebhookEventType', S
 /** Every attribute the workflows use, as the dev server registers them and a cluster must. */
 export const SEARCH_ATTRIBUTE_KEYS = [BUSINESS_NAME, CLIENT_ID, AGENT_ID, ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, WEBHOOK_EVENT_TYPE];
 
-export function searchAttributesOf(keys: { business: string; clientId?: string | null; agentId?: string; eventType?: string }): TypedSearchAttributes {
+export function searchAttributesOf(keys: {
+  business: string;
+  clientId?: string | null;
+  agentId?: string;
+  eventType?: string;
+  messageStatus?: MessageStatus;
+}): TypedSearchAttributes {
   return new TypedSearchAttributes([
     { key: BUSINESS_NAME, value: keys.business },
     ...(keys.clientId ? [{ key: CLIENT_ID, value: keys.clientId }] : []),
     ...(keys.agentId ? [{ key: AGENT_ID, value: keys.agentId }] : []),
     ...(keys.eventType ? [{ key: WEBHOOK_EVENT_TYPE, value: keys.eventType }] : []),
+    ...(keys.messageStatus ? [{ key: MESSAGE_STATUS, value: keys.messageStatus }] : []),
   ]);
 }
 

@@ -10,6 +10,8 @@ import type { TemporalConnectionOptions, WebhookSettings } from '../config';
 import { crmServiceHandler } from '../nexus/service';
 import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTORS_PATH, WORKFLOWS_PATH } from '../paths';
 import { requestIdInterceptor } from './request-id-interceptor';
+import { taskQueuesOf, type TaskQueueRole } from '../temporal/task-queues';
+import { WORKER_TUNING } from './tuning';
 
 export interface WorkerDeps {
   temporalAddress: string;
@@ -30,8 +32,10 @@ export interface WorkerOptions {
 }
 
 export interface RunningWorker {
-  worker: Worker;
-  /** Resolves once the worker has shut down and its connection is closed. */
+  /** One SDK worker per task queue (see taskQueuesOf), all in this process on one connection. */
+  workers: Worker[];
+  running(): boolean;
+  /** Resolves once every worker has shut down and the connection is closed. */
   done: Promise<void>;
   stop(): Promise<void>;
 }
@@ -40,31 +44,57 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
   await ensureSearchAttributes(deps.temporal.connection.operatorService, deps.namespace);
   const workflowBundle = options.workflowBundle ?? (existsSync(PREBUILT_WORKFLOW_BUNDLE) ? { codePath: PREBUILT_WORKFLOW_BUNDLE } : undefined);
   const connection = await NativeConnection.connect({ address: deps.temporalAddress, ...deps.temporalConnection });
-  const worker = await Worker.create({
-    connection,
-    namespace: deps.namespace,
+  const activities = createActivities({
+    prisma: deps.prisma,
+    temporal: deps.temporal,
     taskQueue: deps.taskQueue,
-    dataConverter: deps.dataConverter,
-    // A prebuilt bundle carries the workflow interceptors already (npm run build, test/support/global-setup.ts).
-    ...(workflowBundle
-      ? { workflowBundle, interceptors: { activity: [requestIdInterceptor] } }
-      : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: [WORKFLOW_INTERCEPTORS_PATH], activity: [requestIdInterceptor] } }),
-    activities: createActivities({
-      prisma: deps.prisma,
-      temporal: deps.temporal,
-      taskQueue: deps.taskQueue,
-      provider: deps.provider,
-      webhooks: deps.webhooks,
-      observeLateness: options.observeLateness,
-    }),
-    nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue })],
+    provider: deps.provider,
+    webhooks: deps.webhooks,
+    observeLateness: options.observeLateness,
   });
-  const done = worker.run().finally(() => connection.close());
+  const queues = taskQueuesOf(deps.taskQueue);
+  let workers: Worker[];
+  try {
+    workers = await Promise.all(
+      (Object.keys(queues) as TaskQueueRole[]).map((role) =>
+        Worker.create({
+          connection,
+          namespace: deps.namespace,
+          taskQueue: queues[role],
+          dataConverter: deps.dataConverter,
+          // A prebuilt bundle carries the workflow interceptors already (npm run build, test/support/global-setup.ts).
+          ...(workflowBundle
+            ? { workflowBundle, interceptors: { activity: [requestIdInterceptor] } }
+            : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: [WORKFLOW_INTERCEPTORS_PATH], activity: [requestIdInterceptor] } }),
+          activities,
+          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue })] }),
+          ...WORKER_TUNING[role],
+        }),
+      ),
+    );
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  const runs = workers.map((worker) => worker.run());
+  const done = (async () => {
+    try {
+      await Promise.all(runs);
+    } catch (error) {
+      // One worker failing stops the others: the process is not whole without it.
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+      await Promise.allSettled(runs);
+      throw error;
+    } finally {
+      await connection.close();
+    }
+  })();
   return {
-    worker,
+    workers,
+    running: () => workers.every((worker) => worker.getState() === 'RUNNING'),
     done,
     stop: async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
       await done;
     },
   };

@@ -5,6 +5,7 @@ import { insertAssignRequest } from '../../db/assign-requests';
 import type { Prisma } from '../../db/prisma';
 import { refuseWhileKnownDown, startWithinBudget } from '../../temporal/availability';
 import { searchAttributesOf } from '../../temporal/search-attributes';
+import { taskQueuesOf } from '../../temporal/task-queues';
 import { withTimeout } from '../../timeout';
 import { assignAgents as assignAgentsWorkflow } from '../../workflows';
 import { assignAgentsWorkflowId, REQUEST_ID_MEMO, type AssignAgentsResult } from '../../workflows/definitions';
@@ -18,6 +19,7 @@ export const DEFAULT_ASSIGN_TIMEOUT_MS = 20_000;
 export interface AssignDeps {
   prisma: Prisma;
   temporal: TemporalClient;
+  /** The base task queue (TEMPORAL_TASK_QUEUE); the request's workflow runs on its assign queue. */
   taskQueue: string;
   /** How long a request waits for its validating workflow before answering 504. */
   assignTimeoutMs: number;
@@ -67,7 +69,7 @@ export async function assignAgents(
   const handle = await startWithinBudget(deps.temporal, () =>
     deps.temporal.workflow.start(assignAgentsWorkflow, {
       workflowId,
-      taskQueue: deps.taskQueue,
+      taskQueue: taskQueuesOf(deps.taskQueue).assign,
       // A retried request (same key) waits for the run it already started.
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       args: [{ business: scope.business, clientId, agents: request.agents }],

@@ -1,14 +1,15 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import { cancelScheduledMessage, type MessageWithClient } from '../../db/messages';
+import { cancelScheduledMessage, findMessage, type MessageWithClient } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
 import { conflict } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { findOwnedMessage } from './owned-message';
-import { notifyMessageWorkflow } from './workflow';
+import { wakeMessageWorkflow } from './workflow';
 
 export interface CancelDeps {
   prisma: Prisma;
   temporal: TemporalClient;
+  taskQueue: string;
 }
 
 /** Cancels a message that has not left yet; canceling it again answers the same, later is a 409. */
@@ -23,8 +24,11 @@ export async function cancelMessage(deps: CancelDeps, scope: Scope, id: string):
 }
 
 /** scheduled → canceled, then wakes the workflow so it ends; false when the message had already left `scheduled`. */
-export async function cancelIfScheduled(deps: CancelDeps, message: { id: string; workflowId: string }): Promise<boolean> {
+export async function cancelIfScheduled(deps: CancelDeps, message: { id: string }): Promise<boolean> {
   const canceled = await cancelScheduledMessage(deps.prisma, message.id);
-  if (canceled) await notifyMessageWorkflow(deps.temporal, message.workflowId);
+  if (canceled) {
+    const row = await findMessage(deps.prisma, message.id);
+    if (row) await wakeMessageWorkflow(deps.temporal, deps.taskQueue, { ...row, clientId: row.client?.id ?? null });
+  }
   return canceled;
 }

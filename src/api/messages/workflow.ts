@@ -1,5 +1,5 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { startWithinBudget } from '../../temporal/availability';
 import { messageWorkflowOptions, type ScheduledMessage } from '../../temporal/message-workflow';
 import { sendMessage } from '../../workflows';
@@ -19,11 +19,16 @@ export async function startMessageWorkflow(temporal: TemporalClient, taskQueue: 
   }
 }
 
-/** Tells the workflow to re-read its row. A closed one has nothing left to send; a later one reads the row before it sends. */
-export async function notifyMessageWorkflow(temporal: TemporalClient, workflowId: string): Promise<void> {
+/**
+ * Tells the workflow to re-read its row (after a cancel). Signal-with-start, because a plain signal to a
+ * run still waiting on its start delay would wait with it; this one wakes it now, and starts a run that
+ * never started (it finds the row canceled and ends). A closed run has nothing left to send.
+ */
+export async function wakeMessageWorkflow(temporal: TemporalClient, taskQueue: string, message: ScheduledMessage): Promise<void> {
+  const { startDelay: _delay, ...options } = messageWorkflowOptions(taskQueue, message);
   try {
-    await temporal.workflow.getHandle(workflowId).signal(messageChangedSignal);
+    await temporal.workflow.signalWithStart(sendMessage, { ...options, signal: messageChangedSignal, signalArgs: [] });
   } catch (error) {
-    if (!(error instanceof WorkflowNotFoundError)) throw error;
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
 }

@@ -29,6 +29,9 @@ export interface SendMessageState {
 export const messageChangedSignal = defineSignal('messageChanged');
 export const sendMessageStateQuery = defineQuery<SendMessageState>('state');
 
+/** Runs that record this patch take their steps as local activities (see send-message.ts); older ones replay as activity tasks. */
+export const MESSAGE_LOCAL_ACTIVITIES_PATCH = 'message-local-activities';
+
 /** The message workflow's name and signature, for starting it from activities without importing workflow code. */
 export const SEND_MESSAGE_WORKFLOW = 'sendMessage';
 export type SendMessageWorkflow = (input: SendMessageInput) => Promise<SendMessageResult>;

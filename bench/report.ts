@@ -1,0 +1,34 @@
+/** What every scenario prints: its baseline and the project's figure measured in the same run, and their ratio. */
+export interface ScenarioResult {
+  scenario: string;
+  /** One line on what was measured, and on what stack. */
+  what: string;
+  baseline: { label: string; figures: Record<string, unknown> };
+  project: { label: string; figures: Record<string, unknown> };
+  /** project ÷ baseline for the figures the goals are about (higher means the project is slower, or faster for rates: see `goals`). */
+  ratios: Record<string, number>;
+  goals: { goal: string; measured: string; met: boolean }[];
+  /** Anything else worth keeping: memory, storage, counts. */
+  notes?: Record<string, unknown>;
+}
+
+const compact = (figures: Record<string, unknown>) =>
+  Object.entries(figures)
+    .map(([key, value]) => `${key}=${typeof value === 'object' ? JSON.stringify(value) : value}`)
+    .join('  ');
+
+/** Human lines first (baseline, project, ratios, goals), then the whole result as one JSON line. */
+export function printResult(result: ScenarioResult): void {
+  const lines = [
+    `== ${result.scenario}: ${result.what}`,
+    `baseline  ${result.baseline.label}: ${compact(result.baseline.figures)}`,
+    `project   ${result.project.label}: ${compact(result.project.figures)}`,
+    `ratio     ${Object.entries(result.ratios).map(([k, v]) => `${k} ${v}×`).join('  ')}`,
+    ...result.goals.map((g) => `goal      ${g.goal}: ${g.measured} → ${g.met ? 'met' : 'NOT met'}`),
+    ...(result.notes ? [`notes     ${compact(result.notes)}`] : []),
+  ];
+  console.log(lines.join('\n'));
+  console.log(JSON.stringify(result));
+}
+
+export const ratio = (project: number, baseline: number) => +(project / baseline).toFixed(2);

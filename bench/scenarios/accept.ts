@@ -1,0 +1,55 @@
+import { Client } from '@temporalio/client';
+import { RAW_TASK_QUEUE, startRawWorker } from '../baseline/worker';
+import { ratio, type ScenarioResult } from '../report';
+import { expectStatus, measure, startBenchStack } from '../stack';
+
+/*
+ * `npm run bench -- accept [requests] [concurrency] [rounds]`: POST /messages (a delay of an hour, so
+ * the figure is the accept path itself) against a raw `workflow.start` of a workflow with the same
+ * start delay on the same server, at the same concurrency, in alternating rounds. Then once each sent
+ * now: the message (accept and delivery) against a raw start whose workflow runs one activity.
+ */
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function run(args: string[]): Promise<ScenarioResult> {
+  const [requests = 300, concurrency = 10, rounds = 3] = args.map(Number);
+  const stack = await startBenchStack();
+  const raw = await startRawWorker(stack);
+  try {
+    const { api, path } = stack;
+    const rawClient = new Client({ connection: stack.temporal.connection });
+    await expectStatus(api.POST('/ext/v2/{businessname}/clients', { params: { path }, body: { _id: 'client-1', phone: '+14155550100' } }), 201);
+    const post = (i: number, delay: string | undefined) =>
+      expectStatus(api.POST('/ext/v2/{businessname}/messages', { params: { path }, body: { message_type: 'text', client: 'client-1', text_message: `Message ${i}`, delay } }), 202);
+    const rawStart = (id: string, startDelay?: '1h') =>
+      rawClient.workflow.start('rawDelayedSend', { taskQueue: RAW_TASK_QUEUE, workflowId: id, args: [id], startDelay }).then(() => undefined);
+
+    await measure(30, 5, (i) => post(-i, '1h')); // warm-up
+    await measure(30, 5, (i) => rawStart(`warm-${i}`, '1h'));
+    const rawRounds = [];
+    const projectRounds = [];
+    for (let round = 0; round < rounds; round++) {
+      rawRounds.push(await measure(requests, concurrency, (i) => rawStart(`raw-${round}-${i}`, '1h')));
+      projectRounds.push(await measure(requests, concurrency, (i) => post(round * requests + i, '1h')));
+    }
+    const now = {
+      raw: await measure(requests, concurrency, (i) => rawStart(`raw-now-${i}`)),
+      project: await measure(requests, concurrency, (i) => post(-1000 - i, undefined)),
+    };
+    const rawRate = median(rawRounds.map((r) => r.perSecond));
+    const projectRate = median(projectRounds.map((r) => r.perSecond));
+    const acceptRatio = ratio(projectRate, rawRate);
+    return {
+      scenario: 'accept',
+      what: `${rounds} alternating rounds of ${requests} requests at concurrency ${concurrency}, delay 1 h; embedded stack, one process`,
+      baseline: { label: 'raw workflow.start with startDelay 1h', figures: { perSecondMedian: rawRate, rounds: rawRounds } },
+      project: { label: 'POST /messages with delay 1h', figures: { perSecondMedian: projectRate, rounds: projectRounds } },
+      ratios: { acceptRate: acceptRatio, sendNowRate: ratio(now.project.perSecond, now.raw.perSecond) },
+      goals: [{ goal: 'accept rate ≥ 0.95× raw workflow.start', measured: `${acceptRatio}×`, met: acceptRatio >= 0.95 }],
+      notes: { sendNow: now },
+    };
+  } finally {
+    await raw.stop();
+    await stack.stop();
+  }
+}

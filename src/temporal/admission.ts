@@ -1,0 +1,79 @@
+/**
+ * Backpressure for the work an API process hands to Temporal: at most `limit` pieces of one kind in
+ * flight at once; a request beyond that waits up to `waitMs` for a place, and is refused with
+ * `TemporalBusyError` (503 with Retry-After) when none frees up in time — before anything is stored, so
+ * a refused request left nothing behind. When Temporal falls behind, the calls in flight take longer,
+ * the places stay taken and new requests are told to come back, instead of piling up until they time
+ * out (a 504 for assign-agents).
+ */
+export class TemporalBusyError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too much work in flight to Temporal');
+    this.name = 'TemporalBusyError';
+  }
+}
+
+export interface AdmissionLimit {
+  /** At most this many in flight at once. */
+  limit: number;
+  /** How long a request may wait for a place before it is refused. */
+  waitMs: number;
+  /** What the refusal's Retry-After says. */
+  retryAfterSeconds: number;
+}
+
+export interface Admission {
+  /** Runs `work` once a place is free, keeping it until `work` settles. */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  readonly inFlight: number;
+  readonly waiting: number;
+}
+
+export function createAdmission({ limit, waitMs, retryAfterSeconds }: AdmissionLimit): Admission {
+  let inFlight = 0;
+  const queue: { admit: () => void; timer: NodeJS.Timeout }[] = [];
+
+  const release = () => {
+    const next = queue.shift();
+    if (next) {
+      clearTimeout(next.timer);
+      next.admit(); // the place passes on, inFlight unchanged
+    } else {
+      inFlight--;
+    }
+  };
+
+  const acquire = (): Promise<void> => {
+    if (inFlight < limit) {
+      inFlight++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const entry = {
+        admit: resolve,
+        timer: setTimeout(() => {
+          queue.splice(queue.indexOf(entry), 1);
+          reject(new TemporalBusyError(retryAfterSeconds));
+        }, waitMs),
+      };
+      queue.push(entry);
+    });
+  };
+
+  return {
+    async run(work) {
+      await acquire();
+      try {
+        return await work();
+      } finally {
+        release();
+      }
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    get waiting() {
+      return queue.length;
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { WorkerOptions } from '@temporalio/worker';
+import type { TaskQueueRole } from '../temporal/task-queues';
+
+type Tuning = Pick<
+  WorkerOptions,
+  | 'maxConcurrentWorkflowTaskExecutions'
+  | 'maxConcurrentLocalActivityExecutions'
+  | 'maxConcurrentActivityTaskExecutions'
+  | 'maxCachedWorkflows'
+  | 'enableNonLocalActivities'
+>;
+
+/**
+ * Slots and cache of each task queue's worker (see taskQueuesOf), measured with `npm run bench --
+ * lateness` and `-- isolation` (figures in the README's "Speed and memory"):
+ *
+ * - Slots: on the 2-core machine the drain of 1,000 due messages is bound by CPU (the dev server and the
+ *   workflow sandbox's cost per activation), not by slots: 100 task slots with 20 pollers, or 10 with 4,
+ *   moved p99 lateness within the noise of the SDK's defaults (40 slots, 10 pollers). The message worker
+ *   keeps 40; a local activity holds a database connection for a few milliseconds, so 40 of them wait
+ *   on the pool at worst rather than on PostgreSQL.
+ * - Cache: a message's run ends in the task that wakes it, and an assign request's in its first, so their
+ *   caches only need to cover the tasks in flight. Expiry runs sleep for up to 30 days between tasks:
+ *   caching them would keep every live assignment's run in memory (the 100,000 of the scale goal), so
+ *   a handful are kept and the rest replay their few events when they wake.
+ * - The assign and expiry workflows use local activities only: their workers poll no activity tasks.
+ */
+export const WORKER_TUNING: Record<TaskQueueRole, Tuning> = {
+  base: { maxConcurrentWorkflowTaskExecutions: 10, maxConcurrentLocalActivityExecutions: 10, maxConcurrentActivityTaskExecutions: 20, maxCachedWorkflows: 100 },
+  assign: { maxConcurrentWorkflowTaskExecutions: 20, maxConcurrentLocalActivityExecutions: 40, maxCachedWorkflows: 50, enableNonLocalActivities: false },
+  messages: { maxConcurrentWorkflowTaskExecutions: 40, maxConcurrentLocalActivityExecutions: 40, maxConcurrentActivityTaskExecutions: 20, maxCachedWorkflows: 100 },
+  expiry: { maxConcurrentWorkflowTaskExecutions: 10, maxConcurrentLocalActivityExecutions: 10, maxCachedWorkflows: 100, enableNonLocalActivities: false },
+};
