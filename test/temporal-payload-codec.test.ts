@@ -27,8 +27,8 @@ const encodingOf = (payload: Payload) => Buffer.from(payload.metadata?.[METADATA
 
 /**
  * Every payload in a run's history that carries the service's data: inputs, results, details, failures.
- * Left out are what the server must read in clear (search attributes), the SDK's own patch markers and
- * the request-id header, none of which holds personal data (test/privacy-temporal.test.ts).
+ * Left out are what the server must read in clear (search attributes), the SDK's own markers (a patch's
+ * id, a local activity's sequence number and times; its result is kept and checked) and the request-id header, none of which holds personal data (test/privacy-temporal.test.ts).
  */
 async function historyPayloads(workflowId: string): Promise<Payload[]> {
   const found: Payload[] = [];
@@ -37,7 +37,7 @@ async function historyPayloads(workflowId: string): Promise<Payload[]> {
     if (Array.isArray(value)) return value.forEach((item) => walk(item, path));
     const record = value as Record<string, unknown>;
     if (record.metadata && typeof record.metadata === 'object' && 'data' in record) {
-      if (!/searchAttributes|header|patch-data/.test(path)) found.push(record as Payload);
+      if (!/searchAttributes|header|markerRecordedEventAttributes\.details\.(patch-data|data)/.test(path)) found.push(record as Payload);
     } else Object.entries(record).forEach(([key, item]) => walk(item, `${path}.${key}`));
   };
   walk((await raw.workflow.getHandle(workflowId).fetchHistory()).events, '');
