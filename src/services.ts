@@ -10,6 +10,7 @@ import { connectTemporalClient } from './temporal/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
 import { serveWorkerHttp, workerMetrics } from './worker/telemetry';
 import type { CodecEndpoint } from './worker/codec-endpoint';
+import { createAdmissions, type Admissions } from './temporal/admission';
 
 /** What every process of the service is built from: opened once from validated config. */
 export interface Services {
@@ -23,11 +24,13 @@ export interface Services {
   dataConverter?: DataConverter;
   namespace: string;
   taskQueue: string;
+  /** This process's backpressure on the work it hands to Temporal (the API's routes and the Nexus operations share it). */
+  admission: Admissions;
   /** Closes what `openServices` opened (not what was handed in as an override). */
   stop(): Promise<void>;
 }
 
-export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'taskQueue'>>;
+export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'taskQueue' | 'admission'>>;
 
 /** The one composition root: `npm start`, the API and worker processes, the benchmarks and the tests. */
 export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -51,6 +54,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       dataConverter,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: overrides.taskQueue ?? config.TEMPORAL_TASK_QUEUE,
+      admission: overrides.admission ?? createAdmissions(),
       stop: async () => {
         for (const close of closers.reverse()) await close();
       },
