@@ -1,4 +1,4 @@
-import type { ScenarioResult } from './report';
+import { printResult, type ScenarioResult } from './report';
 import * as accept from './scenarios/accept';
 import * as assign from './scenarios/assign';
 import * as isolation from './scenarios/isolation';
@@ -24,9 +24,11 @@ if (!scenario) {
   console.error(`usage: npm run bench -- <scenario> [arguments]\n${Object.entries(scenarios).map(([n, s]) => `  ${n} ${s.usage}`).join('\n')}`);
   process.exit(2);
 }
-// Each scenario prints its result itself, before it stops its stack (stopping may be slow, or fail).
 scenario.run(args).then(
-  () => process.exit(0),
+  (result) => {
+    printResult(result);
+    process.exit(0);
+  },
   (error) => {
     console.error(error);
     process.exit(1);

@@ -1,4 +1,4 @@
-import { printResult, ratio, type ScenarioResult } from '../report';
+import { ratio, type ScenarioResult } from '../report';
 import { distribution, expectStatus, measure, sleep, startBenchStack, type BenchStack } from '../stack';
 
 /*
@@ -85,7 +85,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const pending = await stack.prisma.message.count({ where: { status: 'scheduled' } });
     const p99Ratio = ratio(busy.p99, idle.p99);
     const timeouts = busy.statuses[504] ?? 0;
-    return printResult({
+    return {
       scenario: 'isolation',
       what: `assign-agents (2 agents) every ${everyMs} ms, idle then during a burst of ${burst} POST /messages (delay 1 h) from ${burstConcurrency} callers; embedded stack, one process`,
       baseline: { label: 'assign-agents on the idle stack', figures: idle },
@@ -96,7 +96,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         { goal: 'zero 504s', measured: `${timeouts} of ${busy.count + Object.entries(busy.statuses).filter(([s]) => s !== '200').reduce((a, [, n]) => a + n, 0)}`, met: timeouts === 0 },
       ],
       notes: { burstSeconds: +burstSeconds.toFixed(1), acceptedPerSecond: +((messageStatuses[202] ?? 0) / burstSeconds).toFixed(1), messageStatuses, pendingAfter: pending },
-    });
+    };
   } finally {
     await stack.stop();
   }
