@@ -161,9 +161,9 @@ describe('all or nothing', () => {
   });
 
   test('a missing client assigns none of the caller’s agents anywhere', async () => {
-    const before = await stack.prisma.assignment.count();
+    const before = await stack.prisma.assignment.count({ where: { workflowId: { startsWith: `assignment/${stack.business}/` } } });
     expectProblem(await assign('no-such-client', { agents: [{ agent: 'a3' }, { agent: 'a4' }] }), 404, 'Client not found');
-    expect(await stack.prisma.assignment.count()).toBe(before);
+    expect(await stack.prisma.assignment.count({ where: { workflowId: { startsWith: `assignment/${stack.business}/` } } })).toBe(before);
   });
 });
 
