@@ -31,13 +31,17 @@ const encodingOf = (payload: Payload) => Buffer.from(payload.metadata?.[METADATA
  * id, a local activity's sequence number and times; its result is kept and checked) and the request-id header, none of which holds personal data (test/privacy-temporal.test.ts).
  */
 async function historyPayloads(workflowId: string): Promise<Payload[]> {
-  const found: Payload[] = [];
+  return (await locatedHistoryPayloads(workflowId)).map(({ payload }) => payload);
+}
+
+async function locatedHistoryPayloads(workflowId: string): Promise<{ path: string; payload: Payload }[]> {
+  const found: { path: string; payload: Payload }[] = [];
   const walk = (value: unknown, path: string) => {
     if (!value || typeof value !== 'object' || value instanceof Uint8Array) return;
     if (Array.isArray(value)) return value.forEach((item) => walk(item, path));
     const record = value as Record<string, unknown>;
     if (record.metadata && typeof record.metadata === 'object' && 'data' in record) {
-      if (!/searchAttributes|header|markerRecordedEventAttributes\.details\.(patch-data|data)/.test(path)) found.push(record as Payload);
+      if (!/searchAttributes|header|markerRecordedEventAttributes\.details\.(patch-data|data)\b/.test(path)) found.push({ path, payload: record as Payload });
     } else Object.entries(record).forEach(([key, item]) => walk(item, `${path}.${key}`));
   };
   walk((await raw.workflow.getHandle(workflowId).fetchHistory()).events, '');
@@ -55,10 +59,11 @@ async function sentMessage(text: string) {
 
 test('every payload of a run is AES-GCM ciphertext under the first key, and the service still reads its own runs', async () => {
   const message = await sentMessage('Your code is 4711');
-  const payloads = await historyPayloads(message.workflow_id);
+  const located = await locatedHistoryPayloads(message.workflow_id);
+  const payloads = located.map(({ payload }) => payload);
   expect(payloads.length).toBeGreaterThan(1);
-  for (const payload of payloads) {
-    expect(encodingOf(payload)).toBe(ENCRYPTED_ENCODING);
+  for (const { path, payload } of located) {
+    expect({ path, encoding: encodingOf(payload) }).toEqual({ path, encoding: ENCRYPTED_ENCODING });
     expect(Buffer.from(payload.metadata!['encryption-key-id']!).toString()).toBe('2026-11');
     expect(Buffer.from(payload.data!).toString('latin1')).not.toContain(message._id);
   }
