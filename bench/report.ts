@@ -18,7 +18,7 @@ const compact = (figures: Record<string, unknown>) =>
     .join('  ');
 
 /** Human lines first (baseline, project, ratios, goals), then the whole result as one JSON line. */
-export function printResult(result: ScenarioResult): void {
+export function printResult(result: ScenarioResult): ScenarioResult {
   const lines = [
     `== ${result.scenario}: ${result.what}`,
     `baseline  ${result.baseline.label}: ${compact(result.baseline.figures)}`,
@@ -29,6 +29,7 @@ export function printResult(result: ScenarioResult): void {
   ];
   console.log(lines.join('\n'));
   console.log(JSON.stringify(result));
+  return result;
 }
 
 export const ratio = (project: number, baseline: number) => +(project / baseline).toFixed(2);

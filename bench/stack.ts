@@ -17,6 +17,7 @@ import { startDevServer } from '../src/infra/temporal-server';
 import type { paths } from '../src/generated/openapi';
 import { createApi, openServices, runWorker, type ApiOptions } from '../src/services';
 import { generatePayloadKey } from '../src/temporal/payload-codec';
+import { createAdmissions } from '../src/temporal/admission';
 import createClient from 'openapi-fetch';
 
 export interface BenchStackOptions {
@@ -25,6 +26,8 @@ export interface BenchStackOptions {
   /** Run the worker and the API in this process (default); false: only PostgreSQL and Temporal. */
   inProcess?: boolean;
   api?: ApiOptions;
+  /** Other backpressure limits than the defaults (the isolation scenario tries some). */
+  admission?: Parameters<typeof createAdmissions>[0];
 }
 
 /**
@@ -54,6 +57,7 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
   });
   const services = await openServices(config);
   services.provider = (options.provider ?? createLogProvider)(services.prisma);
+  if (options.admission) services.admission = createAdmissions(options.admission);
   const inProcess = options.inProcess ?? true;
   const worker = inProcess ? await runWorker(services) : undefined;
   const http = inProcess

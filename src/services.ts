@@ -14,6 +14,7 @@ import { connectTemporalClient } from './temporal/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
 import { serveWorkerHttp, workerMetrics } from './worker/telemetry';
 import type { CodecEndpoint } from './worker/codec-endpoint';
+import { createAdmissions, type Admissions } from './temporal/admission';
 
 /** What every process of the service is built from: opened once from validated config. */
 export interface Services {
@@ -28,11 +29,13 @@ export interface Services {
   namespace: string;
   taskQueue: string;
   webhooks: WebhookSettings;
+  /** This process's backpressure on the work it hands to Temporal (the API's routes and the Nexus operations share it). */
+  admission: Admissions;
   /** Closes what `openServices` opened (not what was handed in as an override), after the pending webhook hand-overs. */
   stop(): Promise<void>;
 }
 
-export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'taskQueue'>>;
+export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'taskQueue' | 'admission'>>;
 
 /** The one composition root: `npm start`, the API and worker processes, the benchmarks and the tests. */
 export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -65,6 +68,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue,
       webhooks,
+      admission: overrides.admission ?? createAdmissions(),
       stop: async () => {
         for (const close of closers.reverse()) await close();
       },

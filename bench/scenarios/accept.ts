@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import { RAW_TASK_QUEUE, startRawWorker } from '../baseline/worker';
-import { ratio, type ScenarioResult } from '../report';
+import { printResult, ratio, type ScenarioResult } from '../report';
 import { expectStatus, measure, startBenchStack } from '../stack';
 
 /*
@@ -39,7 +39,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const rawRate = median(rawRounds.map((r) => r.perSecond));
     const projectRate = median(projectRounds.map((r) => r.perSecond));
     const acceptRatio = ratio(projectRate, rawRate);
-    return {
+    return printResult({
       scenario: 'accept',
       what: `${rounds} alternating rounds of ${requests} requests at concurrency ${concurrency}, delay 1 h; embedded stack, one process`,
       baseline: { label: 'raw workflow.start with startDelay 1h', figures: { perSecondMedian: rawRate, rounds: rawRounds } },
@@ -47,7 +47,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       ratios: { acceptRate: acceptRatio, sendNowRate: ratio(now.project.perSecond, now.raw.perSecond) },
       goals: [{ goal: 'accept rate ≥ 0.95× raw workflow.start', measured: `${acceptRatio}×`, met: acceptRatio >= 0.95 }],
       notes: { sendNow: now },
-    };
+    });
   } finally {
     await raw.stop();
     await stack.stop();

@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import { RAW_TASK_QUEUE, startRawWorker } from '../baseline/worker';
-import { ratio, type ScenarioResult } from '../report';
+import { printResult, ratio, type ScenarioResult } from '../report';
 import { expectStatus, measure, startBenchStack } from '../stack';
 
 /*
@@ -45,14 +45,14 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const baseline = pick(rawRounds);
     const project = pick(projectRounds);
     const p50Ratio = ratio(project.p50Median, baseline.p50Median);
-    return {
+    return printResult({
       scenario: 'assign',
       what: `${rounds} alternating rounds of ${requests} requests at concurrency ${concurrency}, one agent, new assignments; embedded stack, one process`,
       baseline: { label: 'raw start-and-wait, one local activity (one INSERT)', figures: { ...baseline, rounds: rawRounds } },
       project: { label: 'POST /clients/{_id}/assign-agents, one agent', figures: { ...project, rounds: projectRounds } },
       ratios: { latencyP50: p50Ratio, latencyP99: ratio(project.p99Median, baseline.p99Median), throughput: ratio(project.perSecondMedian, baseline.perSecondMedian) },
       goals: [{ goal: 'assign ≤ 1.3× raw start-and-wait (p50 latency)', measured: `${p50Ratio}×`, met: p50Ratio <= 1.3 }],
-    };
+    });
   } finally {
     await raw.stop();
     await stack.stop();

@@ -1,4 +1,5 @@
-import { ratio, type ScenarioResult } from '../report';
+import { DEFAULT_ADMISSION } from '../../src/temporal/admission';
+import { printResult, ratio, type ScenarioResult } from '../report';
 import { distribution, expectStatus, measure, sleep, startBenchStack, type BenchStack } from '../stack';
 
 /*
@@ -7,6 +8,7 @@ import { distribution, expectStatus, measure, sleep, startBenchStack, type Bench
  * then during a burst of `burstMessages` POST /messages (delay 1 h, so they stay pending) from
  * `burstConcurrency` callers. A caller answered 503 waits its Retry-After and sends again, as a
  * well-behaved client does. Counts every status; 504s are the failure this scenario looks for.
+ * `messagePlaces` overrides how many message accepts the API lets into Temporal at once.
  */
 const log = (line: string) => console.error(`[isolation] ${line}`);
 
@@ -40,8 +42,9 @@ function assignFigures(samples: AssignSample[]) {
 }
 
 export async function run(args: string[]): Promise<ScenarioResult> {
-  const [burst = 10_000, burstConcurrency = 20, everyMs = 250] = args.map(Number);
-  const stack = await startBenchStack();
+  const [burst = 10_000, burstConcurrency = 20, everyMs = 250, messagePlaces = DEFAULT_ADMISSION.messages.limit] = args.map(Number);
+  const admission = { ...DEFAULT_ADMISSION, messages: { ...DEFAULT_ADMISSION.messages, limit: messagePlaces } };
+  const stack = await startBenchStack({ admission });
   try {
     const { api, path } = stack;
     for (const agent of ['agent-1', 'agent-2']) await expectStatus(api.POST('/ext/v2/{businessname}/agents', { params: { path }, body: { _id: agent } }), 201);
@@ -85,7 +88,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const pending = await stack.prisma.message.count({ where: { status: 'scheduled' } });
     const p99Ratio = ratio(busy.p99, idle.p99);
     const timeouts = busy.statuses[504] ?? 0;
-    return {
+    return printResult({
       scenario: 'isolation',
       what: `assign-agents (2 agents) every ${everyMs} ms, idle then during a burst of ${burst} POST /messages (delay 1 h) from ${burstConcurrency} callers; embedded stack, one process`,
       baseline: { label: 'assign-agents on the idle stack', figures: idle },
@@ -95,8 +98,8 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         { goal: 'assign p99 ≤ 1 s during the burst', measured: `${busy.p99} ms`, met: busy.p99 <= 1000 },
         { goal: 'zero 504s', measured: `${timeouts} of ${busy.count + Object.entries(busy.statuses).filter(([s]) => s !== '200').reduce((a, [, n]) => a + n, 0)}`, met: timeouts === 0 },
       ],
-      notes: { burstSeconds: +burstSeconds.toFixed(1), acceptedPerSecond: +((messageStatuses[202] ?? 0) / burstSeconds).toFixed(1), messageStatuses, pendingAfter: pending },
-    };
+      notes: { admission, burstSeconds: +burstSeconds.toFixed(1), acceptedPerSecond: +((messageStatuses[202] ?? 0) / burstSeconds).toFixed(1), messageStatuses, pendingAfter: pending },
+    });
   } finally {
     await stack.stop();
   }

@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import { createLogProvider } from '../../src/activities/providers/log';
 import type { MessageProvider } from '../../src/activities/providers';
 import { RAW_TASK_QUEUE, startRawWorker } from '../baseline/worker';
-import { ratio, type ScenarioResult } from '../report';
+import { printResult, ratio, type ScenarioResult } from '../report';
 import { distribution, expectStatus, measure, sleep, startBenchStack } from '../stack';
 
 /*
@@ -118,7 +118,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       sendAtSpreadS: spreadS,
     };
     const p99Ratio = ratio(project.latenessS.p99, baseline.latenessS.p99);
-    return {
+    return printResult({
       scenario: 'lateness',
       what: `${count} messages due within the same second (send_at spread ${spreadS} s), created ${leadMs / 1000} s ahead at concurrency ${concurrency}; embedded stack, dev server on SQLite (WAL)`,
       baseline: { label: 'raw Temporal: workflows started with startDelay, one activity each', figures: baseline },
@@ -129,7 +129,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         { goal: 'each sent exactly once', measured: `${project.sent}/${count} sent, ${handedOverOtherThanOnce} handed over other than once`, met: project.sent === count && handedOverOtherThanOnce === 0 },
         { goal: 'p99 ≤ 1.3× raw Temporal', measured: `${p99Ratio}×`, met: p99Ratio <= 1.3 },
       ],
-    };
+    });
   } finally {
     await raw.stop();
     await stack.stop();

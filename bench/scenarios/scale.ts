@@ -5,7 +5,7 @@ import { assignAgentsRequest } from '../../src/api/assignments/assign';
 import { sendMessageRequest } from '../../src/api/messages/accept';
 import { freePort } from '../../src/infra/ports';
 import { PROJECT_ROOT } from '../../src/paths';
-import { ratio, type ScenarioResult } from '../report';
+import { printResult, ratio, type ScenarioResult } from '../report';
 import { expectStatus, measure, sleep, startBenchStack, type BenchStack } from '../stack';
 
 /*
@@ -145,7 +145,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const reached = messages >= pendingTarget && assignments >= assignmentTarget;
     const workerPeak = peak('workerRssMb');
     const apiPeak = peak('apiRssMb');
-    return {
+    return printResult({
       scenario: 'scale',
       what: `${messages} pending messages + ${assignments} active assignments (of ${pendingTarget} + ${assignmentTarget}) loaded through the use cases in ${loadSeconds.toFixed(0)} s at concurrency ${concurrency}; API and worker as separate processes (node dist/…)`,
       baseline: { label: 'the empty system', figures: { acceptPerSecond: emptyAccept.perSecond, acceptP50Ms: emptyAccept.p50, workerRssMb: empty.workerRssMb, apiRssMb: empty.apiRssMb, temporalMb: empty.temporalMb } },
@@ -161,7 +161,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         { goal: 'reached the full load', measured: `${messages} + ${assignments}`, met: reached },
       ],
       notes: { loadPerSecond: +(items / loadSeconds).toFixed(1), failures, extrapolatedToFull: extrapolated, samples, endSample: end },
-    };
+    });
   } finally {
     await stopProcess(apiProcess);
     await stopProcess(worker);

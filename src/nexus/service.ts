@@ -1,4 +1,5 @@
 import type { Client as TemporalClient } from '@temporalio/client';
+import type { Admissions } from '../temporal/admission';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { startWorkflow, WorkflowRunOperationHandler, type WorkflowHandle } from '@temporalio/nexus';
 import { HandlerStartOperationResult, serviceHandler, type OperationHandler, type StartOperationContext } from 'nexus-rpc';
@@ -29,6 +30,7 @@ export interface CrmServiceDeps {
   prisma: Prisma;
   temporal: TemporalClient;
   taskQueue: string;
+  admission?: Admissions;
   /** The longest a synchronous assignment waits for its workflow; the request's own deadline may be shorter. */
   assignTimeoutMs?: number;
   /** Errors that the answer does not show, such as why a stored message's workflow did not start. */

@@ -77,3 +77,24 @@ export function createAdmission({ limit, waitMs, retryAfterSeconds }: AdmissionL
     },
   };
 }
+
+/** The API process's gates: message accepts and assign-agents requests each have their own places. */
+export interface Admissions {
+  messages: Admission;
+  assign: Admission;
+}
+
+/**
+ * Measured with `npm run bench -- isolation` (README, "Speed and memory"). Message starts are cheap and
+ * come in bursts: few places, so that a burst cannot queue enough starts in Temporal to delay the
+ * interactive requests, and a short wait so that an ordinary burst is smoothed rather than refused.
+ * An assign request holds its place until its workflow answers (tens of milliseconds when all is well).
+ */
+export const DEFAULT_ADMISSION: Record<keyof Admissions, AdmissionLimit> = {
+  messages: { limit: 16, waitMs: 1000, retryAfterSeconds: 1 },
+  assign: { limit: 32, waitMs: 2000, retryAfterSeconds: 2 },
+};
+
+export function createAdmissions(limits: Record<keyof Admissions, AdmissionLimit> = DEFAULT_ADMISSION): Admissions {
+  return { messages: createAdmission(limits.messages), assign: createAdmission(limits.assign) };
+}

@@ -12,6 +12,7 @@ import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTORS_PATH, WORKFLOWS_PATH } 
 import { requestIdInterceptor } from './request-id-interceptor';
 import { taskQueuesOf, type TaskQueueRole } from '../temporal/task-queues';
 import { WORKER_TUNING } from './tuning';
+import type { Admissions } from '../temporal/admission';
 
 export interface WorkerDeps {
   temporalAddress: string;
@@ -23,6 +24,8 @@ export interface WorkerDeps {
   temporal: Client;
   provider: MessageProvider;
   webhooks?: WebhookSettings;
+  /** The process's backpressure, shared with its API: the Nexus operations go through it too. */
+  admission?: Admissions;
 }
 
 export interface WorkerOptions {
@@ -67,7 +70,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
             ? { workflowBundle, interceptors: { activity: [requestIdInterceptor] } }
             : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: [WORKFLOW_INTERCEPTORS_PATH], activity: [requestIdInterceptor] } }),
           activities,
-          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue })] }),
+          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission })] }),
           ...WORKER_TUNING[role],
         }),
       ),

@@ -17,10 +17,11 @@ import {
   assignmentStateQuery,
   type AssignmentExpiryInput,
   type AssignmentExpiryResult,
+  EXPIRY_CHUNK_JITTER_PATCH,
   withoutLegacyFields,
   WORKFLOW_SEARCH_ATTRIBUTES_PATCH,
 } from './definitions';
-import { nextSleepMs } from './timers';
+import { CHUNK_JITTER_MS, nextSleepMs } from './timers';
 
 const { expireAssignmentIfDue, loadActiveAssignment, endAssignmentByOperator } = proxyLocalActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '10 seconds',
@@ -55,6 +56,8 @@ async function expireAtDtUntil(input: AssignmentExpiryInput): Promise<Assignment
   });
   setHandler(assignmentStateQuery, () => ({ dtUntil, nextWakeAt }));
   const readable = patched(WORKFLOW_SEARCH_ATTRIBUTES_PATCH);
+  // The workflow's Math.random is seeded per run, so the replay draws the same jitter.
+  const jitterMs = patched(EXPIRY_CHUNK_JITTER_PATCH) ? Math.floor(Math.random() * CHUNK_JITTER_MS) : 0;
   // A run continued as new keeps its attributes: upsert only a date that changed.
   let shownDtUntil = workflowInfo().typedSearchAttributes.get(ASSIGNMENT_DT_UNTIL)?.toISOString();
   const show = () => {
@@ -83,7 +86,7 @@ async function expireAtDtUntil(input: AssignmentExpiryInput): Promise<Assignment
       if (Date.parse(dtUntil) <= Date.now()) await condition(() => changed, MIN_RECHECK_MS);
       continue;
     }
-    const { sleepMs, reachesDeadline } = nextSleepMs(deadline, now);
+    const { sleepMs, reachesDeadline } = nextSleepMs(deadline, now, jitterMs);
     nextWakeAt = new Date(now + sleepMs).toISOString();
     show();
     const summary = reachesDeadline ? `Expire at dt_until ${dtUntil}` : `Wait one chunk, until ${nextWakeAt} (dt_until ${dtUntil})`;

@@ -3,6 +3,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { insertAssignRequest } from '../../db/assign-requests';
 import type { Prisma } from '../../db/prisma';
+import type { Admissions } from '../../temporal/admission';
 import { refuseWhileKnownDown, startWithinBudget } from '../../temporal/availability';
 import { searchAttributesOf } from '../../temporal/search-attributes';
 import { taskQueuesOf } from '../../temporal/task-queues';
@@ -23,6 +24,8 @@ export interface AssignDeps {
   taskQueue: string;
   /** How long a request waits for its validating workflow before answering 504. */
   assignTimeoutMs: number;
+  /** Backpressure: a request beyond the places in flight waits briefly, then is a 503 before anything is stored. */
+  admission?: Pick<Admissions, 'assign'>;
 }
 
 /**
@@ -62,9 +65,23 @@ export async function assignAgents(
   requestId?: string,
   workflowKey: string = randomUUID(),
 ): Promise<AssignAgentsAnswer> {
-  const workflowId = assignAgentsWorkflowId({ business: scope.business, clientId, requestId: workflowKey });
-  const deadline = Date.now() + deps.assignTimeoutMs;
   refuseWhileKnownDown(deps.temporal);
+  // A wait for a place counts against the same deadline.
+  const deadline = Date.now() + deps.assignTimeoutMs;
+  const run = () => runAssignWorkflow(deps, scope, clientId, request, deadline, requestId, workflowKey);
+  return deps.admission ? deps.admission.assign.run(run) : run();
+}
+
+async function runAssignWorkflow(
+  deps: AssignDeps,
+  scope: Scope,
+  clientId: string,
+  request: AssignRequest,
+  deadline: number,
+  requestId: string | undefined,
+  workflowKey: string,
+): Promise<AssignAgentsAnswer> {
+  const workflowId = assignAgentsWorkflowId({ business: scope.business, clientId, requestId: workflowKey });
   await insertAssignRequest(deps.prisma, workflowId, scope, request.notes);
   const handle = await startWithinBudget(deps.temporal, () =>
     deps.temporal.workflow.start(assignAgentsWorkflow, {

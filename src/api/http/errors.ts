@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { ServiceError, WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, RetryState, TemporalFailure } from '@temporalio/common';
+import { TemporalBusyError } from '../../temporal/admission';
 import { TemporalUnavailableError } from '../../temporal/availability';
 import { isDatabaseUnavailable, isRefusedData, sqlState } from '../../db/errors';
 import { RequestFailureType } from '../../workflows/definitions';
@@ -96,6 +97,9 @@ export function errorMiddleware(log: (error: unknown) => void): ErrorRequestHand
     if (problem) return sendProblem(res, problem);
     const parserProblem = bodyParserProblem(error);
     if (parserProblem) return sendProblem(res, parserProblem);
+    if (error instanceof TemporalBusyError) {
+      return sendProblem(res, new HttpProblem(503, `The service is busy; try again in ${error.retryAfterSeconds} s`, '/problems/unavailable', { 'Retry-After': String(error.retryAfterSeconds) }));
+    }
     if (error instanceof TemporalUnavailableError) {
       return sendProblem(res, new HttpProblem(503, 'A backing service is unavailable; try again shortly', '/problems/unavailable', { 'Retry-After': String(error.retryAfterSeconds) }));
     }

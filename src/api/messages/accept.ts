@@ -3,6 +3,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { Message } from '../../generated/prisma/client';
 import { abandonScheduledMessage, insertScheduledMessage } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
+import type { Admissions } from '../../temporal/admission';
 import { refuseWhileKnownDown } from '../../temporal/availability';
 import { HttpProblem } from '../http/problem';
 import type { Scope } from '../http/scope';
@@ -15,6 +16,8 @@ export interface AcceptDeps {
   prisma: Prisma;
   temporal: TemporalClient;
   taskQueue: string;
+  /** Backpressure: a request beyond the places in flight waits briefly, then is a 503 before anything is stored. */
+  admission?: Pick<Admissions, 'messages'>;
   log?: (error: unknown) => void;
 }
 
@@ -39,6 +42,18 @@ export async function acceptMessage(
   start: StartMessageWorkflow = (message) => startMessageWorkflow(deps.temporal, deps.taskQueue, message),
 ): Promise<{ message: Message; replayed: boolean }> {
   refuseWhileKnownDown(deps.temporal);
+  const accept = () => storeAndStart(deps, scope, request, idempotencyKey, requestId, start);
+  return deps.admission ? deps.admission.messages.run(accept) : accept();
+}
+
+async function storeAndStart(
+  deps: AcceptDeps,
+  scope: Scope,
+  request: MessageRequest,
+  idempotencyKey: string | null,
+  requestId: string | undefined,
+  start: StartMessageWorkflow,
+): Promise<{ message: Message; replayed: boolean }> {
   const hash = idempotencyKey ? requestHash(request.fingerprint) : null;
   const sameRequest = (first: Message) => {
     if (first.requestHash !== hash) throw idempotencyKeyReused();

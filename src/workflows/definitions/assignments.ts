@@ -86,3 +86,6 @@ export function withoutLegacyFields(input: AssignmentExpiryInput): AssignmentExp
 export function assignAgentsWorkflowId(input: { business: string; clientId: string; requestId: string }): string {
   return ['assign-agents', input.business, input.clientId, input.requestId].join('/');
 }
+
+/** Runs that record this patch sleep their 30-day chunks less a random part of a day (see timers.ts). */
+export const EXPIRY_CHUNK_JITTER_PATCH = 'expiry-chunk-jitter';

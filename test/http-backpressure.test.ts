@@ -1,0 +1,121 @@
+import type { Client } from '@temporalio/client';
+import { createAdmission, createAdmissions, TemporalBusyError } from '../src/temporal/admission';
+import { startTestStack, type TestStack } from './support/stack';
+
+/*
+ * Backpressure: beyond its places in flight, a request waits briefly, then is a 503 with Retry-After
+ * before anything is stored, rather than queuing in Temporal until it times out.
+ */
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack.stop());
+
+describe('the gate', () => {
+  test('admits up to its limit, lets a waiting call in when a place frees, and refuses one that waited too long', async () => {
+    const gate = createAdmission({ limit: 2, waitMs: 200, retryAfterSeconds: 3 });
+    const releases: (() => void)[] = [];
+    const held = () => gate.run(() => new Promise<void>((resolve) => releases.push(resolve)));
+    const first = held();
+    const second = held();
+    expect(gate.inFlight).toBe(2);
+
+    const third = held();
+    expect(gate.waiting).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(releases).toHaveLength(2);
+    releases.shift()!();
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate).toMatchObject({ inFlight: 2, waiting: 0 });
+
+    const refused = gate.run(async () => 'never');
+    await expect(refused).rejects.toBeInstanceOf(TemporalBusyError);
+    await expect(refused).rejects.toMatchObject({ retryAfterSeconds: 3 });
+    expect(gate.waiting).toBe(0);
+
+    for (const release of releases.splice(0)) release();
+    await Promise.all([second, third]);
+    expect(gate.inFlight).toBe(0);
+  });
+
+  test('a failing call gives its place back', async () => {
+    const gate = createAdmission({ limit: 1, waitMs: 0, retryAfterSeconds: 1 });
+    await expect(gate.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(gate.run(async () => 'next')).resolves.toBe('next');
+  });
+});
+
+/** The suite's Temporal client, whose workflow starts wait until `release()`: Temporal falling behind. */
+function slowTemporal(temporal: Client) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const workflow = new Proxy(temporal.workflow, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property !== 'start' || typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        await released;
+        return value.apply(target, args);
+      };
+    },
+  });
+  const client = new Proxy(temporal, { get: (target, property, receiver) => (property === 'workflow' ? workflow : Reflect.get(target, property, receiver)) });
+  return { client, release };
+}
+
+test('a message beyond the places in flight is a 503 with Retry-After, and nothing of it is stored', async () => {
+  const slow = slowTemporal(stack.temporal);
+  const api = await stack.startApi({
+    temporal: slow.client,
+    admission: createAdmissions({ messages: { limit: 1, waitMs: 50, retryAfterSeconds: 2 }, assign: { limit: 10, waitMs: 50, retryAfterSeconds: 2 } }),
+  });
+  const token = stack.token('busy-user');
+  try {
+    await api.api('POST', '/clients', { token, body: { _id: 'c1', phone: '+14155550100' } });
+    const first = api.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'first' } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refused = await api.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'second' } });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(refused.body).toMatchObject({ type: '/problems/unavailable', detail: 'The service is busy; try again in 2 s' });
+    expect(await stack.prisma.message.count({ where: { business: stack.business, ownerId: 'busy-user' } })).toBe(1);
+
+    slow.release();
+    expect((await first).status).toBe(202);
+    const later = await api.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'second' } });
+    expect(later.status).toBe(202);
+  } finally {
+    slow.release();
+    await api.stop();
+  }
+});
+
+test('an assignment beyond the places in flight is a 503 with Retry-After, and records nothing', async () => {
+  const slow = slowTemporal(stack.temporal);
+  const api = await stack.startApi({
+    temporal: slow.client,
+    admission: createAdmissions({ messages: { limit: 10, waitMs: 50, retryAfterSeconds: 1 }, assign: { limit: 1, waitMs: 50, retryAfterSeconds: 1 } }),
+  });
+  const token = stack.token('busy-assigner');
+  try {
+    await api.api('POST', '/clients', { token, body: { _id: 'c1' } });
+    await api.api('POST', '/clients', { token, body: { _id: 'c2' } });
+    await api.api('POST', '/agents', { token, body: { _id: 'a1' } });
+    const first = api.api('POST', '/clients/c1/assign-agents', { token, body: { agents: [{ agent: 'a1' }] } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refused = await api.api('POST', '/clients/c2/assign-agents', { token, body: { agents: [{ agent: 'a1' }] } });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await stack.prisma.assignRequest.count({ where: { workflowId: { contains: `/${stack.business}/c2/` } } })).toBe(0);
+
+    slow.release();
+    expect((await first).status).toBe(200);
+    const listed = await api.api('GET', '/clients/c2/agents', { token });
+    expect(listed.body.assignments).toEqual([]);
+  } finally {
+    slow.release();
+    await api.stop();
+  }
+});
