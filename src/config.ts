@@ -40,6 +40,10 @@ export const envSchema = z.object({
   TEMPORAL_PAYLOAD_KEYS: optional,
   /** Temporal UI origins allowed to call the worker's codec endpoint (/codec); none: no endpoint. */
   CODEC_CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
+  /** Backpressure: message accepts this API process hands to Temporal at once (beyond: a short wait, then 503). */
+  MESSAGE_STARTS_IN_FLIGHT: z.coerce.number().int().min(1).default(6),
+  /** Backpressure: assign-agents requests this API process has waiting on Temporal at once. */
+  ASSIGN_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).default(32),
   /** Requests per user and minute; 0 turns the limit off. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Express's `trust proxy`: false, true, a hop count or a list of addresses (for X-Forwarded-For). */

@@ -14,7 +14,7 @@ import { connectTemporalClient } from './temporal/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
 import { serveWorkerHttp, workerMetrics } from './worker/telemetry';
 import type { CodecEndpoint } from './worker/codec-endpoint';
-import { createAdmissions, type Admissions } from './temporal/admission';
+import { admissionLimits, createAdmissions, type Admissions } from './temporal/admission';
 
 /** What every process of the service is built from: opened once from validated config. */
 export interface Services {
@@ -68,7 +68,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue,
       webhooks,
-      admission: overrides.admission ?? createAdmissions(),
+      admission: overrides.admission ?? createAdmissions(admissionLimits({ messages: config.MESSAGE_STARTS_IN_FLIGHT, assign: config.ASSIGN_REQUESTS_IN_FLIGHT })),
       stop: async () => {
         for (const close of closers.reverse()) await close();
       },

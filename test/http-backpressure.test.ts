@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { createAdmission, createAdmissions, TemporalBusyError } from '../src/temporal/admission';
+import { loadConfig } from '../src/config';
+import { admissionLimits, createAdmission, createAdmissions, DEFAULT_ADMISSION, TemporalBusyError } from '../src/temporal/admission';
 import { startTestStack, type TestStack } from './support/stack';
 
 /*
@@ -38,6 +39,16 @@ describe('the gate', () => {
     for (const release of releases.splice(0)) release();
     await Promise.all([second, third]);
     expect(gate.inFlight).toBe(0);
+  });
+
+  test('its places are configured per process, 6 message starts and 32 assign requests unless told otherwise', () => {
+    const places = (env: Record<string, string>) => {
+      const config = loadConfig(env);
+      return admissionLimits({ messages: config.MESSAGE_STARTS_IN_FLIGHT, assign: config.ASSIGN_REQUESTS_IN_FLIGHT });
+    };
+    expect(places({})).toEqual(DEFAULT_ADMISSION);
+    expect(places({ MESSAGE_STARTS_IN_FLIGHT: '2', ASSIGN_REQUESTS_IN_FLIGHT: '5' })).toMatchObject({ messages: { limit: 2, waitMs: 1000 }, assign: { limit: 5, waitMs: 2000 } });
+    expect(() => loadConfig({ MESSAGE_STARTS_IN_FLIGHT: '0' })).toThrow('MESSAGE_STARTS_IN_FLIGHT');
   });
 
   test('a failing call gives its place back', async () => {
