@@ -1,4 +1,4 @@
-import type { Assignment, Message, Prisma as Db } from '../generated/prisma/client';
+import { Prisma as Db, type Assignment, type Message } from '../generated/prisma/client';
 import { assignmentView } from '../views/assignment';
 import { messageView } from '../views/message';
 import type { EventPattern, EventReason, EventType } from '../workflows/definitions';
@@ -12,6 +12,7 @@ import type { Scope } from './scope';
  */
 
 type Tx = Db.TransactionClient;
+const { sql, empty } = Db;
 
 export interface NewEvent {
   scope: Scope;
@@ -36,9 +37,34 @@ export interface NewDelivery {
  * finds an event below n appear later.
  */
 export async function recordEvent(tx: Tx, event: NewEvent): Promise<NewDelivery[]> {
+  return deliveriesOf(event, await tx.$queryRaw<EventRow[]>(eventStatement(event)));
+}
+
+/**
+ * Makes one change and records its event in a single statement (one round trip, its own transaction):
+ * `change` is a data-modifying query with `RETURNING 1`, and the event is written only when it changed
+ * a row. The event's data is computed beforehand, so this suits changes whose result is known in
+ * advance (an insert). False when nothing changed. New deliveries are handed over once it committed.
+ */
+export async function changeWithEvent(prisma: Prisma, change: Db.Sql, event: NewEvent): Promise<boolean> {
+  const rows = await prisma.$queryRaw<EventRow[]>(eventStatement(event, change));
+  const deliveries = deliveriesOf(event, rows);
+  if (deliveries.length > 0) handOvers.get(prisma)?.(deliveries);
+  return rows.length > 0;
+}
+
+type EventRow = { event_id: string; delivery_id: string | null };
+
+function deliveriesOf(event: NewEvent, rows: EventRow[]): NewDelivery[] {
+  const { business } = event.scope;
+  return rows.flatMap((row) => (row.delivery_id ? [{ id: row.delivery_id, business, type: event.type, clientId: event.clientId }] : []));
+}
+
+function eventStatement(event: NewEvent, change?: Db.Sql): Db.Sql {
   const { business, ownerId } = event.scope;
-  const rows = await tx.$queryRaw<{ event_id: string; delivery_id: string | null }[]>`
-    WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended(${business} || '/' || ${ownerId}, 0))),
+  return sql`
+    WITH ${change ? sql`changed AS (${change}),` : empty}
+    locked AS (SELECT pg_advisory_xact_lock(hashtextextended(${business} || '/' || ${ownerId}, 0)) ${change ? sql`FROM changed` : empty}),
     event AS (
       INSERT INTO events (business, owner_id, client_pk, type, data)
       SELECT ${business}, ${ownerId}, ${event.clientPk}::uuid, ${event.type}, ${JSON.stringify(event.data)}::json FROM locked
@@ -52,7 +78,6 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<NewDelivery[
       RETURNING id
     )
     SELECT event.id::text AS event_id, delivery.id::text AS delivery_id FROM event LEFT JOIN delivery ON true`;
-  return rows.flatMap((row) => (row.delivery_id ? [{ id: row.delivery_id, business, type: event.type, clientId: event.clientId }] : []));
 }
 
 export type RecordEvent = (event: NewEvent) => Promise<void>;

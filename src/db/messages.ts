@@ -1,7 +1,6 @@
-import type { Message, Prisma as Db } from '../generated/prisma/client';
+import { Prisma as Db, type Message } from '../generated/prisma/client';
 import { messageWorkflowId, type EventReason, type EventType, type MessageClaim, type MessageStatus } from '../workflows/definitions';
-import { isUniqueViolation } from './errors';
-import { messageEvent, withEvents } from './events';
+import { changeWithEvent, messageEvent, withEvents } from './events';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 
@@ -18,6 +17,8 @@ export type MessageWithClient = Message & { client: { id: string } | null };
 export interface NewMessage {
   id: string;
   clientPk: string | null;
+  /** The client's id as its owner named it, for the event. */
+  clientId: string | null;
   phone: string;
   name: string | null;
   text: string;
@@ -28,30 +29,50 @@ export interface NewMessage {
 
 const withClientId = { client: { select: { id: true } } } as const;
 
-export function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempotencyKey: string) {
-  return prisma.message.findFirst({ where: { ...scope, idempotencyKey } });
+function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempotencyKey: string): Promise<MessageWithClient | null> {
+  return prisma.message.findFirst({ where: { ...scope, idempotencyKey }, include: withClientId });
 }
 
 /**
- * Inserts a scheduled message, or — when the owner already used its Idempotency-Key — returns the first
- * one as `replayed`. The unique index on (business, owner, key) decides between concurrent repeats.
+ * Inserts a scheduled message with its message.scheduled event in one statement, or — when the owner
+ * already used its Idempotency-Key — returns the first one as `replayed`. The unique index on
+ * (business, owner, key) decides between concurrent repeats.
  */
-export async function insertScheduledMessage(prisma: Prisma, scope: Scope, message: NewMessage): Promise<{ message: Message; replayed: boolean }> {
-  try {
-    const created = await withEvents(prisma, async (tx, record) => {
-      const row = await tx.message.create({
-        data: { ...scope, ...message, messageType: 'text', workflowId: messageWorkflowId(scope.business, message.id) },
-        include: withClientId,
-      });
-      await record(messageEvent('message.scheduled', row, 'api'));
-      return row;
-    });
-    return { message: created, replayed: false };
-  } catch (error) {
-    const winner = isUniqueViolation(error) && message.idempotencyKey ? await findMessageByIdempotencyKey(prisma, scope, message.idempotencyKey) : null;
-    if (!winner) throw error;
-    return { message: winner, replayed: true };
-  }
+export async function insertScheduledMessage(prisma: Prisma, scope: Scope, message: NewMessage): Promise<{ message: MessageWithClient; replayed: boolean }> {
+  const now = new Date();
+  const { clientId, ...fields } = message;
+  const row: MessageWithClient = {
+    ...scope,
+    ...fields,
+    messageType: 'text',
+    status: 'scheduled',
+    workflowId: messageWorkflowId(scope.business, message.id),
+    provider: null,
+    providerRef: null,
+    error: null,
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+    dispatchedAt: null,
+    providerAcceptedAt: null,
+    sentAt: null,
+    canceledAt: null,
+    canceledBy: null,
+    client: clientId === null ? null : { id: clientId },
+  };
+  const inserted = await changeWithEvent(
+    prisma,
+    Db.sql`INSERT INTO messages (id, business, owner_id, client_pk, message_type, phone, name, text, send_at, workflow_id, idempotency_key, request_hash, created_at, updated_at)
+      VALUES (${row.id}::uuid, ${row.business}, ${row.ownerId}, ${row.clientPk}::uuid, ${row.messageType}, ${row.phone}, ${row.name}, ${row.text}, ${row.sendAt},
+              ${row.workflowId}, ${row.idempotencyKey}, ${row.requestHash}, ${now}, ${now})
+      ON CONFLICT (business, owner_id, idempotency_key) DO NOTHING
+      RETURNING 1`,
+    messageEvent('message.scheduled', row, 'api'),
+  );
+  if (inserted) return { message: row, replayed: false };
+  const winner = message.idempotencyKey ? await findMessageByIdempotencyKey(prisma, scope, message.idempotencyKey) : null;
+  if (!winner) throw new Error(`Message ${message.id} was neither inserted nor found by its Idempotency-Key`);
+  return { message: winner, replayed: true };
 }
 
 /** scheduled → failed, for a message whose workflow could not be started and that nobody can retry. */

@@ -64,6 +64,7 @@ async function storeAndStart(
   const stored = await insertScheduledMessage(deps.prisma, scope, {
     id: randomUUID(),
     clientPk: request.client?.pk ?? null,
+    clientId: request.client?.id ?? null,
     phone: request.phone,
     name: request.name,
     text: request.text,
