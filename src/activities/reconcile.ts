@@ -1,15 +1,17 @@
 import { heartbeat } from '@temporalio/activity';
 import type { Client as TemporalClient } from '@temporalio/client';
-import { WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
 import { activeAssignmentsChangedBefore } from '../db/assignments';
 import { unsentMessagesCreatedBefore } from '../db/messages';
 import { activeRotationsChangedBefore } from '../db/rotations';
 import type { Prisma } from '../db/prisma';
+import type { ReconcilerFilter } from '../db/reconciler-filter';
 import { logEvent, logger } from '../logger';
 import { messageWorkflowOptions } from '../temporal/message-workflow';
 import { startOrWakeRotation } from '../temporal/rotation-workflow';
 import {
   ASSIGNMENT_EXPIRY_WORKFLOW,
+  RECENT_RECONCILE_WINDOW_MS,
   ROTATION_WORKFLOW,
   rotationWorkflowId,
   SEND_MESSAGE_WORKFLOW,
@@ -29,17 +31,23 @@ export interface ReconcileDeps {
 export const RECONCILE_GRACE_MS = 60_000;
 const PAGE = 500;
 
-/**
- * The ids of every running workflow of a type. Visibility lags a little behind, so a row whose id is
- * missing here is confirmed with `describe` before anything is started.
- */
-async function runningIds(temporal: TemporalClient, workflowType: string): Promise<Set<string>> {
+/** The ids of the workflows a visibility query finds (it lags a little: a missing id is confirmed with `describe`). */
+async function workflowIds(temporal: TemporalClient, query: string): Promise<Set<string>> {
   const ids = new Set<string>();
-  for await (const run of temporal.workflow.list({ query: `WorkflowType = '${workflowType}' AND ExecutionStatus = 'Running'`, pageSize: 1000 })) {
-    ids.add(run.workflowId);
-  }
+  for await (const run of temporal.workflow.list({ query, pageSize: 1000 })) ids.add(run.workflowId);
   return ids;
 }
+
+/** Running workflows of a type (started since `since`, when given). */
+const runningIds = (temporal: TemporalClient, workflowType: string, since?: Date) =>
+  workflowIds(temporal, `WorkflowType = '${workflowType}' AND ExecutionStatus = 'Running'${since ? ` AND StartTime >= '${since.toISOString()}'` : ''}`);
+
+/** Runs of a type that an operator or a failure ended since `since`: what leaves a row without its workflow. */
+const endedAbnormallyIds = (temporal: TemporalClient, workflowType: string, since: Date) =>
+  workflowIds(
+    temporal,
+    `WorkflowType = '${workflowType}' AND CloseTime >= '${since.toISOString()}' AND (ExecutionStatus = 'Terminated' OR ExecutionStatus = 'Canceled' OR ExecutionStatus = 'Failed' OR ExecutionStatus = 'TimedOut')`,
+  );
 
 /** 'running', or how the last run under the id ended ('none' when there never was one). */
 async function runState(temporal: TemporalClient, workflowId: string): Promise<string> {
@@ -52,16 +60,46 @@ async function runState(temporal: TemporalClient, workflowId: string): Promise<s
   }
 }
 
+type ReadRows<Row> = (filter: ReconcilerFilter, afterId: string | undefined, take: number) => Promise<Row[]>;
+
+/**
+ * The rows a pass checks, a page at a time: in a full pass every row of `filter`; in a recent one the
+ * rows changed since `since` and the rows of the runs that ended abnormally since then, each once.
+ */
+async function* candidateRows<Row extends { id: string }>(read: ReadRows<Row>, filter: ReconcilerFilter, ended: Set<string> | undefined) {
+  const filters: ReconcilerFilter[] = [filter];
+  if (ended) {
+    const { since: _since, ...withoutSince } = filter;
+    const ids = [...ended];
+    for (let i = 0; i < ids.length; i += PAGE) filters.push({ ...withoutSince, workflowIds: ids.slice(i, i + PAGE) });
+  }
+  const seen = new Set<string>();
+  for (const pageFilter of filters) {
+    for (let afterId: string | undefined; ; ) {
+      const rows = await read(pageFilter, afterId, PAGE);
+      if (rows.length === 0) break;
+      afterId = rows[rows.length - 1].id;
+      yield rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
+    }
+  }
+}
+
 export function createReconcileActivities({ prisma, temporal, taskQueue }: ReconcileDeps) {
   return {
     /**
      * Gives every active assignment, unsent message and active rotation a running workflow again, after an
      * operator's Terminate (or a reset to a point that ended the run) left a row without one: the row is
      * the truth, the workflow its clock. Each restart is logged with what the last run's state was.
+     * A full pass reads every active row and lists every running workflow, which at 100,000s of them
+     * takes the server minutes; a recent pass (`full: false`) reads only the rows changed in the last
+     * `windowMs` and the runs that ended abnormally in it.
      */
-    async reconcileOrphans({ graceMs = RECONCILE_GRACE_MS, business }: ReconcileInput = {}): Promise<ReconcileResult> {
+    async reconcileOrphans({ graceMs = RECONCILE_GRACE_MS, business, full = true, windowMs = RECENT_RECONCILE_WINDOW_MS }: ReconcileInput = {}): Promise<ReconcileResult> {
       const before = new Date(Date.now() - graceMs);
+      const since = full ? undefined : new Date(before.getTime() - windowMs);
+      const filter: ReconcilerFilter = { before, business, since };
       const result: ReconcileResult = {
+        full,
         assignmentsChecked: 0,
         assignmentsRestarted: 0,
         messagesChecked: 0,
@@ -70,11 +108,9 @@ export function createReconcileActivities({ prisma, temporal, taskQueue }: Recon
         rotationsRestarted: 0,
       };
 
-      const runningExpiries = await runningIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW);
-      for (let afterId: string | undefined; ; ) {
-        const rows = await activeAssignmentsChangedBefore(prisma, { before, business }, afterId, PAGE);
-        if (rows.length === 0) break;
-        afterId = rows[rows.length - 1].id;
+      const runningExpiries = await runningIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since);
+      const endedExpiries = since && (await endedAbnormallyIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since));
+      for await (const rows of candidateRows(activeAssignmentsChangedBefore.bind(null, prisma), filter, endedExpiries)) {
         result.assignmentsChecked += rows.length;
         for (const row of rows) {
           if (runningExpiries.has(row.workflowId)) continue;
@@ -94,11 +130,9 @@ export function createReconcileActivities({ prisma, temporal, taskQueue }: Recon
         heartbeat(result);
       }
 
-      const runningMessages = await runningIds(temporal, SEND_MESSAGE_WORKFLOW);
-      for (let afterId: string | undefined; ; ) {
-        const rows = await unsentMessagesCreatedBefore(prisma, { before, business }, afterId, PAGE);
-        if (rows.length === 0) break;
-        afterId = rows[rows.length - 1].id;
+      const runningMessages = await runningIds(temporal, SEND_MESSAGE_WORKFLOW, since);
+      const endedMessages = since && (await endedAbnormallyIds(temporal, SEND_MESSAGE_WORKFLOW, since));
+      for await (const rows of candidateRows(unsentMessagesCreatedBefore.bind(null, prisma), filter, endedMessages)) {
         result.messagesChecked += rows.length;
         for (const row of rows) {
           if (runningMessages.has(row.workflowId)) continue;
@@ -109,11 +143,17 @@ export function createReconcileActivities({ prisma, temporal, taskQueue }: Recon
             logger.warn({ event: 'reconciler.message_completed_unsent', workflowId: row.workflowId });
             continue;
           }
-          await temporal.workflow.start<SendMessageWorkflow>(SEND_MESSAGE_WORKFLOW, {
-            ...messageWorkflowOptions(taskQueue, { ...row, clientId: row.client?.id ?? null }),
-            // A terminated, canceled or failed run may be followed by a new one; a completed one may not.
-            workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
-          });
+          try {
+            await temporal.workflow.start<SendMessageWorkflow>(SEND_MESSAGE_WORKFLOW, {
+              ...messageWorkflowOptions(taskQueue, { ...row, clientId: row.client?.id ?? null }),
+              // A terminated, canceled or failed run may be followed by a new one; a completed one may not.
+              workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+            });
+          } catch (error) {
+            // The other pass (recent and full ones may overlap) restarted it first.
+            if (error instanceof WorkflowExecutionAlreadyStartedError) continue;
+            throw error;
+          }
           result.messagesRestarted++;
           logEvent('reconciler.message_restarted', { workflowId: row.workflowId, lastRun });
         }
@@ -121,7 +161,8 @@ export function createReconcileActivities({ prisma, temporal, taskQueue }: Recon
       }
 
       // An active rotation without a running workflow has lost its clock (a Terminate, or a PUT whose
-      // start found Temporal down); the new run hands out what is due from the schedule.
+      // start found Temporal down); the new run hands out what is due from the schedule. Rotations are
+      // few (at most one per client and user): every pass checks them all.
       const runningRotations = await runningIds(temporal, ROTATION_WORKFLOW);
       for (let afterKey: string | undefined; ; ) {
         const rows = await activeRotationsChangedBefore(prisma, { before, business }, afterKey, PAGE);

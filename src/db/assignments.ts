@@ -4,6 +4,7 @@ import { assignmentWorkflowId } from '../workflows/definitions';
 import { lockAssignRequest, settleAssignRequest } from './assign-requests';
 import { ASSIGNMENT_EVENT_INCLUDE, assignmentEvent, withEvents, type NewEvent } from './events';
 import type { Prisma } from './prisma';
+import type { ReconcilerFilter } from './reconciler-filter';
 import type { Scope } from './scope';
 
 /*
@@ -167,13 +168,17 @@ function endActive(prisma: Prisma, where: Pair | { id: string }, by: 'api' | 'op
 /** An active assignment as the reconciler reads it: enough to give it its expiry workflow again. */
 export type ActiveAssignmentRow = Awaited<ReturnType<typeof activeAssignmentsChangedBefore>>[number];
 
-/** Active assignments unchanged since `before` (of one business if given), by id after `afterId`: what the reconciler checks. */
-export function activeAssignmentsChangedBefore(prisma: Prisma, filter: { before: Date; business?: string }, afterId: string | undefined, take: number) {
+/**
+ * Active assignments unchanged since `before` (and changed since `since`, of one business, of these
+ * workflow ids, when given), by id after `afterId`: what the reconciler checks.
+ */
+export function activeAssignmentsChangedBefore(prisma: Prisma, filter: ReconcilerFilter, afterId: string | undefined, take: number) {
   return prisma.assignment.findMany({
     where: {
       status: 'active',
-      updatedAt: { lt: filter.before },
+      updatedAt: { lt: filter.before, ...(filter.since && { gte: filter.since }) },
       ...(filter.business && { client: { business: filter.business } }),
+      ...(filter.workflowIds && { workflowId: { in: filter.workflowIds } }),
       ...(afterId && { id: { gt: afterId } }),
     },
     select: {

@@ -2,6 +2,7 @@ import { Prisma as Db, type Message } from '../generated/prisma/client';
 import { messageWorkflowId, type EventReason, type EventType, type MessageClaim, type MessageStatus } from '../workflows/definitions';
 import { changeWithEvent, messageEvent, withEvents } from './events';
 import type { Prisma } from './prisma';
+import type { ReconcilerFilter } from './reconciler-filter';
 import type { Scope } from './scope';
 
 /*
@@ -108,12 +109,13 @@ export async function cancelScheduledMessage(prisma: Prisma, id: string, now = n
 }
 
 /** Messages not yet sent, created before `before` (of one business if given), by id after `afterId`: what the reconciler checks. */
-export function unsentMessagesCreatedBefore(prisma: Prisma, filter: { before: Date; business?: string }, afterId: string | undefined, take: number) {
+export function unsentMessagesCreatedBefore(prisma: Prisma, filter: ReconcilerFilter, afterId: string | undefined, take: number) {
   return prisma.message.findMany({
     where: {
       status: { in: ['scheduled', 'sending'] },
-      createdAt: { lt: filter.before },
+      createdAt: { lt: filter.before, ...(filter.since && { gte: filter.since }) },
       ...(filter.business && { business: filter.business }),
+      ...(filter.workflowIds && { workflowId: { in: filter.workflowIds } }),
       ...(afterId && { id: { gt: afterId } }),
     },
     select: { id: true, business: true, workflowId: true, sendAt: true, client: { select: { id: true } } },

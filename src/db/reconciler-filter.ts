@@ -1,0 +1,10 @@
+/** Which rows a pass of the reconciler reads (src/activities/reconcile.ts). */
+export interface ReconcilerFilter {
+  /** Rows changed since then may still be on their way to Temporal: left for the next pass. */
+  before: Date;
+  /** A recent pass reads only rows changed since then; a full pass reads them all. */
+  since?: Date;
+  business?: string;
+  /** Only the rows of these workflows (runs that ended abnormally). */
+  workflowIds?: string[];
+}
