@@ -1,4 +1,5 @@
 import { Client } from '@temporalio/client';
+import { startFloorRoute } from '../baseline/floor-route';
 import { RAW_TASK_QUEUE, startRawWorker } from '../baseline/worker';
 import { printResult, ratio, type ScenarioResult } from '../report';
 import { expectStatus, measure, startBenchStack } from '../stack';
@@ -8,6 +9,8 @@ import { expectStatus, measure, startBenchStack } from '../stack';
  * the figure is the accept path itself) against a raw `workflow.start` of a workflow with the same
  * start delay on the same server, at the same concurrency, in alternating rounds. Then once each sent
  * now: the message (accept and delivery) against a raw start whose workflow runs one activity.
+ * A second baseline, the floor, is a bare HTTP route doing one INSERT and the same start
+ * (bench/baseline/floor-route.ts): the least any durable accept does over HTTP.
  */
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -15,6 +18,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
   const [requests = 300, concurrency = 10, rounds = 3] = args.map(Number);
   const stack = await startBenchStack();
   const raw = await startRawWorker(stack);
+  const floor = await startFloorRoute(stack.prisma, stack.temporal);
   try {
     const { api, path } = stack;
     const rawClient = new Client({ connection: stack.temporal.connection });
@@ -26,10 +30,14 @@ export async function run(args: string[]): Promise<ScenarioResult> {
 
     await measure(30, 5, (i) => post(-i, '1h')); // warm-up
     await measure(30, 5, (i) => rawStart(`warm-${i}`, '1h'));
+    const floorPost = (i: number) => floor.post({ message_type: 'text', client: 'client-1', text_message: `Message ${i}`, delay: '1h' });
+    await measure(30, 5, (i) => floorPost(-i));
     const rawRounds = [];
+    const floorRounds = [];
     const projectRounds = [];
     for (let round = 0; round < rounds; round++) {
       rawRounds.push(await measure(requests, concurrency, (i) => rawStart(`raw-${round}-${i}`, '1h')));
+      floorRounds.push(await measure(requests, concurrency, (i) => floorPost(round * requests + i)));
       projectRounds.push(await measure(requests, concurrency, (i) => post(round * requests + i, '1h')));
     }
     const now = {
@@ -37,6 +45,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       project: await measure(requests, concurrency, (i) => post(-1000 - i, undefined)),
     };
     const rawRate = median(rawRounds.map((r) => r.perSecond));
+    const floorRate = median(floorRounds.map((r) => r.perSecond));
     const projectRate = median(projectRounds.map((r) => r.perSecond));
     const acceptRatio = ratio(projectRate, rawRate);
     return printResult({
@@ -44,11 +53,12 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       what: `${rounds} alternating rounds of ${requests} requests at concurrency ${concurrency}, delay 1 h; embedded stack, one process`,
       baseline: { label: 'raw workflow.start with startDelay 1h', figures: { perSecondMedian: rawRate, rounds: rawRounds } },
       project: { label: 'POST /messages with delay 1h', figures: { perSecondMedian: projectRate, rounds: projectRounds } },
-      ratios: { acceptRate: acceptRatio, sendNowRate: ratio(now.project.perSecond, now.raw.perSecond) },
+      ratios: { acceptRate: acceptRatio, acceptRateVsFloor: ratio(projectRate, floorRate), floorVsRaw: ratio(floorRate, rawRate), sendNowRate: ratio(now.project.perSecond, now.raw.perSecond) },
       goals: [{ goal: 'accept rate ≥ 0.95× raw workflow.start', measured: `${acceptRatio}×`, met: acceptRatio >= 0.95 }],
-      notes: { sendNow: now },
+      notes: { floor: { label: 'bare HTTP route: one INSERT + the same workflow.start', perSecondMedian: floorRate, rounds: floorRounds }, sendNow: now },
     });
   } finally {
+    await floor.stop();
     await raw.stop();
     await stack.stop();
   }
