@@ -106,7 +106,8 @@ test('the sweep deletes events past EVENT_RETENTION_DAYS that no delivery waits 
   await stack.prisma.$executeRaw`UPDATE webhook_deliveries SET status = 'pending' WHERE event_id = ${canceled.id}::uuid`;
   const sweep = createWebhookActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: uniqueName('no-worker'), webhooks: { ...webhookSettingsOf(loadConfig({})), sweepGraceMs: 3_600_000 } });
   const result = (await new MockActivityEnvironment().run(sweep.handOverPendingDeliveries, {})) as { expiredEvents?: number };
-  expect(result.expiredEvents).toBeGreaterThanOrEqual(1);
+  // Another suite's sweep (they share the database) may have deleted it first: the count is anyone's, the outcome is checked below.
+  expect(result.expiredEvents).toEqual(expect.any(Number));
 
   expect((await stack.api('GET', '/events', { token })).body.events.map((e: { id: string }) => e.id)).toEqual([canceled.id]);
   expect((await stack.api('GET', `/events?after=${cursorAfterScheduled}`, { token })).body.events.map((e: { id: string }) => e.id)).toEqual([canceled.id]);
