@@ -96,23 +96,28 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     // Messages and assignment requests interleaved, as traffic would arrive.
     let nextMessage = 0;
     let nextRequest = 0;
+    // A load refused (Temporal busy) is tried again, as a client would: the figures are for the full load.
+    const retryMessages: number[] = [];
+    const retryRequests: number[] = [];
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         for (;;) {
           // Whichever kind is behind in its share of the target goes next.
-          const wantMessage = nextMessage < pendingTarget && (nextRequest >= requests || nextMessage / pendingTarget <= nextRequest / requests);
-          if (!wantMessage && nextRequest >= requests) return;
+          const messagesLeft = nextMessage < pendingTarget || retryMessages.length > 0;
+          const requestsLeft = nextRequest < requests || retryRequests.length > 0;
+          const wantMessage = messagesLeft && (!requestsLeft || nextMessage / pendingTarget <= nextRequest / requests);
+          if (!wantMessage && !requestsLeft) return;
+          const i = wantMessage ? (retryMessages.shift() ?? nextMessage++) : (retryRequests.shift() ?? nextRequest++);
           try {
             if (wantMessage) {
-              const i = nextMessage++;
               await sendMessageRequest(deps, scope, { message_type: 'text', client: `client-${i % Math.max(requests, 1)}`, text_message: `Pending ${i}`, delay: '30d' }, undefined);
               messages++;
             } else {
-              const i = nextRequest++;
               const result = await assignAgentsRequest(deps, scope, `client-${i}`, { agents: agents.map((a) => ({ agent: a.id })) });
               assignments += result.assignments.length;
             }
           } catch (error) {
+            (wantMessage ? retryMessages : retryRequests).push(i);
             failures++;
             if (failures <= 5) log(`load failure: ${(error as Error).message}`);
             await sleep(1000);
