@@ -76,14 +76,23 @@ function slowTemporal(temporal: Client) {
   return { client, release };
 }
 
-test('a message beyond the places in flight is a 503 with Retry-After, and nothing of it is stored', async () => {
+/** An API whose `gate` has one place, on a Temporal that holds every start until `release()`; stopped after `body`. */
+async function withBusyApi(gate: 'messages' | 'assign', retryAfterSeconds: number, body: (api: Awaited<ReturnType<TestStack['startApi']>>, release: () => void) => Promise<void>) {
   const slow = slowTemporal(stack.temporal);
-  const api = await stack.startApi({
-    temporal: slow.client,
-    admission: createAdmissions({ messages: { limit: 1, waitMs: 50, retryAfterSeconds: 2 }, assign: { limit: 10, waitMs: 50, retryAfterSeconds: 2 } }),
-  });
-  const token = stack.token('busy-user');
+  const roomy = { limit: 10, waitMs: 50, retryAfterSeconds };
+  const places = { messages: roomy, assign: roomy, [gate]: { ...roomy, limit: 1 } };
+  const api = await stack.startApi({ temporal: slow.client, admission: createAdmissions(places) });
   try {
+    await body(api, slow.release);
+  } finally {
+    slow.release();
+    await api.stop();
+  }
+}
+
+test('a message beyond the places in flight is a 503 with Retry-After, and nothing of it is stored', async () => {
+  const token = stack.token('busy-user');
+  await withBusyApi('messages', 2, async (api, release) => {
     await api.api('POST', '/clients', { token, body: { _id: 'c1', phone: '+14155550100' } });
     const first = api.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'first' } });
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -93,24 +102,16 @@ test('a message beyond the places in flight is a 503 with Retry-After, and nothi
     expect(refused.body).toMatchObject({ type: '/problems/unavailable', detail: 'The service is busy; try again in 2 s' });
     expect(await stack.prisma.message.count({ where: { business: stack.business, ownerId: 'busy-user' } })).toBe(1);
 
-    slow.release();
+    release();
     expect((await first).status).toBe(202);
     const later = await api.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'second' } });
     expect(later.status).toBe(202);
-  } finally {
-    slow.release();
-    await api.stop();
-  }
+  });
 });
 
 test('an assignment beyond the places in flight is a 503 with Retry-After, and records nothing', async () => {
-  const slow = slowTemporal(stack.temporal);
-  const api = await stack.startApi({
-    temporal: slow.client,
-    admission: createAdmissions({ messages: { limit: 10, waitMs: 50, retryAfterSeconds: 1 }, assign: { limit: 1, waitMs: 50, retryAfterSeconds: 1 } }),
-  });
   const token = stack.token('busy-assigner');
-  try {
+  await withBusyApi('assign', 1, async (api, release) => {
     await api.api('POST', '/clients', { token, body: { _id: 'c1' } });
     await api.api('POST', '/clients', { token, body: { _id: 'c2' } });
     await api.api('POST', '/agents', { token, body: { _id: 'a1' } });
@@ -121,12 +122,9 @@ test('an assignment beyond the places in flight is a 503 with Retry-After, and r
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(await stack.prisma.assignRequest.count({ where: { workflowId: { contains: `/${stack.business}/c2/` } } })).toBe(0);
 
-    slow.release();
+    release();
     expect((await first).status).toBe(200);
     const listed = await api.api('GET', '/clients/c2/agents', { token });
     expect(listed.body.assignments).toEqual([]);
-  } finally {
-    slow.release();
-    await api.stop();
-  }
+  });
 });
