@@ -154,9 +154,13 @@ describe('malformed and oversized bodies are 4xx problems, never 500', () => {
     expectProblem(await assignRaw('{"agents": [{"agent": "a1"'), 400, 'Malformed JSON body');
   });
 
-  test('a body that is not JSON, whatever its content type, is 400', async () => {
-    expectProblem(await assignRaw('agents=a1', 'application/x-www-form-urlencoded'), 400, 'Malformed JSON body');
-    expectProblem(await assignRaw('hello', 'text/plain'), 400, 'Malformed JSON body');
+  test('a body declared as a form or as text is 415, even when it holds JSON', async () => {
+    expectProblem(await assignRaw('agents=a1', 'application/x-www-form-urlencoded'), 415, 'Content-Type must be application/json');
+    expectProblem(await assignRaw('{"agents":[{"agent":"a1"}]}', 'text/plain'), 415, 'Content-Type must be application/json');
+  });
+
+  test('a JSON-typed body that is not JSON is 400', async () => {
+    expectProblem(await assignRaw('agents=a1'), 400, 'Malformed JSON body');
   });
 
   test('a body over 100 kB is 413', async () => {

@@ -277,8 +277,9 @@ describe('over HTTP', () => {
     const message = '/messages/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4/cancel';
     const calls: [string, string, { rawBody?: string; headers?: Record<string, string> }, number, string][] = [
       ['POST', '/clients', { rawBody: '{}', headers: { 'content-type': 'application/json; charset=latin1' } }, 415, 'Unsupported body encoding'],
-      ['POST', '/agents', { rawBody: JSON.stringify({ name: 'x'.repeat(101 * 1024) }) }, 413, 'Request body is larger than 100 kB'],
-      ['POST', message, { rawBody: '{' }, 400, 'Malformed JSON body'],
+      ['POST', '/clients', { rawBody: '{}', headers: { 'content-type': 'text/plain' } }, 415, 'Content-Type must be application/json'],
+      ['POST', '/agents', { rawBody: JSON.stringify({ name: 'x'.repeat(101 * 1024) }), headers: { 'content-type': 'application/json' } }, 413, 'Request body is larger than 100 kB'],
+      ['POST', message, { rawBody: '{', headers: { 'content-type': 'application/json' } }, 400, 'Malformed JSON body'],
       ['GET', '/clients/%ZZ', {}, 400, 'Bad Request'],
     ];
     for (const [method, path, options, status, detail] of calls) {

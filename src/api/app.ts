@@ -9,6 +9,7 @@ import { eventsRouter, type EventRoutesDeps } from './events/routes';
 import { authenticate, type AuthConfig } from './http/auth';
 import { errorMiddleware, notFoundHandler } from './http/errors';
 import { healthRouter, type HealthDeps } from './http/health';
+import { jsonBodyOnly } from './http/json-body';
 import { corsAllowList, securityHeaders } from './http/hygiene';
 import { httpMetrics } from './http/metrics';
 import { perUserRateLimit } from './http/rate-limit';
@@ -58,7 +59,7 @@ export function createApp(deps: AppDeps): Express {
   business.use(singleValuedHeaders, authenticate(deps.auth));
   business.use(perUserRateLimit(deps.rateLimitPerMinute ?? 0));
   // strict: false lets a JSON `null` or scalar body reach the route, which answers with its own 400 text.
-  business.use(express.json({ limit: '100kb', type: () => true, strict: false }), storableBody);
+  business.use(jsonBodyOnly, express.json({ limit: '100kb', type: () => true, strict: false }), storableBody);
   business.use(clientsRouter(deps));
   business.use(agentsRouter(deps));
   business.use(assignmentsRouter({ ...deps, log, assignTimeoutMs: deps.assignTimeoutMs ?? DEFAULT_ASSIGN_TIMEOUT_MS }));
