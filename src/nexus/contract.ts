@@ -12,7 +12,7 @@ import { operation, service } from 'nexus-rpc';
 
 /**
  * Who acts: the business (the `{businessname}` of the HTTP path) and the user (a token's `sub`). The
- * endpoint's allowed caller namespaces decide who may name them; see the README.
+ * endpoint's allowed caller namespaces decide who may name them; see docs/nexus.md, "Who may call".
  */
 export interface CrmCaller {
   business: string;

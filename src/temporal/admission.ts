@@ -85,7 +85,7 @@ export interface Admissions {
 }
 
 /**
- * Measured with `npm run bench -- isolation` (README, "The five goals"): message starts are cheap and
+ * Measured with `npm run bench -- isolation` (docs/performance.md, "The five goals"): message starts are cheap and
  * come in bursts, so they get few places (6: assign p99 0.70 s during a burst of 10,000, against 1.37 s
  * with 16, at the same accept rate) and a short wait, so that an ordinary burst is smoothed rather than
  * refused. An assign request holds its place until its workflow answers (tens of milliseconds when all

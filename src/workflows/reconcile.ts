@@ -10,7 +10,7 @@ const { reconcileOrphans } = proxyActivities<ReturnType<typeof createActivities>
 
 /**
  * Run by a Temporal Schedule every few minutes: gives each active assignment and unsent message whose
- * workflow an operator terminated its workflow again (see the README's "Operating it in the Temporal UI").
+ * workflow an operator terminated its workflow again (see docs/operations.md, "The reconciler").
  */
 export async function reconcile(input: ReconcileInput = {}): Promise<ReconcileResult> {
   return reconcileOrphans(input);
