@@ -2,13 +2,13 @@ import { ensureReconcileSchedule } from './temporal/reconcile-schedule';
 import { deliveryOutbox } from './temporal/webhook-delivery';
 import { ensureWebhookSweepSchedule } from './temporal/webhook-sweep-schedule';
 import { handOverDeliveriesAfterCommit } from './db/events';
-import { logger } from './logger';
+import { logEvent, logger } from './logger';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { dataConverterOf } from './temporal/data-converter';
 import { createProvider, type MessageProvider } from './activities/providers';
 import { createApp, type AppDeps } from './api/app';
-import { authConfigOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
+import { authConfigOf, codecCredentialsOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
 import { createPrisma, type Prisma } from './db/prisma';
 import { connectTemporalClient } from './temporal/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
@@ -79,7 +79,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
 
 /** The API on these services, with the HTTP settings of the configuration. */
 export function createApi(services: Services, options: ApiOptions = {}) {
@@ -98,11 +98,12 @@ export function runWorker(services: Services, options: WorkerOptions = {}): Prom
   return startWorker(services, options);
 }
 
-/** The remote codec for the Temporal UI: served only to the origins CODEC_CORS_ORIGINS names, and only with keys. */
+/** The remote codec for the Temporal UI and CLI: only with keys and a credential to ask for; browsers only from CODEC_CORS_ORIGINS. */
 function codecEndpointOf(services: Services): CodecEndpoint | undefined {
   const codec = services.dataConverter?.payloadCodecs?.[0];
-  const origins = services.config.CODEC_CORS_ORIGINS;
-  return codec && origins.length ? { codec, origins, namespace: services.namespace } : undefined;
+  const credentials = codecCredentialsOf(services.config);
+  if (codec && !credentials) logEvent('codec.off', { reason: 'set CODEC_AUTH_TOKEN or CODEC_JWT_AUDIENCE to serve /codec' });
+  return codec && credentials ? { codec, credentials, origins: services.config.CODEC_CORS_ORIGINS, namespace: services.namespace } : undefined;
 }
 
 /** The worker with its metrics and health endpoint on `port`, and the reconciler's and the webhook sweep's Schedules; `sdkMetricsAddress` is where the runtime exports its own. */
@@ -113,6 +114,7 @@ export async function runObservedWorker(services: Services, port: number, sdkMet
   await ensureWebhookSweepSchedule(services.temporal, services.taskQueue, { everyMs: services.webhooks.sweepEveryMs, graceMs: services.webhooks.sweepGraceMs });
   const http = await serveWorkerHttp({
     port,
+    host: services.config.WORKER_HTTP_HOST,
     metrics: metrics.registry,
     sdkMetricsUrl: sdkMetricsAddress && `http://${sdkMetricsAddress}/metrics`,
     running: worker.running,

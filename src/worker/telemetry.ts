@@ -6,7 +6,7 @@ import { countMessagesByStatus } from '../db/messages';
 import type { Prisma } from '../db/prisma';
 import { temporalLogger } from '../logger';
 import { MESSAGE_STATUSES } from '../workflows/definitions';
-import { serveCodec, type CodecEndpoint } from './codec-endpoint';
+import { codecHandler, type CodecEndpoint } from './codec-endpoint';
 
 /**
  * Installs the Temporal runtime for this process: its logs into the process's logger, and its own
@@ -60,9 +60,18 @@ export interface WorkerHttp {
 }
 
 /** `GET /healthz` (200 while the worker runs) and `GET /metrics` (ours, then the SDK's) for the worker process. */
-export function serveWorkerHttp(options: { port: number; metrics: Registry; sdkMetricsUrl?: string; running(): boolean; codec?: CodecEndpoint }): Promise<WorkerHttp> {
+export function serveWorkerHttp(options: {
+  port: number;
+  /** Loopback by default: the codec decrypts for whoever holds its credential, and the metrics count every tenant's rows. */
+  host?: string;
+  metrics: Registry;
+  sdkMetricsUrl?: string;
+  running(): boolean;
+  codec?: CodecEndpoint;
+}): Promise<WorkerHttp> {
+  const serveCodec = options.codec && codecHandler(options.codec);
   const server: Server = createServer(async (req, res) => {
-    if (options.codec && (await serveCodec(req, res, options.codec))) return;
+    if (serveCodec && (await serveCodec(req, res))) return;
     if (req.method === 'GET' && req.url === '/healthz') {
       const running = options.running();
       res.writeHead(running ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: running ? 'ok' : 'not running' }));
@@ -81,7 +90,7 @@ export function serveWorkerHttp(options: { port: number; metrics: Registry; sdkM
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, '0.0.0.0', () => {
+    server.listen(options.port, options.host ?? '127.0.0.1', () => {
       const address = server.address();
       resolve({ port: typeof address === 'object' && address ? address.port : options.port, stop: () => new Promise((done) => server.close(() => done())) });
     });
