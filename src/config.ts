@@ -73,7 +73,7 @@ export const envSchema = z.object({
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).default(DEFAULT_WEBHOOK_RETRY.initialIntervalMs),
   WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(100).default(DEFAULT_WEBHOOK_RETRY.maximumIntervalMs),
   WEBHOOK_GIVE_UP_AFTER_MS: z.coerce.number().int().min(1000).default(DEFAULT_WEBHOOK_RETRY.giveUpAfterMs),
-  /** How often the sweep hands over deliveries that a crash left without their workflow, and how old they must be. */
+  /** How often the worker looks for deliveries a crash left without their workflow (then triggers the sweep), and how old they must be. */
   WEBHOOK_SWEEP_EVERY_MS: z.coerce.number().int().min(1000).default(30_000),
   WEBHOOK_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** Another schema for the migration tools (`db:check` against a draft). */

@@ -1,6 +1,7 @@
 import { ensureReconcileSchedule } from './temporal/reconcile-schedule';
 import { deliveryOutbox } from './temporal/webhook-delivery';
-import { ensureWebhookSweepSchedule } from './temporal/webhook-sweep-schedule';
+import { ensureWebhookSweepSchedule, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from './temporal/webhook-sweep-schedule';
+import { watchForSweepWork } from './worker/sweep-trigger';
 import { handOverDeliveriesAfterCommit } from './db/events';
 import { logEvent, logger } from './logger';
 import type { Client as TemporalClient } from '@temporalio/client';
@@ -109,9 +110,20 @@ function codecEndpointOf(services: Services): CodecEndpoint | undefined {
 /** The worker with its metrics and health endpoint on `port`, and the reconciler's and the webhook sweep's Schedules; `sdkMetricsAddress` is where the runtime exports its own. */
 export async function runObservedWorker(services: Services, port: number, sdkMetricsAddress?: string) {
   const metrics = workerMetrics(services.prisma);
-  const worker = await runWorker(services, { observeLateness: metrics.observeLateness });
+  const worker = await runWorker(services, { observeLateness: metrics.observeLateness, observeReconcilerRestart: metrics.observeReconcilerRestart });
   await ensureReconcileSchedule(services.temporal, services.taskQueue);
-  await ensureWebhookSweepSchedule(services.temporal, services.taskQueue, { everyMs: services.webhooks.sweepEveryMs, graceMs: services.webhooks.sweepGraceMs });
+  const sweepScheduleId = await ensureWebhookSweepSchedule(services.temporal, services.taskQueue, {
+    everyMs: Math.max(WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, services.webhooks.sweepEveryMs),
+    graceMs: services.webhooks.sweepGraceMs,
+  });
+  const sweepWatch = watchForSweepWork({
+    prisma: services.prisma,
+    temporal: services.temporal,
+    scheduleId: sweepScheduleId,
+    everyMs: services.webhooks.sweepEveryMs,
+    graceMs: services.webhooks.sweepGraceMs,
+    onError: (error) => logger.warn({ event: 'webhook.sweep_trigger_failed', err: error }, 'the sweep waits for its next look or its Schedule'),
+  });
   const http = await serveWorkerHttp({
     port,
     host: services.config.WORKER_HTTP_HOST,
@@ -125,6 +137,7 @@ export async function runObservedWorker(services: Services, port: number, sdkMet
     port: http.port,
     done: worker.done,
     stop: async () => {
+      sweepWatch.stop();
       await worker.stop();
       await http.stop();
     },
