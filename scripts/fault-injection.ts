@@ -77,6 +77,7 @@ async function main() {
     JWT_SECRET: secret,
     PORT: String(apiPort),
     WORKER_HTTP_PORT: '0',
+    API_METRICS_PORT: '0',
     MESSAGE_PROVIDER: 'webhook',
     MESSAGE_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/messages`,
     LOG_LEVEL: 'error',

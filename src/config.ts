@@ -38,8 +38,12 @@ export const envSchema = z.object({
   CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
   /** The payload codec's AES-256-GCM keys (`id:base64`, comma-separated, the encrypting one first). */
   TEMPORAL_PAYLOAD_KEYS: optional,
-  /** Temporal UI origins allowed to call the worker's codec endpoint (/codec); none: no endpoint. */
+  /** Temporal UI origins allowed to call the worker's codec endpoint (/codec) from a browser; none: the CLI only. */
   CODEC_CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
+  /** A bearer secret for the codec endpoint: `Authorization: Bearer <it>` (the CLI's --codec-auth), or `/codec/<it>` as the UI's endpoint. */
+  CODEC_AUTH_TOKEN: optional,
+  /** Accept JWTs on the codec endpoint, checked like the API's (JWT_SECRET / JWT_PUBLIC_KEY, JWT_ISSUER), whose `aud` is this. */
+  CODEC_JWT_AUDIENCE: optional,
   /** Backpressure: message accepts this API process hands to Temporal at once (beyond: a short wait, then 503). */
   MESSAGE_STARTS_IN_FLIGHT: z.coerce.number().int().min(1).default(6),
   /** Backpressure: assign-agents requests this API process has waiting on Temporal at once. */
@@ -50,8 +54,12 @@ export const envSchema = z.object({
   TRUST_PROXY: optional.transform((value) => (value === undefined || value === 'false' ? false : value === 'true' ? true : /^\d+$/.test(value) ? Number(value) : value)),
   /** The embedded PostgreSQL's preferred port (`npm start`); another free one when it is taken. */
   POSTGRES_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
-  /** The worker's health and metrics port; 0 picks a free one. */
+  /** The worker's health, metrics and codec port; 0 picks a free one. Loopback unless told otherwise. */
   WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  WORKER_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
+  /** The API's Prometheus endpoint, apart from its public port; 0 picks a free one. Loopback unless told otherwise. */
+  API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  API_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Where to find the Temporal CLI and the time-skipping test server; PATH is searched next. */
   TEMPORAL_CLI_PATH: optional,
   TEMPORAL_TEST_SERVER_PATH: optional,
@@ -65,7 +73,7 @@ export const envSchema = z.object({
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).default(DEFAULT_WEBHOOK_RETRY.initialIntervalMs),
   WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().min(100).default(DEFAULT_WEBHOOK_RETRY.maximumIntervalMs),
   WEBHOOK_GIVE_UP_AFTER_MS: z.coerce.number().int().min(1000).default(DEFAULT_WEBHOOK_RETRY.giveUpAfterMs),
-  /** How often the sweep hands over deliveries that a crash left without their workflow, and how old they must be. */
+  /** How often the worker looks for deliveries a crash left without their workflow (then triggers the sweep), and how old they must be. */
   WEBHOOK_SWEEP_EVERY_MS: z.coerce.number().int().min(1000).default(30_000),
   WEBHOOK_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** Another schema for the migration tools (`db:check` against a draft). */
@@ -128,6 +136,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new Error(`Invalid configuration: ${(error as Error).message}`);
     }
   }
+  if (config.CODEC_AUTH_TOKEN && (config.CODEC_AUTH_TOKEN.length < 32 || !/^[A-Za-z0-9._~+/-]+=*$/.test(config.CODEC_AUTH_TOKEN))) {
+    throw new Error('Invalid configuration: CODEC_AUTH_TOKEN must be at least 32 characters of letters, digits and -._~+/');
+  }
+  if (config.CODEC_JWT_AUDIENCE) {
+    if (!config.JWT_SECRET && !config.JWT_PUBLIC_KEY) throw new Error('Invalid configuration: CODEC_JWT_AUDIENCE needs JWT_SECRET or JWT_PUBLIC_KEY to check the tokens');
+    // Both audiences checked, and different: an API token does not open the codec, nor a codec token the API.
+    if (!config.JWT_AUDIENCE || config.CODEC_JWT_AUDIENCE === config.JWT_AUDIENCE) {
+      throw new Error('Invalid configuration: CODEC_JWT_AUDIENCE needs JWT_AUDIENCE set to another audience (an API token must not open the codec, nor a codec token the API)');
+    }
+  }
   if (config.MESSAGE_PROVIDER === 'webhook' && !config.MESSAGE_WEBHOOK_URL) {
     throw new Error('Invalid configuration: MESSAGE_PROVIDER=webhook needs MESSAGE_WEBHOOK_URL');
   }
@@ -140,6 +158,29 @@ export function authConfigOf(config: Config): AuthConfig {
     throw new Error('Invalid configuration: set JWT_SECRET (HS256) or JWT_PUBLIC_KEY (RS256/ES256); there is no default secret');
   }
   return { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
+}
+
+/** Who may call the codec endpoint: the holder of a bearer secret, or of a JWT made for the codec. */
+export interface CodecCredentials {
+  token?: string;
+  jwt?: AuthConfig & { audience: string };
+}
+
+/** The codec's credentials from CODEC_AUTH_TOKEN and CODEC_JWT_AUDIENCE; none: the codec endpoint is not served. */
+export function codecCredentialsOf(config: Config): CodecCredentials | undefined {
+  const jwt = config.CODEC_JWT_AUDIENCE
+    ? { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.CODEC_JWT_AUDIENCE }
+    : undefined;
+  return config.CODEC_AUTH_TOKEN || jwt ? { token: config.CODEC_AUTH_TOKEN, jwt } : undefined;
+}
+
+/**
+ * The codec's bearer secret for `npm start`: CODEC_AUTH_TOKEN, else outside production one generated
+ * and kept (`generate`). Production has no default: without CODEC_AUTH_TOKEN there is none.
+ */
+export async function codecTokenOf(config: Config, generate: () => Promise<string>): Promise<string | undefined> {
+  if (config.CODEC_AUTH_TOKEN) return config.CODEC_AUTH_TOKEN;
+  return config.NODE_ENV === 'production' ? undefined : generate();
 }
 
 /** How event webhooks are delivered, from the WEBHOOK_* settings. */

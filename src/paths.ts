@@ -18,6 +18,8 @@ export function dataPaths(dataDir: string) {
     postgres: join(root, 'postgres'),
     temporalDb: join(root, 'temporal.sqlite'),
     devJwtSecret: join(root, 'dev-jwt-secret'),
+    /** `npm start`'s codec bearer secret when CODEC_AUTH_TOKEN is not set (never in production). */
+    devCodecToken: join(root, 'dev-codec-token'),
     /** `npm start`'s payload key when TEMPORAL_PAYLOAD_KEYS is not set, kept so histories stay readable. */
     devPayloadKeys: join(root, 'dev-payload-keys'),
     /** Who holds the data directory: the running `npm start`'s pid, ports and state. */

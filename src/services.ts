@@ -1,14 +1,15 @@
 import { ensureReconcileSchedule } from './temporal/reconcile-schedule';
 import { deliveryOutbox } from './temporal/webhook-delivery';
-import { ensureWebhookSweepSchedule } from './temporal/webhook-sweep-schedule';
+import { ensureWebhookSweepSchedule, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from './temporal/webhook-sweep-schedule';
+import { watchForSweepWork } from './worker/sweep-trigger';
 import { handOverDeliveriesAfterCommit } from './db/events';
-import { logger } from './logger';
+import { logEvent, logger } from './logger';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { dataConverterOf } from './temporal/data-converter';
 import { createProvider, type MessageProvider } from './activities/providers';
 import { createApp, type AppDeps } from './api/app';
-import { authConfigOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
+import { authConfigOf, codecCredentialsOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
 import { createPrisma, type Prisma } from './db/prisma';
 import { connectTemporalClient } from './temporal/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
@@ -79,7 +80,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
 
 /** The API on these services, with the HTTP settings of the configuration. */
 export function createApi(services: Services, options: ApiOptions = {}) {
@@ -98,21 +99,34 @@ export function runWorker(services: Services, options: WorkerOptions = {}): Prom
   return startWorker(services, options);
 }
 
-/** The remote codec for the Temporal UI: served only to the origins CODEC_CORS_ORIGINS names, and only with keys. */
+/** The remote codec for the Temporal UI and CLI: only with keys and a credential to ask for; browsers only from CODEC_CORS_ORIGINS. */
 function codecEndpointOf(services: Services): CodecEndpoint | undefined {
   const codec = services.dataConverter?.payloadCodecs?.[0];
-  const origins = services.config.CODEC_CORS_ORIGINS;
-  return codec && origins.length ? { codec, origins, namespace: services.namespace } : undefined;
+  const credentials = codecCredentialsOf(services.config);
+  if (codec && !credentials) logEvent('codec.off', { reason: 'set CODEC_AUTH_TOKEN or CODEC_JWT_AUDIENCE to serve /codec' });
+  return codec && credentials ? { codec, credentials, origins: services.config.CODEC_CORS_ORIGINS, namespace: services.namespace } : undefined;
 }
 
 /** The worker with its metrics and health endpoint on `port`, and the reconciler's and the webhook sweep's Schedules; `sdkMetricsAddress` is where the runtime exports its own. */
 export async function runObservedWorker(services: Services, port: number, sdkMetricsAddress?: string) {
   const metrics = workerMetrics(services.prisma);
-  const worker = await runWorker(services, { observeLateness: metrics.observeLateness });
+  const worker = await runWorker(services, { observeLateness: metrics.observeLateness, observeReconcilerRestart: metrics.observeReconcilerRestart });
   await ensureReconcileSchedule(services.temporal, services.taskQueue);
-  await ensureWebhookSweepSchedule(services.temporal, services.taskQueue, { everyMs: services.webhooks.sweepEveryMs, graceMs: services.webhooks.sweepGraceMs });
+  const sweepScheduleId = await ensureWebhookSweepSchedule(services.temporal, services.taskQueue, {
+    everyMs: Math.max(WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, services.webhooks.sweepEveryMs),
+    graceMs: services.webhooks.sweepGraceMs,
+  });
+  const sweepWatch = watchForSweepWork({
+    prisma: services.prisma,
+    temporal: services.temporal,
+    scheduleId: sweepScheduleId,
+    everyMs: services.webhooks.sweepEveryMs,
+    graceMs: services.webhooks.sweepGraceMs,
+    onError: (error) => logger.warn({ event: 'webhook.sweep_trigger_failed', err: error }, 'the sweep waits for its next look or its Schedule'),
+  });
   const http = await serveWorkerHttp({
     port,
+    host: services.config.WORKER_HTTP_HOST,
     metrics: metrics.registry,
     sdkMetricsUrl: sdkMetricsAddress && `http://${sdkMetricsAddress}/metrics`,
     running: worker.running,
@@ -123,6 +137,7 @@ export async function runObservedWorker(services: Services, port: number, sdkMet
     port: http.port,
     done: worker.done,
     stop: async () => {
+      sweepWatch.stop();
       await worker.stop();
       await http.stop();
     },

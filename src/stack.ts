@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { listen } from './api/http/server';
-import { loadConfig } from './config';
+import { codecTokenOf, loadConfig } from './config';
+import { httpMetrics, serveMetrics } from './api/http/metrics';
 import { provideDatabase } from './infra/database';
 import { provideNexusEndpoint } from './infra/nexus-endpoint';
 import { applyMigrations } from './infra/migrate';
@@ -24,6 +25,15 @@ async function developmentSecret(file: string, generate = () => randomBytes(32).
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
+
+/** How an operator reaches the codec from the CLI, naming where its secret is rather than printing it. */
+function codecLine(codecUrl: string, secretFrom: string | undefined): string {
+  if (!secretFrom) return 'off: set CODEC_AUTH_TOKEN (production has no default secret) or CODEC_JWT_AUDIENCE';
+  return `temporal workflow show -w <id> --codec-endpoint ${codecUrl} --codec-auth "Bearer ${secretFrom}"`;
+}
+
+/** A listening host as an operator types it: the wildcard is reached on localhost. */
+const hostOf = (host: string) => (host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host);
 
 /**
  * The stack `npm start` supervises (src/start.ts): the whole stack on one machine, holding the data
@@ -53,6 +63,10 @@ async function main() {
     const payloadKeys = config.payloadKeys ?? parsePayloadKeys(await developmentSecret(paths.devPayloadKeys, () => generatePayloadKey('dev-1')));
     const workerPort = await freePort(config.WORKER_HTTP_PORT);
     const codecUrl = `http://localhost:${workerPort}/codec`;
+    // The dev server's UI can be given a URL only (no header, no access token without OIDC): its codec
+    // endpoint carries the bearer secret as its last path segment. Production has no default secret.
+    const codecToken = await codecTokenOf(config, () => developmentSecret(paths.devCodecToken));
+    const uiCodecEndpoint = codecToken ? `${codecUrl}/${codecToken}` : config.CODEC_JWT_AUDIENCE ? codecUrl : undefined;
 
     // PostgreSQL (then its migrations) and the Temporal dev server start side by side: neither needs the other.
     const [databaseStart, serverStart] = await Promise.allSettled([
@@ -71,7 +85,7 @@ async function main() {
               dbFilename: paths.temporalDb,
               port: await freePort(config.TEMPORAL_PORT),
               uiPort: await freePort(config.TEMPORAL_UI_PORT),
-              uiCodecEndpoint: codecUrl,
+              uiCodecEndpoint,
             }))(),
     ]);
     if (databaseStart.status === 'fulfilled') stops.push(databaseStart.value.stop);
@@ -90,6 +104,7 @@ async function main() {
       DATABASE_URL: database.url,
       TEMPORAL_ADDRESS: temporalAddress,
       payloadKeys,
+      CODEC_AUTH_TOKEN: codecToken,
       CODEC_CORS_ORIGINS: config.CODEC_CORS_ORIGINS.length ? config.CODEC_CORS_ORIGINS : uiOrigins,
     });
     stops.push(services.stop);
@@ -100,7 +115,10 @@ async function main() {
       { name: config.NEXUS_ENDPOINT, namespace: services.namespace, taskQueue: services.taskQueue },
       !config.TEMPORAL_ADDRESS,
     );
-    const http = await listen(createApi(services), config.PORT);
+    const metrics = httpMetrics();
+    const metricsHttp = await serveMetrics(metrics.registry, await freePort(config.API_METRICS_PORT), config.API_METRICS_HOST);
+    stops.push(metricsHttp.stop);
+    const http = await listen(createApi(services, { metrics }), config.PORT);
     stops.push(http.stop);
     await lock.update({ state: 'running', api: `http://localhost:${http.port}` });
 
@@ -109,10 +127,11 @@ async function main() {
   Temporal UI  ${uiUrl ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
   Temporal     ${services.temporalAddress}
   Nexus        ${nexus}
-  Metrics      http://localhost:${http.port}/metrics (API), http://localhost:${worker.port}/metrics (worker; health at /healthz)
+  Metrics      http://${hostOf(config.API_METRICS_HOST)}:${metricsHttp.port}/metrics (API), http://${hostOf(config.WORKER_HTTP_HOST)}:${worker.port}/metrics (worker; health at /healthz)
   API docs     http://localhost:${http.port}/docs
   PostgreSQL   ${database.embedded ? `embedded, data in ${paths.postgres}` : 'DATABASE_URL'}
   Payloads     encrypted (AES-256-GCM, key ${payloadKeys[0].id}${config.payloadKeys ? '' : ` in ${paths.devPayloadKeys}`}); codec for the UI and CLI at ${codecUrl}
+  Codec        ${codecLine(codecUrl, config.CODEC_AUTH_TOKEN ? '$CODEC_AUTH_TOKEN' : codecToken ? `$(cat ${paths.devCodecToken})` : undefined)}
   Provider     ${services.provider.name}
   Token        npm run token -- <userId>${generatedSecret ? `   (development secret in ${paths.devJwtSecret})` : ''}
   Ctrl-C stops everything.

@@ -1,3 +1,5 @@
+import { httpMetrics, serveMetrics } from '../src/api/http/metrics';
+import { loadConfig } from '../src/config';
 import { memoryLogger, REQUEST_INSTANCE } from './support/helpers';
 import { startTestStack, uniqueName, type TestStack } from './support/stack';
 
@@ -73,17 +75,36 @@ test('the per-user rate limit answers 429 with Retry-After and RateLimit headers
   expect((await api.api('GET', '/agents', { token: stack.token(uniqueName('calm')) })).status).toBe(200);
 });
 
-test('GET /metrics counts requests by route template and status, never by id', async () => {
-  const token = stack.token('u1');
-  await stack.api('GET', '/clients/c-404', { token });
-  await stack.api('GET', '/agents', { token });
-  const metrics = await stack.api('GET', '//metrics');
-  expect(metrics.status).toBe(200);
-  expect(metrics.headers.get('content-type')).toContain('text/plain');
-  expect(metrics.body).toMatch(/http_requests_total\{method="GET",route="\/ext\/v2\/:business\/clients\/:clientId",status="404"\} \d+/);
-  expect(metrics.body).toMatch(/http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/ext\/v2\/:business\/agents",status="200"\} \d+/);
-  expect(metrics.body).not.toContain('c-404');
-  expect(metrics.body).toContain('process_resident_memory_bytes');
+test('the metrics port counts requests by route template and status, never by id; the public port answers 404 for /metrics', async () => {
+  const metrics = httpMetrics();
+  const metricsHttp = await serveMetrics(metrics.registry, 0);
+  try {
+    const api = await stack.startApi({ metrics });
+    const token = stack.token('u1');
+    await api.api('GET', '/clients/c-404', { token });
+    await api.api('GET', '/agents', { token });
+    const onPublicPort = await api.api('GET', '//metrics', { validate: false });
+    expect(onPublicPort.status).toBe(404);
+    expect(JSON.stringify(onPublicPort.body)).not.toContain('http_requests_total');
+
+    const res = await fetch(`http://127.0.0.1:${metricsHttp.port}/metrics`);
+    const body = await res.text();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    expect(body).toMatch(/http_requests_total\{method="GET",route="\/ext\/v2\/:business\/clients\/:clientId",status="404"\} \d+/);
+    expect(body).toMatch(/http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/ext\/v2\/:business\/agents",status="200"\} \d+/);
+    expect(body).not.toContain('c-404');
+    expect(body).toContain('process_resident_memory_bytes');
+    expect((await fetch(`http://127.0.0.1:${metricsHttp.port}/ext/v2/x/agents`)).status).toBe(404);
+  } finally {
+    await metricsHttp.stop();
+  }
+});
+
+test('the metrics port listens on loopback unless API_METRICS_HOST says otherwise', () => {
+  const config = loadConfig({});
+  expect([config.API_METRICS_HOST, config.API_METRICS_PORT]).toEqual(['127.0.0.1', 9465]);
+  expect(loadConfig({ API_METRICS_HOST: '0.0.0.0', API_METRICS_PORT: '9100' })).toMatchObject({ API_METRICS_HOST: '0.0.0.0', API_METRICS_PORT: 9100 });
 });
 
 test('logs redact tokens, message texts, phone numbers and names', () => {

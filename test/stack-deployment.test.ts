@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from '../src/paths';
  */
 const dockerfile = readFileSync(join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
 const compose = load(readFileSync(join(PROJECT_ROOT, 'compose.yaml'), 'utf8')) as {
-  services: Record<string, { build?: { target: string }; environment?: Record<string, string> }>;
+  services: Record<string, { build?: { target: string }; environment?: Record<string, string>; ports?: string[] }>;
 };
 
 function stages(): Map<string, string[]> {
@@ -49,4 +49,13 @@ test('compose takes its secrets from the environment and keeps none itself', () 
   const text = readFileSync(join(PROJECT_ROOT, 'compose.yaml'), 'utf8');
   expect(text).toMatch(/JWT_SECRET: \$\{JWT_SECRET:\?/);
   expect(text).toMatch(/POSTGRES_PASSWORD: \$\{POSTGRES_PASSWORD:\?/);
+  expect(text).toMatch(/CODEC_AUTH_TOKEN: \$\{CODEC_AUTH_TOKEN:\?/);
+});
+
+test('compose publishes only the API on every interface; the UI, the codec and the metrics on loopback', () => {
+  const published = Object.entries(compose.services).flatMap(([name, service]) => (service.ports ?? []).map((port) => `${name} ${port}`));
+  expect(published.sort()).toEqual(['api 127.0.0.1:9465:9465', 'api 3000:3000', 'temporal-ui 127.0.0.1:8233:8080', 'worker 127.0.0.1:9464:9464']);
+  // Inside its container each process listens on every interface, or the published port would lead nowhere.
+  expect(compose.services.worker.environment).toMatchObject({ WORKER_HTTP_HOST: '0.0.0.0' });
+  expect(compose.services.api.environment).toMatchObject({ API_METRICS_HOST: '0.0.0.0', API_METRICS_PORT: '9465' });
 });

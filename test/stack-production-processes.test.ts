@@ -22,7 +22,8 @@ test('npm run api and npm run worker, as separate processes, serve assignments a
     { ...shared, MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_WEBHOOK_SECRET: webhookSecret, WORKER_HTTP_PORT: String(workerPort) },
     '"event":"worker.running"',
   );
-  const api = runEntryPoint('src/api/main.ts', { ...shared, JWT_SECRET: secret, PORT: String(port) }, '"event":"api.listening"');
+  const metricsPort = await freePort();
+  const api = runEntryPoint('src/api/main.ts', { ...shared, JWT_SECRET: secret, PORT: String(port), API_METRICS_PORT: String(metricsPort) }, '"event":"api.listening"');
   try {
     await Promise.all([worker.ready, api.ready]);
     const base = `http://127.0.0.1:${port}/ext/v2/${uniqueName('biz')}`;
@@ -50,7 +51,9 @@ test('npm run api and npm run worker, as separate processes, serve assignments a
     expect(workerMetrics).toMatch(/crm_message_delivery_lateness_seconds_count [1-9]/);
     // The SDK's own metrics, from the runtime's Prometheus exporter.
     expect(workerMetrics).toMatch(/temporal_(workflow|activity)_\w+/);
-    const apiMetrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    // The API's metrics are on their own port; its public one does not serve them.
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
+    const apiMetrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(apiMetrics).toMatch(/http_requests_total\{method="POST",route="\/ext\/v2\/:business\/messages",status="202"\} 1/);
   } finally {
     await receiver.close();

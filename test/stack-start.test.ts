@@ -27,10 +27,24 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
     expect(first.output()).toContain('Nexus        endpoint crm → namespace default, task queue crm-messaging');
     expect((await fetch(`http://127.0.0.1:${ports.PORT}/readyz`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`)).status).toBe(200);
-    // The UI decodes the encrypted payloads through the worker's codec endpoint, which npm start printed.
+    // The UI decodes the encrypted payloads through the worker's codec endpoint, which npm start printed;
+    // the UI can only be given a URL, so its endpoint carries the development codec secret. Without it: 401.
     const uiSettings = (await (await fetch(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/api/v1/settings`)).json()) as { Codec: { Endpoint: string } };
-    expect(uiSettings.Codec.Endpoint).toMatch(/^http:\/\/localhost:\d+\/codec$/);
-    expect(first.output()).toContain(`Payloads     encrypted (AES-256-GCM, key dev-1 in ${join(dataDir, 'dev-payload-keys')}); codec for the UI and CLI at ${uiSettings.Codec.Endpoint}`);
+    const codecToken = (await readFile(join(dataDir, 'dev-codec-token'), 'utf8')).trim();
+    const codecUrl = /^(http:\/\/localhost:\d+\/codec)\//.exec(uiSettings.Codec.Endpoint)?.[1];
+    expect(uiSettings.Codec.Endpoint).toBe(`${codecUrl}/${codecToken}`);
+    expect(first.output()).toContain(`Payloads     encrypted (AES-256-GCM, key dev-1 in ${join(dataDir, 'dev-payload-keys')}); codec for the UI and CLI at ${codecUrl}`);
+    expect(first.output()).toContain(`Codec        temporal workflow show -w <id> --codec-endpoint ${codecUrl} --codec-auth "Bearer $(cat ${join(dataDir, 'dev-codec-token')})"`);
+    expect(first.output()).not.toContain(codecToken);
+    const codecCall = (url: string, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+    expect((await codecCall(`${uiSettings.Codec.Endpoint}/decode`, { origin: `http://127.0.0.1:${ports.TEMPORAL_UI_PORT}` })).status).toBe(200);
+    expect((await codecCall(`${codecUrl}/decode`, { authorization: `Bearer ${codecToken}` })).status).toBe(200);
+    expect((await codecCall(`${codecUrl}/decode`)).status).toBe(401);
+    // Metrics: the API's on their own loopback port, not on the public one.
+    const metricsUrl = /Metrics {6}(http:\/\/127\.0\.0\.1:\d+\/metrics) \(API\), http:\/\/127\.0\.0\.1:\d+\/metrics \(worker/.exec(first.output())?.[1];
+    expect(metricsUrl).toBeDefined();
+    expect((await fetch(metricsUrl!)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${ports.PORT}/metrics`)).status).toBe(404);
 
     const secret = (await readFile(join(dataDir, 'dev-jwt-secret'), 'utf8')).trim();
     token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'user-1', expiresIn: '1h' });

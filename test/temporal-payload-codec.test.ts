@@ -1,9 +1,15 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
+import { promisify } from 'node:util';
 import { Client } from '@temporalio/client';
 import { METADATA_ENCODING_KEY, defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { Registry } from 'prom-client';
-import { loadConfig } from '../src/config';
+import { codecCredentialsOf, codecTokenOf, loadConfig } from '../src/config';
+import { findTemporalCli } from '../src/infra/temporal-cli';
 import { dataConverterOf } from '../src/temporal/data-converter';
 import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, generatePayloadKey, parsePayloadKeys } from '../src/temporal/payload-codec';
+import type { CodecEndpoint } from '../src/worker/codec-endpoint';
 import { serveWorkerHttp } from '../src/worker/telemetry';
 import { startTestStack, type TestStack } from './support/stack';
 import { waitForStatus } from './support/helpers';
@@ -94,41 +100,157 @@ test('a bad TEMPORAL_PAYLOAD_KEYS stops the process at boot with the reason, and
   expect(dataConverterOf(loadConfig({ NODE_ENV: 'production', TEMPORAL_PAYLOAD_KEYS: NEW_KEY }))?.payloadCodecs).toHaveLength(1);
 });
 
-test("the worker's codec endpoint decodes a run for the Temporal UI's origin and for the CLI, and for nobody else", async () => {
-  const message = await sentMessage('Meet at noon');
-  const payloads = await historyPayloads(message.workflow_id);
+const CODEC_TOKEN = randomBytes(32).toString('base64url');
+const asJson = (payloads: Payload[]) => ({
+  payloads: payloads.map((p) => ({
+    metadata: Object.fromEntries(Object.entries(p.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])),
+    data: Buffer.from(p.data!).toString('base64'),
+  })),
+});
+const decodedText = (body: { payloads: { data: string }[] }) => body.payloads.map((p) => Buffer.from(p.data, 'base64').toString()).join();
+
+/** The worker's HTTP port with the codec, as `npm start` and `npm run worker` serve it; `codecLog` gets its log lines. */
+async function codecServer(credentials: CodecEndpoint['credentials'] = { token: CODEC_TOKEN }) {
   const codec = new AesGcmPayloadCodec(parsePayloadKeys(`${NEW_KEY},${OLD_KEY}`));
-  const http = await serveWorkerHttp({ port: 0, metrics: new Registry(), running: () => true, codec: { codec, origins: [UI_ORIGIN], namespace: 'default' } });
-  const url = `http://127.0.0.1:${http.port}/codec/decode`;
-  const asJson = {
-    payloads: payloads.map((p) => ({
-      metadata: Object.fromEntries(Object.entries(p.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])),
-      data: Buffer.from(p.data!).toString('base64'),
-    })),
-  };
+  const logged: { event: string; fields: Record<string, unknown> }[] = [];
+  const http = await serveWorkerHttp({
+    port: 0,
+    metrics: new Registry(),
+    running: () => true,
+    codec: { codec, credentials, origins: [UI_ORIGIN], namespace: 'default', log: (event, fields) => logged.push({ event, fields }) },
+  });
+  return { http, logged, url: `http://127.0.0.1:${http.port}/codec` };
+}
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+test('an unauthenticated codec call is a 401, whoever sends it: no credential, a wrong one, an API token, or a UI origin alone', async () => {
+  const message = await sentMessage('Meet at noon');
+  const body = asJson(await historyPayloads(message.workflow_id));
+  const apiAudience = 'crm-api';
+  const { http, url, logged } = await codecServer({ token: CODEC_TOKEN, jwt: { secret: stack.secret, audience: 'crm-codec' } });
   try {
-    const preflight = await fetch(url, { method: 'OPTIONS', headers: { origin: UI_ORIGIN, 'access-control-request-method': 'POST' } });
+    const refused = [
+      ['no credential', await post(`${url}/decode`, body)],
+      ['no credential, encode', await post(`${url}/encode`, body)],
+      ['no credential, from the UI origin', await post(`${url}/decode`, body, { origin: UI_ORIGIN, 'x-namespace': 'default' })],
+      ['a wrong bearer secret', await post(`${url}/decode`, body, { authorization: `Bearer ${CODEC_TOKEN.slice(1)}x` })],
+      ['the secret without Bearer', await post(`${url}/decode`, body, { authorization: CODEC_TOKEN })],
+      ['a wrong secret in the path', await post(`${url}/${CODEC_TOKEN.slice(1)}x/decode`, body, { origin: UI_ORIGIN })],
+      ['an API token', await post(`${url}/decode`, body, { authorization: `Bearer ${stack.token('u1', { aud: apiAudience })}` })],
+      ['an API token with no audience', await post(`${url}/decode`, body, { authorization: `Bearer ${stack.token('u1')}` })],
+      ['an expired codec token', await post(`${url}/decode`, body, { authorization: `Bearer ${stack.token('ops', { aud: 'crm-codec' }, { expiresIn: -10 })}` })],
+    ] as const;
+    for (const [why, res] of refused) {
+      expect([why, res.status, res.headers.get('www-authenticate')]).toEqual([why, 401, 'Bearer realm="codec"']);
+      expect(await res.text()).not.toContain(message._id);
+    }
+    expect(logged.filter((line) => line.event === 'codec.decode')).toEqual([]);
+    expect(logged.filter((line) => line.event === 'codec.refused')).toHaveLength(refused.length);
+  } finally {
+    await http.stop();
+  }
+});
+
+test("the codec decodes for the bearer secret (CLI), the UI's endpoint with the secret in its path, and a JWT made for the codec, and logs who asked", async () => {
+  const message = await sentMessage('Meet at one');
+  const body = asJson(await historyPayloads(message.workflow_id));
+  const { http, url, logged } = await codecServer({ token: CODEC_TOKEN, jwt: { secret: stack.secret, audience: 'crm-codec' } });
+  try {
+    const preflight = await fetch(`${url}/${CODEC_TOKEN}/decode`, { method: 'OPTIONS', headers: { origin: UI_ORIGIN, 'access-control-request-method': 'POST' } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(UI_ORIGIN);
     expect(preflight.headers.get('access-control-allow-headers')).toContain('X-Namespace');
 
-    const fromUi = await fetch(url, { method: 'POST', headers: { origin: UI_ORIGIN, 'content-type': 'application/json', 'x-namespace': 'default' }, body: JSON.stringify(asJson) });
+    const fromUi = await post(`${url}/${CODEC_TOKEN}/decode`, body, { origin: UI_ORIGIN, 'x-namespace': 'default' });
     expect(fromUi.status).toBe(200);
-    const body = (await fromUi.json()) as { payloads: { metadata: Record<string, string>; data: string }[] };
-    expect(body.payloads.map((p) => Buffer.from(p.metadata.encoding, 'base64').toString())).not.toContain(ENCRYPTED_ENCODING);
-    expect(body.payloads.map((p) => Buffer.from(p.data, 'base64').toString()).join()).toContain(message._id);
+    const uiBody = (await fromUi.json()) as { payloads: { metadata: Record<string, string>; data: string }[] };
+    expect(uiBody.payloads.map((p) => Buffer.from(p.metadata.encoding, 'base64').toString())).not.toContain(ENCRYPTED_ENCODING);
+    expect(decodedText(uiBody)).toContain(message._id);
 
-    const fromCli = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asJson) });
+    const fromCli = await post(`${url}/decode`, body, { authorization: `Bearer ${CODEC_TOKEN}` });
     expect(fromCli.status).toBe(200);
+    expect(decodedText((await fromCli.json()) as { payloads: { data: string }[] })).toContain(message._id);
+    const withJwt = await post(`${url}/decode`, body, { authorization: `Bearer ${stack.token('ops-ada', { aud: 'crm-codec' })}` });
+    expect(withJwt.status).toBe(200);
 
-    const elsewhere = await fetch(url, { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'application/json' }, body: JSON.stringify(asJson) });
+    expect(logged.filter((line) => line.event === 'codec.decode').map(({ fields }) => [fields.caller, fields.credential, fields.payloads, fields.origin])).toEqual([
+      ['codec token holder', 'path-token', body.payloads.length, UI_ORIGIN],
+      ['codec token holder', 'bearer-token', body.payloads.length, undefined],
+      ['ops-ada', 'jwt', body.payloads.length, undefined],
+    ]);
+
+    const auth = { authorization: `Bearer ${CODEC_TOKEN}` };
+    const elsewhere = await post(`${url}/decode`, body, { origin: 'http://evil.example', ...auth });
     expect(elsewhere.status).toBe(403);
     expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
-    const otherNamespace = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-namespace': 'billing' }, body: JSON.stringify(asJson) });
-    expect(otherNamespace.status).toBe(403);
-    const garbage = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"payloads": 3}' });
-    expect(garbage.status).toBe(400);
+    expect((await post(`${url}/decode`, body, { 'x-namespace': 'billing', ...auth })).status).toBe(403);
+    expect((await post(`${url}/decode`, '{"payloads": 3}', auth)).status).toBe(400);
+    expect((await post(`${url}/decode`, 'null', auth)).status).toBe(400);
   } finally {
     await http.stop();
   }
+});
+
+test("the codec answers the CLI's empty request ({}) with no payloads, for encode and decode", async () => {
+  const { http, url } = await codecServer();
+  try {
+    for (const operation of ['encode', 'decode']) {
+      const res = await post(`${url}/${operation}`, {}, { authorization: `Bearer ${CODEC_TOKEN}` });
+      expect([operation, res.status, await res.json()]).toEqual([operation, 200, { payloads: [] }]);
+    }
+  } finally {
+    await http.stop();
+  }
+});
+
+test('the Temporal CLI decodes a run through the codec with --codec-auth', async () => {
+  const message = await sentMessage('Meet at two pm');
+  const cli = await findTemporalCli(loadConfig({ PATH: process.env.PATH }));
+  expect(cli).toBeDefined();
+  const { http, url } = await codecServer();
+  const show = (...codec: string[]) =>
+    promisify(execFile)(cli!, ['workflow', 'show', '--address', process.env.TEST_TEMPORAL_ADDRESS!, '--namespace', 'default', '-w', message.workflow_id, '-o', 'json', ...codec]);
+  try {
+    const { stdout } = await show('--codec-endpoint', url, '--codec-auth', `Bearer ${CODEC_TOKEN}`);
+    // The CLI prints decoded payloads base64-encoded: the run's input names the message.
+    const datas = [...stdout.matchAll(/"data":\s*"([^"]+)"/g)].map(([, data]) => Buffer.from(data, 'base64').toString('latin1'));
+    expect(datas.join()).toContain(message._id);
+    await expect(show('--codec-endpoint', url)).rejects.toThrow();
+  } finally {
+    await http.stop();
+  }
+});
+
+test("the worker's HTTP port (codec, metrics) listens on loopback unless WORKER_HTTP_HOST says otherwise", async () => {
+  expect(loadConfig({}).WORKER_HTTP_HOST).toBe('127.0.0.1');
+  const outside = Object.values(networkInterfaces())
+    .flat()
+    .find((address) => address && address.family === 'IPv4' && !address.internal);
+  const { http } = await codecServer();
+  try {
+    expect((await fetch(`http://127.0.0.1:${http.port}/healthz`)).status).toBe(200);
+    // On a machine with another interface, the port is not reachable through it.
+    if (outside) await expect(fetch(`http://${outside.address}:${http.port}/healthz`)).rejects.toThrow();
+  } finally {
+    await http.stop();
+  }
+});
+
+test('the codec has no default credential in production; a short secret or a shared audience stops the process at boot', async () => {
+  const generate = jest.fn(async () => 'generated-development-secret-of-43-characters');
+  const production = loadConfig({ NODE_ENV: 'production', TEMPORAL_PAYLOAD_KEYS: NEW_KEY });
+  expect(await codecTokenOf(production, generate)).toBeUndefined();
+  expect(codecCredentialsOf(production)).toBeUndefined();
+  expect(generate).not.toHaveBeenCalled();
+  expect(await codecTokenOf(loadConfig({ NODE_ENV: 'production', CODEC_AUTH_TOKEN: CODEC_TOKEN }), generate)).toBe(CODEC_TOKEN);
+  expect(await codecTokenOf(loadConfig({}), generate)).toBe('generated-development-secret-of-43-characters');
+
+  expect(() => loadConfig({ CODEC_AUTH_TOKEN: 'short' })).toThrow('CODEC_AUTH_TOKEN must be at least 32 characters');
+  const secret = 'x'.repeat(32);
+  expect(() => loadConfig({ CODEC_JWT_AUDIENCE: 'crm-codec' })).toThrow('CODEC_JWT_AUDIENCE needs JWT_SECRET or JWT_PUBLIC_KEY');
+  expect(() => loadConfig({ JWT_SECRET: secret, CODEC_JWT_AUDIENCE: 'crm-codec' })).toThrow('CODEC_JWT_AUDIENCE needs JWT_AUDIENCE set to another audience');
+  expect(() => loadConfig({ JWT_SECRET: secret, JWT_AUDIENCE: 'crm', CODEC_JWT_AUDIENCE: 'crm' })).toThrow('CODEC_JWT_AUDIENCE needs JWT_AUDIENCE set to another audience');
+  expect(codecCredentialsOf(loadConfig({ JWT_SECRET: secret, JWT_AUDIENCE: 'crm-api', CODEC_JWT_AUDIENCE: 'crm-codec' }))?.jwt?.audience).toBe('crm-codec');
 });

@@ -55,7 +55,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
   const apiPort = await freePort();
   const env = { ...stack.env, LOG_LEVEL: 'warn', MESSAGE_PROVIDER: 'log', NODE_ENV: 'development' };
   const worker = startProcess('worker/main.js', { ...env, WORKER_HTTP_PORT: String(await freePort()) });
-  const apiProcess = startProcess('api/main.js', { ...env, PORT: String(apiPort) });
+  const apiProcess = startProcess('api/main.js', { ...env, PORT: String(apiPort), API_METRICS_PORT: '0' });
   const baseUrl = `http://127.0.0.1:${apiPort}`;
   try {
     for (;;) {

@@ -1,11 +1,11 @@
 import { failOnRefusedData } from './refused-data';
 import { createAssignmentActivities, type AssignmentActivityDeps } from './assignments';
 import { createMessageActivities, type MessageActivityDeps } from './messages';
-import { createReconcileActivities } from './reconcile';
+import { createReconcileActivities, type ReconcileDeps } from './reconcile';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { createRotationActivities } from './rotations';
 
-export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & WebhookActivityDeps;
+export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & WebhookActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart'>;
 
 export function createActivities(deps: ActivityDeps) {
   return failOnRefusedData({

@@ -25,6 +25,8 @@ export interface ReconcileDeps {
   prisma: Prisma;
   temporal: TemporalClient;
   taskQueue: string;
+  /** Told of each restart as it happens (the worker's crm_reconciler_restarts_total). */
+  observeReconcilerRestart?: (kind: 'assignment' | 'message' | 'rotation') => void;
 }
 
 /** Rows changed this recently may still be on their way to Temporal (a request between its write and its start). */
@@ -84,7 +86,7 @@ async function* candidateRows<Row extends { id: string }>(read: ReadRows<Row>, f
   }
 }
 
-export function createReconcileActivities({ prisma, temporal, taskQueue }: ReconcileDeps) {
+export function createReconcileActivities({ prisma, temporal, taskQueue, observeReconcilerRestart }: ReconcileDeps) {
   return {
     /**
      * Gives every active assignment, unsent message and active rotation a running workflow again, after an
@@ -125,6 +127,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue }: Recon
             dtUntil: row.dtUntil.toISOString(),
           });
           result.assignmentsRestarted++;
+          observeReconcilerRestart?.('assignment');
           logEvent('reconciler.assignment_restarted', { workflowId: row.workflowId, lastRun });
         }
         heartbeat(result);
@@ -155,6 +158,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue }: Recon
             throw error;
           }
           result.messagesRestarted++;
+          observeReconcilerRestart?.('message');
           logEvent('reconciler.message_restarted', { workflowId: row.workflowId, lastRun });
         }
         heartbeat(result);
@@ -176,6 +180,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue }: Recon
           if (lastRun === 'running') continue;
           await startOrWakeRotation(temporal, taskQueue, { business: row.business, clientPk: row.clientPk, rotationKey: row.key, clientId: row.client.id });
           result.rotationsRestarted++;
+          observeReconcilerRestart?.('rotation');
           logEvent('reconciler.rotation_restarted', { workflowId, lastRun });
         }
         heartbeat(result);

@@ -11,7 +11,7 @@ import { errorMiddleware, notFoundHandler } from './http/errors';
 import { healthRouter, type HealthDeps } from './http/health';
 import { jsonBodyOnly } from './http/json-body';
 import { corsAllowList, securityHeaders } from './http/hygiene';
-import { httpMetrics } from './http/metrics';
+import { httpMetrics, type HttpMetrics } from './http/metrics';
 import { perUserRateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
 import { singleValuedHeaders, storableBody } from './http/storable';
@@ -28,6 +28,8 @@ export interface HttpOptions {
   /** Requests per user and minute; 0 or absent: no limit. */
   rateLimitPerMinute?: number;
   trustProxy?: boolean | number | string;
+  /** Where the request counts go; the caller serves its registry on the metrics port (serveMetrics). */
+  metrics?: HttpMetrics;
 }
 
 export type AppDeps = HealthDeps &
@@ -47,12 +49,12 @@ export type AppDeps = HealthDeps &
 export function createApp(deps: AppDeps): Express {
   const logger = deps.logger ?? defaultLogger;
   const log = deps.log ?? ((error: unknown) => logger.error({ event: 'error', err: error }));
-  const metrics = httpMetrics();
+  const metrics = deps.metrics ?? httpMetrics();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
   app.use(requestLog(logger), metrics.middleware, ...securityHeaders(), corsAllowList(deps.corsOrigins ?? []));
-  app.use(healthRouter(deps), metrics.router, openApiRouter());
+  app.use(healthRouter(deps), openApiRouter());
 
   const business = Router({ mergeParams: true });
   business.use((req, _res, next) => (BUSINESS_PATTERN.test(req.params.business as string) ? next() : next('router')));

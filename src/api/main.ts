@@ -2,6 +2,7 @@ import { authConfigOf, loadConfig } from '../config';
 import { logEvent, setLogLevel } from '../logger';
 import { createApi, openServices } from '../services';
 import { onShutdown } from '../shutdown';
+import { httpMetrics, serveMetrics } from './http/metrics';
 import { listen } from './http/server';
 
 /** The API process of a production deployment: needs DATABASE_URL, TEMPORAL_ADDRESS and a JWT key. */
@@ -13,10 +14,13 @@ async function main() {
     throw new Error('npm run api needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs everything embedded)');
   }
   const services = await openServices(config);
-  const http = await listen(createApi(services, { auth }), config.PORT);
-  logEvent('api.listening', { port: http.port });
+  const metrics = httpMetrics();
+  const metricsHttp = await serveMetrics(metrics.registry, config.API_METRICS_PORT, config.API_METRICS_HOST);
+  const http = await listen(createApi(services, { auth, metrics }), config.PORT);
+  logEvent('api.listening', { port: http.port, metricsPort: metricsHttp.port, metricsHost: config.API_METRICS_HOST });
   onShutdown(async () => {
     await http.stop();
+    await metricsHttp.stop();
     await services.stop();
   });
 }

@@ -108,3 +108,14 @@ export function recentDeliveries(prisma: Prisma, subscriptionId: string, take: n
     take,
   });
 }
+
+/** The delivery backlog: deliveries still pending, and the creation time of the oldest (the worker's metrics). */
+export async function pendingDeliveryBacklog(prisma: Prisma): Promise<{ pending: number; oldestCreatedAt: Date | null }> {
+  const backlog = await prisma.webhookDelivery.aggregate({ where: { status: 'pending' }, _count: { _all: true }, _min: { createdAt: true } });
+  return { pending: backlog._count._all, oldestCreatedAt: backlog._min.createdAt };
+}
+
+/** Whether the sweep has work: a pending delivery never handed over, created before `before`. */
+export async function hasDeliveriesToSweep(prisma: Prisma, before: Date): Promise<boolean> {
+  return (await prisma.webhookDelivery.findFirst({ where: { status: 'pending', handedOverAt: null, createdAt: { lt: before } }, select: { id: true } })) !== null;
+}

@@ -1,4 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client as TemporalClient } from '@temporalio/client';
+import { housekeepingAttributes } from './search-attributes';
 import {
   FULL_RECONCILE_EVERY_MS,
   fullReconcileScheduleId,
@@ -33,7 +34,16 @@ export async function ensureReconcileSchedule(temporal: TemporalClient, taskQueu
   for (const { scheduleId, every, input, note } of passes) {
     const options = {
       spec: { intervals: [{ every }] },
-      action: { type: 'startWorkflow' as const, workflowType: RECONCILE_WORKFLOW, taskQueue, workflowId: scheduleId, args: [input] },
+      action: {
+        type: 'startWorkflow' as const,
+        workflowType: RECONCILE_WORKFLOW,
+        taskQueue,
+        workflowId: scheduleId,
+        args: [input],
+        // Filterable (Housekeeping IS NULL hides them) and readable in the UI's list; a static text, no data.
+        typedSearchAttributes: housekeepingAttributes(input.full ? 'reconcile-full' : 'reconcile-recent'),
+        staticSummary: input.full ? 'Housekeeping: full reconciler pass' : 'Housekeeping: recent reconciler pass',
+      },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: 60_000 },
     };
     try {

@@ -9,8 +9,16 @@ export const AGENT_ID = defineSearchAttributeKey('AgentId', SearchAttributeType.
 /** The type of the event a webhook delivery carries, e.g. `assignment.expired`. */
 export const WEBHOOK_EVENT_TYPE = defineSearchAttributeKey('WebhookEventType', SearchAttributeType.KEYWORD);
 
+/**
+ * Set on the service's own upkeep runs only (`webhook-sweep`, `reconcile-recent`, `reconcile-full`),
+ * so that the UI's saved view `Housekeeping IS NULL` lists the business runs alone.
+ */
+export const HOUSEKEEPING = defineSearchAttributeKey('Housekeeping', SearchAttributeType.KEYWORD);
+export type HousekeepingKind = 'webhook-sweep' | 'reconcile-recent' | 'reconcile-full';
+export const housekeepingAttributes = (kind: HousekeepingKind) => new TypedSearchAttributes([{ key: HOUSEKEEPING, value: kind }]);
+
 /** Every attribute the workflows use, as the dev server registers them and a cluster must. */
-export const SEARCH_ATTRIBUTE_KEYS = [BUSINESS_NAME, CLIENT_ID, AGENT_ID, ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, WEBHOOK_EVENT_TYPE];
+export const SEARCH_ATTRIBUTE_KEYS = [BUSINESS_NAME, CLIENT_ID, AGENT_ID, ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, WEBHOOK_EVENT_TYPE, HOUSEKEEPING];
 
 export function searchAttributesOf(keys: {
   business: string;

@@ -1,5 +1,12 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client as TemporalClient } from '@temporalio/client';
 import { SWEEP_WEBHOOKS_WORKFLOW, webhookSweepScheduleId, type SweepWebhooksInput } from '../workflows/definitions';
+import { housekeepingAttributes } from './search-attributes';
+
+/**
+ * How often the Schedule runs the sweep by itself: for retention and abandoned deliveries, and as a
+ * backstop. Deliveries left without their workflow make the worker trigger it sooner (watchForSweepWork).
+ */
+export const WEBHOOK_SWEEP_BACKSTOP_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Creates, or brings up to date, the Schedule that hands over webhook deliveries a crash left without
@@ -16,6 +23,9 @@ export async function ensureWebhookSweepSchedule(temporal: TemporalClient, taskQ
       taskQueue,
       workflowId: scheduleId,
       args: [{ graceMs: settings.graceMs }] as [SweepWebhooksInput],
+      // Filterable (Housekeeping IS NULL hides it) and readable in the UI's list; a static text, no data.
+      typedSearchAttributes: housekeepingAttributes('webhook-sweep'),
+      staticSummary: 'Housekeeping: webhook sweep',
     },
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: 60_000 },
   };

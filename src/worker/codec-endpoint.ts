@@ -1,12 +1,49 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Payload, PayloadCodec } from '@temporalio/common';
+import { createTokenVerifier } from '../api/http/auth';
+import type { CodecCredentials } from '../config';
+import { logEvent } from '../logger';
 
 /** The remote codec the Temporal UI and CLI call to show encrypted payloads to an operator who may read them. */
 export interface CodecEndpoint {
   codec: PayloadCodec;
+  /** Who may call it; every call carries one of these credentials. */
+  credentials: CodecCredentials;
   /** Browser origins (the Temporal UI) allowed to call it. */
   origins: readonly string[];
   namespace: string;
+  /** Where the line each decode leaves goes (who asked, how many payloads); the process's log by default. */
+  log?: (event: string, fields: Record<string, unknown>) => void;
+}
+
+/** Who made a codec call, for the log line each decode leaves. */
+interface CodecCaller {
+  caller: string;
+  credential: 'bearer-token' | 'path-token' | 'jwt';
+}
+
+const sameSecret = (given: string, expected: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/** Checks a call's credential: the bearer secret (in the Authorization header or as the endpoint's path), or a JWT made for the codec. */
+function codecAuthenticator(credentials: CodecCredentials) {
+  const verifyJwt = credentials.jwt && createTokenVerifier(credentials.jwt);
+  return (authorization: string | undefined, pathToken: string | undefined): CodecCaller | undefined => {
+    if (pathToken !== undefined) return credentials.token && sameSecret(pathToken, credentials.token) ? { caller: 'codec token holder', credential: 'path-token' } : undefined;
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+    if (!bearer) return undefined;
+    if (credentials.token && sameSecret(bearer, credentials.token)) return { caller: 'codec token holder', credential: 'bearer-token' };
+    if (!verifyJwt) return undefined;
+    try {
+      return { caller: verifyJwt(`Bearer ${bearer}`).userId, credential: 'jwt' };
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 const MAX_BODY_BYTES = 4 << 20;
@@ -34,43 +71,61 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Serves POST /codec/encode and /codec/decode (Temporal's remote codec protocol); false when the path is another. */
-export async function serveCodec(req: IncomingMessage, res: ServerResponse, endpoint: CodecEndpoint): Promise<boolean> {
-  const path = (req.url ?? '').split('?')[0];
-  const operation = path === '/codec/encode' ? 'encode' : path === '/codec/decode' ? 'decode' : undefined;
-  if (!operation) return false;
-  const origin = req.headers.origin;
-  const reply = (status: number, body?: unknown) => {
-    const headers: Record<string, string> = { 'Cache-Control': 'no-store', Vary: 'Origin' };
-    if (origin && endpoint.origins.includes(origin)) {
-      Object.assign(headers, {
-        'Access-Control-Allow-Origin': origin,
-        'Access-Control-Allow-Credentials': 'true',
-        'Access-Control-Allow-Methods': 'POST',
-        'Access-Control-Allow-Headers': 'Content-Type, X-Namespace, Authorization',
-      });
+/**
+ * Serves POST /codec/encode and /codec/decode (Temporal's remote codec protocol), and the same under
+ * /codec/<token>/ for a UI that can only be given a URL; false when the path is another.
+ */
+export function codecHandler(endpoint: CodecEndpoint) {
+  const authenticate = codecAuthenticator(endpoint.credentials);
+  const log = endpoint.log ?? logEvent;
+  return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+    const route = /^\/codec(?:\/([^/]+))?\/(encode|decode)$/.exec((req.url ?? '').split('?')[0]);
+    if (!route) return false;
+    const [, pathToken, operation] = route as unknown as [string, string | undefined, 'encode' | 'decode'];
+    const origin = req.headers.origin;
+    const reply = (status: number, body?: unknown) => {
+      const headers: Record<string, string> = { 'Cache-Control': 'no-store', Vary: 'Origin' };
+      if (origin && endpoint.origins.includes(origin)) {
+        Object.assign(headers, {
+          'Access-Control-Allow-Origin': origin,
+          'Access-Control-Allow-Credentials': 'true',
+          'Access-Control-Allow-Methods': 'POST',
+          'Access-Control-Allow-Headers': 'Content-Type, X-Namespace, Authorization',
+        });
+      }
+      if (status === 401) headers['WWW-Authenticate'] = 'Bearer realm="codec"';
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      res.writeHead(status, headers).end(body === undefined ? undefined : JSON.stringify(body));
+      return true;
+    };
+    if (origin && !endpoint.origins.includes(origin)) return reply(403, { error: `Origin ${origin} may not use this codec (CODEC_CORS_ORIGINS)` });
+    // A browser's preflight carries no credential; the call that follows must.
+    if (req.method === 'OPTIONS') return reply(204);
+    if (req.method !== 'POST') return reply(405, { error: 'POST only' });
+    const who = authenticate(req.headers.authorization, pathToken && decodeURIComponent(pathToken));
+    if (!who) {
+      log('codec.refused', { operation, origin, remote: req.socket.remoteAddress });
+      return reply(401, { error: 'The codec needs a credential: Authorization: Bearer <CODEC_AUTH_TOKEN or a JWT for CODEC_JWT_AUDIENCE>' });
     }
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    res.writeHead(status, headers).end(body === undefined ? undefined : JSON.stringify(body));
+    const namespace = req.headers['x-namespace'];
+    if (namespace !== undefined && namespace !== endpoint.namespace) return reply(403, { error: `This codec serves namespace ${endpoint.namespace}` });
+    let payloads: Payload[];
+    try {
+      const body = JSON.parse(await readBody(req)) as { payloads?: JsonPayload[] } | null;
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TypeError('the body must be an object');
+      // Protobuf's JSON leaves out an empty list: the CLI sends {} when it has nothing to code.
+      const list = body.payloads ?? [];
+      if (!Array.isArray(list)) throw new TypeError('payloads must be an array');
+      payloads = list.map(fromJson);
+    } catch (error) {
+      return reply(400, { error: `Expected {"payloads": [...]}: ${(error as Error).message}` });
+    }
+    if (operation === 'decode') log('codec.decode', { caller: who.caller, credential: who.credential, payloads: payloads.length, namespace: endpoint.namespace, origin, remote: req.socket.remoteAddress });
+    try {
+      const coded = await endpoint.codec[operation](payloads);
+      return reply(200, { payloads: coded.map(toJson) });
+    } catch (error) {
+      return reply(400, { error: (error as Error).message });
+    }
   };
-  if (origin && !endpoint.origins.includes(origin)) return reply(403, { error: `Origin ${origin} may not use this codec (CODEC_CORS_ORIGINS)` }), true;
-  if (req.method === 'OPTIONS') return reply(204), true;
-  if (req.method !== 'POST') return reply(405, { error: 'POST only' }), true;
-  const namespace = req.headers['x-namespace'];
-  if (namespace !== undefined && namespace !== endpoint.namespace) return reply(403, { error: `This codec serves namespace ${endpoint.namespace}` }), true;
-  let payloads: Payload[];
-  try {
-    const body = JSON.parse(await readBody(req)) as { payloads?: JsonPayload[] };
-    if (!Array.isArray(body.payloads)) throw new TypeError('payloads must be an array');
-    payloads = body.payloads.map(fromJson);
-  } catch (error) {
-    return reply(400, { error: `Expected {"payloads": [...]}: ${(error as Error).message}` }), true;
-  }
-  try {
-    const coded = await endpoint.codec[operation](payloads);
-    reply(200, { payloads: coded.map(toJson) });
-  } catch (error) {
-    reply(400, { error: (error as Error).message });
-  }
-  return true;
 }

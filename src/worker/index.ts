@@ -3,7 +3,7 @@ import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { NativeConnection, Worker, type WorkerOptions as SdkWorkerOptions } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { createActivities } from '../activities';
+import { createActivities, type ActivityDeps } from '../activities';
 import type { MessageProvider } from '../activities/providers';
 import type { Prisma } from '../db/prisma';
 import type { TemporalConnectionOptions, WebhookSettings } from '../config';
@@ -32,6 +32,7 @@ export interface WorkerOptions {
   /** A prebuilt workflow bundle (tests build it once); otherwise the workflows are bundled at start. */
   workflowBundle?: SdkWorkerOptions['workflowBundle'];
   observeLateness?: (seconds: number) => void;
+  observeReconcilerRestart?: ActivityDeps['observeReconcilerRestart'];
 }
 
 export interface RunningWorker {
@@ -54,6 +55,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     provider: deps.provider,
     webhooks: deps.webhooks,
     observeLateness: options.observeLateness,
+    observeReconcilerRestart: options.observeReconcilerRestart,
   });
   const queues = taskQueuesOf(deps.taskQueue);
   let workers: Worker[];

@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import { Runtime } from '@temporalio/worker';
-import { Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { countActiveAssignments } from '../db/assignments';
 import { countMessagesByStatus } from '../db/messages';
+import { pendingDeliveryBacklog } from '../db/webhook-deliveries';
 import type { Prisma } from '../db/prisma';
 import { temporalLogger } from '../logger';
 import { MESSAGE_STATUSES } from '../workflows/definitions';
-import { serveCodec, type CodecEndpoint } from './codec-endpoint';
+import { codecHandler, type CodecEndpoint } from './codec-endpoint';
 
 /**
  * Installs the Temporal runtime for this process: its logs into the process's logger, and its own
@@ -22,9 +23,10 @@ export function installTemporalRuntime(sdkMetricsAddress?: string): void {
 export interface WorkerMetrics {
   registry: Registry;
   observeLateness(seconds: number): void;
+  observeReconcilerRestart(kind: 'assignment' | 'message' | 'rotation'): void;
 }
 
-/** The worker's own metrics: messages by status, active assignments, and delivery lateness. */
+/** The worker's own metrics: messages by status, active assignments, delivery lateness, the webhook backlog and the reconciler's restarts. */
 export function workerMetrics(prisma: Prisma): WorkerMetrics {
   const registry = new Registry();
   new Gauge({
@@ -51,7 +53,35 @@ export function workerMetrics(prisma: Prisma): WorkerMetrics {
     buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
     registers: [registry],
   });
-  return { registry, observeLateness: (seconds) => lateness.observe(Math.max(seconds, 0)) };
+  new Gauge({
+    name: 'crm_webhook_deliveries_pending',
+    help: 'Webhook deliveries not yet delivered nor given up (the delivery backlog)',
+    registers: [registry],
+    async collect() {
+      this.set((await pendingDeliveryBacklog(prisma)).pending);
+    },
+  });
+  new Gauge({
+    name: 'crm_webhook_oldest_pending_delivery_age_seconds',
+    help: 'Age of the oldest webhook delivery still pending; 0 when none is',
+    registers: [registry],
+    async collect() {
+      const { oldestCreatedAt } = await pendingDeliveryBacklog(prisma);
+      this.set(oldestCreatedAt ? Math.max((Date.now() - oldestCreatedAt.getTime()) / 1000, 0) : 0);
+    },
+  });
+  const restarts = new Counter({
+    name: 'crm_reconciler_restarts_total',
+    help: 'Workflows the reconciler started again for a row left without one (an operator terminated it), by kind, in this process',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
+  for (const kind of ['assignment', 'message', 'rotation']) restarts.inc({ kind }, 0);
+  return {
+    registry,
+    observeLateness: (seconds) => lateness.observe(Math.max(seconds, 0)),
+    observeReconcilerRestart: (kind) => restarts.inc({ kind }),
+  };
 }
 
 export interface WorkerHttp {
@@ -60,9 +90,18 @@ export interface WorkerHttp {
 }
 
 /** `GET /healthz` (200 while the worker runs) and `GET /metrics` (ours, then the SDK's) for the worker process. */
-export function serveWorkerHttp(options: { port: number; metrics: Registry; sdkMetricsUrl?: string; running(): boolean; codec?: CodecEndpoint }): Promise<WorkerHttp> {
+export function serveWorkerHttp(options: {
+  port: number;
+  /** Loopback by default: the codec decrypts for whoever holds its credential, and the metrics count every tenant's rows. */
+  host?: string;
+  metrics: Registry;
+  sdkMetricsUrl?: string;
+  running(): boolean;
+  codec?: CodecEndpoint;
+}): Promise<WorkerHttp> {
+  const serveCodec = options.codec && codecHandler(options.codec);
   const server: Server = createServer(async (req, res) => {
-    if (options.codec && (await serveCodec(req, res, options.codec))) return;
+    if (serveCodec && (await serveCodec(req, res))) return;
     if (req.method === 'GET' && req.url === '/healthz') {
       const running = options.running();
       res.writeHead(running ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: running ? 'ok' : 'not running' }));
@@ -81,7 +120,7 @@ export function serveWorkerHttp(options: { port: number; metrics: Registry; sdkM
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, '0.0.0.0', () => {
+    server.listen(options.port, options.host ?? '127.0.0.1', () => {
       const address = server.address();
       resolve({ port: typeof address === 'object' && address ? address.port : options.port, stop: () => new Promise((done) => server.close(() => done())) });
     });

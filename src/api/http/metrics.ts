@@ -1,4 +1,5 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { createServer } from 'node:http';
+import type { Request, RequestHandler } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The route's template, not the path: `/ext/v2/:business/messages/:messageId`, so ids never become labels. */
@@ -12,10 +13,9 @@ function routeOf(req: Request): string {
 export interface HttpMetrics {
   registry: Registry;
   middleware: RequestHandler;
-  router: Router;
 }
 
-/** Request counts and latency by route and status, and the process's own metrics, at `GET /metrics`. */
+/** Request counts and latency by route and status, and the process's own metrics (served apart from the API by `serveMetrics`). */
 export function httpMetrics(): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -41,9 +41,34 @@ export function httpMetrics(): HttpMetrics {
     });
     next();
   };
-  const router = Router();
-  router.get('/metrics', async (_req, res) => {
-    res.type(registry.contentType).send(await registry.metrics());
+  return { registry, middleware };
+}
+
+/**
+ * `GET /metrics` on a port of its own, loopback unless told otherwise (API_METRICS_HOST/PORT): the
+ * counts span every tenant, and the API's public port cannot be fenced off from the scraper's by network alone.
+ */
+export function serveMetrics(registry: Registry, port: number, host = '127.0.0.1'): Promise<{ port: number; stop(): Promise<void> }> {
+  const server = createServer(async (req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+    try {
+      res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' }).end(await registry.metrics());
+    } catch (error) {
+      res.writeHead(503, { 'Content-Type': 'text/plain' }).end(`metrics unavailable: ${(error as Error).message}\n`);
+    }
   });
-  return { registry, middleware, router };
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve({
+        port: typeof address === 'object' && address ? address.port : port,
+        stop: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
 }

@@ -38,18 +38,5 @@ export const healthApi: ApiPart = {
         },
       },
     },
-    '/metrics': {
-      get: {
-        operationId: 'getMetrics',
-        tags: ['Health'],
-        summary: 'Prometheus metrics',
-        description:
-          'Request counts and latency by method, route template and status (`http_requests_total`, `http_request_duration_seconds`), and the process\'s own metrics, in the Prometheus text format. No token: expose it to the scraper\'s network only.',
-        security: [],
-        responses: {
-          200: { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } },
-        },
-      },
-    },
   },
 };
