@@ -11,6 +11,8 @@ export interface RotationActivityDeps {
 }
 
 export function createRotationActivities({ prisma, temporal, taskQueue }: RotationActivityDeps) {
+  // The activities are made when the worker starts: a period missed since then was not for want of a worker.
+  const workerSince = new Date();
   return {
     /**
      * Hands out what is due by the workflow's clock (or this worker's, if it is ahead), then starts or
@@ -18,8 +20,9 @@ export function createRotationActivities({ prisma, temporal, taskQueue }: Rotati
      * transaction committed still gives the assignment its timer.
      */
     async advanceRotation(input: AdvanceRotationInput): Promise<RotationStep> {
-      const now = new Date(Math.max(Date.parse(input.asOf), Date.now()));
-      const { step, wake } = await advanceRotation(prisma, input.rotationKey, now);
+      const asOf = new Date(input.asOf);
+      const now = new Date(Math.max(asOf.getTime(), Date.now()));
+      const { step, wake } = await advanceRotation(prisma, input.rotationKey, now, { asOf, workerSince });
       if (wake) await startOrWakeExpiry(temporal, taskQueue, wake.workflowId, wake.expiry);
       return step;
     },
