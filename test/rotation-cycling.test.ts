@@ -131,6 +131,9 @@ test('DELETE stops the rotation: the period in progress runs to its dt_until, an
   const again = await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
   expect(again.status).toBe(404);
   expect(again.body.detail).toBe('No active rotation on this client');
+  // The stop is an event like every other change, once: the rotation as the DELETE answered it.
+  const feed = await stack.api('GET', `/events?client=${clientId}&type=rotation.*`, { token });
+  expect(feed.body.events).toEqual([expect.objectContaining({ type: 'rotation.stopped', data: { ...stopped.body, reason: 'api' } })]);
 });
 
 test('a list of one agent: each boundary extends the same assignment with one assignment.updated; it never expires and comes back', async () => {

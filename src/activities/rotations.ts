@@ -1,5 +1,6 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Prisma } from '../db/prisma';
+import { rotationView } from '../api/rotation/view';
 import { advanceRotation, stopRotationByOperator } from '../db/rotations';
 import type { AdvanceRotationInput, RotationStep } from '../workflows/definitions';
 import { startOrWakeExpiry } from './expiry-start';
@@ -28,6 +29,6 @@ export function createRotationActivities({ prisma, temporal, taskQueue }: Rotati
     },
 
     /** An operator canceled the rotation's workflow: the rotation stops, as a DELETE would. */
-    stopRotationByOperator: (rotationKey: string): Promise<boolean> => stopRotationByOperator(prisma, rotationKey),
+    stopRotationByOperator: (rotationKey: string): Promise<boolean> => stopRotationByOperator(prisma, rotationKey, rotationView),
   };
 }

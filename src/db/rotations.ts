@@ -1,5 +1,5 @@
 import { Prisma as Db, type Rotation } from '../generated/prisma/client';
-import type { AssignmentExpiryInput, RotationStep } from '../workflows/definitions';
+import type { AssignmentExpiryInput, EventReason, EventType, RotationStep } from '../workflows/definitions';
 import { cutRotationAssignment, recordForOwner } from './assignments';
 import { withEvents, type NewEvent } from './events';
 import type { Prisma } from './prisma';
@@ -179,9 +179,23 @@ function statesRotationInForce(existing: Rotation, request: RotationRequestData)
 
 export type StopRotationOutcome = { outcome: 'clientNotFound' } | { outcome: 'notActive' } | { outcome: 'stopped'; rotation: RotationWithClient };
 
-/** active → stopped: no further period is handed out; the one in progress runs to its end. */
-export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, now = new Date()): Promise<StopRotationOutcome> {
-  return prisma.$transaction(async (tx) => {
+/** The rotation as its GET route shows it: the `rotation.*` events carry it (the view is the API's, passed in). */
+export type RotationDescriber = (row: RotationWithClient) => Record<string, unknown>;
+
+/** A rotation event: the rotation as `GET /clients/{_id}/rotation` shows it after the change, and the reason. */
+function rotationEvent(type: EventType, row: RotationWithClient, describe: RotationDescriber, reason: EventReason): NewEvent {
+  return {
+    scope: { business: row.business, ownerId: row.ownerId },
+    clientPk: row.clientPk,
+    clientId: row.client.id,
+    type,
+    data: { ...describe(row), reason },
+  };
+}
+
+/** active → stopped: no further period is handed out; the one in progress runs to its end. Records `rotation.stopped`. */
+export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, describe: RotationDescriber, now = new Date()): Promise<StopRotationOutcome> {
+  return withEvents(prisma, async (tx, record) => {
     const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...scope, id: clientId } } });
     if (!client) return { outcome: 'clientNotFound' };
     const stopped = await tx.rotation.updateMany({
@@ -193,17 +207,22 @@ export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, now
       where: { clientPk_ownerId: { clientPk: client.pk, ownerId: scope.ownerId } },
       include: { client: { select: { id: true } } },
     });
+    await record(rotationEvent('rotation.stopped', rotation, describe, 'api'));
     return { outcome: 'stopped', rotation };
   });
 }
 
-/** active → stopped by an operator who canceled the rotation's workflow; false when it was not active. */
-export async function stopRotationByOperator(prisma: Prisma, rotationKey: string, now = new Date()): Promise<boolean> {
-  const stopped = await prisma.rotation.updateMany({
-    where: { key: rotationKey, status: 'active' },
-    data: { status: 'stopped', pending: Db.DbNull, version: { increment: 1 }, stoppedAt: now, stoppedBy: 'operator' },
+/** active → stopped by an operator who canceled the rotation's workflow, with its `rotation.stopped`; false when it was not active. */
+export function stopRotationByOperator(prisma: Prisma, rotationKey: string, describe: RotationDescriber, now = new Date()): Promise<boolean> {
+  return withEvents(prisma, async (tx, record) => {
+    const stopped = await tx.rotation.updateManyAndReturn({
+      where: { key: rotationKey, status: 'active' },
+      data: { status: 'stopped', pending: Db.DbNull, version: { increment: 1 }, stoppedAt: now, stoppedBy: 'operator' },
+      include: { client: { select: { id: true } } },
+    });
+    for (const rotation of stopped) await record(rotationEvent('rotation.stopped', rotation, describe, 'operator'));
+    return stopped.length > 0;
   });
-  return stopped.count > 0;
 }
 
 /** A step's outcome: what the workflow is told, and the expiry workflow of the period in progress to start or wake. */
