@@ -1,5 +1,5 @@
 import { Worker } from '@temporalio/worker';
-import { rotationStateQuery, rotationWorkflowId } from '../src/workflows/definitions';
+import { assignmentStateQuery, rotationStateQuery, rotationWorkflowId } from '../src/workflows/definitions';
 import { eventually } from './support/helpers';
 import { temporalTextOf } from './support/history';
 import { clientWithAgents, plusMs, rotationAssignments, sleep } from './support/rotation';
@@ -131,4 +131,37 @@ test('DELETE stops the rotation: the period in progress runs to its dt_until, an
   const again = await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
   expect(again.status).toBe(404);
   expect(again.body.detail).toBe('No active rotation on this client');
+  // The stop is an event like every other change, once: the rotation as the DELETE answered it.
+  const feed = await stack.api('GET', `/events?client=${clientId}&type=rotation.*`, { token });
+  expect(feed.body.events).toEqual([expect.objectContaining({ type: 'rotation.stopped', data: { ...stopped.body, reason: 'api' } })]);
+});
+
+test('a list of one agent: each boundary extends the same assignment with one assignment.updated; it never expires and comes back', async () => {
+  const { clientId, agents } = await clientWithAgents(stack, token, 1);
+  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '2s' } });
+  expect(put.status).toBe(201);
+  const startsAt = put.body.starts_at as string;
+  // Two boundaries passed: the assignment now runs to the end of the third period.
+  await eventually(async () => {
+    const view = await stack.api('GET', `/clients/${clientId}/rotation`, { token });
+    return Date.parse(view.body.current?.until ?? 0) >= Date.parse(plusMs(startsAt, 3 * PERIOD_MS));
+  }, 20_000);
+  await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
+
+  const [only, ...others] = await rotationAssignments(stack, token, clientId);
+  expect(others).toEqual([]);
+  expect(only).toMatchObject({ agent: agents[0], status: 'active', ended_at: null });
+  expect(Date.parse(only.dt_until)).toBeGreaterThanOrEqual(Date.parse(plusMs(startsAt, 3 * PERIOD_MS)));
+  const feed = await stack.api('GET', `/events?client=${clientId}&type=assignment.*`, { token });
+  const changes = feed.body.events.map((e: any) => [e.type, e.data.dt_until, e.data.reason]);
+  expect(changes.slice(0, 3)).toEqual([
+    ['assignment.created', plusMs(startsAt, PERIOD_MS), 'rule'],
+    ['assignment.updated', plusMs(startsAt, 2 * PERIOD_MS), 'rule'],
+    ['assignment.updated', plusMs(startsAt, 3 * PERIOD_MS), 'rule'],
+  ]);
+  expect(changes.map(([type]: string[]) => type)).not.toContain('assignment.expired');
+  // The expiry run started for the first period is the one that holds the timer, re-armed to the new dt_until.
+  const expiry = stack.temporal.workflow.getHandle(only.workflow_id);
+  expect((await expiry.describe()).startTime.getTime()).toBeLessThan(Date.parse(plusMs(startsAt, PERIOD_MS)));
+  await eventually(async () => (await expiry.query(assignmentStateQuery)).dtUntil === only.dt_until);
 });

@@ -1,3 +1,4 @@
+import { advanceRotation } from '../src/db/rotations';
 import { eventually } from './support/helpers';
 import { clientWithAgents, plusMs, rotationAssignments, sleep } from './support/rotation';
 import { startTestStack, type TestStack } from './support/stack';
@@ -77,3 +78,35 @@ test('periods that ended entirely while no worker ran are recorded as missed; th
   expect(resumed?.agent).toBe(agents[k % 3]);
   await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
 }, 60_000);
+
+test('a period lost while a worker ran says so: the step came late, not the worker', async () => {
+  const { clientId, agents } = await clientWithAgents(stack, token, 2);
+  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '1m' } });
+  const startsAt = put.body.starts_at as string;
+  const row = await stack.prisma.rotation.findFirstOrThrow({ where: { client: { business: stack.business, id: clientId } } });
+  const at = (minutes: number) => new Date(Date.parse(startsAt) + minutes * 60_000);
+
+  // The step of a worker up since 0:30 runs at 5:10, its workflow task having run at 5:05: the periods from 1:00 to 5:00.
+  await advanceRotation(stack.prisma, row.key, at(5 + 1 / 6), { asOf: at(5 + 1 / 12), workerSince: at(0.5) });
+  // The step of a worker that came back at 7:30 runs at 9:10: from 6:00 to 9:00.
+  await advanceRotation(stack.prisma, row.key, at(9 + 1 / 6), { asOf: at(9 + 1 / 6), workerSince: at(7.5) });
+  // A worker that came back at 12:00 and stepped at once: from 10:00 to 12:00 nobody ran.
+  await advanceRotation(stack.prisma, row.key, at(12), { asOf: at(12), workerSince: at(12) });
+
+  const view = await stack.api('GET', `/clients/${clientId}/rotation`, { token });
+  const iso = (minutes: number) => at(minutes).toISOString();
+  expect(view.body.skipped.map((s: any) => [s.from, s.until, s.reason])).toEqual([
+    [
+      iso(1),
+      iso(5),
+      `A worker was running from ${iso(1)} to ${iso(5)}, but the rotation's step did not run until ${iso(5 + 1 / 6)} (its workflow task ran at ${iso(5 + 1 / 12)}); the periods that ended in between were not handed out`,
+    ],
+    [
+      iso(6),
+      iso(9),
+      `No worker ran from ${iso(6)} to ${iso(7.5)}, and then the rotation's step did not run until ${iso(9 + 1 / 6)} (its workflow task ran at ${iso(9 + 1 / 6)}); the periods that ended in between were not handed out`,
+    ],
+    [iso(10), iso(12), `No worker ran from ${iso(10)} to ${iso(12)}; the periods that ended in between were not handed out`],
+  ]);
+  await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
+});

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { endAssignmentByOperator, expireAssignmentIfDue, findActiveAssignment, recordAssignments, type Pair } from '../db/assignments';
 import type { Prisma } from '../db/prisma';
+import { extendIntoNextPeriod } from '../db/rotations';
 import { startOrWakeExpiry } from './expiry-start';
 import {
   RequestFailureType,
@@ -51,7 +52,15 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
 
     loadActiveAssignment: (pair: Pair): Promise<{ dtUntil: string } | null> => findActiveAssignment(prisma, pair),
 
-    /** Marks the pair's active assignment expired if its date has come; otherwise says what is there. */
-    expireAssignmentIfDue: (pair: Pair): Promise<ExpiryCheck> => expireAssignmentIfDue(prisma, pair),
+    /**
+     * Marks the pair's active assignment expired if its date has come; otherwise says what is there.
+     * A rotation whose next period is the same agent's extends it instead (see extendIntoNextPeriod).
+     */
+    async expireAssignmentIfDue(pair: Pair): Promise<ExpiryCheck> {
+      const extended = await extendIntoNextPeriod(prisma, pair);
+      // Another agent took the period (this one could not): its assignment needs its timer.
+      if (extended?.wake && extended.wake.expiry.agentPk !== pair.agentPk) await startOrWakeExpiry(temporal, taskQueue, extended.wake.workflowId, extended.wake.expiry);
+      return expireAssignmentIfDue(prisma, pair);
+    },
   };
 }

@@ -1,5 +1,6 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Prisma } from '../db/prisma';
+import { rotationView } from '../api/rotation/view';
 import { advanceRotation, stopRotationByOperator } from '../db/rotations';
 import type { AdvanceRotationInput, RotationStep } from '../workflows/definitions';
 import { startOrWakeExpiry } from './expiry-start';
@@ -11,6 +12,8 @@ export interface RotationActivityDeps {
 }
 
 export function createRotationActivities({ prisma, temporal, taskQueue }: RotationActivityDeps) {
+  // The activities are made when the worker starts: a period missed since then was not for want of a worker.
+  const workerSince = new Date();
   return {
     /**
      * Hands out what is due by the workflow's clock (or this worker's, if it is ahead), then starts or
@@ -18,13 +21,14 @@ export function createRotationActivities({ prisma, temporal, taskQueue }: Rotati
      * transaction committed still gives the assignment its timer.
      */
     async advanceRotation(input: AdvanceRotationInput): Promise<RotationStep> {
-      const now = new Date(Math.max(Date.parse(input.asOf), Date.now()));
-      const { step, wake } = await advanceRotation(prisma, input.rotationKey, now);
+      const asOf = new Date(input.asOf);
+      const now = new Date(Math.max(asOf.getTime(), Date.now()));
+      const { step, wake } = await advanceRotation(prisma, input.rotationKey, now, { asOf, workerSince });
       if (wake) await startOrWakeExpiry(temporal, taskQueue, wake.workflowId, wake.expiry);
       return step;
     },
 
     /** An operator canceled the rotation's workflow: the rotation stops, as a DELETE would. */
-    stopRotationByOperator: (rotationKey: string): Promise<boolean> => stopRotationByOperator(prisma, rotationKey),
+    stopRotationByOperator: (rotationKey: string): Promise<boolean> => stopRotationByOperator(prisma, rotationKey, rotationView),
   };
 }

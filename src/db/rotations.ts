@@ -1,5 +1,5 @@
 import { Prisma as Db, type Rotation } from '../generated/prisma/client';
-import type { AssignmentExpiryInput, RotationStep } from '../workflows/definitions';
+import type { AssignmentExpiryInput, EventReason, EventType, RotationStep } from '../workflows/definitions';
 import { cutRotationAssignment, recordForOwner } from './assignments';
 import { withEvents, type NewEvent } from './events';
 import type { Prisma } from './prisma';
@@ -179,9 +179,23 @@ function statesRotationInForce(existing: Rotation, request: RotationRequestData)
 
 export type StopRotationOutcome = { outcome: 'clientNotFound' } | { outcome: 'notActive' } | { outcome: 'stopped'; rotation: RotationWithClient };
 
-/** active → stopped: no further period is handed out; the one in progress runs to its end. */
-export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, now = new Date()): Promise<StopRotationOutcome> {
-  return prisma.$transaction(async (tx) => {
+/** The rotation as its GET route shows it: the `rotation.*` events carry it (the view is the API's, passed in). */
+export type RotationDescriber = (row: RotationWithClient) => Record<string, unknown>;
+
+/** A rotation event: the rotation as `GET /clients/{_id}/rotation` shows it after the change, and the reason. */
+function rotationEvent(type: EventType, row: RotationWithClient, describe: RotationDescriber, reason: EventReason): NewEvent {
+  return {
+    scope: { business: row.business, ownerId: row.ownerId },
+    clientPk: row.clientPk,
+    clientId: row.client.id,
+    type,
+    data: { ...describe(row), reason },
+  };
+}
+
+/** active → stopped: no further period is handed out; the one in progress runs to its end. Records `rotation.stopped`. */
+export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, describe: RotationDescriber, now = new Date()): Promise<StopRotationOutcome> {
+  return withEvents(prisma, async (tx, record) => {
     const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...scope, id: clientId } } });
     if (!client) return { outcome: 'clientNotFound' };
     const stopped = await tx.rotation.updateMany({
@@ -193,17 +207,22 @@ export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, now
       where: { clientPk_ownerId: { clientPk: client.pk, ownerId: scope.ownerId } },
       include: { client: { select: { id: true } } },
     });
+    await record(rotationEvent('rotation.stopped', rotation, describe, 'api'));
     return { outcome: 'stopped', rotation };
   });
 }
 
-/** active → stopped by an operator who canceled the rotation's workflow; false when it was not active. */
-export async function stopRotationByOperator(prisma: Prisma, rotationKey: string, now = new Date()): Promise<boolean> {
-  const stopped = await prisma.rotation.updateMany({
-    where: { key: rotationKey, status: 'active' },
-    data: { status: 'stopped', pending: Db.DbNull, version: { increment: 1 }, stoppedAt: now, stoppedBy: 'operator' },
+/** active → stopped by an operator who canceled the rotation's workflow, with its `rotation.stopped`; false when it was not active. */
+export function stopRotationByOperator(prisma: Prisma, rotationKey: string, describe: RotationDescriber, now = new Date()): Promise<boolean> {
+  return withEvents(prisma, async (tx, record) => {
+    const stopped = await tx.rotation.updateManyAndReturn({
+      where: { key: rotationKey, status: 'active' },
+      data: { status: 'stopped', pending: Db.DbNull, version: { increment: 1 }, stoppedAt: now, stoppedBy: 'operator' },
+      include: { client: { select: { id: true } } },
+    });
+    for (const rotation of stopped) await record(rotationEvent('rotation.stopped', rotation, describe, 'operator'));
+    return stopped.length > 0;
   });
-  return stopped.count > 0;
 }
 
 /** A step's outcome: what the workflow is told, and the expiry workflow of the period in progress to start or wake. */
@@ -214,81 +233,141 @@ export interface AdvanceOutcome {
 
 const ENDED: RotationStep = { state: 'ended', version: 0, nextChangeAt: null, current: null, next: null };
 
+/** What a step knows of the clocks, so a period it cannot hand out any more is recorded for what happened. */
+export interface StepClock {
+  /** When the rotation's workflow task ran (the workflow's clock); the step may run later. */
+  asOf?: Date;
+  /** Since when the worker running the step has been up. */
+  workerSince?: Date;
+}
+
 /**
  * Hands out every period that is due at `now`, in schedule order: the period's agent, or when that
  * agent was deleted or is no longer the owner's, the next one in the list who can take it (the reason
- * is kept in `skipped`). Periods that ended while no worker ran are not handed out after the fact; the
- * one in progress is, from its scheduled start. Running it again at the same time changes nothing.
+ * is kept in `skipped`). Periods that ended before the step could run are not handed out after the
+ * fact (`skipped` says whether no worker ran or the step waited); the one in progress is, from its
+ * scheduled start. Running it again at the same time changes nothing.
  */
-export function advanceRotation(prisma: Prisma, rotationKey: string, now = new Date()): Promise<AdvanceOutcome> {
+export function advanceRotation(prisma: Prisma, rotationKey: string, now = new Date(), clock: StepClock = {}): Promise<AdvanceOutcome> {
   return withEvents(prisma, async (tx, record) => {
-    await tx.$queryRaw`SELECT key FROM rotations WHERE key = ${rotationKey}::uuid FOR UPDATE`;
-    const row = await tx.rotation.findUnique({ where: { key: rotationKey }, include: { client: { select: { id: true } } } });
+    const row = await lockRotation(tx, rotationKey);
     if (!row) return { step: ENDED, wake: null };
-    if (row.status === 'stopped') return { step: { ...ENDED, version: row.version }, wake: null };
-
-    let schedule = scheduleOf(row);
-    let pending = pendingOf(row);
-    let coveredUntil = row.coveredUntil;
-    let current = currentOf(row);
-    const skipped = [...skippedOf(row)];
-    const events: NewEvent[] = [];
-    let changed = false;
-
-    for (let guard = 0; guard < 100; guard++) {
-      const change = nextChange({ schedule, pending, coveredUntil });
-      if (change.replaced) {
-        schedule = change.schedule;
-        pending = null;
-        changed = true;
-      }
-      if (change.at > now) break;
-      changed = true;
-      const missedUntil = missedPeriodsEnd(change.at, change.segment, schedule, pending, now);
-      if (missedUntil) {
-        skipped.push({
-          at: change.at.toISOString(),
-          until: missedUntil.toISOString(),
-          position: null,
-          agent: null,
-          reason: `No worker ran from ${change.at.toISOString()} to ${missedUntil.toISOString()}; the periods that ended in between were not handed out`,
-        });
-        coveredUntil = missedUntil;
-        current = null;
-        continue;
-      }
-      current = await handOut(tx, row, schedule, change.segment, skipped, events);
-      coveredUntil = change.segment.end;
-      break;
-    }
-
-    if (changed) {
-      await tx.rotation.update({
-        where: { key: row.key },
-        data: {
-          ...scheduleColumns(schedule),
-          pending: pending ? pendingJson(pending) : Db.DbNull,
-          coveredUntil,
-          current: jsonOrNull(current),
-          skipped: skipped.slice(-MAX_SKIPPED) as unknown as Db.InputJsonArray,
-        },
-      });
-    }
+    const { outcome, events } = await advanceLocked(tx, row, now, clock);
     // Last, once every row it changes is locked (see withEvents).
     for (const event of events) await record(event);
-    const inProgress = current !== null && coveredUntil !== null && coveredUntil > now;
-    const next = nextChange({ schedule, pending, coveredUntil });
-    return {
-      step: {
-        state: 'active',
-        version: row.version,
-        nextChangeAt: next.at.toISOString(),
-        current: inProgress ? { agent: current!.agentId, position: current!.position + 1, of: current!.of, until: coveredUntil!.toISOString() } : null,
-        next: { agent: next.schedule.agentIds[next.segment.position], position: next.segment.position + 1, of: next.schedule.agentIds.length },
-      },
-      wake: inProgress ? { workflowId: current!.workflowId, expiry: current!.expiry } : null,
-    };
+    return outcome;
   });
+}
+
+async function lockRotation(tx: Tx, rotationKey: string): Promise<RotationWithClient | null> {
+  await tx.$queryRaw`SELECT key FROM rotations WHERE key = ${rotationKey}::uuid FOR UPDATE`;
+  return tx.rotation.findUnique({ where: { key: rotationKey }, include: { client: { select: { id: true } } } });
+}
+
+/**
+ * The expiry of the assignment whose rotation period ends at `now` (or just before): when the rotation
+ * gives the period that starts there to the same agent, the period is handed out here, first, so the
+ * assignment is extended (one `assignment.updated`) rather than expired and created again. Null when
+ * there is nothing to extend; the expiry then goes on as usual. The rotation's own step at the same
+ * boundary, before or after, finds the period handed out.
+ */
+export async function extendIntoNextPeriod(prisma: Prisma, pair: { clientPk: string; agentPk: string }, now = new Date()): Promise<AdvanceOutcome | null> {
+  const candidates = await prisma.rotation.findMany({
+    where: { clientPk: pair.clientPk, status: 'active', coveredUntil: { lte: now }, current: { path: ['agentPk'], equals: pair.agentPk } },
+    select: { key: true },
+  });
+  for (const { key } of candidates) {
+    const extended = await withEvents(prisma, async (tx, record) => {
+      const row = await lockRotation(tx, key);
+      if (!row || row.status !== 'active' || !continuesWithSameAgent(row, pair.agentPk, now)) return null;
+      const { outcome, events } = await advanceLocked(tx, row, now, {});
+      for (const event of events) await record(event);
+      return outcome;
+    });
+    if (extended) return extended;
+  }
+  return null;
+}
+
+/** The row's period in progress, the agent's, ended by `now`, and the next one, in progress at `now`, is the same agent's by the schedule. */
+function continuesWithSameAgent(row: Rotation, agentPk: string, now: Date): boolean {
+  const current = currentOf(row);
+  if (!current || current.agentPk !== agentPk || !row.coveredUntil || row.coveredUntil > now) return false;
+  const change = nextChange({ schedule: scheduleOf(row), pending: pendingOf(row), coveredUntil: row.coveredUntil });
+  return (
+    change.at.getTime() === row.coveredUntil.getTime() &&
+    change.segment.end > now &&
+    change.schedule.agentIds[change.segment.position] === current.agentId
+  );
+}
+
+/** One step on a locked row: the periods due at `now` handed out, the row updated; the events to record last. */
+async function advanceLocked(tx: Tx, row: RotationWithClient, now: Date, clock: StepClock): Promise<{ outcome: AdvanceOutcome; events: NewEvent[] }> {
+  const events: NewEvent[] = [];
+  if (row.status === 'stopped') return { outcome: { step: { ...ENDED, version: row.version }, wake: null }, events };
+
+  let schedule = scheduleOf(row);
+  let pending = pendingOf(row);
+  let coveredUntil = row.coveredUntil;
+  let current = currentOf(row);
+  const skipped = [...skippedOf(row)];
+  let changed = false;
+
+  for (let guard = 0; guard < 100; guard++) {
+    const change = nextChange({ schedule, pending, coveredUntil });
+    if (change.replaced) {
+      schedule = change.schedule;
+      pending = null;
+      changed = true;
+    }
+    if (change.at > now) break;
+    changed = true;
+    const missedUntil = missedPeriodsEnd(change.at, change.segment, schedule, pending, now);
+    if (missedUntil) {
+      skipped.push({ at: change.at.toISOString(), until: missedUntil.toISOString(), position: null, agent: null, reason: missedReason(change.at, missedUntil, now, clock) });
+      coveredUntil = missedUntil;
+      current = null;
+      continue;
+    }
+    current = await handOut(tx, row, schedule, change.segment, skipped, events);
+    coveredUntil = change.segment.end;
+    break;
+  }
+
+  if (changed) {
+    await tx.rotation.update({
+      where: { key: row.key },
+      data: {
+        ...scheduleColumns(schedule),
+        pending: pending ? pendingJson(pending) : Db.DbNull,
+        coveredUntil,
+        current: jsonOrNull(current),
+        skipped: skipped.slice(-MAX_SKIPPED) as unknown as Db.InputJsonArray,
+      },
+    });
+  }
+  const inProgress = current !== null && coveredUntil !== null && coveredUntil > now;
+  const next = nextChange({ schedule, pending, coveredUntil });
+  const step: RotationStep = {
+    state: 'active',
+    version: row.version,
+    nextChangeAt: next.at.toISOString(),
+    current: inProgress ? { agent: current!.agentId, position: current!.position + 1, of: current!.of, until: coveredUntil!.toISOString() } : null,
+    next: { agent: next.schedule.agentIds[next.segment.position], position: next.segment.position + 1, of: next.schedule.agentIds.length },
+  };
+  return { outcome: { step, wake: inProgress ? { workflowId: current!.workflowId, expiry: current!.expiry } : null }, events };
+}
+
+/**
+ * Why periods from `at` to `until` were not handed out: no worker was up then, or one was and the
+ * step came too late (its task waited behind other work, or the database was out of reach).
+ */
+function missedReason(at: Date, until: Date, now: Date, { asOf, workerSince }: StepClock): string {
+  const ended = `the periods that ended in between were not handed out`;
+  if (!workerSince || workerSince >= until) return `No worker ran from ${at.toISOString()} to ${until.toISOString()}; ${ended}`;
+  const late = `the rotation's step did not run until ${now.toISOString()}${asOf ? ` (its workflow task ran at ${asOf.toISOString()})` : ''}`;
+  const before = workerSince <= at ? `A worker was running from ${at.toISOString()} to ${until.toISOString()}, but ${late}` : `No worker ran from ${at.toISOString()} to ${workerSince.toISOString()}, and then ${late}`;
+  return `${before}; ${ended}`;
 }
 
 /** When whole periods ended while nobody handed them out: where the first one still worth handing out starts. */

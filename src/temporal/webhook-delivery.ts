@@ -6,6 +6,7 @@ import { markHandedOver } from '../db/webhook-deliveries';
 import { DELIVER_WEBHOOK_WORKFLOW, webhookDeliveryWorkflowId, type DeliverWebhookWorkflow, type WebhookRetry } from '../workflows/definitions';
 import { refuseWhileKnownDown } from './availability';
 import { searchAttributesOf } from './search-attributes';
+import { taskQueuesOf } from './task-queues';
 
 export interface HandOverDeps {
   prisma: Prisma;
@@ -17,11 +18,14 @@ export interface HandOverDeps {
 /** How long one start may take before the delivery is left to the sweep. */
 const START_DEADLINE_MS = 10_000;
 
-/** How a delivery's workflow is started: ids, the event's type and the retry settings, nothing personal. */
-export function deliveryWorkflowOptions(taskQueue: string, retry: WebhookRetry, delivery: NewDelivery) {
+/**
+ * How a delivery's workflow is started: ids, the event's type and the retry settings, nothing personal;
+ * on the webhooks queue (see taskQueuesOf), so a slow receiver never holds the base queue's slots.
+ */
+export function deliveryWorkflowOptions(baseTaskQueue: string, retry: WebhookRetry, delivery: NewDelivery) {
   return {
     workflowId: webhookDeliveryWorkflowId(delivery.id),
-    taskQueue,
+    taskQueue: taskQueuesOf(baseTaskQueue).webhooks,
     args: [{ deliveryId: delivery.id, retry }] as Parameters<DeliverWebhookWorkflow>,
     // A closed run is never followed by another: the delivery row it ended is no longer pending anyway.
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,

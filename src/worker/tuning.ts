@@ -24,10 +24,15 @@ type Tuning = Pick<
  *   caching them would keep every live assignment's run in memory (the 100,000 of the scale goal), so
  *   a handful are kept and the rest replay their few events when they wake.
  * - The assign and expiry workflows use local activities only: their workers poll no activity tasks.
+ * - Webhook deliveries: a first attempt is a local activity inside the run's workflow task, so it holds
+ *   a workflow task slot and a local activity slot for the whole POST (up to WEBHOOK_TIMEOUT_MS). Their
+ *   own queue keeps a slow receiver's backlog away from rotations, the reconciler and Nexus on the base
+ *   queue; 20 of each bound how many POSTs wait on receivers at once (retries are regular activities).
  */
 export const WORKER_TUNING: Record<TaskQueueRole, Tuning> = {
   base: { maxConcurrentWorkflowTaskExecutions: 10, maxConcurrentLocalActivityExecutions: 10, maxConcurrentActivityTaskExecutions: 20, maxCachedWorkflows: 100 },
   assign: { maxConcurrentWorkflowTaskExecutions: 20, maxConcurrentLocalActivityExecutions: 40, maxCachedWorkflows: 50, enableNonLocalActivities: false },
   messages: { maxConcurrentWorkflowTaskExecutions: 40, maxConcurrentLocalActivityExecutions: 40, maxConcurrentActivityTaskExecutions: 20, maxCachedWorkflows: 100 },
   expiry: { maxConcurrentWorkflowTaskExecutions: 10, maxConcurrentLocalActivityExecutions: 10, maxCachedWorkflows: 100, enableNonLocalActivities: false },
+  webhooks: { maxConcurrentWorkflowTaskExecutions: 20, maxConcurrentLocalActivityExecutions: 20, maxConcurrentActivityTaskExecutions: 20, maxCachedWorkflows: 100 },
 };

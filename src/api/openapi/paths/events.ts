@@ -3,9 +3,11 @@ import type { ApiPart, OpenApiObject } from '../components';
 import { BAD_PATH_EXAMPLE, businessResponses, json, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
 import { assignmentsApi } from './assignments';
 import { messagesApi } from './messages';
+import { rotationApi } from './rotation';
 
 const ASSIGNMENT_TYPES: EventType[] = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'];
 const MESSAGE_TYPES: EventType[] = ['message.scheduled', 'message.sending', 'message.sent', 'message.failed', 'message.canceled'];
+const ROTATION_TYPES: EventType[] = ['rotation.stopped'];
 
 const reason = {
   enum: [...EVENT_REASONS],
@@ -68,8 +70,9 @@ export const eventsApi: ApiPart = {
     {
       name: 'Events',
       description:
-        'Every change of an assignment or a message, recorded in the transaction that made it: `assignment.created`, `assignment.updated`, ' +
-        '`assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, `message.failed`, `message.canceled`. ' +
+        'Every change of an assignment or a message, and a rotation stopped, recorded in the transaction that made it: `assignment.created`, ' +
+        '`assignment.updated`, `assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, `message.failed`, ' +
+        '`message.canceled`, `rotation.stopped`. ' +
         'Read them here, in commit order, or receive them by webhook.',
     },
   ],
@@ -80,9 +83,15 @@ export const eventsApi: ApiPart = {
       'The assignment as `GET /clients/{_id}/agents?status=all` shows it after the change, with its client and the reason.',
     ),
     MessageEventData: withEventFields(messagesApi.schemas!.Message, { reason }, 'The message as `GET /messages/{_id}` shows it after the change, and the reason.'),
+    RotationEventData: withEventFields(
+      rotationApi.schemas!.Rotation,
+      { reason },
+      'The rotation as `GET /clients/{_id}/rotation` shows it after the change, and the reason (`api` a DELETE, `operator` a cancellation in the Temporal UI).',
+    ),
     AssignmentEvent: eventSchema(ASSIGNMENT_TYPES, 'AssignmentEventData', 'A change of an assignment.'),
     MessageEvent: eventSchema(MESSAGE_TYPES, 'MessageEventData', 'A change of a message.'),
-    Event: { oneOf: [ref('schemas', 'AssignmentEvent'), ref('schemas', 'MessageEvent')] },
+    RotationEvent: eventSchema(ROTATION_TYPES, 'RotationEventData', 'A rotation stopped.'),
+    Event: { oneOf: [ref('schemas', 'AssignmentEvent'), ref('schemas', 'MessageEvent'), ref('schemas', 'RotationEvent')] },
     EventPage: {
       type: 'object',
       required: ['events', 'next_cursor', 'has_more'],
@@ -109,7 +118,7 @@ export const eventsApi: ApiPart = {
           'that an earlier page ended with. Poll with the last `next_cursor` to follow along; events are kept.',
         parameters: [
           { name: 'after', in: 'query', required: false, description: 'The `next_cursor` of a previous page; absent: from the first event.', schema: { type: 'string', maxLength: 100 } },
-          { name: 'type', in: 'query', required: false, description: 'Only this type, or `assignment.*` / `message.*`.', schema: { enum: [...EVENT_PATTERNS] } },
+          { name: 'type', in: 'query', required: false, description: 'Only this type, or `assignment.*` / `message.*` / `rotation.*`.', schema: { enum: [...EVENT_PATTERNS] } },
           { name: 'client', in: 'query', required: false, description: 'Only events about this client; another user\'s id matches nothing.', schema: ref('schemas', 'ResourceId') },
           { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
         ],

@@ -143,7 +143,7 @@ export const rotationApi: ApiPart = {
         replacement: { ...nullable(ref('schemas', 'RotationReplacement')), description: 'A PUT waiting to take over at a later `starts_at`.' },
         skipped: {
           type: 'array',
-          description: 'The latest periods (at most 50) not handed to their agent, and why: an agent deleted or no longer the caller\'s, or periods that ended while no worker ran.',
+          description: 'The latest periods (at most 50) not handed to their agent, and why: an agent deleted or no longer the caller\'s, or periods that ended before a step could hand them out (no worker ran, or the step came late; the reason says which).',
           items: {
             type: 'object',
             required: ['from', 'until', 'agent', 'position', 'reason'],

@@ -1,0 +1,98 @@
+import { delivered, subscribe } from './support/events';
+import { eventually } from './support/helpers';
+import { clientWithAgents, plusMs, rotationAssignments, sleep } from './support/rotation';
+import { startTestStack, uniqueName, type TestStack } from './support/stack';
+import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+
+/*
+ * One tenant's slow webhook receiver must not cost another tenant's rotation a period: deliveries run
+ * on their own task queue, so the rotation's steps never wait behind POSTs that take seconds.
+ */
+
+const PERIOD_MS = 2000;
+const RECEIVER_DELAY_MS = 9000;
+/** Enough 9-second POSTs to fill every slot the base queue has (10) for longer than the test watches. */
+const DELIVERIES = 40;
+
+let stack: TestStack;
+let slow: WebhookReceiver;
+
+beforeAll(async () => {
+  stack = await startTestStack({ rotationMinPeriodMs: 1000 });
+  slow = await startWebhookReceiver();
+  slow.respond = () => ({ status: 200, delayMs: RECEIVER_DELAY_MS });
+});
+afterAll(async () => {
+  await slow.close();
+  await stack.stop();
+});
+
+/** Tenant X: a subscription to the receiver that answers after 9 s, and 40 events for it; resolves once it holds POSTs open. */
+async function slowBacklog(): Promise<number> {
+  const tokenX = stack.token(uniqueName('tenant-x'));
+  await subscribe(stack.api, tokenX, slow, { events: ['assignment.created'] });
+  const x = await clientWithAgents(stack, tokenX, DELIVERIES);
+  const before = slow.requests.length;
+  const assigned = await stack.api('POST', `/clients/${x.clientId}/assign-agents`, { token: tokenX, body: { agents: x.agents.map((agent) => ({ agent })) } });
+  expect(assigned.status).toBe(200);
+  await eventually(async () => slow.requests.length >= before + 10, 30_000);
+  return before + DELIVERIES;
+}
+
+test('with a 9-second webhook receiver busy for one tenant, another tenant\'s rotation hands out every period on time', async () => {
+  const total = await slowBacklog();
+
+  // Tenant Y: a rotation of two agents with two-second periods.
+  const tokenY = stack.token(uniqueName('tenant-y'));
+  const y = await clientWithAgents(stack, tokenY, 2);
+  const put = await stack.api('PUT', `/clients/${y.clientId}/rotation`, { token: tokenY, body: { agents: y.agents, period: '2s' } });
+  expect(put.status).toBe(201);
+  const startsAt = put.body.starts_at as string;
+
+  const periods = await eventually(async () => {
+    const made = await rotationAssignments(stack, tokenY, y.clientId);
+    return made.length >= 5 ? made : undefined;
+  }, 30_000);
+  // The receiver was still busy with tenant X's backlog all along.
+  expect(delivered(slow).length).toBeLessThan(total);
+
+  expect(periods.slice(0, 5).map((p) => [p.agent, p.dt_until])).toEqual(
+    [0, 1, 2, 3, 4].map((k) => [y.agents[k % 2], plusMs(startsAt, (k + 1) * PERIOD_MS)]),
+  );
+  const view = await stack.api('GET', `/clients/${y.clientId}/rotation`, { token: tokenY });
+  expect(view.body.skipped).toEqual([]);
+  expect((await stack.api('DELETE', `/clients/${y.clientId}/rotation`, { token: tokenY })).status).toBe(200);
+}, 90_000);
+
+test('a worker restarted during a period, with a slow receiver\'s deliveries waiting: the period in progress is handed out for its remainder', async () => {
+  const total = await slowBacklog();
+  const tokenY = stack.token(uniqueName('tenant-y'));
+  const y = await clientWithAgents(stack, tokenY, 3);
+  const put = await stack.api('PUT', `/clients/${y.clientId}/rotation`, { token: tokenY, body: { agents: y.agents, period: '6s' } });
+  expect(put.status).toBe(201);
+  const startsAt = Date.parse(put.body.starts_at);
+
+  await stack.stopWorker();
+  // The worker comes back a second into the first period that began while it was down.
+  const k = Math.ceil((Date.now() - startsAt) / 6000);
+  const boundary = new Date(startsAt + k * 6000).toISOString();
+  try {
+    await sleep(Date.parse(boundary) + 1000 - Date.now());
+  } finally {
+    await stack.startWorker();
+  }
+  expect(delivered(slow).length).toBeLessThan(total);
+
+  const resumed = await eventually(async () => {
+    const made = await rotationAssignments(stack, tokenY, y.clientId);
+    return made.find((p) => Date.parse(p.dt_until) >= Date.parse(boundary) + 6000);
+  }, 30_000);
+  expect([resumed.agent, resumed.dt_until]).toEqual([y.agents[k % 3], plusMs(boundary, 6000)]);
+  const view = await stack.api('GET', `/clients/${y.clientId}/rotation`, { token: tokenY });
+  // Only periods that ended while the worker was down may be missing, and they say so.
+  for (const missed of view.body.skipped) {
+    expect(Date.parse(missed.until)).toBeLessThanOrEqual(Date.parse(boundary));
+    expect(missed.reason).toMatch(/^No worker ran from /);
+  }
+  expect((await stack.api('DELETE', `/clients/${y.clientId}/rotation`, { token: tokenY })).status).toBe(200);
+}, 120_000);
