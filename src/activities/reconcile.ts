@@ -19,7 +19,7 @@ import {
   type ReconcileResult,
   type SendMessageWorkflow,
 } from '../workflows/definitions';
-import { startOrWakeExpiry } from './expiry-start';
+import { startOrWakeExpiry } from '../temporal/assignment-expiry-workflow';
 
 export interface ReconcileDeps {
   prisma: Prisma;

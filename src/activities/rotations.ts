@@ -3,7 +3,7 @@ import type { Prisma } from '../db/prisma';
 import { rotationView } from '../api/rotation/view';
 import { advanceRotation, stopRotationByOperator } from '../db/rotations';
 import type { AdvanceRotationInput, RotationStep } from '../workflows/definitions';
-import { startOrWakeExpiry } from './expiry-start';
+import { startOrWakeExpiry } from '../temporal/assignment-expiry-workflow';
 
 export interface RotationActivityDeps {
   prisma: Prisma;

@@ -1,6 +1,6 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import { searchAttributesOf } from '../temporal/search-attributes';
-import { taskQueuesOf } from '../temporal/task-queues';
+import { searchAttributesOf } from './search-attributes';
+import { taskQueuesOf } from './task-queues';
 import {
   ASSIGNMENT_EXPIRY_WORKFLOW,
   assignmentChangedSignal,
