@@ -1,13 +1,13 @@
 import { heartbeat } from '@temporalio/activity';
 import type { Client as TemporalClient } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import { activeAssignmentsChangedBefore } from '../db/assignments';
 import { unsentMessagesCreatedBefore } from '../db/messages';
 import { activeRotationsChangedBefore } from '../db/rotations';
 import type { Prisma } from '../db/prisma';
 import type { ReconcilerFilter } from '../db/reconciler-filter';
 import { logEvent, logger } from '../logger';
-import { messageWorkflowOptions } from '../temporal/message-workflow';
+import { restartMessageWorkflow } from '../temporal/message-workflow';
 import { startOrWakeRotation } from '../temporal/rotation-workflow';
 import {
   ASSIGNMENT_EXPIRY_WORKFLOW,
@@ -17,7 +17,6 @@ import {
   SEND_MESSAGE_WORKFLOW,
   type ReconcileInput,
   type ReconcileResult,
-  type SendMessageWorkflow,
 } from '../workflows/definitions';
 import { startOrWakeExpiry } from '../temporal/assignment-expiry-workflow';
 
@@ -146,17 +145,8 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
             logger.warn({ event: 'reconciler.message_completed_unsent', workflowId: row.workflowId });
             continue;
           }
-          try {
-            await temporal.workflow.start<SendMessageWorkflow>(SEND_MESSAGE_WORKFLOW, {
-              ...messageWorkflowOptions(taskQueue, { ...row, clientId: row.client?.id ?? null }),
-              // A terminated, canceled or failed run may be followed by a new one; a completed one may not.
-              workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
-            });
-          } catch (error) {
-            // The other pass (recent and full ones may overlap) restarted it first.
-            if (error instanceof WorkflowExecutionAlreadyStartedError) continue;
-            throw error;
-          }
+          // The other pass (recent and full ones may overlap) may have restarted it first.
+          if (!(await restartMessageWorkflow(temporal, taskQueue, { ...row, clientId: row.client?.id ?? null }))) continue;
           result.messagesRestarted++;
           observeReconcilerRestart?.('message');
           logEvent('reconciler.message_restarted', { workflowId: row.workflowId, lastRun });

@@ -1,18 +1,17 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Admissions } from '../temporal/admission';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { startWorkflow, WorkflowRunOperationHandler, type WorkflowHandle } from '@temporalio/nexus';
+import { WorkflowRunOperationHandler, type WorkflowHandle } from '@temporalio/nexus';
 import { HandlerStartOperationResult, serviceHandler, type OperationHandler, type StartOperationContext } from 'nexus-rpc';
 import { assignAgentsRequest, DEFAULT_ASSIGN_TIMEOUT_MS } from '../api/assignments/assign';
 import { listAssignments } from '../api/assignments/list';
 import { unassignAgentRequest } from '../api/assignments/unassign';
 import { sendMessageRequest } from '../api/messages/accept';
 import { cancelIfScheduled, cancelMessage } from '../api/messages/cancel';
-import { messageWorkflowOptions, type ScheduledMessage } from '../api/messages/workflow';
 import { messageStatus } from '../db/messages';
 import type { Prisma } from '../db/prisma';
 import { logError } from '../logger';
-import { sendMessage as sendMessageWorkflow } from '../workflows';
+import { startMessageWorkflowForOperation, type ScheduledMessage } from '../temporal/message-workflow';
 import type { SendMessageResult } from '../workflows/definitions';
 import {
   crmService,
@@ -136,7 +135,7 @@ async function acceptForOperation(deps: CrmServiceDeps, ctx: StartOperationConte
   const { idempotency_key: key, business: _b, user: _u, ...body } = fields;
   let handle: WorkflowHandle<SendMessageOutput> | undefined;
   const start = async (message: ScheduledMessage) => {
-    handle = await startWorkflow(ctx, sendMessageWorkflow, messageWorkflowOptions(deps.taskQueue, message));
+    handle = await startMessageWorkflowForOperation(ctx, deps.taskQueue, message);
   };
   const idempotencyKey = key === undefined || key === null ? nexusRequestId(ctx) : typeof key === 'string' ? key : '';
   const { message } = await sendMessageRequest(deps, scope, body, idempotencyKey, nexusRequestId(ctx), start);

@@ -1,7 +1,20 @@
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
-import { REQUEST_ID_MEMO, type SendMessageInput } from '../workflows/definitions';
+import type { Client as TemporalClient } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import { startWorkflow, type WorkflowHandle } from '@temporalio/nexus';
+import type { StartOperationContext } from 'nexus-rpc';
+import {
+  messageChangedSignal,
+  REQUEST_ID_MEMO,
+  SEND_MESSAGE_WORKFLOW,
+  type SendMessageInput,
+  type SendMessageResult,
+  type SendMessageWorkflow,
+} from '../workflows/definitions';
+import { startWithinBudget } from './availability';
 import { searchAttributesOf } from './search-attributes';
 import { taskQueuesOf } from './task-queues';
+
+/* The one place a message's workflow (`sendMessage`) is started, woken or restarted. */
 
 export interface ScheduledMessage {
   id: string;
@@ -33,4 +46,52 @@ export function messageWorkflowOptions(baseTaskQueue: string, message: Scheduled
     staticSummary: `Text message ${message.id}${message.clientId ? ` to client ${message.clientId}` : ''}, send at ${message.sendAt.toISOString()}`,
     ...(delayMs > 0 && { startDelay: delayMs }),
   };
+}
+
+/**
+ * Starts the message's workflow, or finds it running. A closed one is never started again (the id is
+ * not reusable), so starting twice — a replayed Idempotency-Key healing a crash — is harmless.
+ */
+export async function startMessageWorkflow(temporal: TemporalClient, taskQueue: string, message: ScheduledMessage): Promise<void> {
+  try {
+    await startWithinBudget(temporal, () => temporal.workflow.start<SendMessageWorkflow>(SEND_MESSAGE_WORKFLOW, messageWorkflowOptions(taskQueue, message)));
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+/** The Nexus operation's start: the same run, with the operation's completion callback attached. */
+export function startMessageWorkflowForOperation(ctx: StartOperationContext, taskQueue: string, message: ScheduledMessage): Promise<WorkflowHandle<SendMessageResult>> {
+  return startWorkflow<SendMessageWorkflow>(ctx, SEND_MESSAGE_WORKFLOW, messageWorkflowOptions(taskQueue, message));
+}
+
+/**
+ * Tells the workflow to re-read its row (after a cancel). Signal-with-start, because a plain signal to a
+ * run still waiting on its start delay would wait with it; this one wakes it now, and starts a run that
+ * never started (it finds the row canceled and ends). A closed run has nothing left to send.
+ */
+export async function wakeMessageWorkflow(temporal: TemporalClient, taskQueue: string, message: ScheduledMessage): Promise<void> {
+  const { startDelay: _delay, ...options } = messageWorkflowOptions(taskQueue, message);
+  try {
+    await temporal.workflow.signalWithStart<SendMessageWorkflow, []>(SEND_MESSAGE_WORKFLOW, { ...options, signal: messageChangedSignal, signalArgs: [] });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+/**
+ * The reconciler's start, for an unsent message whose run was terminated, canceled or failed: a new run
+ * may follow such a one; a completed one may not. False when another pass restarted it first.
+ */
+export async function restartMessageWorkflow(temporal: TemporalClient, taskQueue: string, message: ScheduledMessage): Promise<boolean> {
+  try {
+    await temporal.workflow.start<SendMessageWorkflow>(SEND_MESSAGE_WORKFLOW, {
+      ...messageWorkflowOptions(taskQueue, message),
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw error;
+  }
 }

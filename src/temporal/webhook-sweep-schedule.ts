@@ -37,3 +37,8 @@ export async function ensureWebhookSweepSchedule(temporal: TemporalClient, taskQ
   }
   return scheduleId;
 }
+
+/** Runs the sweep now, unless one is running (the Schedule skips an overlapping run). */
+export async function triggerWebhookSweep(temporal: TemporalClient, scheduleId: string): Promise<void> {
+  await temporal.schedule.getHandle(scheduleId).trigger(ScheduleOverlapPolicy.SKIP);
+}

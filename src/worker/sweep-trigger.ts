@@ -1,6 +1,7 @@
-import { ScheduleOverlapPolicy, type Client as TemporalClient } from '@temporalio/client';
+import type { Client as TemporalClient } from '@temporalio/client';
 import { hasDeliveriesToSweep } from '../db/webhook-deliveries';
 import type { Prisma } from '../db/prisma';
+import { triggerWebhookSweep } from '../temporal/webhook-sweep-schedule';
 
 /**
  * Looks every `everyMs` for webhook deliveries the sweep must hand over (pending, never handed over,
@@ -21,7 +22,7 @@ export function watchForSweepWork(deps: {
     busy = true;
     try {
       if (await hasDeliveriesToSweep(deps.prisma, new Date(Date.now() - deps.graceMs))) {
-        await deps.temporal.schedule.getHandle(deps.scheduleId).trigger(ScheduleOverlapPolicy.SKIP);
+        await triggerWebhookSweep(deps.temporal, deps.scheduleId);
       }
     } catch (error) {
       deps.onError?.(error);

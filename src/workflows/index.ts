@@ -1,16 +1,18 @@
-import type { AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, SendMessageWorkflow } from './definitions';
+import type { AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, SendMessageWorkflow } from './definitions';
 import { rotation } from './rotation';
 import { sendMessage } from './send-message';
 import { assignmentExpiry } from './assignment-expiry';
 import { deliverWebhook } from './deliver-webhook';
+import { assignAgents } from './assign-agents';
 
-export { assignAgents } from './assign-agents';
+export { assignAgents };
 export { assignmentExpiry };
 export * from './send-message';
 export { deliverWebhook };
 export { sweepWebhookDeliveries } from './sweep-webhooks';
 
-// Activities start these workflows by name; their signatures must stay the ones they are typed with.
+// Activities and use cases start these workflows by name; their signatures must stay the ones they are typed with.
+assignAgents satisfies AssignAgentsWorkflow;
 assignmentExpiry satisfies AssignmentExpiryWorkflow;
 sendMessage satisfies SendMessageWorkflow;
 deliverWebhook satisfies DeliverWebhookWorkflow;

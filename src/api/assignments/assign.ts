@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Client as TemporalClient } from '@temporalio/client';
-import { WorkflowIdConflictPolicy } from '@temporalio/common';
 import { insertAssignRequest } from '../../db/assign-requests';
 import type { Prisma } from '../../db/prisma';
 import type { Admissions } from '../../temporal/admission';
-import { refuseWhileKnownDown, startWithinBudget } from '../../temporal/availability';
-import { searchAttributesOf } from '../../temporal/search-attributes';
-import { taskQueuesOf } from '../../temporal/task-queues';
+import { startAssignAgentsWorkflow } from '../../temporal/assign-agents-workflow';
+import { refuseWhileKnownDown } from '../../temporal/availability';
 import { withTimeout } from '../../timeout';
-import { assignAgents as assignAgentsWorkflow } from '../../workflows';
-import { assignAgentsWorkflowId, REQUEST_ID_MEMO, type AssignAgentsResult } from '../../workflows/definitions';
+import { assignAgentsWorkflowId, type AssignAgentsResult } from '../../workflows/definitions';
 import { HttpProblem, notFound } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { RESOURCE_ID_PATTERN } from '../http/validation';
@@ -83,19 +80,7 @@ async function runAssignWorkflow(
 ): Promise<AssignAgentsAnswer> {
   const workflowId = assignAgentsWorkflowId({ business: scope.business, clientId, requestId: workflowKey });
   await insertAssignRequest(deps.prisma, workflowId, scope, request.notes);
-  const handle = await startWithinBudget(deps.temporal, () =>
-    deps.temporal.workflow.start(assignAgentsWorkflow, {
-      workflowId,
-      taskQueue: taskQueuesOf(deps.taskQueue).assign,
-      // A retried request (same key) waits for the run it already started.
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      args: [{ business: scope.business, clientId, agents: request.agents }],
-      typedSearchAttributes: searchAttributesOf({ business: scope.business, clientId }),
-      ...(requestId && { memo: { [REQUEST_ID_MEMO]: requestId } }),
-      staticSummary: `Assign ${request.agents.map((a) => a.agentId).join(', ')} to client ${clientId}`.slice(0, 200),
-    }),
-    deadline,
-  );
+  const handle = await startAssignAgentsWorkflow(deps.temporal, deps.taskQueue, workflowId, { business: scope.business, clientId, agents: request.agents }, { requestId, deadline });
   const result = await withTimeout(handle.result(), deadline - Date.now(), () =>
     new HttpProblem(
       504,

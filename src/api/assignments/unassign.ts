@@ -1,7 +1,7 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { unassignAgent as unassignRow } from '../../db/assignments';
 import type { Prisma } from '../../db/prisma';
-import { assignmentChangedSignal } from '../../workflows/definitions';
+import { wakeExpiry } from '../../temporal/assignment-expiry-workflow';
 import { findOwnedClient } from '../clients/owned-client';
 import { notFound } from '../http/problem';
 import type { Scope } from '../http/scope';
@@ -18,13 +18,9 @@ export async function unassignAgent(deps: UnassignDeps, scope: Scope, client: { 
   // An id no agent can have is not assigned; PostgreSQL would refuse one with a NUL.
   const ended = RESOURCE_ID_PATTERN.test(agentId) ? await unassignRow(deps.prisma, scope, client.pk, agentId) : null;
   if (!ended) throw notFound(`Agent ${agentId} is not assigned to this client`);
-  try {
-    await deps.temporal.workflow.getHandle(ended.workflowId).signal(assignmentChangedSignal);
-  } catch (error) {
-    // The row is already unassigned, which is the answer; a workflow that missed the signal reads the
-    // row at its next wake-up (at most one timer chunk away) and ends then.
-    if ((error as Error).name !== 'WorkflowNotFoundError') deps.log?.(error);
-  }
+  // The row is already unassigned, which is the answer; a workflow that missed the signal reads the
+  // row at its next wake-up (at most one timer chunk away) and ends then.
+  await wakeExpiry(deps.temporal, ended.workflowId, deps.log);
   return {
     client: client.id,
     agent: agentId,

@@ -10,7 +10,7 @@ import type { Scope } from '../http/scope';
 import { findClient } from '../../db/clients';
 import { readIdempotencyKey, requestHash } from './idempotency';
 import { parseMessageRequest, type MessageRequest } from './request';
-import { startMessageWorkflow, type ScheduledMessage } from './workflow';
+import { startMessageWorkflow, type ScheduledMessage } from '../../temporal/message-workflow';
 
 export interface AcceptDeps {
   prisma: Prisma;

@@ -4,7 +4,7 @@ import type { Prisma } from '../../db/prisma';
 import { conflict } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { findOwnedMessage } from './owned-message';
-import { wakeMessageWorkflow } from './workflow';
+import { wakeMessageWorkflow } from '../../temporal/message-workflow';
 
 export interface CancelDeps {
   prisma: Prisma;

@@ -2,9 +2,9 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { Prisma } from '../../db/prisma';
 import { findRotation, putRotation } from '../../db/rotations';
 import { refuseWhileKnownDown, startWithinBudget } from '../../temporal/availability';
-import { startOrWakeRotation } from '../../temporal/rotation-workflow';
+import { wakeExpiry } from '../../temporal/assignment-expiry-workflow';
+import { rotationApplied, startOrWakeRotation } from '../../temporal/rotation-workflow';
 import { withTimeout } from '../../timeout';
-import { assignmentChangedSignal, rotationAppliedUpdate } from '../../workflows/definitions';
 import { badRequest, notFound } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { RESOURCE_ID_PATTERN } from '../http/validation';
@@ -39,25 +39,17 @@ export async function putRotationRequest(deps: RotationDeps, scope: Scope, clien
   if (stored.outcome === 'agentNotAuthorized') throw badRequest(`Agent ${stored.agentId} not found or not authorized`);
   const { rotation } = stored;
 
-  if (stored.cutWorkflowId) await wakeQuietly(deps, stored.cutWorkflowId);
+  // The assignment cut short by "apply now" expires at its new end once its workflow re-reads the row;
+  // one that missed it reads the row at its next wake-up, or the reconciler restarts it.
+  if (stored.cutWorkflowId) await wakeExpiry(deps.temporal, stored.cutWorkflowId, deps.log);
   const ref = { business: scope.business, clientPk: rotation.clientPk, rotationKey: rotation.key, clientId: rotation.client.id };
   const handle = await startWithinBudget(deps.temporal, () => startOrWakeRotation(deps.temporal, deps.taskQueue, ref, requestId));
   const waitMs = deps.rotationApplyWaitMs ?? DEFAULT_ROTATION_APPLY_WAIT_MS;
   try {
-    await withTimeout(handle.executeUpdate(rotationAppliedUpdate, { args: [rotation.version] }), waitMs);
+    await withTimeout(rotationApplied(handle, rotation.version), waitMs);
   } catch {
     // No worker within the wait, or the run ended meanwhile: the row is stored, and the answer says so.
   }
   const latest = (await findRotation(deps.prisma, rotation.clientPk, scope.ownerId)) ?? rotation;
   return { created: stored.created, view: rotationView(latest) };
-}
-
-/** The assignment cut short by "apply now" expires at its new end once its workflow re-reads the row. */
-async function wakeQuietly(deps: RotationDeps, workflowId: string): Promise<void> {
-  try {
-    await deps.temporal.workflow.getHandle(workflowId).signal(assignmentChangedSignal);
-  } catch (error) {
-    // A workflow that missed it reads the row at its next wake-up, or the reconciler restarts it.
-    if ((error as Error).name !== 'WorkflowNotFoundError') deps.log?.(error);
-  }
 }

@@ -1,5 +1,5 @@
 import { stopRotation } from '../../db/rotations';
-import { rotationChangedSignal, rotationWorkflowId } from '../../workflows/definitions';
+import { wakeRotation } from '../../temporal/rotation-workflow';
 import { notFound } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { RESOURCE_ID_PATTERN } from '../http/validation';
@@ -13,11 +13,7 @@ export async function stopRotationRequest(deps: RotationDeps, scope: Scope, clie
   if (stopped.outcome === 'clientNotFound') throw notFound('Client not found');
   if (stopped.outcome === 'notActive') throw notFound('No active rotation on this client');
   const { rotation } = stopped;
-  try {
-    await deps.temporal.workflow.getHandle(rotationWorkflowId({ business: rotation.business, clientPk: rotation.clientPk, rotationKey: rotation.key })).signal(rotationChangedSignal);
-  } catch (error) {
-    // Stopped is the answer; a workflow that missed the signal stops at its next boundary, where it reads the row.
-    if ((error as Error).name !== 'WorkflowNotFoundError') deps.log?.(error);
-  }
+  // Stopped is the answer; a workflow that missed the signal stops at its next boundary, where it reads the row.
+  await wakeRotation(deps.temporal, { business: rotation.business, clientPk: rotation.clientPk, rotationKey: rotation.key }, deps.log);
   return rotationView(rotation);
 }

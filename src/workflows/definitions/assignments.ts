@@ -53,6 +53,10 @@ export interface AssignmentExpiryResult {
   outcome: 'expired' | 'ended';
 }
 
+/** The request workflow's name and signature, for starting it without importing workflow code. */
+export const ASSIGN_AGENTS_WORKFLOW = 'assignAgents';
+export type AssignAgentsWorkflow = (input: AssignAgentsInput) => Promise<AssignAgentsResult>;
+
 /** The expiry workflow's name and signature, for starting it from activities without importing workflow code. */
 export const ASSIGNMENT_EXPIRY_WORKFLOW = 'assignmentExpiry';
 export type AssignmentExpiryWorkflow = (input: AssignmentExpiryInput) => Promise<AssignmentExpiryResult>;
