@@ -2,7 +2,6 @@ import { ensureReconcileSchedule } from './temporal/reconcile-schedule';
 import { deliveryOutbox } from './temporal/webhook-delivery';
 import { ensureWebhookSweepSchedule, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from './temporal/webhook-sweep-schedule';
 import { watchForSweepWork } from './worker/sweep-trigger';
-import { handOverDeliveriesAfterCommit } from './db/events';
 import { logEvent, logger } from './logger';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
@@ -45,18 +44,20 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
   const dataConverter = dataConverterOf(config);
   const closers: (() => Promise<unknown>)[] = [];
-  const prisma = overrides.prisma ?? createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  // Deliveries committed by the API or an activity are handed to Temporal right after the commit,
+  // through the outbox built below (the hand-over runs only after openServices has returned).
+  // A client handed in keeps the hand-over it was built with (none: the sweep starts its deliveries).
+  const prisma = overrides.prisma ?? createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE, (deliveries) => outbox.handOver(deliveries));
   if (!overrides.prisma) closers.push(() => prisma.$disconnect());
+  let outbox: ReturnType<typeof deliveryOutbox>;
   try {
     const temporal = overrides.temporal ?? (await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.temporalConnection, dataConverter));
     if (!overrides.temporal) closers.push(() => temporal.connection.close());
     const taskQueue = overrides.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
     const webhooks = webhookSettingsOf(config);
-    // Deliveries committed by the API or an activity are handed to Temporal right after the commit.
-    const outbox = deliveryOutbox({ prisma, temporal, taskQueue, retry: webhooks.retry }, (error) =>
+    outbox = deliveryOutbox({ prisma, temporal, taskQueue, retry: webhooks.retry }, (error) =>
       logger.warn({ event: 'webhook.hand_over_failed', err: error }, 'webhook deliveries left to the sweep'),
     );
-    handOverDeliveriesAfterCommit(prisma, outbox.handOver);
     closers.push(() => outbox.drain());
     return {
       config,

@@ -2,7 +2,9 @@ import { Prisma as Db, type Assignment, type Message } from '../generated/prisma
 import { assignmentView } from '../views/assignment';
 import { messageView } from '../views/message';
 import type { EventPattern, EventReason, EventType } from '../workflows/definitions';
-import type { Prisma } from './prisma';
+import type { NewDelivery, Prisma } from './prisma';
+
+export type { DeliveryHandOver, NewDelivery } from './prisma';
 import type { Scope } from './scope';
 
 /*
@@ -23,14 +25,6 @@ export interface NewEvent {
   data: Record<string, unknown> & { reason: EventReason };
 }
 
-/** A delivery row just created, with what its workflow's search attributes show: no personal data. */
-export interface NewDelivery {
-  id: string;
-  business: string;
-  type: string;
-  clientId: string | null;
-}
-
 /**
  * Inserts the event and its deliveries in one statement. The per-owner advisory lock, held until
  * commit, makes one owner's `seq` follow commit order, so a feed reader that has seen `seq` n never
@@ -49,7 +43,7 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<NewDelivery[
 export async function changeWithEvent(prisma: Prisma, change: Db.Sql, event: NewEvent): Promise<boolean> {
   const rows = await prisma.$queryRaw<EventRow[]>(eventStatement(event, change));
   const deliveries = deliveriesOf(event, rows);
-  if (deliveries.length > 0) handOvers.get(prisma)?.(deliveries);
+  if (deliveries.length > 0) prisma.handOverDeliveries?.(deliveries);
   return rows.length > 0;
 }
 
@@ -81,19 +75,10 @@ function eventStatement(event: NewEvent, change?: Db.Sql): Db.Sql {
 }
 
 export type RecordEvent = (event: NewEvent) => Promise<void>;
-/** Starts the delivery workflows of rows just committed; it must not throw (the sweep catches up). */
-export type DeliveryHandOver = (deliveries: NewDelivery[]) => void;
-
-const handOvers = new WeakMap<Prisma, DeliveryHandOver>();
-
-/** Set once by the composition root: what runs after a transaction that created deliveries has committed. */
-export function handOverDeliveriesAfterCommit(prisma: Prisma, handOver: DeliveryHandOver): void {
-  handOvers.set(prisma, handOver);
-}
 
 /**
  * Runs `work` in one transaction with a `record` that writes events into it; once it has committed,
- * the new deliveries are handed to Temporal, best effort. `work` records its events after its last
+ * the new deliveries go to the client's `handOverDeliveries` (src/db/prisma.ts), best effort. `work` records its events after its last
  * row change: a transaction that holds the owner's event lock then waits for nothing but its commit,
  * so the lock can never close a deadlock cycle with row locks.
  */
@@ -105,7 +90,7 @@ export async function withEvents<T>(prisma: Prisma, work: (tx: Tx, record: Recor
       deliveries.push(...(await recordEvent(tx, event)));
     });
   });
-  if (deliveries.length > 0) handOvers.get(prisma)?.(deliveries);
+  if (deliveries.length > 0) prisma.handOverDeliveries?.(deliveries);
   return result;
 }
 
