@@ -1,6 +1,6 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Prisma } from '../db/prisma';
-import { rotationView } from '../api/rotation/view';
+import { rotationView } from '../views/rotation';
 import { advanceRotation, stopRotationByOperator } from '../db/rotations';
 import type { AdvanceRotationInput, RotationStep } from '../workflows/definitions';
 import { startOrWakeExpiry } from '../temporal/assignment-expiry-workflow';

@@ -9,7 +9,7 @@ import { badRequest, notFound } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { RESOURCE_ID_PATTERN } from '../http/validation';
 import { parseRotationRequest } from './request';
-import { rotationView } from './view';
+import { rotationView } from '../../views/rotation';
 
 /** How long a PUT waits for the workflow to apply the rotation, so its answer shows the period handed out. */
 export const DEFAULT_ROTATION_APPLY_WAIT_MS = 5_000;

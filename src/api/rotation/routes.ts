@@ -5,7 +5,7 @@ import { notFound } from '../http/problem';
 import { scopeOf } from '../http/scope';
 import { putRotationRequest, type RotationDeps } from './put';
 import { stopRotationRequest } from './stop';
-import { rotationView } from './view';
+import { rotationView } from '../../views/rotation';
 
 export type RotationRoutesDeps = RotationDeps;
 

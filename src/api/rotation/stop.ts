@@ -4,7 +4,7 @@ import { notFound } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { RESOURCE_ID_PATTERN } from '../http/validation';
 import type { RotationDeps } from './put';
-import { rotationView } from './view';
+import { rotationView } from '../../views/rotation';
 
 /** Stops the client's rotation: no further period is handed out; the assignment in progress runs to its `dt_until`. */
 export async function stopRotationRequest(deps: RotationDeps, scope: Scope, clientId: string) {
