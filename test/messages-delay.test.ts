@@ -1,4 +1,4 @@
-import { parseDelay, sendAtAfter } from '../src/api/messages/delay';
+import { parseDelay, sendAtAfter } from '../src/use-cases/messages/delay';
 
 const NOW = new Date('2026-01-31T12:00:00.000Z');
 const sendAt = (raw: unknown) => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { createWebhookProvider } from '../src/activities/providers/webhook';
-import { requestHash } from '../src/api/messages/idempotency';
-import { parseMessageRequest } from '../src/api/messages/request';
+import { requestHash } from '../src/use-cases/messages/idempotency';
+import { parseMessageRequest } from '../src/use-cases/messages/request';
 import { messageWorkflowId } from '../src/workflows/definitions';
 import { startTestStack, type TestStack } from './support/stack';
 import { waitForStatus as waitForMessageStatus } from './support/helpers';

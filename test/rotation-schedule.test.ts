@@ -1,5 +1,5 @@
 import { nextChange, periodStartAt, segmentAt, takeOverAt, type Schedule } from '../src/db/rotation-schedule';
-import { durationText, parseRotationRequest } from '../src/api/rotation/request';
+import { durationText, parseRotationRequest } from '../src/use-cases/rotation/request';
 
 /* The rotation's arithmetic alone: boundaries come from the schedule, whatever the time of asking. */
 

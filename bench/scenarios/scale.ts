@@ -1,8 +1,8 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assignAgentsRequest } from '../../src/api/assignments/assign';
-import { sendMessageRequest } from '../../src/api/messages/accept';
+import { assignAgentsRequest } from '../../src/use-cases/assignments/assign';
+import { sendMessageRequest } from '../../src/use-cases/messages/accept';
 import { freePort } from '../../src/infra/ports';
 import { PROJECT_ROOT } from '../../src/paths';
 import { printResult, ratio, type ScenarioResult } from '../report';

@@ -2,7 +2,7 @@ import { MAX_SUBJECT_LENGTH } from '../api/http/auth';
 import { badRequest } from '../api/http/problem';
 import { firstUnstorableField, unstorableFieldProblem } from '../api/http/storable';
 import type { Scope } from '../api/http/scope';
-import { BUSINESS_PATTERN } from '../api/http/validation';
+import { BUSINESS_PATTERN } from '../use-cases/input/validation';
 
 /**
  * An operation's input as a record: whatever a caller sent, a non-object reads as no fields at all. A

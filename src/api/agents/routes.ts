@@ -5,7 +5,7 @@ import { insertAgent, listAgents } from '../../db/agents';
 import type { Prisma } from '../../db/prisma';
 import { conflict } from '../http/problem';
 import { scopeOf } from '../http/scope';
-import { parseBody, resourceId } from '../http/validation';
+import { parseBody, resourceId } from '../../use-cases/input/validation';
 import { agentView } from './view';
 
 export interface AgentRoutesDeps {

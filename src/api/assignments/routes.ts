@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { scopeOf } from '../http/scope';
-import { assignAgentsRequest, type AssignDeps } from './assign';
-import { listAssignments } from './list';
-import { unassignAgentRequest, type UnassignDeps } from './unassign';
+import { assignAgentsRequest, type AssignDeps } from '../../use-cases/assignments/assign';
+import { listAssignments } from '../../use-cases/assignments/list';
+import { unassignAgentRequest, type UnassignDeps } from '../../use-cases/assignments/unassign';
 
 export type AssignmentRoutesDeps = AssignDeps & UnassignDeps;
 

@@ -5,8 +5,8 @@ import { insertClient } from '../../db/clients';
 import type { Prisma } from '../../db/prisma';
 import { conflict } from '../http/problem';
 import { scopeOf } from '../http/scope';
-import { parseBody, phoneNumber, resourceId } from '../http/validation';
-import { findOwnedClient } from './owned-client';
+import { parseBody, phoneNumber, resourceId } from '../../use-cases/input/validation';
+import { findOwnedClient } from '../../use-cases/clients/owned-client';
 import { clientView } from './view';
 
 export interface ClientRoutesDeps {

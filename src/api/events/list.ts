@@ -5,7 +5,7 @@ import type { Prisma } from '../../db/prisma';
 import { EVENT_PATTERNS } from '../../workflows/definitions';
 import { badRequest } from '../http/problem';
 import type { Scope } from '../http/scope';
-import { RESOURCE_ID_PATTERN } from '../http/validation';
+import { RESOURCE_ID_PATTERN } from '../../use-cases/input/validation';
 import { eventView } from './view';
 
 export const MAX_EVENTS_PAGE = 100;

@@ -4,7 +4,7 @@ import type { Prisma } from '../../db/prisma';
 import { MESSAGE_STATUSES } from '../../workflows/definitions';
 import { badRequest } from '../http/problem';
 import type { Scope } from '../http/scope';
-import { RESOURCE_ID_PATTERN } from '../http/validation';
+import { RESOURCE_ID_PATTERN } from '../../use-cases/input/validation';
 import { messageView } from './view';
 
 export const MAX_PAGE_SIZE = 100;

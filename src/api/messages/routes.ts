@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { scopeOf } from '../http/scope';
-import { sendMessageRequest, type AcceptDeps } from './accept';
-import { cancelMessage, type CancelDeps } from './cancel';
+import { sendMessageRequest, type AcceptDeps } from '../../use-cases/messages/accept';
+import { cancelMessage, type CancelDeps } from '../../use-cases/messages/cancel';
 import { listMessages } from './list';
-import { findOwnedMessage } from './owned-message';
+import { findOwnedMessage } from '../../use-cases/messages/owned-message';
 import { acceptedView, messageView } from './view';
 
 export type MessageRoutesDeps = AcceptDeps & CancelDeps;

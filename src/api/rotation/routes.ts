@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { findRotation } from '../../db/rotations';
-import { findOwnedClient } from '../clients/owned-client';
+import { findOwnedClient } from '../../use-cases/clients/owned-client';
 import { notFound } from '../http/problem';
 import { scopeOf } from '../http/scope';
-import { putRotationRequest, type RotationDeps } from './put';
-import { stopRotationRequest } from './stop';
+import { putRotationRequest, type RotationDeps } from '../../use-cases/rotation/put';
+import { stopRotationRequest } from '../../use-cases/rotation/stop';
 import { rotationView } from '../../views/rotation';
 
 export type RotationRoutesDeps = RotationDeps;

@@ -3,8 +3,8 @@ import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config';
 import { listSubscriptions } from '../../db/webhook-subscriptions';
 import type { Prisma } from '../../db/prisma';
 import { scopeOf } from '../http/scope';
-import { createWebhook, deleteWebhook, findOwnedWebhook, listWebhookDeliveries, rotateWebhookSecret } from './subscriptions';
-import { webhookView } from './view';
+import { createWebhook, deleteWebhook, findOwnedWebhook, listWebhookDeliveries, rotateWebhookSecret } from '../../use-cases/webhooks/subscriptions';
+import { webhookView } from '../../views/webhook';
 
 export interface WebhookRoutesDeps {
   prisma: Prisma;

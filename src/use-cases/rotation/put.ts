@@ -5,9 +5,9 @@ import { refuseWhileKnownDown, startWithinBudget } from '../../temporal/availabi
 import { wakeExpiry } from '../../temporal/assignment-expiry-workflow';
 import { rotationApplied, startOrWakeRotation } from '../../temporal/rotation-workflow';
 import { withTimeout } from '../../timeout';
-import { badRequest, notFound } from '../http/problem';
-import type { Scope } from '../http/scope';
-import { RESOURCE_ID_PATTERN } from '../http/validation';
+import { badRequest, notFound } from '../../api/http/problem';
+import type { Scope } from '../../api/http/scope';
+import { RESOURCE_ID_PATTERN } from '../input/validation';
 import { parseRotationRequest } from './request';
 import { rotationView } from '../../views/rotation';
 

@@ -1,6 +1,6 @@
 import { parseDelay, sendAtAfter, type Delay } from './delay';
-import { badRequest, notFound } from '../http/problem';
-import { normalisePhone, RESOURCE_ID_PATTERN } from '../http/validation';
+import { badRequest, notFound } from '../../api/http/problem';
+import { normalisePhone, RESOURCE_ID_PATTERN } from '../input/validation';
 
 export const MAX_TEXT_LENGTH = 4096;
 export const MAX_NAME_LENGTH = 200;

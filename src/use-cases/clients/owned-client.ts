@@ -1,8 +1,8 @@
 import { findClient } from '../../db/clients';
 import type { Prisma } from '../../db/prisma';
-import { notFound } from '../http/problem';
-import type { Scope } from '../http/scope';
-import { RESOURCE_ID_PATTERN } from '../http/validation';
+import { notFound } from '../../api/http/problem';
+import type { Scope } from '../../api/http/scope';
+import { RESOURCE_ID_PATTERN } from '../input/validation';
 
 /** The caller's client in this business, or the same 404 whether it is missing, another's, or an impossible id. */
 export async function findOwnedClient(prisma: Prisma, scope: Scope, id: string) {

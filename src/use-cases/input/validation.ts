@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest } from './problem';
+import { badRequest } from '../../api/http/problem';
 
 export const RESOURCE_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
 export const BUSINESS_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;

@@ -1,7 +1,7 @@
 import { findOwnedMessage as findMessage, type MessageWithClient } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
-import { notFound } from '../http/problem';
-import type { Scope } from '../http/scope';
+import { notFound } from '../../api/http/problem';
+import type { Scope } from '../../api/http/scope';
 
 const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

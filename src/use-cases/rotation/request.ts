@@ -1,7 +1,7 @@
 import type { RotationRequestData } from '../../db/rotations';
 import { DEFAULT_MIN_PERIOD_MS, MAX_PERIOD_MS } from '../../db/rotation-schedule';
 import { MAX_AGENTS_PER_REQUEST, MAX_NOTES_LENGTH, parseIsoDate } from '../assignments/request';
-import { badRequest } from '../http/problem';
+import { badRequest } from '../../api/http/problem';
 import { parseDelay } from '../messages/delay';
 
 export const MAX_STARTS_AT_DISTANCE_MS = MAX_PERIOD_MS;

@@ -3,9 +3,9 @@ import { unassignAgent as unassignRow } from '../../db/assignments';
 import type { Prisma } from '../../db/prisma';
 import { wakeExpiry } from '../../temporal/assignment-expiry-workflow';
 import { findOwnedClient } from '../clients/owned-client';
-import { notFound } from '../http/problem';
-import type { Scope } from '../http/scope';
-import { RESOURCE_ID_PATTERN } from '../http/validation';
+import { notFound } from '../../api/http/problem';
+import type { Scope } from '../../api/http/scope';
+import { RESOURCE_ID_PATTERN } from '../input/validation';
 
 export interface UnassignDeps {
   prisma: Prisma;

@@ -5,8 +5,8 @@ import { abandonScheduledMessage, insertScheduledMessage } from '../../db/messag
 import type { Prisma } from '../../db/prisma';
 import type { Admissions } from '../../temporal/admission';
 import { refuseWhileKnownDown } from '../../temporal/availability';
-import { HttpProblem } from '../http/problem';
-import type { Scope } from '../http/scope';
+import { HttpProblem } from '../../api/http/problem';
+import type { Scope } from '../../api/http/scope';
 import { findClient } from '../../db/clients';
 import { readIdempotencyKey, requestHash } from './idempotency';
 import { parseMessageRequest, type MessageRequest } from './request';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { EVENT_PATTERNS } from '../../workflows/definitions';
 import { namesNonPublicHost } from '../../infra/public-address';
-import { badRequest } from '../http/problem';
-import { parseBody } from '../http/validation';
+import { badRequest } from '../../api/http/problem';
+import { parseBody } from '../input/validation';
 
 export const MAX_URL_LENGTH = 2048;
 export const MAX_DESCRIPTION_LENGTH = 500;

@@ -1,4 +1,4 @@
-import type { WebhookDelivery, WebhookSubscription } from '../../generated/prisma/client';
+import type { WebhookDelivery, WebhookSubscription } from '../generated/prisma/client';
 
 const isoOrNull = (date: Date | null) => date?.toISOString() ?? null;
 

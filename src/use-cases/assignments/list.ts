@@ -2,9 +2,9 @@ import { listClientAssignments } from '../../db/assignments';
 import type { Prisma } from '../../db/prisma';
 import { ASSIGNMENT_STATUSES } from '../../workflows/definitions';
 import { findOwnedClient } from '../clients/owned-client';
-import { badRequest } from '../http/problem';
-import type { Scope } from '../http/scope';
-import { assignmentView } from './view';
+import { badRequest } from '../../api/http/problem';
+import type { Scope } from '../../api/http/scope';
+import { assignmentView } from '../../api/assignments/view';
 
 const STATUS_FILTERS = { active: ['active'], all: ASSIGNMENT_STATUSES } as const;
 

@@ -1,5 +1,5 @@
 import { DEFAULT_DT_UNTIL } from '../../workflows/definitions';
-import { badRequest } from '../http/problem';
+import { badRequest } from '../../api/http/problem';
 
 export const MAX_AGENTS_PER_REQUEST = 100;
 export const MAX_NOTES_LENGTH = 2000;

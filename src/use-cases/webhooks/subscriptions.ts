@@ -7,11 +7,11 @@ import {
 } from '../../db/webhook-subscriptions';
 import { recentDeliveries } from '../../db/webhook-deliveries';
 import type { Prisma } from '../../db/prisma';
-import { badRequest, conflict, notFound } from '../http/problem';
-import type { Scope } from '../http/scope';
+import { badRequest, conflict, notFound } from '../../api/http/problem';
+import type { Scope } from '../../api/http/scope';
 import { parseSubscriptionRequest } from './request';
 import { newWebhookSecret } from './secret';
-import { deliveryView, webhookView } from './view';
+import { deliveryView, webhookView } from '../../views/webhook';
 
 export const MAX_WEBHOOKS_PER_OWNER = 20;
 export const MAX_DELIVERIES_PAGE = 100;

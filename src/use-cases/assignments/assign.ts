@@ -7,9 +7,9 @@ import { startAssignAgentsWorkflow } from '../../temporal/assign-agents-workflow
 import { refuseWhileKnownDown } from '../../temporal/availability';
 import { withTimeout } from '../../timeout';
 import { assignAgentsWorkflowId, type AssignAgentsResult } from '../../workflows/definitions';
-import { HttpProblem, notFound } from '../http/problem';
-import type { Scope } from '../http/scope';
-import { RESOURCE_ID_PATTERN } from '../http/validation';
+import { HttpProblem, notFound } from '../../api/http/problem';
+import type { Scope } from '../../api/http/scope';
+import { RESOURCE_ID_PATTERN } from '../input/validation';
 import { parseAssignRequest, type AssignRequest } from './request';
 
 export const DEFAULT_ASSIGN_TIMEOUT_MS = 20_000;

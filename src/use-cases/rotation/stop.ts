@@ -1,8 +1,8 @@
 import { stopRotation } from '../../db/rotations';
 import { wakeRotation } from '../../temporal/rotation-workflow';
-import { notFound } from '../http/problem';
-import type { Scope } from '../http/scope';
-import { RESOURCE_ID_PATTERN } from '../http/validation';
+import { notFound } from '../../api/http/problem';
+import type { Scope } from '../../api/http/scope';
+import { RESOURCE_ID_PATTERN } from '../input/validation';
 import type { RotationDeps } from './put';
 import { rotationView } from '../../views/rotation';
 

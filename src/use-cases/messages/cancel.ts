@@ -1,8 +1,8 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { cancelScheduledMessage, findMessage, type MessageWithClient } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
-import { conflict } from '../http/problem';
-import type { Scope } from '../http/scope';
+import { conflict } from '../../api/http/problem';
+import type { Scope } from '../../api/http/scope';
 import { findOwnedMessage } from './owned-message';
 import { wakeMessageWorkflow } from '../../temporal/message-workflow';
 
