@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { createTokenVerifier } from '../src/api/http/auth';
+import { createTokenVerifier } from '../src/auth/bearer-token';
 
 /** Token verification per request: the project's verifier (keys built once) beside jsonwebtoken given the string secret. */
 const secret = randomBytes(32).toString('hex');

@@ -2,7 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
-import type { AuthConfig } from './api/http/auth';
+import type { AuthConfig } from './auth/bearer-token';
 import { DEFAULT_DATA_DIR } from './paths';
 import { parsePayloadKeys, type PayloadKey } from './temporal/payload-codec';
 import { DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from './workflows/definitions';

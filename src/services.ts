@@ -7,7 +7,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { dataConverterOf } from './temporal/data-converter';
 import { createProvider, type MessageProvider } from './activities/providers';
-import { createApp, type AppDeps } from './api/app';
+import { createApp, type AppDeps } from './api';
 import { authConfigOf, codecCredentialsOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
 import { createPrisma, type Prisma } from './db/prisma';
 import { connectTemporalClient } from './temporal/connection';

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { listen } from './api/http/server';
+import { httpMetrics, listen, serveMetrics } from './api';
 import { codecTokenOf, loadConfig } from './config';
-import { httpMetrics, serveMetrics } from './api/http/metrics';
 import { provideDatabase } from './infra/database';
 import { provideNexusEndpoint } from './infra/nexus-endpoint';
 import { applyMigrations } from './infra/migrate';

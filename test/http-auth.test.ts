@@ -1,6 +1,6 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { AuthConfig } from '../src/api/http/auth';
+import type { AuthConfig } from '../src/auth/bearer-token';
 import { startTestStack, uniqueName, type ApiResponse, type TestStack } from './support/stack';
 import { REQUEST_INSTANCE } from './support/helpers';
 

@@ -1,19 +1,18 @@
 import { STATUS_CODES } from 'node:http';
 import { ApplicationFailure } from '@temporalio/common';
 import { HandlerError, OperationError } from 'nexus-rpc';
-import { requestProblem } from '../api/http/errors';
-import type { HttpProblem } from '../api/http/problem';
+import { refusalOf, UseCaseError, type Refusal } from '../use-cases/errors';
 import type { CrmProblem } from './contract';
 
 /**
- * What the caller sees for a use case's error. A 4xx problem is a final answer: a failed operation
+ * What the caller sees for a use case's error (src/use-cases/errors.ts). A 4xx problem is a final answer: a failed operation
  * (never retried) carrying the problem's type and detail, exactly as the HTTP route answers. A 503 or
  * 504 problem, and any error that is no problem at all (database or Temporal unreachable), is a
  * retryable handler error: Nexus repeats the request, which every operation makes safe.
  */
 export function toNexusError(error: unknown): unknown {
-  const problem = requestProblem(error);
-  if (!problem) return error;
+  if (!(error instanceof UseCaseError)) return error;
+  const problem = refusalOf(error);
   const cause = problemFailure(problem);
   if (problem.status >= 500) {
     return new HandlerError(problem.status === 504 ? 'UPSTREAM_TIMEOUT' : 'UNAVAILABLE', problem.detail, { cause, retryableOverride: true });
@@ -27,7 +26,7 @@ function withoutStack<E extends Error>(error: E): E {
   return error;
 }
 
-function problemFailure(problem: HttpProblem): ApplicationFailure {
+function problemFailure(problem: Refusal): ApplicationFailure {
   const details: CrmProblem = { type: problem.type, title: STATUS_CODES[problem.status] ?? 'Error', status: problem.status, detail: problem.detail };
   return withoutStack(ApplicationFailure.create({ type: problem.type, message: problem.detail, nonRetryable: true, details: [details] }));
 }

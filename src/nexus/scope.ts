@@ -1,7 +1,7 @@
-import { MAX_SUBJECT_LENGTH } from '../api/http/auth';
-import { badRequest } from '../api/http/problem';
-import { firstUnstorableField, unstorableFieldProblem } from '../api/http/storable';
-import type { Scope } from '../api/http/scope';
+import { MAX_SUBJECT_LENGTH } from '../auth/bearer-token';
+import { Invalid } from '../use-cases/errors';
+import { firstUnstorableField, unstorableField } from '../use-cases/input/storable';
+import type { Scope } from '../db/scope';
 import { BUSINESS_PATTERN } from '../use-cases/input/validation';
 
 /**
@@ -11,7 +11,7 @@ import { BUSINESS_PATTERN } from '../use-cases/input/validation';
 export function fieldsOf(input: unknown): Record<string, unknown> {
   const fields = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
   const unstorable = firstUnstorableField(fields);
-  if (unstorable) throw unstorableFieldProblem(unstorable);
+  if (unstorable) throw unstorableField(unstorable);
   return fields;
 }
 
@@ -19,10 +19,10 @@ export function fieldsOf(input: unknown): Record<string, unknown> {
 export function callerScope(fields: Record<string, unknown>): Scope {
   const { business, user } = fields;
   if (typeof business !== 'string' || !BUSINESS_PATTERN.test(business)) {
-    throw badRequest('Invalid business: must be 1-64 characters of A-Z a-z 0-9 . _ -');
+    throw new Invalid('Invalid business: must be 1-64 characters of A-Z a-z 0-9 . _ -');
   }
   if (typeof user !== 'string' || user === '' || user.length > MAX_SUBJECT_LENGTH) {
-    throw badRequest(`Invalid user: must be a string of 1-${MAX_SUBJECT_LENGTH} characters`);
+    throw new Invalid(`Invalid user: must be a string of 1-${MAX_SUBJECT_LENGTH} characters`);
   }
   return { business, ownerId: user };
 }
@@ -30,6 +30,6 @@ export function callerScope(fields: Record<string, unknown>): Scope {
 /** A string field naming a resource, such as `client`; anything else is a 400 naming the field. */
 export function idField(fields: Record<string, unknown>, name: string): string {
   const value = fields[name];
-  if (typeof value !== 'string') throw badRequest(`Invalid ${name}: must be a string`);
+  if (typeof value !== 'string') throw new Invalid(`Invalid ${name}: must be a string`);
   return value;
 }

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { createTokenVerifier } from '../api/http/auth';
+import { createTokenVerifier } from '../auth/bearer-token';
 import type { CodecCredentials } from '../config';
 import { logEvent } from '../logger';
 

@@ -1,20 +1,13 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { ServiceError, WorkflowFailedError } from '@temporalio/client';
-import { ActivityFailure, ApplicationFailure, RetryState, TemporalFailure } from '@temporalio/common';
+import { ActivityFailure, RetryState } from '@temporalio/common';
 import { TemporalBusyError } from '../../temporal/admission';
 import { TemporalUnavailableError } from '../../temporal/availability';
 import { isDatabaseUnavailable, isRefusedData, sqlState } from '../../db/errors';
-import { RequestFailureType } from '../../workflows/definitions';
+import { refusalOf, UseCaseError } from '../../use-cases/errors';
 import { badRequest, HttpProblem } from './problem';
 import { REQUEST_ID_HEADER } from './request-id';
-
-/** The one table from a request workflow's business failure to the HTTP status the caller sees. */
-export const FAILURE_STATUS: Record<RequestFailureType, { status: number; type: string }> = {
-  ClientNotFound: { status: 404, type: '/problems/not-found' },
-  AgentNotAuthorized: { status: 400, type: '/problems/invalid-request' },
-  InvalidData: { status: 400, type: '/problems/invalid-request' },
-};
 
 /** The problem's `instance` names this occurrence by its request id, which the caller can quote. */
 export function sendProblem(res: Response, problem: HttpProblem): void {
@@ -33,21 +26,13 @@ export function sendProblem(res: Response, problem: HttpProblem): void {
     );
 }
 
-function businessFailure(error: unknown): ApplicationFailure | undefined {
-  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
-    if (cause instanceof ApplicationFailure && cause.type && Object.hasOwn(FAILURE_STATUS, cause.type)) return cause;
-    if (!(cause instanceof TemporalFailure) && !(cause as { cause?: unknown }).cause) break;
-  }
-  return undefined;
-}
-
-/** The problem a use case's error stands for: its own HttpProblem, or a request workflow's business failure. */
-export function requestProblem(error: unknown): HttpProblem | undefined {
+/** The problem a use case's error stands for (src/use-cases/errors.ts), or the route's own HttpProblem. */
+function requestProblem(error: unknown): HttpProblem | undefined {
   if (error instanceof HttpProblem) return error;
-  const failure = businessFailure(error);
-  if (!failure) return undefined;
-  const { status, type } = FAILURE_STATUS[failure.type as RequestFailureType];
-  return new HttpProblem(status, failure.message, type);
+  if (!(error instanceof UseCaseError)) return undefined;
+  const refusal = refusalOf(error);
+  const headers: Record<string, string> = refusal.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(refusal.retryAfterSeconds) };
+  return new HttpProblem(refusal.status, refusal.detail, refusal.type, headers);
 }
 
 /** express.json()'s own errors: malformed JSON, oversized or undecodable bodies. */

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Client as TemporalClient } from '@temporalio/client';
+import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { insertAssignRequest } from '../../db/assign-requests';
 import type { Prisma } from '../../db/prisma';
 import type { Admissions } from '../../temporal/admission';
 import { startAssignAgentsWorkflow } from '../../temporal/assign-agents-workflow';
 import { refuseWhileKnownDown } from '../../temporal/availability';
 import { withTimeout } from '../../timeout';
-import { assignAgentsWorkflowId, type AssignAgentsResult } from '../../workflows/definitions';
-import { HttpProblem, notFound } from '../../api/http/problem';
-import type { Scope } from '../../api/http/scope';
+import { assignAgentsWorkflowId, RequestFailureType, type AssignAgentsResult } from '../../workflows/definitions';
+import { Invalid, NotFound, Unavailable, type UseCaseError } from '../errors';
+import type { Scope } from '../../db/scope';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
 import { parseAssignRequest, type AssignRequest } from './request';
 
@@ -40,7 +41,7 @@ export async function assignAgentsRequest(
 ): Promise<AssignAgentsAnswer> {
   const request = parseAssignRequest(body);
   // Such a client cannot exist, and an overlong id would break the workflow id's length limit.
-  if (!RESOURCE_ID_PATTERN.test(clientId)) throw notFound('Client not found');
+  if (!RESOURCE_ID_PATTERN.test(clientId)) throw new NotFound('Client not found');
   return assignAgents(deps, scope, clientId, request, requestId, workflowKey);
 }
 
@@ -81,13 +82,34 @@ async function runAssignWorkflow(
   const workflowId = assignAgentsWorkflowId({ business: scope.business, clientId, requestId: workflowKey });
   await insertAssignRequest(deps.prisma, workflowId, scope, request.notes);
   const handle = await startAssignAgentsWorkflow(deps.temporal, deps.taskQueue, workflowId, { business: scope.business, clientId, agents: request.agents }, { requestId, deadline });
-  const result = await withTimeout(handle.result(), deadline - Date.now(), () =>
-    new HttpProblem(
-      504,
-      `Assignment workflow ${workflowId} did not finish in time; it completes on its own: GET /ext/v2/${scope.business}/clients/${clientId}/agents shows the outcome`,
-      '/problems/timeout',
-      { 'Retry-After': '5' },
-    ),
+  const result = await withTimeout(
+    handle.result().catch((error: unknown) => {
+      throw requestFailure(error) ?? error;
+    }),
+    deadline - Date.now(),
+    () =>
+      new Unavailable(
+        `Assignment workflow ${workflowId} did not finish in time; it completes on its own: GET /ext/v2/${scope.business}/clients/${clientId}/agents shows the outcome`,
+        5,
+        'timeout',
+      ),
   );
   return { client: result.client, ds_notes: request.notes, assignments: result.assignments };
+}
+
+/** The request workflow's business failures (src/activities/assignments.ts), as this use case's errors. */
+const FAILURE_ERRORS: Record<RequestFailureType, (message: string) => UseCaseError> = {
+  ClientNotFound: (message) => new NotFound(message),
+  AgentNotAuthorized: (message) => new Invalid(message),
+  InvalidData: (message) => new Invalid(message),
+};
+
+function requestFailure(error: unknown): UseCaseError | undefined {
+  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
+    if (cause instanceof ApplicationFailure && cause.type && Object.hasOwn(FAILURE_ERRORS, cause.type)) {
+      return FAILURE_ERRORS[cause.type as RequestFailureType](cause.message);
+    }
+    if (!(cause instanceof TemporalFailure) && !(cause as { cause?: unknown }).cause) break;
+  }
+  return undefined;
 }

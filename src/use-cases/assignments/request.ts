@@ -1,5 +1,5 @@
 import { DEFAULT_DT_UNTIL } from '../../workflows/definitions';
-import { badRequest } from '../../api/http/problem';
+import { Invalid } from '../errors';
 
 export const MAX_AGENTS_PER_REQUEST = 100;
 export const MAX_NOTES_LENGTH = 2000;
@@ -34,11 +34,11 @@ export function parseIsoDate(value: string): Date | undefined {
 export function parseAssignRequest(body: unknown, now = new Date()): AssignRequest {
   const fields = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const agents = fields.agents;
-  if (!Array.isArray(agents) || agents.length === 0) throw badRequest('Missing or invalid agents array');
+  if (!Array.isArray(agents) || agents.length === 0) throw new Invalid('Missing or invalid agents array');
 
   const agentIds = agents.map((element) => {
     const id = typeof element === 'object' && element !== null ? (element as Record<string, unknown>).agent : undefined;
-    if (typeof id !== 'string' || id.trim() === '') throw badRequest('Invalid agent data: missing agent ID');
+    if (typeof id !== 'string' || id.trim() === '') throw new Invalid('Invalid agent data: missing agent ID');
     return id;
   });
 
@@ -47,23 +47,23 @@ export function parseAssignRequest(body: unknown, now = new Date()): AssignReque
     const raw = element.dt_until;
     if (raw === undefined || raw === null) return { agentId, dtUntil: DEFAULT_DT_UNTIL };
     const date = typeof raw === 'string' ? parseIsoDate(raw) : undefined;
-    if (!date) throw badRequest(`Invalid dt_until for agent ${agentId}: must be an ISO 8601 date or date-time`);
-    if (date.getTime() <= now.getTime()) throw badRequest(`Invalid dt_until for agent ${agentId}: must be in the future`);
+    if (!date) throw new Invalid(`Invalid dt_until for agent ${agentId}: must be an ISO 8601 date or date-time`);
+    if (date.getTime() <= now.getTime()) throw new Invalid(`Invalid dt_until for agent ${agentId}: must be in the future`);
     return { agentId, dtUntil: date.toISOString() };
   });
 
   if (parsed.length > MAX_AGENTS_PER_REQUEST) {
-    throw badRequest(`Too many agents: at most ${MAX_AGENTS_PER_REQUEST} per request`);
+    throw new Invalid(`Too many agents: at most ${MAX_AGENTS_PER_REQUEST} per request`);
   }
   const seen = new Set<string>();
   for (const { agentId } of parsed) {
-    if (seen.has(agentId)) throw badRequest(`Duplicate agent ${agentId} in agents array`);
+    if (seen.has(agentId)) throw new Invalid(`Duplicate agent ${agentId} in agents array`);
     seen.add(agentId);
   }
 
   const notes = fields.ds_notes;
   if (notes !== undefined && notes !== null && (typeof notes !== 'string' || notes.length > MAX_NOTES_LENGTH)) {
-    throw badRequest(`Invalid ds_notes: must be a string of at most ${MAX_NOTES_LENGTH} characters`);
+    throw new Invalid(`Invalid ds_notes: must be a string of at most ${MAX_NOTES_LENGTH} characters`);
   }
   return { agents: parsed, notes: (notes as string | null | undefined) ?? null };
 }

@@ -3,8 +3,8 @@ import { unassignAgent as unassignRow } from '../../db/assignments';
 import type { Prisma } from '../../db/prisma';
 import { wakeExpiry } from '../../temporal/assignment-expiry-workflow';
 import { findOwnedClient } from '../clients/owned-client';
-import { notFound } from '../../api/http/problem';
-import type { Scope } from '../../api/http/scope';
+import { NotFound } from '../errors';
+import type { Scope } from '../../db/scope';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
 
 export interface UnassignDeps {
@@ -17,7 +17,7 @@ export interface UnassignDeps {
 export async function unassignAgent(deps: UnassignDeps, scope: Scope, client: { pk: string; id: string }, agentId: string) {
   // An id no agent can have is not assigned; PostgreSQL would refuse one with a NUL.
   const ended = RESOURCE_ID_PATTERN.test(agentId) ? await unassignRow(deps.prisma, scope, client.pk, agentId) : null;
-  if (!ended) throw notFound(`Agent ${agentId} is not assigned to this client`);
+  if (!ended) throw new NotFound(`Agent ${agentId} is not assigned to this client`);
   // The row is already unassigned, which is the answer; a workflow that missed the signal reads the
   // row at its next wake-up (at most one timer chunk away) and ends then.
   await wakeExpiry(deps.temporal, ended.workflowId, deps.log);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest } from '../../api/http/problem';
+import { Invalid } from '../errors';
 
 export const RESOURCE_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
 export const BUSINESS_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
@@ -28,5 +28,5 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.outp
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue.path.join('.');
-  throw badRequest(field ? `Invalid ${field}: ${issue.message}` : `Invalid request body: ${issue.message}`);
+  throw new Invalid(field ? `Invalid ${field}: ${issue.message}` : `Invalid request body: ${issue.message}`);
 }

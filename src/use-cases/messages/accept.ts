@@ -5,8 +5,8 @@ import { abandonScheduledMessage, insertScheduledMessage } from '../../db/messag
 import type { Prisma } from '../../db/prisma';
 import type { Admissions } from '../../temporal/admission';
 import { refuseWhileKnownDown } from '../../temporal/availability';
-import { HttpProblem } from '../../api/http/problem';
-import type { Scope } from '../../api/http/scope';
+import { Conflict, Unavailable } from '../errors';
+import type { Scope } from '../../db/scope';
 import { findClient } from '../../db/clients';
 import { readIdempotencyKey, requestHash } from './idempotency';
 import { parseMessageRequest, type MessageRequest } from './request';
@@ -24,10 +24,10 @@ export interface AcceptDeps {
 /** Starts the stored message's workflow; the Nexus operation starts it with its completion callback. */
 export type StartMessageWorkflow = (message: ScheduledMessage) => Promise<void>;
 
-const RETRY_AFTER = { 'Retry-After': '5' };
+const RETRY_AFTER_SECONDS = 5;
 
 const idempotencyKeyReused = () =>
-  new HttpProblem(422, 'Idempotency-Key was already used with a different request', '/problems/idempotency-key-reused');
+  new Conflict('Idempotency-Key was already used with a different request', 'idempotency-key-reused');
 
 /**
  * Stores the message as scheduled and starts its workflow. A repeated Idempotency-Key with the same
@@ -82,11 +82,11 @@ async function storeAndStart(
   } catch (error) {
     deps.log?.(error);
     if (idempotencyKey) {
-      throw new HttpProblem(503, 'The message is stored but not scheduled yet: repeat the request with the same Idempotency-Key', '/problems/unavailable', RETRY_AFTER);
+      throw new Unavailable('The message is stored but not scheduled yet: repeat the request with the same Idempotency-Key', RETRY_AFTER_SECONDS);
     }
     // Without a key nobody can heal it, so it must not look scheduled; a workflow that did start finds it failed.
     if (await abandonScheduledMessage(deps.prisma, message.id)) {
-      throw new HttpProblem(503, 'The message could not be scheduled and will not be sent: try again', '/problems/unavailable', RETRY_AFTER);
+      throw new Unavailable('The message could not be scheduled and will not be sent: try again', RETRY_AFTER_SECONDS);
     }
     // Otherwise its workflow did start and has already claimed it.
   }

@@ -1,8 +1,8 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { cancelScheduledMessage, findMessage, type MessageWithClient } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
-import { conflict } from '../../api/http/problem';
-import type { Scope } from '../../api/http/scope';
+import { Conflict } from '../errors';
+import type { Scope } from '../../db/scope';
 import { findOwnedMessage } from './owned-message';
 import { wakeMessageWorkflow } from '../../temporal/message-workflow';
 
@@ -18,7 +18,7 @@ export async function cancelMessage(deps: CancelDeps, scope: Scope, id: string):
   const canceled = await cancelIfScheduled(deps, message);
   const current = await findOwnedMessage(deps.prisma, scope, message.id);
   if (!canceled && current.status !== 'canceled') {
-    throw conflict(`Message ${message.id} can no longer be canceled: it is ${current.status}`);
+    throw new Conflict(`Message ${message.id} can no longer be canceled: it is ${current.status}`);
   }
   return current;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { badRequest } from '../../api/http/problem';
+import { Invalid } from '../errors';
 import type { MessageFingerprint } from './request';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
@@ -8,7 +8,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
 export function readIdempotencyKey(header: string | undefined): string | null {
   if (header === undefined) return null;
   const key = header.trim();
-  if (!IDEMPOTENCY_KEY.test(key)) throw badRequest('Invalid Idempotency-Key: must be 1-255 printable ASCII characters');
+  if (!IDEMPOTENCY_KEY.test(key)) throw new Invalid('Invalid Idempotency-Key: must be 1-255 printable ASCII characters');
   return key;
 }
 

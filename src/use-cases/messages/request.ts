@@ -1,5 +1,5 @@
 import { parseDelay, sendAtAfter, type Delay } from './delay';
-import { badRequest, notFound } from '../../api/http/problem';
+import { Invalid, NotFound } from '../errors';
 import { normalisePhone, RESOURCE_ID_PATTERN } from '../input/validation';
 
 export const MAX_TEXT_LENGTH = 4096;
@@ -56,40 +56,40 @@ export async function parseMessageRequest(
 ): Promise<MessageRequest> {
   const fields = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
 
-  if (fields.message_type !== 'text') throw badRequest('Invalid message_type: must be "text"');
+  if (fields.message_type !== 'text') throw new Invalid('Invalid message_type: must be "text"');
 
   const { client: clientField, client_phone: phoneField } = fields;
-  if (!given(clientField) && !given(phoneField)) throw badRequest('Missing client or client_phone');
+  if (!given(clientField) && !given(phoneField)) throw new Invalid('Missing client or client_phone');
 
   let client: KnownClient | null = null;
   if (given(clientField)) {
-    if (typeof clientField !== 'string') throw badRequest('Invalid client: must be a client id string');
+    if (typeof clientField !== 'string') throw new Invalid('Invalid client: must be a client id string');
     client = RESOURCE_ID_PATTERN.test(clientField) ? await findClient(clientField) : null;
-    if (!client) throw notFound('Client not found');
+    if (!client) throw new NotFound('Client not found');
   }
 
   let requestedPhone: string | null = null;
   if (given(phoneField)) {
     requestedPhone = typeof phoneField === 'string' ? (normalisePhone(phoneField) ?? null) : null;
-    if (!requestedPhone) throw badRequest(INVALID_PHONE);
+    if (!requestedPhone) throw new Invalid(INVALID_PHONE);
   }
   const phone = requestedPhone ?? client?.phone ?? null;
-  if (!phone) throw badRequest(`Client ${client!.id} has no phone number: send client_phone`);
+  if (!phone) throw new Invalid(`Client ${client!.id} has no phone number: send client_phone`);
 
   const text = fields.text_message;
-  if (text !== undefined && text !== null && typeof text !== 'string') throw badRequest('Invalid text_message: must be a string');
-  if (typeof text !== 'string' || text.trim() === '') throw badRequest('Missing or empty text_message');
-  if (characters(text) > MAX_TEXT_LENGTH) throw badRequest(`Invalid text_message: at most ${MAX_TEXT_LENGTH} characters`);
+  if (text !== undefined && text !== null && typeof text !== 'string') throw new Invalid('Invalid text_message: must be a string');
+  if (typeof text !== 'string' || text.trim() === '') throw new Invalid('Missing or empty text_message');
+  if (characters(text) > MAX_TEXT_LENGTH) throw new Invalid(`Invalid text_message: at most ${MAX_TEXT_LENGTH} characters`);
 
   const nameField = fields.client_name;
   if (given(nameField) && (typeof nameField !== 'string' || characters(nameField) > MAX_NAME_LENGTH)) {
-    throw badRequest(`Invalid client_name: must be a string of at most ${MAX_NAME_LENGTH} characters`);
+    throw new Invalid(`Invalid client_name: must be a string of at most ${MAX_NAME_LENGTH} characters`);
   }
   const requestedName = given(nameField) ? (nameField as string).trim() : null;
 
   const delay = parseDelay(fields.delay);
   const sendAt = delay && sendAtAfter(delay, now);
-  if (!delay || !sendAt) throw badRequest('Invalid delay');
+  if (!delay || !sendAt) throw new Invalid('Invalid delay');
 
   return {
     client,

@@ -5,8 +5,8 @@ import { refuseWhileKnownDown, startWithinBudget } from '../../temporal/availabi
 import { wakeExpiry } from '../../temporal/assignment-expiry-workflow';
 import { rotationApplied, startOrWakeRotation } from '../../temporal/rotation-workflow';
 import { withTimeout } from '../../timeout';
-import { badRequest, notFound } from '../../api/http/problem';
-import type { Scope } from '../../api/http/scope';
+import { Invalid, NotFound } from '../errors';
+import type { Scope } from '../../db/scope';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
 import { parseRotationRequest } from './request';
 import { rotationView } from '../../views/rotation';
@@ -32,11 +32,11 @@ export interface RotationDeps {
  */
 export async function putRotationRequest(deps: RotationDeps, scope: Scope, clientId: string, body: unknown, requestId?: string) {
   const request = parseRotationRequest(body, { minPeriodMs: deps.rotationMinPeriodMs });
-  if (!RESOURCE_ID_PATTERN.test(clientId)) throw notFound('Client not found');
+  if (!RESOURCE_ID_PATTERN.test(clientId)) throw new NotFound('Client not found');
   refuseWhileKnownDown(deps.temporal);
   const stored = await putRotation(deps.prisma, scope, clientId, request);
-  if (stored.outcome === 'clientNotFound') throw notFound('Client not found');
-  if (stored.outcome === 'agentNotAuthorized') throw badRequest(`Agent ${stored.agentId} not found or not authorized`);
+  if (stored.outcome === 'clientNotFound') throw new NotFound('Client not found');
+  if (stored.outcome === 'agentNotAuthorized') throw new Invalid(`Agent ${stored.agentId} not found or not authorized`);
   const { rotation } = stored;
 
   // The assignment cut short by "apply now" expires at its new end once its workflow re-reads the row;

@@ -1,7 +1,7 @@
 import type { RotationRequestData } from '../../db/rotations';
 import { DEFAULT_MIN_PERIOD_MS, MAX_PERIOD_MS } from '../../db/rotation-schedule';
 import { MAX_AGENTS_PER_REQUEST, MAX_NOTES_LENGTH, parseIsoDate } from '../assignments/request';
-import { badRequest } from '../../api/http/problem';
+import { Invalid } from '../errors';
 import { parseDelay } from '../messages/delay';
 
 export const MAX_STARTS_AT_DISTANCE_MS = MAX_PERIOD_MS;
@@ -20,14 +20,14 @@ export function durationText(ms: number): string {
 
 function parsePeriod(raw: unknown, minPeriodMs: number): { period: string; periodMs: number } {
   const unreadable = 'Invalid period: must be an ISO 8601 duration such as P7D or PT8H, or a length such as 8h, 30m or 2d';
-  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) throw badRequest(unreadable);
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) throw new Invalid(unreadable);
   const delay = parseDelay(raw);
-  if (!delay) throw badRequest(unreadable);
+  if (!delay) throw new Invalid(unreadable);
   if (delay.years > 0 || delay.months > 0) {
-    throw badRequest('Invalid period: must be a fixed length (weeks, days, hours, minutes, seconds), not months or years');
+    throw new Invalid('Invalid period: must be a fixed length (weeks, days, hours, minutes, seconds), not months or years');
   }
   const periodMs = delay.days * 86_400_000 + delay.milliseconds;
-  if (periodMs < minPeriodMs || periodMs > MAX_PERIOD_MS) throw badRequest(`Invalid period: must be between ${durationText(minPeriodMs)} and 10 years`);
+  if (periodMs < minPeriodMs || periodMs > MAX_PERIOD_MS) throw new Invalid(`Invalid period: must be between ${durationText(minPeriodMs)} and 10 years`);
   return { period: String(raw).trim(), periodMs };
 }
 
@@ -40,15 +40,15 @@ export function parseRotationRequest(body: unknown, limits: RotationRequestLimit
   const now = limits.now ?? new Date();
   const fields = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const agents = fields.agents;
-  if (!Array.isArray(agents) || agents.length === 0) throw badRequest('Missing or invalid agents array');
+  if (!Array.isArray(agents) || agents.length === 0) throw new Invalid('Missing or invalid agents array');
   const agentIds = agents.map((id) => {
-    if (typeof id !== 'string' || id.trim() === '') throw badRequest('Invalid agent data: missing agent ID');
+    if (typeof id !== 'string' || id.trim() === '') throw new Invalid('Invalid agent data: missing agent ID');
     return id;
   });
-  if (agentIds.length > MAX_AGENTS_PER_REQUEST) throw badRequest(`Too many agents: at most ${MAX_AGENTS_PER_REQUEST} per rotation`);
+  if (agentIds.length > MAX_AGENTS_PER_REQUEST) throw new Invalid(`Too many agents: at most ${MAX_AGENTS_PER_REQUEST} per rotation`);
   const seen = new Set<string>();
   for (const agentId of agentIds) {
-    if (seen.has(agentId)) throw badRequest(`Duplicate agent ${agentId} in agents array`);
+    if (seen.has(agentId)) throw new Invalid(`Duplicate agent ${agentId} in agents array`);
     seen.add(agentId);
   }
 
@@ -57,18 +57,18 @@ export function parseRotationRequest(body: unknown, limits: RotationRequestLimit
   let startsAt: Date | null = null;
   if (fields.starts_at !== undefined && fields.starts_at !== null) {
     const date = typeof fields.starts_at === 'string' ? parseIsoDate(fields.starts_at) : undefined;
-    if (!date) throw badRequest('Invalid starts_at: must be an ISO 8601 date or date-time');
-    if (Math.abs(date.getTime() - now.getTime()) > MAX_STARTS_AT_DISTANCE_MS) throw badRequest('Invalid starts_at: must be within 10 years of now');
+    if (!date) throw new Invalid('Invalid starts_at: must be an ISO 8601 date or date-time');
+    if (Math.abs(date.getTime() - now.getTime()) > MAX_STARTS_AT_DISTANCE_MS) throw new Invalid('Invalid starts_at: must be within 10 years of now');
     startsAt = date;
   }
 
   const notes = fields.ds_notes;
   if (notes !== undefined && notes !== null && (typeof notes !== 'string' || notes.length > MAX_NOTES_LENGTH)) {
-    throw badRequest(`Invalid ds_notes: must be a string of at most ${MAX_NOTES_LENGTH} characters`);
+    throw new Invalid(`Invalid ds_notes: must be a string of at most ${MAX_NOTES_LENGTH} characters`);
   }
 
   const apply = fields.apply;
-  if (apply !== undefined && apply !== null && apply !== 'now') throw badRequest('Invalid apply: must be "now" or absent');
+  if (apply !== undefined && apply !== null && apply !== 'now') throw new Invalid('Invalid apply: must be "now" or absent');
 
   return { agentIds, period, periodMs, startsAt, notes: (notes as string | null | undefined) ?? null, applyNow: apply === 'now' };
 }

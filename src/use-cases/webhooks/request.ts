@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_PATTERNS } from '../../workflows/definitions';
 import { namesNonPublicHost } from '../../infra/public-address';
-import { badRequest } from '../../api/http/problem';
+import { Invalid } from '../errors';
 import { parseBody } from '../input/validation';
 
 export const MAX_URL_LENGTH = 2048;
@@ -41,7 +41,7 @@ export interface SubscriptionRequest {
 export function parseSubscriptionRequest(body: unknown, options: { allowPrivateUrls: boolean }): SubscriptionRequest {
   const { url, events, description } = parseBody(subscriptionRequest, body);
   if (!options.allowPrivateUrls && namesNonPublicHost(new URL(url))) {
-    throw badRequest('Invalid url: must be a public address (private, loopback and link-local hosts are refused)');
+    throw new Invalid('Invalid url: must be a public address (private, loopback and link-local hosts are refused)');
   }
   return { url, events: events ? [...new Set(events)] : ['*'], description: description ?? null };
 }

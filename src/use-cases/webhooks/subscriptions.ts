@@ -7,8 +7,8 @@ import {
 } from '../../db/webhook-subscriptions';
 import { recentDeliveries } from '../../db/webhook-deliveries';
 import type { Prisma } from '../../db/prisma';
-import { badRequest, conflict, notFound } from '../../api/http/problem';
-import type { Scope } from '../../api/http/scope';
+import { Conflict, Invalid, NotFound } from '../errors';
+import type { Scope } from '../../db/scope';
 import { parseSubscriptionRequest } from './request';
 import { newWebhookSecret } from './secret';
 import { deliveryView, webhookView } from '../../views/webhook';
@@ -17,7 +17,7 @@ export const MAX_WEBHOOKS_PER_OWNER = 20;
 export const MAX_DELIVERIES_PAGE = 100;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const webhookNotFound = () => notFound('Webhook not found');
+const webhookNotFound = () => new NotFound('Webhook not found');
 
 /** The caller's subscription, or the same 404 whether it is missing, another's, or not an id at all. */
 export async function findOwnedWebhook(prisma: Prisma, scope: Scope, id: string) {
@@ -30,7 +30,7 @@ export async function findOwnedWebhook(prisma: Prisma, scope: Scope, id: string)
 export async function createWebhook(prisma: Prisma, scope: Scope, body: unknown, options: { allowPrivateUrls: boolean }) {
   const request = parseSubscriptionRequest(body, options);
   if ((await countSubscriptions(prisma, scope)) >= MAX_WEBHOOKS_PER_OWNER) {
-    throw conflict(`At most ${MAX_WEBHOOKS_PER_OWNER} webhooks per business and user: delete one first`);
+    throw new Conflict(`At most ${MAX_WEBHOOKS_PER_OWNER} webhooks per business and user: delete one first`);
   }
   const secret = newWebhookSecret();
   const created = await insertSubscription(prisma, scope, { ...request, secret });
@@ -52,7 +52,7 @@ export async function rotateWebhookSecret(prisma: Prisma, scope: Scope, id: stri
 export async function listWebhookDeliveries(prisma: Prisma, scope: Scope, id: string, limit: unknown) {
   const take = limit === undefined ? 50 : Number(limit);
   if (typeof limit === 'object' || !Number.isInteger(take) || take < 1 || take > MAX_DELIVERIES_PAGE) {
-    throw badRequest(`Invalid limit: must be a whole number from 1 to ${MAX_DELIVERIES_PAGE}`);
+    throw new Invalid(`Invalid limit: must be a whole number from 1 to ${MAX_DELIVERIES_PAGE}`);
   }
   const subscription = await findOwnedWebhook(prisma, scope, id);
   return { deliveries: (await recentDeliveries(prisma, subscription.id, take)).map(deliveryView) };

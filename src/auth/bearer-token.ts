@@ -1,8 +1,6 @@
 import { createPublicKey, createSecretKey } from 'node:crypto';
-import type { RequestHandler } from 'express';
 import jwt, { type Algorithm } from 'jsonwebtoken';
-import { unauthorized } from './problem';
-import { hasUnstorableCharacters } from './storable';
+import { hasUnstorableCharacters } from '../use-cases/input/storable';
 
 export interface AuthConfig {
   secret?: string;
@@ -15,11 +13,15 @@ export interface Caller {
   userId: string;
 }
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    caller?: Caller;
+/** Why a bearer token is refused, in the words the API's 401 shows. */
+export class InvalidToken extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidToken';
   }
 }
+
+const unauthorized = (message: string) => new InvalidToken(message);
 
 const HMAC_ALGORITHMS: Algorithm[] = ['HS256'];
 const PUBLIC_KEY_ALGORITHMS: Algorithm[] = ['RS256', 'ES256'];
@@ -35,7 +37,7 @@ function headerAlgorithm(token: string): Algorithm | undefined {
   }
 }
 
-/** Verifies the bearer token and returns its caller; throws a 401 problem otherwise. */
+/** Verifies the bearer token (an `Authorization` header's value) and returns its caller; throws InvalidToken otherwise. */
 export function createTokenVerifier(config: AuthConfig) {
   // Key objects built once: jsonwebtoken would otherwise parse the secret or the PEM on every request.
   const secretKey = config.secret ? createSecretKey(Buffer.from(config.secret, 'utf8')) : undefined;
@@ -62,13 +64,5 @@ export function createTokenVerifier(config: AuthConfig) {
     if (payload.sub.length > MAX_SUBJECT_LENGTH) throw unauthorized(`Token subject is longer than ${MAX_SUBJECT_LENGTH} characters`);
     if (typeof payload.exp !== 'number') throw unauthorized('Token has no expiry');
     return { userId: payload.sub };
-  };
-}
-
-export function authenticate(config: AuthConfig): RequestHandler {
-  const verify = createTokenVerifier(config);
-  return (req, _res, next) => {
-    req.caller = verify(req.get('authorization'));
-    next();
   };
 }

@@ -1,0 +1,55 @@
+/*
+ * What a use case refuses, with the contract's exact texts. The use cases know no door: src/api turns
+ * these into problem details, src/nexus into operation errors, through the one table below.
+ */
+
+export abstract class UseCaseError extends Error {
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = new.target.name;
+  }
+}
+
+/** The request itself is wrong (a field, a header, an unreadable body); repeating it cannot help. */
+export class Invalid extends UseCaseError {
+  constructor(detail: string, readonly reason: 'invalid-request' | 'malformed-json' = 'invalid-request') {
+    super(detail);
+  }
+}
+
+/** What the request names is not the caller's: missing, another's, or an impossible id all read the same. */
+export class NotFound extends UseCaseError {}
+
+/** The request clashes with what is stored: a message that has left, a full quota, an Idempotency-Key used for another request. */
+export class Conflict extends UseCaseError {
+  constructor(detail: string, readonly reason: 'conflict' | 'idempotency-key-reused' = 'conflict') {
+    super(detail);
+  }
+}
+
+/** Not done now, for a passing cause (a backing service, a workflow still running): the same request may succeed after `retryAfterSeconds`. */
+export class Unavailable extends UseCaseError {
+  constructor(detail: string, readonly retryAfterSeconds: number, readonly reason: 'unavailable' | 'timeout' = 'unavailable') {
+    super(detail);
+  }
+}
+
+/** A refusal as the interface document words it: problem details' status, type and detail, both doors' answer. */
+export interface Refusal {
+  status: number;
+  type: string;
+  detail: string;
+  retryAfterSeconds?: number;
+}
+
+/** The one table from a use case's error to the problem both doors show. */
+export function refusalOf(error: UseCaseError): Refusal {
+  const { detail } = error;
+  if (error instanceof Invalid) return { status: 400, type: `/problems/${error.reason}`, detail };
+  if (error instanceof NotFound) return { status: 404, type: '/problems/not-found', detail };
+  if (error instanceof Conflict) return error.reason === 'conflict' ? { status: 409, type: '/problems/conflict', detail } : { status: 422, type: `/problems/${error.reason}`, detail };
+  if (error instanceof Unavailable) {
+    return { status: error.reason === 'timeout' ? 504 : 503, type: `/problems/${error.reason}`, detail, retryAfterSeconds: error.retryAfterSeconds };
+  }
+  throw new Error(`No refusal for ${error.name}`);
+}
