@@ -1,5 +1,5 @@
 import { ensureReconcileSchedule } from './temporal/reconcile-schedule';
-import { deliveryOutbox } from './temporal/webhook-delivery';
+import { deliveryOutbox } from './temporal/delivery-outbox';
 import { ensureWebhookSweepSchedule, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from './temporal/webhook-sweep-schedule';
 import { watchForSweepWork } from './worker/sweep-trigger';
 import { logEvent, logger } from './logger';

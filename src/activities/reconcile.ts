@@ -7,7 +7,7 @@ import { activeRotationsChangedBefore } from '../db/rotations';
 import type { Prisma } from '../db/prisma';
 import type { ReconcilerFilter } from '../db/reconciler-filter';
 import { logEvent, logger } from '../logger';
-import { restartMessageWorkflow } from '../temporal/message-workflow';
+import { restartMessageWorkflow } from '../temporal/send-message-workflow';
 import { startOrWakeRotation } from '../temporal/rotation-workflow';
 import {
   ASSIGNMENT_EXPIRY_WORKFLOW,

@@ -11,7 +11,7 @@ import { cancelIfScheduled, cancelMessage } from '../use-cases/messages/cancel';
 import { messageStatus } from '../db/messages';
 import type { Prisma } from '../db/prisma';
 import { logError } from '../logger';
-import { startMessageWorkflowForOperation, type ScheduledMessage } from '../temporal/message-workflow';
+import { startMessageWorkflowForOperation, type ScheduledMessage } from '../temporal/send-message-workflow';
 import type { SendMessageResult } from '../workflows/definitions';
 import {
   crmService,

@@ -14,7 +14,7 @@ import {
   recordWebhookRetry,
 } from '../../db/webhook-deliveries';
 import { signingSecrets } from '../../db/webhook-subscriptions';
-import { handOverDeliveries } from '../../temporal/webhook-delivery';
+import { handOverDeliveries } from '../../temporal/deliver-webhook-workflow';
 import {
   DEFAULT_WEBHOOK_RETRY,
   WEBHOOK_BACKOFF_COEFFICIENT,

@@ -10,7 +10,7 @@ import type { Scope } from '../../db/scope';
 import { findClient } from '../../db/clients';
 import { readIdempotencyKey, requestHash } from './idempotency';
 import { parseMessageRequest, type MessageRequest } from './request';
-import { startMessageWorkflow, type ScheduledMessage } from '../../temporal/message-workflow';
+import { startMessageWorkflow, type ScheduledMessage } from '../../temporal/send-message-workflow';
 
 export interface AcceptDeps {
   prisma: Prisma;
