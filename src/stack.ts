@@ -102,7 +102,11 @@ async function main() {
     );
     const http = await listen(createApi(services), config.PORT);
     stops.push(http.stop);
-    await lock.update({ state: 'running', api: `http://localhost:${http.port}` });
+    await lock.update({
+      state: 'running',
+      api: `http://localhost:${http.port}`,
+      temporal: { address: services.temporalAddress, namespace: services.namespace, nexusEndpoint: config.NEXUS_ENDPOINT },
+    });
 
     console.log(`
   API          http://localhost:${http.port}/ext/v2/{businessname}
@@ -115,6 +119,7 @@ async function main() {
   Payloads     encrypted (AES-256-GCM, key ${payloadKeys[0].id}${config.payloadKeys ? '' : ` in ${paths.devPayloadKeys}`}); codec for the UI and CLI at ${codecUrl}
   Provider     ${services.provider.name}
   Token        npm run token -- <userId>${generatedSecret ? `   (development secret in ${paths.devJwtSecret})` : ''}
+  Example      npm run example:deal-won -- <business> <user> <client> <agent>   (finds Temporal ${services.temporalAddress} in ${paths.stackLock})
   Ctrl-C stops everything.
 `);
   } catch (error) {
