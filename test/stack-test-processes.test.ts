@@ -10,6 +10,12 @@ import { processTree, stillRunning } from './support/process-tree';
  */
 const node = (code: string): [string, string[]] => [process.execPath, ['-e', code]];
 
+let suiteProcess: ReturnType<typeof runProcess>;
+beforeAll(async () => {
+  suiteProcess = runProcess(...node('console.log("ready"); setInterval(() => {}, 1000)'), {}, 'ready');
+  await suiteProcess.ready;
+});
+
 test('a port another process answers on is named, and the start does not pass for ready', async () => {
   const port = await testPort();
   const intruder: Server = createServer();
@@ -43,4 +49,8 @@ test('a test that fails leaves its processes, and what they started, to the clea
   // What a failing test would leave: stopped here as jest's afterEach does, whatever the outcome.
   await stopEverythingStarted();
   expect(orphaned.filter(stillRunning)).toEqual([]);
+});
+
+test('a process started for the whole file (beforeAll) outlives each test, and is stopped after the file', () => {
+  expect(processTree(suiteProcess.child.pid!).filter(stillRunning)).toHaveLength(1);
 });

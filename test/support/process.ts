@@ -38,7 +38,7 @@ export function entryPointEnv(env: Record<string, string | undefined>): NodeJS.P
  * stopped after the test whatever its outcome: a failed assertion or a timeout leaves nothing running
  * once jest has gone (`afterEach` below, registered by importing this module).
  */
-const started: { tree: Map<string, ProcessId>; root: ProcessId | undefined; dataDir?: string }[] = [];
+const started: { tree: Map<string, ProcessId>; root: ProcessId | undefined; dataDir?: string; inTest: boolean }[] = [];
 
 const key = (id: ProcessId) => `${id.pid}/${id.startedAt}`;
 
@@ -47,9 +47,10 @@ function remember(entry: (typeof started)[number]) {
   for (const id of processTree(entry.root.pid)) if (id.startedAt) entry.tree.set(key(id), id);
 }
 
-/** Stops everything the processes started by this test file left running. */
-export async function stopEverythingStarted(): Promise<void> {
-  const entries = started.splice(0);
+/** Stops everything the processes started by this test (or, `all`, by this file) left running. */
+export async function stopEverythingStarted(all = false): Promise<void> {
+  const entries = started.filter((entry) => all || entry.inTest);
+  for (const entry of entries) started.splice(started.indexOf(entry), 1);
   const leftovers: ProcessId[] = [];
   for (const entry of entries) {
     remember(entry);
@@ -64,8 +65,9 @@ export async function stopEverythingStarted(): Promise<void> {
   for (const entry of entries) if (entry.dataDir) await stopLeftovers(dataPaths(entry.dataDir), () => undefined);
 }
 
-afterEach(stopEverythingStarted, 120_000);
-afterAll(stopEverythingStarted, 120_000);
+// A process started in a test is stopped after it; one started in beforeAll, after the file.
+afterEach(() => stopEverythingStarted(), 120_000);
+afterAll(() => stopEverythingStarted(true), 120_000);
 
 /** Fails unless each port is listened on by `pid` or a process below it. */
 function verifyListeners(pid: number, ports: number[], what: string): void {
@@ -90,7 +92,8 @@ export function runProcess(command: string, args: string[], env: Record<string, 
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
-  const entry = { tree: new Map<string, ProcessId>(), root: child.pid ? processId(child.pid) : undefined, dataDir: env.DATA_DIR };
+  const inTest = Boolean(expect.getState().currentTestName);
+  const entry = { tree: new Map<string, ProcessId>(), root: child.pid ? processId(child.pid) : undefined, dataDir: env.DATA_DIR, inTest };
   started.push(entry);
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
