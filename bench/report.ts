@@ -8,6 +8,8 @@ export interface ScenarioResult {
   /** project ÷ baseline for the figures the goals are about (higher means the project is slower, or faster for rates: see `goals`). */
   ratios: Record<string, number>;
   goals: { goal: string; measured: string; met: boolean }[];
+  /** 503s (the API's backpressure) the benchmark's clients were answered; each was waited out for its Retry-After and sent again. */
+  answered503: number;
   /** Anything else worth keeping: memory, storage, counts. */
   notes?: Record<string, unknown>;
 }
@@ -25,6 +27,7 @@ export function printResult(result: ScenarioResult): ScenarioResult {
     `project   ${result.project.label}: ${compact(result.project.figures)}`,
     `ratio     ${Object.entries(result.ratios).map(([k, v]) => `${k} ${v}×`).join('  ')}`,
     ...result.goals.map((g) => `goal      ${g.goal}: ${g.measured} → ${g.met ? 'met' : 'NOT met'}`),
+    `busy      ${result.answered503} answers 503 (Retry-After waited out, sent again)`,
     ...(result.notes ? [`notes     ${compact(result.notes)}`] : []),
   ];
   console.log(lines.join('\n'));

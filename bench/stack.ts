@@ -19,6 +19,7 @@ import { createApi, openServices, runWorker, type ApiOptions } from '../src/serv
 import { generatePayloadKey } from '../src/temporal/payload-codec';
 import { createAdmissions } from '../src/temporal/admission';
 import createClient from 'openapi-fetch';
+import { busyRetryingFetch, type BusyCount } from './busy-retry';
 
 export interface BenchStackOptions {
   /** The message provider, built on the stack's database (default: the log provider). */
@@ -64,7 +65,11 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
     ? await listen(createApi(services, { log: (e) => console.error(e), logger: pino({ level: 'silent' }), ...options.api }), 0, '127.0.0.1')
     : undefined;
   const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'bench-user', expiresIn: '4h' });
-  const clientFor = (baseUrl: string) => createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${token}` } });
+  const busy: BusyCount = { answered503: 0 };
+  /** `retryBusy: false` hands a 503 to the caller, for a scenario that counts it itself. */
+  const clientWith = (baseUrl: string, bearer: string, retryBusy = true) =>
+    createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${bearer}` }, ...(retryBusy && { fetch: busyRetryingFetch(busy) }) });
+  const clientFor = (baseUrl: string, options: { retryBusy?: boolean } = {}) => clientWith(baseUrl, token, options.retryBusy);
   return {
     dir,
     sqlitePath,
@@ -76,15 +81,18 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
     temporal: services.temporal,
     taskQueue: services.taskQueue,
     scope: { business: 'bench', ownerId: 'bench-user' },
-    /** The typed client generated from the OpenAPI document, as the benchmark's user of business `bench`. */
+    /**
+     * The typed client generated from the OpenAPI document, as the benchmark's user of business `bench`;
+     * a 503 is waited out for its Retry-After, sent again and counted in `busy`.
+     */
     api: clientFor(`http://127.0.0.1:${http?.port ?? 0}`),
     clientFor,
+    baseUrl: `http://127.0.0.1:${http?.port ?? 0}`,
     /** The same client as another user of the business. */
     apiAs: (userId: string) =>
-      createClient<paths>({
-        baseUrl: `http://127.0.0.1:${http?.port ?? 0}`,
-        headers: { authorization: `Bearer ${jwt.sign({}, secret, { algorithm: 'HS256', subject: userId, expiresIn: '4h' })}` },
-      }),
+      clientWith(`http://127.0.0.1:${http?.port ?? 0}`, jwt.sign({}, secret, { algorithm: 'HS256', subject: userId, expiresIn: '4h' })),
+    /** 503s the clients were answered (the API's backpressure), waited out and retried. */
+    busy,
     path: { businessname: 'bench' },
     /** Bytes of the dev server's SQLite file with its write-ahead log. */
     async temporalStorageBytes() {
@@ -154,7 +162,7 @@ export function runBenchmark(body: (stack: BenchStack) => Promise<Record<string,
     try {
       const rssMbAtStart = rssMb();
       const figures = await body(stack);
-      console.log(JSON.stringify(figures, null, 2));
+      console.log(JSON.stringify({ ...figures, answered503: stack.busy.answered503 }, null, 2));
       console.log(JSON.stringify({ rssMbAtStart, rssMbAtEnd: rssMb(), heapUsedMb: +(process.memoryUsage().heapUsed / 2 ** 20).toFixed(1) }));
     } finally {
       await stack.stop();

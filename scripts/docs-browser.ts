@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
-/** Debian's chromium; CI installs it in .ci/run. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM_PATH } from './browser-path';
+
+export { CHROMIUM_PATH };
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -28,7 +29,7 @@ export interface RenderedOperation {
  */
 export async function renderDocs(baseUrl: string, screenshotPath: string, timeoutMs = 30_000): Promise<RenderedOperation[]> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`No chromium at ${CHROMIUM_PATH}: install it with \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
+    throw new Error(`No chromium at ${CHROMIUM_PATH}: \`npm test\` installs Debian's when it runs as root with apt-get; else install it with \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
   }
   const origin = new URL(baseUrl).origin;
   const problems: string[] = [];

@@ -119,7 +119,11 @@ async function main() {
     stops.push(metricsHttp.stop);
     const http = await listen(createApi(services, { metrics }), config.PORT);
     stops.push(http.stop);
-    await lock.update({ state: 'running', api: `http://localhost:${http.port}` });
+    await lock.update({
+      state: 'running',
+      api: `http://localhost:${http.port}`,
+      temporal: { address: services.temporalAddress, namespace: services.namespace, nexusEndpoint: config.NEXUS_ENDPOINT },
+    });
 
     console.log(`
   API          http://localhost:${http.port}/ext/v2/{businessname}
@@ -133,6 +137,7 @@ async function main() {
   Codec        ${codecLine(codecUrl, config.CODEC_AUTH_TOKEN ? '$CODEC_AUTH_TOKEN' : codecToken ? `$(cat ${paths.devCodecToken})` : undefined)}
   Provider     ${services.provider.name}
   Token        npm run token -- <userId>${generatedSecret ? `   (development secret in ${paths.devJwtSecret})` : ''}
+  Example      npm run example:deal-won -- <business> <user> <client> <agent>   (finds Temporal ${services.temporalAddress} in ${paths.stackLock})
   Ctrl-C stops everything.
 `);
   } catch (error) {

@@ -1,16 +1,31 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { loadConfig } from './config';
-import { stopLeftovers } from './infra/stack-lock';
+import { isAlive, stopLeftovers } from './infra/stack-lock';
 import { dataPaths } from './paths';
 
 /*
  * `npm start`: supervises the stack (src/stack.ts) in a process group of its own. A terminal's Ctrl-C
  * reaches only this process (and npm), never the Temporal dev server or PostgreSQL directly, so the
  * stack stops in its order: API, worker, Temporal, PostgreSQL. If the stack dies without stopping, this
- * stops what it left running; if this process dies, the stack notices and stops itself.
+ * stops what it left running; if this process dies, the stack notices and stops itself; if whatever
+ * started this process dies (`kill -9` of npm), this notices and stops the stack as on Ctrl-C.
  */
 const FORCE_AFTER_MS = 2_000;
+const PARENT_CHECK_MS = 500;
+
+/** The process that started this one (npm when run by `npm start`; its script's shell `exec`s into this). */
+const parentPid = process.ppid;
+/** A parent that dies hands its children to another process: the parent pid read from /proc changes. */
+function parentAlive(): boolean {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parentPid;
+  } catch {
+    return isAlive(parentPid); // no /proc (macOS): whether the pid still answers
+  }
+}
 
 const stackEntry = join(__dirname, `stack${extname(__filename)}`);
 const stack = spawn(process.execPath, [...process.execArgv, stackEntry], { detached: true, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
@@ -27,6 +42,13 @@ const forward = () => {
   }
 };
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, forward);
+
+const watchParent = setInterval(() => {
+  if (parentAlive()) return;
+  clearInterval(watchParent);
+  console.error(`What started npm start (pid ${parentPid}) is gone; stopping the stack…`);
+  forward();
+}, PARENT_CHECK_MS);
 
 stack.on('exit', (code, signal) => {
   if (!signal) process.exit(code ?? 1);

@@ -1,32 +1,19 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import jwt from 'jsonwebtoken';
-import { freePort } from '../src/infra/ports';
 import { isAlive, leftoverServers, type StackLockInfo } from '../src/infra/stack-lock';
 import { dataPaths } from '../src/paths';
+import { READY, runNpmStart, runStack, stackEnv } from './support/npm-start';
+import { testPort } from './support/ports';
 import { request, runEntryPoint, type RunningProcess } from './support/process';
+import { processTree, stillRunning } from './support/process-tree';
 import { eventually } from './support/stack';
 
 /* `npm start` as a crashing machine, a supervisor and an impatient user treat it. */
 
-const READY = 'Ctrl-C stops everything';
-
-async function stackEnv() {
-  const dataDir = await mkdtemp(join(tmpdir(), 'crm-crash-'));
-  const ports = {
-    PORT: String(await freePort()),
-    TEMPORAL_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    WORKER_HTTP_PORT: String(await freePort()),
-  };
-  return { dataDir, env: { DATA_DIR: dataDir, ...ports }, api: `http://127.0.0.1:${ports.PORT}/ext/v2/acme` };
-}
-
 const lockHolder = async (dataDir: string) => JSON.parse(await readFile(dataPaths(dataDir).stackLock, 'utf8')) as StackLockInfo;
 
 async function start(env: Record<string, string>, options: { detached?: boolean } = {}): Promise<RunningProcess> {
-  const run = runEntryPoint('src/start.ts', env, READY, options);
+  const run = runStack(env, options);
   await run.ready;
   return run;
 }
@@ -40,7 +27,7 @@ const deliveries = (runs: RunningProcess[], id: string) =>
   runs.map((run) => run.output().split('\n').filter((line) => line.includes('"event":"message.delivered"') && line.includes(`"id":"${id}"`)).length).reduce((a, b) => a + b, 0);
 
 test('after kill -9 of every npm start process, npm start comes up on the same data and sends what was pending exactly once', async () => {
-  const { dataDir, env, api } = await stackEnv();
+  const { dataDir, env, api } = await stackEnv('crm-crash');
   const first = await start(env);
   const token = await tokenFor(dataDir, 'crash-user');
   expect((await request(`${api}/clients`, token, 'POST', { _id: 'c1', phone: '+14155550100' })).status).toBe(201);
@@ -64,7 +51,7 @@ test('after kill -9 of every npm start process, npm start comes up on the same d
 }, 300_000);
 
 test('npm start stops what a killed run left running, refuses a second start on the same data, and stops itself when its supervisor dies', async () => {
-  const { dataDir, env, api } = await stackEnv();
+  const { dataDir, env, api } = await stackEnv('crm-crash');
   const first = await start(env);
   const firstStack = (await lockHolder(dataDir)).pid;
   const firstServers = await leftoverServers(dataPaths(dataDir));
@@ -81,7 +68,7 @@ test('npm start stops what a killed run left running, refuses a second start on 
   expect((await request(`${api}/clients`, token, 'POST', { _id: 'c2', phone: '+14155550101' })).status).toBe(201);
 
   const secondStack = (await lockHolder(dataDir)).pid;
-  const intruder = runEntryPoint('src/start.ts', { ...env, PORT: String(await freePort()) }, READY);
+  const intruder = runEntryPoint('src/start.ts', { ...env, PORT: String(await testPort()) }, READY);
   expect(await intruder.exited).toBe(1);
   expect(intruder.output()).toContain(`is in use by npm start (pid ${secondStack}, API http://localhost:${env.PORT}`);
   expect(intruder.output()).toContain(`kill ${secondStack}`);
@@ -98,14 +85,14 @@ test('npm start stops what a killed run left running, refuses a second start on 
 }, 300_000);
 
 test("Ctrl-C in a terminal stops the stack in order, quietly, and a start right after it succeeds", async () => {
-  const { dataDir, env } = await stackEnv();
+  const { dataDir, env } = await stackEnv('crm-crash');
   const first = await start(env, { detached: true });
   const servers = await leftoverServers(dataPaths(dataDir));
   // A terminal signals its whole foreground process group, and npm passes the signal on once more.
   process.kill(-first.child.pid!, 'SIGINT');
   process.kill(first.child.pid!, 'SIGINT');
   await eventually(async () => (await lockHolder(dataDir).catch(() => undefined))?.state !== 'running', 10_000, 20);
-  const second = runEntryPoint('src/start.ts', env, READY);
+  const second = runStack(env);
   expect(await first.exited).toBe(0);
   expect(servers.some(({ pid }) => isAlive(pid))).toBe(false);
   const stopped = first.output().slice(first.output().indexOf(READY));
@@ -113,3 +100,29 @@ test("Ctrl-C in a terminal stops the stack in order, quietly, and a start right 
   await second.ready;
   expect(await second.stop()).toBe(0);
 }, 300_000);
+
+test('kill -9 of npm alone: the supervisor notices, the whole stack stops, and the next npm start succeeds', async () => {
+  const { dataDir, env, api } = await stackEnv('crm-npm-kill');
+  const npm = runNpmStart(env);
+  await npm.ready;
+  // npm, its script (which execs the supervisor), the stack, PostgreSQL and the Temporal dev server.
+  const tree = processTree(npm.child.pid!);
+  const holder = await lockHolder(dataDir);
+  expect(tree.map((p) => p.pid)).toContain(holder.pid);
+  expect(holder.temporal).toEqual({ address: `127.0.0.1:${env.TEMPORAL_PORT}`, namespace: 'default', nexusEndpoint: 'crm' });
+  const servers = await leftoverServers(dataPaths(dataDir));
+  expect(servers.map((s) => s.name).sort()).toEqual(['postgres', 'temporal']);
+  expect(servers.every((server) => tree.some((p) => p.pid === server.pid))).toBe(true);
+  expect(npm.output()).toContain(`Example      npm run example:deal-won -- <business> <user> <client> <agent>   (finds Temporal 127.0.0.1:${env.TEMPORAL_PORT} in ${dataPaths(dataDir).stackLock})`);
+
+  process.kill(npm.child.pid!, 'SIGKILL');
+  await npm.exited;
+  await eventually(async () => !tree.some(stillRunning), 10_000, 100);
+  expect(npm.output()).toContain('is gone; stopping the stack');
+
+  const next = await start(env);
+  expect(next.output()).not.toContain('Stopping what an earlier run left');
+  const token = await tokenFor(dataDir, 'npm-kill-user');
+  expect((await request(`${api}/clients`, token, 'POST', { _id: 'c3', phone: '+14155550102' })).status).toBe(201);
+  expect(await next.stop()).toBe(0);
+}, 400_000);

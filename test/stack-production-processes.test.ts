@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { freePort } from '../src/infra/ports';
+import { testPort } from './support/ports';
 import { request, runEntryPoint } from './support/process';
 import { eventually, uniqueName } from './support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
@@ -10,8 +10,8 @@ test('npm run api and npm run worker, as separate processes, serve assignments a
   const receiver: WebhookReceiver = await startWebhookReceiver();
   const webhookSecret = randomBytes(16).toString('hex');
   const secret = randomBytes(32).toString('hex');
-  const port = await freePort();
-  const workerPort = await freePort();
+  const port = await testPort();
+  const workerPort = await testPort();
   const shared = {
     DATABASE_URL: process.env.TEST_DATABASE_URL!,
     TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
@@ -21,9 +21,10 @@ test('npm run api and npm run worker, as separate processes, serve assignments a
     'src/worker/main.ts',
     { ...shared, MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url, MESSAGE_WEBHOOK_SECRET: webhookSecret, WORKER_HTTP_PORT: String(workerPort) },
     '"event":"worker.running"',
+    { ports: [workerPort] },
   );
-  const metricsPort = await freePort();
-  const api = runEntryPoint('src/api/main.ts', { ...shared, JWT_SECRET: secret, PORT: String(port), API_METRICS_PORT: String(metricsPort) }, '"event":"api.listening"');
+  const metricsPort = await testPort();
+  const api = runEntryPoint('src/api/main.ts', { ...shared, JWT_SECRET: secret, PORT: String(port), API_METRICS_PORT: String(metricsPort) }, '"event":"api.listening"', { ports: [port, metricsPort] });
   try {
     await Promise.all([worker.ready, api.ready]);
     const base = `http://127.0.0.1:${port}/ext/v2/${uniqueName('biz')}`;

@@ -3,21 +3,18 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
-import { freePort } from '../src/infra/ports';
-import { request, runEntryPoint } from './support/process';
+import { runStack, stackEnv } from './support/npm-start';
+import { testPort } from './support/ports';
+import { request } from './support/process';
 import { eventually, uniqueName } from './support/stack';
 
 /* `npm start` as a user runs it: the whole stack from one command. */
 
-const READY = 'Ctrl-C stops everything';
-
 test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on the same data', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'crm-start-'));
-  const ports = { PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()) };
-  const env = { DATA_DIR: dataDir, ...ports };
-  const api = `http://127.0.0.1:${ports.PORT}/ext/v2/acme`;
+  const { dataDir, env, api } = await stackEnv('crm-start');
+  const ports = env;
 
-  const first = runEntryPoint('src/start.ts', env, READY);
+  const first = runStack(env);
   let token: string;
   let delayedId: string;
   try {
@@ -75,7 +72,7 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
   }
   expect(first.output()).not.toMatch(/database system is shutting down|Error:/);
 
-  const second = runEntryPoint('src/start.ts', env, READY);
+  const second = runStack(env);
   try {
     await second.ready;
     expect(second.output()).toContain('Nexus        endpoint crm → namespace default, task queue crm-messaging');
@@ -91,17 +88,16 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
 
 test('npm start uses DATABASE_URL and TEMPORAL_ADDRESS when given, and starts nothing embedded', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'crm-start-external-'));
-  const port = String(await freePort());
-  const stack = runEntryPoint(
-    'src/start.ts',
+  const port = String(await testPort());
+  const stack = runStack(
     {
       DATA_DIR: dataDir,
       PORT: port,
       DATABASE_URL: process.env.TEST_DATABASE_URL!,
       TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
       TEMPORAL_TASK_QUEUE: uniqueName('tq'),
+      WORKER_HTTP_PORT: String(await testPort()),
     },
-    READY,
   );
   try {
     await stack.ready;

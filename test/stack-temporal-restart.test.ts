@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config';
-import { freePort } from '../src/infra/ports';
+import { testPort } from './support/ports';
 import { startDevServer, type RunningDevServer } from '../src/infra/temporal-server';
 import { eventually, startTestStack, uniqueName, type TestStack } from './support/stack';
 
@@ -17,7 +17,7 @@ let serverOptions: Parameters<typeof startDevServer>[1];
 beforeAll(async () => {
   serverOptions = {
     dbFilename: join(await mkdtemp(join(tmpdir(), 'temporal-restart-')), 'temporal.sqlite'),
-    port: await freePort(),
+    port: await testPort(),
   };
   server = await startDevServer(loadConfig(), serverOptions);
   stack = await startTestStack({ temporalAddress: server.address });

@@ -55,6 +55,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       project: { label: 'POST /messages with delay 1h', figures: { perSecondMedian: projectRate, rounds: projectRounds } },
       ratios: { acceptRate: acceptRatio, acceptRateVsFloor: ratio(projectRate, floorRate), floorVsRaw: ratio(floorRate, rawRate), sendNowRate: ratio(now.project.perSecond, now.raw.perSecond) },
       goals: [{ goal: 'accept rate ≥ 0.95× raw workflow.start', measured: `${acceptRatio}×`, met: acceptRatio >= 0.95 }],
+      answered503: stack.busy.answered503,
       notes: { floor: { label: 'bare HTTP route: one INSERT + the same workflow.start', perSecondMedian: floorRate, rounds: floorRounds }, sendNow: now },
     });
   } finally {

@@ -52,6 +52,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       project: { label: 'POST /clients/{_id}/assign-agents, one agent', figures: { ...project, rounds: projectRounds } },
       ratios: { latencyP50: p50Ratio, latencyP99: ratio(project.p99Median, baseline.p99Median), throughput: ratio(project.perSecondMedian, baseline.perSecondMedian) },
       goals: [{ goal: 'assign ≤ 1.3× raw start-and-wait (p50 latency)', measured: `${p50Ratio}×`, met: p50Ratio <= 1.3 }],
+      answered503: stack.busy.answered503,
     });
   } finally {
     await raw.stop();

@@ -129,6 +129,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         { goal: 'each sent exactly once', measured: `${project.sent}/${count} sent, ${handedOverOtherThanOnce} handed over other than once`, met: project.sent === count && handedOverOtherThanOnce === 0 },
         { goal: 'p99 ≤ 1.3× raw Temporal', measured: `${p99Ratio}×`, met: p99Ratio <= 1.3 },
       ],
+      answered503: stack.busy.answered503,
     });
   } finally {
     await raw.stop();

@@ -166,6 +166,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         { goal: 'accept rate within 20% of the empty system', measured: `${acceptRatio}×`, met: acceptRatio >= 0.8 },
         { goal: 'reached the full load', measured: `${messages} + ${assignments}`, met: reached },
       ],
+      answered503: stack.busy.answered503,
       notes: { loadPerSecond: +(items / loadSeconds).toFixed(1), failures, extrapolatedToFull: extrapolated, samples, endSample: end },
     });
   } finally {

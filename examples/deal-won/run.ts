@@ -7,6 +7,7 @@ import { ensureNamespace } from '../../src/infra/nexus-endpoint';
 import { crmProblemOf } from '../../src/nexus/contract';
 import { dataPaths } from '../../src/paths';
 import { AesGcmPayloadCodec, parsePayloadKeys } from '../../src/temporal/payload-codec';
+import { crmTarget, unreachable } from './target';
 import { dealWon } from './workflows';
 
 /*
@@ -15,7 +16,9 @@ import { dealWon } from './workflows';
  *
  *   npm run example:deal-won -- <business> <user> <client> <agent>
  *
- * TEMPORAL_ADDRESS (default 127.0.0.1:7233), its TLS and API key settings, and NEXUS_ENDPOINT (default crm) as for `npm start`;
+ * It finds the stack's Temporal address and Nexus endpoint in the stack lock `npm start` keeps in its
+ * data directory (DATA_DIR, default .data). TEMPORAL_ADDRESS, its TLS and API key settings, and
+ * NEXUS_ENDPOINT, as for `npm start`, override it; without either, 127.0.0.1:7233 and crm.
  * CALLER_NAMESPACE (default deals) and CALLER_TASK_QUEUE (default deal-won) name the caller's side.
  */
 async function main() {
@@ -23,7 +26,8 @@ async function main() {
   if (!accountOwner) throw new Error('Usage: npm run example:deal-won -- <business> <user> <client> <agent>');
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const config = loadConfig();
-  const address = config.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
+  const target = await crmTarget(config);
+  const { address } = target;
   const namespace = process.env.CALLER_NAMESPACE || 'deals';
   const taskQueue = process.env.CALLER_TASK_QUEUE || 'deal-won';
 
@@ -33,11 +37,15 @@ async function main() {
   const keys = config.payloadKeys ?? (existsSync(devKeys) ? parsePayloadKeys(readFileSync(devKeys, 'utf8')) : undefined);
   const dataConverter = keys && { payloadCodecs: [new AesGcmPayloadCodec(keys)] };
 
-  const connection = await Connection.connect({ address, ...config.temporalConnection });
+  const connection = await Connection.connect({ address, ...config.temporalConnection }).catch((error) => {
+    throw unreachable(target, error);
+  });
   try {
     await ensureNamespace(connection, namespace);
     const worker = await Worker.create({
-      connection: await NativeConnection.connect({ address, ...config.temporalConnection }),
+      connection: await NativeConnection.connect({ address, ...config.temporalConnection }).catch((error) => {
+        throw unreachable(target, error);
+      }),
       namespace,
       taskQueue,
       dataConverter,
@@ -48,7 +56,7 @@ async function main() {
       temporal.workflow.execute(dealWon, {
         taskQueue,
         workflowId: `deal-won/${business}/${client}/${randomUUID()}`,
-        args: [{ endpoint: config.NEXUS_ENDPOINT, business, user, client, accountOwner }],
+        args: [{ endpoint: target.nexusEndpoint, business, user, client, accountOwner }],
       }),
     );
     console.log(JSON.stringify(assignment, null, 2));

@@ -11,6 +11,8 @@ export interface StackLockInfo {
   state: 'starting' | 'running' | 'stopping';
   startedAt: string;
   api?: string;
+  /** The running stack's Temporal frontend, namespace and Nexus endpoint, for tools run beside it (the deal-won example). */
+  temporal?: { address: string; namespace: string; nexusEndpoint: string };
 }
 
 export interface StackLock {
@@ -64,6 +66,12 @@ async function holder(file: string): Promise<StackLockInfo | undefined> {
   // A reused pid is not a stack: only a process that still runs the stack entry holds the lock.
   const running = (await processList()).find((entry) => entry.pid === info.pid);
   return running && /stack\.(js|ts)/.test(running.args) ? info : undefined;
+}
+
+/** What the `npm start` holding this data directory recorded, when it is alive and running. */
+export async function runningStack(paths: DataPaths): Promise<StackLockInfo | undefined> {
+  const info = await holder(paths.stackLock);
+  return info?.state === 'running' ? info : undefined;
 }
 
 /**

@@ -12,7 +12,7 @@ type Tuning = Pick<
 
 /**
  * Slots and cache of each task queue's worker (see taskQueuesOf), measured with `npm run bench --
- * lateness` and `-- isolation` (figures in the README's "Speed and memory"):
+ * lateness` and `-- isolation` (figures in docs/performance.md):
  *
  * - Slots: on the 2-core machine the drain of 1,000 due messages is bound by CPU (the dev server and the
  *   workflow sandbox's cost per activation), not by slots: 100 task slots with 20 pollers, or 10 with 4,

@@ -1,18 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { PROJECT_ROOT } from '../../src/paths';
+import { readFile } from 'node:fs/promises';
+import { stopLeftovers, type StackLockInfo } from '../../src/infra/stack-lock';
+import { dataPaths, PROJECT_ROOT } from '../../src/paths';
 import { eventually } from './helpers';
 import { request as httpRequest } from './http';
+import { listenersOf } from './ports';
+import { processId, processTree, stopProcesses, type ProcessId } from './process-tree';
 
 export { PROJECT_ROOT };
 
 export interface RunningProcess {
   child: ChildProcess;
   output(): string;
-  /** Resolves once `readyText` was printed; rejects if the process exits first. */
+  /** Resolves once `readyText` was printed and the ports are answered by this process; rejects if it exits first. */
   ready: Promise<void>;
   exited: Promise<number | null>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+}
+
+export interface RunOptions {
+  /** A process group of its own, like a terminal's foreground job. */
+  detached?: boolean;
+  /** Ports the process (or one below it) must be the one listening on once it is ready. */
+  ports?: number[];
 }
 
 /** This process's environment without the settings an entry point reads, plus `env`. */
@@ -22,27 +33,78 @@ export function entryPointEnv(env: Record<string, string | undefined>): NodeJS.P
   return { ...clean, ...env };
 }
 
-/**
- * Runs one of the project's entry points the way its npm script does, with a controlled environment,
- * as one node process (tsx as a loader), so a signal to `child` reaches the entry point itself.
- * `detached` gives it a process group of its own, like a terminal's foreground job.
+/*
+ * Every process a test starts, with what it started below it and the data directory it runs on, is
+ * stopped after the test whatever its outcome: a failed assertion or a timeout leaves nothing running
+ * once jest has gone (`afterEach` below, registered by importing this module).
  */
-export function runEntryPoint(script: string, env: Record<string, string>, readyText: string, options: { detached?: boolean } = {}): RunningProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+const started: { tree: Map<string, ProcessId>; root: ProcessId | undefined; dataDir?: string; inTest: boolean }[] = [];
+
+const key = (id: ProcessId) => `${id.pid}/${id.startedAt}`;
+
+function remember(entry: (typeof started)[number]) {
+  if (!entry.root) return;
+  for (const id of processTree(entry.root.pid)) if (id.startedAt) entry.tree.set(key(id), id);
+}
+
+/** Stops everything the processes started by this test (or, `all`, by this file) left running. */
+export async function stopEverythingStarted(all = false): Promise<void> {
+  const entries = started.filter((entry) => all || entry.inTest);
+  for (const entry of entries) started.splice(started.indexOf(entry), 1);
+  const leftovers: ProcessId[] = [];
+  for (const entry of entries) {
+    remember(entry);
+    leftovers.push(...entry.tree.values());
+    if (entry.dataDir) {
+      const info = await readFile(dataPaths(entry.dataDir).stackLock, 'utf8').then((text) => JSON.parse(text) as StackLockInfo, () => undefined);
+      const holder = info && processId(info.pid);
+      if (holder && /stack\.(js|ts)/.test(holder.args)) leftovers.push(holder);
+    }
+  }
+  await stopProcesses(leftovers);
+  for (const entry of entries) if (entry.dataDir) await stopLeftovers(dataPaths(entry.dataDir), () => undefined);
+}
+
+// A process started in a test is stopped after it; one started in beforeAll, after the file.
+afterEach(() => stopEverythingStarted(), 120_000);
+afterAll(() => stopEverythingStarted(true), 120_000);
+
+/** Fails unless each port is listened on by `pid` or a process below it. */
+function verifyListeners(pid: number, ports: number[], what: string): void {
+  const ours = new Set(processTree(pid).map((id) => id.pid));
+  for (const port of ports) {
+    const listeners = listenersOf(port);
+    if (!listeners.some((listener) => ours.has(listener))) {
+      const others = listeners.map((listener) => `pid ${listener} (${processId(listener)?.args ?? '?'})`).join(', ');
+      throw new Error(`${what} is ready, but port ${port} is ${others ? `answered by ${others}, not by it` : 'not listened on'}`);
+    }
+  }
+}
+
+/**
+ * Runs `command` with `args` and a controlled environment, records it (and what it starts) for the
+ * cleanup after the test, and waits for `readyText` and for its ports to be its own.
+ */
+export function runProcess(command: string, args: string[], env: Record<string, string>, readyText: string, options: RunOptions = {}): RunningProcess {
+  const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
     env: entryPointEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
+  const inTest = Boolean(expect.getState().currentTestName);
+  const entry = { tree: new Map<string, ProcessId>(), root: child.pid ? processId(child.pid) : undefined, dataDir: env.DATA_DIR, inTest };
+  started.push(entry);
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const printed = eventually(async () => output.includes(readyText), 120_000, 250).then(() => undefined);
-  const ready = Promise.race([
-    printed,
-    exited.then((code) => Promise.reject(new Error(`${script} exited with ${code} before it was ready:\n${output}`))),
-  ]);
+  const what = `${command} ${args.join(' ')}`;
+  const printed = eventually(async () => output.includes(readyText), 180_000, 250).then(() => {
+    remember(entry);
+    verifyListeners(child.pid!, options.ports ?? [], what);
+  });
+  const ready = Promise.race([printed, exited.then((code) => Promise.reject(new Error(`${what} exited with ${code} before it was ready:\n${output}`)))]);
   ready.catch(() => undefined);
   return {
     child,
@@ -54,6 +116,14 @@ export function runEntryPoint(script: string, env: Record<string, string>, ready
       return exited;
     },
   };
+}
+
+/**
+ * Runs one of the project's entry points the way its npm script does, as one node process (tsx as a
+ * loader), so a signal to `child` reaches the entry point itself.
+ */
+export function runEntryPoint(script: string, env: Record<string, string>, readyText: string, options: RunOptions = {}): RunningProcess {
+  return runProcess(process.execPath, ['--import', 'tsx', script], env, readyText, options);
 }
 
 /** A JSON request with a bearer token; the body is parsed when there is one. */

@@ -1,0 +1,41 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testPort } from './ports';
+import { runEntryPoint, runProcess, type RunningProcess, type RunOptions } from './process';
+
+/* `npm start` as the tests run it: its own data directory and ports, checked to be its own once it is ready. */
+
+export const READY = 'Ctrl-C stops everything';
+
+const PORT_SETTINGS = ['PORT', 'API_METRICS_PORT', 'WORKER_HTTP_PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT'] as const;
+
+export interface StackEnv {
+  dataDir: string;
+  env: Record<string, string>;
+  /** The API's base for business `acme`. */
+  api: string;
+}
+
+export async function stackEnv(prefix: string): Promise<StackEnv> {
+  const dataDir = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  const ports: Record<string, string> = {};
+  for (const name of PORT_SETTINGS) ports[name] = String(await testPort());
+  return { dataDir, env: { DATA_DIR: dataDir, ...ports }, api: `http://127.0.0.1:${ports.PORT}/ext/v2/acme` };
+}
+
+/** The ports of `env` the stack serves itself (Temporal's only when it runs its own). */
+export function stackPorts(env: Record<string, string>): number[] {
+  const own = env.TEMPORAL_ADDRESS ? ['PORT', 'API_METRICS_PORT', 'WORKER_HTTP_PORT'] : PORT_SETTINGS;
+  return own.filter((name) => env[name]).map((name) => Number(env[name]));
+}
+
+/** `src/start.ts` as one node process (signals reach the supervisor itself). */
+export function runStack(env: Record<string, string>, options: RunOptions = {}): RunningProcess {
+  return runEntryPoint('src/start.ts', env, READY, { ports: stackPorts(env), ...options });
+}
+
+/** The real `npm start`: npm, its script, the supervisor, the stack. */
+export function runNpmStart(env: Record<string, string>): RunningProcess {
+  return runProcess('npm', ['start', '--silent'], env, READY, { ports: stackPorts(env) });
+}
