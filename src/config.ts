@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AuthConfig } from './auth/bearer-token';
 import { DEFAULT_DATA_DIR } from './paths';
 import { parsePayloadKeys, type PayloadKey } from './temporal/payload-codec';
-import { DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from './workflows/definitions';
+import { DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from './domain';
 
 const optional = z
   .string()

@@ -1,6 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
-import { MAX_TIMER_CHUNK_MS } from '../src/workflows/definitions';
+import { MAX_TIMER_CHUNK_MS } from '../src/domain';
 import { CHUNK_JITTER_MS } from '../src/workflows/timers';
 import { eventually, startTestStack, uniqueName, type TestStack } from './support/stack';
 

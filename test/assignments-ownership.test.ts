@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { assignmentWorkflowId } from '../src/workflows/definitions';
+import { assignmentWorkflowId } from '../src/domain';
 import { startTestStack, type TestStack } from './support/stack';
 import { expectProblem } from './support/helpers';
 

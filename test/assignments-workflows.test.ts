@@ -6,7 +6,7 @@ import { Worker } from '@temporalio/worker';
 import type { createActivities } from '../src/activities';
 import { createTimeSkippingEnvironment } from './support/helpers';
 import { nextSleepMs } from '../src/workflows/timers';
-import { RequestFailureType, MAX_TIMER_CHUNK_MS, type AssignmentExpiryInput, type ExpiryCheck } from '../src/workflows/definitions';
+import { RequestFailureType, MAX_TIMER_CHUNK_MS, type AssignmentExpiryInput, type ExpiryCheck } from '../src/domain';
 
 type Activities = ReturnType<typeof createActivities>;
 

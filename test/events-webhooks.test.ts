@@ -1,6 +1,6 @@
 import { Worker } from '@temporalio/worker';
 import { createWebhookProvider } from '../src/activities/providers/webhook';
-import { webhookDeliveryWorkflowId } from '../src/workflows/definitions';
+import { webhookDeliveryWorkflowId } from '../src/domain';
 import { delivered, receivedEvents, subscribe, verified } from './support/events';
 import { eventually, waitForStatus } from './support/helpers';
 import { temporalTextOf } from './support/history';

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createWebhookProvider } from '../src/activities/providers/webhook';
 import { requestHash } from '../src/use-cases/messages/idempotency';
 import { parseMessageRequest } from '../src/use-cases/messages/request';
-import { messageWorkflowId } from '../src/workflows/definitions';
+import { messageWorkflowId } from '../src/domain';
 import { startTestStack, type TestStack } from './support/stack';
 import { waitForStatus as waitForMessageStatus } from './support/helpers';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';

@@ -5,7 +5,7 @@ import { NativeConnection, Worker, type ActivityInboundCallsInterceptor } from '
 import { createActivities } from '../src/activities';
 import { createWebhookProvider } from '../src/activities/providers/webhook';
 import { createPrisma, type Prisma } from '../src/db/prisma';
-import { messageWorkflowId } from '../src/workflows/definitions';
+import { messageWorkflowId } from '../src/domain';
 import { quietTemporalRuntime, uniqueName } from './support/helpers';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 

@@ -4,7 +4,7 @@ import { Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities';
 import { createWebhookProvider } from '../src/activities/providers/webhook';
 import { createPrisma, type Prisma } from '../src/db/prisma';
-import { MAX_TIMER_CHUNK_MS, messageChangedSignal, messageWorkflowId, sendMessageStateQuery } from '../src/workflows/definitions';
+import { MAX_TIMER_CHUNK_MS, messageChangedSignal, messageWorkflowId, sendMessageStateQuery } from '../src/domain';
 import { createTimeSkippingEnvironment, uniqueName } from './support/helpers';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { loadConfig } from '../src/config';
 import { findTemporalCli } from '../src/infra/temporal-cli';
-import { ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, RECONCILE_WORKFLOW, type ReconcileResult } from '../src/workflows/definitions';
+import { ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, RECONCILE_WORKFLOW, type ReconcileResult } from '../src/domain';
 import { eventually, waitForStatus } from './support/helpers';
 import { startTestStack, uniqueName, type TestStack } from './support/stack';
 

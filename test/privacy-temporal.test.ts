@@ -1,4 +1,4 @@
-import { assignmentStateQuery, withoutLegacyFields } from '../src/workflows/definitions';
+import { assignmentStateQuery, withoutLegacyFields } from '../src/domain';
 import { startTestStack, type TestStack } from './support/stack';
 import { eventually, expectProblem, waitForStatus } from './support/helpers';
 import { temporalTextOf, workflowIdsOfBusiness } from './support/history';

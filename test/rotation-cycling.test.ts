@@ -1,5 +1,5 @@
 import { Worker } from '@temporalio/worker';
-import { assignmentStateQuery, rotationStateQuery, rotationWorkflowId } from '../src/workflows/definitions';
+import { assignmentStateQuery, rotationStateQuery, rotationWorkflowId } from '../src/domain';
 import { eventually } from './support/helpers';
 import { temporalTextOf } from './support/history';
 import { clientWithAgents, plusMs, rotationAssignments, sleep } from './support/rotation';

@@ -1,4 +1,4 @@
-import { RECONCILE_WORKFLOW, type ReconcileResult } from '../src/workflows/definitions';
+import { RECONCILE_WORKFLOW, type ReconcileResult } from '../src/domain';
 import { eventually } from './support/helpers';
 import { clientWithAgents, plusMs, rotationAssignments } from './support/rotation';
 import { startTestStack, uniqueName, type TestStack } from './support/stack';

@@ -3,7 +3,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { createActivities } from '../src/activities';
 import { nextChange, type Schedule } from '../src/db/rotation-schedule';
-import { rotationAppliedUpdate, rotationChangedSignal, type AdvanceRotationInput, type RotationStep } from '../src/workflows/definitions';
+import { rotationAppliedUpdate, rotationChangedSignal, type AdvanceRotationInput, type RotationStep } from '../src/domain';
 import { createTimeSkippingEnvironment } from './support/helpers';
 
 type Activities = ReturnType<typeof createActivities>;

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../src/paths';
 
-/* The layout's rules, checked on the source itself: no import cycles, and deterministic workflow code. */
+/* The layout's rules, checked on the source itself: no import cycles, deterministic workflow code, the layers and the doors. */
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -44,20 +44,65 @@ test.each(['src', 'test', 'bench'])('%s has no import cycles', (dir) => {
   expect(importCycles(join(PROJECT_ROOT, dir))).toEqual([]);
 });
 
-test('workflow files import only @temporalio/workflow, the definitions and pure helpers of their folder', () => {
-  const workflowsDir = join(PROJECT_ROOT, 'src', 'workflows');
-  const offending = sourceFiles(workflowsDir).flatMap((file) =>
+const SRC = join(PROJECT_ROOT, 'src');
+const under = (dir: string) => (file: string | undefined) => file !== undefined && file.startsWith(join(SRC, dir) + '/');
+
+/** `file`'s imports as `from -> to`, relative to the project, where `offends(specifier, target)` holds (target: the local file, if any). */
+function offendingImports(files: string[], offends: (specifier: string, target: string | undefined, file: string) => boolean): string[] {
+  return files.flatMap((file) =>
     importsOf(file)
-      .filter((specifier) => {
-        if (specifier === '@temporalio/workflow') return false;
-        // `import type` of the activities is erased from the bundle.
-        if (specifier === '../activities') return !/import type \{[^}]*\} from '\.\.\/activities'/.test(readFileSync(file, 'utf8'));
-        const local = specifier.startsWith('.') ? resolveLocal(file, specifier) : undefined;
-        return !local || !local.startsWith(workflowsDir);
-      })
+      .filter((specifier) => offends(specifier, specifier.startsWith('.') ? resolveLocal(file, specifier) : undefined, file))
       .map((specifier) => `${relative(PROJECT_ROOT, file)} imports ${specifier}`),
   );
+}
+
+test('workflow files import only @temporalio/workflow, the shared vocabulary (src/domain) and pure helpers of their folder', () => {
+  const offending = offendingImports(sourceFiles(join(SRC, 'workflows')), (specifier, target, file) => {
+    if (specifier === '@temporalio/workflow') return false;
+    // `import type` of the activities is erased from the bundle.
+    if (specifier === '../activities') return !/import type \{[^}]*\} from '\.\.\/activities'/.test(readFileSync(file, 'utf8'));
+    return !under('workflows')(target) && !under('domain')(target);
+  });
   expect(offending).toEqual([]);
+});
+
+test('the shared vocabulary is safe in the workflow bundle: it imports only @temporalio/workflow and itself', () => {
+  const offending = offendingImports(sourceFiles(join(SRC, 'domain')), (specifier, target) => specifier !== '@temporalio/workflow' && !under('domain')(target));
+  expect(offending).toEqual([]);
+});
+
+test('nothing outside src/api imports a module of it but its entry point, src/api/index.ts', () => {
+  const files = sourceFiles(SRC).filter((file) => !under('api')(file));
+  const offending = offendingImports(files, (_specifier, target) => under('api')(target) && target !== join(SRC, 'api', 'index.ts'));
+  expect(offending).toEqual([]);
+});
+
+test('the use cases know no door: they import nothing from src/api or src/nexus', () => {
+  const offending = offendingImports(sourceFiles(join(SRC, 'use-cases')), (_specifier, target) => under('api')(target) || under('nexus')(target));
+  expect(offending).toEqual([]);
+});
+
+test('the database layer imports nothing from Temporal, the use cases or the doors', () => {
+  const offending = offendingImports(sourceFiles(join(SRC, 'db')), (specifier, target) =>
+    specifier.startsWith('@temporalio/') || ['temporal', 'use-cases', 'api', 'nexus', 'activities', 'workflows'].some((dir) => under(dir)(target)),
+  );
+  expect(offending).toEqual([]);
+});
+
+/** Where a workflow is started, signaled or updated: a client call, a Nexus start, or a Schedule's action. */
+const STARTS = /\.workflow\.(?:start|signalWithStart|execute)\b|\bstartWorkflow\b|\.executeUpdate\b|\.signal\(|workflowType: [A-Z_]+_WORKFLOW/;
+
+test('each workflow type is started, signaled and updated from exactly one module, in src/temporal', () => {
+  const names = [...readFileSync(join(SRC, 'domain', 'index.ts'), 'utf8').matchAll(/from '\.\/([^']+)'/g)].flatMap((m) =>
+    [...readFileSync(join(SRC, 'domain', `${m[1]}.ts`), 'utf8').matchAll(/export const ([A-Z_]+_WORKFLOW) = '(\w+)'/g)].map((w) => ({ constant: w[1], type: w[2] })),
+  );
+  expect(names.length).toBeGreaterThanOrEqual(7);
+  const starting = sourceFiles(SRC).filter((file) => !under('workflows')(file) && STARTS.test(readFileSync(file, 'utf8')));
+  const startersOf = Object.fromEntries(
+    names.map(({ constant, type }) => [type, starting.filter((file) => new RegExp(`\\b${constant}\\b`).test(readFileSync(file, 'utf8'))).map((f) => relative(PROJECT_ROOT, f))]),
+  );
+  for (const [type, files] of Object.entries(startersOf)) expect({ type, files }).toEqual({ type, files: [expect.stringMatching(/^src\/temporal\//)] });
+  expect(starting.map((f) => relative(PROJECT_ROOT, f)).filter((f) => !/^src\/temporal\/[a-z-]+-(workflow|schedule)\.ts$/.test(f))).toEqual([]);
 });
 
 test('the checks can fail: a cycle between two files is found', () => {

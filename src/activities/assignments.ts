@@ -9,7 +9,7 @@ import {
   type RecordAssignmentsInput,
   type ExpiryCheck,
   type RecordedAssignment,
-} from '../workflows/definitions';
+} from '../domain';
 
 export interface AssignmentActivityDeps {
   prisma: Prisma;

@@ -9,7 +9,7 @@ import {
   recordProviderAccepted,
 } from '../db/messages';
 import type { Prisma } from '../db/prisma';
-import { ActivityFailureType, type MessageClaim, type MessageStatus, type SendMessageResult } from '../workflows/definitions';
+import { ActivityFailureType, type MessageClaim, type MessageStatus, type SendMessageResult } from '../domain';
 import { whileHeartbeating } from './heartbeat';
 import type { MessageProvider, OutgoingMessage } from './providers';
 

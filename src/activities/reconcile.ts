@@ -17,7 +17,7 @@ import {
   SEND_MESSAGE_WORKFLOW,
   type ReconcileInput,
   type ReconcileResult,
-} from '../workflows/definitions';
+} from '../domain';
 import { startOrWakeExpiry } from '../temporal/assignment-expiry-workflow';
 
 export interface ReconcileDeps {

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { isRefusedData, sqlState } from '../db/errors';
-import { RequestFailureType } from '../workflows/definitions';
+import { RequestFailureType } from '../domain';
 
 type AnyActivity = (...args: never[]) => Promise<unknown>;
 

@@ -2,7 +2,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { Prisma } from '../db/prisma';
 import { rotationView } from '../views/rotation';
 import { advanceRotation, stopRotationByOperator } from '../db/rotations';
-import type { AdvanceRotationInput, RotationStep } from '../workflows/definitions';
+import type { AdvanceRotationInput, RotationStep } from '../domain';
 import { startOrWakeExpiry } from '../temporal/assignment-expiry-workflow';
 
 export interface RotationActivityDeps {

@@ -1,6 +1,12 @@
 import type { Prisma as Db } from '../generated/prisma/client';
-import type { AssignAgentsInput, AssignmentStatus, ExpiryCheck, RecordAssignmentsInput, RecordedAssignment } from '../workflows/definitions';
-import { assignmentWorkflowId } from '../workflows/definitions';
+import {
+  type AssignAgentsInput,
+  type AssignmentStatus,
+  type ExpiryCheck,
+  type RecordAssignmentsInput,
+  type RecordedAssignment,
+  assignmentWorkflowId,
+} from '../domain';
 import { lockAssignRequest, settleAssignRequest } from './assign-requests';
 import { ASSIGNMENT_EVENT_INCLUDE, assignmentEvent, withEvents, type NewEvent } from './events';
 import type { Prisma } from './prisma';

@@ -1,7 +1,7 @@
 import { Prisma as Db, type Assignment, type Message } from '../generated/prisma/client';
 import { assignmentView } from '../views/assignment';
 import { messageView } from '../views/message';
-import type { EventPattern, EventReason, EventType } from '../workflows/definitions';
+import type { EventPattern, EventReason, EventType } from '../domain';
 import type { NewDelivery, Prisma } from './prisma';
 
 export type { DeliveryHandOver, NewDelivery } from './prisma';

@@ -1,5 +1,5 @@
 import { Prisma as Db, type Message } from '../generated/prisma/client';
-import { messageWorkflowId, type EventReason, type EventType, type MessageClaim, type MessageStatus } from '../workflows/definitions';
+import { messageWorkflowId, type EventReason, type EventType, type MessageClaim, type MessageStatus } from '../domain';
 import { changeWithEvent, messageEvent, withEvents } from './events';
 import type { Prisma } from './prisma';
 import type { ReconcilerFilter } from './reconciler-filter';

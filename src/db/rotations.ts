@@ -1,5 +1,5 @@
 import { Prisma as Db, type Rotation } from '../generated/prisma/client';
-import type { AssignmentExpiryInput, EventReason, EventType, RotationStep } from '../workflows/definitions';
+import type { AssignmentExpiryInput, EventReason, EventType, RotationStep } from '../domain';
 import { cutRotationAssignment, recordForOwner } from './assignments';
 import { withEvents, type NewEvent } from './events';
 import type { Prisma } from './prisma';

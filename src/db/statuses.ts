@@ -1,8 +1,8 @@
 import type * as Db from '../generated/prisma/enums';
-import type { AssignmentStatus, MessageStatus } from '../workflows/definitions';
+import type { AssignmentStatus, MessageStatus } from '../domain';
 
 /*
- * The status lists live in the workflow definitions (workflow code cannot import Prisma); the schema's
+ * The status lists live in the shared vocabulary, src/domain (workflow code cannot import Prisma); the schema's
  * enums must name exactly the same values, which these types check at compile time.
  */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;

@@ -12,7 +12,7 @@ import { messageStatus } from '../db/messages';
 import type { Prisma } from '../db/prisma';
 import { logError } from '../logger';
 import { startMessageWorkflowForOperation, type ScheduledMessage } from '../temporal/send-message-workflow';
-import type { SendMessageResult } from '../workflows/definitions';
+import type { SendMessageResult } from '../domain';
 import {
   crmService,
   type AssignmentItem,

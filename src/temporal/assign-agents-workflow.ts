@@ -1,9 +1,15 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/common';
-import { ASSIGN_AGENTS_WORKFLOW, assignAgentsWorkflowId, REQUEST_ID_MEMO, type AssignAgentsInput, type AssignAgentsWorkflow } from '../workflows/definitions';
+import {
+  ASSIGN_AGENTS_WORKFLOW,
+  assignAgentsWorkflowId,
+  REQUEST_ID_MEMO,
+  type AssignAgentsInput,
+  type AssignAgentsWorkflow,
+  taskQueuesOf,
+} from '../domain';
 import { startWithinBudget } from './availability';
 import { searchAttributesOf } from './search-attributes';
-import { taskQueuesOf } from './task-queues';
 
 /* The one place an assign-agents request's workflow (`assignAgents`) is started. */
 

@@ -1,12 +1,12 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { searchAttributesOf } from './search-attributes';
-import { taskQueuesOf } from './task-queues';
 import {
+  taskQueuesOf,
   ASSIGNMENT_EXPIRY_WORKFLOW,
   assignmentChangedSignal,
   type AssignmentExpiryInput,
   type AssignmentExpiryWorkflow,
-} from '../workflows/definitions';
+} from '../domain';
 
 /* The one place a (client, agent) pair's expiry workflow (`assignmentExpiry`) is started or woken. */
 

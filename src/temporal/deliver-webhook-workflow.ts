@@ -3,9 +3,14 @@ import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/com
 import type { NewDelivery } from '../db/events';
 import type { Prisma } from '../db/prisma';
 import { markHandedOver } from '../db/webhook-deliveries';
-import { DELIVER_WEBHOOK_WORKFLOW, webhookDeliveryWorkflowId, type DeliverWebhookWorkflow, type WebhookRetry } from '../workflows/definitions';
+import {
+  DELIVER_WEBHOOK_WORKFLOW,
+  webhookDeliveryWorkflowId,
+  type DeliverWebhookWorkflow,
+  type WebhookRetry,
+  taskQueuesOf,
+} from '../domain';
 import { searchAttributesOf } from './search-attributes';
-import { taskQueuesOf } from './task-queues';
 
 /* The one place a webhook delivery's workflow (`deliverWebhook`) is started. */
 

@@ -7,7 +7,7 @@ import {
   RECONCILE_WORKFLOW,
   reconcileScheduleId,
   type ReconcileInput,
-} from '../workflows/definitions';
+} from '../domain';
 
 /**
  * Creates, or brings up to date, the two Schedules that run the reconciler on `taskQueue`: a recent

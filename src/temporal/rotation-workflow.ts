@@ -7,7 +7,7 @@ import {
   rotationWorkflowId,
   type RotationInput,
   type RotationWorkflow,
-} from '../workflows/definitions';
+} from '../domain';
 import { searchAttributesOf } from './search-attributes';
 
 /* The one place a rotation's workflow (`rotation`) is started, woken or asked to apply a version. */

@@ -1,7 +1,7 @@
 import type { Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
-import { ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, type MessageStatus } from '../workflows/definitions';
+import { ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, type MessageStatus } from '../domain';
 
 export const BUSINESS_NAME = defineSearchAttributeKey('BusinessName', SearchAttributeType.KEYWORD);
 export const CLIENT_ID = defineSearchAttributeKey('ClientId', SearchAttributeType.KEYWORD);

@@ -9,10 +9,10 @@ import {
   type SendMessageInput,
   type SendMessageResult,
   type SendMessageWorkflow,
-} from '../workflows/definitions';
+  taskQueuesOf,
+} from '../domain';
 import { startWithinBudget } from './availability';
 import { searchAttributesOf } from './search-attributes';
-import { taskQueuesOf } from './task-queues';
 
 /* The one place a message's workflow (`sendMessage`) is started, woken or restarted. */
 

@@ -1,5 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client as TemporalClient } from '@temporalio/client';
-import { SWEEP_WEBHOOKS_WORKFLOW, webhookSweepScheduleId, type SweepWebhooksInput } from '../workflows/definitions';
+import { SWEEP_WEBHOOKS_WORKFLOW, webhookSweepScheduleId, type SweepWebhooksInput } from '../domain';
 import { housekeepingAttributes } from './search-attributes';
 
 /**

@@ -1,6 +1,6 @@
 import { currentOf, pendingOf, scheduleOf, skippedOf, type RotationWithClient } from '../db/rotations';
 import { nextChange } from '../db/rotation-schedule';
-import { rotationWorkflowId } from '../workflows/definitions';
+import { rotationWorkflowId } from '../domain';
 
 /**
  * `GET /clients/{_id}/rotation`: the rotation in force, the period in progress, whose the next one is

@@ -10,7 +10,7 @@ import type { TemporalConnectionOptions, WebhookSettings } from '../config';
 import { crmServiceHandler } from '../nexus/service';
 import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTORS_PATH, WORKFLOWS_PATH } from '../paths';
 import { requestIdInterceptor } from './request-id-interceptor';
-import { taskQueuesOf, type TaskQueueRole } from '../temporal/task-queues';
+import { taskQueuesOf, type TaskQueueRole } from '../domain';
 import { WORKER_TUNING } from './tuning';
 import type { Admissions } from '../temporal/admission';
 

@@ -1,7 +1,7 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { ActivityInterceptors } from '@temporalio/worker';
 import { requestContext } from '../request-context';
-import { REQUEST_ID_HEADER } from '../workflows/definitions';
+import { REQUEST_ID_HEADER } from '../domain';
 
 /** Runs an activity inside the context of the request that caused it, when its workflow was started by one. */
 export const requestIdInterceptor = (): ActivityInterceptors => ({

@@ -6,7 +6,7 @@ import { countMessagesByStatus } from '../db/messages';
 import { pendingDeliveryBacklog } from '../db/webhook-deliveries';
 import type { Prisma } from '../db/prisma';
 import { temporalLogger } from '../logger';
-import { MESSAGE_STATUSES } from '../workflows/definitions';
+import { MESSAGE_STATUSES } from '../domain';
 import { codecHandler, type CodecEndpoint } from './codec-endpoint';
 
 /**

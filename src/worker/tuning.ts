@@ -1,5 +1,5 @@
 import type { WorkerOptions } from '@temporalio/worker';
-import type { TaskQueueRole } from '../temporal/task-queues';
+import type { TaskQueueRole } from '../domain';
 
 type Tuning = Pick<
   WorkerOptions,

@@ -1,6 +1,6 @@
 import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import type { AssignAgentsInput, AssignAgentsResult } from './definitions';
+import type { AssignAgentsInput, AssignAgentsResult } from '../domain';
 
 type Activities = ReturnType<typeof createActivities>;
 

@@ -20,7 +20,7 @@ import {
   EXPIRY_CHUNK_JITTER_PATCH,
   withoutLegacyFields,
   WORKFLOW_SEARCH_ATTRIBUTES_PATCH,
-} from './definitions';
+} from '../domain';
 import { CHUNK_JITTER_MS, nextSleepMs } from './timers';
 
 const { expireAssignmentIfDue, loadActiveAssignment, endAssignmentByOperator } = proxyLocalActivities<ReturnType<typeof createActivities>>({

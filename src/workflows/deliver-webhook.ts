@@ -9,7 +9,7 @@ import {
   sleep,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { DEFAULT_WEBHOOK_RETRY, WEBHOOK_BACKOFF_COEFFICIENT, type DeliverWebhookInput, type DeliverWebhookResult } from './definitions';
+import { DEFAULT_WEBHOOK_RETRY, WEBHOOK_BACKOFF_COEFFICIENT, type DeliverWebhookInput, type DeliverWebhookResult } from '../domain';
 
 type Activities = ReturnType<typeof createActivities>;
 

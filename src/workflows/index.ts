@@ -1,4 +1,4 @@
-import type { AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, SendMessageWorkflow } from './definitions';
+import type { AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, SendMessageWorkflow } from '../domain';
 import { rotation } from './rotation';
 import { sendMessage } from './send-message';
 import { assignmentExpiry } from './assignment-expiry';

@@ -1,5 +1,5 @@
 import { defaultPayloadConverter, workflowInfo, type ActivityInput, type LocalActivityInput, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
-import { REQUEST_ID_HEADER, REQUEST_ID_MEMO } from './definitions';
+import { REQUEST_ID_HEADER, REQUEST_ID_MEMO } from '../domain';
 
 /** Hands the request id a run was started with (its memo) to each activity it schedules, as a header. */
 function withRequestId<T extends ActivityInput | LocalActivityInput>(input: T): T {

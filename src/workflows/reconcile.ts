@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import type { ReconcileInput, ReconcileResult } from './definitions';
+import type { ReconcileInput, ReconcileResult } from '../domain';
 
 const { reconcileOrphans } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '30 minutes',

@@ -18,7 +18,7 @@ import {
   type RotationInput,
   type RotationResult,
   type RotationStep,
-} from './definitions';
+} from '../domain';
 import { nextSleepMs } from './timers';
 
 // No overall limit: a database that is down delays the hand-over, which then happens from the

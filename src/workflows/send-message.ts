@@ -26,7 +26,7 @@ import {
   type SendMessageInput,
   type SendMessageResult,
   type SendMessageState,
-} from './definitions';
+} from '../domain';
 import { nextSleepMs } from './timers';
 
 type Activities = ReturnType<typeof createActivities>;

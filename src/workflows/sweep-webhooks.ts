@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import type { SweepWebhooksInput, SweepWebhooksResult } from './definitions';
+import type { SweepWebhooksInput, SweepWebhooksResult } from '../domain';
 
 const { handOverPendingDeliveries } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '10 minutes',

@@ -1,4 +1,4 @@
-import { MAX_TIMER_CHUNK_MS } from './definitions/common';
+import { MAX_TIMER_CHUNK_MS } from '../domain/common';
 
 /**
  * At most this much is taken off a chunk that does not reach the deadline, at random per run, so that

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { ApplicationFailure } from '@temporalio/common';
-import { ActivityFailureType } from '../../workflows/definitions';
+import { ActivityFailureType } from '../../domain';
 import type { MessageProvider, OutgoingMessage } from './types';
 
 export const SIGNATURE_HEADER = 'X-Webhook-Signature';

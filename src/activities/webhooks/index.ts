@@ -23,7 +23,7 @@ import {
   type SweepWebhooksInput,
   type SweepWebhooksResult,
   type WebhookRetry,
-} from '../../workflows/definitions';
+} from '../../domain';
 import { postWebhook } from './post';
 import { standardWebhookHeaders } from './signature';
 

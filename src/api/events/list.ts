@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { findClient } from '../../db/clients';
 import { listEvents } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
-import { EVENT_PATTERNS } from '../../workflows/definitions';
+import { EVENT_PATTERNS } from '../../domain';
 import { badRequest } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { RESOURCE_ID_PATTERN } from '../../use-cases/input/validation';

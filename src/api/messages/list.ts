@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listOwnedMessages, type MessageCursor } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
-import { MESSAGE_STATUSES } from '../../workflows/definitions';
+import { MESSAGE_STATUSES } from '../../domain';
 import { badRequest } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { RESOURCE_ID_PATTERN } from '../../use-cases/input/validation';

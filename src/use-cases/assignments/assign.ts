@@ -7,7 +7,7 @@ import type { Admissions } from '../../temporal/admission';
 import { startAssignAgentsWorkflow } from '../../temporal/assign-agents-workflow';
 import { refuseWhileKnownDown } from '../../temporal/availability';
 import { withTimeout } from '../../timeout';
-import { assignAgentsWorkflowId, RequestFailureType, type AssignAgentsResult } from '../../workflows/definitions';
+import { assignAgentsWorkflowId, RequestFailureType, type AssignAgentsResult } from '../../domain';
 import { Invalid, NotFound, Unavailable, type UseCaseError } from '../errors';
 import type { Scope } from '../../db/scope';
 import { RESOURCE_ID_PATTERN } from '../input/validation';

@@ -1,6 +1,6 @@
 import { listClientAssignments } from '../../db/assignments';
 import type { Prisma } from '../../db/prisma';
-import { ASSIGNMENT_STATUSES } from '../../workflows/definitions';
+import { ASSIGNMENT_STATUSES } from '../../domain';
 import { findOwnedClient } from '../clients/owned-client';
 import { Invalid } from '../errors';
 import type { Scope } from '../../db/scope';

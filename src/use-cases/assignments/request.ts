@@ -1,4 +1,4 @@
-import { DEFAULT_DT_UNTIL } from '../../workflows/definitions';
+import { DEFAULT_DT_UNTIL } from '../../domain';
 import { Invalid } from '../errors';
 
 export const MAX_AGENTS_PER_REQUEST = 100;

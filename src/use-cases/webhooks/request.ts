@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_PATTERNS } from '../../workflows/definitions';
+import { EVENT_PATTERNS } from '../../domain';
 import { namesNonPublicHost } from '../../infra/public-address';
 import { Invalid } from '../errors';
 import { parseBody } from '../input/validation';

@@ -1,4 +1,4 @@
-import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../workflows/definitions';
+import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../domain';
 import type { ApiPart, OpenApiObject } from '../components';
 import { BAD_PATH_EXAMPLE, businessResponses, json, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
 import { assignmentsApi } from './assignments';

@@ -1,4 +1,4 @@
-import { EVENT_PATTERNS } from '../../../workflows/definitions';
+import { EVENT_PATTERNS } from '../../../domain';
 import type { ApiPart } from '../components';
 import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, json, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
 import { EVENT_EXAMPLE } from './events';

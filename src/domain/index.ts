@@ -1,0 +1,14 @@
+/*
+ * The domain's shared vocabulary: statuses, event types, workflow names and ids, signals and queries,
+ * inputs and results, failure types, task queues. Workflow code, the database layer, config, the use
+ * cases and the doors all speak it, so it imports nothing but `@temporalio/workflow` (for signal and
+ * query definitions) and itself: it is safe in the workflow bundle (test/structure.test.ts).
+ */
+export * from './common';
+export * from './assignments';
+export * from './messages';
+export * from './search-attributes';
+export * from './reconcile';
+export * from './events';
+export * from './rotations';
+export * from './task-queues';
