@@ -97,6 +97,7 @@ describe('assignAgents', () => {
       assign('agent without id', 'c2', { agents: [{ dt_until: '2031-01-01' }] }),
       assign('unreadable date', 'c2', { agents: [{ agent: 'a1', dt_until: 'next week' }] }),
       assign('past date', 'c2', { agents: [{ agent: 'a1', dt_until: '2001-01-01' }] }),
+      assign('date an offset pushes past 9999', 'c2', { agents: [{ agent: 'a1', dt_until: '9999-12-31T23:59:59-14:00' }] }),
       assign('same agent twice', 'c2', { agents: [{ agent: 'a1' }, { agent: 'a1' }] }),
       assign('too many agents', 'c2', { agents: many }),
       assign('notes not a string', 'c2', { agents: [{ agent: 'a1' }], ds_notes: 42 }),
