@@ -1,6 +1,7 @@
 import { DEFAULT_DT_UNTIL } from '../../workflows/definitions';
 import { isStorableDate } from '../../db/errors';
 import { badRequest } from '../http/problem';
+import { isBlank } from '../http/validation';
 
 export const MAX_AGENTS_PER_REQUEST = 100;
 export const MAX_NOTES_LENGTH = 2000;
@@ -40,7 +41,7 @@ export function parseAssignRequest(body: unknown, now = new Date()): AssignReque
 
   const agentIds = agents.map((element) => {
     const id = typeof element === 'object' && element !== null ? (element as Record<string, unknown>).agent : undefined;
-    if (typeof id !== 'string' || id.trim() === '') throw badRequest('Invalid agent data: missing agent ID');
+    if (typeof id !== 'string' || isBlank(id)) throw badRequest('Invalid agent data: missing agent ID');
     return id;
   });
 
