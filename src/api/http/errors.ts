@@ -6,6 +6,7 @@ import { TemporalBusyError } from '../../temporal/admission';
 import { TemporalUnavailableError } from '../../temporal/availability';
 import { isDatabaseUnavailable, isRefusedData, sqlState } from '../../db/errors';
 import { RequestFailureType } from '../../workflows/definitions';
+import { jsonText } from './json-text';
 import { badRequest, HttpProblem } from './problem';
 import { REQUEST_ID_HEADER } from './request-id';
 
@@ -23,7 +24,7 @@ export function sendProblem(res: Response, problem: HttpProblem): void {
     .status(problem.status)
     .set({ ...problem.headers, 'Content-Type': 'application/problem+json' })
     .send(
-      JSON.stringify({
+      jsonText({
         type: problem.type,
         title: STATUS_CODES[problem.status],
         status: problem.status,
