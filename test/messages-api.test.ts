@@ -187,6 +187,7 @@ describe('accepted messages', () => {
         provider_ref: `log:${id}`,
         error: null,
         canceled_at: null,
+        canceled_by: null,
       }),
     );
     expect(Date.parse(sent.body.sent_at)).toBeGreaterThanOrEqual(Date.parse(sent.body.dispatched_at));

@@ -56,6 +56,7 @@ const assignmentEvent = {
     assigned_at: '2026-11-22T05:14:13.462Z',
     updated_at: '2030-01-01T00:00:00.010Z',
     ended_at: '2030-01-01T00:00:00.009Z',
+    ended_by: { actor: 'system', reason: 'expiry' },
     rotation: false,
     reason: 'expiry',
   },
