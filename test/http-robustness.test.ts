@@ -1,3 +1,4 @@
+import { fieldsOf } from '../src/nexus/scope';
 import { startTestStack, type TestStack } from './support/stack';
 
 /*
@@ -150,4 +151,10 @@ test('a body nested as deep as the limit allows is read as usual', async () => {
   for (let i = 0; i < 30; i++) nested = { n: nested };
   const res = await stack.api('POST', '/agents', { token, body: { _id: 'a-nested', extra: nested }, validate: false });
   expect(res.status).toBe(201);
+});
+
+test('a Nexus operation input nested too deep is refused with the same problem, not a stack overflow', () => {
+  let input: unknown = 'x';
+  for (let i = 0; i < 5000; i++) input = [input];
+  expect(() => fieldsOf({ business: 'acme', user: 'u1', agents: input })).toThrow(expect.objectContaining({ status: 400, detail: 'Malformed JSON body' }));
 });
