@@ -10,6 +10,7 @@ import { sendMessageRequest } from '../api/messages/accept';
 import { cancelIfScheduled, cancelMessage } from '../api/messages/cancel';
 import { messageWorkflowOptions, type ScheduledMessage } from '../api/messages/workflow';
 import { messageStatus } from '../db/messages';
+import { changedBy } from '../views/changed-by';
 import type { Prisma } from '../db/prisma';
 import { logError } from '../logger';
 import { sendMessage as sendMessageWorkflow } from '../workflows';
@@ -118,6 +119,7 @@ export function crmServiceHandler(options: CrmServiceDeps) {
         status: 'canceled',
         send_at: message.sendAt.toISOString(),
         canceled_at: message.canceledAt!.toISOString(),
+        canceled_by: changedBy(message.canceledBy),
         workflow_id: message.workflowId,
       } satisfies CancelMessageOutput;
     }),

@@ -1,6 +1,7 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { unassignAgent as unassignRow } from '../../db/assignments';
 import type { Prisma } from '../../db/prisma';
+import { changedBy } from '../../views/changed-by';
 import { assignmentChangedSignal } from '../../workflows/definitions';
 import { findOwnedClient } from '../clients/owned-client';
 import { notFound } from '../http/problem';
@@ -31,6 +32,7 @@ export async function unassignAgent(deps: UnassignDeps, scope: Scope, client: { 
     dt_until: ended.dtUntil.toISOString(),
     status: ended.status,
     ended_at: ended.endedAt.toISOString(),
+    ended_by: changedBy('api')!,
     workflow_id: ended.workflowId,
   };
 }
