@@ -1,4 +1,4 @@
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, hkdfSync, randomBytes } from 'node:crypto';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
@@ -29,6 +29,8 @@ export const envSchema = z.object({
   // A PEM in an environment variable often arrives with literal "\n" escapes instead of line breaks.
   JWT_PUBLIC_KEY: optional.transform((pem) => pem?.replace(/\\n/g, '\n')),
   JWT_ISSUER: optional,
+  /** Seals the event feed's cursors (at least 32 characters); absent: derived from JWT_SECRET. */
+  CURSOR_SECRET: optional,
   JWT_AUDIENCE: optional,
   MESSAGE_PROVIDER: z.enum(['log', 'webhook']).default('log'),
   MESSAGE_WEBHOOK_URL: optional.pipe(z.string().url().optional()),
@@ -122,6 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.JWT_SECRET && config.JWT_SECRET.length < 32) {
     throw new Error('Invalid configuration: JWT_SECRET must be at least 32 characters');
   }
+  if (config.CURSOR_SECRET && config.CURSOR_SECRET.length < 32) {
+    throw new Error('Invalid configuration: CURSOR_SECRET must be at least 32 characters');
+  }
   if (config.JWT_PUBLIC_KEY) {
     try {
       createPublicKey(config.JWT_PUBLIC_KEY);
@@ -181,6 +186,29 @@ export function codecCredentialsOf(config: Config): CodecCredentials | undefined
 export async function codecTokenOf(config: Config, generate: () => Promise<string>): Promise<string | undefined> {
   if (config.CODEC_AUTH_TOKEN) return config.CODEC_AUTH_TOKEN;
   return config.NODE_ENV === 'production' ? undefined : generate();
+}
+
+const developmentCursorKeys = new WeakMap<Config, Buffer>();
+
+/** The 32-byte cursor key from a configured secret; the label keeps it apart from the secret's other uses. */
+export function cursorKeyFrom(secret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, 'crm-messaging', 'events feed cursor v1', 32));
+}
+
+/**
+ * The key that seals the event feed's cursors: from CURSOR_SECRET, else from JWT_SECRET (under its own
+ * label, so neither secret's other use learns anything). Production with neither does not start: every
+ * API process must share one key. Elsewhere a random key serves, and cursors last as long as the process.
+ */
+export function cursorKeyOf(config: Config): Buffer {
+  const secret = config.CURSOR_SECRET ?? config.JWT_SECRET;
+  if (secret) return cursorKeyFrom(secret);
+  if (config.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration: set CURSOR_SECRET (or JWT_SECRET) to seal the event feed\'s cursors; there is no default secret');
+  }
+  const key = developmentCursorKeys.get(config) ?? randomBytes(32);
+  developmentCursorKeys.set(config, key);
+  return key;
 }
 
 /** How event webhooks are delivered, from the WEBHOOK_* settings. */

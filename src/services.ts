@@ -8,7 +8,7 @@ import type { DataConverter } from '@temporalio/common';
 import { dataConverterOf } from './temporal/data-converter';
 import { createProvider, type MessageProvider } from './activities/providers';
 import { createApp, type AppDeps } from './api';
-import { authConfigOf, codecCredentialsOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
+import { authConfigOf, codecCredentialsOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
 import { createPrisma, type Prisma } from './db/prisma';
 import { connectTemporalClient } from './temporal/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
@@ -81,7 +81,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
 
 /** The API on these services, with the HTTP settings of the configuration. */
 export function createApi(services: Services, options: ApiOptions = {}) {
@@ -93,6 +93,7 @@ export function createApi(services: Services, options: ApiOptions = {}) {
     trustProxy: config.TRUST_PROXY,
     ...options,
     auth: options.auth ?? authConfigOf(config),
+    cursorKey: options.cursorKey ?? cursorKeyOf(config),
   });
 }
 

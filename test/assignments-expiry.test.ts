@@ -55,7 +55,7 @@ test('an assignment expires by itself at its dt_until', async () => {
   expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(assignment.dt_until));
 
   const [row] = await history(clientId);
-  expect(row).toMatchObject({ agent, status: 'expired', dt_until: assignment.dt_until });
+  expect(row).toMatchObject({ agent, status: 'expired', dt_until: assignment.dt_until, ended_by: { actor: 'system', reason: 'expiry' } });
   const active = await stack.api('GET', `/clients/${clientId}/agents`, { token });
   expect(active.body.assignments).toEqual([]);
 });

@@ -228,6 +228,7 @@ describe('GET /clients/:_id/agents', () => {
           assigned_at: expect.any(String),
           updated_at: expect.any(String),
           ended_at: null,
+          ended_by: null,
           rotation: false,
         },
       ],
@@ -274,6 +275,7 @@ describe('DELETE /clients/:_id/agents/:agent', () => {
       dt_until: '2099-06-01T00:00:00.000Z',
       status: 'unassigned',
       ended_at: expect.any(String),
+      ended_by: { actor: 'user', reason: 'api' },
       workflow_id: await expiryWorkflowOf(client, 'a2'),
     });
     expect(Math.abs(Date.parse(res.body.ended_at) - Date.now())).toBeLessThan(60_000);
@@ -281,8 +283,8 @@ describe('DELETE /clients/:_id/agents/:agent', () => {
     expect((await list(client)).body.assignments.map((a: { agent: string }) => a.agent)).toEqual(['a1']);
     const history = (await list(client, 'all')).body.assignments;
     expect(history).toEqual([
-      expect.objectContaining({ agent: 'a1', status: 'active', ended_at: null }),
-      expect.objectContaining({ agent: 'a2', status: 'unassigned', ended_at: res.body.ended_at }),
+      expect.objectContaining({ agent: 'a1', status: 'active', ended_at: null, ended_by: null }),
+      expect.objectContaining({ agent: 'a2', status: 'unassigned', ended_at: res.body.ended_at, ended_by: { actor: 'user', reason: 'api' } }),
     ]);
   });
 

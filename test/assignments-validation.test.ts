@@ -1,3 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { insertAssignRequest } from '../src/db/assign-requests';
+import { taskQueuesOf } from '../src/domain/task-queues';
+import { assignAgents } from '../src/workflows';
+import { assignAgentsWorkflowId, RequestFailureType } from '../src/domain';
 import { startTestStack, type TestStack } from './support/stack';
 import { expectProblem } from './support/helpers';
 
@@ -71,6 +78,8 @@ describe('dt_until', () => {
     ['a number', 20300101],
     ['an empty string', ''],
     ['an object', { date: '2030-01-01' }],
+    ['an offset that pushes it past the year 9999', '9999-12-31T23:59:59-14:00'],
+    ['a year past 9999', '10000-01-01'],
   ])('that is not an ISO 8601 date is 400 naming the agent: %s', async (_name, dt_until) => {
     expectProblem(await assign({ agents: [{ agent: 'a1' }, { agent: 'a2', dt_until }] }), 400, invalidDate('a2'));
   });
@@ -121,6 +130,24 @@ describe('dt_until', () => {
     const stored = listed.body.assignments.filter((a: { agent: string }) => a.agent === 'a1' || a.agent === 'a2');
     expect(stored.map((a: { dt_until: string }) => a.dt_until)).toEqual([DEFAULT_DT_UNTIL, DEFAULT_DT_UNTIL]);
   });
+});
+
+test('a date the database cannot hold that reaches the workflow fails the request at once as refused data, and nothing is assigned', async () => {
+  const workflowId = assignAgentsWorkflowId({ business: stack.business, clientId: 'c1', requestId: randomUUID() });
+  await insertAssignRequest(stack.prisma, workflowId, { business: stack.business, ownerId: 'alice' }, null);
+  const run = stack.temporal.workflow.execute(assignAgents, {
+    workflowId,
+    taskQueue: taskQueuesOf(stack.taskQueue).assign,
+    args: [{ business: stack.business, clientId: 'c1', agents: [{ agentId: 'a3', dtUntil: new Date(Date.UTC(10000, 0, 1)).toISOString() }] }],
+  });
+  const error = await run.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(WorkflowFailedError);
+  let failure: unknown = error;
+  while (failure && !(failure instanceof ApplicationFailure)) failure = (failure as Error).cause;
+  expect((failure as ApplicationFailure).type).toBe(RequestFailureType.InvalidData);
+  expect((failure as ApplicationFailure).message).toContain('SQLSTATE 22008');
+  const listed = await stack.api('GET', '/clients/c1/agents?status=all', { token });
+  expect(listed.body.assignments.map((a: { agent: string }) => a.agent)).not.toContain('a3');
 });
 
 describe('limits', () => {

@@ -6,6 +6,7 @@ import { Worker } from '@temporalio/worker';
 import type { createActivities } from '../src/activities';
 import { createTimeSkippingEnvironment } from './support/helpers';
 import { nextSleepMs } from '../src/workflows/timers';
+import { attemptsWithin } from '../src/workflows/retry-budget';
 import { RequestFailureType, MAX_TIMER_CHUNK_MS, type AssignmentExpiryInput, type ExpiryCheck } from '../src/domain';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -149,4 +150,36 @@ test('assignAgents fails with the business failure and schedules nothing when an
     expect(failure.message).toBe('Agent a2 not found or not authorized');
   });
   expect(scheduled).toBe(0);
+});
+
+test('assignAgents stops retrying a recording step that keeps failing once its 30 s of retries are spent', async () => {
+  let attempts = 0;
+  const activities: Partial<Activities> = {
+    async recordAssignments() {
+      attempts++;
+      throw new Error('the database keeps failing');
+    },
+    async scheduleAssignmentExpiries() {},
+  };
+  await withWorker(activities, async (taskQueue) => {
+    const error = await env.client.workflow
+      .execute('assignAgents', {
+        workflowId: `assign-${randomUUID()}`,
+        taskQueue,
+        args: [{ business: 'acme', clientId: 'c1', agents: [{ agentId: 'a1', dtUntil: '2143-06-23T00:00:00.000Z' }] }],
+      })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    // A local activity's last failure ends the run unwrapped, still marked retryable.
+    expect(error.cause).toBeInstanceOf(ApplicationFailure);
+    expect(error.cause.nonRetryable).toBe(false);
+  });
+  // 200 ms doubling to at most 5 s: ten attempts fit in 30 s.
+  expect(attempts).toBe(10);
+}, 60_000);
+
+test('attemptsWithin counts the attempts whose waits fit the budget', () => {
+  expect(attemptsWithin(30_000, { initialMs: 200, coefficient: 2, maximumMs: 5000 })).toBe(10);
+  expect(attemptsWithin(0, { initialMs: 200, coefficient: 2, maximumMs: 5000 })).toBe(1);
+  expect(attemptsWithin(1000, { initialMs: 1000, coefficient: 2, maximumMs: 5000 })).toBe(2);
 });

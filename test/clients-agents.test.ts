@@ -117,6 +117,18 @@ describe('POST /clients', () => {
     expect(res.body._id).toBe(_id);
   });
 
+  test('a name of white space or invisible characters only is no name; one with a visible character is kept as sent', async () => {
+    const token = newUser();
+    const blank = await stack.api('POST', '/clients', { token, body: { name: '\u200b\u2060 \ufeff' } });
+    expect(blank.status).toBe(201);
+    expect(blank.body.name).toBeNull();
+    const agent = await stack.api('POST', '/agents', { token, body: { name: '\u200d\u3164' } });
+    expect(agent.status).toBe(201);
+    expect(agent.body.name).toBeNull();
+    const family = await stack.api('POST', '/agents', { token, body: { name: '\u{1F468}\u200d\u{1F469}' } });
+    expect(family.body.name).toBe('\u{1F468}\u200d\u{1F469}');
+  });
+
   test('rejects a name that is not a string with 400', async () => {
     expectProblem(await stack.api('POST', '/clients', { token: newUser(), body: { name: ['Ada'] } }), 400, /^Invalid name: /);
   });

@@ -51,6 +51,49 @@ test('the feed pages through the caller\'s events in commit order, and a poller 
   expect(polled.body.next_cursor).not.toBe(after);
 });
 
+test('a cursor is opaque: it shows no sequence number, and another user or business cannot use it', async () => {
+  const token = await newUser();
+  await sendLater(token, 'c1');
+  await sendLater(token, 'c2');
+  const page = await stack.api('GET', '/events?limit=1', { token });
+  const cursor: string = page.body.next_cursor;
+  const [{ seq }] = await stack.prisma.event.findMany({ where: { id: page.body.events[0].id }, select: { seq: true } });
+  const bytes = Buffer.from(cursor, 'base64url');
+  const seqBytes = Buffer.alloc(8);
+  seqBytes.writeBigUInt64BE(seq);
+  expect(bytes.toString('utf8')).not.toMatch(new RegExp(`^e?0*${seq}$`));
+  expect(bytes.includes(seqBytes)).toBe(false);
+  // The same position sealed again reads differently: nothing to compare between cursors either.
+  expect((await stack.api('GET', '/events?limit=1', { token })).body.next_cursor).not.toBe(cursor);
+
+  expect((await stack.api('GET', `/events?after=${cursor}`, { token })).body.events).toHaveLength(1);
+  const stranger = await newUser();
+  expectProblem(await stack.api('GET', `/events?after=${cursor}`, { token: stranger }), 400, 'Invalid after: pass next_cursor from a previous page');
+  const sameUserOtherBusiness = await fetch(`${stack.baseUrl.replace(stack.business, `${stack.business}-other`)}/events?after=${cursor}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(sameUserOtherBusiness.status).toBe(400);
+  const tampered = Buffer.from(bytes);
+  tampered[20] ^= 1;
+  expectProblem(await stack.api('GET', `/events?after=${tampered.toString('base64url')}`, { token }), 400, 'Invalid after: pass next_cursor from a previous page');
+});
+
+test('a cursor whose number overflows is a 400 Invalid after, not a database error; a readable cursor of before still reads on', async () => {
+  const token = await newUser();
+  const overflowing = Buffer.from('e99999999999999999999').toString('base64url');
+  expectProblem(await stack.api('GET', `/events?after=${overflowing}`, { token }), 400, 'Invalid after: pass next_cursor from a previous page');
+  const beyondBigint = Buffer.from('e9223372036854775808').toString('base64url');
+  expectProblem(await stack.api('GET', `/events?after=${beyondBigint}`, { token }), 400, 'Invalid after: pass next_cursor from a previous page');
+
+  await sendLater(token, 'c1');
+  const [{ seq }] = await stack.prisma.event.findMany({ where: { business: stack.business }, orderBy: { seq: 'desc' }, take: 1, select: { seq: true } });
+  await sendLater(token, 'c2');
+  const legacy = Buffer.from(`e${seq}`).toString('base64url');
+  const res = await stack.api('GET', `/events?after=${legacy}`, { token });
+  expect(res.status).toBe(200);
+  expect(res.body.events.map((e: any) => e.data.client)).toEqual(['c2']);
+});
+
 test('the feed filters by type (or a resource\'s every type) and by client', async () => {
   const token = await newUser();
   const [first, second] = [await sendLater(token, 'c1'), await sendLater(token, 'c2')];

@@ -121,6 +121,19 @@ describe('a request under /ext/v2/{business} is rejected with 401', () => {
     expect(res.body.detail).toBe('Token subject is longer than 200 characters');
   });
 
+  test.each([
+    ['an extension it does not understand', ['exp-ext']],
+    ['an empty list', []],
+    ['a value that is not a list', 'b64'],
+  ])('with a correctly signed token whose crit header names %s (RFC 7515 §4.1.11)', async (_name, crit) => {
+    const sign = (input: string) => createHmac('sha256', stack.secret).update(input).digest('base64url');
+    const header = { alg: 'HS256', typ: 'JWT', crit, ...(Array.isArray(crit) && crit.length > 0 && { 'exp-ext': true }) };
+    const token = handMadeToken(header, { sub: 'alice', exp: nowSeconds() + 3600 }, sign);
+    const res = await stack.api('GET', '/agents', { token });
+    expectUnauthorized(res);
+    expect(res.body.detail).toBe('Invalid token');
+  });
+
   test('with a token without exp', async () => {
     const token = jwt.sign({}, stack.secret, { algorithm: 'HS256', subject: 'alice' });
     const res = await stack.api('GET', '/agents', { token });

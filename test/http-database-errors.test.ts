@@ -1,5 +1,10 @@
 import { PrismaClientKnownRequestError } from '@prisma/client/runtime/client';
-import { isDatabaseUnavailable, isRefusedData } from '../src/db/errors';
+import express from 'express';
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure, RetryState } from '@temporalio/common';
+import { errorMiddleware } from '../src/api/http/errors';
+import { listen } from '../src/api/http/server';
+import { isDatabaseUnavailable, isRefusedData, RefusedDataError, sqlState } from '../src/db/errors';
 
 /*
  * How the API and the activities read a database error: data PostgreSQL refuses is final (400, or a
@@ -42,4 +47,27 @@ test('a unique or foreign key refusal is neither: a retry reads what the concurr
 
 test('an unreachable server without a SQLSTATE is unavailable by its Prisma code', () => {
   expect(isDatabaseUnavailable(new PrismaClientKnownRequestError("Can't reach database server", { code: 'P1001', clientVersion: '7' }))).toBe(true);
+});
+
+test('a request workflow whose local recording step ran out of retries is a 503 to retry, not a 500', async () => {
+  const app = express();
+  app.get('/assign', () => {
+    // How a local activity's last failure ends the run: unwrapped, still retryable.
+    throw new WorkflowFailedError('Workflow execution failed', ApplicationFailure.create({ message: 'connection reset' }), RetryState.RETRY_POLICY_NOT_SET);
+  });
+  app.use(errorMiddleware(() => undefined));
+  const server = await listen(app, 0, '127.0.0.1');
+  try {
+    const res = await fetch(`http://127.0.0.1:${server.port}/assign`);
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { detail: string }).detail).toBe('A backing service is unavailable; try again shortly');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a date the database cannot read back is refused data with the SQLSTATE PostgreSQL gives an out-of-range date', () => {
+  const error = new RefusedDataError('A dt_until is outside the years 0001-9999', '22008');
+  expect(isRefusedData(error)).toBe(true);
+  expect(sqlState(error)).toBe('22008');
 });

@@ -112,3 +112,31 @@ test('logs redact tokens, message texts, phone numbers and names', () => {
   const probe = JSON.stringify(lines.find((l) => l.event === 'probe'));
   for (const secret of ['abc.def.ghi', 'my secret', '+14155550123', 'Ann']) expect(probe).not.toContain(secret);
 });
+
+test('every JSON answer ends with a newline, and Content-Length counts it', async () => {
+  const token = stack.token(uniqueName('newline'));
+  const origin = new URL(stack.baseUrl).origin;
+  const answers: [string, RequestInit & { path: string }][] = [
+    ['a created resource', { path: `${stack.baseUrl}/agents`, method: 'POST', body: JSON.stringify({ _id: 'nl-agent' }) }],
+    ['a list', { path: `${stack.baseUrl}/agents` }],
+    ['a 400 problem', { path: `${stack.baseUrl}/clients`, method: 'POST', body: '{"_id": ' }],
+    ['a 404 problem', { path: `${stack.baseUrl}/clients/nobody` }],
+    ['a 401 problem', { path: `${stack.baseUrl}/agents`, headers: { authorization: 'Bearer nonsense' } }],
+    ['a route that does not exist', { path: `${origin}/nowhere` }],
+    ['the OpenAPI document', { path: `${origin}/openapi.json` }],
+    ['the health check', { path: `${origin}/healthz` }],
+    ['the readiness check', { path: `${origin}/readyz` }],
+  ];
+  for (const [name, { path, ...init }] of answers) {
+    const res = await fetch(path, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers as object) } });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const text = bytes.toString('utf8');
+    expect({ name, json: /json/.test(res.headers.get('content-type') ?? ''), lastCharacter: text.at(-1), length: Number(res.headers.get('content-length')) }).toEqual({
+      name,
+      json: true,
+      lastCharacter: '\n',
+      length: bytes.length,
+    });
+    expect(() => JSON.parse(text)).not.toThrow();
+  }
+});

@@ -1,3 +1,4 @@
+import { fieldsOf } from '../src/nexus/scope';
 import { startTestStack, type TestStack } from './support/stack';
 
 /*
@@ -120,4 +121,40 @@ test('a NUL or half a surrogate pair in any string field of any body is a 400 na
   expect(await stack.prisma.client.count({ where: { business: stack.business, id: 'c-bad' } })).toBe(0);
   expect(await stack.prisma.agent.count({ where: { business: stack.business, id: 'a-bad' } })).toBe(0);
   expect(await stack.prisma.message.count({ where: { business: stack.business, phone: '+14155550101' } })).toBe(0);
+});
+
+test('a body nested thousands of levels deep is a 400 on every route that takes a body, never a 500', async () => {
+  // About 3,750 levels in 7.5 kB: well under the size limit, far beyond any body the API reads.
+  const deep = '['.repeat(3750) + ']'.repeat(3750);
+  const deepObject = '{"agents":'.repeat(700) + '1' + '}'.repeat(700);
+  const routes: [string, string][] = [
+    ['POST', '/clients'],
+    ['POST', '/agents'],
+    ['POST', '/clients/c1/assign-agents'],
+    ['POST', '/messages'],
+    ['POST', '/messages/m-unknown/cancel'],
+    ['PUT', '/clients/c1/rotation'],
+    ['POST', '/webhooks'],
+  ];
+  const failures: string[] = [];
+  for (const [method, path] of routes) {
+    for (const rawBody of [deep, deepObject]) {
+      const res = await stack.api(method, path, { token, rawBody, headers: { 'content-type': 'application/json' }, validate: false });
+      if (res.status !== 400 || res.body.detail !== 'Malformed JSON body') failures.push(`${method} ${path} → ${res.status} ${JSON.stringify(res.body)}`);
+    }
+  }
+  expect(failures).toEqual([]);
+});
+
+test('a body nested as deep as the limit allows is read as usual', async () => {
+  let nested: unknown = 'deep';
+  for (let i = 0; i < 30; i++) nested = { n: nested };
+  const res = await stack.api('POST', '/agents', { token, body: { _id: 'a-nested', extra: nested }, validate: false });
+  expect(res.status).toBe(201);
+});
+
+test('a Nexus operation input nested too deep is refused with the same problem, not a stack overflow', () => {
+  let input: unknown = 'x';
+  for (let i = 0; i < 5000; i++) input = [input];
+  expect(() => fieldsOf({ business: 'acme', user: 'u1', agents: input })).toThrow(expect.objectContaining({ status: 400, detail: 'Malformed JSON body' }));
 });

@@ -63,6 +63,9 @@ describe('validation, in the contract order, with its texts', () => {
     ['text_message missing', { ...valid, text_message: undefined }, 'Missing or empty text_message'],
     ['text_message empty', { ...valid, text_message: '' }, 'Missing or empty text_message'],
     ['text_message blank', { ...valid, text_message: ' \n ' }, 'Missing or empty text_message'],
+    ['text_message of zero-width characters only', { ...valid, text_message: '\u200b\u200c\u200d\u2060\ufeff' }, 'Missing or empty text_message'],
+    ['text_message of invisible fillers and marks', { ...valid, text_message: ' \u3164\u00ad\u200e ' }, 'Missing or empty text_message'],
+    ['client_phone of zero-width characters and no client', { message_type: 'text', client_phone: '\u200b', text_message: 'Hi' }, 'Missing client or client_phone'],
     ['text_message not a string', { ...valid, text_message: ['Hi'] }, 'Invalid text_message: must be a string'],
     ['text_message of 4097 characters', { ...valid, text_message: 'x'.repeat(4097) }, 'Invalid text_message: at most 4096 characters'],
     ['client_name not a string', { ...valid, client_name: { first: 'Ada' } }, 'Invalid client_name: must be a string of at most 200 characters'],
@@ -184,6 +187,7 @@ describe('accepted messages', () => {
         provider_ref: `log:${id}`,
         error: null,
         canceled_at: null,
+        canceled_by: null,
       }),
     );
     expect(Date.parse(sent.body.sent_at)).toBeGreaterThanOrEqual(Date.parse(sent.body.dispatched_at));

@@ -104,7 +104,7 @@ test('cancel before sending: 200 canceled, nothing arrives, the workflow ends; a
   const id = res.body._id;
   const canceled = await stack.api('POST', `/messages/${id}/cancel`, { token });
   expect(canceled.status).toBe(200);
-  expect(canceled.body).toEqual(expect.objectContaining({ _id: id, status: 'canceled', canceled_at: expect.any(String) }));
+  expect(canceled.body).toEqual(expect.objectContaining({ _id: id, status: 'canceled', canceled_at: expect.any(String), canceled_by: { actor: 'user', reason: 'api' } }));
 
   const handle = stack.temporal.workflow.getHandle(res.body.workflow_id);
   await expect(handle.result()).resolves.toEqual({ outcome: 'canceled' });

@@ -97,6 +97,7 @@ describe('assignAgents', () => {
       assign('agent without id', 'c2', { agents: [{ dt_until: '2031-01-01' }] }),
       assign('unreadable date', 'c2', { agents: [{ agent: 'a1', dt_until: 'next week' }] }),
       assign('past date', 'c2', { agents: [{ agent: 'a1', dt_until: '2001-01-01' }] }),
+      assign('date an offset pushes past 9999', 'c2', { agents: [{ agent: 'a1', dt_until: '9999-12-31T23:59:59-14:00' }] }),
       assign('same agent twice', 'c2', { agents: [{ agent: 'a1' }, { agent: 'a1' }] }),
       assign('too many agents', 'c2', { agents: many }),
       assign('notes not a string', 'c2', { agents: [{ agent: 'a1' }], ds_notes: 42 }),
@@ -153,10 +154,13 @@ describe('unassignAgent and getAssignments', () => {
       dt_until: '2143-06-23T00:00:00.000Z',
       status: 'unassigned',
       ended_at: expect.any(String),
+      ended_by: { actor: 'user', reason: 'api' },
       workflow_id: await expiryWorkflowId('c3', 'a2'),
     });
     const listed = await stack.api('GET', '/clients/c3/agents?status=all', { token });
-    expect(listed.body.assignments).toContainEqual(expect.objectContaining({ agent: 'a2', status: 'unassigned', ended_at: okOf(outcome).ended_at }));
+    expect(listed.body.assignments).toContainEqual(
+      expect.objectContaining({ agent: 'a2', status: 'unassigned', ended_at: okOf(outcome).ended_at, ended_by: { actor: 'user', reason: 'api' } }),
+    );
   });
 
   test('lists as GET /clients/{_id}/agents does, without the notes', async () => {
@@ -258,8 +262,9 @@ describe('sendMessage and cancelMessage', () => {
     const [first] = await caller.call([{ operation: 'cancelMessage', input: as({ message: scheduled.body._id }) }]);
     const [again] = await caller.call([{ operation: 'cancelMessage', input: as({ message: scheduled.body._id }) }]);
     const viaHttp = (await stack.api('GET', `/messages/${scheduled.body._id}`, { token })).body;
-    const expected = { _id: viaHttp._id, status: 'canceled', send_at: viaHttp.send_at, canceled_at: viaHttp.canceled_at, workflow_id: viaHttp.workflow_id };
+    const expected = { _id: viaHttp._id, status: 'canceled', send_at: viaHttp.send_at, canceled_at: viaHttp.canceled_at, canceled_by: viaHttp.canceled_by, workflow_id: viaHttp.workflow_id };
     expect(viaHttp.status).toBe('canceled');
+    expect(viaHttp.canceled_by).toEqual({ actor: 'user', reason: 'api' });
     expect(okOf(first)).toEqual(expected);
     expect(okOf(again)).toEqual(expected);
     await expect(stack.temporal.workflow.getHandle(viaHttp.workflow_id).result()).resolves.toEqual({ outcome: 'canceled' });

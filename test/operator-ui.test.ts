@@ -46,6 +46,8 @@ test('Request Cancellation on an assignment expiry ends the assignment now, as u
   await temporalCli('workflow', 'cancel', '--workflow-id', workflowId);
   await eventually(async () => ((await stack.temporal.workflow.getHandle(workflowId).describe()).status.name === 'CANCELLED' ? true : undefined));
   expect(await assignmentRow('a1')).toMatchObject({ status: 'unassigned', endedBy: 'operator' });
+  const history = await stack.api('GET', '/clients/c1/agents?status=all', { token });
+  expect(history.body.assignments.filter((a: { agent: string }) => a.agent === 'a1').at(-1)).toMatchObject({ status: 'unassigned', ended_by: { actor: 'operator', reason: 'operator' } });
   const listed = await stack.api('GET', '/clients/c1/agents', { token });
   expect(listed.body.assignments.map((a: { agent: string }) => a.agent)).not.toContain('a1');
 });
@@ -55,6 +57,7 @@ test('Request Cancellation on a waiting message cancels it, by an operator, and 
   await temporalCli('workflow', 'cancel', '--workflow-id', sent.body.workflow_id);
   const message = await waitForStatus(stack.api, token, sent.body._id, 'canceled');
   expect(message.canceled_at).toEqual(expect.any(String));
+  expect(message.canceled_by).toEqual({ actor: 'operator', reason: 'operator' });
   expect(await stack.prisma.message.findUniqueOrThrow({ where: { id: sent.body._id } })).toMatchObject({ canceledBy: 'operator' });
   // The row changes inside the run's last task; the run closes as that task completes.
   await eventually(async () => ((await stack.temporal.workflow.getHandle(sent.body.workflow_id).describe()).status.name === 'CANCELLED' ? true : undefined));

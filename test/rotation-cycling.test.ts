@@ -116,6 +116,8 @@ test('DELETE stops the rotation: the period in progress runs to its dt_until, an
   const stopped = await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
   expect(stopped.status).toBe(200);
   expect(stopped.body).toMatchObject({ status: 'stopped', current: put.body.current, next: null, next_change_at: null, stopped_at: expect.any(String), version: 2 });
+  expect(stopped.body.stopped_by).toEqual({ actor: 'user', reason: 'api' });
+  expect(put.body.stopped_by).toBeNull();
 
   const handle = stack.temporal.workflow.getHandle(put.body.workflow_id);
   await expect(handle.result()).resolves.toEqual({ outcome: 'stopped' });

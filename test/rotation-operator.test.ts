@@ -48,6 +48,7 @@ test('Request Cancellation stops the rotation, as stopped by an operator; the pe
 
   const view = await stack.api('GET', `/clients/${clientId}/rotation`, { token });
   expect(view.body).toMatchObject({ status: 'stopped', next: null, current: { agent: agents[0], until: plusMs(put.body.starts_at, 60_000) } });
+  expect(view.body.stopped_by).toEqual({ actor: 'operator', reason: 'operator' });
   expect(await stack.prisma.rotation.findFirstOrThrow({ where: { client: { business: stack.business, id: clientId } } })).toMatchObject({ stoppedBy: 'operator' });
   const feed = await stack.api('GET', `/events?client=${clientId}&type=rotation.*`, { token });
   expect(feed.body.events).toEqual([expect.objectContaining({ type: 'rotation.stopped', data: { ...view.body, reason: 'operator' } })]);

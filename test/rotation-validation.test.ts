@@ -33,6 +33,7 @@ test.each([
   ['a period over ten years', { agents: ['a1'], period: 'P3654D' }, 'Invalid period: must be between 1 minute and 10 years'],
   ['an unreadable starts_at', { agents: ['a1'], period: '8h', starts_at: 'monday' }, 'Invalid starts_at: must be an ISO 8601 date or date-time'],
   ['an impossible starts_at', { agents: ['a1'], period: '8h', starts_at: '2030-02-30' }, 'Invalid starts_at: must be an ISO 8601 date or date-time'],
+  ['a starts_at an offset pushes past 9999', { agents: ['a1'], period: '8h', starts_at: '9999-12-31T23:59:59-14:00' }, 'Invalid starts_at: must be an ISO 8601 date or date-time'],
   ['a starts_at far away', { agents: ['a1'], period: '8h', starts_at: '2143-06-23' }, 'Invalid starts_at: must be within 10 years of now'],
   ['notes that are not a string', { agents: ['a1'], period: '8h', ds_notes: 42 }, 'Invalid ds_notes: must be a string of at most 2000 characters'],
   ['notes too long', { agents: ['a1'], period: '8h', ds_notes: 'x'.repeat(2001) }, 'Invalid ds_notes: must be a string of at most 2000 characters'],

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { loadConfig } from '../src/config';
+import { cursorKeyOf, loadConfig } from '../src/config';
 
 const secret = 'x'.repeat(32);
 
@@ -31,4 +31,18 @@ test('the webhook provider needs MESSAGE_WEBHOOK_URL, and it must be a URL', () 
 test('rejects an unknown provider and a port out of range', () => {
   expect(() => loadConfig({ MESSAGE_PROVIDER: 'carrier-pigeon' })).toThrow('Invalid configuration: MESSAGE_PROVIDER');
   expect(() => loadConfig({ PORT: '70000' })).toThrow('Invalid configuration: PORT');
+});
+
+test('the feed cursor key comes from CURSOR_SECRET, else from JWT_SECRET; production with neither does not start', () => {
+  const other = 'c'.repeat(32);
+  expect(cursorKeyOf(loadConfig({ JWT_SECRET: secret }))).toEqual(cursorKeyOf(loadConfig({ JWT_SECRET: secret })));
+  expect(cursorKeyOf(loadConfig({ JWT_SECRET: secret, CURSOR_SECRET: other }))).not.toEqual(cursorKeyOf(loadConfig({ JWT_SECRET: secret })));
+  // Derived under its own label: the key is not the secret itself.
+  expect(cursorKeyOf(loadConfig({ JWT_SECRET: secret }))).not.toEqual(Buffer.from(secret));
+  expect(() => loadConfig({ JWT_SECRET: secret, CURSOR_SECRET: 'short' })).toThrow('CURSOR_SECRET must be at least 32 characters');
+  const publicKeyOnly = loadConfig({ NODE_ENV: 'production', JWT_PUBLIC_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString() });
+  expect(() => cursorKeyOf(publicKeyOnly)).toThrow('set CURSOR_SECRET (or JWT_SECRET)');
+  const development = loadConfig({});
+  expect(cursorKeyOf(development)).toHaveLength(32);
+  expect(cursorKeyOf(development)).toEqual(cursorKeyOf(development));
 });

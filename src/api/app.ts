@@ -10,6 +10,7 @@ import { authenticate, type AuthConfig } from './http/authenticate';
 import { errorMiddleware, notFoundHandler } from './http/errors';
 import { healthRouter, type HealthDeps } from './http/health';
 import { jsonBodyOnly } from './http/json-body';
+import { jsonEndsWithNewline } from './http/json-text';
 import { corsAllowList, securityHeaders } from './http/hygiene';
 import { httpMetrics, type HttpMetrics } from './http/metrics';
 import { perUserRateLimit } from './http/rate-limit';
@@ -53,7 +54,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
-  app.use(requestLog(logger), metrics.middleware, ...securityHeaders(), corsAllowList(deps.corsOrigins ?? []));
+  app.use(jsonEndsWithNewline, requestLog(logger), metrics.middleware, ...securityHeaders(), corsAllowList(deps.corsOrigins ?? []));
   app.use(healthRouter(deps), openApiRouter());
 
   const business = Router({ mergeParams: true });

@@ -28,10 +28,16 @@ const PUBLIC_KEY_ALGORITHMS: Algorithm[] = ['RS256', 'ES256'];
 /** The subject is part of Temporal workflow ids, which the server caps at 1000 characters. */
 export const MAX_SUBJECT_LENGTH = 200;
 
-/** The token's `alg`; jwt.decode throws, rather than returning null, on a JWT-typed header over a non-JSON payload. */
+/**
+ * The token's `alg`, or undefined for a token not to verify at all. A `crit` header lists extensions
+ * the recipient must understand or reject the token (RFC 7515 §4.1.11): this service understands none.
+ * jwt.decode throws, rather than returning null, on a JWT-typed header over a non-JSON payload.
+ */
 function headerAlgorithm(token: string): Algorithm | undefined {
   try {
-    return jwt.decode(token, { complete: true })?.header.alg as Algorithm | undefined;
+    const header = jwt.decode(token, { complete: true })?.header;
+    if (!header || Object.hasOwn(header, 'crit')) return undefined;
+    return header.alg as Algorithm;
   } catch {
     return undefined;
   }

@@ -8,6 +8,7 @@ import {
   assignmentWorkflowId,
 } from '../domain';
 import { lockAssignRequest, settleAssignRequest } from './assign-requests';
+import { isStorableDate, RefusedDataError } from './errors';
 import { ASSIGNMENT_EVENT_INCLUDE, assignmentEvent, withEvents, type NewEvent } from './events';
 import type { Prisma } from './prisma';
 import type { ReconcilerFilter } from './reconciler-filter';
@@ -85,6 +86,8 @@ export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Sc
     const agentPk = agentPks.get(agentId)!;
     const active = await tx.assignment.findFirst({ where: { clientPk: client.pk, agentPk, status: 'active' } });
     const data = { dtUntil: new Date(dtUntil), notes, rotation: options.rotation ?? false };
+    // 22008, datetime field overflow: what such a date would be once read back.
+    if (!isStorableDate(data.dtUntil)) throw new RefusedDataError('A dt_until is outside the years 0001-9999', '22008');
     // The running expiry workflow of an active assignment keeps its id, whatever scheme made it.
     const workflowId = active?.workflowId ?? assignmentWorkflowId({ business: input.business, clientId: input.clientId, agentId, clientPk: client.pk });
     if (active && options.rotation && active.dtUntil > data.dtUntil) {

@@ -14,6 +14,7 @@ export async function insertUnique<T>(insert: () => Promise<T>, onDuplicate: () 
 
 /** The SQLSTATE PostgreSQL answered with, as the driver adapter hands it through Prisma. */
 export function sqlState(error: unknown): string | undefined {
+  if (error instanceof RefusedDataError) return error.sqlState;
   const e = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } }; cause?: { originalCode?: unknown } };
   const code = e?.meta?.driverAdapterError?.cause?.originalCode ?? e?.cause?.originalCode;
   return typeof code === 'string' ? code : undefined;
@@ -24,6 +25,29 @@ const prismaCode = (error: unknown) => {
   return typeof code === 'string' ? code : undefined;
 };
 
+const FIRST_STORABLE_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_STORABLE_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * A date the service can store and read back: UTC years 0001 to 9999. PostgreSQL takes later years,
+ * but they come back through Prisma as an invalid date, so they are refused before they are written.
+ */
+export function isStorableDate(date: Date): boolean {
+  const ms = date.getTime();
+  return !Number.isNaN(ms) && ms >= FIRST_STORABLE_MS && ms <= LAST_STORABLE_MS;
+}
+
+/** A value the service refuses to write, as the database would refuse it, with the SQLSTATE it stands for: never worth a retry. */
+export class RefusedDataError extends Error {
+  override name = 'RefusedDataError';
+  constructor(
+    message: string,
+    readonly sqlState: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Prisma's codes for a value the database cannot take: too long, of the wrong type, missing, out of range. */
 const REFUSED_DATA_CODES = new Set(['P2000', 'P2005', 'P2006', 'P2007', 'P2009', 'P2011', 'P2012', 'P2019', 'P2020', 'P2023']);
 
@@ -33,7 +57,7 @@ const REFUSED_DATA_CODES = new Set(['P2000', 'P2005', 'P2006', 'P2007', 'P2009',
  * among them: a concurrent writer caused it, and the retried transaction reads the new state.
  */
 export function isRefusedData(error: unknown): boolean {
-  if ((error as Error)?.name === 'PrismaClientValidationError') return true;
+  if (error instanceof RefusedDataError || (error as Error)?.name === 'PrismaClientValidationError') return true;
   const state = sqlState(error);
   if (state) return state.startsWith('22') || state === '23502' || state === '23514';
   const code = prismaCode(error);

@@ -14,6 +14,12 @@ import { operation, service } from 'nexus-rpc';
  * Who acts: the business (the `{businessname}` of the HTTP path) and the user (a token's `sub`). The
  * endpoint's allowed caller namespaces decide who may name them; see docs/nexus.md, "Who may call".
  */
+/** Who ended or canceled something: `user` (the owner, through the API or Nexus), `operator` (the Temporal UI) or `system` (a date reached), with its event's reason. */
+export interface ChangedBy {
+  actor: 'user' | 'operator' | 'system';
+  reason: 'api' | 'expiry' | 'operator' | 'rule';
+}
+
 export interface CrmCaller {
   business: string;
   user: string;
@@ -42,6 +48,8 @@ export interface UnassignAgentOutput {
   dt_until: string;
   status: 'unassigned';
   ended_at: string;
+  /** Always `{ actor: 'user', reason: 'api' }`: the caller unassigned it. */
+  ended_by: ChangedBy;
   workflow_id: string;
 }
 
@@ -59,6 +67,8 @@ export interface AssignmentItem {
   assigned_at: string;
   updated_at: string;
   ended_at: string | null;
+  /** Who ended it: `system`/`expiry`, `user`/`api` (the owner), `operator`/`operator`; null while active. */
+  ended_by: ChangedBy | null;
   /** Made by the client's rotation (`PUT /clients/{_id}/rotation`) rather than by an assign-agents request. */
   rotation: boolean;
 }
@@ -98,6 +108,8 @@ export interface CancelMessageOutput {
   status: 'canceled';
   send_at: string;
   canceled_at: string;
+  /** Who canceled it: `user`/`api` (the caller) or, for one an operator had canceled already, `operator`/`operator`. */
+  canceled_by: ChangedBy | null;
   workflow_id: string;
 }
 

@@ -9,6 +9,7 @@ import { unassignAgentRequest } from '../use-cases/assignments/unassign';
 import { sendMessageRequest } from '../use-cases/messages/accept';
 import { cancelIfScheduled, cancelMessage } from '../use-cases/messages/cancel';
 import { messageStatus } from '../db/messages';
+import { changedBy } from '../views/changed-by';
 import type { Prisma } from '../db/prisma';
 import { logError } from '../logger';
 import { startMessageWorkflowForOperation, type ScheduledMessage } from '../temporal/send-message-workflow';
@@ -117,6 +118,7 @@ export function crmServiceHandler(options: CrmServiceDeps) {
         status: 'canceled',
         send_at: message.sendAt.toISOString(),
         canceled_at: message.canceledAt!.toISOString(),
+        canceled_by: changedBy(message.canceledBy),
         workflow_id: message.workflowId,
       } satisfies CancelMessageOutput;
     }),

@@ -1,4 +1,11 @@
 import type { Assignment } from '../generated/prisma/client';
+import { BY_EXPIRY, changedBy, type ChangedBy } from './changed-by';
+
+/** Who ended it: the expiry, or whoever unassigned it; null while active. */
+function endedBy(a: Assignment): ChangedBy | null {
+  if (a.status === 'expired') return BY_EXPIRY;
+  return a.status === 'unassigned' ? changedBy(a.endedBy) : null;
+}
 
 /** One item of `GET /clients/{_id}/agents`; also the `data` of an assignment event, with its client. */
 export const assignmentView = (a: Assignment & { agent: { id: string } }) => ({
@@ -10,5 +17,6 @@ export const assignmentView = (a: Assignment & { agent: { id: string } }) => ({
   assigned_at: a.createdAt.toISOString(),
   updated_at: a.updatedAt.toISOString(),
   ended_at: a.endedAt?.toISOString() ?? null,
+  ended_by: endedBy(a),
   rotation: a.rotation,
 });

@@ -1,4 +1,5 @@
 import type { Message } from '../generated/prisma/client';
+import { changedBy } from './changed-by';
 
 /** The 202 answer of a send, also for a replayed Idempotency-Key. */
 export const acceptedView = (m: Message) => ({
@@ -27,4 +28,5 @@ export const messageView = (m: Message & { client: { id: string } | null }) => (
   dispatched_at: isoOrNull(m.dispatchedAt),
   sent_at: isoOrNull(m.sentAt),
   canceled_at: isoOrNull(m.canceledAt),
+  canceled_by: m.status === 'canceled' ? changedBy(m.canceledBy) : null,
 });

@@ -1,5 +1,6 @@
 import { currentOf, pendingOf, scheduleOf, skippedOf, type RotationWithClient } from '../db/rotations';
 import { nextChange } from '../db/rotation-schedule';
+import { changedBy } from './changed-by';
 import { rotationWorkflowId } from '../domain';
 
 /**
@@ -41,6 +42,7 @@ export function rotationView(row: RotationWithClient, now = new Date()) {
     },
     skipped: skippedOf(row).map((s) => ({ from: s.at, until: s.until, agent: s.agent, position: s.position === null ? null : s.position + 1, reason: s.reason })),
     stopped_at: row.stoppedAt?.toISOString() ?? null,
+    stopped_by: row.status === 'stopped' ? changedBy(row.stoppedBy) : null,
     version: row.version,
     workflow_id: rotationWorkflowId({ business: row.business, clientPk: row.clientPk, rotationKey: row.key }),
   };

@@ -1,15 +1,22 @@
 import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { AssignAgentsInput, AssignAgentsResult } from '../domain';
+import { attemptsWithin } from './retry-budget';
 
 type Activities = ReturnType<typeof createActivities>;
 
 // The caller waits 20 s for the answer: after 30 s of a database that keeps failing the request fails
-// (the API answers 503) rather than holding its workflow for ever. Refused data fails at once.
+// (the API answers 503) rather than holding its workflow for ever. Refused data fails at once. The
+// attempt count enforces the 30 s: the server does not time out a local activity's retries.
 const { recordAssignments } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   scheduleToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
+  retry: {
+    initialInterval: '200 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '5 seconds',
+    maximumAttempts: attemptsWithin(30_000, { initialMs: 200, coefficient: 2, maximumMs: 5000 }),
+  },
 });
 
 // The assignments are recorded by then: their timers are worth longer retries, and the reconciler
@@ -17,7 +24,12 @@ const { recordAssignments } = proxyLocalActivities<Activities>({
 const { scheduleAssignmentExpiries } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   scheduleToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  retry: {
+    initialInterval: '200 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: attemptsWithin(10 * 60_000, { initialMs: 200, coefficient: 2, maximumMs: 30_000 }),
+  },
 });
 
 // Local activities: short database calls whose answer the HTTP caller is waiting for, run inside the

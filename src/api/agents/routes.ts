@@ -5,7 +5,7 @@ import { insertAgent, listAgents } from '../../db/agents';
 import type { Prisma } from '../../db/prisma';
 import { conflict } from '../http/problem';
 import { scopeOf } from '../http/scope';
-import { parseBody, resourceId } from '../../use-cases/input/validation';
+import { optionalName, parseBody, resourceId } from '../../use-cases/input/validation';
 import { agentView } from './view';
 
 export interface AgentRoutesDeps {
@@ -14,7 +14,7 @@ export interface AgentRoutesDeps {
 
 const createAgentBody = z.object({
   _id: resourceId.optional(),
-  name: z.string().max(200).nullish(),
+  name: optionalName,
 });
 
 export function agentsRouter({ prisma }: AgentRoutesDeps): Router {
@@ -23,7 +23,7 @@ export function agentsRouter({ prisma }: AgentRoutesDeps): Router {
   router.post('/agents', async (req, res) => {
     const body = parseBody(createAgentBody, req.body);
     const scope = scopeOf(req);
-    const agent = await insertAgent(prisma, scope, { id: body._id ?? randomUUID(), name: body.name ?? null }, () => conflict(`Agent ${body._id} already exists`));
+    const agent = await insertAgent(prisma, scope, { id: body._id ?? randomUUID(), name: body.name }, () => conflict(`Agent ${body._id} already exists`));
     res.status(201).location(`/ext/v2/${scope.business}/agents/${agent.id}`).json(agentView(agent));
   });
 

@@ -5,7 +5,7 @@ import { insertClient } from '../../db/clients';
 import type { Prisma } from '../../db/prisma';
 import { conflict } from '../http/problem';
 import { scopeOf } from '../http/scope';
-import { parseBody, phoneNumber, resourceId } from '../../use-cases/input/validation';
+import { optionalName, parseBody, phoneNumber, resourceId } from '../../use-cases/input/validation';
 import { findOwnedClient } from '../../use-cases/clients/owned-client';
 import { clientView } from './view';
 
@@ -15,7 +15,7 @@ export interface ClientRoutesDeps {
 
 const createClientBody = z.object({
   _id: resourceId.optional(),
-  name: z.string().max(200).nullish(),
+  name: optionalName,
   phone: phoneNumber.nullish(),
 });
 
@@ -25,7 +25,7 @@ export function clientsRouter({ prisma }: ClientRoutesDeps): Router {
   router.post('/clients', async (req, res) => {
     const body = parseBody(createClientBody, req.body);
     const scope = scopeOf(req);
-    const client = await insertClient(prisma, scope, { id: body._id ?? randomUUID(), name: body.name ?? null, phone: body.phone ?? null }, () =>
+    const client = await insertClient(prisma, scope, { id: body._id ?? randomUUID(), name: body.name, phone: body.phone ?? null }, () =>
       conflict(`Client ${body._id} already exists`),
     );
     res.status(201).location(`/ext/v2/${scope.business}/clients/${client.id}`).json(clientView(client));

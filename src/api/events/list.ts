@@ -6,6 +6,7 @@ import { EVENT_PATTERNS } from '../../domain';
 import { badRequest } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { RESOURCE_ID_PATTERN } from '../../use-cases/input/validation';
+import { openCursor, sealCursor } from './cursor';
 import { eventView } from './view';
 
 export const MAX_EVENTS_PAGE = 100;
@@ -17,13 +18,10 @@ const feedQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_EVENTS_PAGE).default(50),
 });
 
-/** A position in the feed: opaque to the caller, the last event's `seq` inside. */
-const encodeCursor = (seq: bigint) => Buffer.from(`e${seq}`).toString('base64url');
-
-function decodeCursor(raw: string): bigint {
-  const text = Buffer.from(raw, 'base64url').toString('utf8');
-  if (/^e\d{1,19}$/.test(text)) return BigInt(text.slice(1));
-  throw badRequest('Invalid after: pass next_cursor from a previous page');
+function decodeCursor(key: Buffer, scope: Scope, raw: string): bigint {
+  const seq = openCursor(key, scope, raw);
+  if (seq === undefined) throw badRequest('Invalid after: pass next_cursor from a previous page');
+  return seq;
 }
 
 function parseFeedQuery(query: unknown) {
@@ -38,9 +36,9 @@ function parseFeedQuery(query: unknown) {
  * from — also on the last page, so a poller keeps it and asks again later; `has_more` says whether
  * more are there now.
  */
-export async function listFeed(prisma: Prisma, scope: Scope, query: unknown) {
+export async function listFeed(prisma: Prisma, cursorKey: Buffer, scope: Scope, query: unknown) {
   const { after, type, client, limit } = parseFeedQuery(query);
-  const afterSeq = after === undefined ? undefined : decodeCursor(after);
+  const afterSeq = after === undefined ? undefined : decodeCursor(cursorKey, scope, after);
   const clientPk = client === undefined ? undefined : ((await findClient(prisma, scope, client))?.pk ?? null);
   // Another user's client id, or one that does not exist, simply matches nothing.
   const rows = clientPk === null ? [] : await listEvents(prisma, scope, { afterSeq, type, clientPk, take: limit + 1 });
@@ -48,7 +46,7 @@ export async function listFeed(prisma: Prisma, scope: Scope, query: unknown) {
   const last = page[page.length - 1];
   return {
     events: page.map(eventView),
-    next_cursor: last ? encodeCursor(last.seq) : (after ?? null),
+    next_cursor: last ? sealCursor(cursorKey, scope, last.seq) : (after ?? null),
     has_more: rows.length > limit,
   };
 }

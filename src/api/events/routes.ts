@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import type { Prisma } from '../../db/prisma';
 import { scopeOf } from '../http/scope';
@@ -5,12 +6,14 @@ import { listFeed } from './list';
 
 export interface EventRoutesDeps {
   prisma: Prisma;
+  /** Seals the feed's cursors (see cursorKeyOf); absent: a key of this app alone, whose cursors die with it. */
+  cursorKey?: Buffer;
 }
 
-export function eventsRouter({ prisma }: EventRoutesDeps): Router {
+export function eventsRouter({ prisma, cursorKey = randomBytes(32) }: EventRoutesDeps): Router {
   const router = Router({ mergeParams: true });
   router.get('/events', async (req, res) => {
-    res.json(await listFeed(prisma, scopeOf(req), req.query));
+    res.json(await listFeed(prisma, cursorKey, scopeOf(req), req.query));
   });
   return router;
 }

@@ -1,11 +1,12 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { ServiceError, WorkflowFailedError } from '@temporalio/client';
-import { ActivityFailure, RetryState } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
 import { TemporalBusyError } from '../../temporal/admission';
 import { TemporalUnavailableError } from '../../temporal/availability';
 import { isDatabaseUnavailable, isRefusedData, sqlState } from '../../db/errors';
 import { refusalOf, UseCaseError } from '../../use-cases/errors';
+import { jsonText } from './json-text';
 import { badRequest, HttpProblem } from './problem';
 import { REQUEST_ID_HEADER } from './request-id';
 
@@ -16,7 +17,7 @@ export function sendProblem(res: Response, problem: HttpProblem): void {
     .status(problem.status)
     .set({ ...problem.headers, 'Content-Type': 'application/problem+json' })
     .send(
-      JSON.stringify({
+      jsonText({
         type: problem.type,
         title: STATUS_CODES[problem.status],
         status: problem.status,
@@ -56,9 +57,14 @@ function bodyParserProblem(error: unknown): HttpProblem | undefined {
 /** gRPC's DEADLINE_EXCEEDED and UNAVAILABLE. */
 const UNREACHABLE_TEMPORAL_CODES = new Set([4, 14]);
 
-/** A request workflow whose step kept failing on something that heals (the database, say) until its retries ran out. */
+/**
+ * A request workflow whose step kept failing on something that heals (the database, say) until its
+ * retries ran out. A local activity's last failure reaches the workflow unwrapped: a retryable
+ * failure that ended the run can only be one whose retries are spent.
+ */
 function retriesExhausted(error: unknown): boolean {
   if (!(error instanceof WorkflowFailedError)) return false;
+  if (error.cause instanceof ApplicationFailure && !error.cause.nonRetryable) return true;
   for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof ActivityFailure && (cause.retryState === RetryState.MAXIMUM_ATTEMPTS_REACHED || cause.retryState === RetryState.TIMEOUT)) return true;
   }

@@ -4,8 +4,12 @@ import { badRequest, unauthorized } from './problem';
 
 /** No string a body carries that PostgreSQL cannot store gets past the router (see src/use-cases/input/storable.ts). */
 export const storableBody: RequestHandler = (req, _res, next) => {
-  const field = firstUnstorableField(req.body);
-  next(field ? unstorableField(field) : undefined);
+  try {
+    const field = firstUnstorableField(req.body);
+    next(field ? unstorableField(field) : undefined);
+  } catch (error) {
+    next(error);
+  }
 };
 
 /** How many times a header occurs in the request as sent (Node joins or drops repeats). */

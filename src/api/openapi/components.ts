@@ -167,6 +167,20 @@ export const components: OpenApiObject = {
       examples: ['c1'],
     },
     DateTime: { type: 'string', format: 'date-time', description: 'ISO 8601, UTC.', examples: ['2030-01-01T00:00:00.000Z'] },
+    ChangedBy: {
+      type: 'object',
+      description:
+        'Who ended, canceled or stopped it, and why (the `reason` its event carries): `user` with `api` — the owner, the only user who can ' +
+        'change it (the token\'s subject, over HTTP or Nexus), so the caller; `operator` with `operator` — its workflow canceled in the Temporal UI; ' +
+        '`system` with `expiry` — its date came.',
+      required: ['actor', 'reason'],
+      additionalProperties: false,
+      properties: {
+        actor: { enum: ['user', 'operator', 'system'] },
+        reason: { enum: ['api', 'expiry', 'operator', 'rule'] },
+      },
+      examples: [{ actor: 'user', reason: 'api' }],
+    },
   },
   responses: {
     Unauthorized: problem(

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type Response } from 'express';
+import { jsonText } from '../http/json-text';
 import { DOCS_CONTENT_SECURITY_POLICY, DOCS_INIT_SCRIPT, docsPage } from './docs-page';
 import { openApiDocument } from './document';
 
@@ -26,7 +27,7 @@ function pageHeaders(res: Response): Response {
 /** GET /openapi.json and GET /docs, without authentication: the description is public, the API is not. */
 export function openApiRouter(): Router {
   const router = Router();
-  const documentJson = JSON.stringify(openApiDocument);
+  const documentJson = jsonText(openApiDocument);
   const page = docsPage(ASSET_BASE, openApiDocument.info.title);
 
   router.get('/openapi.json', (_req, res) => {

@@ -1,5 +1,7 @@
 import { DEFAULT_DT_UNTIL } from '../../domain';
+import { isStorableDate } from '../../db/errors';
 import { Invalid } from '../errors';
+import { isBlank } from '../input/validation';
 
 export const MAX_AGENTS_PER_REQUEST = 100;
 export const MAX_NOTES_LENGTH = 2000;
@@ -14,7 +16,8 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\
 
 /**
  * Reads an ISO 8601 date or date-time. A date alone is 00:00:00 UTC of that day, and so is a
- * date-time without an offset. Returns undefined for anything else, including impossible dates.
+ * date-time without an offset. Returns undefined for anything else, including impossible dates and
+ * instants that an offset pushes outside the years 0001–9999 in UTC, which the database cannot hold.
  */
 export function parseIsoDate(value: string): Date | undefined {
   const dateOnly = ISO_DATE.exec(value);
@@ -27,7 +30,7 @@ export function parseIsoDate(value: string): Date | undefined {
   if (calendarDay.getUTCMonth() !== +mo - 1) return undefined;
   const normalised = dateOnly ? `${value}T00:00:00Z` : dateTime![7] ? value : `${value}Z`;
   const date = new Date(normalised.replace(/([+-]\d{2}):?(\d{2})?$/, (_, hours, minutes = '00') => `${hours}:${minutes}`));
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  return isStorableDate(date) ? date : undefined;
 }
 
 /** The checks of the assignment request, in the order the contract gives them. */
@@ -38,7 +41,7 @@ export function parseAssignRequest(body: unknown, now = new Date()): AssignReque
 
   const agentIds = agents.map((element) => {
     const id = typeof element === 'object' && element !== null ? (element as Record<string, unknown>).agent : undefined;
-    if (typeof id !== 'string' || id.trim() === '') throw new Invalid('Invalid agent data: missing agent ID');
+    if (typeof id !== 'string' || isBlank(id)) throw new Invalid('Invalid agent data: missing agent ID');
     return id;
   });
 

@@ -2,6 +2,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { unassignAgent as unassignRow } from '../../db/assignments';
 import type { Prisma } from '../../db/prisma';
 import { wakeExpiry } from '../../temporal/assignment-expiry-workflow';
+import { changedBy } from '../../views/changed-by';
 import { findOwnedClient } from '../clients/owned-client';
 import { NotFound } from '../errors';
 import type { Scope } from '../../db/scope';
@@ -27,6 +28,7 @@ export async function unassignAgent(deps: UnassignDeps, scope: Scope, client: { 
     dt_until: ended.dtUntil.toISOString(),
     status: ended.status,
     ended_at: ended.endedAt.toISOString(),
+    ended_by: changedBy('api')!,
     workflow_id: ended.workflowId,
   };
 }

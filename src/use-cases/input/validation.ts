@@ -4,6 +4,25 @@ import { Invalid } from '../errors';
 export const RESOURCE_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
 export const BUSINESS_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
+/**
+ * Characters that show nothing: white space, format characters (zero-width space and joiners, word
+ * joiner, bidirectional marks, soft hyphen, BOM), the combining grapheme joiner, the Hangul fillers
+ * and the blank Braille pattern.
+ */
+const INVISIBLE_ONLY = /^[\s\p{Cf}\u034F\u115F\u1160\u2800\u3164\uFFA0]*$/u;
+
+/** A string a reader would see as empty: nothing but white space and invisible characters. */
+export function isBlank(text: string): boolean {
+  return INVISIBLE_ONLY.test(text);
+}
+
+/** An optional name: a blank one is no name. */
+export const optionalName = z
+  .string()
+  .max(200)
+  .nullish()
+  .transform((name) => (name === undefined || name === null || isBlank(name) ? null : name));
+
 export const resourceId = z.string().regex(RESOURCE_ID_PATTERN, 'must be 1-128 characters of A-Z a-z 0-9 . _ : @ -');
 
 /** Normalises spaces, dashes, dots and parentheses away; the result must be E.164. */

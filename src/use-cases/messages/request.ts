@@ -1,6 +1,6 @@
 import { parseDelay, sendAtAfter, type Delay } from './delay';
 import { Invalid, NotFound } from '../errors';
-import { normalisePhone, RESOURCE_ID_PATTERN } from '../input/validation';
+import { isBlank, normalisePhone, RESOURCE_ID_PATTERN } from '../input/validation';
 
 export const MAX_TEXT_LENGTH = 4096;
 export const MAX_NAME_LENGTH = 200;
@@ -33,9 +33,9 @@ export interface MessageRequest {
 
 const INVALID_PHONE = 'Invalid client_phone: must be an E.164 phone number such as +14155550123';
 
-/** Absent, null and blank strings all count as "not given". */
+/** Absent, null and blank strings (white space or invisible characters only) all count as "not given". */
 function given(value: unknown): boolean {
-  return value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
+  return value !== undefined && value !== null && !(typeof value === 'string' && isBlank(value));
 }
 
 function characters(text: string): number {
@@ -78,7 +78,7 @@ export async function parseMessageRequest(
 
   const text = fields.text_message;
   if (text !== undefined && text !== null && typeof text !== 'string') throw new Invalid('Invalid text_message: must be a string');
-  if (typeof text !== 'string' || text.trim() === '') throw new Invalid('Missing or empty text_message');
+  if (typeof text !== 'string' || isBlank(text)) throw new Invalid('Missing or empty text_message');
   if (characters(text) > MAX_TEXT_LENGTH) throw new Invalid(`Invalid text_message: at most ${MAX_TEXT_LENGTH} characters`);
 
   const nameField = fields.client_name;

@@ -2,6 +2,7 @@ import type { RotationRequestData } from '../../db/rotations';
 import { DEFAULT_MIN_PERIOD_MS, MAX_PERIOD_MS } from '../../db/rotation-schedule';
 import { MAX_AGENTS_PER_REQUEST, MAX_NOTES_LENGTH, parseIsoDate } from '../assignments/request';
 import { Invalid } from '../errors';
+import { isBlank } from '../input/validation';
 import { parseDelay } from '../messages/delay';
 
 export const MAX_STARTS_AT_DISTANCE_MS = MAX_PERIOD_MS;
@@ -42,7 +43,7 @@ export function parseRotationRequest(body: unknown, limits: RotationRequestLimit
   const agents = fields.agents;
   if (!Array.isArray(agents) || agents.length === 0) throw new Invalid('Missing or invalid agents array');
   const agentIds = agents.map((id) => {
-    if (typeof id !== 'string' || id.trim() === '') throw new Invalid('Invalid agent data: missing agent ID');
+    if (typeof id !== 'string' || isBlank(id)) throw new Invalid('Invalid agent data: missing agent ID');
     return id;
   });
   if (agentIds.length > MAX_AGENTS_PER_REQUEST) throw new Invalid(`Too many agents: at most ${MAX_AGENTS_PER_REQUEST} per rotation`);

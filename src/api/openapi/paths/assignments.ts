@@ -70,7 +70,7 @@ export const assignmentsApi: ApiPart = {
     },
     Assignment: {
       type: 'object',
-      required: ['agent', 'dt_until', 'status', 'ds_notes', 'workflow_id', 'assigned_at', 'updated_at', 'ended_at', 'rotation'],
+      required: ['agent', 'dt_until', 'status', 'ds_notes', 'workflow_id', 'assigned_at', 'updated_at', 'ended_at', 'ended_by', 'rotation'],
       additionalProperties: false,
       properties: {
         agent: ref('schemas', 'ResourceId'),
@@ -81,6 +81,7 @@ export const assignmentsApi: ApiPart = {
         assigned_at: ref('schemas', 'DateTime'),
         updated_at: ref('schemas', 'DateTime'),
         ended_at: { type: ['string', 'null'], format: 'date-time', description: 'When it expired or was unassigned.' },
+        ended_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who ended it: `system`/`expiry` when it expired, `user`/`api` when its owner unassigned it, `operator`/`operator` when its workflow was canceled in the Temporal UI; null while active.' },
         rotation: {
           type: 'boolean',
           description: 'Made (or last re-assigned) by the client\'s rotation, for one period (`PUT …/clients/{_id}/rotation`); false for an assign-agents request\'s.',
@@ -95,7 +96,7 @@ export const assignmentsApi: ApiPart = {
     },
     Unassignment: {
       type: 'object',
-      required: ['client', 'agent', 'dt_until', 'status', 'ended_at', 'workflow_id'],
+      required: ['client', 'agent', 'dt_until', 'status', 'ended_at', 'ended_by', 'workflow_id'],
       additionalProperties: false,
       properties: {
         client: ref('schemas', 'ResourceId'),
@@ -103,6 +104,7 @@ export const assignmentsApi: ApiPart = {
         dt_until: ref('schemas', 'DateTime'),
         status: { const: 'unassigned' },
         ended_at: ref('schemas', 'DateTime'),
+        ended_by: { ...ref('schemas', 'ChangedBy'), description: 'Always `{ "actor": "user", "reason": "api" }`: the caller unassigned it.' },
         workflow_id: assignmentWorkflowId,
       },
     },
@@ -208,6 +210,7 @@ export const assignmentsApi: ApiPart = {
               dt_until: '2030-01-01T00:00:00.000Z',
               status: 'unassigned',
               ended_at: '2026-11-22T05:14:13.462Z',
+              ended_by: { actor: 'user', reason: 'api' },
               workflow_id: 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
             },
           }),

@@ -58,6 +58,7 @@ const assignmentEvent = {
     assigned_at: '2026-11-22T05:14:13.462Z',
     updated_at: '2030-01-01T00:00:00.010Z',
     ended_at: '2030-01-01T00:00:00.009Z',
+    ended_by: { actor: 'system', reason: 'expiry' },
     rotation: false,
     reason: 'expiry',
   },
@@ -100,7 +101,9 @@ export const eventsApi: ApiPart = {
         events: { type: 'array', items: ref('schemas', 'Event'), description: 'Oldest first, in commit order.' },
         next_cursor: {
           type: ['string', 'null'],
-          description: 'Pass as `after` to read on. On the last page too: keep it and ask again later. Null only when there are no events at all.',
+          description:
+            'Pass as `after` to read on. On the last page too: keep it and ask again later. Null only when there are no events at all. ' +
+            'Opaque: sealed for the caller (business and user) it was issued to, so it shows nothing and works for no one else; the same position may read differently each time.',
         },
         has_more: { type: 'boolean', description: 'Whether more events are there already.' },
       },
@@ -117,14 +120,20 @@ export const eventsApi: ApiPart = {
           'The caller\'s events in this business, oldest first, in the order their changes were committed: an event never appears before one ' +
           'that an earlier page ended with. Poll with the last `next_cursor` to follow along; events are kept.',
         parameters: [
-          { name: 'after', in: 'query', required: false, description: 'The `next_cursor` of a previous page; absent: from the first event.', schema: { type: 'string', maxLength: 100 } },
+          {
+            name: 'after',
+            in: 'query',
+            required: false,
+            description: 'The `next_cursor` of a previous page of this caller (the same business and user); absent: from the first event.',
+            schema: { type: 'string', maxLength: 100 },
+          },
           { name: 'type', in: 'query', required: false, description: 'Only this type, or `assignment.*` / `message.*` / `rotation.*`.', schema: { enum: [...EVENT_PATTERNS] } },
           { name: 'client', in: 'query', required: false, description: 'Only events about this client; another user\'s id matches nothing.', schema: ref('schemas', 'ResourceId') },
           { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
         ],
         responses: {
-          200: json('One page.', ref('schemas', 'EventPage'), { example: { events: [assignmentEvent], next_cursor: 'ZTQy', has_more: false } }),
-          400: problem(400, 'A query parameter is invalid; the detail names it.', {
+          200: json('One page.', ref('schemas', 'EventPage'), { example: { events: [assignmentEvent], next_cursor: 'AWpHrA3pdisggkhddP93qMS9H7evIYdbmwFq8w2-RnKUfltF8A', has_more: false } }),
+          400: problem(400, 'A query parameter is invalid; the detail names it. A cursor of another caller, or one altered, is an invalid `after`.', {
             invalidAfter: 'Invalid after: pass next_cursor from a previous page',
             invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
             ...BAD_PATH_EXAMPLE,

@@ -32,6 +32,7 @@ const sentMessage = {
   dispatched_at: '2026-11-22T05:14:13.601Z',
   sent_at: '2026-11-22T05:14:13.625Z',
   canceled_at: null,
+  canceled_by: null,
 };
 
 export const messagesApi: ApiPart = {
@@ -84,6 +85,7 @@ export const messagesApi: ApiPart = {
       required: [
         '_id', 'status', 'send_at', 'workflow_id', 'message_type', 'client', 'client_phone', 'client_name', 'text_message', 'attempts',
         'provider', 'provider_ref', 'error', 'created_at', 'updated_at', 'dispatched_at', 'sent_at', 'canceled_at',
+        'canceled_by',
       ],
       additionalProperties: false,
       properties: {
@@ -105,6 +107,7 @@ export const messagesApi: ApiPart = {
         dispatched_at: dateOrNull('When it left `scheduled`.'),
         sent_at: dateOrNull('When the provider accepted it.'),
         canceled_at: dateOrNull('When it was canceled.'),
+        canceled_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who canceled it: `user`/`api` (its owner) or `operator`/`operator` (its workflow canceled in the Temporal UI); null unless canceled.' },
       },
     },
     MessageList: {
@@ -251,7 +254,7 @@ export const messagesApi: ApiPart = {
         description: 'Idempotent: canceling a canceled message answers 200 with it again. No body is needed.',
         responses: {
           200: json('The message, now `canceled`.', ref('schemas', 'Message'), {
-            example: { ...sentMessage, status: 'canceled', attempts: 0, provider: null, provider_ref: null, dispatched_at: null, sent_at: null, canceled_at: '2026-11-22T05:14:13.625Z' },
+            example: { ...sentMessage, status: 'canceled', attempts: 0, provider: null, provider_ref: null, dispatched_at: null, sent_at: null, canceled_at: '2026-11-22T05:14:13.625Z', canceled_by: { actor: 'user', reason: 'api' } },
           }),
           400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such message of the caller in this business.', messageNotFound),

@@ -21,6 +21,7 @@ const EXAMPLE = {
   replacement: null,
   skipped: [],
   stopped_at: null,
+  stopped_by: null,
   version: 1,
   workflow_id: 'rotation/acme/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44/0f2b8a9c-7d41-4e0b-9a3e-2c5d6e7f8a90',
 };
@@ -126,7 +127,7 @@ export const rotationApi: ApiPart = {
       type: 'object',
       required: [
         'client', 'status', 'agents', 'period', 'period_ms', 'starts_at', 'ds_notes', 'current', 'next', 'next_change_at',
-        'replacement', 'skipped', 'stopped_at', 'version', 'workflow_id',
+        'replacement', 'skipped', 'stopped_at', 'stopped_by', 'version', 'workflow_id',
       ],
       additionalProperties: false,
       properties: {
@@ -158,6 +159,7 @@ export const rotationApi: ApiPart = {
           },
         },
         stopped_at: { type: ['string', 'null'], format: 'date-time' },
+        stopped_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who stopped it: `user`/`api` (its owner, DELETE …/rotation) or `operator`/`operator` (its workflow canceled in the Temporal UI); null while active.' },
         version: { type: 'integer', minimum: 1, description: 'Raised by every change.' },
         workflow_id: {
           type: 'string',
@@ -214,7 +216,7 @@ export const rotationApi: ApiPart = {
         summary: 'Stop the client\'s rotation',
         description: 'No further period is handed out; the assignment of the period in progress runs to its `dt_until`. A later PUT starts a rotation again.',
         responses: {
-          200: json('The rotation is stopped.', ref('schemas', 'Rotation'), { example: { ...EXAMPLE, status: 'stopped', next: null, next_change_at: null, stopped_at: '2026-12-01T10:00:00.000Z', version: 2 } }),
+          200: json('The rotation is stopped.', ref('schemas', 'Rotation'), { example: { ...EXAMPLE, status: 'stopped', next: null, next_change_at: null, stopped_at: '2026-12-01T10:00:00.000Z', stopped_by: { actor: 'user', reason: 'api' }, version: 2 } }),
           400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such client, or no active rotation on it.', {
             clientNotFound: 'Client not found',
