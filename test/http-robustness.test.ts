@@ -1,3 +1,5 @@
+import { crmProblemOf } from '../src/nexus/contract';
+import { toNexusError } from '../src/nexus/errors';
 import { fieldsOf } from '../src/nexus/scope';
 import { startTestStack, type TestStack } from './support/stack';
 
@@ -156,5 +158,11 @@ test('a body nested as deep as the limit allows is read as usual', async () => {
 test('a Nexus operation input nested too deep is refused with the same problem, not a stack overflow', () => {
   let input: unknown = 'x';
   for (let i = 0; i < 5000; i++) input = [input];
-  expect(() => fieldsOf({ business: 'acme', user: 'u1', agents: input })).toThrow(expect.objectContaining({ status: 400, detail: 'Malformed JSON body' }));
+  let answer: unknown;
+  try {
+    fieldsOf({ business: 'acme', user: 'u1', agents: input });
+  } catch (error) {
+    answer = toNexusError(error);
+  }
+  expect(crmProblemOf(answer)).toMatchObject({ status: 400, detail: 'Malformed JSON body' });
 });

@@ -1,6 +1,6 @@
 import { createPublicKey, createSecretKey } from 'node:crypto';
 import jwt, { type Algorithm } from 'jsonwebtoken';
-import { hasUnstorableCharacters } from '../use-cases/input/storable';
+import { hasUnstorableCharacters } from '../db/errors';
 
 export interface AuthConfig {
   secret?: string;

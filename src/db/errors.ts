@@ -28,6 +28,17 @@ const prismaCode = (error: unknown) => {
 const FIRST_STORABLE_MS = Date.parse('0001-01-01T00:00:00.000Z');
 const LAST_STORABLE_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
+/*
+ * PostgreSQL's text cannot hold a NUL character, and UTF-8 cannot encode half a surrogate pair: such a
+ * string fails inside the database, after a workflow has started, so none is let that far.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export function hasUnstorableCharacters(value: string): boolean {
+  return UNSTORABLE.test(value);
+}
+
 /**
  * A date the service can store and read back: UTC years 0001 to 9999. PostgreSQL takes later years,
  * but they come back through Prisma as an invalid date, so they are refused before they are written.

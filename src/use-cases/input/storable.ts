@@ -1,15 +1,7 @@
+import { hasUnstorableCharacters } from '../../db/errors';
 import { Invalid } from '../errors';
 
-/*
- * PostgreSQL's text cannot hold a NUL character, and UTF-8 cannot encode half a surrogate pair: such a
- * string fails inside the database, after a workflow has started. No string of a body gets that far.
- */
-// eslint-disable-next-line no-control-regex
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-export function hasUnstorableCharacters(value: string): boolean {
-  return UNSTORABLE.test(value);
-}
+/* No string of a body or an operation's input that PostgreSQL cannot store gets past the doors (see hasUnstorableCharacters). */
 
 /** Deeper than any body or operation input the service reads; a JSON body nested further is refused before anything walks it. */
 export const MAX_BODY_DEPTH = 32;
