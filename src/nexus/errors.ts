@@ -5,10 +5,11 @@ import { refusalOf, UseCaseError, type Refusal } from '../use-cases/errors';
 import type { CrmProblem } from './contract';
 
 /**
- * What the caller sees for a use case's error (src/use-cases/errors.ts). A 4xx problem is a final answer: a failed operation
- * (never retried) carrying the problem's type and detail, exactly as the HTTP route answers. A 503 or
- * 504 problem, and any error that is no problem at all (database or Temporal unreachable), is a
- * retryable handler error: Nexus repeats the request, which every operation makes safe.
+ * What the caller sees for a use case's error (src/use-cases/errors.ts), through the same table as the
+ * HTTP door. A 4xx problem is a final answer: a failed operation (never retried) carrying the problem's
+ * type and detail, exactly as the HTTP route answers. A 503 or 504 problem, and any error that is no
+ * problem at all (database or Temporal unreachable), is a retryable handler error: Nexus repeats the
+ * request, which every operation makes safe.
  */
 export function toNexusError(error: unknown): unknown {
   if (!(error instanceof UseCaseError)) return error;
