@@ -9,10 +9,12 @@ import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-re
  * on their own task queue, so the rotation's steps never wait behind POSTs that take seconds.
  */
 
-const PERIOD_MS = 2000;
+// Periods of a few seconds: short enough to watch five, long enough that a loaded machine's ordinary
+// delays (a workflow task, a transaction) never cost one.
+const PERIOD_MS = 4000;
 const RECEIVER_DELAY_MS = 9000;
-/** Enough 9-second POSTs to fill every slot the base queue has (10) for longer than the test watches. */
-const DELIVERIES = 40;
+/** Enough 9-second POSTs to fill every slot the base queue has (10), and the deliveries queue's (20), for longer than the test watches. */
+const DELIVERIES = 60;
 
 let stack: TestStack;
 let slow: WebhookReceiver;
@@ -27,7 +29,7 @@ afterAll(async () => {
   await stack.stop();
 });
 
-/** Tenant X: a subscription to the receiver that answers after 9 s, and 40 events for it; resolves once it holds POSTs open. */
+/** Tenant X: a subscription to the receiver that answers after 9 s, and 60 events for it; resolves once it holds POSTs open. */
 async function slowBacklog(): Promise<number> {
   const tokenX = stack.token(uniqueName('tenant-x'));
   await subscribe(stack.api, tokenX, slow, { events: ['assignment.created'] });
@@ -42,25 +44,25 @@ async function slowBacklog(): Promise<number> {
 test('with a 9-second webhook receiver busy for one tenant, another tenant\'s rotation hands out every period on time', async () => {
   const total = await slowBacklog();
 
-  // Tenant Y: a rotation of two agents with two-second periods.
+  // Tenant Y: a rotation of two agents with four-second periods.
   const tokenY = stack.token(uniqueName('tenant-y'));
   const y = await clientWithAgents(stack, tokenY, 2);
-  const put = await stack.api('PUT', `/clients/${y.clientId}/rotation`, { token: tokenY, body: { agents: y.agents, period: '2s' } });
+  const put = await stack.api('PUT', `/clients/${y.clientId}/rotation`, { token: tokenY, body: { agents: y.agents, period: '4s' } });
   expect(put.status).toBe(201);
   const startsAt = put.body.starts_at as string;
 
   const periods = await eventually(async () => {
     const made = await rotationAssignments(stack, tokenY, y.clientId);
     return made.length >= 5 ? made : undefined;
-  }, 30_000);
+  }, 45_000);
   // The receiver was still busy with tenant X's backlog all along.
   expect(delivered(slow).length).toBeLessThan(total);
 
+  const view = await stack.api('GET', `/clients/${y.clientId}/rotation`, { token: tokenY });
+  expect(view.body.skipped).toEqual([]);
   expect(periods.slice(0, 5).map((p) => [p.agent, p.dt_until])).toEqual(
     [0, 1, 2, 3, 4].map((k) => [y.agents[k % 2], plusMs(startsAt, (k + 1) * PERIOD_MS)]),
   );
-  const view = await stack.api('GET', `/clients/${y.clientId}/rotation`, { token: tokenY });
-  expect(view.body.skipped).toEqual([]);
   expect((await stack.api('DELETE', `/clients/${y.clientId}/rotation`, { token: tokenY })).status).toBe(200);
 }, 90_000);
 
