@@ -10,7 +10,7 @@ import { freePort } from './infra/ports';
 import { acquireStackLock } from './infra/stack-lock';
 import { dataConverterOf } from './temporal/data-converter';
 import { generatePayloadKey, parsePayloadKeys } from './temporal/payload-codec';
-import { startDevServer } from './infra/temporal-server';
+import { startTemporalEngine } from './infra/temporal-engine';
 import { dataPaths } from './paths';
 import { setLogLevel } from './logger';
 import { createApi, openServices, runObservedWorker } from './services';
@@ -68,24 +68,29 @@ async function main() {
     const codecToken = await codecTokenOf(config, () => developmentSecret(paths.devCodecToken));
     const uiCodecEndpoint = codecToken ? `${codecUrl}/${codecToken}` : config.CODEC_JWT_AUDIENCE ? codecUrl : undefined;
 
-    // PostgreSQL (then its migrations) and the Temporal dev server start side by side: neither needs the other.
+    // PostgreSQL (then its migrations) and the Temporal dev server start side by side: neither needs the
+    // other. The server engine keeps its data on that PostgreSQL, so it follows it.
+    const databaseReady = provideDatabase(config).then(async (database) => {
+      const applied = await applyMigrations(database.url).catch(async (error) => {
+        await database.stop();
+        throw error;
+      });
+      if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+      return database;
+    });
     const [databaseStart, serverStart] = await Promise.allSettled([
-      provideDatabase(config).then(async (database) => {
-        const applied = await applyMigrations(database.url).catch(async (error) => {
-          await database.stop();
-          throw error;
-        });
-        if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
-        return database;
-      }),
+      databaseReady,
       config.TEMPORAL_ADDRESS
         ? Promise.resolve(undefined)
         : (async () =>
-            startDevServer(config, {
+            startTemporalEngine(config, {
               dbFilename: paths.temporalDb,
               port: await freePort(config.TEMPORAL_PORT),
               uiPort: await freePort(config.TEMPORAL_UI_PORT),
               uiCodecEndpoint,
+              postgresAdminUrl: () => databaseReady.then((database) => database.url),
+              dir: paths.temporalServer,
+              log: (line) => console.log(line),
             }))(),
     ]);
     if (databaseStart.status === 'fulfilled') stops.push(databaseStart.value.stop);
