@@ -133,8 +133,8 @@ async function main() {
 
     console.log(`
   API          http://localhost:${http.port}/ext/v2/{businessname}
-  Temporal UI  ${uiUrl ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
-  Temporal     ${services.temporalAddress}
+  Temporal UI  ${uiUrl ?? server?.uiNote ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
+  Temporal     ${services.temporalAddress}${server ? (server.engine === 'server' ? ` (server engine: Temporal server on PostgreSQL, log in ${paths.temporalServer})` : ' (dev server)') : ''}
   Nexus        ${nexus}
   Metrics      http://${hostOf(config.API_METRICS_HOST)}:${metricsHttp.port}/metrics (API), http://${hostOf(config.WORKER_HTTP_HOST)}:${worker.port}/metrics (worker; health at /healthz)
   API docs     http://localhost:${http.port}/docs

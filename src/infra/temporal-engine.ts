@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import type { Config } from '../config';
 import type { ToolsConfig } from './temporal-cli';
 import { startDevServer, type DevServerOptions, type RunningDevServer } from './temporal-server';
 import { startServerEngine } from './temporal-server-engine';
+import { startTemporalUi } from './temporal-ui-server';
 
 export type TemporalEngine = Config['TEMPORAL_ENGINE'];
 
@@ -20,7 +22,7 @@ export interface EngineOptions extends DevServerOptions {
 export async function startTemporalEngine(
   config: ToolsConfig & Pick<Config, 'TEMPORAL_ENGINE' | 'TEMPORAL_HISTORY_SHARDS'>,
   options: EngineOptions,
-): Promise<RunningDevServer & { engine: TemporalEngine }> {
+): Promise<RunningDevServer & { engine: TemporalEngine; uiNote?: string }> {
   if (config.TEMPORAL_ENGINE === 'dev') return { engine: 'dev', ...(await startDevServer(config, options)) };
   const server = await startServerEngine({
     adminUrl: await options.postgresAdminUrl(),
@@ -31,5 +33,25 @@ export async function startTemporalEngine(
     namespaces: options.namespaces,
     log: options.log,
   });
-  return { engine: 'server', ...server };
+  if (options.uiPort === undefined) return { engine: 'server', ...server };
+  // The server binary has no UI: the UI server runs beside it. Without one the stack still runs.
+  const ui = await startTemporalUi({ dataDir: config.DATA_DIR, dir: join(options.dir, 'ui'), address: server.address, port: options.uiPort, codecEndpoint: options.uiCodecEndpoint, log: options.log }).catch(
+    (error: Error) => error,
+  );
+  if (ui instanceof Error) {
+    return {
+      engine: 'server',
+      ...server,
+      uiNote: `none (${ui.message}); the server engine runs without it: a Temporal UI server started with TEMPORAL_ADDRESS=${server.address} shows it`,
+    };
+  }
+  return {
+    engine: 'server',
+    ...server,
+    uiUrl: ui.url,
+    stop: async () => {
+      await ui.stop();
+      await server.stop();
+    },
+  };
 }

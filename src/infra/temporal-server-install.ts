@@ -46,6 +46,12 @@ async function installedGo(env: NodeJS.ProcessEnv): Promise<string | undefined> 
   }
 }
 
+/** The installed Go's version, and the GOTOOLCHAIN that builds the server with it or with the Go the module asks for. */
+export async function goToolchain(): Promise<{ go?: string; toolchain: string }> {
+  const go = await installedGo(process.env);
+  return { go, toolchain: process.env.GOTOOLCHAIN ?? (go && goSatisfies(go, TEMPORAL_SERVER_GO) ? 'local' : `go${TEMPORAL_SERVER_GO}`) };
+}
+
 /**
  * The Temporal server and its sql tool at TEMPORAL_SERVER_VERSION under `DATA_DIR/tools`, built with
  * `go install` from the Go module proxy when missing (minutes the first time; at once after). An
@@ -56,7 +62,7 @@ export async function installTemporalServer(dataDir: string, log: (line: string)
   const tools = { server: join(dir, 'server'), sqlTool: join(dir, 'sql') };
   if ((await isExecutable(tools.server)) && (await isExecutable(tools.sqlTool))) return tools;
 
-  const go = await installedGo(process.env);
+  const { go, toolchain } = await goToolchain();
   if (!go) {
     throw new Error(
       `The Temporal server engine (TEMPORAL_ENGINE=server) is built from Go module ${MODULE}@v${TEMPORAL_SERVER_VERSION}, and no \`go\` command is on PATH. ` +
@@ -64,7 +70,6 @@ export async function installTemporalServer(dataDir: string, log: (line: string)
         `or run the development server (TEMPORAL_ENGINE=dev, the default), or point TEMPORAL_ADDRESS at a cluster.`,
     );
   }
-  const toolchain = process.env.GOTOOLCHAIN ?? (goSatisfies(go, TEMPORAL_SERVER_GO) ? 'local' : `go${TEMPORAL_SERVER_GO}`);
   await mkdir(dir, { recursive: true });
   log(`Building Temporal server ${TEMPORAL_SERVER_VERSION} and its sql tool with Go ${toolchain === 'local' ? go : toolchain} into ${dir} (a few minutes, once)…`);
   const started = Date.now();
