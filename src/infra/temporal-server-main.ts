@@ -7,19 +7,27 @@ import { ensureNexusEndpoint } from './nexus-endpoint';
 import { startEmbeddedPostgres } from './postgres';
 import { startServerEngine } from './temporal-server-engine';
 import { installTemporalServer, serverToolsDir, TEMPORAL_SERVER_VERSION } from './temporal-server-install';
+import { installTemporalUi, TEMPORAL_UI_VERSION } from './temporal-ui-server';
 
 /**
  * `npm run temporal:server`: builds the Temporal server when missing, then runs it on DATABASE_URL's
  * PostgreSQL (a role allowed to create roles and databases) or on an embedded one of its own, with the
  * namespace, search attributes and Nexus endpoint registered, until Ctrl-C.
- * `-- --install-only` builds and stops there (CI runs it first so that the build's time shows on its own).
+ * `-- --install-only` builds it and the UI npm start runs beside it, and stops there (CI runs it first so
+ * that the build's time shows on its own).
  */
 async function main() {
   const config = loadConfig();
   const started = Date.now();
   const tools = await installTemporalServer(config.DATA_DIR, (line) => console.log(line));
   console.log(`Temporal server ${TEMPORAL_SERVER_VERSION}: ${tools.server}, sql tool ${tools.sqlTool} (${Math.round((Date.now() - started) / 1000)} s)`);
-  if (process.argv.includes('--install-only')) return;
+  if (process.argv.includes('--install-only')) {
+    // npm start's server engine runs the UI beside it; built here too, so that nothing is built later.
+    const uiStarted = Date.now();
+    const ui = await installTemporalUi(config.DATA_DIR, (line) => console.log(line)).catch((error: Error) => `not built (${error.message}); npm start runs without it`);
+    console.log(`Temporal UI ${TEMPORAL_UI_VERSION}: ${ui} (${Math.round((Date.now() - uiStarted) / 1000)} s)`);
+    return;
+  }
 
   const dir = `${dataPaths(config.DATA_DIR).temporalServer}-standalone`;
   const stops: (() => Promise<void>)[] = [];
