@@ -170,6 +170,22 @@ async function freePorts(preferredFrontend?: number): Promise<Ports> {
   };
 }
 
+/**
+ * The ports of the last run when they are all free again, else new ones (kept for the next run). A
+ * restart on the same ports is the same cluster member: on new ones the server first waits for the
+ * old member's shards to time out, which made a restart take a minute instead of seconds.
+ */
+async function portsOf(file: string, preferredFrontend?: number): Promise<Ports> {
+  const last = JSON.parse(await readFile(file, 'utf8').catch(() => 'null')) as Ports | null;
+  if (last && (!preferredFrontend || last.frontend === preferredFrontend)) {
+    const free = await Promise.all(Object.values(last).map(async (port) => (await freePort(port)) === port));
+    if (free.every(Boolean)) return last;
+  }
+  const ports = await freePorts(preferredFrontend);
+  await writeFile(file, JSON.stringify(ports));
+  return ports;
+}
+
 /** Stops the process: SIGTERM, then SIGKILL after `graceMs`. */
 async function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -230,6 +246,33 @@ async function searchAttributesOnceServed(connection: Connection, namespace: str
 }
 
 /**
+ * On existing data the frontend serves before the server's own workers have picked up the Schedules
+ * again, and describing one then runs into its deadline (the worker's Schedule setup would fail). Waits
+ * until one Schedule of each namespace, if any, can be described.
+ */
+async function schedulesServed(address: string, namespaces: string[], timeoutMs = 120_000): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    for (const namespace of namespaces) {
+      const { schedules } = await connection.workflowService.listSchedules({ namespace, maximumPageSize: 1 });
+      const scheduleId = schedules?.[0]?.scheduleId;
+      if (!scheduleId) continue;
+      for (const deadline = Date.now() + timeoutMs; ; ) {
+        try {
+          await connection.withDeadline(Date.now() + 5_000, () => connection.workflowService.describeSchedule({ namespace, scheduleId }));
+          break;
+        } catch (error) {
+          if (Date.now() > deadline) throw new Error(`The Temporal server does not describe Schedule ${scheduleId} after ${timeoutMs / 1000} s: ${(error as Error).message}`);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
  * The production engine on one machine: the Temporal server (TEMPORAL_SERVER_VERSION, built when
  * missing) on the stack's PostgreSQL, with its own role and databases, its schemas set up or upgraded,
  * the namespaces and the project's search attributes registered, as the dev server has them.
@@ -243,7 +286,7 @@ export async function startServerEngine(options: ServerEngineOptions): Promise<R
   const db = { host, port, password };
   await applySchemas(tools.sqlTool, db);
 
-  const ports = await freePorts(options.port);
+  const ports = await portsOf(join(options.dir, 'ports.json'), options.port);
   const dynamicConfig = join(options.dir, 'dynamic-config.yaml');
   const committed = await readFile(DYNAMIC_CONFIG_PATH, 'utf8');
   await writeFile(dynamicConfig, committed.replaceAll(COMPOSE_FRONTEND_HTTP, `127.0.0.1:${ports.frontendHttp}`));
@@ -273,6 +316,7 @@ export async function startServerEngine(options: ServerEngineOptions): Promise<R
       await stopProcess(child);
       child = await launch(tools.server, configFile, logFile, address);
     }
+    await schedulesServed(address, ['default', ...(options.namespaces ?? [])]);
   } catch (error) {
     await stopProcess(child);
     throw error;
