@@ -13,7 +13,9 @@ import { setLogLevel } from '../src/logger';
 import type { Prisma } from '../src/db/prisma';
 import { applyMigrations } from '../src/infra/migrate';
 import { startEmbeddedPostgres } from '../src/infra/postgres';
-import { startDevServer } from '../src/infra/temporal-server';
+import { Client as PgClient } from 'pg';
+import { startTemporalEngine } from '../src/infra/temporal-engine';
+import { SERVER_DATABASES } from '../src/infra/temporal-server-engine';
 import type { paths } from '../src/generated/openapi';
 import { createApi, openServices, runWorker, type ApiOptions } from '../src/services';
 import { generatePayloadKey } from '../src/temporal/payload-codec';
@@ -33,7 +35,8 @@ export interface BenchStackOptions {
 
 /**
  * A throwaway stack for a benchmark run, shaped like `npm start`'s: a fresh PostgreSQL, a Temporal dev
- * server on a SQLite file with the same WAL pragmas, payloads encrypted, a worker and the API.
+ * server on a SQLite file with the same WAL pragmas (or, with TEMPORAL_ENGINE=server, the Temporal server
+ * on that PostgreSQL), payloads encrypted, a worker and the API.
  */
 export async function startBenchStack(options: BenchStackOptions = {}) {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -43,7 +46,12 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
   const sqlitePath = join(dir, 'temporal.sqlite');
   const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres'), database: 'bench' });
   await applyMigrations(postgres.url);
-  const temporalServer = await startDevServer(environment, { dbFilename: sqlitePath });
+  // TEMPORAL_ENGINE=server: the Temporal server on this stack's PostgreSQL instead of the dev server.
+  const temporalServer = await startTemporalEngine(environment, {
+    dbFilename: sqlitePath,
+    dir: join(dir, 'temporal-server'),
+    postgresAdminUrl: async () => postgres.urlFor('postgres'),
+  });
   const secret = randomBytes(32).toString('hex');
   const payloadKeys = generatePayloadKey('bench');
   const config = loadConfig({
@@ -94,8 +102,11 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
     /** 503s the clients were answered (the API's backpressure), waited out and retried. */
     busy,
     path: { businessname: 'bench' },
-    /** Bytes of the dev server's SQLite file with its write-ahead log. */
+    /** Which Temporal ran: the dev server or the server engine. */
+    engine: temporalServer.engine,
+    /** Bytes of the dev server's SQLite file with its write-ahead log (the server engine's data is in PostgreSQL). */
     async temporalStorageBytes() {
+      if (temporalServer.engine === 'server') return serverEngineDatabaseBytes(postgres.urlFor('postgres'));
       const sizes = await Promise.all(['', '-wal'].map((suffix) => stat(sqlitePath + suffix).then((s) => s.size, () => 0)));
       return sizes[0] + sizes[1];
     },
@@ -108,6 +119,18 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Bytes of the server engine's two databases. */
+async function serverEngineDatabaseBytes(adminUrl: string): Promise<number> {
+  const client = new PgClient({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT sum(pg_database_size(datname))::bigint AS bytes FROM pg_database WHERE datname = ANY($1)', [Object.values(SERVER_DATABASES)]);
+    return Number(rows[0].bytes ?? 0);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Fails unless the typed client's answer has the `expected` status. */

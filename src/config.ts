@@ -23,6 +23,10 @@ export const envSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
   /** The Nexus endpoint name that `npm start` creates on its dev server and prints. */
   NEXUS_ENDPOINT: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,199}$/, 'must be a letter then letters, digits, _ or -').default('crm'),
+  /** What runs Temporal when TEMPORAL_ADDRESS is unset: the dev server (SQLite) or the server engine on the stack's PostgreSQL. */
+  TEMPORAL_ENGINE: z.enum(['dev', 'server']).default('dev'),
+  /** The server engine's history shards, fixed when its databases are first set up. */
+  TEMPORAL_HISTORY_SHARDS: z.coerce.number().int().min(1).max(16384).default(4),
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
   TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
   JWT_SECRET: optional,

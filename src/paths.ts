@@ -17,6 +17,8 @@ export function dataPaths(dataDir: string) {
     tools: join(root, 'tools'),
     postgres: join(root, 'postgres'),
     temporalDb: join(root, 'temporal.sqlite'),
+    /** The server engine's configuration and log (its data lives in PostgreSQL). */
+    temporalServer: join(root, 'temporal-server'),
     devJwtSecret: join(root, 'dev-jwt-secret'),
     /** `npm start`'s codec bearer secret when CODEC_AUTH_TOKEN is not set (never in production). */
     devCodecToken: join(root, 'dev-codec-token'),

@@ -9,7 +9,7 @@ import { freePort } from './infra/ports';
 import { acquireStackLock } from './infra/stack-lock';
 import { dataConverterOf } from './temporal/data-converter';
 import { generatePayloadKey, parsePayloadKeys } from './temporal/payload-codec';
-import { startDevServer } from './infra/temporal-server';
+import { startTemporalEngine } from './infra/temporal-engine';
 import { dataPaths } from './paths';
 import { setLogLevel } from './logger';
 import { createApi, openServices, runObservedWorker } from './services';
@@ -67,24 +67,29 @@ async function main() {
     const codecToken = await codecTokenOf(config, () => developmentSecret(paths.devCodecToken));
     const uiCodecEndpoint = codecToken ? `${codecUrl}/${codecToken}` : config.CODEC_JWT_AUDIENCE ? codecUrl : undefined;
 
-    // PostgreSQL (then its migrations) and the Temporal dev server start side by side: neither needs the other.
+    // PostgreSQL (then its migrations) and the Temporal dev server start side by side: neither needs the
+    // other. The server engine keeps its data on that PostgreSQL, so it follows it.
+    const databaseReady = provideDatabase(config).then(async (database) => {
+      const applied = await applyMigrations(database.url).catch(async (error) => {
+        await database.stop();
+        throw error;
+      });
+      if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+      return database;
+    });
     const [databaseStart, serverStart] = await Promise.allSettled([
-      provideDatabase(config).then(async (database) => {
-        const applied = await applyMigrations(database.url).catch(async (error) => {
-          await database.stop();
-          throw error;
-        });
-        if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
-        return database;
-      }),
+      databaseReady,
       config.TEMPORAL_ADDRESS
         ? Promise.resolve(undefined)
         : (async () =>
-            startDevServer(config, {
+            startTemporalEngine(config, {
               dbFilename: paths.temporalDb,
               port: await freePort(config.TEMPORAL_PORT),
               uiPort: await freePort(config.TEMPORAL_UI_PORT),
               uiCodecEndpoint,
+              postgresAdminUrl: () => databaseReady.then((database) => database.url),
+              dir: paths.temporalServer,
+              log: (line) => console.log(line),
             }))(),
     ]);
     if (databaseStart.status === 'fulfilled') stops.push(databaseStart.value.stop);
@@ -127,8 +132,8 @@ async function main() {
 
     console.log(`
   API          http://localhost:${http.port}/ext/v2/{businessname}
-  Temporal UI  ${uiUrl ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
-  Temporal     ${services.temporalAddress}
+  Temporal UI  ${uiUrl ?? server?.uiNote ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
+  Temporal     ${services.temporalAddress}${server ? (server.engine === 'server' ? ` (server engine: Temporal server on PostgreSQL, log in ${paths.temporalServer})` : ' (dev server)') : ''}
   Nexus        ${nexus}
   Metrics      http://${hostOf(config.API_METRICS_HOST)}:${metricsHttp.port}/metrics (API), http://${hostOf(config.WORKER_HTTP_HOST)}:${worker.port}/metrics (worker; health at /healthz)
   API docs     http://localhost:${http.port}/docs

@@ -2,7 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { envSchema } from '../src/config';
+import { DYNAMIC_CONFIG_PATH, SERVER_ROLE } from '../src/infra/temporal-server-engine';
+import { TEMPORAL_SERVER_VERSION } from '../src/infra/temporal-server-install';
 import { PROJECT_ROOT } from '../src/paths';
+import { SEARCH_ATTRIBUTE_KEYS } from '../src/temporal/search-attributes';
 
 /*
  * No Docker engine runs on these machines, so the deployment files are checked as far as that allows:
@@ -58,4 +61,41 @@ test('compose publishes only the API on every interface; the UI, the codec and t
   // Inside its container each process listens on every interface, or the published port would lead nowhere.
   expect(compose.services.worker.environment).toMatchObject({ WORKER_HTTP_HOST: '0.0.0.0' });
   expect(compose.services.api.environment).toMatchObject({ API_METRICS_HOST: '0.0.0.0', API_METRICS_PORT: '9465' });
+});
+
+describe('Temporal in compose is the server engine’s shape', () => {
+  const services = compose.services as Record<string, { image?: string; environment?: Record<string, string>; volumes?: string[]; command?: string[] }>;
+  const imagesOf = (name: string) => Object.values(services).filter((s) => s.image?.startsWith(`temporalio/${name}:`)).map((s) => s.image);
+
+  test('the official server image at the release the local engine builds, set up by admin-tools of the same release; no auto-setup', () => {
+    const text = readFileSync(join(PROJECT_ROOT, 'compose.yaml'), 'utf8');
+    expect(text).not.toMatch(/auto-setup/);
+    expect(imagesOf('server')).toEqual([`temporalio/server:${TEMPORAL_SERVER_VERSION}`]);
+    expect(imagesOf('admin-tools').length).toBeGreaterThanOrEqual(1);
+    expect(new Set(imagesOf('admin-tools'))).toEqual(new Set([`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`]));
+    expect(services['temporal-schema'].command!.join(' ')).toMatch(/update-schema --schema-name postgresql\/v12\//);
+  });
+
+  test('the server reads the same dynamic configuration file as the local server engine', () => {
+    const temporal = services.temporal;
+    const mount = temporal.volumes!.map((v) => v.split(':')).find(([, target]) => target === temporal.environment!.DYNAMIC_CONFIG_FILE_PATH);
+    expect(mount).toBeDefined();
+    expect(join(PROJECT_ROOT, mount![0])).toBe(DYNAMIC_CONFIG_PATH);
+    expect(existsSync(DYNAMIC_CONFIG_PATH)).toBe(true);
+  });
+
+  test('Temporal uses a database role of its own, never the service’s', () => {
+    const serviceUser = new URL(services.api.environment!.DATABASE_URL.replace(/\$\{[^}]+\}/g, 'x')).username;
+    expect(services.temporal.environment!.POSTGRES_USER).toBe(SERVER_ROLE);
+    expect(SERVER_ROLE).not.toBe(serviceUser);
+    expect(services['temporal-database'].environment!.TEMPORAL_DB_PASSWORD).toMatch(/^\$\{TEMPORAL_DB_PASSWORD:\?/);
+  });
+
+  test('the setup step registers every search attribute the workflows use, and the Nexus endpoint', () => {
+    const setup = services['temporal-setup'].command!.join(' ');
+    const specs = /for spec in ([^;]+); do/.exec(setup)![1].trim().split(/\s+/);
+    expect(specs.sort()).toEqual(SEARCH_ATTRIBUTE_KEYS.map((key) => `${key.name}:${key.type === 'DATETIME' ? 'Datetime' : 'Keyword'}`).sort());
+    const config = envSchema.parse({});
+    expect(setup).toContain(`nexus endpoint create --name ${config.NEXUS_ENDPOINT} --target-namespace default --target-task-queue ${config.TEMPORAL_TASK_QUEUE}`);
+  });
 });

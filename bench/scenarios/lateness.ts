@@ -120,7 +120,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const p99Ratio = ratio(project.latenessS.p99, baseline.latenessS.p99);
     return printResult({
       scenario: 'lateness',
-      what: `${count} messages due within the same second (send_at spread ${spreadS} s), created ${leadMs / 1000} s ahead at concurrency ${concurrency}; embedded stack, dev server on SQLite (WAL)`,
+      what: `${count} messages due within the same second (send_at spread ${spreadS} s), created ${leadMs / 1000} s ahead at concurrency ${concurrency}; embedded stack, ${stack.engine === 'server' ? 'Temporal server engine on PostgreSQL' : 'dev server on SQLite (WAL)'}`,
       baseline: { label: 'raw Temporal: workflows started with startDelay, one activity each', figures: baseline },
       project: { label: 'POST /messages with a delay, log provider', figures: project },
       ratios: { latenessP99: p99Ratio, latenessP50: ratio(project.latenessS.p50, baseline.latenessS.p50) },

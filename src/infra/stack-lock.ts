@@ -76,7 +76,8 @@ export async function runningStack(paths: DataPaths): Promise<StackLockInfo | un
 
 /**
  * The servers a dead `npm start` left behind on this data directory: its Temporal dev server (found by
- * its SQLite file) and its PostgreSQL postmaster (found by its data directory), possibly still stopping.
+ * its SQLite file) or server engine and its UI (by their configuration), and its PostgreSQL postmaster
+ * (found by its data directory), possibly still stopping.
  */
 type Leftover = { pid: number; name: 'temporal' | 'postgres' };
 
@@ -84,6 +85,8 @@ export async function leftoverServers(paths: DataPaths): Promise<Leftover[]> {
   return (await processList()).flatMap(({ pid, args }): Leftover[] => {
     if (pid === process.pid) return [];
     if (args.includes(paths.temporalDb) && /temporal/.test(args)) return [{ pid, name: 'temporal' }];
+    // The server engine and the UI beside it, each run from its binary with a path under its directory.
+    if (args.includes(`${paths.temporalServer}/`) && /^\S*\/(server|ui-server) /.test(args)) return [{ pid, name: 'temporal' }];
     if (args.includes(`-D ${paths.postgres}`) && /postgres/.test(args)) return [{ pid, name: 'postgres' }];
     return [];
   });

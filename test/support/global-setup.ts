@@ -6,31 +6,39 @@ import { loadConfig } from '../../src/config';
 import { applyMigrations } from '../../src/infra/migrate';
 import { WORKFLOW_INTERCEPTORS_PATH, WORKFLOWS_PATH } from '../../src/paths';
 import { startEmbeddedPostgres } from '../../src/infra/postgres';
-import { startDevServer } from '../../src/infra/temporal-server';
+import { startTemporalEngine } from '../../src/infra/temporal-engine';
 import { findTimeSkippingTestServer } from '../../src/infra/temporal-cli';
 import { NEXUS_CALLER_NAMESPACE } from './nexus-namespace';
 
 /**
- * Starts PostgreSQL and the Temporal development server once per run (or uses TEST_DATABASE_URL /
- * TEST_TEMPORAL_ADDRESS), applies the migrations and bundles the workflows once for every suite.
+ * Starts PostgreSQL and Temporal once per run (or uses TEST_DATABASE_URL / TEST_TEMPORAL_ADDRESS):
+ * the development server, or with TEMPORAL_ENGINE=server the Temporal server on that PostgreSQL.
+ * Applies the migrations and bundles the workflows once for every suite.
  */
 export default async function globalSetup(): Promise<void> {
   const workDir = await mkdtemp(join(tmpdir(), 'crm-test-'));
   const config = loadConfig();
   const stops: (() => Promise<void>)[] = [];
 
+  const databaseReady = (async () => {
+    if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, admin: process.env.TEST_DATABASE_ADMIN_URL };
+    const server = await startEmbeddedPostgres({ dataDir: join(workDir, 'postgres'), database: 'crm_test' });
+    stops.push(server.stop);
+    return { url: server.url, admin: server.urlFor('postgres') };
+  })();
   const [database, temporal, bundle, testServer] = await Promise.all([
+    databaseReady,
     (async () => {
-      if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, admin: undefined };
-      const server = await startEmbeddedPostgres({ dataDir: join(workDir, 'postgres'), database: 'crm_test' });
+      if (process.env.TEST_TEMPORAL_ADDRESS) return { address: process.env.TEST_TEMPORAL_ADDRESS, engine: process.env.TEST_TEMPORAL_ENGINE };
+      // TEMPORAL_ENGINE=server runs the whole suite on the Temporal server on this run's PostgreSQL.
+      const server = await startTemporalEngine(config, {
+        namespaces: [NEXUS_CALLER_NAMESPACE],
+        dir: join(workDir, 'temporal-server'),
+        postgresAdminUrl: async () => (await databaseReady).admin ?? (await databaseReady).url,
+        log: (line) => console.log(line),
+      });
       stops.push(server.stop);
-      return { url: server.url, admin: server.urlFor('postgres') };
-    })(),
-    (async () => {
-      if (process.env.TEST_TEMPORAL_ADDRESS) return { address: process.env.TEST_TEMPORAL_ADDRESS };
-      const server = await startDevServer(config, { namespaces: [NEXUS_CALLER_NAMESPACE] });
-      stops.push(server.stop);
-      return { address: server.address };
+      return { address: server.address, engine: server.engine };
     })(),
     bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: [WORKFLOW_INTERCEPTORS_PATH], logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error } }),
     findTimeSkippingTestServer(config),
@@ -42,6 +50,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_DATABASE_URL = database.url;
   if (database.admin) process.env.TEST_DATABASE_ADMIN_URL = database.admin;
   process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
+  if (temporal.engine) process.env.TEST_TEMPORAL_ENGINE = temporal.engine;
   process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
   if (testServer) process.env.TEMPORAL_TEST_SERVER_PATH = testServer;
   (globalThis as { __stopTestStack?: () => Promise<void> }).__stopTestStack = async () => {

@@ -17,9 +17,12 @@ export interface NexusCaller {
   stop(): Promise<void>;
 }
 
-/** A caller namespace's worker and client, and an endpoint named for this suite that targets `taskQueue` in `default`. */
-export async function startNexusCaller(target: { taskQueue: string; namespace?: string }): Promise<NexusCaller> {
-  const address = process.env.TEST_TEMPORAL_ADDRESS!;
+/**
+ * A caller namespace's worker and client, and an endpoint named for this suite that targets `taskQueue`
+ * in `default`, on the run's Temporal or the one at `address`.
+ */
+export async function startNexusCaller(target: { taskQueue: string; namespace?: string; address?: string }): Promise<NexusCaller> {
+  const address = target.address ?? process.env.TEST_TEMPORAL_ADDRESS!;
   const connection = await Connection.connect({ address });
   await ensureNamespace(connection, NEXUS_CALLER_NAMESPACE);
   // Endpoint names: a letter, then letters and digits, so every server and Temporal Cloud accept them.
