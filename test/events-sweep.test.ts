@@ -1,9 +1,8 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createWebhookActivities } from '../src/activities/webhooks';
 import { loadConfig, webhookSettingsOf } from '../src/config';
-import { createPrisma } from '../src/db/prisma';
 import { ensureWebhookSweepSchedule } from '../src/temporal/webhook-sweep-schedule';
-import { receivedEvents, subscribe, verified } from './support/events';
+import { acceptWithoutHandOver, receivedEvents, subscribe, verified } from './support/events';
 import { eventually } from './support/helpers';
 import { startTestStack, uniqueName, type TestStack } from './support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
@@ -33,13 +32,7 @@ test('an event committed just before the API and the worker died is delivered on
   const { secret, _id } = await subscribe(stack.api, token, hooks, { events: ['message.scheduled'] });
   await stack.stopWorker();
 
-  // An API on its own database client, with no hand-over after its commits: as if it died right after each.
-  const prisma = createPrisma(process.env.TEST_DATABASE_URL!, 2);
-  const doomed = await stack.startApi({ prisma });
-  const message = await doomed.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'Hi', delay: 'PT1H' } });
-  expect(message.status).toBe(202);
-  await doomed.stop();
-  await prisma.$disconnect();
+  const message = await acceptWithoutHandOver(stack, token, { message_type: 'text', client: 'c1', text_message: 'Hi', delay: 'PT1H' });
 
   const [row] = await stack.prisma.webhookDelivery.findMany({ where: { subscriptionId: _id } });
   expect(row).toMatchObject({ status: 'pending', handedOverAt: null, attempts: 0 });

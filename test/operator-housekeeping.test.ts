@@ -1,11 +1,10 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createReconcileActivities } from '../src/activities/reconcile';
-import { createPrisma } from '../src/db/prisma';
 import { ensureReconcileSchedule } from '../src/temporal/reconcile-schedule';
 import { ensureWebhookSweepSchedule, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from '../src/temporal/webhook-sweep-schedule';
 import { watchForSweepWork } from '../src/worker/sweep-trigger';
 import { workerMetrics } from '../src/worker/telemetry';
-import { subscribe, receivedEvents } from './support/events';
+import { acceptWithoutHandOver, subscribe, receivedEvents } from './support/events';
 import { eventually } from './support/helpers';
 import { startTestStack, uniqueName, type TestStack } from './support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
@@ -77,12 +76,7 @@ test('the sweep runs only when a delivery waits to be handed over: nothing pendi
   // A delivery committed by an API that died before handing it over.
   const token = stack.token(uniqueName('user'));
   const { _id } = await subscribe(stack.api, token, hooks, { events: ['message.scheduled'] });
-  const prisma = createPrisma(process.env.TEST_DATABASE_URL!, 2);
-  const doomed = await stack.startApi({ prisma });
-  const message = await doomed.api('POST', '/messages', { token, body: { message_type: 'text', client_phone: '+14155550100', text_message: 'Hi', delay: 'PT1H' } });
-  expect(message.status).toBe(202);
-  await doomed.stop();
-  await prisma.$disconnect();
+  const message = await acceptWithoutHandOver(stack, token, { message_type: 'text', client_phone: '+14155550100', text_message: 'Hi', delay: 'PT1H' });
   const [row] = await stack.prisma.webhookDelivery.findMany({ where: { subscriptionId: _id } });
   expect(row).toMatchObject({ status: 'pending', handedOverAt: null });
 

@@ -41,15 +41,20 @@ async function slowBacklog(): Promise<number> {
   return before + DELIVERIES;
 }
 
+/** Tenant Y: a client of its own, `agents` agents, and a rotation of them with `period`; starts_at as the PUT answered it. */
+async function tenantYRotation(agents: number, period: string) {
+  const token = stack.token(uniqueName('tenant-y'));
+  const y = await clientWithAgents(stack, token, agents);
+  const put = await stack.api('PUT', `/clients/${y.clientId}/rotation`, { token, body: { agents: y.agents, period } });
+  expect(put.status).toBe(201);
+  return { ...y, token, startsAt: put.body.starts_at as string };
+}
+
 test('with a 9-second webhook receiver busy for one tenant, another tenant\'s rotation hands out every period on time', async () => {
   const total = await slowBacklog();
 
-  // Tenant Y: a rotation of two agents with four-second periods.
-  const tokenY = stack.token(uniqueName('tenant-y'));
-  const y = await clientWithAgents(stack, tokenY, 2);
-  const put = await stack.api('PUT', `/clients/${y.clientId}/rotation`, { token: tokenY, body: { agents: y.agents, period: '4s' } });
-  expect(put.status).toBe(201);
-  const startsAt = put.body.starts_at as string;
+  const y = await tenantYRotation(2, '4s');
+  const { token: tokenY, startsAt } = y;
 
   const periods = await eventually(async () => {
     const made = await rotationAssignments(stack, tokenY, y.clientId);
@@ -68,11 +73,9 @@ test('with a 9-second webhook receiver busy for one tenant, another tenant\'s ro
 
 test('a worker restarted during a period, with a slow receiver\'s deliveries waiting: the period in progress is handed out for its remainder', async () => {
   const total = await slowBacklog();
-  const tokenY = stack.token(uniqueName('tenant-y'));
-  const y = await clientWithAgents(stack, tokenY, 3);
-  const put = await stack.api('PUT', `/clients/${y.clientId}/rotation`, { token: tokenY, body: { agents: y.agents, period: '6s' } });
-  expect(put.status).toBe(201);
-  const startsAt = Date.parse(put.body.starts_at);
+  const y = await tenantYRotation(3, '6s');
+  const tokenY = y.token;
+  const startsAt = Date.parse(y.startsAt);
 
   await stack.stopWorker();
   // The worker comes back a second into the first period that began while it was down.

@@ -1,6 +1,8 @@
 import { Webhook } from 'standardwebhooks';
+import { createPrisma } from '../../src/db/prisma';
 import type { ApiResponse, RequestOptions } from './http';
 import { eventually } from './helpers';
+import type { TestStack } from './stack';
 import type { ReceivedRequest, WebhookReceiver } from './webhook-receiver';
 
 type Api = <T = any>(method: string, path: string, options?: RequestOptions) => Promise<ApiResponse<T>>;
@@ -26,4 +28,21 @@ export async function receivedEvents(receiver: WebhookReceiver, count: number, t
     const got = delivered(receiver);
     return got.length >= count ? got : undefined;
   }, timeoutMs);
+}
+
+/**
+ * `POST /messages` through an API on its own database client, which hands no delivery over after its
+ * commits: as if that API died right after each. Its event's deliveries stay pending until the sweep.
+ */
+export async function acceptWithoutHandOver(stack: TestStack, token: string, body: object): Promise<ApiResponse> {
+  const prisma = createPrisma(process.env.TEST_DATABASE_URL!, 2);
+  const doomed = await stack.startApi({ prisma });
+  try {
+    const message = await doomed.api('POST', '/messages', { token, body });
+    expect(message.status).toBe(202);
+    return message;
+  } finally {
+    await doomed.stop();
+    await prisma.$disconnect();
+  }
 }
