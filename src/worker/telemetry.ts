@@ -53,12 +53,15 @@ export function workerMetrics(prisma: Prisma): WorkerMetrics {
     buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
     registers: [registry],
   });
+  // One scrape collects both backlog gauges at once: they share the one aggregate query in flight.
+  let backlogRead: ReturnType<typeof pendingDeliveryBacklog> | undefined;
+  const backlog = () => (backlogRead ??= pendingDeliveryBacklog(prisma).finally(() => (backlogRead = undefined)));
   new Gauge({
     name: 'crm_webhook_deliveries_pending',
     help: 'Webhook deliveries not yet delivered nor given up (the delivery backlog)',
     registers: [registry],
     async collect() {
-      this.set((await pendingDeliveryBacklog(prisma)).pending);
+      this.set((await backlog()).pending);
     },
   });
   new Gauge({
@@ -66,7 +69,7 @@ export function workerMetrics(prisma: Prisma): WorkerMetrics {
     help: 'Age of the oldest webhook delivery still pending; 0 when none is',
     registers: [registry],
     async collect() {
-      const { oldestCreatedAt } = await pendingDeliveryBacklog(prisma);
+      const { oldestCreatedAt } = await backlog();
       this.set(oldestCreatedAt ? Math.max((Date.now() - oldestCreatedAt.getTime()) / 1000, 0) : 0);
     },
   });
