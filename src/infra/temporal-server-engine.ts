@@ -1,4 +1,4 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -8,6 +8,7 @@ import { Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { PROJECT_ROOT } from '../paths';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
+import { stopChild } from './child-processes';
 import { ensureNamespace } from './nexus-endpoint';
 import { freePort } from './ports';
 import { installTemporalServer } from './temporal-server-install';
@@ -187,15 +188,6 @@ async function portsOf(file: string, preferredFrontend?: number): Promise<Ports>
 }
 
 /** Stops the process: SIGTERM, then SIGKILL after `graceMs`. */
-async function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
-}
-
 async function launch(server: string, configFile: string, logFile: string, address: string, timeoutMs = 120_000) {
   const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(server, ['--config-file', configFile, '--allow-no-auth', 'start'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -228,7 +220,7 @@ async function launch(server: string, configFile: string, logFile: string, addre
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   } catch (error) {
-    await stopProcess(child);
+    await stopChild(child);
     throw error;
   }
 }
@@ -313,13 +305,13 @@ export async function startServerEngine(options: ServerEngineOptions): Promise<R
     }
     // Each service caches the search attributes for a minute; new ones reach them all at a restart.
     if (added) {
-      await stopProcess(child);
+      await stopChild(child);
       child = await launch(tools.server, configFile, logFile, address);
     }
     await schedulesServed(address, ['default', ...(options.namespaces ?? [])]);
   } catch (error) {
-    await stopProcess(child);
+    await stopChild(child);
     throw error;
   }
-  return { address, namespace: 'default', logFile, historyShards, stop: () => stopProcess(child) };
+  return { address, namespace: 'default', logFile, historyShards, stop: () => stopChild(child) };
 }

@@ -1,8 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
-import { access, constants, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { dataPaths } from '../paths';
+import { isExecutable } from './child-processes';
 
 const run = promisify(execFile);
 
@@ -22,12 +23,6 @@ export interface TemporalServerTools {
 
 export const serverToolsDir = (dataDir: string) => join(dataPaths(dataDir).tools, `temporal-server-${TEMPORAL_SERVER_VERSION}`);
 
-async function isExecutable(path: string): Promise<boolean> {
-  return access(path, constants.X_OK).then(
-    () => true,
-    () => false,
-  );
-}
 
 const versionParts = (version: string) => version.split('.').map(Number);
 /** Whether Go `have` (e.g. 1.26.8) is at least `need`. */

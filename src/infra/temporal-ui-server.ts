@@ -1,9 +1,10 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { access, constants, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { dataPaths } from '../paths';
+import { isExecutable, stopChild } from './child-processes';
 import { goToolchain, TEMPORAL_SERVER_GO } from './temporal-server-install';
 
 const run = promisify(execFile);
@@ -29,12 +30,6 @@ replace (
 )
 `;
 
-async function isExecutable(path: string): Promise<boolean> {
-  return access(path, constants.X_OK).then(
-    () => true,
-    () => false,
-  );
-}
 
 /** The UI server binary under `DATA_DIR/tools`, built when missing (under a minute once the Go toolchain is there). */
 export async function installTemporalUi(dataDir: string, log: (line: string) => void = () => undefined): Promise<string> {
@@ -96,11 +91,6 @@ export async function startTemporalUi(options: { dataDir: string; dir: string; a
   }
   return {
     url,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => stopChild(child),
   };
 }
