@@ -3,6 +3,7 @@ import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import type { AuthConfig } from './auth/bearer-token';
+import { carrierSettingsProblem } from './carriers/settings';
 import { DEFAULT_DATA_DIR } from './paths';
 import { parsePayloadKeys, type PayloadKey } from './temporal/payload-codec';
 import { DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from './domain';
@@ -36,9 +37,33 @@ export const envSchema = z.object({
   /** Seals the event feed's cursors (at least 32 characters); absent: derived from JWT_SECRET. */
   CURSOR_SECRET: optional,
   JWT_AUDIENCE: optional,
-  MESSAGE_PROVIDER: z.enum(['log', 'webhook']).default('log'),
+  MESSAGE_PROVIDER: z.enum(['log', 'webhook', 'twilio', 'telnyx', 'vonage', 'simulator']).default('log'),
   MESSAGE_WEBHOOK_URL: optional.pipe(z.string().url().optional()),
   MESSAGE_WEBHOOK_SECRET: optional,
+  /** Where carriers reach this API (receipts, inbound texts): each send asks for its receipt under it. */
+  PUBLIC_BASE_URL: optional.pipe(z.string().url().optional()),
+  /** What a HELP or INFO text is answered with. */
+  SMS_HELP_TEXT: z.string().min(1).max(320).default('Reply STOP to unsubscribe. Msg&data rates may apply.'),
+  TWILIO_ACCOUNT_SID: optional,
+  TWILIO_AUTH_TOKEN: optional,
+  TWILIO_API_KEY_SID: optional,
+  TWILIO_API_KEY_SECRET: optional,
+  TWILIO_MESSAGING_SERVICE_SID: optional,
+  TWILIO_FROM: optional,
+  TWILIO_API_URL: optional.pipe(z.string().url().optional()),
+  TELNYX_API_KEY: optional,
+  TELNYX_MESSAGING_PROFILE_ID: optional,
+  TELNYX_FROM: optional,
+  TELNYX_PUBLIC_KEY: optional,
+  TELNYX_API_URL: optional.pipe(z.string().url().optional()),
+  VONAGE_API_KEY: optional,
+  VONAGE_API_SECRET: optional,
+  VONAGE_APPLICATION_ID: optional,
+  // A PEM in an environment variable often arrives with literal "\n" escapes instead of line breaks.
+  VONAGE_PRIVATE_KEY: optional.transform((pem) => pem?.replace(/\\n/g, '\n')),
+  VONAGE_FROM: optional,
+  VONAGE_SIGNATURE_SECRET: optional,
+  VONAGE_API_URL: optional.pipe(z.string().url().optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Origins allowed to call the API from a browser, comma-separated; none by default. */
   CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
@@ -158,6 +183,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.MESSAGE_PROVIDER === 'webhook' && !config.MESSAGE_WEBHOOK_URL) {
     throw new Error('Invalid configuration: MESSAGE_PROVIDER=webhook needs MESSAGE_WEBHOOK_URL');
   }
+  const carrierProblem = carrierSettingsProblem(config);
+  if (carrierProblem) throw new Error(`Invalid configuration: ${carrierProblem}`);
   return config;
 }
 

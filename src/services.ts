@@ -1,4 +1,5 @@
 import { ensureReconcileSchedule } from './temporal/reconcile-schedule';
+import { type Carrier, createCarrier } from './carriers';
 import { deliveryOutbox } from './temporal/delivery-outbox';
 import { ensureWebhookSweepSchedule, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from './temporal/webhook-sweep-schedule';
 import { watchForSweepWork } from './worker/sweep-trigger';
@@ -22,6 +23,8 @@ export interface Services {
   prisma: Prisma;
   temporal: TemporalClient;
   provider: MessageProvider;
+  /** The configured carrier (its receipts and inbound texts come to the API); undefined for `log` and `webhook`. */
+  carrier?: Carrier;
   temporalAddress: string;
   temporalConnection: TemporalConnectionOptions;
   /** The payload codec both the client and the worker use (undefined: payloads unencrypted). */
@@ -35,7 +38,7 @@ export interface Services {
   stop(): Promise<void>;
 }
 
-export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'taskQueue' | 'admission'>>;
+export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission'>>;
 
 /** The one composition root: `npm start`, the API and worker processes, the benchmarks and the tests. */
 export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -59,11 +62,13 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       logger.warn({ event: 'webhook.hand_over_failed', err: error }, 'webhook deliveries left to the sweep'),
     );
     closers.push(() => outbox.drain());
+    const carrier = 'carrier' in overrides ? overrides.carrier : createCarrier(config);
     return {
       config,
       prisma,
       temporal,
-      provider: overrides.provider ?? createProvider(config, prisma),
+      provider: overrides.provider ?? createProvider(config, prisma, carrier),
+      carrier,
       temporalAddress: config.TEMPORAL_ADDRESS,
       temporalConnection: config.temporalConnection,
       dataConverter,

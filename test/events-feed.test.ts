@@ -160,7 +160,7 @@ test('bad webhook input is a 400 that names the field, and creates nothing', asy
     [{ url: 'ftp://example.com/hooks' }, 'Invalid url: must be an http or https URL'],
     [{ url: 'not a url' }, 'Invalid url: must be an http or https URL'],
     [{ url: `https://example.com/${'x'.repeat(2048)}` }, 'Invalid url: must be at most 2048 characters'],
-    [{ url: 'https://example.com', events: ['message.delivered'] }, expect.stringMatching(/^Invalid events\.0: must be one of assignment\.created, .*, \*$/) as unknown as string],
+    [{ url: 'https://example.com', events: ['message.exploded'] }, expect.stringMatching(/^Invalid events\.0: must be one of assignment\.created, .*, \*$/) as unknown as string],
     [{ url: 'https://example.com', events: 'message.sent' }, expect.stringMatching(/^Invalid events: must be an array of event types/) as unknown as string],
     [{ url: 'https://example.com', events: [] }, 'Invalid events: must name at least one event type, or be left out for all of them'],
     [{ url: 'https://example.com', description: 'x'.repeat(501) }, 'Invalid description: must be at most 500 characters'],

@@ -78,7 +78,7 @@ test.each([
   ['?limit=0', 'Invalid limit'],
   ['?limit=101', 'Invalid limit'],
   ['?limit=ten', 'Invalid limit'],
-  ['?status=delivered', 'Invalid status'],
+  ['?status=exploded', 'Invalid status'],
   ['?status=sent&status=failed', 'Invalid status'],
   ['?client=a/b', 'Invalid client'],
   ['?cursor=not-a-cursor', 'Invalid cursor: pass next_cursor from the previous page'],

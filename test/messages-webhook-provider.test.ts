@@ -107,8 +107,8 @@ test('without a secret there is no signature header; with one it is t=<seconds>,
 
 test('MESSAGE_PROVIDER chooses the provider: log by default, webhook with its URL', async () => {
   const prisma = createPrisma('postgresql://unused@127.0.0.1:1/unused', 1);
-  expect(createProvider(loadConfig({}), prisma).name).toBe('log');
-  expect(createProvider(loadConfig({ MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url }), prisma).name).toBe('webhook');
+  expect(createProvider(loadConfig({}), prisma, undefined).name).toBe('log');
+  expect(createProvider(loadConfig({ MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url }), prisma, undefined).name).toBe('webhook');
   expect(() => loadConfig({ MESSAGE_PROVIDER: 'webhook' })).toThrow('MESSAGE_PROVIDER=webhook needs MESSAGE_WEBHOOK_URL');
   await prisma.$disconnect();
 });

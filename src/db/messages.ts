@@ -59,6 +59,21 @@ export async function insertScheduledMessage(prisma: Prisma, scope: Scope, messa
     sentAt: null,
     canceledAt: null,
     canceledBy: null,
+    direction: 'outbound',
+    sender: null,
+    encoding: null,
+    segments: null,
+    deliveredAt: null,
+    errorCode: null,
+    price: null,
+    priceUnit: null,
+    receiptAt: null,
+    sendWindow: null,
+    deferredUntil: null,
+    suppressedAt: null,
+    suppressedReason: null,
+    receivedAt: null,
+    inboundKey: null,
     client: clientId === null ? null : { id: clientId },
   };
   const inserted = await changeWithEvent(
@@ -121,7 +136,7 @@ export function unsentMessagesCreatedBefore(prisma: Prisma, filter: ReconcilerFi
     select: { id: true, business: true, workflowId: true, sendAt: true, client: { select: { id: true } } },
     orderBy: { id: 'asc' },
     take,
-  });
+  }).then((rows) => rows.map((row) => ({ ...row, workflowId: row.workflowId ?? messageWorkflowId(row.business, row.id) })));
 }
 
 export async function messageStatus(prisma: Prisma, id: string): Promise<MessageStatus | null> {
@@ -140,6 +155,7 @@ export async function claimMessageForSending(prisma: Prisma, id: string): Promis
   const status = await messageStatus(prisma, id);
   if (status === null) return null;
   if (status === 'sending') return { status: 'claimed' };
+  if (status === 'received') throw new Error(`Message ${id} is inbound: it is never sent`);
   return { status };
 }
 

@@ -4,7 +4,7 @@
  */
 
 export const ASSIGNMENT_EVENT_TYPES = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'] as const;
-export const MESSAGE_EVENT_TYPES = ['message.scheduled', 'message.sending', 'message.sent', 'message.failed', 'message.canceled'] as const;
+export const MESSAGE_EVENT_TYPES = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed', 'message.received'] as const;
 export const ROTATION_EVENT_TYPES = ['rotation.stopped'] as const;
 export const EVENT_TYPES = [...ASSIGNMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...ROTATION_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 
-export const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'failed', 'canceled'] as const;
+export const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** Only ids and the due time: the phone number and the text stay in PostgreSQL, out of workflow history. */
@@ -11,12 +11,15 @@ export interface SendMessageInput {
   sendAt: string;
 }
 
+/** How an outbound message's run ended: a carrier's receipt may already have moved `sent` on. */
+export type MessageOutcome = 'sent' | 'delivered' | 'undelivered' | 'failed' | 'canceled' | 'suppressed';
+
 export interface SendMessageResult {
-  outcome: 'sent' | 'failed' | 'canceled';
+  outcome: MessageOutcome;
 }
 
 /** What moving `scheduled → sending` found: `claimed` means this run now owns the hand-over. */
-export type MessageClaim = { status: 'claimed' } | { status: 'canceled' | 'sent' | 'failed' };
+export type MessageClaim = { status: 'claimed' } | { status: MessageOutcome };
 
 export interface SendMessageState {
   phase: 'waiting' | 'sending' | 'done';

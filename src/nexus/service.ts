@@ -39,7 +39,7 @@ export interface CrmServiceDeps {
 
 /** Leaves the worker time to answer before the Nexus request's deadline. */
 const DEADLINE_MARGIN_MS = 1000;
-const FINISHED_OUTCOMES: readonly string[] = ['sent', 'failed', 'canceled'] satisfies SendMessageResult['outcome'][];
+const FINISHED_OUTCOMES: readonly string[] = ['sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed'] satisfies SendMessageResult['outcome'][];
 
 /** What the runs an operation starts carry as their request id (the API puts X-Request-Id there). */
 const nexusRequestId = (ctx: StartOperationContext) => `nexus:${ctx.requestId}`;
@@ -119,7 +119,7 @@ export function crmServiceHandler(options: CrmServiceDeps) {
         send_at: message.sendAt.toISOString(),
         canceled_at: message.canceledAt!.toISOString(),
         canceled_by: changedBy(message.canceledBy),
-        workflow_id: message.workflowId,
+        workflow_id: message.workflowId!,
       } satisfies CancelMessageOutput;
     }),
   });

@@ -4,6 +4,7 @@ import { startWorkflow, type WorkflowHandle } from '@temporalio/nexus';
 import type { StartOperationContext } from 'nexus-rpc';
 import {
   messageChangedSignal,
+  messageWorkflowId,
   REQUEST_ID_MEMO,
   SEND_MESSAGE_WORKFLOW,
   type SendMessageInput,
@@ -20,7 +21,6 @@ export interface ScheduledMessage {
   id: string;
   business: string;
   sendAt: Date;
-  workflowId: string;
   clientId: string | null;
   /** The HTTP request that accepted it, carried in the run's memo. */
   requestId?: string;
@@ -36,7 +36,7 @@ export interface ScheduledMessage {
 export function messageWorkflowOptions(baseTaskQueue: string, message: ScheduledMessage, now = Date.now()) {
   const delayMs = message.sendAt.getTime() - now;
   return {
-    workflowId: message.workflowId,
+    workflowId: messageWorkflowId(message.business, message.id),
     taskQueue: taskQueuesOf(baseTaskQueue).messages,
     args: [{ business: message.business, messageId: message.id, sendAt: message.sendAt.toISOString() }] as [SendMessageInput],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,

@@ -1,17 +1,20 @@
+import type { Carrier } from '../../carriers';
 import type { Config } from '../../config';
 import type { Prisma } from '../../db/prisma';
+import { createCarrierProvider } from './carrier';
 import { createLogProvider } from './log';
 import type { MessageProvider } from './types';
 import { createWebhookProvider } from './webhook';
 
 export type { MessageProvider, OutgoingMessage } from './types';
+export type { CarrierRejection } from './carrier';
 
-export function createProvider(config: Config, prisma: Prisma): MessageProvider {
-  switch (config.MESSAGE_PROVIDER) {
-    case 'log':
-      return createLogProvider(prisma);
-    case 'webhook':
-      // loadConfig has refused MESSAGE_PROVIDER=webhook without a URL.
-      return createWebhookProvider({ url: config.MESSAGE_WEBHOOK_URL!, secret: config.MESSAGE_WEBHOOK_SECRET });
+/** The configured provider; a carrier when one is configured (built once, by the composition root). */
+export function createProvider(config: Config, prisma: Prisma, carrier: Carrier | undefined): MessageProvider {
+  // loadConfig has refused a carrier without PUBLIC_BASE_URL, and MESSAGE_PROVIDER=webhook without a URL.
+  if (carrier) return createCarrierProvider(carrier, config.PUBLIC_BASE_URL!);
+  if (config.MESSAGE_PROVIDER === 'webhook') {
+    return createWebhookProvider({ url: config.MESSAGE_WEBHOOK_URL!, secret: config.MESSAGE_WEBHOOK_SECRET });
   }
+  return createLogProvider(prisma);
 }

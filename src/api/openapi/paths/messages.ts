@@ -1,7 +1,7 @@
 import type { ApiPart } from '../components';
 import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
 
-const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'failed', 'canceled'];
+const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'];
 const messageNotFound = { messageNotFound: 'Message not found', ...NO_ROUTE_EXAMPLE };
 const messageIdParameter = {
   name: '_id',
@@ -33,6 +33,17 @@ const sentMessage = {
   sent_at: '2026-11-22T05:14:13.625Z',
   canceled_at: null,
   canceled_by: null,
+  direction: 'outbound',
+  encoding: 'GSM-7',
+  segments: 1,
+  send_window: null,
+  deferred_until: null,
+  delivered_at: null,
+  error_code: null,
+  price: null,
+  suppressed_at: null,
+  suppressed_reason: null,
+  received_at: null,
 };
 
 export const messagesApi: ApiPart = {
@@ -85,7 +96,8 @@ export const messagesApi: ApiPart = {
       required: [
         '_id', 'status', 'send_at', 'workflow_id', 'message_type', 'client', 'client_phone', 'client_name', 'text_message', 'attempts',
         'provider', 'provider_ref', 'error', 'created_at', 'updated_at', 'dispatched_at', 'sent_at', 'canceled_at',
-        'canceled_by',
+        'canceled_by', 'direction', 'encoding', 'segments', 'send_window', 'deferred_until', 'delivered_at', 'error_code', 'price',
+        'suppressed_at', 'suppressed_reason', 'received_at',
       ],
       additionalProperties: false,
       properties: {
@@ -108,6 +120,26 @@ export const messagesApi: ApiPart = {
         sent_at: dateOrNull('When the provider accepted it.'),
         canceled_at: dateOrNull('When it was canceled.'),
         canceled_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who canceled it: `user`/`api` (its owner) or `operator`/`operator` (its workflow canceled in the Temporal UI); null unless canceled.' },
+        direction: { enum: ['outbound', 'inbound'], description: '`inbound`: a text the client sent (status `received`, no workflow).' },
+        encoding: { enum: ['GSM-7', 'UCS-2', null], description: 'How the text travels as SMS, computed at accept: GSM-7 when every character is in the GSM 03.38 alphabet, else UCS-2.' },
+        segments: { type: ['integer', 'null'], minimum: 1, description: 'SMS parts the text takes (160/153 GSM-7 characters, 70/67 UCS-2 code units).' },
+        send_window: {
+          type: ['object', 'null'],
+          description: 'The quiet-hours window the message may go out in, as given.',
+          properties: { from: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }, to: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }, timezone: { type: ['string', 'null'] } },
+        },
+        deferred_until: dateOrNull('When a message due outside its `send_window` goes out instead; `send_at` keeps what was asked.'),
+        delivered_at: dateOrNull('When the carrier\'s receipt said it reached the handset.'),
+        error_code: { type: ['string', 'null'], description: 'The carrier\'s error code, from its answer or its receipt.', examples: ['30003', '21610'] },
+        price: {
+          type: ['object', 'null'],
+          required: ['amount', 'unit'],
+          properties: { amount: { type: 'string', examples: ['-0.0079'] }, unit: { type: ['string', 'null'], examples: ['USD'] } },
+          description: 'What the carrier charged, when a receipt carried it.',
+        },
+        suppressed_at: dateOrNull('When it was not sent because the recipient had opted out by then.'),
+        suppressed_reason: { type: ['string', 'null'], examples: ['Recipient has opted out of text messages'] },
+        received_at: dateOrNull('Inbound: when the carrier received it.'),
       },
     },
     MessageList: {

@@ -1,0 +1,107 @@
+/*
+ * What the service needs from a carrier (Twilio, Telnyx, Vonage, the simulator), each implemented with
+ * the carrier's official SDK in src/carriers/<name>/. Sending goes through `send`; the public callback
+ * routes (`/providers/<name>/status[/<message id>]`, `/providers/<name>/inbound`) hand the raw request to
+ * `verify` and then to `parseReceipt` / `parseInbound`. Nothing here sees Temporal or the database.
+ */
+
+export const CARRIER_NAMES = ['twilio', 'telnyx', 'vonage', 'simulator'] as const;
+export type CarrierName = (typeof CARRIER_NAMES)[number];
+
+export interface CarrierSend {
+  /** Our message id: the carrier's client reference where it has one (Vonage `client_ref`). */
+  id: string;
+  /** E.164. */
+  to: string;
+  text: string;
+  /** Where this message's receipts go: `<PUBLIC_BASE_URL>/providers/<name>/status/<id>`. */
+  statusCallbackUrl: string;
+  /** When the message left `scheduled`: a lookup after a crash searches from there. */
+  dispatchedAt: Date;
+}
+
+export interface CarrierAccepted {
+  /** The carrier's message id (Twilio `SM…`, Telnyx id, Vonage `message_uuid`). */
+  providerRef: string;
+  segments?: number;
+  price?: { amount: string; unit: string };
+}
+
+/**
+ * The carrier refused the message for good (invalid or non-mobile number, unsubscribed recipient,
+ * content blocked): `code` is the carrier's documented code, `message` our own words, never the carrier's
+ * body. `optOut` when the refusal means the recipient unsubscribed (Twilio 21610 and equivalents).
+ */
+export class CarrierRejected extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly optOut = false,
+  ) {
+    super(message);
+    this.name = 'CarrierRejected';
+  }
+}
+
+/** Throttled or unavailable (429, 5xx, queue full, network): worth another attempt, after `retryAfterMs` when the carrier said. */
+export class CarrierUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'CarrierUnavailable';
+  }
+}
+
+/** A carrier's HTTP request to one of our callback routes, as received. */
+export interface CarrierCallback {
+  /** The full URL the carrier called: PUBLIC_BASE_URL + the request's path and query. */
+  url: string;
+  headers: Readonly<Record<string, string | undefined>>;
+  /** The body byte for byte, for signatures over it. */
+  rawBody: Buffer;
+  /** Our message id when the URL carries it (`/status/<id>`). */
+  messageId?: string;
+}
+
+export type ReceiptStatus = 'sent' | 'delivered' | 'undelivered' | 'failed';
+
+export interface Receipt {
+  providerRef: string;
+  /** Our id, from the callback URL or the carrier's client reference. */
+  messageId?: string;
+  status: ReceiptStatus;
+  errorCode?: string;
+  price?: { amount: string; unit: string };
+  /** When the carrier says the status happened. */
+  at?: Date;
+}
+
+export interface Inbound {
+  providerRef: string;
+  /** The client's number (E.164). */
+  from: string;
+  /** Our number it was sent to. */
+  to: string;
+  text: string;
+  receivedAt: Date;
+}
+
+export interface Carrier {
+  readonly name: CarrierName;
+  /** What opt-outs are kept against: the number or messaging service this deployment sends from. */
+  readonly sender: string;
+  /** Throws CarrierRejected or CarrierUnavailable; anything else thrown is treated as unavailable. */
+  send(message: CarrierSend): Promise<CarrierAccepted>;
+  /** After an attempt that may have reached the carrier before a crash: the carrier's record of it, or null. */
+  findSent(message: CarrierSend): Promise<CarrierAccepted | null>;
+  /** The carrier's signature over the callback, checked with its SDK's helper. */
+  verify(callback: CarrierCallback): Promise<boolean>;
+  /** A status callback's receipt; null for a callback that carries none we track (e.g. `queued`). */
+  parseReceipt(callback: CarrierCallback): Receipt | null;
+  /** An inbound-message callback's text; null for any other kind of callback. */
+  parseInbound(callback: CarrierCallback): Inbound | null;
+  /** Sends an automatic answer (HELP, opt-out confirmations) that is no business's message. */
+  reply(to: string, text: string): Promise<void>;
+}
