@@ -26,6 +26,9 @@ export interface NewMessage {
   sendAt: Date;
   idempotencyKey: string | null;
   requestHash: string | null;
+  /** `GSM-7` or `UCS-2`, and the SMS parts the text takes. */
+  encoding: string;
+  segments: number;
 }
 
 const withClientId = { client: { select: { id: true } } } as const;
@@ -61,8 +64,6 @@ export async function insertScheduledMessage(prisma: Prisma, scope: Scope, messa
     canceledBy: null,
     direction: 'outbound',
     sender: null,
-    encoding: null,
-    segments: null,
     deliveredAt: null,
     errorCode: null,
     price: null,
@@ -78,9 +79,10 @@ export async function insertScheduledMessage(prisma: Prisma, scope: Scope, messa
   };
   const inserted = await changeWithEvent(
     prisma,
-    Db.sql`INSERT INTO messages (id, business, owner_id, client_pk, message_type, phone, name, text, send_at, workflow_id, idempotency_key, request_hash, created_at, updated_at)
+    Db.sql`INSERT INTO messages (id, business, owner_id, client_pk, message_type, phone, name, text, send_at, workflow_id, idempotency_key, request_hash,
+                          encoding, segments, created_at, updated_at)
       VALUES (${row.id}::uuid, ${row.business}, ${row.ownerId}, ${row.clientPk}::uuid, ${row.messageType}, ${row.phone}, ${row.name}, ${row.text}, ${row.sendAt},
-              ${row.workflowId}, ${row.idempotencyKey}, ${row.requestHash}, ${now}, ${now})
+              ${row.workflowId}, ${row.idempotencyKey}, ${row.requestHash}, ${row.encoding}, ${row.segments}, ${now}, ${now})
       ON CONFLICT (business, owner_id, idempotency_key) DO NOTHING
       RETURNING 1`,
     messageEvent('message.scheduled', row, 'api'),
