@@ -87,6 +87,30 @@ test('a cancel signal wakes a long sleep, and the canceled message is never sent
   expect((await prisma.message.findUnique({ where: { id } }))!.status).toBe('canceled');
 });
 
+test.each([
+  ['hours past send_at', 5 * 60 * 60 * 1000],
+  ['past a timer chunk (continued as new with its deferral)', MAX_TIMER_CHUNK_MS + DAY],
+])('a message its send window deferred %s waits on its timer until deferred_until, then sends once', async (_name, deferMs) => {
+  const now = await env.currentTimeMs();
+  const { id, input } = await storedMessage(new Date(now));
+  const deferredUntil = new Date(now + deferMs).toISOString();
+  await withWorker(async (taskQueue) => {
+    const handle = await env.client.workflow.start('sendMessage', {
+      workflowId: messageWorkflowId(business, id),
+      taskQueue,
+      args: [{ ...input, deferredUntil }],
+    });
+    const state = await handle.query(sendMessageStateQuery);
+    expect(state).toEqual({ phase: 'waiting', sendAt: input.sendAt, deferredUntil, nextWakeAt: expect.any(String) });
+    expect(Date.parse(state.nextWakeAt!)).toBeGreaterThan(Date.parse(input.sendAt));
+    expect(Date.parse(state.nextWakeAt!)).toBeLessThanOrEqual(Date.parse(deferredUntil));
+    expect(receiver.requestsFor(id)).toEqual([]);
+    expect(await handle.result()).toEqual({ outcome: 'sent' });
+    expect(await env.currentTimeMs()).toBeGreaterThanOrEqual(Date.parse(deferredUntil));
+  });
+  expect(receiver.requestsFor(id)).toHaveLength(1);
+});
+
 test('a message canceled in the database without a signal is still not sent when its time comes', async () => {
   const sendAt = new Date((await env.currentTimeMs()) + 45 * DAY);
   const { id, input } = await storedMessage(sendAt);

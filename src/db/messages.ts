@@ -29,6 +29,9 @@ export interface NewMessage {
   /** `GSM-7` or `UCS-2`, and the SMS parts the text takes. */
   encoding: string;
   segments: number;
+  /** The quiet-hours window as the caller gave it, and when the message goes out because of it (null: at send_at). */
+  sendWindow: { from: string; to: string; timezone?: string } | null;
+  deferredUntil: Date | null;
 }
 
 const withClientId = { client: { select: { id: true } } } as const;
@@ -44,10 +47,11 @@ function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempotencyKe
  */
 export async function insertScheduledMessage(prisma: Prisma, scope: Scope, message: NewMessage): Promise<{ message: MessageWithClient; replayed: boolean }> {
   const now = new Date();
-  const { clientId, ...fields } = message;
+  const { clientId, sendWindow, ...fields } = message;
   const row: MessageWithClient = {
     ...scope,
     ...fields,
+    sendWindow,
     messageType: 'text',
     status: 'scheduled',
     workflowId: messageWorkflowId(scope.business, message.id),
@@ -69,8 +73,6 @@ export async function insertScheduledMessage(prisma: Prisma, scope: Scope, messa
     price: null,
     priceUnit: null,
     receiptAt: null,
-    sendWindow: null,
-    deferredUntil: null,
     suppressedAt: null,
     suppressedReason: null,
     receivedAt: null,
@@ -80,9 +82,10 @@ export async function insertScheduledMessage(prisma: Prisma, scope: Scope, messa
   const inserted = await changeWithEvent(
     prisma,
     Db.sql`INSERT INTO messages (id, business, owner_id, client_pk, message_type, phone, name, text, send_at, workflow_id, idempotency_key, request_hash,
-                          encoding, segments, created_at, updated_at)
+                          encoding, segments, send_window, deferred_until, created_at, updated_at)
       VALUES (${row.id}::uuid, ${row.business}, ${row.ownerId}, ${row.clientPk}::uuid, ${row.messageType}, ${row.phone}, ${row.name}, ${row.text}, ${row.sendAt},
-              ${row.workflowId}, ${row.idempotencyKey}, ${row.requestHash}, ${row.encoding}, ${row.segments}, ${now}, ${now})
+              ${row.workflowId}, ${row.idempotencyKey}, ${row.requestHash}, ${row.encoding}, ${row.segments},
+              ${sendWindow === null ? null : JSON.stringify(sendWindow)}::jsonb, ${row.deferredUntil}, ${now}, ${now})
       ON CONFLICT (business, owner_id, idempotency_key) DO NOTHING
       RETURNING 1`,
     messageEvent('message.scheduled', row, 'api'),
@@ -135,7 +138,7 @@ export function unsentMessagesCreatedBefore(prisma: Prisma, filter: ReconcilerFi
       ...(filter.workflowIds && { workflowId: { in: filter.workflowIds } }),
       ...(afterId && { id: { gt: afterId } }),
     },
-    select: { id: true, business: true, workflowId: true, sendAt: true, client: { select: { id: true } } },
+    select: { id: true, business: true, workflowId: true, sendAt: true, deferredUntil: true, client: { select: { id: true } } },
     orderBy: { id: 'asc' },
     take,
   }).then((rows) => rows.map((row) => ({ ...row, workflowId: row.workflowId ?? messageWorkflowId(row.business, row.id) })));

@@ -75,6 +75,8 @@ async function storeAndStart(
     requestHash: hash,
     encoding: sms.encoding,
     segments: sms.segments,
+    sendWindow: request.sendWindow,
+    deferredUntil: request.deferredUntil,
   });
   const { message, replayed } = stored.replayed ? sameRequest(stored.message) : stored;
 
