@@ -139,8 +139,9 @@ async function handOver(input: SendMessageInput, state: SendMessageState, show: 
     show('sending');
     try {
       const delivered = await deliverMessage(input.messageId);
-      await local.recordMessageSent({ messageId: input.messageId, ...delivered });
-      return done(state, 'sent', show);
+      // Runs recorded before receipts existed got no outcome back: theirs was `sent`.
+      const outcome = await local.recordMessageSent({ messageId: input.messageId, ...delivered });
+      return done(state, outcome ?? 'sent', show);
     } catch (error) {
       failure = error;
     }
