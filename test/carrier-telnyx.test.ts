@@ -287,7 +287,9 @@ describe('receipts and inbound texts', () => {
     expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'failed', errorCode: '40013' });
     const queued = fake.eventBody('message.sent', fake.outboundPayload(fake.message(accepted.providerRef), 'queued'), receiver.base);
     expect(carrier.parseReceipt({ ...receiver.last, rawBody: Buffer.from(queued) })).toBeNull();
-    expect(carrier.parseReceipt({ ...receiver.last, rawBody: Buffer.from('not json') })).toBeNull();
+    // A body that is no Telnyx event is unreadable (the door's 400), not "nothing to do".
+    expect(() => carrier.parseReceipt({ ...receiver.last, rawBody: Buffer.from('not json') })).toThrow();
+    expect(() => carrier.parseInbound({ ...receiver.last, rawBody: Buffer.from('{"data":{}}') })).toThrow();
   });
 
   test('message.received → the inbound text: Telnyx id, the client\'s number, ours, the text', async () => {

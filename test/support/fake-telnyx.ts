@@ -73,6 +73,7 @@ export class FakeTelnyx {
   readonly publicKeyPem: string;
   private readonly privateKey: KeyObject;
   private readonly failures: Failure[] = [];
+  private readonly routes = new Map<string, string>();
   private server?: Server;
   /** Sender numbers of the profile, for sends by `messaging_profile_id`. */
   readonly profileNumber = '+15550001111';
@@ -128,9 +129,19 @@ export class FakeTelnyx {
     });
   }
 
+  /**
+   * Webhooks to `publicOrigin` (the PUBLIC_BASE_URL the API was configured with before it had a port)
+   * reach `actualOrigin`, as a proxy in front of the API would forward them.
+   */
+  route(publicOrigin: string, actualOrigin: string): void {
+    this.routes.set(new URL(publicOrigin).origin, new URL(actualOrigin).origin);
+  }
+
   /** POSTs a body to `url` as Telnyx does; `headers` replace the signature (e.g. none, a stale one). */
   async post(url: string, body: string, headers: Record<string, string> = this.signatureHeaders(body)): Promise<PostedWebhook> {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'telnyx-webhooks', ...headers }, body });
+    const target = new URL(url);
+    const routed = this.routes.get(target.origin);
+    const response = await fetch(routed ? `${routed}${target.pathname}${target.search}` : url, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'telnyx-webhooks', ...headers }, body });
     return { status: response.status, body: await response.text() };
   }
 

@@ -13,16 +13,11 @@ interface TelnyxEvent {
   payload?: Record<string, unknown>;
 }
 
-/** The event of a webhook body, or undefined when the body is not one. */
-function eventOf(rawBody: Buffer): TelnyxEvent | undefined {
-  try {
-    const data = (JSON.parse(rawBody.toString('utf8')) as { data?: unknown } | null)?.data;
-    if (!data || typeof data !== 'object') return undefined;
-    const event = data as TelnyxEvent;
-    return event.payload && typeof event.payload === 'object' ? event : undefined;
-  } catch {
-    return undefined;
-  }
+/** The event of a webhook body; a body that is no Telnyx event throws (the door answers 400). */
+function eventOf(rawBody: Buffer): TelnyxEvent {
+  const data = (JSON.parse(rawBody.toString('utf8')) as { data?: unknown } | null)?.data as TelnyxEvent | undefined;
+  if (!data || typeof data !== 'object' || !data.payload || typeof data.payload !== 'object') throw new Error('not a Telnyx event');
+  return data;
 }
 
 const string = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
@@ -64,10 +59,10 @@ export function priceOf(cost: unknown): { amount: string; unit: string } | undef
   return typeof value === 'string' && AMOUNT.test(value) && typeof currency === 'string' && CURRENCY.test(currency) ? { amount: value, unit: currency } : undefined;
 }
 
-/** A receipt from `message.sent` / `message.finalized`; null for any other event or a status we do not track. */
+/** A receipt from `message.sent` / `message.finalized`; null for any other event or a status we do not track; throws for a body that is no event. */
 export function receiptOf(rawBody: Buffer, messageId: string | undefined): Receipt | null {
   const event = eventOf(rawBody);
-  if (!event || (event.event_type !== 'message.sent' && event.event_type !== 'message.finalized')) return null;
+  if (event.event_type !== 'message.sent' && event.event_type !== 'message.finalized') return null;
   const payload = event.payload!;
   const providerRef = string(payload.id);
   const recipient = Array.isArray(payload.to) ? (payload.to[0] as { status?: unknown } | undefined) : undefined;
@@ -79,10 +74,10 @@ export function receiptOf(rawBody: Buffer, messageId: string | undefined): Recei
   return { providerRef, status, ...(messageId ? { messageId } : {}), ...(errorCode ? { errorCode } : {}), ...(price ? { price } : {}), ...(at ? { at } : {}) };
 }
 
-/** A text from a client, from `message.received`; null for any other event or one missing its parts. */
+/** A text from a client, from `message.received`; null for any other event or one missing its parts; throws for a body that is no event. */
 export function inboundOf(rawBody: Buffer, now = new Date()): Inbound | null {
   const event = eventOf(rawBody);
-  if (!event || event.event_type !== 'message.received') return null;
+  if (event.event_type !== 'message.received') return null;
   const payload = event.payload!;
   const providerRef = string(payload.id);
   const from = string((payload.from as { phone_number?: unknown } | undefined)?.phone_number);
