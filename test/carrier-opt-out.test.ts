@@ -1,3 +1,4 @@
+import { Worker } from '@temporalio/worker';
 import { CarrierRejected } from '../src/carriers';
 import { expectProblem, waitForStatus as waitForMessageStatus } from './support/helpers';
 import { startTestStack, uniqueName, type TestApi, type TestStack } from './support/stack';
@@ -64,6 +65,10 @@ test('a carrier refusing a send because the recipient unsubscribed fails it with
     const records = await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token });
     expect(records.body.opt_outs).toEqual([expect.objectContaining({ phone, sender: carrier.sender, status: 'opted_out', source: 'carrier', detail: '21610' })]);
     expectProblem(await post({ client_phone: phone }), 409, 'Recipient has opted out of text messages');
+    // The run that passed the refusal's details on replays from its history.
+    const handle = stack.temporal.workflow.getHandle(accepted.body.workflow_id);
+    expect(await handle.result()).toEqual({ outcome: 'failed' });
+    await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, await handle.fetchHistory(), accepted.body.workflow_id);
   } finally {
     carrier.onSend = async (send) => ({ providerRef: `ref-${send.id}` });
   }
