@@ -121,7 +121,7 @@ test('a text from a number we never texted is kept apart and counted, not droppe
   const kept = await stack.prisma.unmatchedInbound.findMany({ where: { inboundKey: `${carrier.name}:in-unmatched-1` } });
   expect(kept).toEqual([expect.objectContaining({ phone, text: 'Hello?', sender: '+15550001000', provider: carrier.name })]);
   expect(await stack.prisma.message.count({ where: { phone } })).toBe(0);
-  expect(await metrics.registry.getSingleMetricAsString('inbound_unmatched_total')).toMatch(/^inbound_unmatched_total 1$/m);
+  expect(await metrics.registry.getSingleMetricAsString('crm_inbound_unmatched_total')).toMatch(/^crm_inbound_unmatched_total 1$/m);
 });
 
 test('STOP (any case, trimmed) opts the number out: confirmed once, shown to the owner, and the next send is a 409 that stores nothing', async () => {

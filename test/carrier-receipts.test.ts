@@ -66,8 +66,8 @@ test('each send asks for its receipt at the message\'s callback URL; a signed `d
   expect(await getMessage(message._id)).toEqual(delivered);
   expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent', 'message.delivered']);
 
-  const scraped = await metrics.registry.getSingleMetricAsString('message_sent_to_delivered_seconds');
-  expect(scraped).toMatch(/message_sent_to_delivered_seconds_count 1\b/);
+  const scraped = await metrics.registry.getSingleMetricAsString('crm_message_sent_to_delivered_seconds');
+  expect(scraped).toMatch(/crm_message_sent_to_delivered_seconds_count 1\b/);
 });
 
 test('out of order: an older status or another final one after `delivered` changes nothing', async () => {

@@ -28,7 +28,7 @@ function answer(res: Response, carrier: Carrier): void {
 
 /** Seconds from `sent` to `delivered`, on the API's registry (the API is where receipts arrive). */
 function deliveredSeconds(registry: Registry): Histogram {
-  const name = 'message_sent_to_delivered_seconds';
+  const name = 'crm_message_sent_to_delivered_seconds';
   return (
     (registry.getSingleMetric(name) as Histogram | undefined) ??
     new Histogram({
@@ -47,7 +47,7 @@ function deliveredSeconds(registry: Registry): Histogram {
  */
 /** Inbound texts that answered no message of ours: kept in `unmatched_inbound`, counted here. */
 function unmatchedTexts(registry: Registry): Counter {
-  const name = 'inbound_unmatched_total';
+  const name = 'crm_inbound_unmatched_total';
   return (
     (registry.getSingleMetric(name) as Counter | undefined) ??
     new Counter({ name, help: 'Inbound texts from a number no outbound message went to from our sender (kept, not dropped)', registers: [registry] })
