@@ -98,6 +98,10 @@ test('the carrier repeating its callback stores the text once', async () => {
   const phone = newPhone();
   await sendTo(alice, { client_phone: phone });
   for (let i = 0; i < 3; i++) expect((await text(phone, 'Got it', 'in-repeat-1')).status).toBe(200);
+  // And many times at once.
+  expect((await Promise.all(Array.from({ length: 6 }, () => text(phone, 'STOP', 'in-repeat-2')))).map((r) => r.status)).toEqual(Array(6).fill(200));
+  expect(await stack.prisma.message.count({ where: { inboundKey: `${carrier.name}:in-repeat-2` } })).toBe(1);
+  expect(carrier.replies.filter((r) => r.to === phone)).toHaveLength(1);
   const rows = await stack.prisma.message.findMany({ where: { inboundKey: `${carrier.name}:in-repeat-1` } });
   expect(rows).toHaveLength(1);
   expect((await receivedEvents(alice)).filter((e) => e.data.provider_ref === 'in-repeat-1')).toHaveLength(1);

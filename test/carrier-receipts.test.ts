@@ -70,6 +70,13 @@ test('each send asks for its receipt at the message\'s callback URL; a signed `d
   expect(scraped).toMatch(/crm_message_sent_to_delivered_seconds_count 1\b/);
 });
 
+test('the same receipt arriving many times at once is applied once, with one event', async () => {
+  const message = await sent();
+  const answers = await Promise.all(Array.from({ length: 8 }, () => postReceipt({ ref: `ref-${message._id}`, status: 'delivered' }, message._id)));
+  expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+  expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent', 'message.delivered']);
+});
+
 test('out of order: an older status or another final one after `delivered` changes nothing', async () => {
   const message = await sent();
   const ref = `ref-${message._id}`;
