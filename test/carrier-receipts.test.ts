@@ -133,6 +133,15 @@ test('a missing or wrong signature is a 403 and changes nothing; another carrier
   expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent']);
 });
 
+test('a signature check that throws (a header the SDK cannot parse) is a 403, not a 500', async () => {
+  const throwing = createTestCarrier();
+  throwing.verify = () => {
+    throw new Error('malformed signature header');
+  };
+  const api = await stack.startApi({ carrier: throwing });
+  expectProblem(await throwing.post(originOf(api), statusPath(randomUUID()), { kind: 'status', ref: 'x', status: 'delivered' }), 403, 'Invalid signature');
+});
+
 test('a signed body the carrier cannot read is a 400; one over 100 kB a 413; nothing changes', async () => {
   const message = await sent();
   expectProblem(await carrier.post(originOf(callbacks), statusPath(message._id), 'not json'), 400, 'Unreadable carrier callback');
