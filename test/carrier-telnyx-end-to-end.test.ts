@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createTelnyxCarrier } from '../src/carriers/telnyx';
+import { OPT_OUT_CONFIRMATION } from '../src/use-cases/carriers/keywords';
 import { FakeTelnyx, TELNYX_MAGIC } from './support/fake-telnyx';
 import { expectProblem, waitForStatus as waitForMessageStatus } from './support/helpers';
 import { startTestStack, type TestStack } from './support/stack';
@@ -126,4 +127,72 @@ test('throttled (429 with Retry-After: 1): sent on the next attempt, once', asyn
   expect(fake.sends.filter((r) => r.body.to === '+14155550143').length - before).toBe(2);
   expect(fake.messages.get(message.provider_ref)?.to).toBe('+14155550143');
   expect(message.attempts).toBe(2);
+});
+
+describe('texts from clients: message.received to the messaging profile\'s inbound webhook', () => {
+  const inboundUrl = `${PUBLIC_BASE_URL}/providers/telnyx/inbound`;
+  let phones = 0;
+  /** A number of its own for each test: matching and opt-outs are per number. */
+  const newPhone = () => `+1628555${String(3000 + ++phones).padStart(4, '0')}`;
+  const post = (body: Record<string, unknown>) => stack.api('POST', '/messages', { token, body: { message_type: 'text', text_message: 'Reminder: your visit is today', ...body } });
+
+  test('a signed STOP opts the number out: Telnyx sends our one confirmation, the next POST /messages is 409, a scheduled one ends suppressed', async () => {
+    const phone = newPhone();
+    await sent({ client_phone: phone });
+    const scheduled = await post({ client_phone: phone, delay: '3s' });
+    expect(scheduled.status).toBe(202);
+
+    expect((await fake.postInbound(inboundUrl, ' stop ', phone, FROM)).status).toBe(200);
+    expectProblem(await post({ client_phone: phone }), 409, 'Recipient has opted out of text messages');
+    const confirmation = fake.sends.filter((r) => r.body.to === phone && r.body.webhook_url === undefined);
+    expect(confirmation.map((r) => r.body)).toEqual([{ to: phone, from: FROM, text: OPT_OUT_CONFIRMATION, use_profile_webhooks: false }]);
+
+    const suppressed = await waitForStatus(scheduled.body._id, 'suppressed');
+    expect(suppressed).toEqual(expect.objectContaining({ suppressed_reason: 'Recipient has opted out of text messages', sent_at: null }));
+    expect(fake.sends.filter((r) => r.body.webhook_url?.endsWith(`/${scheduled.body._id}`))).toEqual([]);
+    const optOuts = await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token });
+    expect(optOuts.body.opt_outs).toEqual([expect.objectContaining({ phone, sender: FROM, status: 'opted_out', source: 'keyword' })]);
+  });
+
+  test('an unsigned STOP is a 403 and opts nobody out', async () => {
+    const phone = newPhone();
+    await sent({ client_phone: phone });
+    const body = fake.eventBody('message.received', { id: 'forged-1', from: { phone_number: phone }, to: [{ phone_number: FROM }], text: 'STOP' }, inboundUrl);
+    const res = await fake.post(inboundUrl, body, {});
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body)).toEqual(expect.objectContaining({ detail: 'Invalid signature' }));
+    expect((await post({ client_phone: phone })).status).toBe(202);
+  });
+
+  test("Telnyx's own STOP block (40300) fails the send with its code and records the opt-out", async () => {
+    const id = await accepted({ client_phone: TELNYX_MAGIC.stopped });
+    const failed = await waitForStatus(id, 'failed');
+    expect(failed).toEqual(expect.objectContaining({ error_code: '40300' }));
+    const optOuts = await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(TELNYX_MAGIC.stopped)}`, { token });
+    expect(optOuts.body.opt_outs).toEqual([expect.objectContaining({ sender: FROM, status: 'opted_out', source: 'carrier', detail: '40300' })]);
+    expectProblem(await post({ client_phone: TELNYX_MAGIC.stopped }), 409, 'Recipient has opted out of text messages');
+  });
+
+  test('a signed reply is stored once and emits message.received naming the client and its assignments in force', async () => {
+    const phone = newPhone();
+    await stack.api('POST', '/agents', { token, body: { _id: 'ag-owner' } });
+    expect((await stack.api('POST', '/clients', { token, body: { _id: 'c-replies', name: 'Grace', phone } })).status).toBe(201);
+    expect((await stack.api('POST', '/clients/c-replies/assign-agents', { token, body: { agents: [{ agent: 'ag-owner', dt_until: '2099-01-01' }] } })).status).toBe(200);
+    await sent({ client: 'c-replies' });
+
+    const reply = await fake.postInbound(inboundUrl, 'Running 10 minutes late 🙏', phone, FROM);
+    expect(reply.status).toBe(200);
+    // Telnyx retries a webhook it got no 2xx for, or twice anyway: stored once.
+    const signedAgain = fake.eventBody('message.received', JSON.parse(reply.sentBody).data.payload, inboundUrl);
+    expect((await fake.post(inboundUrl, signedAgain)).status).toBe(200);
+
+    const events = (await stack.api('GET', '/events?type=message.received&client=c-replies&limit=100', { token })).body.events;
+    expect(events).toHaveLength(1);
+    expect(events[0].data).toEqual(
+      expect.objectContaining({ direction: 'inbound', status: 'received', client: 'c-replies', client_phone: phone, text_message: 'Running 10 minutes late 🙏', provider: 'telnyx', provider_ref: reply.id }),
+    );
+    expect(events[0].data.assignments).toEqual([{ agent: 'ag-owner', dt_until: '2099-01-01T00:00:00.000Z', rotation: false, current_period: false }]);
+    // An ordinary reply gets no automatic answer.
+    expect(fake.sends.filter((r) => r.body.to === phone && r.body.webhook_url === undefined)).toEqual([]);
+  });
 });

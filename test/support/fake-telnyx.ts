@@ -196,7 +196,7 @@ export class FakeTelnyx {
   }
 
   /** Posts `message.received` (a client's text) to `url`, the messaging profile's inbound webhook. */
-  async postInbound(url: string, text: string, from: string, to: string): Promise<PostedWebhook & { id: string }> {
+  async postInbound(url: string, text: string, from: string, to: string): Promise<PostedWebhook & { id: string; sentBody: string }> {
     const id = randomUUID();
     const payload = {
       record_type: 'message',
@@ -221,7 +221,8 @@ export class FakeTelnyx {
       webhook_failover_url: null,
       errors: [],
     };
-    return { id, ...(await this.post(url, this.eventBody('message.received', payload, url))) };
+    const sentBody = this.eventBody('message.received', payload, url);
+    return { id, sentBody, ...(await this.post(url, sentBody)) };
   }
 
   message(id: string): FakeMessage {
