@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createTelnyxCarrier } from '../src/carriers/telnyx';
-import { OPT_OUT_CONFIRMATION } from '../src/use-cases/carriers/keywords';
+import { OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION } from '../src/use-cases/carriers/keywords';
 import { FakeTelnyx, TELNYX_MAGIC } from './support/fake-telnyx';
-import { expectProblem, waitForStatus as waitForMessageStatus } from './support/helpers';
+import { eventually, expectProblem, waitForStatus as waitForMessageStatus } from './support/helpers';
 import { startTestStack, type TestStack } from './support/stack';
 
 /*
@@ -136,7 +136,7 @@ describe('texts from clients: message.received to the messaging profile\'s inbou
   const newPhone = () => `+1628555${String(3000 + ++phones).padStart(4, '0')}`;
   const post = (body: Record<string, unknown>) => stack.api('POST', '/messages', { token, body: { message_type: 'text', text_message: 'Reminder: your visit is today', ...body } });
 
-  test('a signed STOP opts the number out: Telnyx sends our one confirmation, the next POST /messages is 409, a scheduled one ends suppressed', async () => {
+  test('a signed STOP opts the number out: the next POST /messages is 409, a scheduled one ends suppressed; our confirmation meets Telnyx\'s own block (40300) and changes nothing', async () => {
     const phone = newPhone();
     await sent({ client_phone: phone });
     const scheduled = await post({ client_phone: phone, delay: '3s' });
@@ -144,14 +144,30 @@ describe('texts from clients: message.received to the messaging profile\'s inbou
 
     expect((await fake.postInbound(inboundUrl, ' stop ', phone, FROM)).status).toBe(200);
     expectProblem(await post({ client_phone: phone }), 409, 'Recipient has opted out of text messages');
-    const confirmation = fake.sends.filter((r) => r.body.to === phone && r.body.webhook_url === undefined);
-    expect(confirmation.map((r) => r.body)).toEqual([{ to: phone, from: FROM, text: OPT_OUT_CONFIRMATION, use_profile_webhooks: false }]);
+    // Telnyx blocks the number on the profile as the STOP arrives: our one confirmation was tried and refused there.
+    await eventually(async () => fake.sends.some((r) => r.body.to === phone && r.body.text === OPT_OUT_CONFIRMATION));
+    expect(fake.sends.filter((r) => r.body.to === phone && r.body.webhook_url === undefined).map((r) => r.body)).toEqual([{ to: phone, from: FROM, text: OPT_OUT_CONFIRMATION, use_profile_webhooks: false }]);
 
     const suppressed = await waitForStatus(scheduled.body._id, 'suppressed');
     expect(suppressed).toEqual(expect.objectContaining({ suppressed_reason: 'Recipient has opted out of text messages', sent_at: null }));
     expect(fake.sends.filter((r) => r.body.webhook_url?.endsWith(`/${scheduled.body._id}`))).toEqual([]);
     const optOuts = await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token });
     expect(optOuts.body.opt_outs).toEqual([expect.objectContaining({ phone, sender: FROM, status: 'opted_out', source: 'keyword' })]);
+  });
+
+  test('a signed START opts the number back in: Telnyx lifts its block, our confirmation goes out, and messages are sent again', async () => {
+    const phone = newPhone();
+    await sent({ client_phone: phone });
+    expect((await fake.postInbound(inboundUrl, 'STOP', phone, FROM)).status).toBe(200);
+    expectProblem(await post({ client_phone: phone }), 409, 'Recipient has opted out of text messages');
+
+    expect((await fake.postInbound(inboundUrl, 'Start', phone, FROM)).status).toBe(200);
+    await eventually(async () => fake.sends.some((r) => r.body.to === phone && r.body.text === OPT_IN_CONFIRMATION));
+    expect(fake.blocked.has(phone)).toBe(false);
+    expect([...fake.messages.values()].filter((m) => m.to === phone && m.text === OPT_IN_CONFIRMATION)).toHaveLength(1);
+    const again = await post({ client_phone: phone });
+    expect(again.status).toBe(202);
+    await waitForStatus(again.body._id, 'sent');
   });
 
   test('an unsigned STOP is a 403 and opts nobody out', async () => {

@@ -17,7 +17,7 @@ export const TELNYX_MAGIC = {
   invalidTo: '+15005550001',
   /** Accepted; its `message.finalized` says delivery_failed with 40001 (not routable). */
   notRoutable: '+15005550002',
-  /** 409, 40300: the recipient texted STOP to this sender. */
+  /** 409, 40300: the recipient texted STOP to this sender (a block rule from the start). */
   stopped: '+15005550004',
   /** 500, 10007: unexpected error, every time. */
   broken: '+15005550005',
@@ -58,6 +58,9 @@ export interface PostedWebhook {
 }
 
 const E164 = /^\+[1-9]\d{1,14}$/;
+/** The keywords Telnyx acts on by default (developers.telnyx.com, Advanced Opt-In/Out: default behavior). */
+const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'STOP ALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'];
+const OPT_IN_KEYWORDS = ['START', 'UNSTOP'];
 
 function error(code: string, title: string, detail: string, pointer?: string) {
   return { errors: [{ code, title, detail, ...(pointer ? { source: { pointer } } : {}) }] };
@@ -74,6 +77,11 @@ export class FakeTelnyx {
   private readonly privateKey: KeyObject;
   private readonly failures: Failure[] = [];
   private readonly routes = new Map<string, string>();
+  /**
+   * Telnyx's default opt-out handling: a STOP (or synonym) texted to the profile creates a block rule for
+   * that number on the whole profile, and START or UNSTOP removes it; a send to a blocked number is 40300.
+   */
+  readonly blocked = new Set<string>([TELNYX_MAGIC.stopped]);
   private server?: Server;
   /** Sender numbers of the profile, for sends by `messaging_profile_id`. */
   readonly profileNumber = '+15550001111';
@@ -195,8 +203,11 @@ export class FakeTelnyx {
     return this.post(message.webhook_url!, body);
   }
 
-  /** Posts `message.received` (a client's text) to `url`, the messaging profile's inbound webhook. */
+  /** Posts `message.received` (a client's text) to `url`, the messaging profile's inbound webhook, after applying Telnyx's own keyword block rules. */
   async postInbound(url: string, text: string, from: string, to: string): Promise<PostedWebhook & { id: string; sentBody: string }> {
+    const keyword = text.trim().toUpperCase();
+    if (OPT_OUT_KEYWORDS.includes(keyword)) this.blocked.add(from);
+    if (OPT_IN_KEYWORDS.includes(keyword)) this.blocked.delete(from);
     const id = randomUUID();
     const payload = {
       record_type: 'message',
@@ -285,7 +296,7 @@ export class FakeTelnyx {
     const failure = this.failures.shift();
     if (failure) return this.reply(res, failure.status, error(failure.code, failure.title, `The message to ${to} was not accepted.`), failure.retryAfter ? { 'retry-after': failure.retryAfter } : {});
     if (to === TELNYX_MAGIC.invalidTo) return this.reply(res, 400, error('40310', "Invalid 'to' address", `The 'to' address ${to} is invalid.`, '/to'));
-    if (to === TELNYX_MAGIC.stopped) return this.reply(res, 409, error('40300', 'Blocked due to STOP message', `Messages cannot be sent from ${from ?? this.profileNumber} to ${to} due to an existing block rule.`));
+    if (this.blocked.has(to)) return this.reply(res, 409, error('40300', 'Blocked due to STOP message', `Messages cannot be sent from ${from ?? this.profileNumber} to ${to} due to an existing block rule.`));
     if (to === TELNYX_MAGIC.broken) return this.reply(res, 500, error('10007', 'Unexpected error', 'An unexpected error occured.'));
 
     const message: FakeMessage = {
