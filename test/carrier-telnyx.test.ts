@@ -314,6 +314,15 @@ describe('after a crash: finding a send Telnyx may already have (detail records,
     expect(Object.fromEntries(search.query)).toMatchObject({ 'filter[record_type]': 'messaging', 'filter[direction]': 'outbound', 'filter[cld]': '+14155550777', sort: '-created_at' });
   });
 
+  test('a send whose answer was lost (Telnyx kept it, the connection dropped): unavailable, then found, so the retry does not send it again', async () => {
+    const message = outgoing('c-lost', '+14155550779', new Date(Date.now() - 1000));
+    fake.loseNextAnswer();
+    expect(await refusal(carrier.send(message))).toBeInstanceOf(CarrierUnavailable);
+    const [kept] = [...fake.messages.values()].filter((m) => m.to === '+14155550779');
+    expect(await carrier.findSent(message)).toEqual({ providerRef: kept.id, segments: 1 });
+    expect(fake.sends.filter((r) => r.body.to === '+14155550779')).toHaveLength(1);
+  });
+
   test('another message to the same number is not mistaken for this one', async () => {
     await carrier.send(outgoing('c-other', '+14155550778'));
     expect(await carrier.findSent(outgoing('c-missing', '+14155550778', new Date(Date.now() - 1000)))).toBeNull();

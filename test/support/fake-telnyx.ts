@@ -111,6 +111,13 @@ export class FakeTelnyx {
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
   }
 
+  private losingAnswers = 0;
+
+  /** The next send is accepted and kept, but its answer is lost: the connection drops before it (a crash's view of a send). */
+  loseNextAnswer(): void {
+    this.losingAnswers += 1;
+  }
+
   /** The next `count` sends answer this error (e.g. 429 with Retry-After) instead of being accepted. */
   failNext(failure: Failure, count = 1): void {
     for (let i = 0; i < count; i += 1) this.failures.push(failure);
@@ -312,6 +319,11 @@ export class FakeTelnyx {
       cost: null,
     };
     this.messages.set(message.id, message);
+    if (this.losingAnswers > 0) {
+      this.losingAnswers -= 1;
+      res.socket?.destroy();
+      return;
+    }
     return this.reply(res, 200, { data: this.outboundPayload(message, 'queued') });
   }
 
