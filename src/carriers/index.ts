@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { createTelnyxCarrier } from './telnyx';
 import type { Carrier } from './types';
+import { createVonageCarrier } from './vonage';
 
 export type { Carrier, CarrierCallback, CarrierName, CarrierSend, Inbound, Receipt } from './types';
 export { CARRIER_NAMES, CarrierRejected, CarrierUnavailable } from './types';
@@ -13,6 +14,8 @@ export function createCarrier(config: Config): Carrier | undefined {
       return undefined;
     case 'telnyx':
       return createTelnyxCarrier(config);
+    case 'vonage':
+      return createVonageCarrier(config);
     default:
       throw new Error(`MESSAGE_PROVIDER=${config.MESSAGE_PROVIDER} is not available in this build`);
   }

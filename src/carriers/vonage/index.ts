@@ -1,0 +1,79 @@
+import { Vonage } from '@vonage/server-sdk';
+import type { Carrier, CarrierAccepted, CarrierSend } from '../types';
+import { CarrierUnavailable } from '../types';
+import { classifyVonageError } from './errors';
+import { e164Of, inboundOf, receiptOf, verifyVonageSignature } from './webhooks';
+
+export interface VonageSettings {
+  VONAGE_API_KEY?: string;
+  VONAGE_API_SECRET?: string;
+  VONAGE_APPLICATION_ID?: string;
+  /** The application's private key (PEM), or a path to it: sends are then authenticated with a JWT. */
+  VONAGE_PRIVATE_KEY?: string;
+  /** The number (or alphanumeric sender id) sent from. */
+  VONAGE_FROM?: string;
+  VONAGE_SIGNATURE_SECRET?: string;
+  /** The Messages API's host (default https://api.nexmo.com): a fake in tests, a regional edge. */
+  VONAGE_API_URL?: string;
+}
+
+/** Below the delivery activity's 20-second attempt, so a slow answer fails the attempt, not the worker slot. */
+const REQUEST_TIMEOUT_MS = 10_000;
+
+const REF = /^[A-Za-z0-9._:-]{1,200}$/;
+
+/** The Messages API wants numbers as E.164 without the `+`. */
+const vonageNumber = (number: string) => number.replace(/^\+/, '');
+
+/**
+ * Vonage through its official SDK: `POST /v1/messages` (channel `sms`, message_type `text`), with a JWT
+ * signed by the application's private key when VONAGE_APPLICATION_ID/VONAGE_PRIVATE_KEY are set, else
+ * Basic with VONAGE_API_KEY/VONAGE_API_SECRET. Each message carries our id as `client_ref` and its
+ * receipt URL as `webhook_url` (Vonage's per-message override of the application's status URL). Webhooks
+ * are verified with the SDK's `verifySignature` (HS256, VONAGE_SIGNATURE_SECRET) plus the body's
+ * `payload_hash` and a fresh `iat`.
+ */
+export function createVonageCarrier(settings: VonageSettings): Carrier {
+  const { VONAGE_APPLICATION_ID: applicationId, VONAGE_PRIVATE_KEY: privateKey, VONAGE_API_KEY: apiKey, VONAGE_API_SECRET: apiSecret } = settings;
+  const jwt = Boolean(applicationId && privateKey);
+  const from = settings.VONAGE_FROM;
+  const secret = settings.VONAGE_SIGNATURE_SECRET;
+  if (!(jwt || (apiKey && apiSecret)) || !from || !secret) {
+    throw new Error('Invalid configuration: MESSAGE_PROVIDER=vonage needs VONAGE_APPLICATION_ID and VONAGE_PRIVATE_KEY (or VONAGE_API_KEY and VONAGE_API_SECRET), VONAGE_FROM and VONAGE_SIGNATURE_SECRET');
+  }
+  const vonage = new Vonage(jwt ? { applicationId: applicationId!, privateKey: privateKey! } : { apiKey: apiKey!, apiSecret: apiSecret! }, {
+    apiHost: (settings.VONAGE_API_URL ?? 'https://api.nexmo.com').replace(/\/+$/, ''),
+    timeout: REQUEST_TIMEOUT_MS,
+  });
+
+  async function send(to: string, text: string, extra: { clientRef?: string; webhookUrl?: string }): Promise<CarrierAccepted> {
+    let uuid: unknown;
+    try {
+      ({ messageUUID: uuid } = await vonage.messages.send({ messageType: 'text', channel: 'sms', to: vonageNumber(to), from: vonageNumber(from!), text, ...extra }));
+    } catch (error) {
+      throw await classifyVonageError(error);
+    }
+    // Accepted without an id: the attempt is retried (receipts still name our id through client_ref).
+    if (typeof uuid !== 'string' || !REF.test(uuid)) throw new CarrierUnavailable('Vonage accepted the message without an id');
+    return { providerRef: uuid };
+  }
+
+  return {
+    name: 'vonage',
+    sender: e164Of(from),
+    send: (message: CarrierSend) => send(message.to, message.text, { clientRef: message.id, webhookUrl: message.statusCallbackUrl }),
+    /*
+     * The Messages API has no lookup of a sent SMS (by client_ref or otherwise; Vonage's Reports API is a
+     * separate, asynchronous product), so a send whose answer was lost is sent again. Both copies carry
+     * our id as client_ref, so their receipts still reach the one message.
+     */
+    findSent: async () => null,
+    verify: async (callback) =>
+      verifyVonageSignature(callback, { secret: secret!, ...(apiKey ? { apiKey } : {}), ...(applicationId ? { applicationId } : {}) }),
+    parseReceipt: (callback) => receiptOf(callback.rawBody, callback.messageId),
+    parseInbound: (callback) => inboundOf(callback.rawBody),
+    async reply(to, text) {
+      await send(to, text, {});
+    },
+  };
+}
