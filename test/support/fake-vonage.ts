@@ -1,0 +1,259 @@
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import jwt from 'jsonwebtoken';
+
+/*
+ * A local Vonage Messages API as Vonage documents it: `POST /v1/messages` with JSON, authenticated by a
+ * JWT (RS256, signed with the application's private key, claim `application_id`) or Basic key:secret;
+ * an SMS is `message_type: "text"`, `channel: "sms"`, `to`/`from` in E.164 without the `+`, `text`, and
+ * optional `client_ref` and `webhook_url`. Answers `202 { message_uuid }` or an RFC 7807 problem
+ * `{ type, title, detail, instance }`, records every request, and posts status and inbound webhooks
+ * signed as Vonage signs them: a JWT (HS256, the signature secret) in `Authorization: Bearer …` whose
+ * `payload_hash` is the SHA-256 of the body.
+ */
+
+/** Numbers (E.164) the fake refuses or fails, as Twilio's test numbers do. */
+export const VONAGE_MAGIC = {
+  /** 422, 1170: invalid or missing MSISDN. */
+  invalidTo: '+15005550001',
+  /** Accepted; its status webhook says rejected with 1240 (the recipient opted out of this sender). */
+  optedOut: '+15005550004',
+  /** 500, 1030: internal error, every time. */
+  broken: '+15005550005',
+  /** 402, low-balance. */
+  lowBalance: '+15005550006',
+} as const;
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+}
+
+export interface FakeVonageMessage {
+  message_uuid: string;
+  to: string;
+  from: string;
+  text: string;
+  client_ref?: string;
+  webhook_url?: string;
+}
+
+interface Failure {
+  status: number;
+  code: string;
+  title: string;
+  retryAfter?: string;
+}
+
+export interface PostedWebhook {
+  status: number;
+  body: string;
+}
+
+const MSISDN = /^[1-9]\d{6,14}$/;
+const SENDER = /^([1-9]\d{6,14}|[A-Za-z0-9 ]{1,11})$/;
+
+function problem(code: string, title: string, detail: string, extra: Record<string, unknown> = {}) {
+  const base = /^\d+$/.test(code) ? 'https://developer.vonage.com/api-errors/messages' : 'https://developer.vonage.com/api-errors';
+  return { type: `${base}#${code}`, title, detail, instance: randomUUID(), ...extra };
+}
+
+export class FakeVonage {
+  readonly applicationId = randomUUID();
+  readonly apiKey = randomUUID().slice(0, 8);
+  readonly apiSecret = randomUUID().replace(/-/g, '').slice(0, 16);
+  readonly signatureSecret = randomUUID().replace(/-/g, '');
+  /** The application's key pair: the adapter signs with the private key, the fake checks with the public one. */
+  readonly privateKey: string;
+  private readonly publicKey: string;
+  readonly requests: FakeRequest[] = [];
+  readonly messages = new Map<string, FakeVonageMessage>();
+  private readonly failures: Failure[] = [];
+  private readonly routes = new Map<string, string>();
+  private server?: Server;
+
+  constructor() {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    this.privateKey = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    this.publicKey = publicKey.export({ format: 'pem', type: 'spki' }).toString();
+  }
+
+  /** The host the SDK is given (VONAGE_API_URL). */
+  get url(): string {
+    const { port } = this.server!.address() as AddressInfo;
+    return `http://127.0.0.1:${port}`;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  }
+
+  /** The next `count` sends answer this error (e.g. 429 with Retry-After) instead of being accepted. */
+  failNext(failure: Failure, count = 1): void {
+    for (let i = 0; i < count; i += 1) this.failures.push(failure);
+  }
+
+  /** The sends (`POST /v1/messages`) received, in order. */
+  get sends(): FakeRequest[] {
+    return this.requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages');
+  }
+
+  /** Vonage's signed-webhook JWT for a body: HS256 with `secret` (default the fake's), `payload_hash`, `iat` (unix seconds). */
+  signature(body: string, options: { secret?: string; iat?: number; payloadHash?: string } = {}): string {
+    const claims = {
+      iat: options.iat ?? Math.floor(Date.now() / 1000),
+      jti: randomUUID(),
+      iss: 'Vonage',
+      payload_hash: options.payloadHash ?? createHash('sha256').update(body).digest('hex'),
+      api_key: this.apiKey,
+      application_id: this.applicationId,
+    };
+    return jwt.sign(claims, options.secret ?? this.signatureSecret, { algorithm: 'HS256' });
+  }
+
+  /** Webhooks to `publicOrigin` (the configured PUBLIC_BASE_URL) reach `actualOrigin`, as a proxy in front of the API would forward them. */
+  route(publicOrigin: string, actualOrigin: string): void {
+    this.routes.set(new URL(publicOrigin).origin, new URL(actualOrigin).origin);
+  }
+
+  /** POSTs a body to `url` as Vonage does; `headers` replace the signature (e.g. none, a forged one). */
+  async post(url: string, body: string, headers: Record<string, string> = { authorization: `Bearer ${this.signature(body)}` }): Promise<PostedWebhook> {
+    const target = new URL(url);
+    const routed = this.routes.get(target.origin);
+    const response = await fetch(routed ? `${routed}${target.pathname}${target.search}` : url, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'Vonage-Messages', ...headers }, body });
+    return { status: response.status, body: await response.text() };
+  }
+
+  /** A status webhook's body (Messages API v1, SMS). */
+  statusBody(message: FakeVonageMessage, status: string, error?: { code: string; detail?: string }): string {
+    return JSON.stringify({
+      message_uuid: message.message_uuid,
+      to: message.to,
+      from: message.from,
+      timestamp: new Date().toISOString(),
+      status,
+      channel: 'sms',
+      ...(message.client_ref !== undefined ? { client_ref: message.client_ref } : {}),
+      ...(status === 'submitted' || status === 'delivered' ? { usage: { currency: 'EUR', price: '0.0333' }, sms: { count_total: '1' } } : {}),
+      destination: { network_code: '310260' },
+      ...(error ? { error: { type: `https://developer.vonage.com/api-errors/messages#${error.code}`, title: Number(error.code), detail: error.detail ?? `Message to ${message.to} failed`, instance: randomUUID() } } : {}),
+    });
+  }
+
+  /**
+   * Posts a status webhook for a message to its `webhook_url` (or `url`): delivered by default; rejected
+   * with 1240 for the opted-out magic number; any status and error on request.
+   */
+  async postStatus(uuid: string, status?: string, error?: { code: string }, url?: string): Promise<PostedWebhook & { sentBody: string }> {
+    const message = this.message(uuid);
+    const optedOut = `+${message.to}` === VONAGE_MAGIC.optedOut;
+    const body = this.statusBody(message, status ?? (optedOut ? 'rejected' : 'delivered'), error ?? (optedOut ? { code: '1240' } : undefined));
+    const target = url ?? message.webhook_url;
+    if (!target) throw new Error('the message has no webhook_url: name the application status URL');
+    return { sentBody: body, ...(await this.post(target, body)) };
+  }
+
+  /** An inbound SMS webhook's body (Messages API v1). `from` and `to` are E.164; Vonage drops the `+`. */
+  inboundBody(text: string, from: string, to: string, uuid = randomUUID()): string {
+    return JSON.stringify({
+      channel: 'sms',
+      message_uuid: uuid,
+      to: to.replace(/^\+/, ''),
+      from: from.replace(/^\+/, ''),
+      timestamp: new Date().toISOString(),
+      text,
+      sms: { num_messages: '1', ...(text.trim() ? { keyword: text.trim().split(/\s+/)[0]!.toUpperCase() } : {}) },
+      usage: { currency: 'EUR', price: '0.0057' },
+      message_type: 'text',
+    });
+  }
+
+  /** Posts a client's text to `url`, the application's inbound URL. */
+  async postInbound(url: string, text: string, from: string, to: string): Promise<PostedWebhook & { id: string; sentBody: string }> {
+    const id = randomUUID();
+    const sentBody = this.inboundBody(text, from, to, id);
+    return { id, sentBody, ...(await this.post(url, sentBody)) };
+  }
+
+  message(uuid: string): FakeVonageMessage {
+    const message = this.messages.get(uuid);
+    if (!message) throw new Error(`the fake has no message ${uuid}`);
+    return message;
+  }
+
+  private reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  }
+
+  /** JWT (RS256 by the application's key, for this application) or Basic key:secret. */
+  private authorized(header: string | undefined): boolean {
+    const bearer = /^Bearer (.+)$/.exec(header ?? '');
+    if (bearer) {
+      try {
+        const claims = jwt.verify(bearer[1]!, this.publicKey, { algorithms: ['RS256'] }) as jwt.JwtPayload;
+        return claims.application_id === this.applicationId && typeof claims.jti === 'string';
+      } catch {
+        return false;
+      }
+    }
+    const basic = /^Basic (.+)$/.exec(header ?? '');
+    return Boolean(basic) && Buffer.from(basic![1]!, 'base64').toString('utf8') === `${this.apiKey}:${this.apiSecret}`;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    let body: any;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = raw;
+    }
+    this.requests.push({ method: req.method ?? '', path, headers: req.headers, body });
+    if (!this.authorized(req.headers.authorization)) return this.reply(res, 401, problem('unauthorized', 'Invalid credentials supplied', 'You did not provide correct credentials.'));
+    if (req.method === 'POST' && path === '/v1/messages') return this.send(req, res, body);
+    return this.reply(res, 404, problem('not-found', 'Not Found', 'The requested resource does not exist, or you do not have access to it.'));
+  }
+
+  private invalid(res: ServerResponse, name: string, reason: string): void {
+    this.reply(res, 422, problem('1020', 'Invalid params', 'The value of one or more parameters is invalid.', { invalid_parameters: [{ name, reason }] }));
+  }
+
+  private send(req: IncomingMessage, res: ServerResponse, body: any): void {
+    if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) return this.reply(res, 415, problem('unsupported-media-type', 'Unsupported Media Type', 'The request body must be JSON.'));
+    if (!body || typeof body !== 'object') return this.invalid(res, 'body', 'The request body must be a JSON object');
+    const { message_type: type, channel, to, from, text, client_ref: clientRef, webhook_url: webhookUrl } = body;
+    if (channel !== 'sms') return this.invalid(res, 'channel', 'This fake serves the sms channel');
+    if (type !== 'text') return this.invalid(res, 'message_type', 'An SMS is a text message');
+    if (typeof to !== 'string' || !MSISDN.test(to)) return this.invalid(res, 'to', `Invalid 'to' parameter ${String(to)}: E.164 without a leading + or 00`);
+    if (typeof from !== 'string' || !SENDER.test(from)) return this.invalid(res, 'from', "Invalid 'from' parameter");
+    if (typeof text !== 'string' || text.length === 0 || text.length > 1000) return this.invalid(res, 'text', 'The text must be 1 to 1000 characters');
+    if (clientRef !== undefined && (typeof clientRef !== 'string' || clientRef.length > 100)) return this.invalid(res, 'client_ref', 'At most 100 characters');
+    if (webhookUrl !== undefined && (typeof webhookUrl !== 'string' || !/^https?:\/\/\S+$/.test(webhookUrl))) return this.invalid(res, 'webhook_url', 'Must be a URL');
+
+    const failure = this.failures.shift();
+    if (failure) return this.reply(res, failure.status, problem(failure.code, failure.title, `The message to ${to} was not accepted.`), failure.retryAfter ? { 'retry-after': failure.retryAfter } : {});
+    const e164 = `+${to}`;
+    if (e164 === VONAGE_MAGIC.invalidTo) return this.reply(res, 422, problem('1170', 'Invalid or Missing MSISDN', `The number ${to} is not a valid MSISDN.`));
+    if (e164 === VONAGE_MAGIC.lowBalance) return this.reply(res, 402, problem('low-balance', 'Low balance', 'This request could not be performed due to your account balance being low.'));
+    if (e164 === VONAGE_MAGIC.broken) return this.reply(res, 500, problem('1030', 'Internal error', 'There was an error processing your request in the Platform.'));
+
+    const message: FakeVonageMessage = { message_uuid: randomUUID(), to, from, text, ...(clientRef !== undefined ? { client_ref: clientRef } : {}), ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}) };
+    this.messages.set(message.message_uuid, message);
+    this.reply(res, 202, { message_uuid: message.message_uuid });
+  }
+}
