@@ -12,7 +12,8 @@ import { startTestStack, type TestStack } from './support/stack';
  * URL it was given as `webhook_url` or to the application's inbound URL.
  */
 const PUBLIC_BASE_URL = 'https://crm.example.test';
-const FROM = '+15557770000';
+// A sender of its own: opt-outs are per (sender, number) across businesses, and other suites share the database.
+const FROM = '+15557770300';
 const PHONE = '+14155550142';
 const digits = (e164: string) => e164.replace(/^\+/, '');
 
