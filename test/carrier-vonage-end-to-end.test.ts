@@ -92,8 +92,8 @@ test('POST /messages → Vonage gets the documented request → its signed `deli
   expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent', 'message.delivered']);
 });
 
-test('unsigned, signed with another secret, over another body, or replayed after 5 minutes: 403 Invalid signature, and the message is unchanged', async () => {
-  const message = await sent();
+test("unsigned, signed with another secret, over another body, replayed after 5 minutes or to another message's URL: 403 Invalid signature, and the message is unchanged", async () => {
+  const [message, other] = [await sent(), await sent()];
   const url = `${PUBLIC_BASE_URL}/providers/vonage/status/${message._id}`;
   const body = fake.statusBody(fake.message(message.provider_ref), 'delivered');
   const bearer = (signature: string) => ({ authorization: `Bearer ${signature}` });
@@ -103,6 +103,8 @@ test('unsigned, signed with another secret, over another body, or replayed after
     await fake.post(url, body, bearer(fake.signature(body, { secret: 'another-secret-of-32-characters!' }))),
     await fake.post(url, body, bearer(fake.signature(body.replace('delivered', 'submitted')))),
     await fake.post(url, body, bearer(fake.signature(body, { iat: Math.floor(Date.now() / 1000) - 6 * 60 }))),
+    // Another message's status, signed by Vonage, replayed to this message's URL.
+    await fake.post(url, fake.statusBody(fake.message(other.provider_ref), 'delivered')),
   ];
   for (const res of responses) {
     expectProblem({ status: res.status, body: JSON.parse(res.body), headers: new Headers({ 'content-type': 'application/problem+json' }) }, 403, 'Invalid signature');

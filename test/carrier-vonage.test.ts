@@ -206,6 +206,13 @@ describe('signed webhooks', () => {
     await expect(carrier.verify(withAuth(`Bearer ${fake.signature(body)}`))).resolves.toBe(true);
   });
 
+  it("a signed status replayed to another message's receipt URL does not verify (the signature covers the body, whose client_ref names the message)", async () => {
+    const { callback } = await delivered();
+    const other = randomUUID();
+    await expect(carrier.verify({ ...callback, messageId: other, url: callback.url.replace(callback.messageId!, other) })).resolves.toBe(false);
+    await expect(carrier.verify(callback)).resolves.toBe(true);
+  });
+
   it('rejected (opted out, 1240) reads as failed with its code; submitted as sent; undeliverable as undelivered', async () => {
     const message = outgoing(randomUUID(), VONAGE_MAGIC.optedOut);
     const { providerRef } = await carrier.send(message);

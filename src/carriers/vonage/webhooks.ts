@@ -58,7 +58,24 @@ export function verifyVonageSignature(callback: CarrierCallback, expected: Signa
   if (!(age <= SIGNATURE_TOLERANCE_MS && age >= -SIGNATURE_TOLERANCE_MS)) return false;
   if (expected.apiKey && typeof claims.api_key === 'string' && claims.api_key !== expected.apiKey) return false;
   if (expected.applicationId && typeof claims.application_id === 'string' && claims.application_id !== expected.applicationId) return false;
-  return true;
+  if (callback.messageId === undefined) return true;
+  const clientRef = clientRefOf(callback.rawBody);
+  return clientRef === null || clientRef === callback.messageId;
+}
+
+/**
+ * The signature covers the body, not the URL: a signed receipt replayed to another message's
+ * `/status/<id>` would otherwise count for that message. Our sends put the id in both `webhook_url` and
+ * `client_ref`, so at an id URL the signed `client_ref` must name the same message. A body that is no
+ * JSON is left to the parser (the door's 400).
+ */
+function clientRefOf(rawBody: Buffer): string | undefined | null {
+  try {
+    const body = JSON.parse(rawBody.toString('utf8')) as { client_ref?: unknown } | null;
+    return typeof body?.client_ref === 'string' ? body.client_ref : undefined;
+  } catch {
+    return null;
+  }
 }
 
 /** The body as a JSON object; anything else throws (the door answers 400). */
