@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { createTwilioCarrier, twilioSettingsOf } from './twilio';
 import type { Carrier } from './types';
 
 export type { Carrier, CarrierCallback, CarrierName, CarrierSend, Inbound, Receipt } from './types';
@@ -10,6 +11,8 @@ export function createCarrier(config: Config): Carrier | undefined {
     case 'log':
     case 'webhook':
       return undefined;
+    case 'twilio':
+      return createTwilioCarrier(twilioSettingsOf(config));
     default:
       throw new Error(`MESSAGE_PROVIDER=${config.MESSAGE_PROVIDER} is not available in this build`);
   }
