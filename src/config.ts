@@ -188,6 +188,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return config;
 }
 
+/**
+ * `npm start`'s configuration: as loadConfig, except that without MESSAGE_PROVIDER it sends through the
+ * simulator it runs (outside production), so a first run shows receipts, opt-outs and replies.
+ */
+export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const simulatorByDefault = !env.MESSAGE_PROVIDER && env.NODE_ENV !== 'production';
+  const config = loadConfig(simulatorByDefault ? { ...env, MESSAGE_PROVIDER: 'simulator' } : env);
+  if (config.MESSAGE_PROVIDER === 'simulator' && config.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration: MESSAGE_PROVIDER=simulator is for development; production sends through a carrier');
+  }
+  return config;
+}
+
 /** The token checks of the API. There is no default secret: without a key the API does not start. */
 export function authConfigOf(config: Config): AuthConfig {
   if (!config.JWT_SECRET && !config.JWT_PUBLIC_KEY) {

@@ -13,6 +13,12 @@ export function createCarrier(config: Config): Carrier | undefined {
       return undefined;
     case 'twilio':
       return createTwilioCarrier(twilioSettingsOf(config));
+    case 'simulator':
+      // npm start starts the simulator and hands its address and account in as Twilio settings.
+      if (!config.TWILIO_API_URL || !config.TWILIO_ACCOUNT_SID || !config.TWILIO_AUTH_TOKEN || !config.PUBLIC_BASE_URL) {
+        throw new Error('MESSAGE_PROVIDER=simulator runs inside npm start, which starts the simulator');
+      }
+      return createTwilioCarrier({ ...twilioSettingsOf(config), name: 'simulator' });
     default:
       throw new Error(`MESSAGE_PROVIDER=${config.MESSAGE_PROVIDER} is not available in this build`);
   }

@@ -81,8 +81,13 @@ export interface TwilioApiOptions {
   autoReceiptsAfterMs?: number;
   /** What a delivered receipt says was charged, as Twilio writes it. */
   price?: { amount: string; unit: string };
-  /** Told when an automatic callback could not be posted. */
+  /** Told when an automatic callback could not be posted or was refused. */
   onCallbackError?: (error: unknown) => void;
+  /**
+   * The simulator's own door for a person's text (not Twilio's): `POST /simulator/sms` with the
+   * account's Basic credentials and JSON `{ "from", "text" }` posts it, signed, to `url` as sent to `number`.
+   */
+  inbound?: { url: string; number: string };
 }
 
 export interface CallbackAnswer {
@@ -115,6 +120,14 @@ export async function postSignedForm(url: string, params: Record<string, string>
   if (authToken) headers['x-twilio-signature'] = twilioSignature(authToken, url, params);
   const response = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(params).toString() });
   return { status: response.status, body: await response.text() };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 class ApiError extends Error {
@@ -283,6 +296,15 @@ export class TwilioApi {
       res.end(JSON.stringify(body));
     };
     try {
+      if (req.method === 'POST' && url.pathname === '/simulator/sms' && this.options.inbound) {
+        this.authenticate(req);
+        const text = safeJson(raw) as { from?: unknown; text?: unknown } | null;
+        if (typeof text?.from !== 'string' || !E164.test(text.from)) throw new ApiError(400, 21211, '`from` must be a phone number in E.164 (+14155550100)');
+        if (typeof text.text !== 'string' || !text.text) throw new ApiError(400, 21602, '`text` is required');
+        const delivered = await this.postInbound(this.options.inbound.url, { from: text.from, to: this.options.inbound.number, body: text.text });
+        answer(200, { sid: this.messages.at(-1)!.sid, to: this.options.inbound.number, url: this.options.inbound.url, answer: delivered.status });
+        return;
+      }
       const account = this.authenticate(req, url.pathname);
       const messagesPath = `/${API_VERSION}/Accounts/${account}/Messages.json`;
       if (req.method === 'POST' && url.pathname === messagesPath) {
@@ -314,14 +336,15 @@ export class TwilioApi {
     }
   }
 
-  /** The account the request's Basic credentials open, which must be the one its path names. */
-  private authenticate(req: IncomingMessage, path: string): string {
+  /** The account the request's Basic credentials open, which must be the one its path names (when it names one). */
+  private authenticate(req: IncomingMessage, path?: string): string {
     const match = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
     const [user, ...rest] = match ? Buffer.from(match[1], 'base64').toString('utf8').split(':') : [];
     const password = rest.join(':');
     const valid =
       (user === this.options.accountSid && password === this.options.authToken) || (this.options.apiKeys ?? []).some((key) => key.sid === user && key.secret === password);
     if (!valid) throw new ApiError(401, 20003, 'Authenticate');
+    if (path === undefined) return this.options.accountSid;
     const account = /^\/2010-04-01\/Accounts\/([^/]+)\//.exec(path)?.[1];
     if (account !== this.options.accountSid) throw new ApiError(404, 20404, `The requested resource ${path} was not found`);
     return account;
@@ -364,10 +387,13 @@ export class TwilioApi {
       this.pending.delete(timer);
       const message = this.messages.find((candidate) => candidate.sid === messageSid)!;
       const failure = MAGIC_UNDELIVERED[message.to];
+      const refused = (answer: CallbackAnswer) => {
+        if (answer.status >= 300) throw new Error(`the status callback was answered ${answer.status}`);
+      };
       void (async () => {
-        await this.postStatus(messageSid, 'sent');
-        if (failure) await this.postStatus(messageSid, 'undelivered', { errorCode: failure });
-        else await this.postStatus(messageSid, 'delivered', this.options.price ? { price: this.options.price } : {});
+        refused(await this.postStatus(messageSid, 'sent'));
+        if (failure) refused(await this.postStatus(messageSid, 'undelivered', { errorCode: failure }));
+        else refused(await this.postStatus(messageSid, 'delivered', this.options.price ? { price: this.options.price } : {}));
       })().catch((error) => this.options.onCallbackError?.(error));
     }, after);
     this.pending.add(timer);
