@@ -79,6 +79,8 @@ export interface TwilioApiOptions {
   messagingServiceSids?: string[];
   /** Post `sent` then `delivered` (or `undelivered` for the magic numbers) to each StatusCallback after this many ms; undefined: only when told. */
   autoReceiptsAfterMs?: number;
+  /** How long a send's answer takes after the message was created (a slow network: a worker may die in between). */
+  answerDelayMs?: number;
   /** What a delivered receipt says was charged, as Twilio writes it. */
   price?: { amount: string; unit: string };
   /** Told when an automatic callback could not be posted or was refused. */
@@ -311,7 +313,9 @@ export class TwilioApi {
         const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim();
         if (contentType !== 'application/x-www-form-urlencoded') throw new ApiError(400, 20001, 'Content-Type must be application/x-www-form-urlencoded');
         record.params = Object.fromEntries(new URLSearchParams(raw));
-        answer(201, this.create(record.params));
+        const created = this.create(record.params);
+        if (this.options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.answerDelayMs));
+        answer(201, created);
         return;
       }
       if (req.method === 'GET' && url.pathname === messagesPath) {
