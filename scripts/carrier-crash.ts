@@ -21,14 +21,15 @@ import { generatePayloadKey } from '../src/temporal/payload-codec';
  * server, `dist/api/main.js` and `dist/worker/main.js` as separate processes, MESSAGE_PROVIDER=twilio
  * with TWILIO_API_URL at a Twilio-compatible fake in this process. The fake answers each send after a
  * delay (a slow network), so that kills land between Twilio creating a message and the worker recording
- * it. The messages go out as fast as the worker takes them (one text per recipient); the worker is
- * killed with SIGKILL at random moments (every 0.5–3 s) and restarted at once, until every message is
+ * it. The messages (one text per recipient) come due over max(30 s, count/4 s); the worker is
+ * killed with SIGKILL at random moments (every 1.5–5.5 s) and restarted at once, until every message is
  * sent. Printed: messages, kills, messages that needed more than one attempt, lookups that found
  * Twilio's copy (a send saved), and copies Twilio received twice (duplicates).
  */
 
 const COUNT = Number(process.argv[2] ?? 200);
 const ANSWER_DELAY_MS = Number(process.argv[3] ?? 300);
+const SPREAD_S = Math.max(30, Math.ceil(COUNT / 4));
 const DRAIN_MS = 10 * 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -94,7 +95,9 @@ async function main() {
   const ids: string[] = [];
   for (let n = 0; n < COUNT; n++) {
     for (;;) {
-      const answer = await call('POST', '/messages', { message_type: 'text', client_phone: phoneOf(n), text_message: `crash test ${n}` }).catch(() => undefined);
+      // Due over the next SPREAD_S seconds, while the worker is being killed.
+      const delay = `${Math.floor((n / COUNT) * SPREAD_S) + 5}s`;
+      const answer = await call('POST', '/messages', { message_type: 'text', client_phone: phoneOf(n), text_message: `crash test ${n}`, delay }).catch(() => undefined);
       if (answer?.status === 202) {
         ids.push(String(answer.body._id));
         break;
@@ -111,7 +114,8 @@ async function main() {
   let killing = true;
   const killer = (async () => {
     while (killing) {
-      await sleep(500 + Math.random() * 2500);
+      // A restarted worker needs a moment to poll again: kills come every 1.5–5.5 s.
+      await sleep(1500 + Math.random() * 4000);
       if (!killing) break;
       const child = processes.worker!;
       const exited = new Promise((resolve) => child.once('exit', resolve));
