@@ -86,7 +86,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
 
 /** The API on these services, with the HTTP settings of the configuration. */
 export function createApi(services: Services, options: ApiOptions = {}) {
@@ -96,6 +96,7 @@ export function createApi(services: Services, options: ApiOptions = {}) {
     corsOrigins: config.CORS_ORIGINS,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     trustProxy: config.TRUST_PROXY,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
     ...options,
     auth: options.auth ?? authConfigOf(config),
     cursorKey: options.cursorKey ?? cursorKeyOf(config),

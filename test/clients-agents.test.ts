@@ -19,7 +19,7 @@ describe('POST /clients', () => {
     const token = newUser();
     const res = await stack.api('POST', '/clients', { token, body: { _id: 'client-1', name: 'Ada Lovelace', phone: '+14155550123' } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ _id: 'client-1', name: 'Ada Lovelace', phone: '+14155550123', created_at: expect.stringMatching(ISO_UTC) });
+    expect(res.body).toEqual({ _id: 'client-1', name: 'Ada Lovelace', phone: '+14155550123', timezone: null, created_at: expect.stringMatching(ISO_UTC) });
     expect(res.headers.get('location')).toBe(`/ext/v2/${stack.business}/clients/client-1`);
     expect(Math.abs(Date.parse(res.body.created_at) - Date.now())).toBeLessThan(60_000);
   });
@@ -28,7 +28,7 @@ describe('POST /clients', () => {
     const token = newUser();
     const res = await stack.api('POST', '/clients', { token, body: {} });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ _id: expect.stringMatching(/^.+$/), name: null, phone: null, created_at: expect.stringMatching(ISO_UTC) });
+    expect(res.body).toEqual({ _id: expect.stringMatching(/^.+$/), name: null, phone: null, timezone: null, created_at: expect.stringMatching(ISO_UTC) });
     const location = res.headers.get('location')!;
     expect(location).toBe(`/ext/v2/${stack.business}/clients/${res.body._id}`);
     const read = await stack.api('GET', `/${location}`, { token });
@@ -73,6 +73,33 @@ describe('POST /clients', () => {
     const res = await stack.api('POST', '/clients', { token, body: { _id: 'bad-phone', phone } });
     expectProblem(res, 400, /^Invalid phone: /);
     expect((await stack.api('GET', '/clients/bad-phone', { token })).status).toBe(404);
+  });
+
+  test.each([
+    ['a region/city zone', 'America/New_York'],
+    ['a half-hour zone', 'Asia/Kolkata'],
+    ['UTC', 'UTC'],
+    ['an alias of the time zone database, kept as spelled', 'US/Eastern'],
+  ])('stores an IANA timezone and shows it: %s', async (_name, timezone) => {
+    const token = newUser();
+    const res = await stack.api('POST', '/clients', { token, body: { _id: 'zoned', phone: '+14155550123', timezone } });
+    expect(res.status).toBe(201);
+    expect(res.body.timezone).toBe(timezone);
+    expect((await stack.api('GET', '/clients/zoned', { token })).body.timezone).toBe(timezone);
+  });
+
+  test.each([
+    ['an unknown zone', 'Mars/Olympus_Mons'],
+    ['a UTC offset', '+05:30'],
+    ['an offset written as GMT', 'GMT+5'],
+    ['empty', ''],
+    ['a number', 5],
+    ['a path-like string', '../../etc/passwd'],
+  ])('rejects an invalid timezone with 400 and stores nothing: %s', async (_name, timezone) => {
+    const token = newUser();
+    const res = await stack.api('POST', '/clients', { token, body: { _id: 'bad-zone', timezone } });
+    expectProblem(res, 400, typeof timezone === 'string' ? 'Invalid timezone: must be an IANA time zone such as America/New_York' : /^Invalid timezone: /);
+    expect((await stack.api('GET', '/clients/bad-zone', { token })).status).toBe(404);
   });
 
   test('rejects a duplicate _id of the same user with 409 and keeps the first client', async () => {
@@ -150,7 +177,7 @@ describe('GET /clients/:_id', () => {
     const created = await stack.api('POST', '/clients', { token, body: { _id: 'readable', name: 'Grace', phone: '+1 212 555 0100' } });
     const res = await stack.api('GET', '/clients/readable', { token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ _id: 'readable', name: 'Grace', phone: '+12125550100', created_at: created.body.created_at });
+    expect(res.body).toEqual({ _id: 'readable', name: 'Grace', phone: '+12125550100', timezone: null, created_at: created.body.created_at });
   });
 
   test('is 404 for another user', async () => {

@@ -216,6 +216,15 @@ describe('sendMessage and cancelMessage', () => {
     expect(await findByText(text)).toEqual([expect.objectContaining({ status: 'sent', client: 'c1', client_phone: '+14155550100' })]);
   });
 
+  test('takes send_window as POST /messages does: a message due inside its window is sent and shows it', async () => {
+    const text = `Windowed ${randomUUID()}`;
+    const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
+    const sendWindow = { from: hhmm(Date.now() - 3_600_000), to: hhmm(Date.now() + 3_600_000), timezone: 'UTC' };
+    const [outcome] = await caller.call([{ operation: 'sendMessage', input: as({ message_type: 'text', client: 'c1', text_message: text, send_window: sendWindow }) }]);
+    expect(okOf(outcome)).toEqual({ outcome: 'sent' });
+    expect(await findByText(text)).toEqual([expect.objectContaining({ status: 'sent', send_window: sendWindow, deferred_until: null })]);
+  });
+
   test('an Idempotency-Key already used over HTTP returns that message’s outcome and sends nothing again', async () => {
     const text = `Once ${randomUUID()}`;
     const body = { message_type: 'text', client: 'c1', text_message: text };
@@ -252,6 +261,8 @@ describe('sendMessage and cancelMessage', () => {
       send('text too long', { message_type: 'text', client: 'c1', text_message: 'x'.repeat(4097) }),
       send('unreadable delay', { message_type: 'text', client: 'c1', text_message: 'Hi', delay: 'soon' }),
       send('delay over ten years', { message_type: 'text', client: 'c1', text_message: 'Hi', delay: 'P11Y' }),
+      send('a send window of equal times', { message_type: 'text', client: 'c1', text_message: 'Hi', send_window: { from: '08:00', to: '08:00', timezone: 'UTC' } }),
+      send('a send window and a client without a timezone', { message_type: 'text', client: 'c1', text_message: 'Hi', send_window: { from: '08:00', to: '21:00' } }),
       send('key used for another message', { message_type: 'text', client: 'c1', text_message: 'Second' }, key),
       send('unprintable key', { message_type: 'text', client: 'c1', text_message: 'Hi' }, 'tab\there'),
     ]);

@@ -146,7 +146,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('validateAgainstDocument', () => {
-  const client = { _id: 'c1', name: null, phone: '+14155550100', created_at: '2026-11-22T05:14:13.462Z' };
+  const client = { _id: 'c1', name: null, phone: '+14155550100', timezone: null, created_at: '2026-11-22T05:14:13.462Z' };
   const get = (body: unknown, status = 200, contentType = 'application/json') => ({
     method: 'GET',
     path: '/ext/v2/acme/clients/c1?x=1',

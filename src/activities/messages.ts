@@ -9,7 +9,7 @@ import {
   recordProviderAccepted,
 } from '../db/messages';
 import type { Prisma } from '../db/prisma';
-import { ActivityFailureType, type MessageClaim, type MessageStatus, type SendMessageResult } from '../domain';
+import { ActivityFailureType, type MessageClaim, type MessageOutcome, type MessageStatus, type SendMessageResult } from '../domain';
 import { whileHeartbeating } from './heartbeat';
 import type { MessageProvider, OutgoingMessage } from './providers';
 
@@ -90,9 +90,18 @@ export function createMessageActivities({ prisma, provider, observeLateness }: M
       return { provider: provider.name };
     },
 
-    async recordMessageSent(input: { messageId: string; provider: string; providerRef?: string | null }): Promise<void> {
+    /**
+     * sending → sent; how the row stands after it: a carrier's receipt may have overtaken the run and
+     * already ended it `delivered`, `undelivered` or `failed`, which is left as it is.
+     */
+    async recordMessageSent(input: { messageId: string; provider: string; providerRef?: string | null }): Promise<MessageOutcome> {
       const sent = await markMessageSent(prisma, input);
-      if (sent) observeLateness?.((sent.sentAt.getTime() - sent.sendAt.getTime()) / 1000);
+      if (sent) {
+        observeLateness?.((sent.sentAt.getTime() - sent.sendAt.getTime()) / 1000);
+        return 'sent';
+      }
+      const status = await messageStatus(prisma, input.messageId);
+      return status === 'delivered' || status === 'undelivered' || status === 'failed' ? status : 'sent';
     },
 
     recordMessageFailed: (input: { messageId: string; error: string }): Promise<void> => markMessageFailed(prisma, input),
@@ -110,8 +119,7 @@ export function createMessageActivities({ prisma, provider, observeLateness }: M
       const claim = await activities.claimMessageForSending(messageId);
       if (claim.status !== 'claimed') return claim.status;
       const delivered = await activities.deliverMessage(messageId);
-      await activities.recordMessageSent({ messageId, ...delivered });
-      return 'sent';
+      return activities.recordMessageSent({ messageId, ...delivered });
     },
   };
 }

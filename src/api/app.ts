@@ -19,6 +19,7 @@ import { singleValuedHeaders, storableBody } from './http/request-guards';
 import { BUSINESS_PATTERN } from '../use-cases/input/validation';
 import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
 import { openApiRouter } from './openapi/routes';
+import { providersRouter, type ProviderRoutesDeps } from './providers/routes';
 import { webhooksRouter, type WebhookRoutesDeps } from './webhooks/routes';
 import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
 
@@ -40,6 +41,7 @@ export type AppDeps = HealthDeps &
   MessageRoutesDeps &
   WebhookRoutesDeps &
   EventRoutesDeps &
+  ProviderRoutesDeps &
   Pick<RotationRoutesDeps, 'rotationMinPeriodMs' | 'rotationApplyWaitMs'> &
   HttpOptions & {
     auth: AuthConfig;
@@ -56,6 +58,8 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.trustProxy ?? false);
   app.use(jsonEndsWithNewline, requestLog(logger), metrics.middleware, ...securityHeaders(), corsAllowList(deps.corsOrigins ?? []));
   app.use(healthRouter(deps), openApiRouter());
+  // The carriers' callbacks: public, signed by the carrier instead of a user's token.
+  app.use(providersRouter({ ...deps, registry: metrics.registry }));
 
   const business = Router({ mergeParams: true });
   business.use((req, _res, next) => (BUSINESS_PATTERN.test(req.params.business as string) ? next() : next('router')));

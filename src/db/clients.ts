@@ -6,6 +6,7 @@ export interface NewClient {
   id: string;
   name: string | null;
   phone: string | null;
+  timezone: string | null;
 }
 
 /** The caller's client with this id in this business, or null. */

@@ -26,6 +26,12 @@ export interface NewMessage {
   sendAt: Date;
   idempotencyKey: string | null;
   requestHash: string | null;
+  /** `GSM-7` or `UCS-2`, and the SMS parts the text takes. */
+  encoding: string;
+  segments: number;
+  /** The quiet-hours window as the caller gave it, and when the message goes out because of it (null: at send_at). */
+  sendWindow: { from: string; to: string; timezone?: string } | null;
+  deferredUntil: Date | null;
 }
 
 const withClientId = { client: { select: { id: true } } } as const;
@@ -41,10 +47,11 @@ function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempotencyKe
  */
 export async function insertScheduledMessage(prisma: Prisma, scope: Scope, message: NewMessage): Promise<{ message: MessageWithClient; replayed: boolean }> {
   const now = new Date();
-  const { clientId, ...fields } = message;
+  const { clientId, sendWindow, ...fields } = message;
   const row: MessageWithClient = {
     ...scope,
     ...fields,
+    sendWindow,
     messageType: 'text',
     status: 'scheduled',
     workflowId: messageWorkflowId(scope.business, message.id),
@@ -61,15 +68,11 @@ export async function insertScheduledMessage(prisma: Prisma, scope: Scope, messa
     canceledBy: null,
     direction: 'outbound',
     sender: null,
-    encoding: null,
-    segments: null,
     deliveredAt: null,
     errorCode: null,
     price: null,
     priceUnit: null,
     receiptAt: null,
-    sendWindow: null,
-    deferredUntil: null,
     suppressedAt: null,
     suppressedReason: null,
     receivedAt: null,
@@ -78,9 +81,11 @@ export async function insertScheduledMessage(prisma: Prisma, scope: Scope, messa
   };
   const inserted = await changeWithEvent(
     prisma,
-    Db.sql`INSERT INTO messages (id, business, owner_id, client_pk, message_type, phone, name, text, send_at, workflow_id, idempotency_key, request_hash, created_at, updated_at)
+    Db.sql`INSERT INTO messages (id, business, owner_id, client_pk, message_type, phone, name, text, send_at, workflow_id, idempotency_key, request_hash,
+                          encoding, segments, send_window, deferred_until, created_at, updated_at)
       VALUES (${row.id}::uuid, ${row.business}, ${row.ownerId}, ${row.clientPk}::uuid, ${row.messageType}, ${row.phone}, ${row.name}, ${row.text}, ${row.sendAt},
-              ${row.workflowId}, ${row.idempotencyKey}, ${row.requestHash}, ${now}, ${now})
+              ${row.workflowId}, ${row.idempotencyKey}, ${row.requestHash}, ${row.encoding}, ${row.segments},
+              ${sendWindow === null ? null : JSON.stringify(sendWindow)}::jsonb, ${row.deferredUntil}, ${now}, ${now})
       ON CONFLICT (business, owner_id, idempotency_key) DO NOTHING
       RETURNING 1`,
     messageEvent('message.scheduled', row, 'api'),
@@ -133,7 +138,7 @@ export function unsentMessagesCreatedBefore(prisma: Prisma, filter: ReconcilerFi
       ...(filter.workflowIds && { workflowId: { in: filter.workflowIds } }),
       ...(afterId && { id: { gt: afterId } }),
     },
-    select: { id: true, business: true, workflowId: true, sendAt: true, client: { select: { id: true } } },
+    select: { id: true, business: true, workflowId: true, sendAt: true, deferredUntil: true, client: { select: { id: true } } },
     orderBy: { id: 'asc' },
     take,
   }).then((rows) => rows.map((row) => ({ ...row, workflowId: row.workflowId ?? messageWorkflowId(row.business, row.id) })));
@@ -204,6 +209,71 @@ export async function markMessageSent(
     'api',
   );
   return sent ? { sendAt: sent.sendAt, sentAt: sent.sentAt! } : null;
+}
+
+/** A carrier's receipt as the row records it. */
+export interface ReceiptUpdate {
+  /** Our id, from the callback's URL or the carrier's client reference; otherwise the row is found by (provider, providerRef). */
+  messageId?: string;
+  provider: string;
+  providerRef: string;
+  status: 'sent' | 'delivered' | 'undelivered' | 'failed';
+  errorCode?: string;
+  price?: { amount: string; unit: string };
+  /** When the carrier says it happened. */
+  at?: Date;
+}
+
+export type ReceiptOutcome =
+  /** The receipt moved the status on (and its event was recorded); `sentAt`: when it had left, for the sent → delivered time. */
+  | { applied: true; message: MessageWithClient; sentAt: Date | null }
+  | { applied: false; message: MessageWithClient | null };
+
+const FINAL_RECEIPT_EVENTS = { delivered: 'message.delivered', undelivered: 'message.undelivered', failed: 'message.failed' } as const;
+
+/**
+ * Applies a carrier's receipt to its outbound message, under the row's lock so that it and the run's
+ * own `markMessageSent` / `markMessageFailed` (compare-and-sets on `sending`) cannot both win. Only
+ * forward: `sending`/`sent` → `delivered`|`undelivered`|`failed`, which are final; a repeat, an older
+ * status or an unknown message changes nothing. A `sent` receipt only records the carrier's reference
+ * on a row still `sending`. A final receipt that overtakes the run (row still `sending`) ends the row
+ * there, `sent_at` now: the run then finds it no longer sending and leaves it. A row that already has
+ * another carrier reference is not this receipt's (a signed body replayed to another message's URL).
+ */
+export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now = new Date()): Promise<ReceiptOutcome> {
+  return withEvents(prisma, async (tx, record) => {
+    const locate = receipt.messageId
+      ? Db.sql`id = ${receipt.messageId}::uuid`
+      : Db.sql`provider = ${receipt.provider} AND provider_ref = ${receipt.providerRef}`;
+    const [found] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM messages WHERE ${locate} AND direction = 'outbound' LIMIT 1 FOR UPDATE`;
+    const message = found ? await tx.message.findUnique({ where: { id: found.id }, include: withClientId }) : null;
+    if (!message) return { applied: false, message: null };
+    const ours = (message.provider === null || message.provider === receipt.provider) && (message.providerRef === null || message.providerRef === receipt.providerRef);
+    if (!ours || (message.status !== 'sending' && message.status !== 'sent')) return { applied: false, message };
+    if (receipt.status === 'sent') {
+      if (message.status !== 'sending' || message.providerRef !== null) return { applied: false, message };
+      const [row] = await tx.message.updateManyAndReturn({ where: { id: message.id }, data: { providerRef: receipt.providerRef }, include: withClientId });
+      return { applied: false, message: row };
+    }
+    const failed = receipt.status !== 'delivered';
+    const [row] = await tx.message.updateManyAndReturn({
+      where: { id: message.id },
+      data: {
+        status: receipt.status,
+        receiptAt: now,
+        sentAt: message.sentAt ?? now,
+        provider: receipt.provider,
+        providerRef: receipt.providerRef,
+        ...(receipt.status === 'delivered' && { deliveredAt: receipt.at ?? now }),
+        ...(receipt.errorCode !== undefined && { errorCode: receipt.errorCode.slice(0, 100) }),
+        ...(receipt.price && { price: receipt.price.amount.slice(0, 40), priceUnit: receipt.price.unit.slice(0, 10) }),
+        ...(failed && { error: `The carrier reported the message ${receipt.status}${receipt.errorCode ? ` (error ${receipt.errorCode.slice(0, 100)})` : ''}` }),
+      },
+      include: withClientId,
+    });
+    await record(messageEvent(FINAL_RECEIPT_EVENTS[receipt.status], row, 'carrier'));
+    return { applied: true, message: row, sentAt: message.sentAt ?? message.providerAcceptedAt };
+  });
 }
 
 /** How many of the table's messages are in each status. */

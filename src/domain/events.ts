@@ -16,9 +16,9 @@ export type EventPattern = (typeof EVENT_PATTERNS)[number];
 /**
  * Who or what made the change: `api` a request of the owner (HTTP or Nexus) and the message's own
  * sending that followed it, `expiry` an assignment's `dt_until`, `operator` a cancellation in the
- * Temporal UI, `rule` a business-rule workflow.
+ * Temporal UI, `rule` a business-rule workflow, `carrier` a carrier's receipt or a text the client sent.
  */
-export const EVENT_REASONS = ['api', 'expiry', 'operator', 'rule'] as const;
+export const EVENT_REASONS = ['api', 'expiry', 'operator', 'rule', 'carrier'] as const;
 export type EventReason = (typeof EVENT_REASONS)[number];
 
 /** How long and how often a delivery is retried; the defaults are the service's, tests shorten them. */

@@ -7,8 +7,10 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export interface SendMessageInput {
   business: string;
   messageId: string;
-  /** When the message is due, ISO 8601. */
+  /** When the message is due, ISO 8601: the requested time, shown as asked. */
   sendAt: string;
+  /** When it goes out instead, ISO 8601, if `sendAt` falls outside its `send_window` (quiet hours). */
+  deferredUntil?: string;
 }
 
 /** How an outbound message's run ended: a carrier's receipt may already have moved `sent` on. */
@@ -24,7 +26,9 @@ export type MessageClaim = { status: 'claimed' } | { status: MessageOutcome };
 export interface SendMessageState {
   phase: 'waiting' | 'sending' | 'done';
   sendAt: string;
-  /** When the current timer fires: sendAt, or the end of this run's chunk. */
+  /** Present when the message's send window defers it past `sendAt`. */
+  deferredUntil?: string;
+  /** When the current timer fires: sendAt (or deferredUntil), or the end of this run's chunk. */
   nextWakeAt: string | null;
 }
 

@@ -87,6 +87,12 @@ export interface SendMessageInput extends CrmCaller {
   /** `0`, seconds, `90s` / `5m` / `2h` / `1d`, or an ISO 8601 duration. */
   delay?: string | number | null;
   /**
+   * Quiet hours, as `POST /messages`: `from`/`to` are `HH:MM` wall-clock times (`from` inclusive, `to`
+   * exclusive; `21:00`–`08:00` spans midnight) in `timezone`, an IANA zone, by default the client's. A
+   * message due outside the window waits for it to open (`deferred_until`).
+   */
+  send_window?: { from: string; to: string; timezone?: string | null } | null;
+  /**
    * As the HTTP `Idempotency-Key`. Without it the operation's own request id is the key, so the
    * retries of one operation never send twice.
    */

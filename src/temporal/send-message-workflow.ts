@@ -21,6 +21,8 @@ export interface ScheduledMessage {
   id: string;
   business: string;
   sendAt: Date;
+  /** Later than `sendAt` when the message's send window (quiet hours) defers it; its run waits until then. */
+  deferredUntil?: Date | null;
   clientId: string | null;
   /** The HTTP request that accepted it, carried in the run's memo. */
   requestId?: string;
@@ -28,22 +30,27 @@ export interface ScheduledMessage {
 
 /**
  * How a message's workflow is started, by the API's client, the reconciler or the Nexus operation (which
- * adds its callback). A message due later is started with Temporal's `startDelay` until `send_at`: until
- * then its run is one event in the server and no workflow task at all (no timer, nothing in a worker's
- * cache), and its first task comes when it is due. A cancel wakes it early (see `wakeMessageWorkflow`);
+ * adds its callback). A message due later is started with Temporal's `startDelay` until `send_at`, or
+ * until `deferred_until` when its send window defers it: until then its run is one event in the server
+ * and no workflow task at all (no timer, nothing in a worker's cache), and its first task comes when it
+ * is due. A cancel wakes it early (see `wakeMessageWorkflow`);
  * an operator's Request Cancellation does so by itself.
  */
 export function messageWorkflowOptions(baseTaskQueue: string, message: ScheduledMessage, now = Date.now()) {
-  const delayMs = message.sendAt.getTime() - now;
+  const deferred = message.deferredUntil && message.deferredUntil > message.sendAt ? message.deferredUntil : null;
+  const delayMs = (deferred ?? message.sendAt).getTime() - now;
+  const sendAt = message.sendAt.toISOString();
   return {
     workflowId: messageWorkflowId(message.business, message.id),
     taskQueue: taskQueuesOf(baseTaskQueue).messages,
-    args: [{ business: message.business, messageId: message.id, sendAt: message.sendAt.toISOString() }] as [SendMessageInput],
+    args: [{ business: message.business, messageId: message.id, sendAt, ...(deferred && { deferredUntil: deferred.toISOString() }) }] as [SendMessageInput],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     typedSearchAttributes: searchAttributesOf({ business: message.business, clientId: message.clientId, messageStatus: 'scheduled' }),
     ...(message.requestId && { memo: { [REQUEST_ID_MEMO]: message.requestId } }),
-    staticSummary: `Text message ${message.id}${message.clientId ? ` to client ${message.clientId}` : ''}, send at ${message.sendAt.toISOString()}`,
+    staticSummary:
+      `Text message ${message.id}${message.clientId ? ` to client ${message.clientId}` : ''}, send at ${sendAt}` +
+      (deferred ? `, deferred until ${deferred.toISOString()} by its send window` : ''),
     ...(delayMs > 0 && { startDelay: delayMs }),
   };
 }

@@ -8,7 +8,8 @@ import type { EventReason } from '../domain';
  */
 export interface ChangedBy {
   actor: 'user' | 'operator' | 'system';
-  reason: EventReason;
+  /** A carrier never ends or stops anything a user owns. */
+  reason: Exclude<EventReason, 'carrier'>;
 }
 
 /** From a row's `*_by` column (`api` or `operator`); null when the row does not say (changed before it was recorded). */

@@ -76,14 +76,15 @@ type Steps = typeof local;
 type Show = (status: MessageStatus) => void;
 
 /**
- * One run per message: waits durably until `sendAt` (in bounded chunks, continuing as new between
- * them), then claims the message, hands it to the provider once and records `sent` or `failed`.
+ * One run per message: waits durably until `sendAt`, or the later `deferredUntil` its send window set
+ * (in bounded chunks, continuing as new between them), then claims the message, hands it to the
+ * provider once and records `sent` or `failed`.
  * The database row is the truth: a signal only says "re-read it" (a cancel). An operator's "Request
  * Cancellation" in the Temporal UI cancels a message that is still waiting (canceled, by `operator`);
  * once it is being sent the hand-over runs to its end, as POST …/cancel answers 409 then.
  */
 export async function sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
-  const state: SendMessageState = { phase: 'waiting', sendAt: input.sendAt, nextWakeAt: null };
+  const state: SendMessageState = { phase: 'waiting', sendAt: input.sendAt, ...(input.deferredUntil && { deferredUntil: input.deferredUntil }), nextWakeAt: null };
   const readable = patched(WORKFLOW_SEARCH_ATTRIBUTES_PATCH);
   const localSteps = patched(MESSAGE_LOCAL_ACTIVITIES_PATCH);
   const steps = localSteps ? local : remote;
@@ -91,7 +92,7 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
   // each upsert is a visibility write in the server, and a message that is due sends in one task.
   let shown = localSteps ? workflowInfo().typedSearchAttributes.get(MESSAGE_STATUS) : undefined;
   const show: Show = (status) => {
-    setCurrentDetails(`Message ${input.messageId}: ${status}${status === 'scheduled' ? `, send at ${input.sendAt}` : ''}`);
+    setCurrentDetails(`Message ${input.messageId}: ${status}${status === 'scheduled' ? `, send at ${input.sendAt}${deferral(input)}` : ''}`);
     if (readable && status !== shown) upsertSearchAttributes([{ key: MESSAGE_STATUS, value: status }]);
     if (localSteps) shown = status;
   };
@@ -138,8 +139,9 @@ async function handOver(input: SendMessageInput, state: SendMessageState, show: 
     show('sending');
     try {
       const delivered = await deliverMessage(input.messageId);
-      await local.recordMessageSent({ messageId: input.messageId, ...delivered });
-      return done(state, 'sent', show);
+      // Runs recorded before receipts existed got no outcome back: theirs was `sent`.
+      const outcome = await local.recordMessageSent({ messageId: input.messageId, ...delivered });
+      return done(state, outcome ?? 'sent', show);
     } catch (error) {
       failure = error;
     }
@@ -178,7 +180,7 @@ async function waitUntilDue(
   signal: { changed: boolean },
   steps: Steps,
 ): Promise<SendMessageResult['outcome'] | undefined> {
-  const deadline = Date.parse(input.sendAt);
+  const deadline = dueAt(input);
   for (;;) {
     if (signal.changed) {
       signal.changed = false;
@@ -189,12 +191,24 @@ async function waitUntilDue(
     if (deadline <= now) return undefined;
     const { sleepMs, reachesDeadline } = nextSleepMs(deadline, now);
     state.nextWakeAt = new Date(now + sleepMs).toISOString();
-    const summary = reachesDeadline ? `Send at ${input.sendAt}` : `Wait one chunk, until ${state.nextWakeAt} (send at ${input.sendAt})`;
+    const when = `${input.sendAt}${deferral(input)}`;
+    const summary = reachesDeadline ? `Send at ${when}` : `Wait one chunk, until ${state.nextWakeAt} (send at ${when})`;
     if (await condition(() => signal.changed, sleepMs, { summary })) continue;
     if (!reachesDeadline || workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof sendMessage>(input);
     }
   }
+}
+
+/** When the message goes out: `sendAt`, or later when its send window (quiet hours) defers it. */
+function dueAt(input: SendMessageInput): number {
+  const sendAt = Date.parse(input.sendAt);
+  return input.deferredUntil ? Math.max(sendAt, Date.parse(input.deferredUntil)) : sendAt;
+}
+
+/** Names the deferral in the run's details and timer summaries (times only: no phone, no text). */
+function deferral(input: SendMessageInput): string {
+  return dueAt(input) > Date.parse(input.sendAt) ? `, deferred until ${input.deferredUntil} by its send window` : '';
 }
 
 function done(state: SendMessageState, outcome: SendMessageResult['outcome'], show: Show): SendMessageResult {

@@ -37,7 +37,7 @@ export interface TestStack extends TestApi {
   stopWorker(): Promise<void>;
 }
 
-export interface TestStackOptions extends Pick<ServiceOverrides, 'provider'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger' | 'rotationMinPeriodMs'> {
+export interface TestStackOptions extends Pick<ServiceOverrides, 'provider' | 'carrier'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger' | 'rotationMinPeriodMs'> {
   business?: string;
   temporalAddress?: string;
   /** More configuration, e.g. shorter WEBHOOK_* retry settings. */
@@ -63,8 +63,9 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     TEMPORAL_PAYLOAD_KEYS: options.payloadKeys,
     ...options.env,
   });
-  const services = await openServices(config);
-  const provider = options.provider ?? createLogProvider(services.prisma);
+  // A carrier (with PUBLIC_BASE_URL in `env`) is the worker's provider and serves the API's /providers routes.
+  const services = await openServices(config, options.carrier ? { carrier: options.carrier } : {});
+  const provider = options.provider ?? (options.carrier ? services.provider : createLogProvider(services.prisma));
   const workflowBundle = { codePath: process.env.TEST_WORKFLOW_BUNDLE! };
 
   let worker: RunningWorker | undefined;

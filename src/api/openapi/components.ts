@@ -25,6 +25,7 @@ export const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', na
 const PROBLEMS: Record<number, { name: string; title: string; types: string[] }> = {
   400: { name: 'BadRequestProblem', title: 'Bad Request', types: ['/problems/invalid-request', '/problems/malformed-json', '/problems/bad-request'] },
   401: { name: 'UnauthorizedProblem', title: 'Unauthorized', types: ['/problems/unauthorized'] },
+  403: { name: 'ForbiddenProblem', title: 'Forbidden', types: ['/problems/forbidden'] },
   404: { name: 'NotFoundProblem', title: 'Not Found', types: ['/problems/not-found'] },
   409: { name: 'ConflictProblem', title: 'Conflict', types: ['/problems/conflict'] },
   413: { name: 'PayloadTooLargeProblem', title: 'Payload Too Large', types: ['/problems/payload-too-large'] },

@@ -10,6 +10,7 @@ import type { Scope } from '../../db/scope';
 import { findClient } from '../../db/clients';
 import { readIdempotencyKey, requestHash } from './idempotency';
 import { parseMessageRequest, type MessageRequest } from './request';
+import { smsShape } from './sms-encoding';
 import { startMessageWorkflow, type ScheduledMessage } from '../../temporal/send-message-workflow';
 
 export interface AcceptDeps {
@@ -61,6 +62,7 @@ async function storeAndStart(
   };
   // The insert itself finds a repeated key (its unique index) and returns the first message; a new one is
   // stored with its message.scheduled event in one transaction.
+  const sms = smsShape(request.text);
   const stored = await insertScheduledMessage(deps.prisma, scope, {
     id: randomUUID(),
     clientPk: request.client?.pk ?? null,
@@ -71,6 +73,10 @@ async function storeAndStart(
     sendAt: request.sendAt,
     idempotencyKey,
     requestHash: hash,
+    encoding: sms.encoding,
+    segments: sms.segments,
+    sendWindow: request.sendWindow,
+    deferredUntil: request.deferredUntil,
   });
   const { message, replayed } = stored.replayed ? sameRequest(stored.message) : stored;
 

@@ -21,6 +21,8 @@ export function requestHash(fingerprint: MessageFingerprint): string {
     fingerprint.client_name,
     fingerprint.text_message,
     [fingerprint.delay.years, fingerprint.delay.months, fingerprint.delay.days, fingerprint.delay.milliseconds],
+    // Absent without a window, so that such a request keeps the hash it had before windows existed.
+    ...(fingerprint.send_window ? [[fingerprint.send_window.from, fingerprint.send_window.to, fingerprint.send_window.timezone ?? null]] : []),
   ]);
   return `v1:${createHash('sha256').update(canonical).digest('hex')}`;
 }

@@ -1,6 +1,8 @@
 import { parseDelay, sendAtAfter, type Delay } from './delay';
 import { Invalid, NotFound } from '../errors';
 import { isBlank, normalisePhone, RESOURCE_ID_PATTERN } from '../input/validation';
+import { isTimeZone, TIME_ZONE_RULE } from '../input/time-zone';
+import { clockTime, windowOpening } from './send-window';
 
 export const MAX_TEXT_LENGTH = 4096;
 export const MAX_NAME_LENGTH = 200;
@@ -10,6 +12,15 @@ export interface KnownClient {
   id: string;
   phone: string | null;
   name: string | null;
+  /** The zone a message's `send_window` is read in when it names none. */
+  timezone: string | null;
+}
+
+/** A message's `send_window` as stored and shown: the caller's `from`, `to` and, when given, `timezone`. */
+export interface SendWindow {
+  from: string;
+  to: string;
+  timezone?: string;
 }
 
 /** The caller's request in canonical form: equal requests, however spelled, have equal fingerprints. */
@@ -20,6 +31,8 @@ export interface MessageFingerprint {
   client_name: string | null;
   text_message: string;
   delay: Delay;
+  /** Only when given, so that a request without one hashes as it did before windows existed. */
+  send_window?: SendWindow;
 }
 
 export interface MessageRequest {
@@ -28,6 +41,9 @@ export interface MessageRequest {
   name: string | null;
   text: string;
   sendAt: Date;
+  sendWindow: SendWindow | null;
+  /** When a message due outside its window goes out instead; null when `sendAt` is inside it (or no window). */
+  deferredUntil: Date | null;
   fingerprint: MessageFingerprint;
 }
 
@@ -46,7 +62,8 @@ function characters(text: string): number {
 
 /**
  * The checks of the send-message request, in the order of the contract: message_type, client or
- * client_phone present, the client's ownership (404), the phone, text_message, client_name, delay.
+ * client_phone present, the client's ownership (404), the phone, text_message, client_name, delay,
+ * send_window.
  * `findClient` returns the caller's client with that id, or null.
  */
 export async function parseMessageRequest(
@@ -91,12 +108,16 @@ export async function parseMessageRequest(
   const sendAt = delay && sendAtAfter(delay, now);
   if (!delay || !sendAt) throw new Invalid('Invalid delay');
 
+  const window = given(fields.send_window) ? parseSendWindow(fields.send_window, client) : null;
+
   return {
     client,
     phone,
     name: requestedName ?? client?.name ?? null,
     text,
     sendAt,
+    sendWindow: window?.given ?? null,
+    deferredUntil: window ? windowOpening(sendAt, window.daily, window.zone) : null,
     fingerprint: {
       message_type: 'text',
       client: client?.id ?? null,
@@ -104,6 +125,31 @@ export async function parseMessageRequest(
       client_name: requestedName,
       text_message: text,
       delay,
+      ...(window && { send_window: window.given }),
     },
   };
+}
+
+const INVALID_WINDOW = 'Invalid send_window: must be an object such as {"from": "08:00", "to": "21:00", "timezone": "America/New_York"}';
+const invalidClock = (field: string) => new Invalid(`Invalid send_window.${field}: must be a time of day HH:MM, 00:00 to 23:59`);
+
+/**
+ * `{ from, to, timezone? }`: two wall-clock times (`from` inclusive, `to` exclusive; `from` after `to`
+ * spans midnight) read in the window's zone, else the client's. Unknown keys are ignored.
+ */
+function parseSendWindow(value: unknown, client: KnownClient | null) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Invalid(INVALID_WINDOW);
+  const { from, to, timezone } = value as Record<string, unknown>;
+  const daily = { from: clockTime(from), to: clockTime(to) };
+  if (daily.from === undefined) throw invalidClock('from');
+  if (daily.to === undefined) throw invalidClock('to');
+  if (daily.from === daily.to) throw new Invalid('Invalid send_window: from and to must differ');
+  const named = given(timezone);
+  if (named && (typeof timezone !== 'string' || !isTimeZone(timezone))) throw new Invalid(`Invalid send_window.timezone: ${TIME_ZONE_RULE}`);
+  const zone = named ? (timezone as string) : client?.timezone;
+  if (!zone) {
+    throw new Invalid(client ? `Client ${client.id} has no timezone: send send_window.timezone` : 'Missing send_window.timezone: a message without a client must name it');
+  }
+  const stored: SendWindow = { from: from as string, to: to as string, ...(named && { timezone: timezone as string }) };
+  return { given: stored, daily: { from: daily.from, to: daily.to }, zone };
 }

@@ -26,16 +26,24 @@ export const clientsApi: ApiPart = {
           description: 'Spaces, dashes, dots and parentheses are removed; the rest must be E.164 (`+` and 7–15 digits).',
           examples: ['+1 415 555 0100'],
         },
+        timezone: {
+          type: ['string', 'null'],
+          description:
+            'The client\'s IANA time zone. A message\'s `send_window` is read in it unless the message names its own zone. ' +
+            'Kept as spelled; any name the time zone database knows, aliases included; UTC offsets such as `+05:30` are not zones.',
+          examples: ['America/New_York'],
+        },
       },
     },
     Client: {
       type: 'object',
-      required: ['_id', 'name', 'phone', 'created_at'],
+      required: ['_id', 'name', 'phone', 'timezone', 'created_at'],
       additionalProperties: false,
       properties: {
         _id: ref('schemas', 'ResourceId'),
         name: { type: ['string', 'null'] },
         phone: { type: ['string', 'null'], pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164.' },
+        timezone: { type: ['string', 'null'], description: 'IANA time zone, or null.', examples: ['America/New_York'] },
         created_at: ref('schemas', 'DateTime'),
       },
     },
@@ -49,17 +57,18 @@ export const clientsApi: ApiPart = {
         summary: 'Create a client',
         requestBody: {
           required: false,
-          content: { 'application/json': { schema: ref('schemas', 'NewClient'), example: { _id: 'c1', name: 'Ada Lovelace', phone: '+1 415 555 0100' } } },
+          content: { 'application/json': { schema: ref('schemas', 'NewClient'), example: { _id: 'c1', name: 'Ada Lovelace', phone: '+1 415 555 0100', timezone: 'America/New_York' } } },
         },
         responses: {
           201: json('Created.', ref('schemas', 'Client'), {
             headers: { Location: ref('headers', 'Location') },
-            example: { _id: 'c1', name: 'Ada Lovelace', phone: '+14155550100', created_at: '2026-11-22T05:14:13.462Z' },
+            example: { _id: 'c1', name: 'Ada Lovelace', phone: '+14155550100', timezone: 'America/New_York', created_at: '2026-11-22T05:14:13.462Z' },
           }),
           400: problem(400, 'A field is invalid; the detail names it.', {
             invalidId: 'Invalid _id: must be 1-128 characters of A-Z a-z 0-9 . _ : @ -',
             invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
             invalidName: 'Invalid name: Too big: expected string to have <=200 characters',
+            invalidTimezone: 'Invalid timezone: must be an IANA time zone such as America/New_York',
             notAnObject: 'Invalid request body: Invalid input: expected object, received null',
             ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,

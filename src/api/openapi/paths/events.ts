@@ -6,14 +6,14 @@ import { messagesApi } from './messages';
 import { rotationApi } from './rotation';
 
 const ASSIGNMENT_TYPES: EventType[] = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'];
-const MESSAGE_TYPES: EventType[] = ['message.scheduled', 'message.sending', 'message.sent', 'message.failed', 'message.canceled'];
+const MESSAGE_TYPES: EventType[] = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed'];
 const ROTATION_TYPES: EventType[] = ['rotation.stopped'];
 
 const reason = {
   enum: [...EVENT_REASONS],
   description:
     'What made the change: `api` a request of the owner (HTTP or Nexus) — and, for a message, its sending that followed; ' +
-    '`expiry` the assignment\'s `dt_until`; `operator` a cancellation in the Temporal UI; `rule` the client\'s rotation.',
+    '`expiry` the assignment\'s `dt_until`; `operator` a cancellation in the Temporal UI; `rule` the client\'s rotation; `carrier` a carrier\'s delivery receipt or a text the client sent.',
 };
 
 /** The resource's own schema with the fields an event adds, so the two cannot drift apart. */
@@ -72,8 +72,9 @@ export const eventsApi: ApiPart = {
       name: 'Events',
       description:
         'Every change of an assignment or a message, and a rotation stopped, recorded in the transaction that made it: `assignment.created`, ' +
-        '`assignment.updated`, `assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, `message.failed`, ' +
-        '`message.canceled`, `rotation.stopped`. ' +
+        '`assignment.updated`, `assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, ' +
+        '`message.delivered`, `message.undelivered` (a carrier\'s receipt), `message.failed`, `message.canceled`, `message.suppressed` (not sent: the recipient opted out), ' +
+        '`rotation.stopped`. ' +
         'Read them here, in commit order, or receive them by webhook.',
     },
   ],

@@ -78,6 +78,21 @@ export const messagesApi: ApiPart = {
             'An ISO 8601 duration (`PT5M`, `P1DT2H`, `P1M`: calendar months in UTC). At most ten years.',
           examples: ['10s', 'PT1H', 30],
         },
+        send_window: {
+          type: ['object', 'null'],
+          description:
+            'Quiet hours: the hours of the day the message may go out, on the wall clock of `timezone` (default: the client\'s `timezone`; ' +
+            'without either the request is refused). `from` is inclusive, `to` exclusive; `from` later than `to` spans midnight (`21:00`–`08:00`). ' +
+            'A message due outside the window keeps its `send_at` and goes out when the window next opens there (`deferred_until`); ' +
+            'a `from` that a daylight-saving change skips opens the window at the change. Null: no window. Unknown fields are ignored.',
+          required: ['from', 'to'],
+          properties: {
+            from: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: '`HH:MM`, 24-hour.', examples: ['08:00'] },
+            to: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: '`HH:MM`, 24-hour, not equal to `from`.', examples: ['21:00'] },
+            timezone: { type: ['string', 'null'], description: 'An IANA time zone; wins over the client\'s.', examples: ['America/New_York'] },
+          },
+          examples: [{ from: '08:00', to: '21:00', timezone: 'America/New_York' }],
+        },
       },
     },
     AcceptedMessage: {
@@ -161,7 +176,7 @@ export const messagesApi: ApiPart = {
         summary: 'Send a text message',
         description:
           'Checks, in this order: the token; `Idempotency-Key`; `message_type`; `client` or `client_phone` present; the client (404); ' +
-          'the phone; `text_message`; `client_name`; `delay`. A refused request stores nothing.',
+          'the phone; `text_message`; `client_name`; `delay`; `send_window`. A refused request stores nothing.',
         parameters: [
           {
             name: 'Idempotency-Key',
@@ -182,6 +197,10 @@ export const messagesApi: ApiPart = {
               examples: {
                 toClient: { summary: 'Now, to a client\'s stored phone', value: { message_type: 'text', client: 'c1', text_message: 'Hello Ada, your order has shipped.' } },
                 delayed: { summary: 'In an hour, to any number', value: { message_type: 'text', client_phone: '+1 415 555 0123', text_message: 'Reminder: see you tomorrow.', delay: 'PT1H' } },
+                quietHours: {
+                  summary: 'Tomorrow, between 08:00 and 21:00 in the client\'s time zone',
+                  value: { message_type: 'text', client: 'c1', text_message: 'Your appointment is confirmed.', delay: 'P1D', send_window: { from: '08:00', to: '21:00' } },
+                },
               },
             },
           },
@@ -212,6 +231,13 @@ export const messagesApi: ApiPart = {
             longText: 'Invalid text_message: at most 4096 characters',
             invalidName: 'Invalid client_name: must be a string of at most 200 characters',
             invalidDelay: 'Invalid delay',
+            invalidWindow: 'Invalid send_window: must be an object such as {"from": "08:00", "to": "21:00", "timezone": "America/New_York"}',
+            invalidWindowFrom: 'Invalid send_window.from: must be a time of day HH:MM, 00:00 to 23:59',
+            invalidWindowTo: 'Invalid send_window.to: must be a time of day HH:MM, 00:00 to 23:59',
+            emptyWindow: 'Invalid send_window: from and to must differ',
+            invalidWindowZone: 'Invalid send_window.timezone: must be an IANA time zone such as America/New_York',
+            windowWithoutZone: 'Missing send_window.timezone: a message without a client must name it',
+            clientWithoutZone: 'Client c1 has no timezone: send send_window.timezone',
             ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),

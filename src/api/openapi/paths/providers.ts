@@ -1,0 +1,73 @@
+import { CARRIER_NAMES } from '../../../carriers/types';
+import { problem, type ApiPart, type OpenApiObject } from '../components';
+
+const carrierParameter = {
+  name: 'carrier',
+  in: 'path',
+  required: true,
+  description: 'The configured carrier (`MESSAGE_PROVIDER`); any other name is a 404.',
+  schema: { enum: [...CARRIER_NAMES] },
+};
+
+const body = {
+  required: true,
+  description: 'As the carrier sends it (Twilio: `application/x-www-form-urlencoded`; Telnyx and Vonage: JSON), read byte for byte for its signature; at most 100 kB.',
+  content: { '*/*': { schema: {} } },
+};
+
+const answered = {
+  description:
+    'Taken (or, for a receipt of an unknown message, an older status or a repeat, ignored), so the carrier stops retrying. ' +
+    'Twilio and the simulator get an empty TwiML `<Response/>` (no reply is sent); the others `{ "received": true }`.',
+  content: {
+    'application/json': { schema: { type: 'object', required: ['received'], additionalProperties: false, properties: { received: { const: true } } }, example: { received: true } },
+    'text/xml': { schema: { type: 'string' }, example: '<?xml version="1.0" encoding="UTF-8"?><Response/>' },
+  },
+};
+
+const refusals = {
+  400: problem(400, 'The signed body is not one the carrier\'s parser can read; nothing changed.', { unreadable: 'Unreadable carrier callback' }),
+  403: problem(403, 'The carrier\'s signature is missing or wrong (or, for Telnyx, older than five minutes); nothing changed.', { invalidSignature: 'Invalid signature' }),
+  404: problem(404, 'Not the configured carrier, or no carrier is configured (`MESSAGE_PROVIDER=log|webhook`).', { otherCarrier: 'No route for POST /providers/vonage/status' }),
+  413: problem(413, 'The body is larger than 100 kB.', { tooLarge: 'Request body is larger than 100 kB' }),
+  500: problem(500, 'An unexpected error; the carrier retries.', { internal: 'Internal server error' }),
+  503: problem(503, 'PostgreSQL cannot be reached; nothing was done and the carrier retries.', { unavailable: 'A backing service is unavailable; try again shortly' }, ['Retry-After']),
+};
+
+function receiptOperation(operationId: string, withId: boolean): OpenApiObject {
+  return {
+    post: {
+      operationId,
+      tags: ['Carrier callbacks'],
+      summary: withId ? 'A delivery receipt for one message' : 'A delivery receipt',
+      description:
+        'Each send asks for its receipts at `<PUBLIC_BASE_URL>/providers/<carrier>/status/<message id>`. The receipt moves an outbound message ' +
+        'forward only: `sending`/`sent` → `delivered` | `undelivered` | `failed` (final), recording `delivered_at`, `error_code` and the price when ' +
+        'the carrier gives them, with the event `message.delivered`, `message.undelivered` or `message.failed`. A repeat, an older status, a ' +
+        'status the service does not track or a message it does not know changes nothing and is still a 200. The message is found by the id in ' +
+        'the URL (or the carrier\'s client reference), else by the carrier\'s message id; a message that already has another carrier id is not ' +
+        'the receipt\'s.',
+      security: [],
+      parameters: withId
+        ? [carrierParameter, { name: 'messageId', in: 'path', required: true, description: 'Our message id, as the send named it.', schema: { type: 'string' } }]
+        : [carrierParameter],
+      requestBody: body,
+      responses: { 200: answered, ...refusals },
+    },
+  };
+}
+
+export const providersApi: ApiPart = {
+  tags: [
+    {
+      name: 'Carrier callbacks',
+      description:
+        'Called by the configured carrier, not by users: no token, the carrier\'s own signature instead (Twilio `X-Twilio-Signature`, ' +
+        'Telnyx Ed25519 with a five-minute tolerance, Vonage a signed JWT), checked over the public URL (`PUBLIC_BASE_URL` + path) and the raw body.',
+    },
+  ],
+  paths: {
+    '/providers/{carrier}/status': receiptOperation('postCarrierReceipt', false),
+    '/providers/{carrier}/status/{messageId}': receiptOperation('postCarrierMessageReceipt', true),
+  },
+};

@@ -1,0 +1,35 @@
+import type { Request, RequestHandler } from 'express';
+import type { Carrier, CarrierCallback } from '../../carriers';
+import { HttpProblem } from '../http/problem';
+
+/** The carrier's request as its signature covers it: the public URL it called, its headers, its body byte for byte. */
+export function callbackOf(req: Request, publicBaseUrl: string | undefined): CarrierCallback {
+  const base = (publicBaseUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '');
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return {
+    url: base + req.originalUrl,
+    headers,
+    rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+    ...(typeof req.params.messageId === 'string' && { messageId: req.params.messageId }),
+  };
+}
+
+/** Only the configured carrier's routes exist: any other name is the 404 of an unknown route, before its body is read. */
+export const onlyCarrier =
+  (carrier: Carrier): RequestHandler =>
+  (req, _res, next) =>
+    next(req.params.carrier === carrier.name ? undefined : 'route');
+
+export const noCarrier: RequestHandler = (_req, _res, next) => next('route');
+
+/** The carrier's signature, checked before anything is read or changed; a check that throws counts as a bad signature. */
+export function verifiedCallback(carrier: Carrier, publicBaseUrl: string | undefined): RequestHandler {
+  return async (req, res, next) => {
+    const callback = callbackOf(req, publicBaseUrl);
+    const verified = await carrier.verify(callback).catch(() => false);
+    if (!verified) return next(new HttpProblem(403, 'Invalid signature', '/problems/forbidden'));
+    res.locals.callback = callback;
+    next();
+  };
+}

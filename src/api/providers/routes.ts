@@ -1,0 +1,59 @@
+import express, { Router, type RequestHandler, type Response } from 'express';
+import { Histogram, type Registry } from 'prom-client';
+import type { Carrier, CarrierCallback } from '../../carriers';
+import type { Prisma } from '../../db/prisma';
+import { recordReceipt } from '../../use-cases/carriers/receipts';
+import { noCarrier, onlyCarrier, verifiedCallback } from './callback';
+
+export interface ProviderRoutesDeps {
+  prisma: Prisma;
+  /** The configured carrier; without one, every `/providers/…` route is a 404. */
+  carrier?: Carrier;
+  /** Where carriers reach this API: the signed URL is this plus the request's path. Unset: the request's own host. */
+  publicBaseUrl?: string;
+}
+
+/** Twilio reads an answer to an inbound text as TwiML: an empty `<Response/>` sends nothing back. */
+const TWIML_NOTHING = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+
+function answer(res: Response, carrier: Carrier): void {
+  if (carrier.name === 'twilio' || carrier.name === 'simulator') res.status(200).type('text/xml').send(TWIML_NOTHING);
+  else res.status(200).json({ received: true });
+}
+
+/** Seconds from `sent` to `delivered`, on the API's registry (the API is where receipts arrive). */
+function deliveredSeconds(registry: Registry): Histogram {
+  const name = 'message_sent_to_delivered_seconds';
+  return (
+    (registry.getSingleMetric(name) as Histogram | undefined) ??
+    new Histogram({
+      name,
+      help: 'Seconds from a message leaving (sent) to its carrier reporting it delivered',
+      buckets: [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900, 3600],
+      registers: [registry],
+    })
+  );
+}
+
+/**
+ * The carriers' public callbacks, outside the business routes: no JWT, the carrier's signature instead.
+ * The body is read raw, whatever its type (Twilio posts a form, Telnyx and Vonage JSON), since the
+ * signature covers it byte for byte.
+ */
+export function providersRouter(deps: ProviderRoutesDeps & { registry: Registry }): Router {
+  const { carrier } = deps;
+  const router = Router();
+  const delivered = carrier && deliveredSeconds(deps.registry);
+  // Without a carrier the routes still exist (the OpenAPI document names them) and answer 404.
+  const verified = carrier ? [onlyCarrier(carrier), express.raw({ type: () => true, limit: '100kb' }), verifiedCallback(carrier, deps.publicBaseUrl)] : [noCarrier];
+
+  const receipt: RequestHandler = async (_req, res) => {
+    const callback = res.locals.callback as CarrierCallback;
+    await recordReceipt({ prisma: deps.prisma, carrier: carrier!, observeDelivered: (seconds) => delivered!.observe(seconds) }, callback);
+    answer(res, carrier!);
+  };
+  router.post('/providers/:carrier/status', ...verified, receipt);
+  router.post('/providers/:carrier/status/:messageId', ...verified, receipt);
+
+  return router;
+}

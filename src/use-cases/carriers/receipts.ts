@@ -1,0 +1,46 @@
+import type { Carrier, CarrierCallback } from '../../carriers';
+import { applyReceipt, type ReceiptOutcome } from '../../db/messages';
+import type { Prisma } from '../../db/prisma';
+import { Invalid } from '../errors';
+
+export interface ReceiptDeps {
+  prisma: Prisma;
+  carrier: Carrier;
+  /** Seconds from `sent` to `delivered`, once per message a receipt delivers. */
+  observeDelivered?: (seconds: number) => void;
+}
+
+/** A signed callback the carrier's parser cannot read is the request's fault: a 400, nothing changed. */
+export function readCallback<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch {
+    throw new Invalid('Unreadable carrier callback');
+  }
+}
+
+const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A verified status callback: its receipt moves the message forward, or changes nothing (a repeat, an
+ * older status, a message we do not know, a status we do not track). The message is found by our id
+ * (the callback URL's, else the carrier's client reference) or by the carrier's own id.
+ */
+export async function recordReceipt(deps: ReceiptDeps, callback: CarrierCallback): Promise<ReceiptOutcome | null> {
+  const receipt = readCallback(() => deps.carrier.parseReceipt(callback));
+  if (!receipt) return null;
+  const messageId = [callback.messageId, receipt.messageId].find((id) => id !== undefined && MESSAGE_ID.test(id));
+  const outcome = await applyReceipt(deps.prisma, {
+    messageId,
+    provider: deps.carrier.name,
+    providerRef: receipt.providerRef,
+    status: receipt.status,
+    errorCode: receipt.errorCode,
+    price: receipt.price,
+    at: receipt.at,
+  });
+  if (outcome.applied && outcome.message.status === 'delivered' && outcome.sentAt && outcome.message.deliveredAt) {
+    deps.observeDelivered?.(Math.max(0, (outcome.message.deliveredAt.getTime() - outcome.sentAt.getTime()) / 1000));
+  }
+  return outcome;
+}
