@@ -23,8 +23,9 @@ import { generatePayloadKey } from '../src/temporal/payload-codec';
  * delay (a slow network), so that kills land between Twilio creating a message and the worker recording
  * it. The messages (one text per recipient) come due over max(30 s, count/4 s); the worker is
  * killed with SIGKILL at random moments (every 1.5–5.5 s) and restarted at once, until every message is
- * sent. Printed: messages, kills, messages that needed more than one attempt, lookups that found
- * Twilio's copy (a send saved), and copies Twilio received twice (duplicates).
+ * sent. Printed: messages, kills, messages that needed more than one attempt, lookups made, lookups
+ * made after Twilio had created the copy (sends a blind retry would have duplicated), and numbers
+ * Twilio received a text for twice (duplicates).
  */
 
 const COUNT = Number(process.argv[2] ?? 200);
@@ -141,8 +142,13 @@ async function main() {
   const lookups = twilio.requests.filter((request) => request.method === 'GET');
   const rows = await Promise.all(ids.map((id) => call('GET', `/messages/${id}`)));
   const retried = rows.filter((row) => Number(row.body.attempts) > 1).length;
-  // A lookup saved a send when it was made for a number whose copy already existed and no second copy followed.
-  const saved = new Set(lookups.map((request) => request.params.To).filter((to) => copies.get(to) === 1)).size;
+  // A lookup saved a send when Twilio had already created the copy (a POST for that number answered 201 came
+  // first): a blind retry would have sent it twice. The other lookups found nothing and the retry sent it.
+  const saved = new Set(
+    lookups
+      .filter((lookup) => twilio.requests.slice(0, twilio.requests.indexOf(lookup)).some((earlier) => earlier.method === 'POST' && earlier.status === 201 && earlier.params.To === lookup.params.To))
+      .map((lookup) => lookup.params.To),
+  ).size;
   const figures = {
     messages: ids.length,
     answerDelayMs: ANSWER_DELAY_MS,
