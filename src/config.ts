@@ -8,6 +8,9 @@ import { DEFAULT_DATA_DIR } from './paths';
 import { parsePayloadKeys, type PayloadKey } from './temporal/payload-codec';
 import { DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from './domain';
 
+/** What a HELP or INFO text is answered with unless SMS_HELP_TEXT says otherwise. */
+export const DEFAULT_SMS_HELP_TEXT = 'Reply STOP to unsubscribe. Msg&data rates may apply.';
+
 const optional = z
   .string()
   .optional()
@@ -43,7 +46,7 @@ export const envSchema = z.object({
   /** Where carriers reach this API (receipts, inbound texts): each send asks for its receipt under it. */
   PUBLIC_BASE_URL: optional.pipe(z.string().url().optional()),
   /** What a HELP or INFO text is answered with. */
-  SMS_HELP_TEXT: z.string().min(1).max(320).default('Reply STOP to unsubscribe. Msg&data rates may apply.'),
+  SMS_HELP_TEXT: z.string().min(1).max(320).default(DEFAULT_SMS_HELP_TEXT),
   TWILIO_ACCOUNT_SID: optional,
   TWILIO_AUTH_TOKEN: optional,
   TWILIO_API_KEY_SID: optional,

@@ -97,6 +97,7 @@ export function createApi(services: Services, options: ApiOptions = {}) {
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     trustProxy: config.TRUST_PROXY,
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    smsHelpText: config.SMS_HELP_TEXT,
     ...options,
     auth: options.auth ?? authConfigOf(config),
     cursorKey: options.cursorKey ?? cursorKeyOf(config),

@@ -66,8 +66,15 @@ test('each send asks for its receipt at the message\'s callback URL; a signed `d
   expect(await getMessage(message._id)).toEqual(delivered);
   expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent', 'message.delivered']);
 
-  const scraped = await metrics.registry.getSingleMetricAsString('message_sent_to_delivered_seconds');
-  expect(scraped).toMatch(/message_sent_to_delivered_seconds_count 1\b/);
+  const scraped = await metrics.registry.getSingleMetricAsString('crm_message_sent_to_delivered_seconds');
+  expect(scraped).toMatch(/crm_message_sent_to_delivered_seconds_count 1\b/);
+});
+
+test('the same receipt arriving many times at once is applied once, with one event', async () => {
+  const message = await sent();
+  const answers = await Promise.all(Array.from({ length: 8 }, () => postReceipt({ ref: `ref-${message._id}`, status: 'delivered' }, message._id)));
+  expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+  expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent', 'message.delivered']);
 });
 
 test('out of order: an older status or another final one after `delivered` changes nothing', async () => {
@@ -124,6 +131,15 @@ test('a missing or wrong signature is a 403 and changes nothing; another carrier
   expectProblem(wrongCarrier, 404, `No route for POST /providers/vonage/status/${message._id}`);
   expect(await getMessage(message._id)).toEqual(message);
   expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent']);
+});
+
+test('a signature check that throws (a header the SDK cannot parse) is a 403, not a 500', async () => {
+  const throwing = createTestCarrier();
+  throwing.verify = () => {
+    throw new Error('malformed signature header');
+  };
+  const api = await stack.startApi({ carrier: throwing });
+  expectProblem(await throwing.post(originOf(api), statusPath(randomUUID()), { kind: 'status', ref: 'x', status: 'delivered' }), 403, 'Invalid signature');
 });
 
 test('a signed body the carrier cannot read is a 400; one over 100 kB a 413; nothing changes', async () => {

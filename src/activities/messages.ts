@@ -11,20 +11,22 @@ import {
 import type { Prisma } from '../db/prisma';
 import { ActivityFailureType, type MessageClaim, type MessageOutcome, type MessageStatus, type SendMessageResult } from '../domain';
 import { whileHeartbeating } from './heartbeat';
-import type { MessageProvider, OutgoingMessage } from './providers';
+import type { CarrierRejection, MessageProvider, OutgoingMessage } from './providers';
 
 export interface MessageActivityDeps {
   prisma: Prisma;
   provider: MessageProvider;
   /** Seconds from `send_at` to `sent`, observed once per message that leaves. */
   observeLateness?: (seconds: number) => void;
+  /** The configured carrier: its sender is whom a carrier-reported opt-out is recorded against. */
+  carrier?: { sender: string };
 }
 
 function messageNotFound(messageId: string): ApplicationFailure {
   return ApplicationFailure.create({ type: ActivityFailureType.MessageNotFound, message: `Message ${messageId} not found`, nonRetryable: true });
 }
 
-export function createMessageActivities({ prisma, provider, observeLateness }: MessageActivityDeps) {
+export function createMessageActivities({ prisma, provider, observeLateness, carrier }: MessageActivityDeps) {
   const activities = {
     async loadMessageStatus(messageId: string): Promise<MessageStatus> {
       const status = await messageStatus(prisma, messageId);
@@ -104,7 +106,9 @@ export function createMessageActivities({ prisma, provider, observeLateness }: M
       return status === 'delivered' || status === 'undelivered' || status === 'failed' ? status : 'sent';
     },
 
-    recordMessageFailed: (input: { messageId: string; error: string }): Promise<void> => markMessageFailed(prisma, input),
+    /** `rejection`: the carrier's code and whether it means the recipient unsubscribed (a ProviderRejected failure's details). */
+    recordMessageFailed: (input: { messageId: string; error: string; rejection?: CarrierRejection }): Promise<void> =>
+      markMessageFailed(prisma, { messageId: input.messageId, error: input.error, errorCode: input.rejection?.code, optOut: input.rejection?.optOut, sender: carrier?.sender }),
   };
   return {
     ...activities,

@@ -19,6 +19,7 @@ import { singleValuedHeaders, storableBody } from './http/request-guards';
 import { BUSINESS_PATTERN } from '../use-cases/input/validation';
 import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
 import { openApiRouter } from './openapi/routes';
+import { optOutsRouter } from './opt-outs/routes';
 import { providersRouter, type ProviderRoutesDeps } from './providers/routes';
 import { webhooksRouter, type WebhookRoutesDeps } from './webhooks/routes';
 import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
@@ -59,7 +60,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(jsonEndsWithNewline, requestLog(logger), metrics.middleware, ...securityHeaders(), corsAllowList(deps.corsOrigins ?? []));
   app.use(healthRouter(deps), openApiRouter());
   // The carriers' callbacks: public, signed by the carrier instead of a user's token.
-  app.use(providersRouter({ ...deps, registry: metrics.registry }));
+  app.use(providersRouter({ ...deps, registry: metrics.registry, logger }));
 
   const business = Router({ mergeParams: true });
   business.use((req, _res, next) => (BUSINESS_PATTERN.test(req.params.business as string) ? next() : next('router')));
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps): Express {
   business.use(agentsRouter(deps));
   business.use(assignmentsRouter({ ...deps, log, assignTimeoutMs: deps.assignTimeoutMs ?? DEFAULT_ASSIGN_TIMEOUT_MS }));
   business.use(messagesRouter({ ...deps, log }));
+  business.use(optOutsRouter(deps));
   business.use(webhooksRouter(deps));
   business.use(eventsRouter(deps));
   business.use(rotationRouter({ ...deps, log }));

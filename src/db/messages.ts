@@ -1,16 +1,21 @@
 import { Prisma as Db, type Message } from '../generated/prisma/client';
 import { messageWorkflowId, type EventReason, type EventType, type MessageClaim, type MessageStatus } from '../domain';
+import { randomUUID } from 'node:crypto';
 import { changeWithEvent, messageEvent, withEvents } from './events';
+import { recordOptOut } from './opt-outs';
+import { insertUnmatchedInbound, unmatchedInboundExists } from './unmatched-inbound';
 import type { Prisma } from './prisma';
 import type { ReconcilerFilter } from './reconciler-filter';
 import type { Scope } from './scope';
 
 /*
  * Every change of a message row: scheduled on accept, then scheduled → sending → sent | failed by its
- * workflow (while sending, `provider_accepted_at` records the provider's 2xx), scheduled → canceled by
- * its owner, scheduled → failed when it could not be scheduled.
- * Each transition is a compare-and-set on the status it leaves, so racing callers cannot both win, and
- * records its event (message.scheduled, sending, sent, failed, canceled) in its own transaction.
+ * workflow (while sending, `provider_accepted_at` records the provider's 2xx), scheduled → suppressed
+ * when its recipient opted out before it was due, scheduled → canceled by its owner, scheduled → failed
+ * when it could not be scheduled; a carrier's receipts take sending | sent on to delivered |
+ * undelivered | failed; an inbound text is inserted `received`.
+ * Each transition is a compare-and-set on the status it leaves (or holds the row's lock), so racing
+ * callers cannot both win, and records its event in its own transaction.
  */
 
 export type MessageWithClient = Message & { client: { id: string } | null };
@@ -32,11 +37,13 @@ export interface NewMessage {
   /** The quiet-hours window as the caller gave it, and when the message goes out because of it (null: at send_at). */
   sendWindow: { from: string; to: string; timezone?: string } | null;
   deferredUntil: Date | null;
+  /** The carrier's sender it goes out from (opt-outs and replies are kept against it); null without a carrier. */
+  sender: string | null;
 }
 
 const withClientId = { client: { select: { id: true } } } as const;
 
-function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempotencyKey: string): Promise<MessageWithClient | null> {
+export function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempotencyKey: string): Promise<MessageWithClient | null> {
   return prisma.message.findFirst({ where: { ...scope, idempotencyKey }, include: withClientId });
 }
 
@@ -67,7 +74,6 @@ export async function insertScheduledMessage(prisma: Prisma, scope: Scope, messa
     canceledAt: null,
     canceledBy: null,
     direction: 'outbound',
-    sender: null,
     deliveredAt: null,
     errorCode: null,
     price: null,
@@ -82,10 +88,10 @@ export async function insertScheduledMessage(prisma: Prisma, scope: Scope, messa
   const inserted = await changeWithEvent(
     prisma,
     Db.sql`INSERT INTO messages (id, business, owner_id, client_pk, message_type, phone, name, text, send_at, workflow_id, idempotency_key, request_hash,
-                          encoding, segments, send_window, deferred_until, created_at, updated_at)
+                          encoding, segments, send_window, deferred_until, sender, created_at, updated_at)
       VALUES (${row.id}::uuid, ${row.business}, ${row.ownerId}, ${row.clientPk}::uuid, ${row.messageType}, ${row.phone}, ${row.name}, ${row.text}, ${row.sendAt},
               ${row.workflowId}, ${row.idempotencyKey}, ${row.requestHash}, ${row.encoding}, ${row.segments},
-              ${sendWindow === null ? null : JSON.stringify(sendWindow)}::jsonb, ${row.deferredUntil}, ${now}, ${now})
+              ${sendWindow === null ? null : JSON.stringify(sendWindow)}::jsonb, ${row.deferredUntil}, ${row.sender}, ${now}, ${now})
       ON CONFLICT (business, owner_id, idempotency_key) DO NOTHING
       RETURNING 1`,
     messageEvent('message.scheduled', row, 'api'),
@@ -149,12 +155,33 @@ export async function messageStatus(prisma: Prisma, id: string): Promise<Message
   return message?.status ?? null;
 }
 
+export const OPTED_OUT = 'Recipient has opted out of text messages';
+
+/**
+ * scheduled → suppressed, when its recipient has opted out of its sender since it was accepted: it is
+ * not sent. Returns whether it was suppressed (false: not scheduled, or not opted out).
+ */
+async function suppressIfOptedOut(prisma: Prisma, id: string, now = new Date()): Promise<boolean> {
+  return withEvents(prisma, async (tx, record) => {
+    const suppressed = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE messages m SET status = 'suppressed', suppressed_at = ${now}, suppressed_reason = ${OPTED_OUT}, updated_at = ${now}
+      WHERE m.id = ${id}::uuid AND m.status = 'scheduled'
+        AND EXISTS (SELECT 1 FROM opt_outs o WHERE o.sender = m.sender AND o.phone = m.phone AND o.status = 'opted_out')
+      RETURNING m.id::text`;
+    if (suppressed.length === 0) return false;
+    const row = await tx.message.findUniqueOrThrow({ where: { id }, include: withClientId });
+    await record(messageEvent('message.suppressed', row, 'api'));
+    return true;
+  });
+}
+
 /**
  * scheduled → sending, fixing `dispatched_at`, only while still scheduled: a cancel that won the race
  * leaves it canceled. A retry after a lost completion finds it `sending` and claims it again, since only
  * the message's one workflow ever claims it. `scheduled` back means the claim did not take; null, no row.
  */
 export async function claimMessageForSending(prisma: Prisma, id: string): Promise<MessageClaim | { status: 'scheduled' } | null> {
+  if (await suppressIfOptedOut(prisma, id)) return { status: 'suppressed' };
   const claimed = await transition(prisma, { id, status: 'scheduled' }, { status: 'sending', dispatchedAt: new Date() }, 'message.sending', 'api');
   if (claimed) return { status: 'claimed' };
   const status = await messageStatus(prisma, id);
@@ -276,15 +303,114 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
   });
 }
 
+/** A text a client sent us, as the carrier reported it. */
+export interface NewInbound {
+  provider: string;
+  providerRef: string;
+  /** `<provider>:<carrier id>`: a repeated callback is stored once. */
+  inboundKey: string;
+  /** The client's number. */
+  from: string;
+  /** Our number it was sent to. */
+  to: string;
+  text: string;
+  receivedAt: Date;
+  /** The sender our outbound messages are kept under (the carrier's number or messaging service): who the reply answers. */
+  sender: string;
+}
+
+export type InboundOutcome =
+  | { stored: 'matched'; message: MessageWithClient }
+  | { stored: 'unmatched' }
+  /** Its carrier id was stored before: nothing done. */
+  | { stored: 'repeat' };
+
+/** Statuses of an outbound message that went (or was going) out: what a reply can answer. */
+const ANSWERABLE: MessageStatus[] = ['sending', 'sent', 'delivered', 'undelivered', 'failed'];
+
+/**
+ * Stores an inbound text once per carrier id, in one transaction: matched to the business, owner and
+ * client of the latest outbound message to that number from our sender (any business), as a `received`
+ * message with its `message.received` event (`eventData` adds what the event names besides the message,
+ * read in the same transaction), else kept as unmatched. `alsoFirstTime` runs in the same transaction
+ * only when the text is new (a keyword's opt-out), so a repeated callback changes nothing.
+ */
+export async function storeInbound(
+  prisma: Prisma,
+  inbound: NewInbound,
+  eventData: (tx: Db.TransactionClient, message: MessageWithClient) => Promise<Record<string, unknown>>,
+  alsoFirstTime: (tx: Db.TransactionClient) => Promise<void>,
+): Promise<InboundOutcome> {
+  return withEvents(prisma, async (tx, record) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`inbound/${inbound.inboundKey}`}, 0))`;
+    const seen = (await tx.message.count({ where: { inboundKey: inbound.inboundKey } })) > 0 || (await unmatchedInboundExists(tx, inbound.inboundKey));
+    if (seen) return { stored: 'repeat' as const };
+    const answered = await tx.message.findFirst({
+      where: { phone: inbound.from, sender: inbound.sender, direction: 'outbound', status: { in: ANSWERABLE } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      select: { business: true, ownerId: true, clientPk: true, name: true },
+    });
+    await alsoFirstTime(tx);
+    if (!answered) {
+      const { provider, inboundKey, to, from, text, receivedAt } = inbound;
+      await insertUnmatchedInbound(tx, { provider, inboundKey, sender: to, phone: from, text, receivedAt });
+      return { stored: 'unmatched' as const };
+    }
+    const message = await tx.message.create({
+      data: {
+        id: randomUUID(),
+        direction: 'inbound',
+        business: answered.business,
+        ownerId: answered.ownerId,
+        clientPk: answered.clientPk,
+        messageType: 'text',
+        phone: inbound.from,
+        name: answered.name,
+        text: inbound.text,
+        status: 'received',
+        sendAt: inbound.receivedAt,
+        workflowId: null,
+        provider: inbound.provider,
+        providerRef: inbound.providerRef,
+        sender: inbound.to,
+        receivedAt: inbound.receivedAt,
+        inboundKey: inbound.inboundKey,
+      },
+      include: withClientId,
+    });
+    const event = messageEvent('message.received', message, 'carrier');
+    await record({ ...event, data: { ...event.data, ...(await eventData(tx, message)) } });
+    return { stored: 'matched' as const, message };
+  });
+}
+
 /** How many of the table's messages are in each status. */
 export async function countMessagesByStatus(prisma: Prisma): Promise<Map<MessageStatus, number>> {
   const groups = await prisma.message.groupBy({ by: ['status'], _count: { _all: true } });
   return new Map(groups.map((g) => [g.status, g._count._all]));
 }
 
-/** sending → failed, with a bounded reason. */
-export async function markMessageFailed(prisma: Prisma, input: { messageId: string; error: string }): Promise<void> {
-  await transition(prisma, { id: input.messageId, status: 'sending' }, { status: 'failed', error: input.error.slice(0, 1000) }, 'message.failed', 'api');
+/**
+ * sending → failed, with a bounded reason and the carrier's error code. A carrier's refusal because the
+ * recipient unsubscribed (`optOut`) records the opt-out for the message's sender (`sender` for a
+ * message accepted before it had one) in the same transaction.
+ */
+export async function markMessageFailed(
+  prisma: Prisma,
+  input: { messageId: string; error: string; errorCode?: string; optOut?: boolean; sender?: string },
+  now = new Date(),
+): Promise<void> {
+  await withEvents(prisma, async (tx, record) => {
+    const [row] = await tx.message.updateManyAndReturn({
+      where: { id: input.messageId, status: 'sending' },
+      data: { status: 'failed', error: input.error.slice(0, 1000), ...(input.errorCode !== undefined && { errorCode: input.errorCode.slice(0, 100) }) },
+      include: withClientId,
+    });
+    if (!row) return;
+    const sender = row.sender ?? input.sender;
+    if (input.optOut && sender) await recordOptOut(tx, { sender, phone: row.phone, source: 'carrier', detail: input.errorCode ?? '', at: now });
+    await record(messageEvent('message.failed', row, 'api'));
+  });
 }
 
 export function findMessage(prisma: Prisma, id: string): Promise<MessageWithClient | null> {
@@ -300,17 +426,19 @@ export type MessageCursor = { createdAt: Date; id: string };
 
 export interface MessageFilter {
   status?: MessageStatus;
+  direction?: 'inbound' | 'outbound';
   clientId?: string;
   after?: MessageCursor;
   take: number;
 }
 
 export function listOwnedMessages(prisma: Prisma, scope: Scope, filter: MessageFilter): Promise<MessageWithClient[]> {
-  const { status, clientId, after, take } = filter;
+  const { status, direction, clientId, after, take } = filter;
   return prisma.message.findMany({
     where: {
       ...scope,
       ...(status && { status }),
+      ...(direction && { direction }),
       ...(clientId && { client: { id: clientId } }),
       ...(after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }),
     },

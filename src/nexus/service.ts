@@ -35,6 +35,8 @@ export interface CrmServiceDeps {
   assignTimeoutMs?: number;
   /** Errors that the answer does not show, such as why a stored message's workflow did not start. */
   log?: (error: unknown) => void;
+  /** The configured carrier's sender: as for POST /messages, an opted-out number is refused. */
+  carrier?: { sender: string };
 }
 
 /** Leaves the worker time to answer before the Nexus request's deadline. */

@@ -5,6 +5,7 @@ import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { MessageProvider } from '../activities/providers';
+import type { Carrier } from '../carriers';
 import type { Prisma } from '../db/prisma';
 import type { TemporalConnectionOptions, WebhookSettings } from '../config';
 import { crmServiceHandler } from '../nexus/service';
@@ -26,6 +27,8 @@ export interface WorkerDeps {
   webhooks?: WebhookSettings;
   /** The process's backpressure, shared with its API: the Nexus operations go through it too. */
   admission?: Admissions;
+  /** The configured carrier (its sender: opt-outs, suppression); undefined for `log` and `webhook`. */
+  carrier?: Carrier;
 }
 
 export interface WorkerOptions {
@@ -54,6 +57,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     taskQueue: deps.taskQueue,
     provider: deps.provider,
     webhooks: deps.webhooks,
+    carrier: deps.carrier,
     observeLateness: options.observeLateness,
     observeReconcilerRestart: options.observeReconcilerRestart,
   });
@@ -72,7 +76,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
             ? { workflowBundle, interceptors: { activity: [requestIdInterceptor] } }
             : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: [WORKFLOW_INTERCEPTORS_PATH], activity: [requestIdInterceptor] } }),
           activities,
-          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission })] }),
+          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission, carrier: deps.carrier })] }),
           ...WORKER_TUNING[role],
         }),
       ),

@@ -146,7 +146,8 @@ async function handOver(input: SendMessageInput, state: SendMessageState, show: 
       failure = error;
     }
   }
-  await local.recordMessageFailed({ messageId: input.messageId, error: describeFailure(failure) });
+  const rejection = rejectionOf(failure);
+  await local.recordMessageFailed({ messageId: input.messageId, error: describeFailure(failure), ...(rejection && { rejection }) });
   return done(state, 'failed', show);
 }
 
@@ -166,7 +167,8 @@ async function handOverWithActivityTasks(input: SendMessageInput, state: SendMes
   try {
     delivered = await deliverMessage(input.messageId);
   } catch (error) {
-    await remote.recordMessageFailed({ messageId: input.messageId, error: describeFailure(error) });
+    const rejection = rejectionOf(error);
+    await remote.recordMessageFailed({ messageId: input.messageId, error: describeFailure(error), ...(rejection && { rejection }) });
     return done(state, 'failed', show);
   }
   await remote.recordMessageSent({ messageId: input.messageId, ...delivered });
@@ -216,6 +218,21 @@ function done(state: SendMessageState, outcome: SendMessageResult['outcome'], sh
   state.nextWakeAt = null;
   show(outcome);
   return { outcome };
+}
+
+/**
+ * A carrier's refusal along the failure's cause chain: its code, and whether it means the recipient
+ * unsubscribed (the ProviderRejected failure's details). An optional field of recordMessageFailed's
+ * input, so older histories replay unchanged.
+ */
+function rejectionOf(error: unknown): { code: string; optOut: boolean } | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof ApplicationFailure && cause.type === ActivityFailureType.ProviderRejected) {
+      const detail = cause.details?.[0] as { code?: unknown; optOut?: unknown } | undefined;
+      return typeof detail?.code === 'string' ? { code: detail.code, optOut: detail.optOut === true } : undefined;
+    }
+  }
+  return undefined;
 }
 
 /** The reasons along the failure's cause chain, e.g. "Gave up retrying: Webhook answered 503". */

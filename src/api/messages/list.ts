@@ -11,6 +11,7 @@ export const MAX_PAGE_SIZE = 100;
 
 const listQuery = z.object({
   status: z.enum(MESSAGE_STATUSES).optional(),
+  direction: z.enum(['inbound', 'outbound']).optional(),
   client: z.string().regex(RESOURCE_ID_PATTERN).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
   cursor: z.string().max(200).optional(),
@@ -38,10 +39,14 @@ function parseListQuery(query: unknown) {
   throw badRequest(`Invalid ${issue.path.join('.')}: ${issue.message}`);
 }
 
-/** One page of the caller's messages in this business, newest first, with the cursor of the next. */
-export async function listMessages(prisma: Prisma, scope: Scope, query: unknown) {
-  const { status, client, limit, cursor } = parseListQuery(query);
-  const rows = await listOwnedMessages(prisma, scope, { status, clientId: client, after: cursor ? decodeCursor(cursor) : undefined, take: limit + 1 });
+/**
+ * One page of the caller's messages in this business (both directions unless `direction` says), newest
+ * first, with the cursor of the next. `clientId`: one client's conversation, whatever the query says.
+ */
+export async function listMessages(prisma: Prisma, scope: Scope, query: unknown, clientId?: string) {
+  const { status, direction, client, limit, cursor } = parseListQuery(query);
+  const filter = { status, direction, clientId: clientId ?? client, after: cursor ? decodeCursor(cursor) : undefined, take: limit + 1 };
+  const rows = await listOwnedMessages(prisma, scope, filter);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { messages: page.map(messageView), next_cursor: rows.length > limit ? encodeCursor(last) : null };

@@ -4,6 +4,7 @@ import { sendMessageRequest, type AcceptDeps } from '../../use-cases/messages/ac
 import { cancelMessage, type CancelDeps } from '../../use-cases/messages/cancel';
 import { listMessages } from './list';
 import { findOwnedMessage } from '../../use-cases/messages/owned-message';
+import { findOwnedClient } from '../../use-cases/clients/owned-client';
 import { acceptedView, messageView } from './view';
 
 export type MessageRoutesDeps = AcceptDeps & CancelDeps;
@@ -21,6 +22,13 @@ export function messagesRouter(deps: MessageRoutesDeps): Router {
 
   router.get('/messages', async (req, res) => {
     res.json(await listMessages(prisma, scopeOf(req), req.query));
+  });
+
+  // One client's conversation: what was sent to it and what it sent, newest first.
+  router.get('/clients/:clientId/messages', async (req, res) => {
+    const scope = scopeOf(req);
+    const client = await findOwnedClient(prisma, scope, req.params.clientId);
+    res.json(await listMessages(prisma, scope, req.query, client.id));
   });
 
   router.get('/messages/:messageId', async (req, res) => {

@@ -27,7 +27,9 @@ export const noCarrier: RequestHandler = (_req, _res, next) => next('route');
 export function verifiedCallback(carrier: Carrier, publicBaseUrl: string | undefined): RequestHandler {
   return async (req, res, next) => {
     const callback = callbackOf(req, publicBaseUrl);
-    const verified = await carrier.verify(callback).catch(() => false);
+    const verified = await Promise.resolve()
+      .then(() => carrier.verify(callback))
+      .catch(() => false);
     if (!verified) return next(new HttpProblem(403, 'Invalid signature', '/problems/forbidden'));
     res.locals.callback = callback;
     next();

@@ -1,7 +1,10 @@
 import express, { Router, type RequestHandler, type Response } from 'express';
-import { Histogram, type Registry } from 'prom-client';
+import type { Logger } from 'pino';
+import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Carrier, CarrierCallback } from '../../carriers';
+import { DEFAULT_SMS_HELP_TEXT } from '../../config';
 import type { Prisma } from '../../db/prisma';
+import { receiveInbound } from '../../use-cases/carriers/inbound';
 import { recordReceipt } from '../../use-cases/carriers/receipts';
 import { noCarrier, onlyCarrier, verifiedCallback } from './callback';
 
@@ -11,6 +14,8 @@ export interface ProviderRoutesDeps {
   carrier?: Carrier;
   /** Where carriers reach this API: the signed URL is this plus the request's path. Unset: the request's own host. */
   publicBaseUrl?: string;
+  /** What HELP and INFO are answered with (SMS_HELP_TEXT). */
+  smsHelpText?: string;
 }
 
 /** Twilio reads an answer to an inbound text as TwiML: an empty `<Response/>` sends nothing back. */
@@ -23,7 +28,7 @@ function answer(res: Response, carrier: Carrier): void {
 
 /** Seconds from `sent` to `delivered`, on the API's registry (the API is where receipts arrive). */
 function deliveredSeconds(registry: Registry): Histogram {
-  const name = 'message_sent_to_delivered_seconds';
+  const name = 'crm_message_sent_to_delivered_seconds';
   return (
     (registry.getSingleMetric(name) as Histogram | undefined) ??
     new Histogram({
@@ -40,10 +45,20 @@ function deliveredSeconds(registry: Registry): Histogram {
  * The body is read raw, whatever its type (Twilio posts a form, Telnyx and Vonage JSON), since the
  * signature covers it byte for byte.
  */
-export function providersRouter(deps: ProviderRoutesDeps & { registry: Registry }): Router {
-  const { carrier } = deps;
+/** Inbound texts that answered no message of ours: kept in `unmatched_inbound`, counted here. */
+function unmatchedTexts(registry: Registry): Counter {
+  const name = 'crm_inbound_unmatched_total';
+  return (
+    (registry.getSingleMetric(name) as Counter | undefined) ??
+    new Counter({ name, help: 'Inbound texts from a number no outbound message went to from our sender (kept, not dropped)', registers: [registry] })
+  );
+}
+
+export function providersRouter(deps: ProviderRoutesDeps & { registry: Registry; logger: Logger }): Router {
+  const { carrier, logger } = deps;
   const router = Router();
   const delivered = carrier && deliveredSeconds(deps.registry);
+  const unmatched = carrier && unmatchedTexts(deps.registry);
   // Without a carrier the routes still exist (the OpenAPI document names them) and answer 404.
   const verified = carrier ? [onlyCarrier(carrier), express.raw({ type: () => true, limit: '100kb' }), verifiedCallback(carrier, deps.publicBaseUrl)] : [noCarrier];
 
@@ -54,6 +69,22 @@ export function providersRouter(deps: ProviderRoutesDeps & { registry: Registry 
   };
   router.post('/providers/:carrier/status', ...verified, receipt);
   router.post('/providers/:carrier/status/:messageId', ...verified, receipt);
+
+  router.post('/providers/:carrier/inbound', ...verified, async (_req, res) => {
+    const callback = res.locals.callback as CarrierCallback;
+    await receiveInbound(
+      {
+        prisma: deps.prisma,
+        carrier: carrier!,
+        helpText: deps.smsHelpText ?? DEFAULT_SMS_HELP_TEXT,
+        countUnmatched: () => unmatched!.inc(),
+        // The SDK's error may quote the number or the text: only its kind is logged.
+        onReplyFailed: (error) => logger.warn({ event: 'carrier.reply_failed', carrier: carrier!.name, error: (error as Error)?.name }, 'a keyword\'s answer was not sent'),
+      },
+      callback,
+    );
+    answer(res, carrier!);
+  });
 
   return router;
 }

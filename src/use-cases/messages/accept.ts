@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Message } from '../../generated/prisma/client';
-import { abandonScheduledMessage, insertScheduledMessage } from '../../db/messages';
+import { abandonScheduledMessage, findMessageByIdempotencyKey, insertScheduledMessage } from '../../db/messages';
+import { isOptedOut } from '../../db/opt-outs';
 import type { Prisma } from '../../db/prisma';
 import type { Admissions } from '../../temporal/admission';
 import { refuseWhileKnownDown } from '../../temporal/availability';
@@ -20,6 +21,8 @@ export interface AcceptDeps {
   /** Backpressure: a request beyond the places in flight waits briefly, then is a 503 before anything is stored. */
   admission?: Pick<Admissions, 'messages'>;
   log?: (error: unknown) => void;
+  /** The configured carrier: messages go out from its sender, and not to a number that opted out of it. */
+  carrier?: { sender: string };
 }
 
 /** Starts the stored message's workflow; the Nexus operation starts it with its completion callback. */
@@ -60,6 +63,12 @@ async function storeAndStart(
     if (first.requestHash !== hash) throw idempotencyKeyReused();
     return { message: first, replayed: true };
   };
+  const sender = deps.carrier?.sender ?? null;
+  if (sender !== null && (await isOptedOut(deps.prisma, sender, request.phone))) {
+    // A repeat of a request accepted before the opt-out still gets its first answer (that message ends suppressed when due).
+    const first = idempotencyKey ? await findMessageByIdempotencyKey(deps.prisma, scope, idempotencyKey) : null;
+    if (!first) throw new Conflict('Recipient has opted out of text messages');
+  }
   // The insert itself finds a repeated key (its unique index) and returns the first message; a new one is
   // stored with its message.scheduled event in one transaction.
   const sms = smsShape(request.text);
@@ -77,6 +86,7 @@ async function storeAndStart(
     segments: sms.segments,
     sendWindow: request.sendWindow,
     deferredUntil: request.deferredUntil,
+    sender,
   });
   const { message, replayed } = stored.replayed ? sameRequest(stored.message) : stored;
 

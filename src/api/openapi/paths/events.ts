@@ -73,7 +73,7 @@ export const eventsApi: ApiPart = {
       description:
         'Every change of an assignment or a message, and a rotation stopped, recorded in the transaction that made it: `assignment.created`, ' +
         '`assignment.updated`, `assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, ' +
-        '`message.delivered`, `message.undelivered` (a carrier\'s receipt), `message.failed`, `message.canceled`, `message.suppressed` (not sent: the recipient opted out), ' +
+        '`message.delivered`, `message.undelivered` (a carrier\'s receipt), `message.failed`, `message.canceled`, `message.suppressed` (not sent: the recipient opted out), `message.received` (a text the client sent), ' +
         '`rotation.stopped`. ' +
         'Read them here, in commit order, or receive them by webhook.',
     },
@@ -92,8 +92,31 @@ export const eventsApi: ApiPart = {
     ),
     AssignmentEvent: eventSchema(ASSIGNMENT_TYPES, 'AssignmentEventData', 'A change of an assignment.'),
     MessageEvent: eventSchema(MESSAGE_TYPES, 'MessageEventData', 'A change of a message.'),
+    ReceivedMessageEventData: withEventFields(
+      messagesApi.schemas!.Message,
+      {
+        reason,
+        assignments: {
+          type: 'array',
+          description: 'Who has the client at the instant the text came in: its active assignments whose `dt_until` is ahead, oldest first. Empty for a message to a bare phone.',
+          items: {
+            type: 'object',
+            required: ['agent', 'dt_until', 'rotation', 'current_period'],
+            additionalProperties: false,
+            properties: {
+              agent: ref('schemas', 'ResourceId'),
+              dt_until: ref('schemas', 'DateTime'),
+              rotation: { type: 'boolean', description: 'Made by the client\'s rotation.' },
+              current_period: { type: 'boolean', description: 'This agent holds the period of the client\'s rotation in progress now.' },
+            },
+          },
+        },
+      },
+      'The inbound message as `GET /messages/{_id}` shows it, the reason (`carrier`), and the client\'s assignments in force when it came in.',
+    ),
+    ReceivedMessageEvent: eventSchema(['message.received'], 'ReceivedMessageEventData', 'A text the client sent, matched to the latest message sent to its number.'),
     RotationEvent: eventSchema(ROTATION_TYPES, 'RotationEventData', 'A rotation stopped.'),
-    Event: { oneOf: [ref('schemas', 'AssignmentEvent'), ref('schemas', 'MessageEvent'), ref('schemas', 'RotationEvent')] },
+    Event: { oneOf: [ref('schemas', 'AssignmentEvent'), ref('schemas', 'MessageEvent'), ref('schemas', 'ReceivedMessageEvent'), ref('schemas', 'RotationEvent')] },
     EventPage: {
       type: 'object',
       required: ['events', 'next_cursor', 'has_more'],

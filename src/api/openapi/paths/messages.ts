@@ -11,6 +11,17 @@ const messageIdParameter = {
   schema: { type: 'string' },
   example: '7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
 };
+const directionParameter = {
+  name: 'direction',
+  in: 'query',
+  required: false,
+  description: '`outbound`: what was sent; `inbound`: what clients texted back. Absent: both.',
+  schema: { type: 'string', enum: ['inbound', 'outbound'] },
+};
+const listParameters = [
+  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+  { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
+];
 const dateOrNull = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description });
 
 const sentMessage = {
@@ -52,7 +63,9 @@ export const messagesApi: ApiPart = {
       name: 'Messages',
       description:
         'Text messages to a client, sent now or after a delay of up to ten years. ' +
-        'Lifecycle: `scheduled` → `sending` → `sent` | `failed`, and `scheduled` → `canceled`.',
+        'Lifecycle: `scheduled` → `sending` → `sent` | `failed`, and `scheduled` → `canceled`; with a carrier, its receipts take `sending`/`sent` on to ' +
+        '`delivered` | `undelivered` | `failed` (final), and a message whose recipient opted out before it was due ends `suppressed` instead of being sent. ' +
+        'A text the client sends back is an `inbound` message, `received`.',
     },
   ],
   schemas: {
@@ -119,7 +132,7 @@ export const messagesApi: ApiPart = {
         _id: { type: 'string', format: 'uuid' },
         status: { enum: MESSAGE_STATUSES },
         send_at: ref('schemas', 'DateTime'),
-        workflow_id: { type: 'string', pattern: '^message/' },
+        workflow_id: { type: ['string', 'null'], pattern: '^message/', description: 'Null for an inbound message: it has no workflow.' },
         message_type: { const: 'text' },
         client: { type: ['string', 'null'] },
         client_phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' },
@@ -242,6 +255,9 @@ export const messagesApi: ApiPart = {
             ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, '`client` is not a client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
+          409: problem(409, 'The recipient texted STOP (or the carrier reported it unsubscribed) to this deployment\'s sender; nothing is stored. Only the recipient can opt back in, by texting START.', {
+            optedOut: 'Recipient has opted out of text messages',
+          }),
           422: problem(422, 'This `Idempotency-Key` was used with a different request.', {
             keyReused: 'Idempotency-Key was already used with a different request',
           }),
@@ -263,9 +279,10 @@ export const messagesApi: ApiPart = {
         operationId: 'listMessages',
         tags: ['Messages'],
         summary: 'List the caller\'s messages',
-        description: 'Newest first, each as `GET /messages/{_id}` shows it, one page at a time.',
+        description: 'Newest first, each as `GET /messages/{_id}` shows it, one page at a time: both directions unless `direction` says.',
         parameters: [
           { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: MESSAGE_STATUSES } },
+          directionParameter,
           {
             name: 'client',
             in: 'query',
@@ -273,18 +290,43 @@ export const messagesApi: ApiPart = {
             description: 'Only messages to this client; another user\'s id simply matches nothing.',
             schema: ref('schemas', 'ResourceId'),
           },
-          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-          { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
+          ...listParameters,
         ],
         responses: {
           200: json('One page.', ref('schemas', 'MessageList')),
           400: problem(400, 'A query parameter is invalid; the detail names it.', {
             invalidLimit: 'Invalid limit: Too small: expected number to be >=1',
-            invalidStatus: 'Invalid status: Invalid option: expected one of "scheduled"|"sending"|"sent"|"failed"|"canceled"',
+            invalidStatus: 'Invalid status: Invalid option: expected one of "scheduled"|"sending"|"sent"|"delivered"|"undelivered"|"failed"|"canceled"|"suppressed"|"received"',
+            invalidDirection: 'Invalid direction: Invalid option: expected one of "inbound"|"outbound"',
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
             ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/clients/{_id}/messages`]: {
+      parameters: [
+        ref('parameters', 'businessname'),
+        { name: '_id', in: 'path', required: true, description: 'The client\'s id. One of another user or business is the same 404 as a missing one.', schema: { type: 'string' }, example: 'c1' },
+      ],
+      get: {
+        operationId: 'listClientMessages',
+        tags: ['Messages'],
+        summary: 'A client\'s conversation',
+        description:
+          'What was sent to the client and what it texted back (its replies are matched to it by the latest message sent to its number), newest first, ' +
+          'one page at a time as `GET /messages`.',
+        parameters: [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: MESSAGE_STATUSES } }, directionParameter, ...listParameters],
+        responses: {
+          200: json('One page.', ref('schemas', 'MessageList')),
+          400: problem(400, 'A query parameter is invalid; the detail names it.', {
+            invalidDirection: 'Invalid direction: Invalid option: expected one of "inbound"|"outbound"',
+            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),
         },
       },

@@ -1,0 +1,90 @@
+import type { ApiPart } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, json, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+
+const record = {
+  phone: '+14155550142',
+  sender: '+15550001000',
+  status: 'opted_out',
+  source: 'keyword',
+  detail: 'STOP',
+  opted_out_at: '2026-11-23T21:30:00.000Z',
+  opted_in_at: null,
+  updated_at: '2026-11-23T21:30:00.012Z',
+};
+
+export const optOutsApi: ApiPart = {
+  tags: [
+    {
+      name: 'Opt-outs',
+      description:
+        'Whether a number may be texted from this deployment\'s sender. A recipient texting `STOP`, `STOPALL`, `UNSUBSCRIBE`, `CANCEL`, `END`, `QUIT`, `REVOKE` or ' +
+        '`OPTOUT` (the whole text, any case) opts out, as does the carrier refusing a send because the recipient unsubscribed; `START`, `UNSTOP` or `YES` opts back in. ' +
+        'Only the recipient can opt back in. While opted out, `POST /messages` to the number is a 409 and a message already scheduled ends `suppressed`.',
+    },
+  ],
+  schemas: {
+    OptOut: {
+      type: 'object',
+      required: ['phone', 'sender', 'status', 'source', 'detail', 'opted_out_at', 'opted_in_at', 'updated_at'],
+      additionalProperties: false,
+      properties: {
+        phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' },
+        sender: { type: 'string', description: 'The number or messaging service the record is kept against (the carrier\'s sender).' },
+        status: { enum: ['opted_out', 'opted_in'] },
+        source: { enum: ['keyword', 'carrier'], description: '`keyword`: the recipient texted it; `carrier`: the carrier refused a send as unsubscribed.' },
+        detail: { type: ['string', 'null'], description: 'The keyword as received (upper-cased), or the carrier\'s error code.', examples: ['STOP', '21610'] },
+        opted_out_at: ref('schemas', 'DateTime'),
+        opted_in_at: { type: ['string', 'null'], format: 'date-time', description: 'When the recipient opted back in; null while opted out.' },
+        updated_at: ref('schemas', 'DateTime'),
+      },
+      examples: [record],
+    },
+  },
+  paths: {
+    [`${PREFIX}/opt-outs`]: {
+      parameters: [ref('parameters', 'businessname')],
+      get: {
+        operationId: 'listOptOuts',
+        tags: ['Opt-outs'],
+        summary: 'Opt-out records of the caller\'s numbers',
+        description:
+          'The records of numbers the caller has a message with (sent or received) or a client at, in this business, by phone. ' +
+          'A number the caller never dealt with is not listed even when it has a record, so nothing is learnt about other businesses\' contacts.',
+        parameters: [
+          {
+            name: 'phone',
+            in: 'query',
+            required: false,
+            description: 'Only this number (E.164; encode `+` as `%2B`, though a leading space where a `+` was is read as one).',
+            schema: { type: 'string' },
+            example: '+14155550142',
+          },
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+          { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 300 } },
+        ],
+        responses: {
+          200: json(
+            'One page.',
+            {
+              type: 'object',
+              required: ['opt_outs', 'next_cursor'],
+              additionalProperties: false,
+              properties: {
+                opt_outs: { type: 'array', items: ref('schemas', 'OptOut') },
+                next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
+              },
+            },
+            { example: { opt_outs: [record], next_cursor: null } },
+          ),
+          400: problem(400, 'A query parameter is invalid; the detail names it.', {
+            invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
+            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          ...businessResponses(false),
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,58 @@
+import { Prisma as Db, type OptOut } from '../generated/prisma/client';
+import type { Prisma } from './prisma';
+import type { Scope } from './scope';
+
+/*
+ * Every change of the `opt_outs` table: one record per (sender, phone), the sender being the number or
+ * messaging service this deployment sends from. `opted_out` by the recipient's keyword or by the
+ * carrier's "unsubscribed" refusal; `opted_in` again only by the recipient's own START.
+ */
+
+type Tx = Db.TransactionClient;
+
+export interface OptOutChange {
+  sender: string;
+  phone: string;
+  /** The keyword as received (upper-cased), or the carrier's error code. */
+  detail: string;
+  at: Date;
+}
+
+/** The recipient opted out (again): the record says so from `at`, whatever it said before. */
+export async function recordOptOut(db: Prisma | Tx, change: OptOutChange & { source: 'keyword' | 'carrier' }): Promise<void> {
+  const { sender, phone, source, detail, at } = change;
+  await db.optOut.upsert({
+    where: { sender_phone: { sender, phone } },
+    create: { sender, phone, status: 'opted_out', source, detail, optedOutAt: at },
+    update: { status: 'opted_out', source, detail, optedOutAt: at, optedInAt: null },
+  });
+}
+
+/** The recipient texted START (or UNSTOP, YES): an opt-out record turns `opted_in`; without one there is nothing to undo. */
+export async function recordOptIn(db: Prisma | Tx, change: OptOutChange): Promise<boolean> {
+  const { sender, phone, detail, at } = change;
+  const changed = await db.optOut.updateMany({ where: { sender, phone, status: 'opted_out' }, data: { status: 'opted_in', source: 'keyword', detail, optedInAt: at } });
+  return changed.count > 0;
+}
+
+export async function isOptedOut(db: Prisma | Tx, sender: string, phone: string): Promise<boolean> {
+  const record = await db.optOut.findUnique({ where: { sender_phone: { sender, phone } }, select: { status: true } });
+  return record?.status === 'opted_out';
+}
+
+/**
+ * The records the caller may see: those of phones the caller has a message with (either direction) or
+ * a client at, in this business. Another business's numbers are not found, so their records are not.
+ */
+export function listVisibleOptOuts(prisma: Prisma, scope: Scope, filter: { phone?: string; take: number; after?: { sender: string; phone: string } }): Promise<OptOut[]> {
+  const { business, ownerId } = scope;
+  return prisma.$queryRaw<OptOut[]>`
+    SELECT o.sender, o.phone, o.status::text AS status, o.source, o.detail, o.opted_out_at AS "optedOutAt", o.opted_in_at AS "optedInAt", o.updated_at AS "updatedAt"
+    FROM opt_outs o
+    WHERE (EXISTS (SELECT 1 FROM messages m WHERE m.phone = o.phone AND m.business = ${business} AND m.owner_id = ${ownerId})
+        OR EXISTS (SELECT 1 FROM clients c WHERE c.phone = o.phone AND c.business = ${business} AND c.owner_id = ${ownerId}))
+      ${filter.phone ? Db.sql`AND o.phone = ${filter.phone}` : Db.empty}
+      ${filter.after ? Db.sql`AND (o.phone, o.sender) > (${filter.after.phone}, ${filter.after.sender})` : Db.empty}
+    ORDER BY o.phone, o.sender
+    LIMIT ${filter.take}`;
+}
