@@ -9,7 +9,7 @@ import { eventually } from './support/stack';
 
 /* The walkthrough: `npm start` with its default carrier, the simulator, and a person texting in with `npm run sms`. */
 
-test('npm start sends through the simulator by default: its receipts make a message delivered, a magic number fails, and npm run sms texts the stack', async () => {
+test('npm start sends through the simulator by default: receipts deliver, a magic number fails, npm run sms replies to the agent and opts out', async () => {
   const { dataDir, env, api } = await stackEnv('crm-simulator');
   const { MESSAGE_PROVIDER: _log, ...defaults } = env;
   const stack = runStack(defaults);
@@ -35,8 +35,19 @@ test('npm start sends through the simulator by default: its receipts make a mess
     });
     expect(failed.error).toBe('The recipient number is not a valid phone number (simulator error 21211)');
 
-    const sms = await promisify(execFile)('npx', ['tsx', 'scripts/sms.ts', '+14155550100', 'Hi there'], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: dataDir }) }).catch((error) => error);
-    expect(sms.stdout).toMatch(/^\+14155550100 texted \+15005550006: "Hi there" \(SM[0-9a-f]{32}\); the stack answered \d+ at http:\/\/127\.0\.0\.1:\d+\/providers\/simulator\/inbound/);
+    // A reply reaches the agent's event; STOP refuses the next message and suppresses a scheduled one.
+    expect((await request(`${api}/agents`, token, 'POST', { _id: 'a1' })).status).toBe(201);
+    expect((await request(`${api}/clients/c1/assign-agents`, token, 'POST', { agents: [{ agent: 'a1', dt_until: '2099-01-01' }] })).status).toBe(200);
+    const sms = async (text: string) => (await promisify(execFile)('npx', ['tsx', 'scripts/sms.ts', '+14155550100', text], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: dataDir }) })).stdout;
+    expect(await sms('Yes, 3pm works')).toMatch(/^\+14155550100 texted \+15005550006: "Yes, 3pm works" \(SM[0-9a-f]{32}\); the stack answered 200 at http:\/\/127\.0\.0\.1:\d+\/providers\/simulator\/inbound/);
+    const received = (await request(`${api}/events?type=message.received&client=c1`, token)).body.events;
+    expect(received.map((event: any) => [event.data.text_message, event.data.assignments])).toEqual([['Yes, 3pm works', [{ agent: 'a1', dt_until: '2099-01-01T00:00:00.000Z', rotation: false, current_period: false }]]]);
+
+    const scheduled = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Reminder: 3pm', delay: '20s' });
+    expect(await sms('STOP')).toContain('the stack answered 200');
+    const refused = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Hello again' });
+    expect({ status: refused.status, detail: refused.body.detail }).toEqual({ status: 409, detail: 'Recipient has opted out of text messages' });
+    await eventually(async () => (await request(`${api}/messages/${scheduled.body._id}`, token)).body.status === 'suppressed', 60_000);
   } finally {
     expect(await stack.stop()).toBe(0);
   }
