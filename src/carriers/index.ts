@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { createTelnyxCarrier } from './telnyx';
 import { createTwilioCarrier, twilioSettingsOf } from './twilio';
 import type { Carrier } from './types';
 
@@ -19,6 +20,8 @@ export function createCarrier(config: Config): Carrier | undefined {
         throw new Error('MESSAGE_PROVIDER=simulator runs inside npm start, which starts the simulator');
       }
       return createTwilioCarrier({ ...twilioSettingsOf(config), name: 'simulator' });
+    case 'telnyx':
+      return createTelnyxCarrier(config);
     default:
       throw new Error(`MESSAGE_PROVIDER=${config.MESSAGE_PROVIDER} is not available in this build`);
   }

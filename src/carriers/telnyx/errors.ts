@@ -1,0 +1,83 @@
+import { APIConnectionTimeoutError, APIError } from 'telnyx';
+import { CarrierRejected, CarrierUnavailable } from '../types';
+
+/*
+ * Telnyx's answers, classified from its documented error codes
+ * (https://developers.telnyx.com/docs/messaging/messages/error-codes and /development/api-fundamentals/api-errors).
+ * The words are ours: Telnyx's `title` and `detail` may quote the recipient's number, so they are never kept.
+ */
+
+const OPTED_OUT = 'The recipient has opted out of messages from this sender (replied STOP)';
+const BAD_NUMBER = 'The recipient number is invalid or cannot receive text messages';
+const SPAM = 'The message was blocked as spam';
+const BAD_BODY = 'The message text was refused';
+const BAD_SENDER = 'The sender is not enabled to send this message';
+
+/** Final refusals: the same request would be refused again. */
+const REJECTIONS: Record<string, { words: string; optOut?: boolean }> = {
+  // Blocked due to STOP message (HTTP 409): the recipient texted STOP to this sender.
+  '40300': { words: OPTED_OUT, optOut: true },
+  // Invalid phone number; must be in +E.164; invalid 'to' address; not routable (landline); invalid destination.
+  '10002': { words: BAD_NUMBER },
+  '10016': { words: BAD_NUMBER },
+  '40310': { words: BAD_NUMBER },
+  '40001': { words: BAD_NUMBER },
+  '40012': { words: BAD_NUMBER },
+  // Blocked as spam, temporary and permanent; Telnyx's own spam filter.
+  '40002': { words: SPAM },
+  '40003': { words: SPAM },
+  '40015': { words: SPAM },
+  // Invalid message body.
+  '40009': { words: BAD_BODY },
+  // Invalid source number.
+  '40013': { words: BAD_SENDER },
+};
+
+/**
+ * Worth another attempt whatever the HTTP status: unexpected error, request timeout, too many requests,
+ * and authentication / authorization failures (an operator fixing the key heals them; the delivery
+ * gives up after its hour anyway).
+ */
+const TRANSIENT = new Set(['10007', '10008', '10011', '10009', '10010']);
+
+/** A code is digits; anything else in that field is not kept. */
+const CODE = /^\d{1,8}$/;
+
+/** The first documented code of Telnyx's `{ errors: [{ code, title, detail }] }`, if any. */
+export function telnyxErrorCode(body: unknown): string | undefined {
+  const errors = (body as { errors?: unknown } | null | undefined)?.errors;
+  const code = Array.isArray(errors) ? (errors[0] as { code?: unknown } | undefined)?.code : undefined;
+  const text = typeof code === 'number' ? String(code) : code;
+  return typeof text === 'string' && CODE.test(text) ? text : undefined;
+}
+
+/** A Retry-After is followed up to this long; the delivery's own backoff takes over beyond. */
+const MAX_RETRY_AFTER_MS = 10 * 60 * 1000;
+
+/** `Retry-After` (seconds or an HTTP date), or the `retry-after-ms` the SDK also reads, in ms from now. */
+export function retryAfterOf(headers: Headers | undefined, now = Date.now()): number | undefined {
+  const ms = headers?.get('retry-after-ms');
+  if (ms && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.min(Number(ms.trim()), MAX_RETRY_AFTER_MS);
+  const value = headers?.get('retry-after')?.trim();
+  if (!value) return undefined;
+  const delay = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isFinite(delay) ? Math.min(Math.max(delay, 0), MAX_RETRY_AFTER_MS) : undefined;
+}
+
+/** What an SDK call's failure means for the message: CarrierRejected or CarrierUnavailable, in our words. */
+export function classifyTelnyxError(error: unknown): CarrierRejected | CarrierUnavailable {
+  if (!(error instanceof APIError) || error.status === undefined) {
+    return new CarrierUnavailable(error instanceof APIConnectionTimeoutError ? 'Telnyx did not answer in time' : 'Telnyx could not be reached');
+  }
+  const status = error.status;
+  const code = telnyxErrorCode(error.error);
+  if (status === 429 || (code && TRANSIENT.has(code))) {
+    return new CarrierUnavailable(`Telnyx is throttling or unavailable (HTTP ${status}${code ? `, error ${code}` : ''})`, retryAfterOf(error.headers));
+  }
+  if (status === 408 || status >= 500) {
+    return new CarrierUnavailable(`Telnyx is unavailable (HTTP ${status}${code ? `, error ${code}` : ''})`, retryAfterOf(error.headers));
+  }
+  const known = code ? REJECTIONS[code] : undefined;
+  if (known) return new CarrierRejected(code!, known.words, known.optOut ?? false);
+  return new CarrierRejected(code ?? `http_${status}`, `Telnyx refused the message (HTTP ${status})`);
+}
