@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createCarrierProvider } from '../src/activities/providers/carrier';
 import { type Carrier, CarrierRejected, CarrierUnavailable, createCarrier, type CarrierCallback, type CarrierSend } from '../src/carriers';
 import { createTwilioCarrier } from '../src/carriers/twilio';
+import { retryAfterMs } from '../src/carriers/twilio/errors';
 import { loadConfig } from '../src/config';
 import { MAGIC_TO_ERRORS, startCallbackCatcher, startFakeTwilio, type CapturedCallback, type FakeTwilio } from './support/fake-twilio';
 
@@ -112,6 +113,15 @@ test('throttling (429 with Retry-After), Twilio failing (5xx) and an unreachable
 
   // The next send goes through.
   await expect(carrier.send(outgoing())).resolves.toMatchObject({ providerRef: expect.stringMatching(/^SM/) });
+});
+
+test('Retry-After in seconds or as an HTTP date; anything else is no wait', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  expect(retryAfterMs('120', now)).toBe(120_000);
+  expect(retryAfterMs('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
+  expect(retryAfterMs('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
+  expect(retryAfterMs('soon', now)).toBeUndefined();
+  expect(retryAfterMs(undefined, now)).toBeUndefined();
 });
 
 test("the worker's provider: a refusal is a non-retryable ProviderRejected with the code; a 429 is retried after Retry-After", async () => {

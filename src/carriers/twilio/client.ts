@@ -34,7 +34,8 @@ class TwilioHttpClient extends twilio.RequestClient {
   override async request<TData>(opts: RequestClient.RequestOptions<TData>): Promise<Response<TData>> {
     const base = this.apiUrl && TWILIO_API_HOST.exec(opts.uri)?.[0];
     const uri = base ? this.apiUrl!.replace(/\/+$/, '') + opts.uri.slice(base.length) : opts.uri;
-    const response = await super.request({ ...opts, uri });
+    // Never the SDK's debug log (TWILIO_LOG_LEVEL=debug): it prints requests, numbers and texts included.
+    const response = await super.request({ ...opts, uri, logLevel: undefined });
     if (response.statusCode >= 200 && response.statusCode < 300) return response;
     const body = typeof response.body === 'string' ? safeJson(response.body) : (response.body as unknown);
     const code = (body as { code?: number | string } | null)?.code;
