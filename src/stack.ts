@@ -1,3 +1,4 @@
+import './telemetry/register';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { httpMetrics, listen, serveMetrics } from './api';

@@ -1,3 +1,4 @@
+import '../telemetry/register';
 import { authConfigOf, loadConfig } from '../config';
 import { logEvent, setLogLevel } from '../logger';
 import { createApi, openServices } from '../services';

@@ -1,3 +1,4 @@
+import '../telemetry/register';
 import { loadConfig } from '../config';
 import { freePort } from '../infra/ports';
 import { logEvent, setLogLevel } from '../logger';

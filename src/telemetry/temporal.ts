@@ -1,0 +1,41 @@
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+  OpenTelemetryNexusInboundInterceptor,
+  OpenTelemetryNexusOutboundInterceptor,
+  OpenTelemetryWorkflowClientInterceptor,
+  type OpenTelemetrySinks,
+} from '@temporalio/interceptors-opentelemetry';
+import type { WorkflowClientInterceptor } from '@temporalio/client';
+import type { ActivityInterceptorsFactory, InjectedSinks, NexusInterceptorsFactory } from '@temporalio/worker';
+import { activeTracing } from './tracing';
+
+/*
+ * Temporal's OpenTelemetry interceptors: the client puts the active span's context in a workflow's
+ * start header, the workflow's interceptors (in the bundle, src/paths.ts) trace it and its activities,
+ * and the activities' spans continue that trace in the worker. Without tracing they record nothing:
+ * the OpenTelemetry API is a no-op until the SDK is started (src/telemetry/tracing.ts).
+ */
+
+export const workflowClientTracing = (): WorkflowClientInterceptor[] => [new OpenTelemetryWorkflowClientInterceptor()];
+
+export const activityTracing: ActivityInterceptorsFactory = (ctx) => ({
+  inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+  outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+});
+
+export const nexusTracing: NexusInterceptorsFactory = (ctx) => ({
+  inbound: new OpenTelemetryNexusInboundInterceptor(ctx),
+  outbound: new OpenTelemetryNexusOutboundInterceptor(ctx),
+});
+
+/**
+ * The sink through which the workflow interceptors hand their spans out of the sandbox: into this
+ * process's span processor while tracing, dropped otherwise (the bundle always carries the interceptors,
+ * so turning tracing on or off never changes workflow code).
+ */
+export function workflowSpanSinks(): InjectedSinks<OpenTelemetrySinks> {
+  const tracing = activeTracing();
+  return { exporter: tracing ? makeWorkflowExporter(tracing.processor, tracing.resource) : { export: { fn: () => undefined } } };
+}
