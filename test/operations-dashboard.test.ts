@@ -29,8 +29,13 @@ function metricsIn(expr: string): string[] {
   return [...bare.matchAll(/(?<![\w:.$])([A-Za-z_:][\w:]*)(?![\w:]|\s*\()/g)].map((m) => m[1]).filter((word) => !PROMQL_WORDS.has(word));
 }
 
+interface Panel {
+  targets?: { expr: string }[];
+  /** A row's panels. */
+  panels?: Panel[];
+}
 function dashboardExprs(): string[] {
-  const panels = (dashboard.panels as { targets?: { expr: string }[]; panels?: unknown[] }[]).flatMap((panel) => [panel, ...((panel.panels as typeof panels) ?? [])]);
+  const panels = (dashboard.panels as Panel[]).flatMap((panel) => [panel, ...(panel.panels ?? [])]);
   return panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
 }
 const alertExprs = () => alerts.groups.flatMap((group) => group.rules.map((rule) => rule.expr));

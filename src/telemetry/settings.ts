@@ -28,6 +28,9 @@ export function tracingSettingsOf(env: Record<string, string | undefined> = proc
   return parsed.data;
 }
 
-/** The line `npm start` prints while tracing is off. */
-export const TRACING_HINT =
-  'off: set OTEL_EXPORTER_OTLP_ENDPOINT, e.g. docker run --rm -p 16686:16686 -p 4318:4318 jaegertracing/all-in-one then OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 (docs/operations.md)';
+/** What `npm start` prints about tracing: where spans go, or how to see them. */
+export function tracingLine(env: Record<string, string | undefined> = process.env): string {
+  const settings = tracingSettingsOf(env);
+  if (settings.OTEL_EXPORTER_OTLP_ENDPOINT) return `OTLP ${settings.OTEL_EXPORTER_OTLP_PROTOCOL} to ${settings.OTEL_EXPORTER_OTLP_ENDPOINT}`;
+  return 'off; to see them: docker run --rm -p 16686:16686 -p 4318:4318 jaegertracing/all-in-one, then OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 npm start and open http://localhost:16686 (docs/operations.md)';
+}
