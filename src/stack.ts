@@ -17,6 +17,7 @@ import { createApi, openServices, runObservedWorker } from './services';
 import { installTemporalRuntime } from './worker/telemetry';
 import { onShutdown } from './shutdown';
 import { tracingLine } from './telemetry/settings';
+import { stopTracing } from './telemetry/tracing';
 
 /** A development secret kept under the data directory, so what it signs or encrypts stays valid across restarts. */
 async function developmentSecret(file: string, generate = () => randomBytes(32).toString('base64url')): Promise<string> {
@@ -53,6 +54,7 @@ async function main() {
     await lock.update({ state: 'stopping' }).catch(() => undefined);
     for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
     await lock.release();
+    await stopTracing();
   };
   onShutdown(stopAll);
 

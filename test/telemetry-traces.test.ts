@@ -3,6 +3,7 @@ import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { createWebhookProvider } from '../src/activities/providers/webhook';
 import { scrubbedAttributes } from '../src/telemetry/private-attributes';
+import { tracingLine, tracingSettingsOf } from '../src/telemetry/settings';
 import { REQUEST_ID_ATTRIBUTE } from '../src/telemetry/span-context';
 import { eventually, memoryLogger, waitForStatus } from './support/helpers';
 import { startTestStack, type TestStack } from './support/stack';
@@ -106,4 +107,12 @@ test('span attributes lose query strings, URL credentials, a server path beyond 
     workflowId: 'message/acme/1',
     attempt: 1,
   });
+});
+
+test('tracing is configured by the standard variables: off without an endpoint, and a protocol it cannot speak stops the boot', () => {
+  expect(tracingLine({})).toMatch(/^off; to see them: docker run .*jaegertracing\/all-in-one.*OTEL_EXPORTER_OTLP_ENDPOINT=http:\/\/localhost:4318 npm start/);
+  expect(tracingLine({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe('OTLP http/protobuf to http://collector:4318');
+  expect(tracingLine({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toBe('OTLP http/json to http://collector:4318');
+  expect(() => tracingSettingsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow('OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json');
+  expect(() => tracingSettingsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' })).toThrow('OTEL_EXPORTER_OTLP_ENDPOINT must be a URL, e.g. http://localhost:4318');
 });

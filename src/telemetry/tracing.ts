@@ -26,6 +26,11 @@ let active: Tracing | undefined;
 /** This process's tracing, if it was started. */
 export const activeTracing = (): Tracing | undefined => active;
 
+/** Sends the spans still buffered and stops tracing: the last step of a process's shutdown. */
+export async function stopTracing(): Promise<void> {
+  await active?.shutdown().catch(() => undefined);
+}
+
 /** Scrapes and probes are not requests anyone follows. */
 const UNTRACED_PATHS = new Set(['/metrics', '/healthz', '/readyz']);
 
