@@ -17,7 +17,7 @@ beforeAll(async () => {
   const silent = () => undefined;
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES.filter((path) => !path.includes('interceptors-opentelemetry')),
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES.filter((path) => !path.includes('telemetry')),
     logger: { log: silent, trace: silent, debug: silent, info: silent, warn: console.warn, error: console.error },
   });
   oldWorker = await runWorker(stack.services, { workflowBundle: { code } });

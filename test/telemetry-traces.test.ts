@@ -1,6 +1,7 @@
 import { spans } from './support/tracing';
 import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { Worker } from '@temporalio/worker';
 import { createWebhookProvider } from '../src/activities/providers/webhook';
 import { scrubbedAttributes } from '../src/telemetry/private-attributes';
 import { tracingLine, tracingSettingsOf } from '../src/telemetry/settings';
@@ -85,6 +86,11 @@ test('a message is one trace from its HTTP request to the provider call, and no 
   // The request's log line names its request and its trace.
   const logged = lines.find((line) => line.event === 'http.request' && line.req?.id === 'req-traced-1');
   expect(logged).toEqual(expect.objectContaining({ trace_id: traceId, span_id: server.spanContext().spanId }));
+
+  // A traced run replays on the same bundle (its spans' ids come from the run's deterministic randomness).
+  const run = stack.temporal.workflow.getHandle(accepted.body.workflow_id);
+  await run.result();
+  await expect(Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, await run.fetchHistory(), run.workflowId)).resolves.toBeUndefined();
 
   const recorded = JSON.stringify(spans.getFinishedSpans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events })));
   expect(recorded).toContain('req-traced-1'); // the check below reads what was recorded

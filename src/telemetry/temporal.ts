@@ -31,9 +31,9 @@ export const nexusTracing: NexusInterceptorsFactory = (ctx) => ({
 });
 
 /**
- * The sink through which the workflow interceptors hand their spans out of the sandbox: into this
- * process's span processor while tracing, dropped otherwise (the bundle always carries the interceptors,
- * so turning tracing on or off never changes workflow code).
+ * The sink through which the workflow interceptors of a traced run (src/telemetry/workflow-interceptors.ts)
+ * hand their spans out of the sandbox: into this process's span processor while tracing, dropped
+ * otherwise (a run traced by the API it came from, on a worker that is not tracing).
  */
 export function workflowSpanSinks(): InjectedSinks<OpenTelemetrySinks> {
   const tracing = activeTracing();
