@@ -14,21 +14,18 @@ import { activeTracing } from './tracing';
 /*
  * Temporal's OpenTelemetry interceptors: the client puts the active span's context in a workflow's
  * start header, the workflow's interceptors (in the bundle, src/paths.ts) trace it and its activities,
- * and the activities' spans continue that trace in the worker. Without tracing they record nothing:
- * the OpenTelemetry API is a no-op until the SDK is started (src/telemetry/tracing.ts).
+ * and the activities' spans continue that trace in the worker. Installed only in a process that traces
+ * (src/telemetry/tracing.ts starts first): otherwise the client would still send an empty trace header
+ * with every start.
  */
 
-export const workflowClientTracing = (): WorkflowClientInterceptor[] => [new OpenTelemetryWorkflowClientInterceptor()];
+export const workflowClientTracing = (): WorkflowClientInterceptor[] => (activeTracing() ? [new OpenTelemetryWorkflowClientInterceptor()] : []);
 
-export const activityTracing: ActivityInterceptorsFactory = (ctx) => ({
-  inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
-  outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
-});
+export const activityTracing = (): ActivityInterceptorsFactory[] =>
+  activeTracing() ? [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })] : [];
 
-export const nexusTracing: NexusInterceptorsFactory = (ctx) => ({
-  inbound: new OpenTelemetryNexusInboundInterceptor(ctx),
-  outbound: new OpenTelemetryNexusOutboundInterceptor(ctx),
-});
+export const nexusTracing = (): NexusInterceptorsFactory[] =>
+  activeTracing() ? [(ctx) => ({ inbound: new OpenTelemetryNexusInboundInterceptor(ctx), outbound: new OpenTelemetryNexusOutboundInterceptor(ctx) })] : [];
 
 /**
  * The sink through which the workflow interceptors of a traced run (src/telemetry/workflow-interceptors.ts)

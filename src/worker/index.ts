@@ -73,8 +73,8 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
           ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
           interceptors: {
             ...(!workflowBundle && { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }),
-            activity: [activityTracing, requestIdInterceptor],
-            nexus: [nexusTracing],
+            activity: [...activityTracing(), requestIdInterceptor],
+            nexus: nexusTracing(),
           },
           sinks: workflowSpanSinks(),
           activities,
