@@ -5,7 +5,8 @@ export const PROJECT_ROOT = resolve(__dirname, '..');
 export const SCHEMA_PATH = join(PROJECT_ROOT, 'prisma', 'schema.prisma');
 export const MIGRATIONS_DIR = join(PROJECT_ROOT, 'prisma', 'migrations');
 export const WORKFLOWS_PATH = require.resolve('./workflows');
-export const WORKFLOW_INTERCEPTORS_PATH = require.resolve('./workflows/interceptors');
+/** The workflow bundle's interceptors: OpenTelemetry's for traced runs (src/telemetry/workflow-interceptors.ts), then the request id's. */
+export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('./telemetry/workflow-interceptors'), require.resolve('./workflows/interceptors')];
 /** Written by `npm run build` beside the compiled code (dist/); absent when running from src/. */
 export const PREBUILT_WORKFLOW_BUNDLE = join(__dirname, 'workflow-bundle.js');
 export const DEFAULT_DATA_DIR = join(PROJECT_ROOT, '.data');

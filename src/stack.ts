@@ -1,3 +1,4 @@
+import './telemetry/register';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { httpMetrics, listen, serveMetrics } from './api';
@@ -16,6 +17,8 @@ import { logger, setLogLevel } from './logger';
 import { createApi, openServices, runObservedWorker } from './services';
 import { installTemporalRuntime } from './worker/telemetry';
 import { onShutdown } from './shutdown';
+import { tracingLine } from './telemetry/settings';
+import { stopTracing } from './telemetry/tracing';
 
 /** A development secret kept under the data directory, so what it signs or encrypts stays valid across restarts. */
 async function developmentSecret(file: string, generate = () => randomBytes(32).toString('base64url')): Promise<string> {
@@ -52,6 +55,7 @@ async function main() {
     await lock.update({ state: 'stopping' }).catch(() => undefined);
     for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
     await lock.release();
+    await stopTracing();
   };
   onShutdown(stopAll);
 
@@ -153,6 +157,7 @@ async function main() {
   Temporal UI  ${uiUrl ?? server?.uiNote ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
   Temporal     ${services.temporalAddress}${server ? (server.engine === 'server' ? ` (server engine: Temporal server on PostgreSQL, log in ${paths.temporalServer})` : ' (dev server)') : ''}
   Nexus        ${nexus}
+  Traces       ${tracingLine()}
   Metrics      http://${hostOf(config.API_METRICS_HOST)}:${metricsHttp.port}/metrics (API), http://${hostOf(config.WORKER_HTTP_HOST)}:${worker.port}/metrics (worker; health at /healthz)
   API docs     http://localhost:${http.port}/docs
   PostgreSQL   ${database.embedded ? `embedded, data in ${paths.postgres}` : 'DATABASE_URL'}
