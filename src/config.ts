@@ -46,7 +46,7 @@ export const envSchema = z.object({
   /** Where carriers reach this API (receipts, inbound texts): each send asks for its receipt under it. */
   PUBLIC_BASE_URL: optional.pipe(z.string().url().optional()),
   /** What a HELP or INFO text is answered with. */
-  SMS_HELP_TEXT: z.string().min(1).max(320).default(DEFAULT_SMS_HELP_TEXT),
+  SMS_HELP_TEXT: optional.pipe(z.string().max(320).optional()).transform((text) => text ?? DEFAULT_SMS_HELP_TEXT),
   TWILIO_ACCOUNT_SID: optional,
   TWILIO_AUTH_TOKEN: optional,
   TWILIO_API_KEY_SID: optional,
