@@ -46,7 +46,7 @@ export const envSchema = z.object({
   /** Where carriers reach this API (receipts, inbound texts): each send asks for its receipt under it. */
   PUBLIC_BASE_URL: optional.pipe(z.string().url().optional()),
   /** What a HELP or INFO text is answered with. */
-  SMS_HELP_TEXT: z.string().min(1).max(320).default(DEFAULT_SMS_HELP_TEXT),
+  SMS_HELP_TEXT: optional.pipe(z.string().max(320).optional()).transform((text) => text ?? DEFAULT_SMS_HELP_TEXT),
   TWILIO_ACCOUNT_SID: optional,
   TWILIO_AUTH_TOKEN: optional,
   TWILIO_API_KEY_SID: optional,
@@ -188,6 +188,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const carrierProblem = carrierSettingsProblem(config);
   if (carrierProblem) throw new Error(`Invalid configuration: ${carrierProblem}`);
+  return config;
+}
+
+/**
+ * `npm start`'s configuration: as loadConfig, except that without MESSAGE_PROVIDER it sends through the
+ * simulator it runs (outside production), so a first run shows receipts, opt-outs and replies.
+ */
+export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const simulatorByDefault = !env.MESSAGE_PROVIDER && env.NODE_ENV !== 'production';
+  const config = loadConfig(simulatorByDefault ? { ...env, MESSAGE_PROVIDER: 'simulator' } : env);
+  if (config.MESSAGE_PROVIDER === 'simulator' && config.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration: MESSAGE_PROVIDER=simulator is for development; production sends through a carrier');
+  }
   return config;
 }
 

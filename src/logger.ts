@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { DefaultLogger, type LogLevel } from '@temporalio/worker';
 import { requestContext } from './request-context';
+import { activeSpanIds } from './telemetry/span-context';
 
 /**
  * Personal data that may sit in a logged object: message texts, phone numbers, names, notes, tokens.
@@ -28,8 +29,8 @@ export function createLogger(destination?: pino.DestinationStream): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    // Work done for an HTTP request (an activity of a workflow it started) names the request.
-    mixin: () => requestContext.getStore() ?? {},
+    // Work done for an HTTP request (an activity of a workflow it started) names the request, and its trace while one is recorded.
+    mixin: () => ({ ...requestContext.getStore(), ...activeSpanIds() }),
   };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -5,7 +5,8 @@ export const PROJECT_ROOT = resolve(__dirname, '..');
 export const SCHEMA_PATH = join(PROJECT_ROOT, 'prisma', 'schema.prisma');
 export const MIGRATIONS_DIR = join(PROJECT_ROOT, 'prisma', 'migrations');
 export const WORKFLOWS_PATH = require.resolve('./workflows');
-export const WORKFLOW_INTERCEPTORS_PATH = require.resolve('./workflows/interceptors');
+/** The workflow bundle's interceptors: OpenTelemetry's for traced runs (src/telemetry/workflow-interceptors.ts), then the request id's. */
+export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('./telemetry/workflow-interceptors'), require.resolve('./workflows/interceptors')];
 /** Written by `npm run build` beside the compiled code (dist/); absent when running from src/. */
 export const PREBUILT_WORKFLOW_BUNDLE = join(__dirname, 'workflow-bundle.js');
 export const DEFAULT_DATA_DIR = join(PROJECT_ROOT, '.data');
@@ -24,6 +25,8 @@ export function dataPaths(dataDir: string) {
     devCodecToken: join(root, 'dev-codec-token'),
     /** `npm start`'s payload key when TEMPORAL_PAYLOAD_KEYS is not set, kept so histories stay readable. */
     devPayloadKeys: join(root, 'dev-payload-keys'),
+    /** The simulator's auth token (it signs the simulator's receipts and texts) when MESSAGE_PROVIDER=simulator. */
+    devSimulatorToken: join(root, 'dev-simulator-token'),
     /** Who holds the data directory: the running `npm start`'s pid, ports and state. */
     stackLock: join(root, 'stack.lock'),
   };

@@ -1,7 +1,9 @@
+import './telemetry/register';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { httpMetrics, listen, serveMetrics } from './api';
-import { codecTokenOf, loadConfig } from './config';
+import { codecTokenOf, loadStackConfig } from './config';
+import { type RunningSimulator, simulatorSettings, startSimulator } from './carriers/simulator';
 import { provideDatabase } from './infra/database';
 import { provideNexusEndpoint } from './infra/nexus-endpoint';
 import { applyMigrations } from './infra/migrate';
@@ -11,10 +13,12 @@ import { dataConverterOf } from './temporal/data-converter';
 import { generatePayloadKey, parsePayloadKeys } from './temporal/payload-codec';
 import { startTemporalEngine } from './infra/temporal-engine';
 import { dataPaths } from './paths';
-import { setLogLevel } from './logger';
+import { logger, setLogLevel } from './logger';
 import { createApi, openServices, runObservedWorker } from './services';
 import { installTemporalRuntime } from './worker/telemetry';
 import { onShutdown } from './shutdown';
+import { tracingLine } from './telemetry/settings';
+import { stopTracing } from './telemetry/tracing';
 
 /** A development secret kept under the data directory, so what it signs or encrypts stays valid across restarts. */
 async function developmentSecret(file: string, generate = () => randomBytes(32).toString('base64url')): Promise<string> {
@@ -39,7 +43,7 @@ const hostOf = (host: string) => (host === '0.0.0.0' || host === '::' ? 'localho
  * directory; whatever the environment points at is used instead of an embedded part.
  */
 async function main() {
-  const config = loadConfig();
+  const config = loadStackConfig();
   setLogLevel(config.LOG_LEVEL);
   const sdkMetricsAddress = `127.0.0.1:${await freePort()}`;
   installTemporalRuntime(sdkMetricsAddress);
@@ -51,6 +55,7 @@ async function main() {
     await lock.update({ state: 'stopping' }).catch(() => undefined);
     for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
     await lock.release();
+    await stopTracing();
   };
   onShutdown(stopAll);
 
@@ -102,8 +107,24 @@ async function main() {
     const uiUrl = server?.uiUrl;
 
     const uiOrigins = uiUrl ? [uiUrl, uiUrl.replace('127.0.0.1', 'localhost')] : [];
+    // The simulator posts its receipts and texts to the API's callback routes: PUBLIC_BASE_URL, else this API.
+    const apiPort = config.PORT || (await freePort());
+    const publicBaseUrl = config.PUBLIC_BASE_URL ?? (config.MESSAGE_PROVIDER === 'simulator' ? `http://127.0.0.1:${apiPort}` : undefined);
+    let simulator: RunningSimulator | undefined;
+    let simulatorToken: string | undefined;
+    if (config.MESSAGE_PROVIDER === 'simulator') {
+      simulatorToken = await developmentSecret(paths.devSimulatorToken, () => randomBytes(16).toString('hex'));
+      simulator = await startSimulator({
+        authToken: simulatorToken,
+        publicBaseUrl: publicBaseUrl!,
+        onCallbackError: (error) => logger.warn({ event: 'simulator.callback_failed', reason: (error as Error).message }, 'the simulator could not post a receipt'),
+      });
+      stops.push(simulator.stop);
+    }
     const services = await openServices({
       ...config,
+      PUBLIC_BASE_URL: publicBaseUrl,
+      ...(simulator ? simulatorSettings(simulator, simulatorToken!) : {}),
       JWT_SECRET: jwtSecret,
       DATABASE_URL: database.url,
       TEMPORAL_ADDRESS: temporalAddress,
@@ -122,12 +143,13 @@ async function main() {
     const metrics = httpMetrics();
     const metricsHttp = await serveMetrics(metrics.registry, await freePort(config.API_METRICS_PORT), config.API_METRICS_HOST);
     stops.push(metricsHttp.stop);
-    const http = await listen(createApi(services, { metrics }), config.PORT);
+    const http = await listen(createApi(services, { metrics }), apiPort);
     stops.push(http.stop);
     await lock.update({
       state: 'running',
       api: `http://localhost:${http.port}`,
       temporal: { address: services.temporalAddress, namespace: services.namespace, nexusEndpoint: config.NEXUS_ENDPOINT },
+      ...(simulator ? { simulator: { url: simulator.url, accountSid: simulator.accountSid, number: simulator.number } } : {}),
     });
 
     console.log(`
@@ -135,12 +157,14 @@ async function main() {
   Temporal UI  ${uiUrl ?? server?.uiNote ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
   Temporal     ${services.temporalAddress}${server ? (server.engine === 'server' ? ` (server engine: Temporal server on PostgreSQL, log in ${paths.temporalServer})` : ' (dev server)') : ''}
   Nexus        ${nexus}
+  Traces       ${tracingLine()}
   Metrics      http://${hostOf(config.API_METRICS_HOST)}:${metricsHttp.port}/metrics (API), http://${hostOf(config.WORKER_HTTP_HOST)}:${worker.port}/metrics (worker; health at /healthz)
   API docs     http://localhost:${http.port}/docs
   PostgreSQL   ${database.embedded ? `embedded, data in ${paths.postgres}` : 'DATABASE_URL'}
   Payloads     encrypted (AES-256-GCM, key ${payloadKeys[0].id}${config.payloadKeys ? '' : ` in ${paths.devPayloadKeys}`}); codec for the UI and CLI at ${codecUrl}
   Codec        ${codecLine(codecUrl, config.CODEC_AUTH_TOKEN ? '$CODEC_AUTH_TOKEN' : codecToken ? `$(cat ${paths.devCodecToken})` : undefined)}
-  Provider     ${services.provider.name}
+  Provider     ${services.provider.name}${simulator ? ` (Twilio-shaped at ${simulator.url}, sending from ${simulator.number}; receipts to ${publicBaseUrl}/providers/simulator/…)` : ''}${simulator ? `
+  Text in      npm run sms -- +14155550100 "STOP"   (a client texting ${simulator.number})` : ''}
   Token        npm run token -- <userId>${generatedSecret ? `   (development secret in ${paths.devJwtSecret})` : ''}
   Example      npm run example:deal-won -- <business> <user> <client> <agent>   (finds Temporal ${services.temporalAddress} in ${paths.stackLock})
   Ctrl-C stops everything.

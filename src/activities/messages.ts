@@ -52,7 +52,9 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
      * key (the message id), so a retry after an ambiguous failure never makes a second delivery for a
      * receiver that honours the key. The provider's acceptance is recorded before the attempt reports
      * back, so a retry of an attempt whose report was lost (worker killed) does not hand it over again;
-     * heartbeats let Temporal notice such a loss within seconds. The provider's reference stays in
+     * heartbeats let Temporal notice such a loss within seconds. A carrier cannot take our key: an attempt
+     * after one that may have reached it asks it for its record of the message first (`findSent`).
+     * The provider's reference stays in
      * PostgreSQL: only the provider's name goes back into workflow history.
      */
     async deliverMessage(messageId: string): Promise<{ provider: string }> {
@@ -76,6 +78,15 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
         text: message.text,
         sent_at: message.dispatchedAt!.toISOString(),
       };
+      // An earlier attempt may have reached the carrier and died before recording it: ask the carrier first.
+      const findSent = provider.findSent?.bind(provider);
+      if (message.attempts > 1 && findSent) {
+        const found = await whileHeartbeating(() => findSent(outgoing));
+        if (found) {
+          await recordProviderAccepted(prisma, { messageId, providerRef: found.providerRef });
+          return { provider: provider.name };
+        }
+      }
       const { providerRef } = await whileHeartbeating(() => provider.deliver(outgoing));
       await recordProviderAccepted(prisma, { messageId, providerRef: providerRef ?? null });
       return { provider: provider.name };

@@ -1,7 +1,9 @@
+import '../telemetry/register';
 import { authConfigOf, loadConfig } from '../config';
 import { logEvent, setLogLevel } from '../logger';
 import { createApi, openServices } from '../services';
 import { onShutdown } from '../shutdown';
+import { stopTracing } from '../telemetry/tracing';
 import { httpMetrics, serveMetrics } from './http/metrics';
 import { listen } from './http/server';
 
@@ -22,6 +24,7 @@ async function main() {
     await http.stop();
     await metricsHttp.stop();
     await services.stop();
+    await stopTracing();
   });
 }
 

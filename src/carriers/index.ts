@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import { createTelnyxCarrier } from './telnyx';
+import { createTwilioCarrier, twilioSettingsOf } from './twilio';
 import type { Carrier } from './types';
 import { createVonageCarrier } from './vonage';
 
@@ -12,6 +13,14 @@ export function createCarrier(config: Config): Carrier | undefined {
     case 'log':
     case 'webhook':
       return undefined;
+    case 'twilio':
+      return createTwilioCarrier(twilioSettingsOf(config));
+    case 'simulator':
+      // npm start starts the simulator and hands its address and account in as Twilio settings.
+      if (!config.TWILIO_API_URL || !config.TWILIO_ACCOUNT_SID || !config.TWILIO_AUTH_TOKEN || !config.PUBLIC_BASE_URL) {
+        throw new Error('MESSAGE_PROVIDER=simulator runs inside npm start, which starts the simulator');
+      }
+      return createTwilioCarrier({ ...twilioSettingsOf(config), name: 'simulator' });
     case 'telnyx':
       return createTelnyxCarrier(config);
     case 'vonage':

@@ -214,6 +214,12 @@ export async function recordProviderAccepted(prisma: Prisma, input: { messageId:
   });
 }
 
+/** Whether another of our messages already holds this carrier message id (a lookup after a crash must not take it). */
+export async function providerRefHeldByAnother(prisma: Prisma, input: { provider: string; providerRef: string; messageId: string }): Promise<boolean> {
+  const holder = await prisma.message.findFirst({ where: { provider: input.provider, providerRef: input.providerRef, id: { not: input.messageId } }, select: { id: true } });
+  return holder !== null;
+}
+
 /**
  * sending → sent; returns when it was due and when it left, or null when it was not sending. The
  * provider's reference is the one recorded on acceptance unless given (runs from before it was).

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTORS_PATH, WORKFLOWS_PATH } from '../paths';
+import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../paths';
 
 /**
  * `npm run build`'s last step: the workflows and their interceptors bundled once, next to the compiled
@@ -10,7 +10,7 @@ async function main() {
   const silent = () => undefined;
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: [WORKFLOW_INTERCEPTORS_PATH],
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
     logger: { log: silent, trace: silent, debug: silent, info: silent, warn: console.warn, error: console.error },
   });
   await writeFile(PREBUILT_WORKFLOW_BUNDLE, code);

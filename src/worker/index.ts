@@ -9,8 +9,9 @@ import type { Carrier } from '../carriers';
 import type { Prisma } from '../db/prisma';
 import type { TemporalConnectionOptions, WebhookSettings } from '../config';
 import { crmServiceHandler } from '../nexus/service';
-import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTORS_PATH, WORKFLOWS_PATH } from '../paths';
+import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../paths';
 import { requestIdInterceptor } from './request-id-interceptor';
+import { activityTracing, nexusTracing, workflowSpanSinks } from '../telemetry/temporal';
 import { taskQueuesOf, type TaskQueueRole } from '../domain';
 import { WORKER_TUNING } from './tuning';
 import type { Admissions } from '../temporal/admission';
@@ -72,9 +73,14 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
           taskQueue: queues[role],
           dataConverter: deps.dataConverter,
           // A prebuilt bundle carries the workflow interceptors already (npm run build, test/support/global-setup.ts).
-          ...(workflowBundle
-            ? { workflowBundle, interceptors: { activity: [requestIdInterceptor] } }
-            : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: [WORKFLOW_INTERCEPTORS_PATH], activity: [requestIdInterceptor] } }),
+          // The activity's span is opened first, so the request id lands on it.
+          ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+          interceptors: {
+            ...(!workflowBundle && { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }),
+            activity: [...activityTracing(), requestIdInterceptor],
+            nexus: nexusTracing(),
+          },
+          sinks: workflowSpanSinks(),
           activities,
           ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission, carrier: deps.carrier })] }),
           ...WORKER_TUNING[role],

@@ -1,8 +1,10 @@
+import '../telemetry/register';
 import { loadConfig } from '../config';
 import { freePort } from '../infra/ports';
 import { logEvent, setLogLevel } from '../logger';
 import { openServices, runObservedWorker } from '../services';
 import { onShutdown } from '../shutdown';
+import { stopTracing } from '../telemetry/tracing';
 import { installTemporalRuntime } from './telemetry';
 
 /** The worker process of a production deployment: needs DATABASE_URL and TEMPORAL_ADDRESS. */
@@ -20,6 +22,7 @@ async function main() {
   onShutdown(async () => {
     await worker.stop();
     await services.stop();
+    await stopTracing();
   });
   await worker.done;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../../src/config';
 import { applyMigrations } from '../../src/infra/migrate';
-import { WORKFLOW_INTERCEPTORS_PATH, WORKFLOWS_PATH } from '../../src/paths';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/paths';
 import { startEmbeddedPostgres } from '../../src/infra/postgres';
 import { startTemporalEngine } from '../../src/infra/temporal-engine';
 import { findTimeSkippingTestServer } from '../../src/infra/temporal-cli';
@@ -40,7 +40,7 @@ export default async function globalSetup(): Promise<void> {
       stops.push(server.stop);
       return { address: server.address, engine: server.engine };
     })(),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: [WORKFLOW_INTERCEPTORS_PATH], logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error } }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error } }),
     findTimeSkippingTestServer(config),
   ]);
   await applyMigrations(database.url);

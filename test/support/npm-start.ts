@@ -21,7 +21,8 @@ export async function stackEnv(prefix: string): Promise<StackEnv> {
   const dataDir = await mkdtemp(join(tmpdir(), `${prefix}-`));
   const ports: Record<string, string> = {};
   for (const name of PORT_SETTINGS) ports[name] = String(await testPort());
-  return { dataDir, env: { DATA_DIR: dataDir, ...ports }, api: `http://127.0.0.1:${ports.PORT}/ext/v2/acme` };
+  // The log provider, whose records these tests read; the simulator (npm start's default) has its own tests.
+  return { dataDir, env: { DATA_DIR: dataDir, MESSAGE_PROVIDER: 'log', ...ports }, api: `http://127.0.0.1:${ports.PORT}/ext/v2/acme` };
 }
 
 /** The ports of `env` the stack serves itself (Temporal's only when it runs its own). */

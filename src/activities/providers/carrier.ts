@@ -1,5 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { type Carrier, CarrierRejected, CarrierUnavailable, statusCallbackUrl } from '../../carriers';
+import { type Carrier, CarrierRejected, type CarrierSend, CarrierUnavailable, statusCallbackUrl } from '../../carriers';
+import { providerRefHeldByAnother } from '../../db/messages';
+import type { Prisma } from '../../db/prisma';
 import { ActivityFailureType } from '../../domain';
 import type { MessageProvider, OutgoingMessage } from './types';
 
@@ -15,34 +17,54 @@ export interface CarrierRejection {
  * one. What any other error says is not kept: an SDK's error may quote the carrier's body, which may
  * quote the phone and the text.
  */
-export function createCarrierProvider(carrier: Carrier, publicBaseUrl: string): MessageProvider {
+/** `prisma`: where a lookup after a crash checks that the carrier id it found is no other message's (always given by the worker). */
+export function createCarrierProvider(carrier: Carrier, publicBaseUrl: string, prisma?: Prisma): MessageProvider {
+  const toSend = (message: OutgoingMessage): CarrierSend => ({
+    id: message.id,
+    to: message.to,
+    text: message.text,
+    statusCallbackUrl: statusCallbackUrl(publicBaseUrl, carrier.name, message.id),
+    dispatchedAt: new Date(message.sent_at),
+  });
+
+  const failureOf = (error: unknown): Error => {
+    if (error instanceof CarrierRejected) {
+      return ApplicationFailure.create({
+        type: ActivityFailureType.ProviderRejected,
+        message: `${error.message} (${carrier.name} error ${error.code})`,
+        nonRetryable: true,
+        details: [{ code: error.code, optOut: error.optOut } satisfies CarrierRejection],
+      });
+    }
+    if (error instanceof CarrierUnavailable) {
+      if (error.retryAfterMs !== undefined) return ApplicationFailure.create({ type: 'CarrierRetryAfter', message: error.message, nextRetryDelay: error.retryAfterMs });
+      return new Error(error.message);
+    }
+    return new Error(`${carrier.name} unreachable: ${(error as { code?: string }).code ?? (error as Error).name ?? 'error'}`);
+  };
+
   return {
     name: carrier.name,
     async deliver(message: OutgoingMessage) {
       try {
-        const accepted = await carrier.send({
-          id: message.id,
-          to: message.to,
-          text: message.text,
-          statusCallbackUrl: statusCallbackUrl(publicBaseUrl, carrier.name, message.id),
-          dispatchedAt: new Date(message.sent_at),
-        });
+        const accepted = await carrier.send(toSend(message));
         return { providerRef: accepted.providerRef };
       } catch (error) {
-        if (error instanceof CarrierRejected) {
-          throw ApplicationFailure.create({
-            type: ActivityFailureType.ProviderRejected,
-            message: `${error.message} (${carrier.name} error ${error.code})`,
-            nonRetryable: true,
-            details: [{ code: error.code, optOut: error.optOut } satisfies CarrierRejection],
-          });
-        }
-        if (error instanceof CarrierUnavailable) {
-          if (error.retryAfterMs !== undefined) throw ApplicationFailure.create({ type: 'CarrierRetryAfter', message: error.message, nextRetryDelay: error.retryAfterMs });
-          throw new Error(error.message);
-        }
-        throw new Error(`${carrier.name} unreachable: ${(error as { code?: string }).code ?? (error as Error).name ?? 'error'}`);
+        throw failureOf(error);
       }
+    },
+
+    /** The carrier's copy of the message, unless another of our messages already holds that carrier id (then it is that one's, not ours). */
+    async findSent(message: OutgoingMessage) {
+      let found;
+      try {
+        found = await carrier.findSent(toSend(message));
+      } catch (error) {
+        throw failureOf(error);
+      }
+      if (!found) return null;
+      if (prisma && (await providerRefHeldByAnother(prisma, { provider: carrier.name, providerRef: found.providerRef, messageId: message.id }))) return null;
+      return { providerRef: found.providerRef };
     },
   };
 }

@@ -12,7 +12,7 @@ export type { CarrierRejection } from './carrier';
 /** The configured provider; a carrier when one is configured (built once, by the composition root). */
 export function createProvider(config: Config, prisma: Prisma, carrier: Carrier | undefined): MessageProvider {
   // loadConfig has refused a carrier without PUBLIC_BASE_URL, and MESSAGE_PROVIDER=webhook without a URL.
-  if (carrier) return createCarrierProvider(carrier, config.PUBLIC_BASE_URL!);
+  if (carrier) return createCarrierProvider(carrier, config.PUBLIC_BASE_URL!, prisma);
   if (config.MESSAGE_PROVIDER === 'webhook') {
     return createWebhookProvider({ url: config.MESSAGE_WEBHOOK_URL!, secret: config.MESSAGE_WEBHOOK_SECRET });
   }

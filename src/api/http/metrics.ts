@@ -1,14 +1,7 @@
 import { createServer } from 'node:http';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-
-/** The route's template, not the path: `/ext/v2/:business/messages/:messageId`, so ids never become labels. */
-function routeOf(req: Request): string {
-  const route = (req.route as { path?: string } | undefined)?.path;
-  if (!route) return 'unmatched';
-  // An error handled after the route leaves req.baseUrl reset; the original URL still tells the mount.
-  return req.originalUrl.startsWith('/ext/v2/') ? `/ext/v2/:business${route}` : route;
-}
+import { routeOf } from '../../telemetry/http-route';
 
 export interface HttpMetrics {
   registry: Registry;

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { tagRequestId } from '../../telemetry/span-context';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 
 /**
@@ -14,6 +15,7 @@ export function requestLog(logger: Logger): RequestHandler {
     genReqId: (req, res) => {
       const id = requestIdOf(req);
       res.setHeader(REQUEST_ID_HEADER, id);
+      tagRequestId(id);
       return id;
     },
     // pino-http asks at the start too, for the request's child logger; answering then as well would write every key twice.

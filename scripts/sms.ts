@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises';
+import { loadConfig } from '../src/config';
+import { runningStack } from '../src/infra/stack-lock';
+import { dataPaths } from '../src/paths';
+
+/*
+ * `npm run sms -- +14155550100 "STOP"`: a person texts the running stack's simulator number. With
+ * `npm start` (MESSAGE_PROVIDER=simulator) running on the same data directory (DATA_DIR, default .data),
+ * the simulator posts the text, signed as Twilio signs, to the stack's inbound route.
+ */
+async function main() {
+  const [from, text] = process.argv.slice(2);
+  if (!from || text === undefined) throw new Error('Usage: npm run sms -- <from, e.g. +14155550100> "<text>"');
+  const paths = dataPaths(loadConfig().DATA_DIR);
+  const stack = await runningStack(paths);
+  if (!stack) throw new Error(`No npm start is running on ${paths.stackLock}; start it (MESSAGE_PROVIDER=simulator, the default) first`);
+  if (!stack.simulator) throw new Error('The running npm start does not run the simulator (MESSAGE_PROVIDER is not simulator)');
+  const token = (await readFile(paths.devSimulatorToken, 'utf8')).trim();
+  const response = await fetch(`${stack.simulator.url}/simulator/sms`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${stack.simulator.accountSid}:${token}`).toString('base64')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ from, text }),
+  });
+  const body = (await response.json()) as { sid?: string; url?: string; answer?: number; message?: string };
+  if (!response.ok) throw new Error(`The simulator refused the text: ${body.message ?? response.status}`);
+  console.log(`${from} texted ${stack.simulator.number}: ${JSON.stringify(text)} (${body.sid}); the stack answered ${body.answer} at ${body.url}`);
+  if (body.answer !== 200) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error((error as Error).message);
+  process.exit(1);
+});

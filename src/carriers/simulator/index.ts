@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { TwilioApi } from './twilio-api';
+
+export { MAGIC_TO_ERRORS, MAGIC_UNDELIVERED, TwilioApi, postSignedForm, twilioSignature } from './twilio-api';
+
+/*
+ * The carrier `npm start` runs by default (MESSAGE_PROVIDER=simulator): the Twilio-compatible API of
+ * twilio-api.ts on a port of its own, which the Twilio carrier sends to as it would to Twilio. A moment
+ * after each send it posts signed receipts to the message's StatusCallback (`sent`, then `delivered`;
+ * `undelivered` for its numbers +1500555003X; Twilio's magic numbers are refused at once), and
+ * `npm run sms -- <from> "<text>"` has it post a person's text to the stack's inbound route.
+ */
+
+/** The simulator's sending number: Twilio's magic "From" that passes every check. */
+export const SIMULATOR_NUMBER = '+15005550006';
+/** How long after a send its receipts come. */
+export const SIMULATOR_RECEIPT_DELAY_MS = 500;
+
+/** The simulator's account SID, derived from its auth token so both stay the same across restarts. */
+export function simulatorAccountSid(authToken: string): string {
+  return `AC${createHash('sha256').update(`simulator account ${authToken}`).digest('hex').slice(0, 32)}`;
+}
+
+export interface RunningSimulator {
+  url: string;
+  accountSid: string;
+  number: string;
+  api: TwilioApi;
+  stop(): Promise<void>;
+}
+
+/** Starts the simulator on `port` (0: any free one), posting receipts and texts under `publicBaseUrl` (the API's callback routes). */
+export async function startSimulator(options: { authToken: string; publicBaseUrl: string; port?: number; receiptDelayMs?: number; onCallbackError?: (error: unknown) => void }): Promise<RunningSimulator> {
+  const accountSid = simulatorAccountSid(options.authToken);
+  const api = new TwilioApi({
+    accountSid,
+    authToken: options.authToken,
+    from: [SIMULATOR_NUMBER],
+    autoReceiptsAfterMs: options.receiptDelayMs ?? SIMULATOR_RECEIPT_DELAY_MS,
+    price: { amount: '-0.00790', unit: 'USD' },
+    onCallbackError: options.onCallbackError,
+    inbound: { url: `${options.publicBaseUrl.replace(/\/+$/, '')}/providers/simulator/inbound`, number: SIMULATOR_NUMBER },
+  });
+  const url = await api.start(options.port ?? 0);
+  return { url, accountSid, number: SIMULATOR_NUMBER, api, stop: () => api.stop() };
+}
+
+/** The Twilio settings that make the Twilio carrier send to this simulator. */
+export function simulatorSettings(simulator: RunningSimulator, authToken: string) {
+  return {
+    TWILIO_ACCOUNT_SID: simulator.accountSid,
+    TWILIO_AUTH_TOKEN: authToken,
+    TWILIO_FROM: simulator.number,
+    TWILIO_API_URL: simulator.url,
+    TWILIO_MESSAGING_SERVICE_SID: undefined,
+    TWILIO_API_KEY_SID: undefined,
+    TWILIO_API_KEY_SECRET: undefined,
+  };
+}

@@ -1,0 +1,60 @@
+import twilio from 'twilio';
+import type RequestClient from 'twilio/lib/base/RequestClient';
+import type Response from 'twilio/lib/http/response';
+import { classifyTwilioAnswer, retryAfterMs } from './errors';
+
+/** The REST API's origin, with the edge and region the SDK may have put in it (TWILIO_EDGE, TWILIO_REGION). */
+const TWILIO_API_HOST = /^https:\/\/api(\.[a-z0-9-]+)*\.twilio\.com/;
+
+export interface TwilioCredentials {
+  accountSid: string;
+  /** The account's auth token (it also signs Twilio's callbacks). */
+  authToken?: string;
+  /** An API key for the REST calls instead of the auth token. */
+  apiKey?: { sid: string; secret: string };
+  /** Another REST base than https://api.twilio.com (a regional edge, a test double). */
+  apiUrl?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * The SDK's own HTTP client (auth, form encoding, paging) with two changes: requests for Twilio's REST
+ * base go to `apiUrl` instead, and an answer that is not a success becomes CarrierRejected or
+ * CarrierUnavailable here, where its status, its code and its Retry-After header are still at hand (the
+ * SDK's RestException keeps Twilio's message text and drops the headers).
+ */
+class TwilioHttpClient extends twilio.RequestClient {
+  constructor(
+    private readonly apiUrl: string | undefined,
+    timeoutMs: number,
+  ) {
+    super({ timeout: timeoutMs, keepAlive: true, autoRetry: false });
+  }
+
+  override async request<TData>(opts: RequestClient.RequestOptions<TData>): Promise<Response<TData>> {
+    const base = this.apiUrl && TWILIO_API_HOST.exec(opts.uri)?.[0];
+    const uri = base ? this.apiUrl!.replace(/\/+$/, '') + opts.uri.slice(base.length) : opts.uri;
+    // Never the SDK's debug log (TWILIO_LOG_LEVEL=debug): it prints requests, numbers and texts included.
+    const response = await super.request({ ...opts, uri, logLevel: undefined });
+    if (response.statusCode >= 200 && response.statusCode < 300) return response;
+    const body = typeof response.body === 'string' ? safeJson(response.body) : (response.body as unknown);
+    const code = (body as { code?: number | string } | null)?.code;
+    throw classifyTwilioAnswer(response.statusCode, code, retryAfterMs((response.headers as Record<string, string | undefined>)?.['retry-after']));
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The official client: the auth token, or an API key and secret with the account SID. */
+export function twilioClient(credentials: TwilioCredentials): twilio.Twilio {
+  const httpClient = new TwilioHttpClient(credentials.apiUrl, credentials.timeoutMs ?? 10_000);
+  const [username, password] = credentials.apiKey ? [credentials.apiKey.sid, credentials.apiKey.secret] : [credentials.accountSid, credentials.authToken];
+  if (!password) throw new Error('Twilio needs TWILIO_AUTH_TOKEN or TWILIO_API_KEY_SID and TWILIO_API_KEY_SECRET');
+  return twilio(username, password, { accountSid: credentials.accountSid, httpClient });
+}

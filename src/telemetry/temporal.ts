@@ -1,0 +1,38 @@
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+  OpenTelemetryNexusInboundInterceptor,
+  OpenTelemetryNexusOutboundInterceptor,
+  OpenTelemetryWorkflowClientInterceptor,
+  type OpenTelemetrySinks,
+} from '@temporalio/interceptors-opentelemetry';
+import type { WorkflowClientInterceptor } from '@temporalio/client';
+import type { ActivityInterceptorsFactory, InjectedSinks, NexusInterceptorsFactory } from '@temporalio/worker';
+import { activeTracing } from './tracing';
+
+/*
+ * Temporal's OpenTelemetry interceptors: the client puts the active span's context in a workflow's
+ * start header, the workflow's interceptors (in the bundle, src/paths.ts) trace it and its activities,
+ * and the activities' spans continue that trace in the worker. Installed only in a process that traces
+ * (src/telemetry/tracing.ts starts first): otherwise the client would still send an empty trace header
+ * with every start.
+ */
+
+export const workflowClientTracing = (): WorkflowClientInterceptor[] => (activeTracing() ? [new OpenTelemetryWorkflowClientInterceptor()] : []);
+
+export const activityTracing = (): ActivityInterceptorsFactory[] =>
+  activeTracing() ? [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })] : [];
+
+export const nexusTracing = (): NexusInterceptorsFactory[] =>
+  activeTracing() ? [(ctx) => ({ inbound: new OpenTelemetryNexusInboundInterceptor(ctx), outbound: new OpenTelemetryNexusOutboundInterceptor(ctx) })] : [];
+
+/**
+ * The sink through which the workflow interceptors of a traced run (src/telemetry/workflow-interceptors.ts)
+ * hand their spans out of the sandbox: into this process's span processor while tracing, dropped
+ * otherwise (a run traced by the API it came from, on a worker that is not tracing).
+ */
+export function workflowSpanSinks(): InjectedSinks<OpenTelemetrySinks> {
+  const tracing = activeTracing();
+  return { exporter: tracing ? makeWorkflowExporter(tracing.processor, tracing.resource) : { export: { fn: () => undefined } } };
+}

@@ -1,0 +1,90 @@
+import type { IncomingMessage } from 'node:http';
+import type { Span } from '@opentelemetry/api';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { detectResourcesSync, envDetectorSync, hostDetectorSync, processDetectorSync, Resource } from '@opentelemetry/resources';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Request } from 'express';
+import { routeOf } from './http-route';
+import { scrubbingProcessor } from './private-attributes';
+import { tracingSettingsOf } from './settings';
+
+export interface Tracing {
+  /** Where every span ends, scrubbed: the SDK's spans and the workflow spans Temporal's sink hands over. */
+  processor: SpanProcessor;
+  resource: Resource;
+  instrumentations: { http: HttpInstrumentation; pg: PgInstrumentation; undici: UndiciInstrumentation };
+  shutdown(): Promise<void>;
+}
+
+let active: Tracing | undefined;
+
+/** This process's tracing, if it was started. */
+export const activeTracing = (): Tracing | undefined => active;
+
+/** Sends the spans still buffered and stops tracing: the last step of a process's shutdown. */
+export async function stopTracing(): Promise<void> {
+  await active?.shutdown().catch(() => undefined);
+}
+
+/** Scrapes and probes are not requests anyone follows. */
+const UNTRACED_PATHS = new Set(['/metrics', '/healthz', '/readyz']);
+
+/** Names the server span after its route template and keeps the request id that the request log gave it. */
+function describeServerSpan(span: Span, request: IncomingMessage): void {
+  const req = request as Request;
+  if (!req.route) return;
+  const route = routeOf(req);
+  span.setAttribute('http.route', route);
+  span.updateName(`${req.method} ${route}`);
+}
+
+/**
+ * Starts the OpenTelemetry SDK: HTTP (in and out, `http` and `fetch`), pg, and the OTLP exporter the
+ * standard variables describe. Off (undefined) unless OTEL_EXPORTER_OTLP_ENDPOINT is set or a test
+ * hands in its own processor. Call it before express and pg are loaded: their modules are patched as
+ * they load.
+ */
+export function startTracing(options: { env?: Record<string, string | undefined>; processor?: SpanProcessor; serviceName?: string } = {}): Tracing | undefined {
+  if (active) return active;
+  const settings = tracingSettingsOf(options.env);
+  if (!settings.OTEL_EXPORTER_OTLP_ENDPOINT && !options.processor) return undefined;
+  const exporter = () => (settings.OTEL_EXPORTER_OTLP_PROTOCOL === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter());
+  const processor = scrubbingProcessor(options.processor ?? new BatchSpanProcessor(exporter()));
+  const resource = detectResourcesSync({ detectors: [envDetectorSync, hostDetectorSync, processDetectorSync] }).merge(
+    new Resource({ 'service.name': settings.OTEL_SERVICE_NAME ?? options.serviceName ?? 'crm-messaging' }),
+  );
+  const instrumentations = {
+    http: new HttpInstrumentation({
+      ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]),
+      applyCustomAttributesOnSpan: (span, request) => {
+        if ('httpVersion' in request) describeServerSpan(span, request);
+      },
+    }),
+    // Statements only: never the values bound to them (enhancedDatabaseReporting stays off).
+    pg: new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
+    undici: new UndiciInstrumentation(),
+  };
+  const sdk = new NodeSDK({
+    resource,
+    autoDetectResources: false,
+    spanProcessors: [processor],
+    logRecordProcessors: [],
+    instrumentations: Object.values(instrumentations),
+  });
+  sdk.start();
+  active = {
+    processor,
+    resource,
+    instrumentations,
+    shutdown: async () => {
+      active = undefined;
+      await sdk.shutdown();
+    },
+  };
+  return active;
+}
