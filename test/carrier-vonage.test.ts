@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
@@ -113,6 +116,16 @@ describe('sending through the Messages API', () => {
   it('sends an automatic answer without client_ref or webhook_url (receipts go to the application status URL)', async () => {
     await carrier.reply(TO, 'You are unsubscribed.');
     expect(fake.sends.at(-1)!.body).toEqual({ message_type: 'text', channel: 'sms', to: '14155550123', from: '15557770000', text: 'You are unsubscribed.' });
+  });
+
+  it("keeps the SDK's debug log off even with DEBUG=vonage:* (it prints the private key, numbers and texts)", async () => {
+    const script = join(__dirname, 'fixtures', 'vonage', 'send-with-debug.ts');
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {
+      cwd: join(__dirname, '..'),
+      env: { ...process.env, NODE_OPTIONS: '', DEBUG: 'vonage:*', DEBUG_COLORS: 'no' },
+    });
+    expect(stdout).toContain('sent');
+    expect(stderr).not.toMatch(/PRIVATE KEY|14155550177|secret-body-text|vonage:/);
   });
 
   it('has no lookup of a sent SMS: findSent answers null', async () => {

@@ -2,6 +2,7 @@ import { Vonage } from '@vonage/server-sdk';
 import type { Carrier, CarrierAccepted, CarrierSend } from '../types';
 import { CarrierUnavailable } from '../types';
 import { classifyVonageError } from './errors';
+import { silenceVonageDebugLog } from './quiet-sdk';
 import { e164Of, inboundOf, receiptOf, verifyVonageSignature } from './webhooks';
 
 export interface VonageSettings {
@@ -41,6 +42,7 @@ export function createVonageCarrier(settings: VonageSettings): Carrier {
   if (!(jwt || (apiKey && apiSecret)) || !from || !secret) {
     throw new Error('Invalid configuration: MESSAGE_PROVIDER=vonage needs VONAGE_APPLICATION_ID and VONAGE_PRIVATE_KEY (or VONAGE_API_KEY and VONAGE_API_SECRET), VONAGE_FROM and VONAGE_SIGNATURE_SECRET');
   }
+  silenceVonageDebugLog();
   const vonage = new Vonage(jwt ? { applicationId: applicationId!, privateKey: privateKey! } : { apiKey: apiKey!, apiSecret: apiSecret! }, {
     apiHost: (settings.VONAGE_API_URL ?? 'https://api.nexmo.com').replace(/\/+$/, ''),
     timeout: REQUEST_TIMEOUT_MS,
