@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { envSchema } from '../src/config';
+import { tracingEnv } from '../src/telemetry/settings';
 import { DYNAMIC_CONFIG_PATH, SERVER_ROLE } from '../src/infra/temporal-server-engine';
 import { TEMPORAL_SERVER_VERSION } from '../src/infra/temporal-server-install';
 import { PROJECT_ROOT } from '../src/paths';
@@ -41,8 +42,8 @@ test('every service compose builds names a Dockerfile target, and each target st
   }
 });
 
-test('every variable compose hands the service is one its configuration reads', () => {
-  const known = new Set(Object.keys(envSchema.shape));
+test('every variable compose hands the service is one its configuration (or its tracing) reads', () => {
+  const known = new Set([...Object.keys(envSchema.shape), ...Object.keys(tracingEnv.shape)]);
   for (const [, service] of ownServices) {
     for (const name of Object.keys(service.environment ?? {})) expect({ name, known: known.has(name) }).toEqual({ name, known: true });
   }

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * e.g. OTEL_EXPORTER_OTLP_HEADERS). Parsed apart from src/config.ts because tracing starts before
  * anything else is loaded, so that HTTP and pg are instrumented when they are.
  */
-const tracingEnv = z.object({
+export const tracingEnv = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .string()
     .optional()
