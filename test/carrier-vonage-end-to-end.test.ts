@@ -140,11 +140,16 @@ test('a status for a message we do not know is a 200 that changes nothing', asyn
   expect((await getMessage(message._id)).status).toBe('sent');
 });
 
-test("Vonage rejects the message after accepting it (opted-out recipient, 1240): it fails with Vonage's code", async () => {
+test("Vonage rejects the message after accepting it (opted-out recipient, 1240): it fails with Vonage's code, and the number is opted out for our sender", async () => {
   const message = await sent({ client_phone: VONAGE_MAGIC.optedOut });
   expect((await fake.postStatus(message.provider_ref)).status).toBe(200);
   expect(await getMessage(message._id)).toEqual(expect.objectContaining({ status: 'failed', error_code: '1240', delivered_at: null }));
   expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent', 'message.failed']);
+  const optOuts = await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(VONAGE_MAGIC.optedOut)}`, { token });
+  // Other suites share the database and the caller: only this suite's sender is looked at.
+  expect(optOuts.body.opt_outs.filter((record: { sender: string }) => record.sender === FROM)).toEqual([expect.objectContaining({ phone: VONAGE_MAGIC.optedOut, sender: FROM, status: 'opted_out', source: 'carrier', detail: '1240' })]);
+  const again = await stack.api('POST', '/messages', { token, body: { message_type: 'text', text_message: 'Again', client_phone: VONAGE_MAGIC.optedOut } });
+  expectProblem(again, 409, 'Recipient has opted out of text messages');
 });
 
 test("Vonage refuses the number (422, 1170): the message fails, in our words, without Vonage's text", async () => {
@@ -189,7 +194,8 @@ describe("texts from clients, to the application's inbound URL", () => {
     expect(suppressed).toEqual(expect.objectContaining({ suppressed_reason: 'Recipient has opted out of text messages', sent_at: null }));
     expect(fake.sends.filter((r) => r.body.client_ref === scheduled.body._id)).toEqual([]);
     const optOuts = await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token });
-    expect(optOuts.body.opt_outs).toEqual([expect.objectContaining({ phone, sender: FROM, status: 'opted_out', source: 'keyword' })]);
+    // Other suites share the database and the caller: only this suite's sender is looked at.
+    expect(optOuts.body.opt_outs.filter((record: { sender: string }) => record.sender === FROM)).toEqual([expect.objectContaining({ phone, sender: FROM, status: 'opted_out', source: 'keyword' })]);
   });
 
   test('an unsigned STOP is a 403 and opts nobody out', async () => {

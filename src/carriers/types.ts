@@ -73,6 +73,8 @@ export interface Receipt {
   messageId?: string;
   status: ReceiptStatus;
   errorCode?: string;
+  /** The code says the recipient unsubscribed from our sender (a carrier that reports it only in receipts, like Vonage). */
+  optOut?: boolean;
   price?: { amount: string; unit: string };
   /** When the carrier says the status happened. */
   at?: Date;

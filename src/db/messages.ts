@@ -246,6 +246,8 @@ export interface ReceiptUpdate {
   providerRef: string;
   status: 'sent' | 'delivered' | 'undelivered' | 'failed';
   errorCode?: string;
+  /** The code means the recipient unsubscribed: the carrier's opt-out is recorded with the failure. */
+  optOut?: boolean;
   price?: { amount: string; unit: string };
   /** When the carrier says it happened. */
   at?: Date;
@@ -298,6 +300,9 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
       },
       include: withClientId,
     });
+    if (failed && receipt.optOut && row.sender) {
+      await recordOptOut(tx, { sender: row.sender, phone: row.phone, source: 'carrier', detail: receipt.errorCode ?? '', at: now });
+    }
     await record(messageEvent(FINAL_RECEIPT_EVENTS[receipt.status], row, 'carrier'));
     return { applied: true, message: row, sentAt: message.sentAt ?? message.providerAcceptedAt };
   });

@@ -33,6 +33,9 @@ const REJECTIONS: Record<string, { words: string; optOut?: boolean }> = {
   '40013': { words: BAD_SENDER },
 };
 
+/** Telnyx's code for a recipient who unsubscribed from this sender. */
+export const isTelnyxOptOutCode = (code: string | undefined) => code !== undefined && REJECTIONS[code]?.optOut === true;
+
 /**
  * Worth another attempt whatever the HTTP status: unexpected error, request timeout, too many requests,
  * and authentication / authorization failures (an operator fixing the key heals them; the delivery

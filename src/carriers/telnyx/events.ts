@@ -1,4 +1,5 @@
 import type { Inbound, Receipt, ReceiptStatus } from '../types';
+import { isTelnyxOptOutCode } from './errors';
 
 /*
  * Telnyx's messaging webhooks: `{ data: { id, event_type, occurred_at, payload, record_type: "event" }, meta }`.
@@ -71,7 +72,7 @@ export function receiptOf(rawBody: Buffer, messageId: string | undefined): Recei
   const errorCode = status === 'undelivered' || status === 'failed' ? errorCodeOf(payload.errors) : undefined;
   const price = priceOf(payload.cost);
   const at = dateOf(event.occurred_at) ?? dateOf(payload.completed_at) ?? dateOf(payload.sent_at);
-  return { providerRef, status, ...(messageId ? { messageId } : {}), ...(errorCode ? { errorCode } : {}), ...(price ? { price } : {}), ...(at ? { at } : {}) };
+  return { providerRef, status, ...(messageId ? { messageId } : {}), ...(errorCode ? { errorCode } : {}), ...(isTelnyxOptOutCode(errorCode) && { optOut: true }), ...(price ? { price } : {}), ...(at ? { at } : {}) };
 }
 
 /** A text from a client, from `message.received`; null for any other event or one missing its parts; throws for a body that is no event. */

@@ -1,5 +1,6 @@
 import twilio from 'twilio';
 import type { CarrierCallback, Inbound, Receipt, ReceiptStatus } from '../types';
+import { isTwilioOptOutCode } from './errors';
 
 /*
  * Twilio's callbacks: form-encoded POSTs signed in `X-Twilio-Signature` (HMAC-SHA1 with the account's
@@ -53,6 +54,7 @@ export function parseTwilioReceipt(callback: CarrierCallback): Receipt | null {
     messageId: callback.messageId,
     status,
     ...(errorCode && errorCode !== '0' ? { errorCode } : {}),
+    ...(isTwilioOptOutCode(errorCode) && { optOut: true }),
     // Twilio writes a charge as a negative amount ("-0.00790"): the view shows what was charged.
     ...(price && unit ? { price: { amount: price.replace(/^-/, ''), unit } } : {}),
   };

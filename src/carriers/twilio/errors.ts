@@ -39,6 +39,9 @@ const TRANSIENT = new Set(['20429', '20500', '20503', '21611', '30001', '30002',
 /** The recipient unsubscribed: the refusal records an opt-out too. */
 const OPT_OUT = new Set(['21610']);
 
+/** Twilio's code for a recipient who unsubscribed from this sender. */
+export const isTwilioOptOutCode = (code: string | undefined) => code !== undefined && OPT_OUT.has(code);
+
 /** What a Twilio error code means, in our words (for receipts' codes too). */
 export function twilioCodeMeaning(code: string): string | undefined {
   return FINAL[code];

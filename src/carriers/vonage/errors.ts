@@ -47,6 +47,9 @@ const REJECTIONS: Record<string, { words: string; optOut?: boolean }> = {
   'account-suspended': { words: ACCOUNT },
 };
 
+/** Vonage's code for a recipient who unsubscribed from this sender. */
+export const isVonageOptOutCode = (code: string | undefined) => code !== undefined && REJECTIONS[code]?.optOut === true;
+
 /**
  * Worth another attempt whatever the HTTP status: throttled, internal error, communication failed,
  * handset busy, network error, absent subscriber (temporary); credit and credentials, which an operator

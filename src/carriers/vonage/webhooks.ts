@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { verifySignature } from '@vonage/jwt';
 import type { CarrierCallback, Inbound, Receipt, ReceiptStatus } from '../types';
-import { vonageErrorCode } from './errors';
+import { isVonageOptOutCode, vonageErrorCode } from './errors';
 
 /*
  * Vonage's Messages API webhooks (v1). Status: `{ message_uuid, to, from, timestamp, status, channel,
@@ -133,7 +133,7 @@ export function receiptOf(rawBody: Buffer, messageId: string | undefined): Recei
   const errorCode = status === 'undelivered' || status === 'failed' ? vonageErrorCode(body.error) : undefined;
   const price = priceOf(body.usage);
   const at = dateOf(body.timestamp);
-  return { providerRef, status, ...(ourId ? { messageId: ourId } : {}), ...(errorCode ? { errorCode } : {}), ...(price ? { price } : {}), ...(at ? { at } : {}) };
+  return { providerRef, status, ...(ourId ? { messageId: ourId } : {}), ...(errorCode ? { errorCode } : {}), ...(isVonageOptOutCode(errorCode) && { optOut: true }), ...(price ? { price } : {}), ...(at ? { at } : {}) };
 }
 
 /** A text from a client; null for a status webhook, another channel or one missing its parts; throws for a body that is no JSON object. */

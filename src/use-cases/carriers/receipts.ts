@@ -36,6 +36,7 @@ export async function recordReceipt(deps: ReceiptDeps, callback: CarrierCallback
     providerRef: receipt.providerRef,
     status: receipt.status,
     errorCode: receipt.errorCode,
+    optOut: receipt.optOut,
     price: receipt.price,
     at: receipt.at,
   });
