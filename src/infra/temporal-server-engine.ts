@@ -140,9 +140,13 @@ function serverConfig(options: { db: { host: string; port: number; password: str
 
 /*
  * The server records its membership ports in a PostgreSQL smallint, so they must be below 32768, where
- * the kernel's ephemeral ports (32768 and up) never are: free ones are found among 20000–32767.
+ * the kernel's ephemeral ports (32768 and up) never are. Free ones are found among 10000–19999: 20000 and
+ * up is where the tests claim the ports of the stacks they start (test/support/ports.ts), and a server
+ * picking one of them at random could take a port a test has claimed but its process not bound yet.
  */
-const LOW_PORTS = { from: 20_000, to: 32_767 };
+const LOW_PORTS = { from: 10_000, to: 19_999 };
+/** A port the caller asks for (TEMPORAL_PORT) is taken up to the smallint's limit. */
+const MAX_MEMBERSHIP_PORT = 32_767;
 
 async function freePorts(preferredFrontend?: number): Promise<Ports> {
   const taken = new Set<number>();
@@ -151,7 +155,7 @@ async function freePorts(preferredFrontend?: number): Promise<Ports> {
       const candidate = preferred || LOW_PORTS.from + Math.floor(Math.random() * (LOW_PORTS.to - LOW_PORTS.from + 1));
       preferred = 0;
       const port = await freePort(candidate);
-      if (port === candidate && port <= LOW_PORTS.to && !taken.has(port)) {
+      if (port === candidate && port <= MAX_MEMBERSHIP_PORT && !taken.has(port)) {
         taken.add(port);
         return port;
       }
