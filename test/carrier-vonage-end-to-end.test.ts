@@ -2,7 +2,8 @@ import jwt from 'jsonwebtoken';
 import { createVonageCarrier } from '../src/carriers/vonage';
 import { OPT_OUT_CONFIRMATION } from '../src/use-cases/carriers/keywords';
 import { FakeVonage, VONAGE_MAGIC } from './support/fake-vonage';
-import { eventually, expectProblem, waitForStatus as waitForMessageStatus } from './support/helpers';
+import { carrierMessages } from './support/carrier-messages';
+import { eventually, expectProblem } from './support/helpers';
 import { startTestStack, type TestStack } from './support/stack';
 
 /*
@@ -43,24 +44,7 @@ afterAll(async () => {
   await fake?.stop();
 });
 
-const getMessage = async (id: string) => (await stack.api('GET', `/messages/${id}`, { token })).body;
-const waitForStatus = (id: string, status: string) => waitForMessageStatus(stack.api, token, id, status);
-
-async function accepted(body: Record<string, unknown> = { client: 'c-1' }): Promise<string> {
-  const res = await stack.api('POST', '/messages', { token, body: { message_type: 'text', text_message: 'Your order shipped', ...body } });
-  expect(res.status).toBe(202);
-  return res.body._id;
-}
-
-async function sent(body?: Record<string, unknown>): Promise<any> {
-  return waitForStatus(await accepted(body), 'sent');
-}
-
-/** The message's events in the feed, by type, in commit order. */
-async function eventTypesOf(id: string): Promise<string[]> {
-  const res = await stack.api('GET', '/events?type=message.*&limit=100', { token });
-  return res.body.events.filter((e: any) => e.data._id === id).map((e: any) => e.type);
-}
+const { getMessage, waitForStatus, accepted, sent, eventTypesOf } = carrierMessages(() => ({ stack, token }));
 
 test('POST /messages → Vonage gets the documented request → its signed `delivered` status makes the message delivered, once', async () => {
   const message = await sent();
