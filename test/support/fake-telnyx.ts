@@ -1,6 +1,7 @@
 import { generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CallbackRoutes, type CarrierFailure, type PostedWebhook } from './fake-carrier';
 
 /*
  * A local Telnyx Messaging API (v2) as Telnyx documents it: `POST /v2/messages` (JSON, `Authorization:
@@ -45,18 +46,6 @@ export interface FakeMessage {
   cost: { amount: string; currency: string } | null;
 }
 
-interface Failure {
-  status: number;
-  code: string;
-  title: string;
-  retryAfter?: string;
-}
-
-export interface PostedWebhook {
-  status: number;
-  body: string;
-}
-
 const E164 = /^\+[1-9]\d{1,14}$/;
 /** The keywords Telnyx acts on by default (developers.telnyx.com, Advanced Opt-In/Out: default behavior). */
 const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'STOP ALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'];
@@ -75,8 +64,8 @@ export class FakeTelnyx {
   readonly publicKey: string;
   readonly publicKeyPem: string;
   private readonly privateKey: KeyObject;
-  private readonly failures: Failure[] = [];
-  private readonly routes = new Map<string, string>();
+  private readonly failures: CarrierFailure[] = [];
+  private readonly callbacks = new CallbackRoutes();
   /**
    * Telnyx's default opt-out handling: a STOP (or synonym) texted to the profile creates a block rule for
    * that number on the whole profile, and START or UNSTOP removes it; a send to a blocked number is 40300.
@@ -119,7 +108,7 @@ export class FakeTelnyx {
   }
 
   /** The next `count` sends answer this error (e.g. 429 with Retry-After) instead of being accepted. */
-  failNext(failure: Failure, count = 1): void {
+  failNext(failure: CarrierFailure, count = 1): void {
     for (let i = 0; i < count; i += 1) this.failures.push(failure);
   }
 
@@ -149,15 +138,12 @@ export class FakeTelnyx {
    * reach `actualOrigin`, as a proxy in front of the API would forward them.
    */
   route(publicOrigin: string, actualOrigin: string): void {
-    this.routes.set(new URL(publicOrigin).origin, new URL(actualOrigin).origin);
+    this.callbacks.route(publicOrigin, actualOrigin);
   }
 
   /** POSTs a body to `url` as Telnyx does; `headers` replace the signature (e.g. none, a stale one). */
   async post(url: string, body: string, headers: Record<string, string> = this.signatureHeaders(body)): Promise<PostedWebhook> {
-    const target = new URL(url);
-    const routed = this.routes.get(target.origin);
-    const response = await fetch(routed ? `${routed}${target.pathname}${target.search}` : url, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'telnyx-webhooks', ...headers }, body });
-    return { status: response.status, body: await response.text() };
+    return this.callbacks.post(url, body, { 'content-type': 'application/json', 'user-agent': 'telnyx-webhooks', ...headers });
   }
 
   /** The outbound message's payload as its webhooks carry it, with the recipient's status and the errors. */

@@ -2,6 +2,7 @@ import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
+import { CallbackRoutes, type CarrierFailure, type PostedWebhook } from './fake-carrier';
 
 /*
  * A local Vonage Messages API as Vonage documents it: `POST /v1/messages` with JSON, authenticated by a
@@ -41,18 +42,6 @@ export interface FakeVonageMessage {
   webhook_url?: string;
 }
 
-interface Failure {
-  status: number;
-  code: string;
-  title: string;
-  retryAfter?: string;
-}
-
-export interface PostedWebhook {
-  status: number;
-  body: string;
-}
-
 const MSISDN = /^[1-9]\d{6,14}$/;
 const SENDER = /^([1-9]\d{6,14}|[A-Za-z0-9 ]{1,11})$/;
 
@@ -71,8 +60,8 @@ export class FakeVonage {
   private readonly publicKey: string;
   readonly requests: FakeRequest[] = [];
   readonly messages = new Map<string, FakeVonageMessage>();
-  private readonly failures: Failure[] = [];
-  private readonly routes = new Map<string, string>();
+  private readonly failures: CarrierFailure[] = [];
+  private readonly callbacks = new CallbackRoutes();
   private server?: Server;
 
   constructor() {
@@ -100,7 +89,7 @@ export class FakeVonage {
   }
 
   /** The next `count` sends answer this error (e.g. 429 with Retry-After) instead of being accepted. */
-  failNext(failure: Failure, count = 1): void {
+  failNext(failure: CarrierFailure, count = 1): void {
     for (let i = 0; i < count; i += 1) this.failures.push(failure);
   }
 
@@ -124,15 +113,12 @@ export class FakeVonage {
 
   /** Webhooks to `publicOrigin` (the configured PUBLIC_BASE_URL) reach `actualOrigin`, as a proxy in front of the API would forward them. */
   route(publicOrigin: string, actualOrigin: string): void {
-    this.routes.set(new URL(publicOrigin).origin, new URL(actualOrigin).origin);
+    this.callbacks.route(publicOrigin, actualOrigin);
   }
 
   /** POSTs a body to `url` as Vonage does; `headers` replace the signature (e.g. none, a forged one). */
   async post(url: string, body: string, headers: Record<string, string> = { authorization: `Bearer ${this.signature(body)}` }): Promise<PostedWebhook> {
-    const target = new URL(url);
-    const routed = this.routes.get(target.origin);
-    const response = await fetch(routed ? `${routed}${target.pathname}${target.search}` : url, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'Vonage-Messages', ...headers }, body });
-    return { status: response.status, body: await response.text() };
+    return this.callbacks.post(url, body, { 'content-type': 'application/json', 'user-agent': 'Vonage-Messages', ...headers });
   }
 
   /** A status webhook's body (Messages API v1, SMS). */
