@@ -4,6 +4,7 @@ import * as assign from './scenarios/assign';
 import * as isolation from './scenarios/isolation';
 import * as lateness from './scenarios/lateness';
 import * as scale from './scenarios/scale';
+import * as scaleOut from './scenarios/scale-out';
 
 /*
  * `npm run bench -- <scenario> [arguments]`: one scenario on a fresh embedded stack, printing its
@@ -14,6 +15,7 @@ const scenarios: Record<string, { usage: string; run: (args: string[]) => Promis
   lateness: { usage: '[messages=1000] [leadSeconds=auto] [concurrency=10]', run: lateness.run },
   scale: { usage: '[pendingMessages=100000] [activeAssignments=100000] [concurrency=16] [agentsPerRequest=10]', run: scale.run },
   isolation: { usage: '[burstMessages=10000] [burstConcurrency=20] [assignEveryMs=250] [messagePlaces=default]', run: isolation.run },
+  'scale-out': { usage: '[messages=1000] [assignEveryMs=250]', run: scaleOut.run },
   accept: { usage: '[requests=300] [concurrency=10] [rounds=3]', run: accept.run },
   assign: { usage: '[requests=200] [concurrency=1] [rounds=3]', run: assign.run },
 };
