@@ -1,4 +1,4 @@
-import type { ScenarioResult } from './report';
+import { printSideBySide, type ScenarioResult } from './report';
 import * as accept from './scenarios/accept';
 import * as assign from './scenarios/assign';
 import * as isolation from './scenarios/isolation';
@@ -9,7 +9,7 @@ import * as scaleOut from './scenarios/scale-out';
 /*
  * `npm run bench -- <scenario> [arguments]`: one scenario on a fresh embedded stack, printing its
  * baseline (raw Temporal on the same server, a bare route, one insert), the project's figure and the
- * ratio, measured in the same run. The machine is shared: compare ratios, not absolute figures.
+ * ratio, measured in the same run; `--engine both` runs it on the dev server, then on the server engine. The machine is shared: compare ratios, not absolute figures.
  */
 const scenarios: Record<string, { usage: string; run: (args: string[]) => Promise<ScenarioResult> }> = {
   lateness: { usage: '[messages=1000] [leadSeconds=auto] [concurrency=10]', run: lateness.run },
@@ -20,14 +20,35 @@ const scenarios: Record<string, { usage: string; run: (args: string[]) => Promis
   assign: { usage: '[requests=200] [concurrency=1] [rounds=3]', run: assign.run },
 };
 
-const [name, ...args] = process.argv.slice(2);
+/** `--engine dev|server|both` (default dev) taken out of the arguments; the rest are the scenario's. */
+function parseEngine(argv: string[]): { engines: ('dev' | 'server')[]; rest: string[] } | undefined {
+  const at = argv.findIndex((a) => a === '--engine' || a.startsWith('--engine='));
+  if (at < 0) return { engines: ['dev'], rest: argv };
+  const value = argv[at].includes('=') ? argv[at].split('=')[1] : argv[at + 1];
+  const rest = argv.filter((_, i) => i !== at && !(i === at + 1 && !argv[at].includes('=')));
+  if (value === 'both') return { engines: ['dev', 'server'], rest };
+  if (value === 'dev' || value === 'server') return { engines: [value], rest };
+  return undefined;
+}
+
+const parsed = parseEngine(process.argv.slice(2));
+const [name, ...args] = parsed?.rest ?? [];
 const scenario = scenarios[name ?? ''];
-if (!scenario) {
-  console.error(`usage: npm run bench -- <scenario> [arguments]\n${Object.entries(scenarios).map(([n, s]) => `  ${n} ${s.usage}`).join('\n')}`);
+if (!scenario || !parsed) {
+  console.error(`usage: npm run bench -- <scenario> [arguments] [--engine dev|server|both]\n${Object.entries(scenarios).map(([n, s]) => `  ${n} ${s.usage}`).join('\n')}`);
   process.exit(2);
 }
 // Each scenario prints its result itself, before it stops its stack (stopping may be slow, or fail).
-scenario.run(args).then(
+// Each engine on a fresh stack, one after the other: the stack reads TEMPORAL_ENGINE when it starts.
+async function runOnEngines(run: (args: string[]) => Promise<ScenarioResult>, engines: ('dev' | 'server')[]) {
+  const results: ScenarioResult[] = [];
+  for (const engine of engines) {
+    process.env.TEMPORAL_ENGINE = engine;
+    results.push({ ...(await run(args)), engine });
+  }
+  if (results.length > 1) printSideBySide(results);
+}
+runOnEngines(scenario.run, parsed.engines).then(
   () => process.exit(0),
   (error) => {
     console.error(error);

@@ -1,3 +1,5 @@
+import type { CpuPerItem } from './cpu';
+
 /** What every scenario prints: its baseline and the project's figure measured in the same run, and their ratio. */
 export interface ScenarioResult {
   scenario: string;
@@ -10,6 +12,10 @@ export interface ScenarioResult {
   goals: { goal: string; measured: string; met: boolean }[];
   /** 503s (the API's backpressure) the benchmark's clients were answered; each was waited out for its Retry-After and sent again. */
   answered503: number;
+  /** CPU seconds per item over every process of the stack (bench/cpu.ts), for the measured phases. */
+  cpu?: Record<string, CpuPerItem>;
+  /** Which Temporal ran: `dev` or `server`. */
+  engine?: string;
   /** Anything else worth keeping: memory, storage, counts. */
   notes?: Record<string, unknown>;
 }
@@ -28,6 +34,7 @@ export function printResult(result: ScenarioResult): ScenarioResult {
     `ratio     ${Object.entries(result.ratios).map(([k, v]) => `${k} ${v}×`).join('  ')}`,
     ...result.goals.map((g) => `goal      ${g.goal}: ${g.measured} → ${g.met ? 'met' : 'NOT met'}`),
     `busy      ${result.answered503} answers 503 (Retry-After waited out, sent again)`,
+    ...Object.entries(result.cpu ?? {}).map(([phase, c]) => `cpu       ${phase}: s/item over ${c.items} items: ${compact(c.secondsPerItem)}`),
     ...(result.notes ? [`notes     ${compact(result.notes)}`] : []),
   ];
   console.log(lines.join('\n'));
@@ -36,3 +43,16 @@ export function printResult(result: ScenarioResult): ScenarioResult {
 }
 
 export const ratio = (project: number, baseline: number) => +(project / baseline).toFixed(2);
+
+/** Both engines' results of one scenario, side by side: baseline, project, ratios and CPU per item. */
+export function printSideBySide(results: ScenarioResult[]): void {
+  const lines = [`== ${results[0]?.scenario}: side by side`];
+  for (const r of results) {
+    const engine = (r.engine ?? '?').padEnd(6);
+    lines.push(`${engine} baseline  ${compact(r.baseline.figures)}`);
+    lines.push(`${engine} project   ${compact(r.project.figures)}`);
+    lines.push(`${engine} ratio     ${Object.entries(r.ratios).map(([k, v]) => `${k} ${v}×`).join('  ')}`);
+    for (const [phase, c] of Object.entries(r.cpu ?? {})) lines.push(`${engine} cpu       ${phase}: s/item over ${c.items} items: ${compact(c.secondsPerItem)}`);
+  }
+  console.log(lines.join('\n'));
+}

@@ -1,6 +1,7 @@
 import { Client } from '@temporalio/client';
 import { startFloorRoute } from '../baseline/floor-route';
 import { RAW_TASK_QUEUE, startRawWorker } from '../baseline/worker';
+import { startCpuMeter, type CpuPerItem } from '../cpu';
 import { printResult, ratio, type ScenarioResult } from '../report';
 import { expectStatus, measure, startBenchStack } from '../stack';
 
@@ -35,10 +36,19 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const rawRounds = [];
     const floorRounds = [];
     const projectRounds = [];
+    // CPU per request accepted over every process of the stack, measured on the last round of each.
+    const cpu: Record<string, CpuPerItem> = {};
+    const metered = async <T>(phase: string, last: boolean, body: () => Promise<T>) => {
+      const meter = startCpuMeter();
+      const result = await body();
+      if (last) cpu[phase] = meter.per(requests);
+      return result;
+    };
     for (let round = 0; round < rounds; round++) {
-      rawRounds.push(await measure(requests, concurrency, (i) => rawStart(`raw-${round}-${i}`, '1h')));
+      const last = round === rounds - 1;
+      rawRounds.push(await metered('baseline', last, () => measure(requests, concurrency, (i) => rawStart(`raw-${round}-${i}`, '1h'))));
       floorRounds.push(await measure(requests, concurrency, (i) => floorPost(round * requests + i)));
-      projectRounds.push(await measure(requests, concurrency, (i) => post(round * requests + i, '1h')));
+      projectRounds.push(await metered('project', last, () => measure(requests, concurrency, (i) => post(round * requests + i, '1h'))));
     }
     const now = {
       raw: await measure(requests, concurrency, (i) => rawStart(`raw-now-${i}`)),
@@ -50,12 +60,14 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const acceptRatio = ratio(projectRate, rawRate);
     return printResult({
       scenario: 'accept',
-      what: `${rounds} alternating rounds of ${requests} requests at concurrency ${concurrency}, delay 1 h; embedded stack, one process`,
+      what: `${rounds} alternating rounds of ${requests} requests at concurrency ${concurrency}, delay 1 h; embedded stack (${stack.engine === 'server' ? 'Temporal server engine on PostgreSQL' : 'dev server on SQLite'}), one process`,
       baseline: { label: 'raw workflow.start with startDelay 1h', figures: { perSecondMedian: rawRate, rounds: rawRounds } },
       project: { label: 'POST /messages with delay 1h', figures: { perSecondMedian: projectRate, rounds: projectRounds } },
       ratios: { acceptRate: acceptRatio, acceptRateVsFloor: ratio(projectRate, floorRate), floorVsRaw: ratio(floorRate, rawRate), sendNowRate: ratio(now.project.perSecond, now.raw.perSecond) },
       goals: [{ goal: 'accept rate ≥ 0.95× raw workflow.start', measured: `${acceptRatio}×`, met: acceptRatio >= 0.95 }],
       answered503: stack.busy.answered503,
+      cpu,
+      engine: stack.engine,
       notes: { floor: { label: 'bare HTTP route: one INSERT + the same workflow.start', perSecondMedian: floorRate, rounds: floorRounds }, sendNow: now },
     });
   } finally {

@@ -2,6 +2,7 @@ import { Client } from '@temporalio/client';
 import { createLogProvider } from '../../src/activities/providers/log';
 import type { MessageProvider } from '../../src/activities/providers';
 import { RAW_TASK_QUEUE, startRawWorker } from '../baseline/worker';
+import { startCpuMeter } from '../cpu';
 import { printResult, ratio, type ScenarioResult } from '../report';
 import { distribution, expectStatus, measure, sleep, startBenchStack } from '../stack';
 
@@ -70,6 +71,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     let dueAt = Date.now() + leadMs;
     let due = (i: number) => dueAt + Math.floor((i * 1000) / count);
     log(`raw: starting ${count} delayed workflows, due in ${leadMs / 1000} s`);
+    const rawCpu = startCpuMeter();
     const rawCreation = await measure(count, concurrency, async (i) => {
       await rawClient.workflow.start('rawDelayedSend', {
         taskQueue: RAW_TASK_QUEUE,
@@ -80,6 +82,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     });
     const rawSlackS = +((dueAt - Date.now()) / 1000).toFixed(1);
     await waitFor(() => [...raw.deliveredAt.keys()].filter((k) => k.startsWith('raw-late-')).length, count, dueAt + 600_000, 'raw delivered');
+    const rawCpuPerItem = rawCpu.per(count);
     const rawLateness = Array.from({ length: count }, (_, i) => (raw.deliveredAt.get(`raw-late-${i}`)! - due(i)) / 1000);
     const rawDone = Array.from({ length: count }, (_, i) => raw.deliveredAt.get(`raw-late-${i}`)!);
     const rawTwice = Array.from({ length: count }, (_, i) => raw.deliveries.get(`raw-late-${i}`)!).filter((n) => n !== 1).length;
@@ -92,6 +95,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     due = (i: number) => dueAt + Math.floor((i * 1000) / count);
     log(`project: accepting ${count} messages, due in ${leadMs / 1000} s`);
     const ids: string[] = new Array(count);
+    const projectCpu = startCpuMeter();
     const projectCreation = await measure(count, concurrency, async (i) => {
       const delay = `PT${(Math.max(due(i) - Date.now(), 0) / 1000).toFixed(3)}S`;
       const { data, response } = await api.POST('/ext/v2/{businessname}/messages', {
@@ -104,6 +108,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const projectSlackS = +((dueAt - Date.now()) / 1000).toFixed(1);
     const countSent = () => stack.prisma.message.count({ where: { id: { in: ids }, status: { in: ['sent', 'failed'] } } });
     await waitFor(countSent, count, dueAt + 600_000, 'project sent');
+    const projectCpuPerItem = projectCpu.per(count);
     const rows = await stack.prisma.message.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, sendAt: true, sentAt: true, attempts: true } });
     const sentRows = rows.filter((r) => r.status === 'sent');
     const projectLateness = sentRows.map((r) => (r.sentAt!.getTime() - r.sendAt.getTime()) / 1000);
@@ -130,6 +135,9 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         { goal: 'p99 ≤ 1.3× raw Temporal', measured: `${p99Ratio}×`, met: p99Ratio <= 1.3 },
       ],
       answered503: stack.busy.answered503,
+      // From the first create to the last delivery, per message: the whole stack, both phases alike.
+      cpu: { baseline: rawCpuPerItem, project: projectCpuPerItem },
+      engine: stack.engine,
     });
   } finally {
     await raw.stop();
