@@ -5,6 +5,7 @@ import { envSchema } from '../src/config';
 import { tracingEnv } from '../src/telemetry/settings';
 import { DYNAMIC_CONFIG_PATH, SERVER_ROLE } from '../src/infra/temporal-server-engine';
 import { TEMPORAL_SERVER_VERSION } from '../src/infra/temporal-server-install';
+import { TEMPORAL_UI_VERSION } from '../src/infra/temporal-ui-server';
 import { PROJECT_ROOT } from '../src/paths';
 import { SEARCH_ATTRIBUTE_KEYS } from '../src/temporal/search-attributes';
 
@@ -75,6 +76,10 @@ describe('Temporal in compose is the server engine’s shape', () => {
     expect(imagesOf('admin-tools').length).toBeGreaterThanOrEqual(1);
     expect(new Set(imagesOf('admin-tools'))).toEqual(new Set([`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`]));
     expect(services['temporal-schema'].command!.join(' ')).toMatch(/update-schema --schema-name postgresql\/v12\//);
+  });
+
+  test('the UI image is the release npm start builds for the server engine', () => {
+    expect(imagesOf('ui')).toEqual([`temporalio/ui:${TEMPORAL_UI_VERSION}`]);
   });
 
   test('the server reads the same dynamic configuration file as the local server engine', () => {
