@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createCarrierProvider } from '../src/activities/providers/carrier';
 import { type Carrier, CarrierRejected, CarrierUnavailable, createCarrier, type CarrierCallback, type CarrierSend } from '../src/carriers';
 import { createTwilioCarrier } from '../src/carriers/twilio';
-import { retryAfterMs } from '../src/carriers/twilio/errors';
+import { retryAfterMs } from '../src/retry-after';
 import { loadConfig } from '../src/config';
 import { MAGIC_TO_ERRORS, startCallbackCatcher, startFakeTwilio, type CapturedCallback, type FakeTwilio } from './support/fake-twilio';
 

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { ApplicationFailure } from '@temporalio/common';
 import { ActivityFailureType } from '../../domain';
+import { retryAfterMs } from '../../retry-after';
 import type { MessageProvider, OutgoingMessage } from './types';
 
 export const SIGNATURE_HEADER = 'X-Webhook-Signature';
@@ -20,16 +21,6 @@ export interface WebhookOptions {
 export function webhookSignature(secret: string, timestamp: number, body: string): string {
   const digest = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
   return `t=${timestamp},v1=${digest}`;
-}
-
-/** A receiver's `Retry-After` is followed up to this long; the hand-over gives up after an hour anyway. */
-export const MAX_RETRY_AFTER_MS = 10 * 60 * 1000;
-
-/** `Retry-After` as seconds or an HTTP date, in ms from now; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now(), max = MAX_RETRY_AFTER_MS): number | undefined {
-  if (!header) return undefined;
-  const ms = /^\d+$/.test(header.trim()) ? Number(header.trim()) * 1000 : Date.parse(header) - now;
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), max) : undefined;
 }
 
 /** Worth another attempt: the receiver timed out, is overloaded, or failed on its side. */

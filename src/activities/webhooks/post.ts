@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { resolvesToPublicAddresses } from '../../infra/public-address';
-import { retryAfterMs } from '../providers/webhook';
+import { retryAfterMs } from '../../retry-after';
 
 /** What one POST to a receiver came to; `error` is our own words, never the receiver's body. */
 export type WebhookAnswer =

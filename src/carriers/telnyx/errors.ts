@@ -1,4 +1,5 @@
 import { APIConnectionTimeoutError, APIError } from 'telnyx';
+import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../../retry-after';
 import { CarrierRejected, CarrierUnavailable } from '../types';
 
 /*
@@ -54,17 +55,11 @@ export function telnyxErrorCode(body: unknown): string | undefined {
   return typeof text === 'string' && CODE.test(text) ? text : undefined;
 }
 
-/** A Retry-After is followed up to this long; the delivery's own backoff takes over beyond. */
-const MAX_RETRY_AFTER_MS = 10 * 60 * 1000;
-
 /** `Retry-After` (seconds or an HTTP date), or the `retry-after-ms` the SDK also reads, in ms from now. */
 export function retryAfterOf(headers: Headers | undefined, now = Date.now()): number | undefined {
-  const ms = headers?.get('retry-after-ms');
-  if (ms && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.min(Number(ms.trim()), MAX_RETRY_AFTER_MS);
-  const value = headers?.get('retry-after')?.trim();
-  if (!value) return undefined;
-  const delay = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
-  return Number.isFinite(delay) ? Math.min(Math.max(delay, 0), MAX_RETRY_AFTER_MS) : undefined;
+  const ms = headers?.get('retry-after-ms')?.trim();
+  if (ms && /^\d+(\.\d+)?$/.test(ms)) return Math.min(Number(ms), MAX_RETRY_AFTER_MS);
+  return retryAfterMs(headers?.get('retry-after'), now);
 }
 
 /** What an SDK call's failure means for the message: CarrierRejected or CarrierUnavailable, in our words. */

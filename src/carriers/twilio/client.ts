@@ -1,7 +1,8 @@
 import twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient';
 import type Response from 'twilio/lib/http/response';
-import { classifyTwilioAnswer, retryAfterMs } from './errors';
+import { retryAfterMs } from '../../retry-after';
+import { classifyTwilioAnswer } from './errors';
 
 /** The REST API's origin, with the edge and region the SDK may have put in it (TWILIO_EDGE, TWILIO_REGION). */
 const TWILIO_API_HOST = /^https:\/\/api(\.[a-z0-9-]+)*\.twilio\.com/;

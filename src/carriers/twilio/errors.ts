@@ -47,14 +47,6 @@ export function twilioCodeMeaning(code: string): string | undefined {
   return FINAL[code];
 }
 
-/** Retry-After as seconds or an HTTP date, in milliseconds from now. */
-export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
 
 /** Twilio's answer to a request (status, its `code`, its Retry-After) as CarrierRejected or CarrierUnavailable. */
 export function classifyTwilioAnswer(status: number, code: number | string | undefined, retryAfter?: number): CarrierRejected | CarrierUnavailable {

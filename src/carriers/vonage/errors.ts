@@ -1,3 +1,4 @@
+import { retryAfterMs } from '../../retry-after';
 import { CarrierRejected, CarrierUnavailable } from '../types';
 
 /*
@@ -69,16 +70,6 @@ export function vonageErrorCode(error: unknown): string | undefined {
   return typeof numeric === 'string' && /^\d{1,8}$/.test(numeric) ? numeric : undefined;
 }
 
-/** A Retry-After is followed up to this long; the delivery's own backoff takes over beyond. */
-const MAX_RETRY_AFTER_MS = 10 * 60 * 1000;
-
-/** `Retry-After` in seconds or as an HTTP date, in ms from now. */
-export function retryAfterOf(value: string | null | undefined, now = Date.now()): number | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  const delay = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
-  return Number.isFinite(delay) ? Math.min(Math.max(delay, 0), MAX_RETRY_AFTER_MS) : undefined;
-}
 
 /** What the SDK throws for an HTTP error (its VetchError): the response is kept, its body unread. */
 interface HttpFailure {
@@ -105,9 +96,9 @@ export async function classifyVonageError(error: unknown): Promise<CarrierReject
   const code = vonageErrorCode(await problemOf(error));
   const detail = `HTTP ${status}${code ? `, error ${code}` : ''}`;
   if (status === 429 || status === 401 || status === 402 || (code && TRANSIENT.has(code))) {
-    return new CarrierUnavailable(`Vonage is throttling, unavailable or refusing our credentials (${detail})`, retryAfterOf(error.response.headers.get('retry-after')));
+    return new CarrierUnavailable(`Vonage is throttling, unavailable or refusing our credentials (${detail})`, retryAfterMs(error.response.headers.get('retry-after')));
   }
-  if (status === 408 || status >= 500) return new CarrierUnavailable(`Vonage is unavailable (${detail})`, retryAfterOf(error.response.headers.get('retry-after')));
+  if (status === 408 || status >= 500) return new CarrierUnavailable(`Vonage is unavailable (${detail})`, retryAfterMs(error.response.headers.get('retry-after')));
   const known = code ? REJECTIONS[code] : undefined;
   if (known) return new CarrierRejected(code!, known.words, known.optOut ?? false);
   return new CarrierRejected(code ?? `http_${status}`, `Vonage refused the message (HTTP ${status})`);
