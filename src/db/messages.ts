@@ -162,6 +162,12 @@ export const OPTED_OUT = 'Recipient has opted out of text messages';
  * not sent. Returns whether it was suppressed (false: not scheduled, or not opted out).
  */
 async function suppressIfOptedOut(prisma: Prisma, id: string, now = new Date()): Promise<boolean> {
+  // Every due message passes here: one read decides, and only a message to an opted-out number pays
+  // for the transaction (which checks again, under the update).
+  const [optedOut] = await prisma.$queryRaw<{ one: number }[]>`
+    SELECT 1 AS one FROM messages m JOIN opt_outs o ON o.sender = m.sender AND o.phone = m.phone AND o.status = 'opted_out'
+    WHERE m.id = ${id}::uuid AND m.status = 'scheduled' LIMIT 1`;
+  if (!optedOut) return false;
   return withEvents(prisma, async (tx, record) => {
     const suppressed = await tx.$queryRaw<{ id: string }[]>`
       UPDATE messages m SET status = 'suppressed', suppressed_at = ${now}, suppressed_reason = ${OPTED_OUT}, updated_at = ${now}
