@@ -1,4 +1,7 @@
-/* What the fake carriers share: an injected failure, and the callbacks they post back. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/* What the fake carriers share: their HTTP server, an injected failure, and the callbacks they post back. */
 
 /** The next answer(s) of a fake carrier's send endpoint, instead of accepting. */
 export interface CarrierFailure {
@@ -29,5 +32,36 @@ export class CallbackRoutes {
     const routed = this.routes.get(target.origin);
     const response = await fetch(routed ? `${routed}${target.pathname}${target.search}` : url, { method: 'POST', headers, body });
     return { status: response.status, body: await response.text() };
+  }
+}
+
+/** A fake carrier's API on a free loopback port; the subclass answers its requests as that carrier does. */
+export abstract class FakeCarrierServer {
+  private server?: Server;
+  protected readonly callbacks = new CallbackRoutes();
+
+  protected abstract handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+
+  /** `http://127.0.0.1:<port>` once started. */
+  protected get origin(): string {
+    const { port } = this.server!.address() as AddressInfo;
+    return `http://127.0.0.1:${port}`;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  }
+
+  /** Callbacks to `publicOrigin` (what the carrier was given) go to `actualOrigin` (the test API). */
+  route(publicOrigin: string, actualOrigin: string): void {
+    this.callbacks.route(publicOrigin, actualOrigin);
   }
 }

@@ -1,7 +1,6 @@
 import { generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { CallbackRoutes, type CarrierFailure, type PostedWebhook } from './fake-carrier';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type CarrierFailure, FakeCarrierServer, type PostedWebhook } from './fake-carrier';
 
 /*
  * A local Telnyx Messaging API (v2) as Telnyx documents it: `POST /v2/messages` (JSON, `Authorization:
@@ -55,7 +54,7 @@ function error(code: string, title: string, detail: string, pointer?: string) {
   return { errors: [{ code, title, detail, ...(pointer ? { source: { pointer } } : {}) }] };
 }
 
-export class FakeTelnyx {
+export class FakeTelnyx extends FakeCarrierServer {
   readonly apiKey = `KEY_${randomUUID().replace(/-/g, '')}`;
   readonly profileId = randomUUID();
   readonly requests: FakeRequest[] = [];
@@ -65,17 +64,16 @@ export class FakeTelnyx {
   readonly publicKeyPem: string;
   private readonly privateKey: KeyObject;
   private readonly failures: CarrierFailure[] = [];
-  private readonly callbacks = new CallbackRoutes();
   /**
    * Telnyx's default opt-out handling: a STOP (or synonym) texted to the profile creates a block rule for
    * that number on the whole profile, and START or UNSTOP removes it; a send to a blocked number is 40300.
    */
   readonly blocked = new Set<string>([TELNYX_MAGIC.stopped]);
-  private server?: Server;
   /** Sender numbers of the profile, for sends by `messaging_profile_id`. */
   readonly profileNumber = '+15550001111';
 
   constructor() {
+    super();
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     this.privateKey = privateKey;
     this.publicKey = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url').toString('base64');
@@ -84,20 +82,7 @@ export class FakeTelnyx {
 
   /** The API base the SDK is given (TELNYX_API_URL). */
   get url(): string {
-    const { port } = this.server!.address() as AddressInfo;
-    return `http://127.0.0.1:${port}/v2`;
-  }
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    return `${this.origin}/v2`;
   }
 
   private losingAnswers = 0;
@@ -131,14 +116,6 @@ export class FakeTelnyx {
       data: { event_type: eventType, id: randomUUID(), occurred_at: new Date().toISOString(), payload, record_type: 'event' },
       meta: { attempt: 1, delivered_to: deliveredTo },
     });
-  }
-
-  /**
-   * Webhooks to `publicOrigin` (the PUBLIC_BASE_URL the API was configured with before it had a port)
-   * reach `actualOrigin`, as a proxy in front of the API would forward them.
-   */
-  route(publicOrigin: string, actualOrigin: string): void {
-    this.callbacks.route(publicOrigin, actualOrigin);
   }
 
   /** POSTs a body to `url` as Telnyx does; `headers` replace the signature (e.g. none, a stale one). */
@@ -240,7 +217,7 @@ export class FakeTelnyx {
     res.end(JSON.stringify(body));
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');

@@ -1,8 +1,7 @@
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import jwt from 'jsonwebtoken';
-import { CallbackRoutes, type CarrierFailure, type PostedWebhook } from './fake-carrier';
+import { type CarrierFailure, FakeCarrierServer, type PostedWebhook } from './fake-carrier';
 
 /*
  * A local Vonage Messages API as Vonage documents it: `POST /v1/messages` with JSON, authenticated by a
@@ -50,7 +49,7 @@ function problem(code: string, title: string, detail: string, extra: Record<stri
   return { type: `${base}#${code}`, title, detail, instance: randomUUID(), ...extra };
 }
 
-export class FakeVonage {
+export class FakeVonage extends FakeCarrierServer {
   readonly applicationId = randomUUID();
   readonly apiKey = randomUUID().slice(0, 8);
   readonly apiSecret = randomUUID().replace(/-/g, '').slice(0, 16);
@@ -61,10 +60,9 @@ export class FakeVonage {
   readonly requests: FakeRequest[] = [];
   readonly messages = new Map<string, FakeVonageMessage>();
   private readonly failures: CarrierFailure[] = [];
-  private readonly callbacks = new CallbackRoutes();
-  private server?: Server;
 
   constructor() {
+    super();
     const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     this.privateKey = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     this.publicKey = publicKey.export({ format: 'pem', type: 'spki' }).toString();
@@ -72,20 +70,7 @@ export class FakeVonage {
 
   /** The host the SDK is given (VONAGE_API_URL). */
   get url(): string {
-    const { port } = this.server!.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
-  }
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    return `${this.origin}`;
   }
 
   /** The next `count` sends answer this error (e.g. 429 with Retry-After) instead of being accepted. */
@@ -109,11 +94,6 @@ export class FakeVonage {
       application_id: this.applicationId,
     };
     return jwt.sign(claims, options.secret ?? this.signatureSecret, { algorithm: 'HS256' });
-  }
-
-  /** Webhooks to `publicOrigin` (the configured PUBLIC_BASE_URL) reach `actualOrigin`, as a proxy in front of the API would forward them. */
-  route(publicOrigin: string, actualOrigin: string): void {
-    this.callbacks.route(publicOrigin, actualOrigin);
   }
 
   /** POSTs a body to `url` as Vonage does; `headers` replace the signature (e.g. none, a forged one). */
@@ -198,7 +178,7 @@ export class FakeVonage {
     return Boolean(basic) && Buffer.from(basic![1]!, 'base64').toString('utf8') === `${this.apiKey}:${this.apiSecret}`;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
