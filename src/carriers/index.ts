@@ -25,8 +25,6 @@ export function createCarrier(config: Config): Carrier | undefined {
       return createTelnyxCarrier(config);
     case 'vonage':
       return createVonageCarrier(config);
-    default:
-      throw new Error(`MESSAGE_PROVIDER=${config.MESSAGE_PROVIDER} is not available in this build`);
   }
 }
 
