@@ -80,6 +80,11 @@ export const envSchema = z.object({
   CODEC_JWT_AUDIENCE: optional,
   /** Backpressure: message accepts this API process hands to Temporal at once (beyond: a short wait, then 503). */
   MESSAGE_STARTS_IN_FLIGHT: z.coerce.number().int().min(1).default(6),
+  /** Campaigns: messages a second each sender sends at most (a carrier's throughput limit), shared by every worker; unset: unlimited. */
+  MESSAGE_SEND_RATE_PER_SECOND: optional.pipe(z.coerce.number<string | undefined>().positive().max(10_000).optional()),
+  /** Campaigns: messages one chunk of a batch claims and sends, and chunks of one batch sent at once. */
+  MESSAGE_BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+  MESSAGE_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** Backpressure: assign-agents requests this API process has waiting on Temporal at once. */
   ASSIGN_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).default(32),
   /** Requests per user and minute; 0 turns the limit off. */

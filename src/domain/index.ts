@@ -7,6 +7,7 @@
 export * from './common';
 export * from './assignments';
 export * from './messages';
+export * from './message-batches';
 export * from './search-attributes';
 export * from './reconcile';
 export * from './events';
