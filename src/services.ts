@@ -1,3 +1,4 @@
+import type { CampaignSettings } from './activities/message-batches';
 import { ensureReconcileSchedule } from './temporal/reconcile-schedule';
 import { type Carrier, createCarrier } from './carriers';
 import { deliveryOutbox } from './temporal/delivery-outbox';
@@ -32,6 +33,8 @@ export interface Services {
   namespace: string;
   taskQueue: string;
   webhooks: WebhookSettings;
+  /** How batches are sent: chunk size, chunks at once, the pace per sender. */
+  campaigns: CampaignSettings;
   /** This process's backpressure on the work it hands to Temporal (the API's routes and the Nexus operations share it). */
   admission: Admissions;
   /** Closes what `openServices` opened (not what was handed in as an override), after the pending webhook hand-overs. */
@@ -75,6 +78,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue,
       webhooks,
+      campaigns: { chunkSize: config.MESSAGE_BATCH_CHUNK_SIZE, concurrency: config.MESSAGE_BATCH_CONCURRENCY, ratePerSecond: config.MESSAGE_SEND_RATE_PER_SECOND },
       admission: overrides.admission ?? createAdmissions(admissionLimits({ messages: config.MESSAGE_STARTS_IN_FLIGHT, assign: config.ASSIGN_REQUESTS_IN_FLIGHT })),
       stop: async () => {
         for (const close of closers.reverse()) await close();

@@ -1,16 +1,18 @@
 import { failOnRefusedData } from './refused-data';
 import { createAssignmentActivities, type AssignmentActivityDeps } from './assignments';
 import { createMessageActivities, type MessageActivityDeps } from './messages';
+import { createMessageBatchActivities, type MessageBatchActivityDeps } from './message-batches';
 import { createReconcileActivities, type ReconcileDeps } from './reconcile';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { createRotationActivities } from './rotations';
 
-export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & WebhookActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart'>;
+export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart'>;
 
 export function createActivities(deps: ActivityDeps) {
   return failOnRefusedData({
     ...createAssignmentActivities(deps),
     ...createMessageActivities(deps),
+    ...createMessageBatchActivities(deps),
     ...createReconcileActivities(deps),
     ...createRotationActivities(deps),
     ...createWebhookActivities(deps),

@@ -8,12 +8,15 @@ import type { Prisma } from '../db/prisma';
 import type { ReconcilerFilter } from '../db/reconciler-filter';
 import { logEvent, logger } from '../logger';
 import { restartMessageWorkflow } from '../temporal/send-message-workflow';
+import { restartMessageBatchWorkflow } from '../temporal/message-batch-workflow';
+import { findBatch } from '../db/message-batches';
 import { startOrWakeRotation } from '../temporal/rotation-workflow';
 import {
   ASSIGNMENT_EXPIRY_WORKFLOW,
   RECENT_RECONCILE_WINDOW_MS,
   ROTATION_WORKFLOW,
   rotationWorkflowId,
+  SEND_MESSAGE_BATCH_WORKFLOW,
   SEND_MESSAGE_WORKFLOW,
   type ReconcileInput,
   type ReconcileResult,
@@ -133,11 +136,24 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       }
 
       const runningMessages = await runningIds(temporal, SEND_MESSAGE_WORKFLOW, since);
-      const endedMessages = since && (await endedAbnormallyIds(temporal, SEND_MESSAGE_WORKFLOW, since));
+      const endedMessages = since && new Set([...(await endedAbnormallyIds(temporal, SEND_MESSAGE_WORKFLOW, since)), ...(await endedAbnormallyIds(temporal, SEND_MESSAGE_BATCH_WORKFLOW, since))]);
+      const batchRuns = new Set<string>();
       for await (const rows of candidateRows(unsentMessagesCreatedBefore.bind(null, prisma), filter, endedMessages)) {
         result.messagesChecked += rows.length;
         for (const row of rows) {
-          if (runningMessages.has(row.workflowId)) continue;
+          if (runningMessages.has(row.workflowId) || batchRuns.has(row.workflowId)) continue;
+          if (row.batchId) {
+            // A batch's messages are its run's to send: one check per batch, and its own run restarted.
+            const lastRun = await runState(temporal, row.workflowId);
+            batchRuns.add(row.workflowId);
+            if (lastRun === 'running' || lastRun === 'completed') continue;
+            const batch = await findBatch(prisma, row.batchId);
+            if (!batch || !(await restartMessageBatchWorkflow(temporal, taskQueue, { id: batch.id, business: batch.business, sendAt: batch.sendAt, accepted: batch.accepted }))) continue;
+            result.messagesRestarted++;
+            observeReconcilerRestart?.('message');
+            logEvent('reconciler.message_batch_restarted', { workflowId: row.workflowId, lastRun });
+            continue;
+          }
           const lastRun = await runState(temporal, row.workflowId);
           if (lastRun === 'running') continue;
           if (lastRun === 'completed') {

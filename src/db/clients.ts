@@ -18,3 +18,8 @@ export function findClient(prisma: Prisma, scope: Scope, id: string) {
 export function insertClient(prisma: Prisma, scope: Scope, client: NewClient, onDuplicate: () => Error) {
   return insertUnique(() => prisma.client.create({ data: { ...scope, ...client } }), onDuplicate);
 }
+
+/** The caller's clients with these ids, in one query. */
+export function findClients(prisma: Prisma, scope: Scope, ids: string[]) {
+  return ids.length === 0 ? Promise.resolve([]) : prisma.client.findMany({ where: { ...scope, id: { in: ids } } });
+}

@@ -74,7 +74,64 @@ function eventStatement(event: NewEvent, change?: Db.Sql): Db.Sql {
     SELECT event.id::text AS event_id, delivery.id::text AS delivery_id FROM event LEFT JOIN delivery ON true`;
 }
 
+/** Events of one owner written together (a batch's messages moving at once): no scope of their own. */
+export type OwnerEvent = Omit<NewEvent, 'scope'>;
+
+/**
+ * Many events of one owner in one statement, after `change` when given (a data-modifying query; the
+ * events are written only when it returned a row). The owner's advisory lock is taken once.
+ */
+function eventsStatement(scope: Scope, events: OwnerEvent[], change?: Db.Sql): Db.Sql {
+  const { business, ownerId } = scope;
+  return sql`
+    WITH ${change ? sql`changed AS (${change}),` : empty}
+    locked AS (SELECT pg_advisory_xact_lock(hashtextextended(${business} || '/' || ${ownerId}, 0)) ${change ? sql`FROM (SELECT 1 FROM changed LIMIT 1) c` : empty}),
+    event AS (
+      INSERT INTO events (business, owner_id, client_pk, type, data)
+      SELECT ${business}, ${ownerId}, e.client_pk, e.type, e.data::json
+        FROM locked, unnest(${events.map((e) => e.clientPk)}::uuid[], ${events.map((e) => e.type)}::text[], ${events.map((e) => JSON.stringify(e.data))}::text[])
+             WITH ORDINALITY AS e(client_pk, type, data, n)
+       ORDER BY e.n
+      RETURNING id, business, owner_id, type, client_pk
+    ),
+    delivery AS (
+      INSERT INTO webhook_deliveries (event_id, subscription_id)
+      SELECT event.id, s.id FROM event JOIN webhook_subscriptions s
+        ON s.business = event.business AND s.owner_id = event.owner_id AND s.disabled_at IS NULL
+       AND s.events && ARRAY['*', split_part(event.type, '.', 1) || '.*', event.type]
+      RETURNING id, event_id
+    )
+    SELECT (SELECT count(*) FROM locked)::int AS changed, NULL AS type, NULL AS client_pk, NULL AS delivery_id
+    UNION ALL
+    SELECT 1, event.type, event.client_pk::text, delivery.id::text FROM delivery JOIN event ON event.id = delivery.event_id`;
+}
+
+type ManyEventsRow = { changed: number; type: string | null; client_pk: string | null; delivery_id: string | null };
+
+function deliveriesOfMany(scope: Scope, events: OwnerEvent[], rows: ManyEventsRow[]): NewDelivery[] {
+  const clientIds = new Map(events.map((e) => [e.clientPk, e.clientId]));
+  return rows.flatMap((row) => (row.delivery_id ? [{ id: row.delivery_id, business: scope.business, type: row.type!, clientId: clientIds.get(row.client_pk) ?? null }] : []));
+}
+
+/** Writes many events of one owner inside a transaction; their deliveries, for withEvents to hand over. */
+export async function recordEvents(tx: Tx, scope: Scope, events: OwnerEvent[]): Promise<NewDelivery[]> {
+  if (events.length === 0) return [];
+  return deliveriesOfMany(scope, events, await tx.$queryRaw<ManyEventsRow[]>(eventsStatement(scope, events)));
+}
+
+/**
+ * Makes one change and records many events of one owner in a single statement (its own transaction);
+ * false when `change` returned no row (then no event is written). New deliveries are handed over once it committed.
+ */
+export async function changeWithEvents(prisma: Prisma, scope: Scope, change: Db.Sql, events: OwnerEvent[]): Promise<boolean> {
+  const rows = await prisma.$queryRaw<ManyEventsRow[]>(eventsStatement(scope, events, change));
+  const deliveries = deliveriesOfMany(scope, events, rows);
+  if (deliveries.length > 0) prisma.handOverDeliveries?.(deliveries);
+  return rows[0]?.changed > 0;
+}
+
 export type RecordEvent = (event: NewEvent) => Promise<void>;
+export type RecordEvents = (scope: Scope, events: OwnerEvent[]) => Promise<void>;
 
 /**
  * Runs `work` in one transaction with a `record` that writes events into it; once it has committed,
@@ -82,13 +139,19 @@ export type RecordEvent = (event: NewEvent) => Promise<void>;
  * row change: a transaction that holds the owner's event lock then waits for nothing but its commit,
  * so the lock can never close a deadlock cycle with row locks.
  */
-export async function withEvents<T>(prisma: Prisma, work: (tx: Tx, record: RecordEvent) => Promise<T>): Promise<T> {
+export async function withEvents<T>(prisma: Prisma, work: (tx: Tx, record: RecordEvent, recordMany: RecordEvents) => Promise<T>): Promise<T> {
   const deliveries: NewDelivery[] = [];
   const result = await prisma.$transaction(async (tx) => {
     deliveries.length = 0;
-    return work(tx, async (event) => {
-      deliveries.push(...(await recordEvent(tx, event)));
-    });
+    return work(
+      tx,
+      async (event) => {
+        deliveries.push(...(await recordEvent(tx, event)));
+      },
+      async (scope, events) => {
+        deliveries.push(...(await recordEvents(tx, scope, events)));
+      },
+    );
   });
   if (deliveries.length > 0) prisma.handOverDeliveries?.(deliveries);
   return result;

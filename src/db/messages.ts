@@ -47,21 +47,15 @@ export function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempo
   return prisma.message.findFirst({ where: { ...scope, idempotencyKey }, include: withClientId });
 }
 
-/**
- * Inserts a scheduled message with its message.scheduled event in one statement, or — when the owner
- * already used its Idempotency-Key — returns the first one as `replayed`. The unique index on
- * (business, owner, key) decides between concurrent repeats.
- */
-export async function insertScheduledMessage(prisma: Prisma, scope: Scope, message: NewMessage): Promise<{ message: MessageWithClient; replayed: boolean }> {
-  const now = new Date();
-  const { clientId, sendWindow, ...fields } = message;
-  const row: MessageWithClient = {
+/** A scheduled message row as the insert stores it and its message.scheduled event shows it. */
+export function scheduledMessageRow(scope: Scope, message: NewMessage, now: Date, workflowId: string, batchId: string | null): MessageWithClient {
+  const { clientId, ...fields } = message;
+  return {
     ...scope,
     ...fields,
-    sendWindow,
     messageType: 'text',
     status: 'scheduled',
-    workflowId: messageWorkflowId(scope.business, message.id),
+    workflowId,
     provider: null,
     providerRef: null,
     error: null,
@@ -83,8 +77,21 @@ export async function insertScheduledMessage(prisma: Prisma, scope: Scope, messa
     suppressedReason: null,
     receivedAt: null,
     inboundKey: null,
+    batchId,
+    batchChunk: null,
     client: clientId === null ? null : { id: clientId },
   };
+}
+
+/**
+ * Inserts a scheduled message with its message.scheduled event in one statement, or — when the owner
+ * already used its Idempotency-Key — returns the first one as `replayed`. The unique index on
+ * (business, owner, key) decides between concurrent repeats.
+ */
+export async function insertScheduledMessage(prisma: Prisma, scope: Scope, message: NewMessage): Promise<{ message: MessageWithClient; replayed: boolean }> {
+  const now = new Date();
+  const { sendWindow } = message;
+  const row = scheduledMessageRow(scope, message, now, messageWorkflowId(scope.business, message.id), null);
   const inserted = await changeWithEvent(
     prisma,
     Db.sql`INSERT INTO messages (id, business, owner_id, client_pk, message_type, phone, name, text, send_at, workflow_id, idempotency_key, request_hash,
@@ -144,7 +151,7 @@ export function unsentMessagesCreatedBefore(prisma: Prisma, filter: ReconcilerFi
       ...(filter.workflowIds && { workflowId: { in: filter.workflowIds } }),
       ...(afterId && { id: { gt: afterId } }),
     },
-    select: { id: true, business: true, workflowId: true, sendAt: true, deferredUntil: true, client: { select: { id: true } } },
+    select: { id: true, business: true, workflowId: true, sendAt: true, deferredUntil: true, batchId: true, client: { select: { id: true } } },
     orderBy: { id: 'asc' },
     take,
   }).then((rows) => rows.map((row) => ({ ...row, workflowId: row.workflowId ?? messageWorkflowId(row.business, row.id) })));
@@ -456,5 +463,137 @@ export function listOwnedMessages(prisma: Prisma, scope: Scope, filter: MessageF
     include: withClientId,
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take,
+  });
+}
+
+/*
+ * A batch's messages (POST /messages/batch), moved together by their batch's workflow: each statement
+ * takes a chunk of rows and writes their events in bulk, so that a message costs the provider call and
+ * the one statement recording its acceptance, and everything else is paid once a chunk.
+ */
+
+const DUE = Db.sql`GREATEST(m.send_at, COALESCE(m.deferred_until, m.send_at))`;
+
+/** When the batch's next still-scheduled message is due (its send window may defer it); null when none is left. */
+export async function nextDueInBatch(prisma: Prisma, batchId: string): Promise<Date | null> {
+  const [row] = await prisma.$queryRaw<{ due: Date | null }[]>`SELECT min(${DUE}) AS due FROM messages m WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled'`;
+  return row?.due ?? null;
+}
+
+async function rowsWithClient(tx: Db.TransactionClient, ids: string[]): Promise<MessageWithClient[]> {
+  return ids.length === 0 ? [] : tx.message.findMany({ where: { id: { in: ids } }, include: withClientId, orderBy: { id: 'asc' } });
+}
+
+/**
+ * Claims chunk `chunk` of the batch: the batch's due messages whose recipient opted out go scheduled →
+ * suppressed, then up to `limit` due ones scheduled → sending with `batch_chunk = chunk`. A claim of a
+ * chunk that already has rows (a retried claim, or a new run resuming) takes nothing more and reports
+ * the chunk's rows still sending. Messages canceled before it are simply not taken.
+ */
+export async function claimBatchChunk(
+  prisma: Prisma,
+  input: { batchId: string; chunk: number; limit: number },
+  now = new Date(),
+): Promise<{ sending: number; suppressed: number; existed: boolean }> {
+  const { batchId, chunk, limit } = input;
+  return withEvents(prisma, async (tx, _record, recordMany) => {
+    // One claim at a time per batch: a resumed run and a late retry of its predecessor never split rows.
+    await tx.$executeRaw`SELECT 1 FROM message_batches WHERE id = ${batchId}::uuid FOR UPDATE`;
+    const [existing] = await tx.$queryRaw<{ total: number; sending: number }[]>`
+      SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'sending')::int AS sending FROM messages WHERE batch_id = ${batchId}::uuid AND batch_chunk = ${chunk}`;
+    if (existing.total > 0) return { sending: existing.sending, suppressed: 0, existed: true };
+    const suppressed = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE messages m SET status = 'suppressed', suppressed_at = ${now}, suppressed_reason = ${OPTED_OUT}, updated_at = ${now}
+       WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE} <= ${now}
+         AND EXISTS (SELECT 1 FROM opt_outs o WHERE o.sender = m.sender AND o.phone = m.phone AND o.status = 'opted_out')
+      RETURNING m.id::text`;
+    const claimed = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE messages SET status = 'sending', dispatched_at = ${now}, batch_chunk = ${chunk}, updated_at = ${now}
+       WHERE id IN (SELECT m.id FROM messages m WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE} <= ${now}
+                     ORDER BY ${DUE}, m.id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING id::text`;
+    await tx.$executeRaw`UPDATE message_batches SET chunks_claimed = GREATEST(chunks_claimed, ${chunk + 1}), updated_at = ${now} WHERE id = ${batchId}::uuid`;
+    const changed = await rowsWithClient(tx, [...suppressed, ...claimed].map((r) => r.id));
+    if (changed.length > 0) {
+      const scope = { business: changed[0].business, ownerId: changed[0].ownerId };
+      await recordMany(scope, changed.map((row) => messageEvent(row.status === 'suppressed' ? 'message.suppressed' : 'message.sending', row, 'api')));
+    }
+    return { sending: claimed.length, suppressed: suppressed.length, existed: false };
+  });
+}
+
+/** The chunks of the batch with messages still sending (a run resuming after a crash or a Terminate). */
+export async function chunksStillSending(prisma: Prisma, batchId: string): Promise<number[]> {
+  const rows = await prisma.$queryRaw<{ chunk: number }[]>`
+    SELECT DISTINCT batch_chunk AS chunk FROM messages WHERE batch_id = ${batchId}::uuid AND status = 'sending' AND batch_chunk IS NOT NULL ORDER BY 1`;
+  return rows.map((r) => r.chunk);
+}
+
+/**
+ * The chunk's messages still sending, each counted as one more attempt unless the provider already
+ * accepted it; `attempts` is the count before this one (above 0: an earlier attempt may have reached it).
+ */
+export async function startChunkAttempt(prisma: Prisma, input: { batchId: string; chunk: number; provider: string }): Promise<MessageWithClient[]> {
+  const ids = await prisma.$queryRaw<{ id: string }[]>`
+    UPDATE messages SET attempts = attempts + 1, provider = ${input.provider}
+     WHERE batch_id = ${input.batchId}::uuid AND batch_chunk = ${input.chunk} AND status = 'sending' AND provider_accepted_at IS NULL
+    RETURNING id::text`;
+  if (ids.length === 0) return [];
+  const rows = await prisma.message.findMany({ where: { id: { in: ids.map((r) => r.id) } }, include: withClientId, orderBy: [{ sendAt: 'asc' }, { id: 'asc' }] });
+  return rows.map((row) => ({ ...row, attempts: row.attempts - 1 }));
+}
+
+/** The provider accepted the message: recorded before anything else, so that no retry hands it over again. */
+export async function recordAcceptance(prisma: Prisma, input: { messageId: string; providerRef: string | null }, now = new Date()): Promise<void> {
+  await prisma.$executeRaw`UPDATE messages SET provider_accepted_at = ${now}, provider_ref = ${input.providerRef} WHERE id = ${input.messageId}::uuid AND status = 'sending'`;
+}
+
+/** sending → sent for every message of the chunk the provider accepted, with their events; their `send_at` and `sent_at`. */
+export async function markChunkSent(prisma: Prisma, input: { batchId: string; chunk: number }, now = new Date()): Promise<{ sendAt: Date; sentAt: Date }[]> {
+  return withEvents(prisma, async (tx, _record, recordMany) => {
+    const sent = await tx.message.updateManyAndReturn({
+      where: { batchId: input.batchId, batchChunk: input.chunk, status: 'sending', providerAcceptedAt: { not: null } },
+      data: { status: 'sent', sentAt: now, error: null },
+      include: withClientId,
+    });
+    if (sent.length > 0) await recordMany({ business: sent[0].business, ownerId: sent[0].ownerId }, sent.map((row) => messageEvent('message.sent', row, 'api')));
+    return sent.map((row) => ({ sendAt: row.sendAt, sentAt: now }));
+  });
+}
+
+/** sending → failed for the chunk's messages the provider never accepted (retries exhausted), with their events. */
+export async function failChunkRemaining(prisma: Prisma, input: { batchId: string; chunk: number; error: string }): Promise<number> {
+  return withEvents(prisma, async (tx, _record, recordMany) => {
+    const failed = await tx.message.updateManyAndReturn({
+      where: { batchId: input.batchId, batchChunk: input.chunk, status: 'sending', providerAcceptedAt: null },
+      data: { status: 'failed', error: input.error.slice(0, 1000) },
+      include: withClientId,
+    });
+    if (failed.length > 0) await recordMany({ business: failed[0].business, ownerId: failed[0].ownerId }, failed.map((row) => messageEvent('message.failed', row, 'api')));
+    return failed.length;
+  });
+}
+
+/**
+ * scheduled → canceled for every message of the batch still scheduled (its owner's cancel, an operator's
+ * cancel of its run), or → failed when its workflow could not be started; how many moved.
+ */
+export async function closeScheduledInBatch(
+  prisma: Prisma,
+  batchId: string,
+  to: { status: 'canceled'; by: 'api' | 'operator' } | { status: 'failed'; error: string },
+  now = new Date(),
+): Promise<number> {
+  return withEvents(prisma, async (tx, _record, recordMany) => {
+    const rows = await tx.message.updateManyAndReturn({
+      where: { batchId, status: 'scheduled' },
+      data: to.status === 'canceled' ? { status: 'canceled', canceledAt: now, canceledBy: to.by } : { status: 'failed', error: to.error },
+      include: withClientId,
+    });
+    if (rows.length > 0) {
+      const reason = to.status === 'canceled' ? to.by : 'api';
+      await recordMany({ business: rows[0].business, ownerId: rows[0].ownerId }, rows.map((row) => messageEvent(`message.${to.status}`, row, reason)));
+    }
+    return rows.length;
   });
 }

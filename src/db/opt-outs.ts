@@ -56,3 +56,10 @@ export function listVisibleOptOuts(prisma: Prisma, scope: Scope, filter: { phone
     ORDER BY o.phone, o.sender
     LIMIT ${filter.take}`;
 }
+
+/** Which of these phones have opted out of `sender`, in one query. */
+export async function optedOutAmong(db: Prisma | Tx, sender: string, phones: string[]): Promise<Set<string>> {
+  if (phones.length === 0) return new Set();
+  const rows = await db.optOut.findMany({ where: { sender, phone: { in: phones }, status: 'opted_out' }, select: { phone: true } });
+  return new Set(rows.map((row) => row.phone));
+}

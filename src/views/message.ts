@@ -40,4 +40,5 @@ export const messageView = (m: Message & { client: { id: string } | null }) => (
   suppressed_at: isoOrNull(m.suppressedAt),
   suppressed_reason: m.suppressedReason,
   received_at: isoOrNull(m.receivedAt),
+  batch_id: m.batchId,
 });

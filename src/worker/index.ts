@@ -1,3 +1,4 @@
+import type { CampaignSettings } from '../activities/message-batches';
 import { existsSync } from 'node:fs';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { NativeConnection, Worker, type WorkerOptions as SdkWorkerOptions } from '@temporalio/worker';
@@ -30,6 +31,8 @@ export interface WorkerDeps {
   admission?: Admissions;
   /** The configured carrier (its sender: opt-outs, suppression); undefined for `log` and `webhook`. */
   carrier?: Carrier;
+  /** How batches are sent (MESSAGE_BATCH_CHUNK_SIZE, MESSAGE_BATCH_CONCURRENCY, MESSAGE_SEND_RATE_PER_SECOND). */
+  campaigns?: CampaignSettings;
 }
 
 export interface WorkerOptions {
@@ -59,6 +62,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     provider: deps.provider,
     webhooks: deps.webhooks,
     carrier: deps.carrier,
+    campaigns: deps.campaigns,
     observeLateness: options.observeLateness,
     observeReconcilerRestart: options.observeReconcilerRestart,
   });

@@ -38,12 +38,12 @@ function requestProblem(error: unknown): HttpProblem | undefined {
 
 /** express.json()'s own errors: malformed JSON, oversized or undecodable bodies. */
 function bodyParserProblem(error: unknown): HttpProblem | undefined {
-  const e = error as { type?: string; status?: number };
+  const e = error as { type?: string; status?: number; limit?: number };
   switch (e?.type) {
     case 'entity.parse.failed':
       return new HttpProblem(400, 'Malformed JSON body', '/problems/malformed-json');
     case 'entity.too.large':
-      return new HttpProblem(413, 'Request body is larger than 100 kB', '/problems/payload-too-large');
+      return new HttpProblem(413, `Request body is larger than ${e.limit !== undefined && e.limit >= 2 ** 20 ? `${e.limit / 2 ** 20} MB` : '100 kB'}`, '/problems/payload-too-large');
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new HttpProblem(415, 'Unsupported body encoding', '/problems/unsupported-media-type');

@@ -28,7 +28,8 @@ export async function cancelIfScheduled(deps: CancelDeps, message: { id: string 
   const canceled = await cancelScheduledMessage(deps.prisma, message.id);
   if (canceled) {
     const row = await findMessage(deps.prisma, message.id);
-    if (row) await wakeMessageWorkflow(deps.temporal, deps.taskQueue, { ...row, clientId: row.client?.id ?? null });
+    // A batch's message has no run of its own: its batch's run skips it when it claims its chunk.
+    if (row && row.batchId === null) await wakeMessageWorkflow(deps.temporal, deps.taskQueue, { ...row, clientId: row.client?.id ?? null });
   }
   return canceled;
 }

@@ -55,6 +55,7 @@ const sentMessage = {
   suppressed_at: null,
   suppressed_reason: null,
   received_at: null,
+  batch_id: null,
 };
 
 export const messagesApi: ApiPart = {
@@ -116,7 +117,7 @@ export const messagesApi: ApiPart = {
         _id: { type: 'string', format: 'uuid' },
         status: { enum: MESSAGE_STATUSES, description: '`scheduled` for a new message, even one due now; a replay shows the current status.' },
         send_at: ref('schemas', 'DateTime'),
-        workflow_id: { type: 'string', pattern: '^message/', examples: ['message/acme/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4'] },
+        workflow_id: { type: 'string', pattern: '^message(-batch)?/', examples: ['message/acme/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4'] },
       },
     },
     Message: {
@@ -125,14 +126,14 @@ export const messagesApi: ApiPart = {
         '_id', 'status', 'send_at', 'workflow_id', 'message_type', 'client', 'client_phone', 'client_name', 'text_message', 'attempts',
         'provider', 'provider_ref', 'error', 'created_at', 'updated_at', 'dispatched_at', 'sent_at', 'canceled_at',
         'canceled_by', 'direction', 'encoding', 'segments', 'send_window', 'deferred_until', 'delivered_at', 'error_code', 'price',
-        'suppressed_at', 'suppressed_reason', 'received_at',
+        'suppressed_at', 'suppressed_reason', 'received_at', 'batch_id',
       ],
       additionalProperties: false,
       properties: {
         _id: { type: 'string', format: 'uuid' },
         status: { enum: MESSAGE_STATUSES },
         send_at: ref('schemas', 'DateTime'),
-        workflow_id: { type: ['string', 'null'], pattern: '^message/', description: 'Null for an inbound message: it has no workflow.' },
+        workflow_id: { type: ['string', 'null'], pattern: '^message(-batch)?/', description: 'Null for an inbound message: it has no workflow. A campaign\'s message names its batch\'s workflow.' },
         message_type: { const: 'text' },
         client: { type: ['string', 'null'] },
         client_phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' },
@@ -168,6 +169,7 @@ export const messagesApi: ApiPart = {
         suppressed_at: dateOrNull('When it was not sent because the recipient had opted out by then.'),
         suppressed_reason: { type: ['string', 'null'], examples: ['Recipient has opted out of text messages'] },
         received_at: dateOrNull('Inbound: when the carrier received it.'),
+        batch_id: { type: ['string', 'null'], format: 'uuid', description: 'The campaign (`POST /messages/batch`) it was accepted in; null for a single message.' },
       },
     },
     MessageList: {

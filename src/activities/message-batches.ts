@@ -1,0 +1,148 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { findBatch, markBatchFinished } from '../db/message-batches';
+import {
+  chunksStillSending,
+  claimBatchChunk,
+  closeScheduledInBatch,
+  failChunkRemaining,
+  markChunkSent,
+  markMessageFailed,
+  nextDueInBatch,
+  recordAcceptance,
+  startChunkAttempt,
+  type MessageWithClient,
+} from '../db/messages';
+import type { Prisma } from '../db/prisma';
+import { reserveSendSlots } from '../db/sender-paces';
+import { ActivityFailureType } from '../domain';
+import { whileHeartbeating } from './heartbeat';
+import type { MessageProvider, OutgoingMessage } from './providers';
+
+/** How a batch is sent: messages per chunk, chunks at once, and the pace per sender (undefined: unlimited). */
+export interface CampaignSettings {
+  chunkSize: number;
+  concurrency: number;
+  ratePerSecond?: number;
+}
+
+export const DEFAULT_CAMPAIGN_SETTINGS: CampaignSettings = { chunkSize: 100, concurrency: 4 };
+
+export interface MessageBatchActivityDeps {
+  prisma: Prisma;
+  provider: MessageProvider;
+  campaigns?: CampaignSettings;
+  observeLateness?: (seconds: number) => void;
+  carrier?: { sender: string };
+}
+
+/** Messages of one chunk handed to the provider at once (each waits for its paced slot first). */
+const HAND_OVERS_IN_FLIGHT = 16;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function eachWithin<T>(items: T[], inFlight: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, items.length) }, lane));
+}
+
+/** A refusal no retry heals, with the carrier's code when it gave one. */
+function rejectionOf(error: unknown): { code?: string; optOut?: boolean } | undefined {
+  if (!(error instanceof ApplicationFailure) || error.type !== ActivityFailureType.ProviderRejected) return undefined;
+  const detail = error.details?.[0] as { code?: unknown; optOut?: unknown } | undefined;
+  return { ...(typeof detail?.code === 'string' && { code: detail.code }), optOut: detail?.optOut === true };
+}
+
+function outgoing(message: MessageWithClient): OutgoingMessage {
+  return {
+    id: message.id,
+    business: message.business,
+    client: message.client?.id ?? null,
+    to: message.phone,
+    name: message.name,
+    text: message.text,
+    sent_at: message.dispatchedAt!.toISOString(),
+  };
+}
+
+export function createMessageBatchActivities({ prisma, provider, campaigns = DEFAULT_CAMPAIGN_SETTINGS, observeLateness, carrier }: MessageBatchActivityDeps) {
+  return {
+    /** Where a run of the batch starts: the settings it keeps for its life, and chunks a previous run left sending. */
+    async planMessageBatch(batchId: string): Promise<{ chunkSize: number; concurrency: number; nextChunk: number; resume: number[] } | null> {
+      const batch = await findBatch(prisma, batchId);
+      if (!batch) return null;
+      return { chunkSize: campaigns.chunkSize, concurrency: campaigns.concurrency, nextChunk: batch.chunksClaimed, resume: await chunksStillSending(prisma, batchId) };
+    },
+
+    /** When the batch's next scheduled message is due, ISO 8601; null when none is left. */
+    async nextDueInBatch(batchId: string): Promise<string | null> {
+      return (await nextDueInBatch(prisma, batchId))?.toISOString() ?? null;
+    },
+
+    claimBatchChunk(input: { batchId: string; chunk: number; limit: number }) {
+      return claimBatchChunk(prisma, input);
+    },
+
+    /**
+     * Hands the chunk's messages to the provider, several at once, each at its paced slot when a rate is
+     * set, and records each acceptance before anything else: a retry (a worker killed, a provider that
+     * failed some) hands over only those never accepted, asking a carrier first (`findSent`) about any an
+     * earlier attempt may have reached. Then the accepted ones become `sent` together. A refusal ends that
+     * message `failed`; other failures leave it for the retry, which this attempt asks for by failing.
+     */
+    async sendBatchChunk(input: { batchId: string; chunk: number }): Promise<{ sent: number; failed: number }> {
+      const rows = await startChunkAttempt(prisma, { batchId: input.batchId, chunk: input.chunk, provider: provider.name });
+      const rate = campaigns.ratePerSecond;
+      const firstSlot = rate && rows.length > 0 ? (await reserveSendSlots(prisma, { sender: rows[0].sender ?? provider.name, count: rows.length, perSecond: rate })).getTime() : undefined;
+      const rejected: { row: MessageWithClient; error: unknown }[] = [];
+      const transient: unknown[] = [];
+      await whileHeartbeating(() =>
+        eachWithin(rows, HAND_OVERS_IN_FLIGHT, async (row, k) => {
+          if (firstSlot !== undefined) {
+            const wait = firstSlot + (k * 1000) / rate! - Date.now();
+            if (wait > 0) await sleep(wait);
+          }
+          const message = outgoing(row);
+          try {
+            const found = row.attempts > 0 && provider.findSent ? await provider.findSent(message) : null;
+            const accepted = found ?? (await provider.deliver(message));
+            await recordAcceptance(prisma, { messageId: row.id, providerRef: accepted.providerRef ?? null });
+          } catch (error) {
+            (rejectionOf(error) ? rejected : transient).push(rejectionOf(error) ? { row, error } : error);
+          }
+        }),
+      );
+      const sent = await markChunkSent(prisma, input);
+      for (const { sendAt, sentAt } of sent) observeLateness?.((sentAt.getTime() - sendAt.getTime()) / 1000);
+      for (const { row, error } of rejected) {
+        const rejection = rejectionOf(error)!;
+        await markMessageFailed(prisma, { messageId: row.id, error: (error as Error).message, errorCode: rejection.code, optOut: rejection.optOut, sender: carrier?.sender });
+      }
+      if (transient.length > 0) {
+        throw new Error(`${transient.length} of ${rows.length} messages of chunk ${input.chunk} not handed over yet: ${(transient[0] as Error)?.message ?? transient[0]}`);
+      }
+      return { sent: sent.length, failed: rejected.length };
+    },
+
+    /** The chunk's retries are exhausted: what the provider accepted is sent, the rest failed. */
+    async giveUpBatchChunk(input: { batchId: string; chunk: number; error: string }): Promise<{ sent: number; failed: number }> {
+      const sent = await markChunkSent(prisma, input);
+      const failed = await failChunkRemaining(prisma, input);
+      return { sent: sent.length, failed };
+    },
+
+    /** An operator canceled the batch's run: what is still scheduled is canceled (by `operator`). */
+    cancelBatchByOperator(batchId: string): Promise<number> {
+      return closeScheduledInBatch(prisma, batchId, { status: 'canceled', by: 'operator' });
+    },
+
+    markBatchFinished(batchId: string): Promise<void> {
+      return markBatchFinished(prisma, batchId);
+    },
+  };
+}

@@ -1,0 +1,235 @@
+import type { ApiPart } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+
+const batchNotFound = { batchNotFound: 'Batch not found', ...NO_ROUTE_EXAMPLE };
+const batchIdParameter = {
+  name: '_id',
+  in: 'path',
+  required: true,
+  description: 'The batch\'s id (`batch_id`). One of another user or business is the same 404 as a missing one.',
+  schema: { type: 'string' },
+  example: '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11',
+};
+const OUTBOUND_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed'];
+
+const batchExample = {
+  _id: '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11',
+  send_at: '2026-11-24T09:00:00.000Z',
+  send_window: null,
+  workflow_id: 'message-batch/acme/0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11',
+  total: 1000,
+  accepted: 998,
+  counts: { scheduled: 0, sending: 0, sent: 990, delivered: 0, undelivered: 0, failed: 1, canceled: 5, suppressed: 2 },
+  created_at: '2026-11-24T08:00:00.000Z',
+  finished_at: '2026-11-24T09:00:02.310Z',
+};
+
+const recipientResult = {
+  type: 'object',
+  required: ['index', 'status'],
+  additionalProperties: false,
+  properties: {
+    index: { type: 'integer', minimum: 0, description: 'The recipient\'s place in `recipients`.' },
+    _id: { type: 'string', format: 'uuid', description: 'The message\'s id (accepted only): `GET /messages/{_id}`, `POST /messages/{_id}/cancel`.' },
+    status: { enum: ['scheduled', 'rejected'] },
+    send_at: ref('schemas', 'DateTime'),
+    error: {
+      type: 'object',
+      required: ['type', 'status', 'detail'],
+      additionalProperties: false,
+      description: 'Refused only: the problem `POST /messages` answers for this recipient alone (its status, type and exact detail).',
+      properties: { type: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' } },
+    },
+  },
+};
+
+export const messageBatchesApi: ApiPart = {
+  tags: [
+    {
+      name: 'Campaigns',
+      description:
+        'One text to many clients at once (up to 1,000 recipients a request). Each accepted recipient is an ordinary message (its own `_id`, ' +
+        'status, events and cancel); the batch is sent by one workflow, a chunk at a time, paced to `MESSAGE_SEND_RATE_PER_SECOND` per sender when set.',
+    },
+  ],
+  schemas: {
+    SendMessageBatchRequest: {
+      type: 'object',
+      required: ['message_type', 'recipients'],
+      description: 'Each recipient is checked as `POST /messages` would check the body it stands for: its own fields with the batch\'s `message_type`, `delay`, `send_window` and `text_message` (unless it has its own).',
+      properties: {
+        message_type: { const: 'text' },
+        text_message: { type: 'string', description: 'The text of every recipient without its own; `{{client_name}}` becomes the recipient\'s name.', examples: ['Hi {{client_name}}, our sale starts today.'] },
+        delay: { type: ['string', 'integer', 'null'], description: 'As for `POST /messages`; the same for every recipient.' },
+        send_window: { type: ['object', 'null'], description: 'As for `POST /messages`; read in each client\'s time zone unless it names one.' },
+        recipients: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 1000,
+          items: {
+            type: 'object',
+            properties: {
+              client: { type: ['string', 'null'] },
+              client_phone: { type: ['string', 'null'] },
+              client_name: { type: ['string', 'null'], maxLength: 200 },
+              text_message: { type: ['string', 'null'], description: 'This recipient\'s own text.' },
+            },
+          },
+        },
+      },
+    },
+    MessageBatchAccepted: {
+      type: 'object',
+      required: ['batch_id', 'results'],
+      additionalProperties: false,
+      properties: {
+        batch_id: { type: 'string', format: 'uuid' },
+        results: { type: 'array', items: recipientResult, description: 'One per recipient, in request order.' },
+      },
+    },
+    MessageBatchRefusedProblem: {
+      type: 'object',
+      required: ['type', 'title', 'status', 'detail', 'batch_id', 'results'],
+      additionalProperties: false,
+      description: 'No recipient could be accepted: nothing was stored; `results` says why for each.',
+      properties: {
+        type: { const: '/problems/invalid-request' },
+        title: { const: 'Bad Request' },
+        status: { const: 400 },
+        detail: { const: 'No recipient could be accepted: see results' },
+        instance: { type: 'string' },
+        batch_id: { type: 'null' },
+        results: { type: 'array', items: recipientResult },
+      },
+    },
+    MessageBatch: {
+      type: 'object',
+      required: ['_id', 'send_at', 'send_window', 'workflow_id', 'total', 'accepted', 'counts', 'created_at', 'finished_at'],
+      additionalProperties: false,
+      properties: {
+        _id: { type: 'string', format: 'uuid' },
+        send_at: ref('schemas', 'DateTime'),
+        send_window: { type: ['object', 'null'] },
+        workflow_id: { type: 'string', pattern: '^message-batch/' },
+        total: { type: 'integer', description: 'Recipients in the request.' },
+        accepted: { type: 'integer', description: 'Recipients stored as messages.' },
+        counts: {
+          type: 'object',
+          description: 'The batch\'s messages by status.',
+          required: OUTBOUND_STATUSES,
+          additionalProperties: false,
+          properties: Object.fromEntries(OUTBOUND_STATUSES.map((s) => [s, { type: 'integer', minimum: 0 }])),
+        },
+        created_at: ref('schemas', 'DateTime'),
+        finished_at: { type: ['string', 'null'], format: 'date-time', description: 'When its workflow found nothing left to send.' },
+      },
+    },
+  },
+  paths: {
+    [`${PREFIX}/messages/batch`]: {
+      parameters: [ref('parameters', 'businessname')],
+      post: {
+        operationId: 'sendMessageBatch',
+        tags: ['Campaigns'],
+        summary: 'Send one text to up to 1,000 recipients',
+        description:
+          'Checks the token, `Idempotency-Key`, `message_type` and `recipients` (a 400 for the whole request), then each recipient as `POST /messages` does. ' +
+          'Refused recipients do not refuse the others: 202 when at least one was accepted, 400 (nothing stored) when none was. The body may be up to 5 MB.',
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: 'As for `POST /messages`: the same key with the same request answers the first answer again and never sends twice; with another request, a 422.',
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~](?:[ -~]{0,253}[!-~])?$' },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: ref('schemas', 'SendMessageBatchRequest'),
+              example: { message_type: 'text', text_message: 'Hi {{client_name}}, our sale starts today.', delay: 'PT1H', recipients: [{ client: 'c1' }, { client_phone: '+14155550123', client_name: 'Grace' }] },
+            },
+          },
+        },
+        responses: {
+          202: json('Stored and scheduled: one result per recipient.', ref('schemas', 'MessageBatchAccepted'), {
+            headers: {
+              Location: ref('headers', 'Location'),
+              'Idempotent-Replayed': { description: 'Present when this answers a repeated `Idempotency-Key`.', schema: { type: 'string', const: 'true' } },
+            },
+          }),
+          400: {
+            description: 'The request is invalid as a whole, or no recipient could be accepted (then with each recipient\'s problem).',
+            content: {
+              'application/problem+json': {
+                schema: { oneOf: [ref('schemas', 'BadRequestProblem'), ref('schemas', 'MessageBatchRefusedProblem')] },
+                examples: {
+                  invalidType: { summary: 'Invalid message_type: must be "text"', value: { type: '/problems/invalid-request', title: 'Bad Request', status: 400, detail: 'Invalid message_type: must be "text"' } },
+                  invalidRecipients: {
+                    summary: 'Invalid recipients: must be an array of 1 to 1000 objects',
+                    value: { type: '/problems/invalid-request', title: 'Bad Request', status: 400, detail: 'Invalid recipients: must be an array of 1 to 1000 objects' },
+                  },
+                  noneAccepted: {
+                    summary: 'No recipient could be accepted: see results',
+                    value: {
+                      type: '/problems/invalid-request',
+                      title: 'Bad Request',
+                      status: 400,
+                      detail: 'No recipient could be accepted: see results',
+                      batch_id: null,
+                      results: [{ index: 0, status: 'rejected', error: { type: '/problems/not-found', status: 404, detail: 'Client not found' } }],
+                    },
+                  },
+                },
+              },
+            },
+          },
+          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          422: problem(422, 'This `Idempotency-Key` was used with a different request.', { keyReused: 'Idempotency-Key was already used with a different request' }),
+          ...businessResponses(true),
+          503: problem(
+            503,
+            'PostgreSQL or Temporal cannot be reached, or the batch could not be scheduled (with `Retry-After`). With an `Idempotency-Key` it is stored: repeat the request with the same key.',
+            {
+              unavailable: 'A backing service is unavailable; try again shortly',
+              storedNotScheduled: 'The batch is stored but not scheduled yet: repeat the request with the same Idempotency-Key',
+              notScheduled: 'The batch could not be scheduled and will not be sent: try again',
+            },
+            ['Retry-After'],
+          ),
+        },
+      },
+    },
+    [`${PREFIX}/messages/batch/{_id}`]: {
+      parameters: [ref('parameters', 'businessname'), batchIdParameter],
+      get: {
+        operationId: 'getMessageBatch',
+        tags: ['Campaigns'],
+        summary: 'A batch and its messages counted by status',
+        responses: {
+          200: json('The batch.', ref('schemas', 'MessageBatch'), { example: batchExample }),
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No such batch of the caller in this business.', batchNotFound),
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/messages/batch/{_id}/cancel`]: {
+      parameters: [ref('parameters', 'businessname'), batchIdParameter],
+      post: {
+        operationId: 'cancelMessageBatch',
+        tags: ['Campaigns'],
+        summary: 'Cancel what has not left',
+        description: 'Every message of the batch still `scheduled` becomes `canceled`; those already sending or sent are left as they are. Idempotent.',
+        responses: {
+          200: json('The batch after the cancel.', ref('schemas', 'MessageBatch'), { example: { ...batchExample, counts: { ...batchExample.counts, sent: 0, canceled: 995 }, finished_at: null } }),
+          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
+          404: problem(404, 'No such batch of the caller in this business.', batchNotFound),
+          ...businessResponses(true),
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,157 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { MessageBatch } from '../../generated/prisma/client';
+import { findClients } from '../../db/clients';
+import { insertMessageBatch } from '../../db/message-batches';
+import { closeScheduledInBatch } from '../../db/messages';
+import { optedOutAmong } from '../../db/opt-outs';
+import type { Prisma } from '../../db/prisma';
+import type { Scope } from '../../db/scope';
+import type { Admissions } from '../../temporal/admission';
+import { refuseWhileKnownDown } from '../../temporal/availability';
+import { startMessageBatchWorkflow, type ScheduledBatch } from '../../temporal/message-batch-workflow';
+import { Conflict, Invalid, refusalOf, Unavailable, type UseCaseError } from '../errors';
+import { parseBatchRequest, type BatchRequest } from './batch-request';
+import { readIdempotencyKey } from './idempotency';
+import { smsShape } from './sms-encoding';
+
+export interface AcceptBatchDeps {
+  prisma: Prisma;
+  temporal: TemporalClient;
+  taskQueue: string;
+  admission?: Pick<Admissions, 'messages'>;
+  log?: (error: unknown) => void;
+  carrier?: { sender: string };
+}
+
+/** One recipient's result, in request order: accepted (`_id`, `send_at`) or refused with the single send's problem. */
+export type RecipientResult =
+  | { index: number; _id: string; status: 'scheduled'; send_at: string }
+  | { index: number; status: 'rejected'; error: { type: string; status: number; detail: string } };
+
+export interface BatchAnswer {
+  batch: MessageBatch | null;
+  results: RecipientResult[];
+  replayed: boolean;
+}
+
+/** Starts the stored batch's workflow; the Nexus operation starts it with its completion callback. */
+export type StartBatchWorkflow = (batch: ScheduledBatch) => Promise<void>;
+
+const RETRY_AFTER_SECONDS = 5;
+const OPTED_OUT = new Conflict('Recipient has opted out of text messages');
+
+function refused(index: number, error: UseCaseError): RecipientResult {
+  const { status, type, detail } = refusalOf(error);
+  return { index, status: 'rejected', error: { type, status, detail } };
+}
+
+function batchHash(request: BatchRequest, body: Record<string, unknown>): string {
+  return `v1:${createHash('sha256').update(JSON.stringify([body.text_message ?? null, request.fingerprint])).digest('hex')}`;
+}
+
+/**
+ * Accepts a campaign: every valid recipient becomes a scheduled message of one batch, stored together,
+ * sent by one workflow; each refused one gets the single send's problem. 400 (Invalid) when none is
+ * valid, with nothing stored. A repeat with the same Idempotency-Key and request answers the same.
+ */
+export async function sendMessageBatchRequest(
+  deps: AcceptBatchDeps,
+  scope: Scope,
+  body: unknown,
+  idempotencyKeyHeader: string | undefined,
+  requestId?: string,
+  start: StartBatchWorkflow = (batch) => startMessageBatchWorkflow(deps.temporal, deps.taskQueue, batch),
+): Promise<BatchAnswer> {
+  const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
+  const request = await parseBatchRequest(body, (ids) => findClients(deps.prisma, scope, ids));
+  refuseWhileKnownDown(deps.temporal);
+  const accept = () => storeAndStart(deps, scope, request, (body ?? {}) as Record<string, unknown>, idempotencyKey, requestId, start);
+  return deps.admission ? deps.admission.messages.run(accept) : accept();
+}
+
+async function storeAndStart(
+  deps: AcceptBatchDeps,
+  scope: Scope,
+  request: BatchRequest,
+  body: Record<string, unknown>,
+  idempotencyKey: string | null,
+  requestId: string | undefined,
+  start: StartBatchWorkflow,
+): Promise<BatchAnswer> {
+  const hash = idempotencyKey ? batchHash(request, body) : null;
+  const sender = deps.carrier?.sender ?? null;
+  const phones = request.recipients.flatMap((r) => ('request' in r ? [r.request.phone] : []));
+  const optedOut = sender === null ? new Set<string>() : await optedOutAmong(deps.prisma, sender, phones);
+
+  const results: RecipientResult[] = [];
+  const messages = [];
+  let sendAt: Date | null = null;
+  for (const [index, recipient] of request.recipients.entries()) {
+    if ('error' in recipient) {
+      results.push(refused(index, recipient.error));
+      continue;
+    }
+    const r = recipient.request;
+    if (optedOut.has(r.phone)) {
+      results.push(refused(index, OPTED_OUT));
+      continue;
+    }
+    const id = randomUUID();
+    const sms = smsShape(r.text);
+    sendAt ??= r.sendAt;
+    messages.push({
+      id,
+      clientPk: r.client?.pk ?? null,
+      clientId: r.client?.id ?? null,
+      phone: r.phone,
+      name: r.name,
+      text: r.text,
+      sendAt: r.sendAt,
+      idempotencyKey: null,
+      requestHash: null,
+      encoding: sms.encoding,
+      segments: sms.segments,
+      sendWindow: r.sendWindow,
+      deferredUntil: r.deferredUntil,
+      sender,
+    });
+    results.push({ index, _id: id, status: 'scheduled', send_at: r.sendAt.toISOString() });
+  }
+
+  const first = request.recipients.find((r): r is Extract<typeof r, { request: unknown }> => 'request' in r)?.request;
+  if (messages.length === 0) {
+    // Nothing stored; with a key, a repeat is refused the same way.
+    throw new BatchRefused(results);
+  }
+  const stored = await insertMessageBatch(deps.prisma, scope, {
+    id: randomUUID(),
+    sendAt: sendAt!,
+    sendWindow: first?.sendWindow ?? null,
+    idempotencyKey,
+    requestHash: hash,
+    total: request.recipients.length,
+    results,
+  }, messages);
+  if (stored.replayed && stored.batch.requestHash !== hash) throw new Conflict('Idempotency-Key was already used with a different request', 'idempotency-key-reused');
+  const batch = stored.batch;
+  const answer: BatchAnswer = { batch, results: stored.replayed ? (batch.results as RecipientResult[]) : results, replayed: stored.replayed };
+
+  try {
+    // A replay heals a crash between storing and starting (a closed run is never started again).
+    if (!stored.replayed || batch.finishedAt === null) await start({ id: batch.id, business: batch.business, sendAt: batch.sendAt, accepted: batch.accepted, requestId });
+  } catch (error) {
+    deps.log?.(error);
+    if (idempotencyKey) throw new Unavailable('The batch is stored but not scheduled yet: repeat the request with the same Idempotency-Key', RETRY_AFTER_SECONDS);
+    await closeScheduledInBatch(deps.prisma, batch.id, { status: 'failed', error: 'Could not be scheduled' });
+    throw new Unavailable('The batch could not be scheduled and will not be sent: try again', RETRY_AFTER_SECONDS);
+  }
+  return answer;
+}
+
+/** No recipient was valid: a 400 whose body still lists each recipient's problem. */
+export class BatchRefused extends Invalid {
+  constructor(readonly results: RecipientResult[]) {
+    super('No recipient could be accepted: see results');
+  }
+}

@@ -1,0 +1,74 @@
+import { MAX_BATCH_RECIPIENTS } from '../../domain';
+import { Invalid, UseCaseError } from '../errors';
+import { RESOURCE_ID_PATTERN } from '../input/validation';
+import { parseMessageRequest, type KnownClient, type MessageRequest } from './request';
+
+/** What `{{client_name}}` in a text stands for. */
+const CLIENT_NAME = /\{\{\s*client_name\s*\}\}/g;
+
+export type RecipientOutcome = { request: MessageRequest } | { error: UseCaseError };
+
+export interface BatchRequest {
+  recipients: RecipientOutcome[];
+  /** The canonical request, for the Idempotency-Key's hash: each recipient's fingerprint or its refusal. */
+  fingerprint: unknown[];
+}
+
+const INVALID_RECIPIENTS = `Invalid recipients: must be an array of 1 to ${MAX_BATCH_RECIPIENTS} objects`;
+
+/**
+ * The batch's checks: message_type, then `recipients`; each recipient is then checked by the rules and
+ * texts of a single send (parseMessageRequest) on the body it stands for: its own fields, the batch's
+ * message_type, delay and send_window, and its own text_message or the batch's, with `{{client_name}}`
+ * replaced by its name. One refused recipient does not refuse the others. `findClients` loads every
+ * named client in one query.
+ */
+export async function parseBatchRequest(
+  body: unknown,
+  findClients: (ids: string[]) => Promise<KnownClient[]>,
+  now = new Date(),
+): Promise<BatchRequest> {
+  const fields = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  if (fields.message_type !== 'text') throw new Invalid('Invalid message_type: must be "text"');
+  const { recipients } = fields;
+  if (!Array.isArray(recipients) || recipients.length < 1 || recipients.length > MAX_BATCH_RECIPIENTS) throw new Invalid(INVALID_RECIPIENTS);
+  if (!recipients.every((r) => typeof r === 'object' && r !== null && !Array.isArray(r))) throw new Invalid(INVALID_RECIPIENTS);
+
+  const ids = [...new Set(recipients.map((r) => (r as Record<string, unknown>).client).filter((id): id is string => typeof id === 'string' && RESOURCE_ID_PATTERN.test(id)))];
+  const clients = new Map((await findClients(ids)).map((client) => [client.id, client]));
+  const findClient = async (id: string) => clients.get(id) ?? null;
+
+  const outcomes: RecipientOutcome[] = [];
+  for (const recipient of recipients as Record<string, unknown>[]) {
+    const text = recipient.text_message !== undefined && recipient.text_message !== null ? recipient.text_message : fields.text_message;
+    const single = {
+      message_type: fields.message_type,
+      client: recipient.client,
+      client_phone: recipient.client_phone,
+      client_name: recipient.client_name,
+      text_message: text,
+      delay: fields.delay,
+      send_window: fields.send_window,
+    };
+    try {
+      outcomes.push({ request: await withName(await parseMessageRequest(single, findClient, now), single) });
+    } catch (error) {
+      if (!(error instanceof UseCaseError)) throw error;
+      outcomes.push({ error });
+    }
+  }
+  return {
+    recipients: outcomes,
+    fingerprint: outcomes.map((o) => ('request' in o ? o.request.fingerprint : { refused: o.error.detail })),
+  };
+}
+
+/** The text with `{{client_name}}` replaced by the recipient's name; checked again as a single text would be. */
+async function withName(request: MessageRequest, single: Record<string, unknown>): Promise<MessageRequest> {
+  if (!request.text.match(CLIENT_NAME)) return request;
+  if (!request.name) throw new Invalid('Missing client_name: text_message uses {{client_name}}');
+  const text = request.text.replace(CLIENT_NAME, () => request.name!);
+  // The substituted text meets the single send's rules too (its length above all); the fingerprint keeps the text as asked.
+  await parseMessageRequest({ ...single, text_message: text }, async () => request.client);
+  return { ...request, text };
+}

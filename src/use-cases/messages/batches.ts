@@ -1,0 +1,29 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { MessageBatch } from '../../generated/prisma/client';
+import { countBatchMessages, findOwnedBatch as findBatch } from '../../db/message-batches';
+import { closeScheduledInBatch } from '../../db/messages';
+import type { Prisma } from '../../db/prisma';
+import type { Scope } from '../../db/scope';
+import type { MessageStatus } from '../../domain';
+import { wakeMessageBatchWorkflow } from '../../temporal/message-batch-workflow';
+import { NotFound } from '../errors';
+
+const BATCH_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type BatchWithCounts = MessageBatch & { counts: Partial<Record<MessageStatus, number>> };
+
+/** The caller's batch with its messages counted by status, or the same 404 whether missing, another's or not an id. */
+export async function findOwnedBatch(prisma: Prisma, scope: Scope, id: string): Promise<BatchWithCounts> {
+  const batch = BATCH_ID.test(id) ? await findBatch(prisma, scope, id) : null;
+  if (!batch) throw new NotFound('Batch not found');
+  return { ...batch, counts: await countBatchMessages(prisma, batch.id) };
+}
+
+/** Cancels every message of the batch that has not left yet, then wakes its run so that it ends when nothing is left. */
+export async function cancelBatch(deps: { prisma: Prisma; temporal: TemporalClient; taskQueue: string }, scope: Scope, id: string): Promise<BatchWithCounts> {
+  const batch = await findOwnedBatch(deps.prisma, scope, id);
+  if (await closeScheduledInBatch(deps.prisma, batch.id, { status: 'canceled', by: 'api' })) {
+    await wakeMessageBatchWorkflow(deps.temporal, deps.taskQueue, { id: batch.id, business: batch.business, sendAt: batch.sendAt, accepted: batch.accepted });
+  }
+  return findOwnedBatch(deps.prisma, scope, batch.id);
+}

@@ -1,0 +1,164 @@
+import {
+  ActivityFailure,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { createActivities } from '../activities';
+import {
+  ActivityFailureType,
+  MESSAGE_STATUS,
+  messageBatchChangedSignal,
+  messageBatchStateQuery,
+  type MessageBatchProgress,
+  type MessageBatchState,
+  type MessageStatus,
+  type SendMessageBatchInput,
+  type SendMessageBatchResult,
+} from '../domain';
+import { attemptsWithin } from './retry-budget';
+import { nextSleepMs } from './timers';
+
+type Activities = ReturnType<typeof createActivities>;
+
+/** Database steps, inside the workflow task: ten minutes of a database that keeps failing fails the run (the reconciler restarts it). */
+const local = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: {
+    initialInterval: '200 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '10 seconds',
+    maximumAttempts: attemptsWithin(10 * 60_000, { initialMs: 200, coefficient: 2, maximumMs: 10_000 }),
+  },
+});
+
+/**
+ * A chunk's hand-over: an activity task, heartbeating while it sends (and waits for its paced slots), retried
+ * with backoff for up to an hour; each retry sends only what the provider has not accepted yet.
+ */
+const { sendBatchChunk } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '15 seconds',
+  scheduleToCloseTimeout: '1 hour',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '2 minutes', nonRetryableErrorTypes: [ActivityFailureType.MessageNotFound] },
+});
+
+const emptyProgress = (): MessageBatchProgress => ({ chunks: 0, sent: 0, failed: 0, skipped: 0 });
+
+/**
+ * One run per batch (POST /messages/batch): sleeps until its next message is due, then claims its due
+ * messages a chunk at a time and hands each chunk to the provider in an activity, `concurrency` chunks at
+ * once, until none is left (a recipient's send window may leave some for later: it sleeps again).
+ * The rows are the truth: a message canceled or opted out before its chunk is claimed is skipped, and a
+ * run that resumes (after a Terminate and the reconciler's restart) sends first the chunks left sending.
+ * An operator's Request Cancellation cancels what is still scheduled; claimed chunks finish sending.
+ */
+export async function sendMessageBatch(input: SendMessageBatchInput): Promise<SendMessageBatchResult> {
+  const progress = input.progress ?? emptyProgress();
+  const state: MessageBatchState = { phase: 'waiting', sendAt: input.sendAt, nextWakeAt: null, inFlight: 0, progress };
+  const signal = { changed: false };
+  setHandler(messageBatchChangedSignal, () => {
+    signal.changed = true;
+  });
+  setHandler(messageBatchStateQuery, () => state);
+  let shown: MessageStatus | undefined = 'scheduled';
+  const show = (status: MessageStatus) => {
+    const { sent, failed, skipped } = progress;
+    setCurrentDetails(`Batch ${input.batchId}: ${status}; ${sent} sent, ${failed} failed, ${skipped} skipped (canceled or opted out)`);
+    if (status !== shown) upsertSearchAttributes([{ key: MESSAGE_STATUS, value: status }]);
+    shown = status;
+  };
+
+  const plan = await local.planMessageBatch(input.batchId);
+  if (!plan) {
+    state.phase = 'done';
+    return progress;
+  }
+  let nextChunk = Math.max(input.nextChunk ?? 0, plan.nextChunk);
+  const send = async (chunk: number) => {
+    state.inFlight++;
+    try {
+      const result = await sendBatchChunk({ batchId: input.batchId, chunk });
+      progress.sent += result.sent;
+      progress.failed += result.failed;
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+      const result = await local.giveUpBatchChunk({ batchId: input.batchId, chunk, error: `Gave up retrying: ${error.cause?.message ?? error.message}` });
+      progress.sent += result.sent;
+      progress.failed += result.failed;
+    } finally {
+      state.inFlight--;
+      progress.chunks++;
+      show('sending');
+    }
+  };
+
+  /** Claims and sends everything due now, `concurrency` chunks at once. */
+  const sendDue = async () => {
+    state.phase = 'sending';
+    state.nextWakeAt = null;
+    show('sending');
+    const inFlight = new Map<number, Promise<void>>();
+    const start = (chunk: number) => inFlight.set(chunk, send(chunk).finally(() => inFlight.delete(chunk)));
+    for (const chunk of plan.resume) {
+      if (inFlight.size >= plan.concurrency) await Promise.race(inFlight.values());
+      start(chunk);
+    }
+    plan.resume = [];
+    for (let due = true; due || inFlight.size > 0; ) {
+      while (due && inFlight.size < plan.concurrency) {
+        const claim = await local.claimBatchChunk({ batchId: input.batchId, chunk: nextChunk, limit: plan.chunkSize });
+        progress.skipped += claim.suppressed;
+        if (!claim.existed && claim.sending === 0) {
+          due = false;
+          break;
+        }
+        const chunk = nextChunk++;
+        if (claim.sending > 0) start(chunk);
+      }
+      if (inFlight.size > 0) await Promise.race(inFlight.values());
+    }
+  };
+
+  try {
+    if (plan.resume.length > 0) await CancellationScope.nonCancellable(sendDue);
+    for (;;) {
+      signal.changed = false;
+      const due = await local.nextDueInBatch(input.batchId);
+      if (due === null) break;
+      const deadline = Date.parse(due);
+      const now = Date.now();
+      if (deadline > now) {
+        state.phase = 'waiting';
+        const { sleepMs, reachesDeadline } = nextSleepMs(deadline, now);
+        state.nextWakeAt = new Date(now + sleepMs).toISOString();
+        if (await condition(() => signal.changed, sleepMs, { summary: `Send the batch's next messages at ${due}` })) continue;
+        if (!reachesDeadline || workflowInfo().continueAsNewSuggested) {
+          await continueAsNew<typeof sendMessageBatch>({ ...input, nextChunk, progress });
+        }
+        continue;
+      }
+      await CancellationScope.nonCancellable(sendDue);
+      if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof sendMessageBatch>({ ...input, nextChunk, progress });
+    }
+  } catch (error) {
+    if (!isCancellation(error)) throw error;
+    await CancellationScope.nonCancellable(async () => {
+      progress.skipped += await local.cancelBatchByOperator(input.batchId);
+      show('canceled');
+    });
+    throw error;
+  }
+  await local.markBatchFinished(input.batchId);
+  state.phase = 'done';
+  state.nextWakeAt = null;
+  show(progress.sent > 0 || progress.failed === 0 ? 'sent' : 'failed');
+  return progress;
+}
