@@ -76,7 +76,8 @@ export async function sendMessageBatch(input: SendMessageBatchInput): Promise<Se
     shown = status;
   };
 
-  const plan = await local.planMessageBatch(input.batchId);
+  // Non-cancellable: a cancel requested while the run waited on its start delay is seen by the wait below.
+  const plan = await CancellationScope.nonCancellable(() => local.planMessageBatch(input.batchId));
   if (!plan) {
     state.phase = 'done';
     return progress;
