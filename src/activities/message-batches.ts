@@ -84,8 +84,9 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
       return (await nextDueInBatch(prisma, batchId))?.toISOString() ?? null;
     },
 
-    claimBatchChunk(input: { batchId: string; chunk: number; limit: number }) {
-      return claimBatchChunk(prisma, input);
+    /** `dueBy`: the run's time, ISO 8601. */
+    claimBatchChunk(input: { batchId: string; chunk: number; limit: number; dueBy: string }) {
+      return claimBatchChunk(prisma, { ...input, dueBy: new Date(input.dueBy) });
     },
 
     /**

@@ -485,17 +485,18 @@ async function rowsWithClient(tx: Db.TransactionClient, ids: string[]): Promise<
 }
 
 /**
- * Claims chunk `chunk` of the batch: the batch's due messages whose recipient opted out go scheduled →
- * suppressed, then up to `limit` due ones scheduled → sending with `batch_chunk = chunk`. A claim of a
+ * Claims chunk `chunk` of the batch: its messages due by `dueBy` whose recipient opted out go scheduled →
+ * suppressed, then up to `limit` due ones scheduled → sending with `batch_chunk = chunk`. `dueBy` is the
+ * run's clock, not this process's, so that a worker whose clock lags never leaves the run finding nothing due. A claim of a
  * chunk that already has rows (a retried claim, or a new run resuming) takes nothing more and reports
  * the chunk's rows still sending. Messages canceled before it are simply not taken.
  */
 export async function claimBatchChunk(
   prisma: Prisma,
-  input: { batchId: string; chunk: number; limit: number },
+  input: { batchId: string; chunk: number; limit: number; dueBy: Date },
   now = new Date(),
 ): Promise<{ sending: number; suppressed: number; existed: boolean }> {
-  const { batchId, chunk, limit } = input;
+  const { batchId, chunk, limit, dueBy } = input;
   return withEvents(prisma, async (tx, _record, recordMany) => {
     // One claim at a time per batch: a resumed run and a late retry of its predecessor never split rows.
     await tx.$executeRaw`SELECT 1 FROM message_batches WHERE id = ${batchId}::uuid FOR UPDATE`;
@@ -504,12 +505,12 @@ export async function claimBatchChunk(
     if (existing.total > 0) return { sending: existing.sending, suppressed: 0, existed: true };
     const suppressed = await tx.$queryRaw<{ id: string }[]>`
       UPDATE messages m SET status = 'suppressed', suppressed_at = ${now}, suppressed_reason = ${OPTED_OUT}, updated_at = ${now}
-       WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE} <= ${now}
+       WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE} <= ${dueBy}
          AND EXISTS (SELECT 1 FROM opt_outs o WHERE o.sender = m.sender AND o.phone = m.phone AND o.status = 'opted_out')
       RETURNING m.id::text`;
     const claimed = await tx.$queryRaw<{ id: string }[]>`
       UPDATE messages SET status = 'sending', dispatched_at = ${now}, batch_chunk = ${chunk}, updated_at = ${now}
-       WHERE id IN (SELECT m.id FROM messages m WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE} <= ${now}
+       WHERE id IN (SELECT m.id FROM messages m WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE} <= ${dueBy}
                      ORDER BY ${DUE}, m.id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       RETURNING id::text`;
     await tx.$executeRaw`UPDATE message_batches SET chunks_claimed = GREATEST(chunks_claimed, ${chunk + 1}), updated_at = ${now} WHERE id = ${batchId}::uuid`;

@@ -115,7 +115,7 @@ export async function sendMessageBatch(input: SendMessageBatchInput): Promise<Se
     plan.resume = [];
     for (let due = true; due || inFlight.size > 0; ) {
       while (due && inFlight.size < plan.concurrency) {
-        const claim = await local.claimBatchChunk({ batchId: input.batchId, chunk: nextChunk, limit: plan.chunkSize });
+        const claim = await local.claimBatchChunk({ batchId: input.batchId, chunk: nextChunk, limit: plan.chunkSize, dueBy: new Date(Date.now()).toISOString() });
         progress.skipped += claim.suppressed;
         if (!claim.existed && claim.sending === 0) {
           due = false;
