@@ -333,3 +333,34 @@ test('the business and user named in the input are held to the rules of the HTTP
     { type: '/problems/not-found', title: 'Not Found', status: 404, detail: 'Client not found' },
   ]);
 });
+
+describe('sendMessageBatch', () => {
+  test('accepts as POST /messages/batch does: one result per recipient in order, the valid ones sent by the batch run', async () => {
+    const text = `Campaign ${randomUUID()}`;
+    const [outcome] = await caller.call([
+      {
+        operation: 'sendMessageBatch',
+        input: as({ message_type: 'text', text_message: text, recipients: [{ client: 'c1' }, { client: 'c2' }, { client: 'cx' }, { client_phone: '+14155550177' }] }),
+      },
+    ]);
+    const output = okOf(outcome);
+    expect(output.results.map((r: any) => [r.index, r.status, r.error?.detail ?? null])).toEqual([
+      [0, 'scheduled', null],
+      [1, 'rejected', 'Client c2 has no phone number: send client_phone'],
+      [2, 'rejected', 'Client not found'],
+      [3, 'scheduled', null],
+    ]);
+    const view = await eventually(async () => {
+      const b = (await stack.api('GET', `/messages/batch/${output.batch_id}`, { token })).body;
+      return b.finished_at ? b : undefined;
+    });
+    expect(view.counts).toEqual(expect.objectContaining({ sent: 2 }));
+  });
+
+  test('none accepted: the same problem as the HTTP 400, with each recipient’s problem', async () => {
+    const body = { message_type: 'text', text_message: 'Nobody', recipients: [{ client: 'cx' }, { client_phone: 'nope' }] };
+    const http = await stack.api('POST', '/messages/batch', { token, body });
+    const [outcome] = await caller.call([{ operation: 'sendMessageBatch', input: as(body) }]);
+    expect(problemOf(outcome)).toEqual(httpProblem(http));
+  });
+});

@@ -120,6 +120,27 @@ export interface CancelMessageOutput {
   workflow_id: string;
 }
 
+export interface SendMessageBatchInput extends CrmCaller {
+  message_type: 'text';
+  /** The text of every recipient without its own; `{{client_name}}` becomes the recipient's name. */
+  text_message?: string | null;
+  delay?: string | number | null;
+  send_window?: { from: string; to: string; timezone?: string | null } | null;
+  /** 1 to 1,000, each checked as a `sendMessage` input would be. */
+  recipients: { client?: string | null; client_phone?: string | null; client_name?: string | null; text_message?: string | null }[];
+  /** As the HTTP `Idempotency-Key`. Without it the operation's own request id is the key. */
+  idempotency_key?: string;
+}
+
+/** As the 202 of `POST /messages/batch`: one result per recipient, in request order (ids, statuses and problems only). */
+export interface SendMessageBatchOutput {
+  batch_id: string;
+  results: (
+    | { index: number; _id: string; status: 'scheduled'; send_at: string }
+    | { index: number; status: 'rejected'; error: { type: string; status: number; detail: string } }
+  )[];
+}
+
 export const CRM_SERVICE_NAME = 'crm';
 
 export const crmService = service(CRM_SERVICE_NAME, {
@@ -131,6 +152,11 @@ export const crmService = service(CRM_SERVICE_NAME, {
   getAssignments: operation<GetAssignmentsInput, GetAssignmentsOutput>(),
   /** Asynchronous: backed by the message's own workflow. Canceling the operation cancels the message if it has not left. */
   sendMessage: operation<SendMessageInput, SendMessageOutput>(),
+  /**
+   * Synchronous: answers once the batch is stored and its workflow started, as `POST /messages/batch`.
+   * None accepted is a failed operation whose problem lists each recipient's problem (`results`).
+   */
+  sendMessageBatch: operation<SendMessageBatchInput, SendMessageBatchOutput>(),
   /** Synchronous. Canceling a canceled message answers the same; one that has left is a `/problems/conflict`. */
   cancelMessage: operation<CancelMessageInput, CancelMessageOutput>(),
 });
@@ -141,6 +167,8 @@ export interface CrmProblem {
   title: string;
   status: number;
   detail: string;
+  /** sendMessageBatch with no recipient accepted: each recipient's problem. */
+  results?: SendMessageBatchOutput['results'];
 }
 
 /**

@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { HandlerError, OperationError } from 'nexus-rpc';
 import { refusalOf, UseCaseError, type Refusal } from '../use-cases/errors';
 import type { CrmProblem } from './contract';
+import { BatchRefused } from '../use-cases/messages/accept-batch';
 
 /**
  * What the caller sees for a use case's error (src/use-cases/errors.ts), through the same table as the
@@ -14,7 +15,8 @@ import type { CrmProblem } from './contract';
 export function toNexusError(error: unknown): unknown {
   if (!(error instanceof UseCaseError)) return error;
   const problem = refusalOf(error);
-  const cause = problemFailure(problem);
+  // A batch none of whose recipients was accepted says why for each, as the HTTP 400 does.
+  const cause = problemFailure(problem, error instanceof BatchRefused ? { batch_id: null, results: error.results } : {});
   if (problem.status >= 500) {
     return new HandlerError(problem.status === 504 ? 'UPSTREAM_TIMEOUT' : 'UNAVAILABLE', problem.detail, { cause, retryableOverride: true });
   }
@@ -27,7 +29,7 @@ function withoutStack<E extends Error>(error: E): E {
   return error;
 }
 
-function problemFailure(problem: Refusal): ApplicationFailure {
-  const details: CrmProblem = { type: problem.type, title: STATUS_CODES[problem.status] ?? 'Error', status: problem.status, detail: problem.detail };
+function problemFailure(problem: Refusal, extensions: Record<string, unknown>): ApplicationFailure {
+  const details: CrmProblem = { type: problem.type, title: STATUS_CODES[problem.status] ?? 'Error', status: problem.status, detail: problem.detail, ...extensions };
   return withoutStack(ApplicationFailure.create({ type: problem.type, message: problem.detail, nonRetryable: true, details: [details] }));
 }

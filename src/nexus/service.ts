@@ -7,6 +7,7 @@ import { assignAgentsRequest, DEFAULT_ASSIGN_TIMEOUT_MS } from '../use-cases/ass
 import { listAssignments } from '../use-cases/assignments/list';
 import { unassignAgentRequest } from '../use-cases/assignments/unassign';
 import { sendMessageRequest } from '../use-cases/messages/accept';
+import { sendMessageBatchRequest } from '../use-cases/messages/accept-batch';
 import { cancelIfScheduled, cancelMessage } from '../use-cases/messages/cancel';
 import { messageStatus } from '../db/messages';
 import { changedBy } from '../views/changed-by';
@@ -18,6 +19,7 @@ import {
   crmService,
   type AssignmentItem,
   type CancelMessageOutput,
+  type SendMessageBatchOutput,
   type SendMessageInput,
   type SendMessageOutput,
   type UnassignAgentOutput,
@@ -111,6 +113,14 @@ export function crmServiceHandler(options: CrmServiceDeps) {
     }),
 
     sendMessage,
+
+    sendMessageBatch: answer(async (ctx, fields) => {
+      const scope = callerScope(fields);
+      const { idempotency_key: key, business: _b, user: _u, ...body } = fields;
+      const idempotencyKey = key === undefined || key === null ? nexusRequestId(ctx) : typeof key === 'string' ? key : '';
+      const { batch, results } = await sendMessageBatchRequest(deps, scope, body, idempotencyKey, nexusRequestId(ctx));
+      return { batch_id: batch!.id, results } satisfies SendMessageBatchOutput;
+    }),
 
     cancelMessage: answer(async (_ctx, fields) => {
       const scope = callerScope(fields);
