@@ -146,3 +146,14 @@ test('the batch run carries ids and times only: no phone, name or text in its in
   }
   await stack.api('POST', `/messages/batch/${res.body.batch_id}/cancel`, { token: alice });
 });
+
+test('a campaign body may reach 5 MB (1,000 recipients with their own texts); beyond, a 413 naming the limit', async () => {
+  const own = 'x'.repeat(300);
+  const recipients = Array.from({ length: 1000 }, (_, i) => ({ client_phone: `+1415556${String(i).padStart(4, '0')}`, text_message: `${own} ${i}` }));
+  const res = await batch({ message_type: 'text', delay: '1h', recipients });
+  expect(res.status).toBe(202);
+  expect(JSON.stringify(recipients).length).toBeGreaterThan(100 * 1024);
+  await stack.api('POST', `/messages/batch/${res.body.batch_id}/cancel`, { token: alice });
+  const huge = Array.from({ length: 1000 }, () => ({ client_phone: '+14155550101', text_message: 'y'.repeat(6000) }));
+  expectProblem(await batch({ message_type: 'text', recipients: huge }), 413, 'Request body is larger than 5 MB');
+});

@@ -69,7 +69,7 @@ export function createApp(deps: AppDeps): Express {
   business.use(perUserRateLimit(deps.rateLimitPerMinute ?? 0));
   // strict: false lets a JSON `null` or scalar body reach the route, which answers with its own 400 text.
   // A campaign carries up to 1,000 recipients: its route reads up to 5 MB, every other one 100 kB.
-  business.post('/messages/batch', jsonBodyOnly, express.json({ limit: BATCH_BODY_LIMIT, type: () => true, strict: false }));
+  business.use('/messages/batch', jsonBodyOnly, express.json({ limit: BATCH_BODY_LIMIT, type: () => true, strict: false }));
   business.use(jsonBodyOnly, express.json({ limit: '100kb', type: () => true, strict: false }), storableBody);
   business.use(clientsRouter(deps));
   business.use(agentsRouter(deps));
