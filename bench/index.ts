@@ -1,6 +1,7 @@
 import { printSideBySide, type ScenarioResult } from './report';
 import * as accept from './scenarios/accept';
 import * as assign from './scenarios/assign';
+import * as campaign from './scenarios/campaign';
 import * as isolation from './scenarios/isolation';
 import * as lateness from './scenarios/lateness';
 import * as scale from './scenarios/scale';
@@ -18,6 +19,7 @@ const scenarios: Record<string, { usage: string; run: (args: string[]) => Promis
   'scale-out': { usage: '[messages=1000] [assignEveryMs=250]', run: scaleOut.run },
   accept: { usage: '[requests=300] [concurrency=10] [rounds=3]', run: accept.run },
   assign: { usage: '[requests=200] [concurrency=1] [rounds=3]', run: assign.run },
+  campaign: { usage: '[perMessage=1000] [bulk=10000] [paced=10000] [rate=100]', run: campaign.run },
 };
 
 /** `--engine dev|server|both` (default dev) taken out of the arguments; the rest are the scenario's. */
