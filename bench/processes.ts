@@ -25,7 +25,9 @@ export function deployedProcess(name: string, entry: string, env: Record<string,
       return child;
     },
     start() {
-      const started = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+      // BENCH_CPU_PROF_DIR: each process writes a V8 CPU profile there when it exits (open it in Chrome's DevTools).
+      const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+      const started = spawn(process.execPath, [...profile, join(PROJECT_ROOT, 'dist', entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
       started.once('exit', (code, signal) => {
         if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGKILL') log(`${name} exited: ${code ?? signal}`);
       });

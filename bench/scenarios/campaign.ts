@@ -181,10 +181,10 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const slow = await acceptBulk(paced, dueAt, 'paced');
     await waitDelivered(slow.ids, `paced ${paced} delivered`, dueAt + (paced / rate) * 1000 + 300_000);
     const arrivals = slow.ids.filter((id) => receiver.received.has(id)).map((id) => receiver.received.get(id)!.firstAt).sort((a, b) => a - b);
-    const offSlot = arrivals.map((t, k) => Math.abs(t - (arrivals[0] + (k * 1000) / rate)) / 1000).sort((a, b) => a - b);
+    const offSlot = arrivals.length ? arrivals.map((t, k) => Math.abs(t - (arrivals[0] + (k * 1000) / rate)) / 1000).sort((a, b) => a - b) : [NaN];
     const pacedFigures = {
       sent: arrivals.length,
-      spanS: +((arrivals[arrivals.length - 1] - arrivals[0]) / 1000).toFixed(1),
+      spanS: arrivals.length ? +((arrivals[arrivals.length - 1] - arrivals[0]) / 1000).toFixed(1) : 0,
       offSlotS: { p50: +percentile(offSlot, 50).toFixed(3), p99: +percentile(offSlot, 99).toFixed(3), max: +offSlot[offSlot.length - 1].toFixed(3) },
       ...outcome(slow.ids, dueAt),
     };
