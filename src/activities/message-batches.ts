@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { findBatch, markBatchFinished } from '../db/message-batches';
 import {
@@ -8,9 +9,9 @@ import {
   markChunkSent,
   markMessageFailed,
   nextDueInBatch,
-  recordAcceptance,
+  recordAcceptances,
   startChunkAttempt,
-  type MessageWithClient,
+  type ChunkMessage,
 } from '../db/messages';
 import type { Prisma } from '../db/prisma';
 import { reserveSendSlots } from '../db/sender-paces';
@@ -51,6 +52,29 @@ async function eachWithin<T>(items: T[], inFlight: number, work: (item: T, index
   await Promise.all(Array.from({ length: Math.min(inFlight, items.length) }, lane));
 }
 
+/**
+ * Calls to `write` made in the same turn of the event loop become one call with all their items; each
+ * caller's promise settles with that call.
+ */
+function coalesced<T>(write: (items: T[]) => Promise<void>): (item: T) => Promise<void> {
+  let waiting: { item: T; settle: (error?: unknown) => void }[] = [];
+  const flush = async () => {
+    const batch = waiting;
+    waiting = [];
+    try {
+      await write(batch.map((w) => w.item));
+      for (const w of batch) w.settle();
+    } catch (error) {
+      for (const w of batch) w.settle(error);
+    }
+  };
+  return (item) =>
+    new Promise<void>((resolve, reject) => {
+      if (waiting.length === 0) setImmediate(flush);
+      waiting.push({ item, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+    });
+}
+
 /** A refusal no retry heals, with the carrier's code when it gave one. */
 function rejectionOf(error: unknown): { code?: string; optOut?: boolean } | undefined {
   if (!(error instanceof ApplicationFailure) || error.type !== ActivityFailureType.ProviderRejected) return undefined;
@@ -58,15 +82,15 @@ function rejectionOf(error: unknown): { code?: string; optOut?: boolean } | unde
   return { ...(typeof detail?.code === 'string' && { code: detail.code }), optOut: detail?.optOut === true };
 }
 
-function outgoing(message: MessageWithClient): OutgoingMessage {
+function outgoing(message: ChunkMessage): OutgoingMessage {
   return {
     id: message.id,
     business: message.business,
-    client: message.client?.id ?? null,
+    client: message.clientId,
     to: message.phone,
     name: message.name,
     text: message.text,
-    sent_at: message.dispatchedAt!.toISOString(),
+    sent_at: message.dispatchedAt.toISOString(),
   };
 }
 
@@ -86,7 +110,7 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
 
     /** `dueBy`: the run's time, ISO 8601. */
     claimBatchChunk(input: { batchId: string; chunk: number; limit: number; dueBy: string }) {
-      return claimBatchChunk(prisma, { ...input, dueBy: new Date(input.dueBy) });
+      return claimBatchChunk(prisma, { ...input, dueBy: new Date(input.dueBy), provider: provider.name });
     },
 
     /**
@@ -96,11 +120,15 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
      * earlier attempt may have reached. Then the accepted ones become `sent` together. A refusal ends that
      * message `failed`; other failures leave it for the retry, which this attempt asks for by failing.
      */
-    async sendBatchChunk(input: { batchId: string; chunk: number }): Promise<{ sent: number; failed: number }> {
-      const rows = await startChunkAttempt(prisma, { batchId: input.batchId, chunk: input.chunk, provider: provider.name });
+    async sendBatchChunk(input: { batchId: string; chunk: number; fresh?: boolean }): Promise<{ sent: number; failed: number }> {
+      // The claim counted the first attempt of a chunk this run just claimed (`fresh`); any other attempt counts its own.
+      const retry = !input.fresh || Context.current().info.attempt > 1;
+      const rows = await startChunkAttempt(prisma, { batchId: input.batchId, chunk: input.chunk, provider: provider.name, retry });
       const rate = campaigns.ratePerSecond;
       const firstSlot = rate && rows.length > 0 ? (await reserveSendSlots(prisma, { sender: rows[0].sender ?? provider.name, count: rows.length, perSecond: rate })).getTime() : undefined;
-      const rejected: { row: MessageWithClient; error: unknown }[] = [];
+      // Acceptances that arrive together are written by one statement; each hand-over waits for its own.
+      const recordAcceptance = coalesced((accepted: { messageId: string; providerRef: string | null }[]) => recordAcceptances(prisma, accepted));
+      const rejected: { row: ChunkMessage; error: unknown }[] = [];
       const transient: unknown[] = [];
       await whileHeartbeating(() =>
         eachWithin(rows, HAND_OVERS_IN_FLIGHT, async (row, k) => {
@@ -112,13 +140,13 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
           try {
             const found = row.attempts > 0 && provider.findSent ? await provider.findSent(message) : null;
             const accepted = found ?? (await provider.deliver(message));
-            await recordAcceptance(prisma, { messageId: row.id, providerRef: accepted.providerRef ?? null });
+            await recordAcceptance({ messageId: row.id, providerRef: accepted.providerRef ?? null });
           } catch (error) {
             (rejectionOf(error) ? rejected : transient).push(rejectionOf(error) ? { row, error } : error);
           }
         }),
       );
-      const sent = await markChunkSent(prisma, input);
+      const sent = await markChunkSent(prisma, { batchId: input.batchId, chunk: input.chunk });
       for (const { sendAt, sentAt } of sent) observeLateness?.((sentAt.getTime() - sendAt.getTime()) / 1000);
       for (const { row, error } of rejected) {
         const rejection = rejectionOf(error)!;

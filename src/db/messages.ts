@@ -486,17 +486,18 @@ async function rowsWithClient(tx: Db.TransactionClient, ids: string[]): Promise<
 
 /**
  * Claims chunk `chunk` of the batch: its messages due by `dueBy` whose recipient opted out go scheduled →
- * suppressed, then up to `limit` due ones scheduled → sending with `batch_chunk = chunk`. `dueBy` is the
+ * suppressed, then up to `limit` due ones scheduled → sending with `batch_chunk = chunk`, counting the
+ * chunk's first hand-over attempt (`attempts = 1`, by `provider`) in the same write. `dueBy` is the
  * run's clock, not this process's, so that a worker whose clock lags never leaves the run finding nothing due. A claim of a
  * chunk that already has rows (a retried claim, or a new run resuming) takes nothing more and reports
  * the chunk's rows still sending. Messages canceled before it are simply not taken.
  */
 export async function claimBatchChunk(
   prisma: Prisma,
-  input: { batchId: string; chunk: number; limit: number; dueBy: Date },
+  input: { batchId: string; chunk: number; limit: number; dueBy: Date; provider: string },
   now = new Date(),
 ): Promise<{ sending: number; suppressed: number; existed: boolean }> {
-  const { batchId, chunk, limit, dueBy } = input;
+  const { batchId, chunk, limit, dueBy, provider } = input;
   return withEvents(prisma, async (tx, _record, recordMany) => {
     // One claim at a time per batch: a resumed run and a late retry of its predecessor never split rows.
     await tx.$executeRaw`SELECT 1 FROM message_batches WHERE id = ${batchId}::uuid FOR UPDATE`;
@@ -509,7 +510,7 @@ export async function claimBatchChunk(
          AND EXISTS (SELECT 1 FROM opt_outs o WHERE o.sender = m.sender AND o.phone = m.phone AND o.status = 'opted_out')
       RETURNING m.id::text`;
     const claimed = await tx.$queryRaw<{ id: string }[]>`
-      UPDATE messages SET status = 'sending', dispatched_at = ${now}, batch_chunk = ${chunk}, updated_at = ${now}
+      UPDATE messages SET status = 'sending', dispatched_at = ${now}, batch_chunk = ${chunk}, attempts = 1, provider = ${provider}, updated_at = ${now}
        WHERE id IN (SELECT m.id FROM messages m WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE} <= ${dueBy}
                      ORDER BY ${DUE}, m.id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       RETURNING id::text`;
@@ -530,23 +531,47 @@ export async function chunksStillSending(prisma: Prisma, batchId: string): Promi
   return rows.map((r) => r.chunk);
 }
 
-/**
- * The chunk's messages still sending, each counted as one more attempt unless the provider already
- * accepted it; `attempts` is the count before this one (above 0: an earlier attempt may have reached it).
- */
-export async function startChunkAttempt(prisma: Prisma, input: { batchId: string; chunk: number; provider: string }): Promise<MessageWithClient[]> {
-  const ids = await prisma.$queryRaw<{ id: string }[]>`
-    UPDATE messages SET attempts = attempts + 1, provider = ${input.provider}
-     WHERE batch_id = ${input.batchId}::uuid AND batch_chunk = ${input.chunk} AND status = 'sending' AND provider_accepted_at IS NULL
-    RETURNING id::text`;
-  if (ids.length === 0) return [];
-  const rows = await prisma.message.findMany({ where: { id: { in: ids.map((r) => r.id) } }, include: withClientId, orderBy: [{ sendAt: 'asc' }, { id: 'asc' }] });
-  return rows.map((row) => ({ ...row, attempts: row.attempts - 1 }));
+/** What handing a chunk's message over needs (the webhook body, the carrier's send). */
+export interface ChunkMessage {
+  id: string;
+  business: string;
+  clientId: string | null;
+  phone: string;
+  name: string | null;
+  text: string;
+  sender: string | null;
+  dispatchedAt: Date;
+  /** Attempts before this one: above 0, an earlier attempt may have reached the provider. */
+  attempts: number;
 }
 
-/** The provider accepted the message: recorded before anything else, so that no retry hands it over again. */
-export async function recordAcceptance(prisma: Prisma, input: { messageId: string; providerRef: string | null }, now = new Date()): Promise<void> {
-  await prisma.$executeRaw`UPDATE messages SET provider_accepted_at = ${now}, provider_ref = ${input.providerRef} WHERE id = ${input.messageId}::uuid AND status = 'sending'`;
+/**
+ * The chunk's messages still sending and not yet accepted by the provider. The claim counted the first
+ * attempt; a retry (`retry`) counts one more for each.
+ */
+export async function startChunkAttempt(prisma: Prisma, input: { batchId: string; chunk: number; provider: string; retry: boolean }): Promise<ChunkMessage[]> {
+  type Row = Omit<ChunkMessage, 'clientId' | 'dispatchedAt'> & { client_id: string | null; dispatched_at: Date };
+  const fields = Db.sql`m.id::text AS id, m.business, m.phone, m.name, m.text, m.sender, m.dispatched_at, m.attempts - 1 AS attempts,
+                        (SELECT c.id FROM clients c WHERE c.pk = m.client_pk) AS client_id`;
+  const ofChunk = Db.sql`m.batch_id = ${input.batchId}::uuid AND m.batch_chunk = ${input.chunk} AND m.status = 'sending' AND m.provider_accepted_at IS NULL`;
+  const rows = input.retry
+    ? await prisma.$queryRaw<Row[]>`UPDATE messages m SET attempts = m.attempts + 1, provider = ${input.provider} WHERE ${ofChunk} RETURNING ${fields}`
+    : await prisma.$queryRaw<Row[]>`SELECT ${fields} FROM messages m WHERE ${ofChunk}`;
+  return rows
+    .map(({ client_id, dispatched_at, ...row }) => ({ ...row, clientId: client_id, dispatchedAt: dispatched_at }))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * The provider accepted these messages: recorded before anything else is done with them, so that no
+ * retry hands them over again. One statement for the acceptances that arrived together.
+ */
+export async function recordAcceptances(prisma: Prisma, accepted: { messageId: string; providerRef: string | null }[], now = new Date()): Promise<void> {
+  if (accepted.length === 0) return;
+  await prisma.$executeRaw`
+    UPDATE messages m SET provider_accepted_at = ${now}, provider_ref = a.ref
+      FROM unnest(${accepted.map((a) => a.messageId)}::uuid[], ${accepted.map((a) => a.providerRef)}::text[]) AS a(id, ref)
+     WHERE m.id = a.id AND m.status = 'sending'`;
 }
 
 /** sending → sent for every message of the chunk the provider accepted, with their events; their `send_at` and `sent_at`. */

@@ -83,10 +83,11 @@ export async function sendMessageBatch(input: SendMessageBatchInput): Promise<Se
     return progress;
   }
   let nextChunk = Math.max(input.nextChunk ?? 0, plan.nextChunk);
-  const send = async (chunk: number) => {
+  /** `fresh`: claimed by this run just now, so no hand-over of it was attempted yet. */
+  const send = async (chunk: number, fresh: boolean) => {
     state.inFlight++;
     try {
-      const result = await sendBatchChunk({ batchId: input.batchId, chunk });
+      const result = await sendBatchChunk({ batchId: input.batchId, chunk, fresh });
       progress.sent += result.sent;
       progress.failed += result.failed;
     } catch (error) {
@@ -107,10 +108,10 @@ export async function sendMessageBatch(input: SendMessageBatchInput): Promise<Se
     state.nextWakeAt = null;
     show('sending');
     const inFlight = new Map<number, Promise<void>>();
-    const start = (chunk: number) => inFlight.set(chunk, send(chunk).finally(() => inFlight.delete(chunk)));
+    const start = (chunk: number, fresh: boolean) => inFlight.set(chunk, send(chunk, fresh).finally(() => inFlight.delete(chunk)));
     for (const chunk of plan.resume) {
       if (inFlight.size >= plan.concurrency) await Promise.race(inFlight.values());
-      start(chunk);
+      start(chunk, false);
     }
     plan.resume = [];
     for (let due = true; due || inFlight.size > 0; ) {
@@ -122,7 +123,7 @@ export async function sendMessageBatch(input: SendMessageBatchInput): Promise<Se
           break;
         }
         const chunk = nextChunk++;
-        if (claim.sending > 0) start(chunk);
+        if (claim.sending > 0) start(chunk, !claim.existed);
       }
       if (inFlight.size > 0) await Promise.race(inFlight.values());
     }
