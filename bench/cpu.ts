@@ -121,3 +121,27 @@ export function startCpuMeter() {
 }
 
 export type CpuPerItem = ReturnType<ReturnType<typeof startCpuMeter>['per']>;
+
+/** CPU over several separate phases (alternating rounds), summed: `during(work)` measures one, `per(items)` divides the sum. */
+export function cpuAccumulator() {
+  const sums: Record<CpuGroup | 'total', number> = { 'bench/API+worker': 0, Temporal: 0, PostgreSQL: 0, total: 0 };
+  return {
+    async during<T>(work: () => Promise<T>): Promise<T> {
+      const before = cpuSnapshot();
+      try {
+        return await work();
+      } finally {
+        const seconds = cpuSeconds(before, cpuSnapshot());
+        for (const group of Object.keys(sums) as (CpuGroup | 'total')[]) sums[group] += seconds[group];
+      }
+    },
+    per(items: number): CpuPerItem {
+      const round = (x: number) => +x.toFixed(4);
+      return {
+        items,
+        secondsPerItem: Object.fromEntries(Object.entries(sums).map(([group, s]) => [group, round(s / items)])) as Record<CpuGroup | 'total', number>,
+        seconds: Object.fromEntries(Object.entries(sums).map(([group, s]) => [group, +s.toFixed(2)])) as Record<CpuGroup | 'total', number>,
+      };
+    },
+  };
+}

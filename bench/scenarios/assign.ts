@@ -1,5 +1,6 @@
 import { Client } from '@temporalio/client';
 import { RAW_TASK_QUEUE, startRawWorker } from '../baseline/worker';
+import { cpuAccumulator } from '../cpu';
 import { printResult, ratio, type ScenarioResult } from '../report';
 import { expectStatus, measure, startBenchStack } from '../stack';
 
@@ -33,9 +34,11 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     await measure(30, concurrency, (i) => rawAssign(`warm-${i}`));
     const rawRounds = [];
     const projectRounds = [];
+    const rawCpu = cpuAccumulator();
+    const projectCpu = cpuAccumulator();
     for (let round = 0; round < rounds; round++) {
-      rawRounds.push(await measure(requests, concurrency, (i) => rawAssign(`raw-${round}-${i}`)));
-      projectRounds.push(await measure(requests, concurrency, () => assign()));
+      rawRounds.push(await rawCpu.during(() => measure(requests, concurrency, (i) => rawAssign(`raw-${round}-${i}`))));
+      projectRounds.push(await projectCpu.during(() => measure(requests, concurrency, () => assign())));
     }
     const pick = (xs: { p50: number; p99: number; perSecond: number }[]) => ({
       p50Median: median(xs.map((x) => x.p50)),
@@ -47,12 +50,15 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const p50Ratio = ratio(project.p50Median, baseline.p50Median);
     return printResult({
       scenario: 'assign',
-      what: `${rounds} alternating rounds of ${requests} requests at concurrency ${concurrency}, one agent, new assignments; embedded stack, one process`,
+      what: `${rounds} alternating rounds of ${requests} requests at concurrency ${concurrency}, one agent, new assignments; embedded stack, one process, ${stack.engine === 'server' ? 'Temporal server engine on PostgreSQL' : 'dev server on SQLite (WAL)'}`,
       baseline: { label: 'raw start-and-wait, one local activity (one INSERT)', figures: { ...baseline, rounds: rawRounds } },
       project: { label: 'POST /clients/{_id}/assign-agents, one agent', figures: { ...project, rounds: projectRounds } },
       ratios: { latencyP50: p50Ratio, latencyP99: ratio(project.p99Median, baseline.p99Median), throughput: ratio(project.perSecondMedian, baseline.perSecondMedian) },
       goals: [{ goal: 'assign ≤ 1.3× raw start-and-wait (p50 latency)', measured: `${p50Ratio}×`, met: p50Ratio <= 1.3 }],
       answered503: stack.busy.answered503,
+      // Every round of each side, the benchmark's client included (API and worker run in this process).
+      cpu: { baseline: rawCpu.per(rounds * requests), project: projectCpu.per(rounds * requests) },
+      engine: stack.engine,
     });
   } finally {
     await raw.stop();
