@@ -1,28 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Client as TemporalClient } from '@temporalio/client';
 import type { MessageBatch } from '../../generated/prisma/client';
 import { findClients } from '../../db/clients';
 import { insertMessageBatch } from '../../db/message-batches';
-import { closeScheduledInBatch } from '../../db/messages';
+import { closeScheduledInBatch, OPTED_OUT as OPTED_OUT_TEXT } from '../../db/messages';
 import { optedOutAmong } from '../../db/opt-outs';
-import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
-import type { Admissions } from '../../temporal/admission';
 import { refuseWhileKnownDown } from '../../temporal/availability';
 import { startMessageBatchWorkflow, type ScheduledBatch } from '../../temporal/message-batch-workflow';
 import { Conflict, Invalid, refusalOf, Unavailable, type UseCaseError } from '../errors';
 import { parseBatchRequest, type BatchRequest } from './batch-request';
+import { idempotencyKeyReused, RETRY_AFTER_SECONDS, type AcceptDeps } from './accept';
 import { readIdempotencyKey } from './idempotency';
 import { smsShape } from './sms-encoding';
 
-export interface AcceptBatchDeps {
-  prisma: Prisma;
-  temporal: TemporalClient;
-  taskQueue: string;
-  admission?: Pick<Admissions, 'messages'>;
-  log?: (error: unknown) => void;
-  carrier?: { sender: string };
-}
+/** What a batch's accept needs: a single message's (the same backpressure, carrier and opt-outs). */
+export type AcceptBatchDeps = AcceptDeps;
 
 /** One recipient's result, in request order: accepted (`_id`, `send_at`) or refused with the single send's problem. */
 export type RecipientResult =
@@ -38,8 +30,7 @@ export interface BatchAnswer {
 /** Starts the stored batch's workflow; the Nexus operation starts it with its completion callback. */
 export type StartBatchWorkflow = (batch: ScheduledBatch) => Promise<void>;
 
-const RETRY_AFTER_SECONDS = 5;
-const OPTED_OUT = new Conflict('Recipient has opted out of text messages');
+const OPTED_OUT = new Conflict(OPTED_OUT_TEXT);
 
 function refused(index: number, error: UseCaseError): RecipientResult {
   const { status, type, detail } = refusalOf(error);
@@ -133,7 +124,7 @@ async function storeAndStart(
     total: request.recipients.length,
     results,
   }, messages);
-  if (stored.replayed && stored.batch.requestHash !== hash) throw new Conflict('Idempotency-Key was already used with a different request', 'idempotency-key-reused');
+  if (stored.replayed && stored.batch.requestHash !== hash) throw idempotencyKeyReused();
   const batch = stored.batch;
   const answer: BatchAnswer = { batch, results: stored.replayed ? (batch.results as RecipientResult[]) : results, replayed: stored.replayed };
 

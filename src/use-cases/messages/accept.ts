@@ -28,9 +28,10 @@ export interface AcceptDeps {
 /** Starts the stored message's workflow; the Nexus operation starts it with its completion callback. */
 export type StartMessageWorkflow = (message: ScheduledMessage) => Promise<void>;
 
-const RETRY_AFTER_SECONDS = 5;
+/** How long a caller waits before repeating a request whose workflow could not be started. */
+export const RETRY_AFTER_SECONDS = 5;
 
-const idempotencyKeyReused = () =>
+export const idempotencyKeyReused = () =>
   new Conflict('Idempotency-Key was already used with a different request', 'idempotency-key-reused');
 
 /**
