@@ -104,18 +104,28 @@ export function cpuSeconds(before: CpuSnapshot, after: CpuSnapshot): Record<CpuG
   return { ...seconds, total: seconds['bench/API+worker'] + seconds.Temporal + seconds.PostgreSQL };
 }
 
+/** CPU seconds one process has spent so far (user + system), 0 when it is gone. */
+export function processCpuSeconds(pid: number): number {
+  const stat = readStat(pid);
+  return stat ? stat.own / ticksPerSecond : 0;
+}
+
+/** CPU seconds per item for each group and their total, and the seconds themselves. */
+function perItem(seconds: Record<CpuGroup | 'total', number>, items: number) {
+  const round = (x: number) => +x.toFixed(4);
+  return {
+    items,
+    secondsPerItem: Object.fromEntries(Object.entries(seconds).map(([group, s]) => [group, round(s / items)])) as Record<CpuGroup | 'total', number>,
+    seconds: Object.fromEntries(Object.entries(seconds).map(([group, s]) => [group, +s.toFixed(2)])) as Record<CpuGroup | 'total', number>,
+  };
+}
+
 /** Starts measuring; `per(items)` gives CPU seconds per item for each group and their total since the start. */
 export function startCpuMeter() {
   const before = cpuSnapshot();
   return {
     per(items: number) {
-      const seconds = cpuSeconds(before, cpuSnapshot());
-      const round = (x: number) => +x.toFixed(4);
-      return {
-        items,
-        secondsPerItem: Object.fromEntries(Object.entries(seconds).map(([group, s]) => [group, round(s / items)])) as Record<CpuGroup | 'total', number>,
-        seconds: Object.fromEntries(Object.entries(seconds).map(([group, s]) => [group, +s.toFixed(2)])) as Record<CpuGroup | 'total', number>,
-      };
+      return perItem(cpuSeconds(before, cpuSnapshot()), items);
     },
   };
 }
@@ -136,12 +146,7 @@ export function cpuAccumulator() {
       }
     },
     per(items: number): CpuPerItem {
-      const round = (x: number) => +x.toFixed(4);
-      return {
-        items,
-        secondsPerItem: Object.fromEntries(Object.entries(sums).map(([group, s]) => [group, round(s / items)])) as Record<CpuGroup | 'total', number>,
-        seconds: Object.fromEntries(Object.entries(sums).map(([group, s]) => [group, +s.toFixed(2)])) as Record<CpuGroup | 'total', number>,
-      };
+      return perItem(sums, items);
     },
   };
 }

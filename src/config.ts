@@ -6,7 +6,7 @@ import type { AuthConfig } from './auth/bearer-token';
 import { carrierSettingsProblem } from './carriers/settings';
 import { DEFAULT_DATA_DIR } from './paths';
 import { parsePayloadKeys, type PayloadKey } from './temporal/payload-codec';
-import { DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from './domain';
+import { DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY, DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from './domain';
 
 /** What a HELP or INFO text is answered with unless SMS_HELP_TEXT says otherwise. */
 export const DEFAULT_SMS_HELP_TEXT = 'Reply STOP to unsubscribe. Msg&data rates may apply.';
@@ -83,8 +83,8 @@ export const envSchema = z.object({
   /** Campaigns: messages a second each sender sends at most (a carrier's throughput limit), shared by every worker; unset: unlimited. */
   MESSAGE_SEND_RATE_PER_SECOND: optional.pipe(z.coerce.number<string | undefined>().positive().max(10_000).optional()),
   /** Campaigns: messages one chunk of a batch claims and sends, and chunks of one batch sent at once. */
-  MESSAGE_BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
-  MESSAGE_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  MESSAGE_BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(1000).default(DEFAULT_BATCH_CHUNK_SIZE),
+  MESSAGE_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_BATCH_CONCURRENCY),
   /** Backpressure: assign-agents requests this API process has waiting on Temporal at once. */
   ASSIGN_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).default(32),
   /** Requests per user and minute; 0 turns the limit off. */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../src/infra/ports';
 import { PROJECT_ROOT } from '../../src/paths';
-import { cpuSnapshot, cpuSeconds } from '../cpu';
+import { cpuSnapshot, cpuSeconds, processCpuSeconds } from '../cpu';
 import { startDeliveryReceiver } from '../delivery-receiver';
 import { deployedProcess, waitReady, type DeployedProcess } from '../processes';
 import { printResult, ratio, type ScenarioResult } from '../report';
@@ -22,16 +22,6 @@ import { distribution, expectStatus, measure, percentile, sleep, startBenchStack
 const log = (line: string) => console.error(`[campaign] ${line}`);
 const BATCH = 1000;
 
-function ticks(pid: number): number {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
-
 function rssMbOf(pid: number): number {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -40,14 +30,6 @@ function rssMbOf(pid: number): number {
     return 0;
   }
 }
-
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
 
 export async function run(args: string[]): Promise<ScenarioResult> {
   const [perMessage = 1000, bulk = 10_000, paced = 10_000, rate = 100] = args.map(Number);
@@ -77,14 +59,14 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const stackCpu = () => {
       const before = cpuSnapshot();
       const own = process.cpuUsage();
-      const apiTicks = ticks(api.child.pid!);
-      const workerTicks = ticks(worker.child.pid!);
+      const apiBefore = processCpuSeconds(api.child.pid!);
+      const workerBefore = processCpuSeconds(worker.child.pid!);
       return (items: number) => {
         const groups = cpuSeconds(before, cpuSnapshot());
         const mine = process.cpuUsage(own);
         const self = (mine.user + mine.system) / 1e6;
-        const apiS = (ticks(api.child.pid!) - apiTicks) / CLK_TCK;
-        const workerS = (ticks(worker.child.pid!) - workerTicks) / CLK_TCK;
+        const apiS = processCpuSeconds(api.child.pid!) - apiBefore;
+        const workerS = processCpuSeconds(worker.child.pid!) - workerBefore;
         const total = groups.total - self;
         const ms = (s: number) => +((s / items) * 1000).toFixed(3);
         return { items, msPerItem: { total: ms(total), api: ms(apiS), worker: ms(workerS), temporal: ms(groups.Temporal), postgres: ms(groups.PostgreSQL) } };

@@ -15,7 +15,7 @@ import {
 } from '../db/messages';
 import type { Prisma } from '../db/prisma';
 import { reserveSendSlots } from '../db/sender-paces';
-import { ActivityFailureType } from '../domain';
+import { ActivityFailureType, DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY } from '../domain';
 import { whileHeartbeating } from './heartbeat';
 import type { MessageProvider, OutgoingMessage } from './providers';
 
@@ -26,7 +26,7 @@ export interface CampaignSettings {
   ratePerSecond?: number;
 }
 
-export const DEFAULT_CAMPAIGN_SETTINGS: CampaignSettings = { chunkSize: 100, concurrency: 4 };
+export const DEFAULT_CAMPAIGN_SETTINGS: CampaignSettings = { chunkSize: DEFAULT_BATCH_CHUNK_SIZE, concurrency: DEFAULT_BATCH_CONCURRENCY };
 
 export interface MessageBatchActivityDeps {
   prisma: Prisma;
@@ -128,7 +128,7 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
       const firstSlot = rate && rows.length > 0 ? (await reserveSendSlots(prisma, { sender: rows[0].sender ?? provider.name, count: rows.length, perSecond: rate })).getTime() : undefined;
       // Acceptances that arrive together are written by one statement; each hand-over waits for its own.
       const recordAcceptance = coalesced((accepted: { messageId: string; providerRef: string | null }[]) => recordAcceptances(prisma, accepted));
-      const rejected: { row: ChunkMessage; error: unknown }[] = [];
+      const rejected: { row: ChunkMessage; error: Error; rejection: NonNullable<ReturnType<typeof rejectionOf>> }[] = [];
       const transient: unknown[] = [];
       await whileHeartbeating(() =>
         eachWithin(rows, HAND_OVERS_IN_FLIGHT, async (row, k) => {
@@ -142,15 +142,16 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
             const accepted = found ?? (await provider.deliver(message));
             await recordAcceptance({ messageId: row.id, providerRef: accepted.providerRef ?? null });
           } catch (error) {
-            (rejectionOf(error) ? rejected : transient).push(rejectionOf(error) ? { row, error } : error);
+            const rejection = rejectionOf(error);
+            if (rejection) rejected.push({ row, error: error as Error, rejection });
+            else transient.push(error);
           }
         }),
       );
       const sent = await markChunkSent(prisma, { batchId: input.batchId, chunk: input.chunk });
       for (const { sendAt, sentAt } of sent) observeLateness?.((sentAt.getTime() - sendAt.getTime()) / 1000);
-      for (const { row, error } of rejected) {
-        const rejection = rejectionOf(error)!;
-        await markMessageFailed(prisma, { messageId: row.id, error: (error as Error).message, errorCode: rejection.code, optOut: rejection.optOut, sender: carrier?.sender });
+      for (const { row, error, rejection } of rejected) {
+        await markMessageFailed(prisma, { messageId: row.id, error: error.message, errorCode: rejection.code, optOut: rejection.optOut, sender: carrier?.sender });
       }
       if (transient.length > 0) {
         throw new Error(`${transient.length} of ${rows.length} messages of chunk ${input.chunk} not handed over yet: ${(transient[0] as Error)?.message ?? transient[0]}`);

@@ -25,61 +25,12 @@ export interface NewEvent {
   data: Record<string, unknown> & { reason: EventReason };
 }
 
-/**
- * Inserts the event and its deliveries in one statement. The per-owner advisory lock, held until
- * commit, makes one owner's `seq` follow commit order, so a feed reader that has seen `seq` n never
- * finds an event below n appear later.
- */
-export async function recordEvent(tx: Tx, event: NewEvent): Promise<NewDelivery[]> {
-  return deliveriesOf(event, await tx.$queryRaw<EventRow[]>(eventStatement(event)));
-}
-
-/**
- * Makes one change and records its event in a single statement (one round trip, its own transaction):
- * `change` is a data-modifying query with `RETURNING 1`, and the event is written only when it changed
- * a row. The event's data is computed beforehand, so this suits changes whose result is known in
- * advance (an insert). False when nothing changed. New deliveries are handed over once it committed.
- */
-export async function changeWithEvent(prisma: Prisma, change: Db.Sql, event: NewEvent): Promise<boolean> {
-  const rows = await prisma.$queryRaw<EventRow[]>(eventStatement(event, change));
-  const deliveries = deliveriesOf(event, rows);
-  if (deliveries.length > 0) prisma.handOverDeliveries?.(deliveries);
-  return rows.length > 0;
-}
-
-type EventRow = { event_id: string; delivery_id: string | null };
-
-function deliveriesOf(event: NewEvent, rows: EventRow[]): NewDelivery[] {
-  const { business } = event.scope;
-  return rows.flatMap((row) => (row.delivery_id ? [{ id: row.delivery_id, business, type: event.type, clientId: event.clientId }] : []));
-}
-
-function eventStatement(event: NewEvent, change?: Db.Sql): Db.Sql {
-  const { business, ownerId } = event.scope;
-  return sql`
-    WITH ${change ? sql`changed AS (${change}),` : empty}
-    locked AS (SELECT pg_advisory_xact_lock(hashtextextended(${business} || '/' || ${ownerId}, 0)) ${change ? sql`FROM changed` : empty}),
-    event AS (
-      INSERT INTO events (business, owner_id, client_pk, type, data)
-      SELECT ${business}, ${ownerId}, ${event.clientPk}::uuid, ${event.type}, ${JSON.stringify(event.data)}::json FROM locked
-      RETURNING id, business, owner_id, type
-    ),
-    delivery AS (
-      INSERT INTO webhook_deliveries (event_id, subscription_id)
-      SELECT event.id, s.id FROM event JOIN webhook_subscriptions s
-        ON s.business = event.business AND s.owner_id = event.owner_id AND s.disabled_at IS NULL
-       AND s.events && ARRAY['*', split_part(event.type, '.', 1) || '.*', event.type]
-      RETURNING id
-    )
-    SELECT event.id::text AS event_id, delivery.id::text AS delivery_id FROM event LEFT JOIN delivery ON true`;
-}
-
 /** Events of one owner written together (a batch's messages moving at once): no scope of their own. */
 export type OwnerEvent = Omit<NewEvent, 'scope'>;
 
 /**
- * Many events of one owner in one statement, after `change` when given (a data-modifying query; the
- * events are written only when it returned a row). The owner's advisory lock is taken once.
+ * Events of one owner in one statement, after `change` when given (a data-modifying query; the events
+ * are written only when it returned a row). The owner's advisory lock is taken once.
  */
 function eventsStatement(scope: Scope, events: OwnerEvent[], change?: Db.Sql): Db.Sql {
   const { business, ownerId } = scope;
@@ -113,19 +64,29 @@ function deliveriesOfMany(scope: Scope, events: OwnerEvent[], rows: ManyEventsRo
   return rows.flatMap((row) => (row.delivery_id ? [{ id: row.delivery_id, business: scope.business, type: row.type!, clientId: clientIds.get(row.client_pk) ?? null }] : []));
 }
 
-/** Writes many events of one owner inside a transaction; their deliveries, for withEvents to hand over. */
+/**
+ * Inserts events of one owner and their deliveries in one statement. The per-owner advisory lock, held
+ * until commit, makes one owner's `seq` follow commit order, so a feed reader that has seen `seq` n never
+ * finds an event below n appear later.
+ */
 export async function recordEvents(tx: Tx, scope: Scope, events: OwnerEvent[]): Promise<NewDelivery[]> {
   if (events.length === 0) return [];
   return deliveriesOfMany(scope, events, await tx.$queryRaw<ManyEventsRow[]>(eventsStatement(scope, events)));
 }
 
+export function recordEvent(tx: Tx, { scope, ...event }: NewEvent): Promise<NewDelivery[]> {
+  return recordEvents(tx, scope, [event]);
+}
+
 /**
- * Makes one change and records many events of one owner in a single statement (its own transaction);
- * false when `change` returned no row (then no event is written). New deliveries are handed over once it committed.
+ * Makes one change and records its event in a single statement (one round trip, its own transaction):
+ * `change` is a data-modifying query with `RETURNING 1`, and the event is written only when it changed
+ * a row. The event's data is computed beforehand, so this suits changes whose result is known in
+ * advance (an insert). False when nothing changed. New deliveries are handed over once it committed.
  */
-export async function changeWithEvents(prisma: Prisma, scope: Scope, change: Db.Sql, events: OwnerEvent[]): Promise<boolean> {
-  const rows = await prisma.$queryRaw<ManyEventsRow[]>(eventsStatement(scope, events, change));
-  const deliveries = deliveriesOfMany(scope, events, rows);
+export async function changeWithEvent(prisma: Prisma, change: Db.Sql, { scope, ...event }: NewEvent): Promise<boolean> {
+  const rows = await prisma.$queryRaw<ManyEventsRow[]>(eventsStatement(scope, [event], change));
+  const deliveries = deliveriesOfMany(scope, [event], rows);
   if (deliveries.length > 0) prisma.handOverDeliveries?.(deliveries);
   return rows[0]?.changed > 0;
 }

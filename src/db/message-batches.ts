@@ -7,7 +7,8 @@ import type { Scope } from './scope';
 
 /*
  * Every change of a `message_batches` row: inserted with its messages on accept (one statement for the
- * messages, one transaction in all), `chunks_claimed` moved on by its workflow's claims (src/db/messages.ts),
+ * messages, one transaction in all), `chunks_claimed` moved on by its workflow's claims (claimBatchChunk
+ * in src/db/messages.ts, in the claim's own transaction),
  * `finished_at` set when its workflow found nothing left.
  */
 
@@ -22,7 +23,6 @@ export interface NewBatch {
   results: unknown[];
 }
 
-const text = (values: (string | null)[]) => values;
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /**
@@ -53,11 +53,11 @@ export async function insertMessageBatch(
                             send_window, deferred_until, sender, batch_id, created_at, updated_at)
       SELECT m.id, ${scope.business}, ${scope.ownerId}, m.client_pk, 'text', m.phone, m.name, m.text, m.send_at, ${workflowId}, m.encoding, m.segments,
              m.send_window::jsonb, m.deferred_until, m.sender, ${batch.id}::uuid, ${now}, ${now}
-        FROM unnest(${rows.map((r) => r.id)}::uuid[], ${text(rows.map((r) => r.clientPk))}::uuid[], ${rows.map((r) => r.phone)}::text[],
-                    ${text(rows.map((r) => r.name))}::text[], ${rows.map((r) => r.text)}::text[], ${rows.map((r) => r.sendAt.toISOString())}::timestamptz[],
-                    ${text(rows.map((r) => r.encoding))}::text[], ${rows.map((r) => r.segments ?? 1)}::int[],
-                    ${text(rows.map((r) => (r.sendWindow === null ? null : JSON.stringify(r.sendWindow))))}::text[],
-                    ${text(rows.map((r) => iso(r.deferredUntil)))}::timestamptz[], ${text(rows.map((r) => r.sender))}::text[])
+        FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.clientPk)}::uuid[], ${rows.map((r) => r.phone)}::text[],
+                    ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.text)}::text[], ${rows.map((r) => r.sendAt.toISOString())}::timestamptz[],
+                    ${rows.map((r) => r.encoding)}::text[], ${rows.map((r) => r.segments ?? 1)}::int[],
+                    ${rows.map((r) => (r.sendWindow === null ? null : JSON.stringify(r.sendWindow)))}::text[],
+                    ${rows.map((r) => iso(r.deferredUntil))}::timestamptz[], ${rows.map((r) => r.sender)}::text[])
              AS m(id, client_pk, phone, name, text, send_at, encoding, segments, send_window, deferred_until, sender)`;
     await recordMany(scope, rows.map((row) => messageEvent('message.scheduled', row, 'api')));
     return true;
@@ -107,9 +107,4 @@ export async function countBatchMessages(prisma: Prisma, batchId: string): Promi
 /** Its workflow found nothing left to send. */
 export async function markBatchFinished(prisma: Prisma, batchId: string, now = new Date()): Promise<void> {
   await prisma.messageBatch.updateMany({ where: { id: batchId, finishedAt: null }, data: { finishedAt: now } });
-}
-
-/** The batch's workflow has claimed chunks below `nextChunk`. */
-export async function recordChunksClaimed(tx: Db.TransactionClient, batchId: string, nextChunk: number): Promise<void> {
-  await tx.$executeRaw`UPDATE message_batches SET chunks_claimed = GREATEST(chunks_claimed, ${nextChunk}), updated_at = now() WHERE id = ${batchId}::uuid`;
 }

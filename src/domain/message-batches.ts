@@ -3,6 +3,10 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 /** Recipients one POST /messages/batch may carry. */
 export const MAX_BATCH_RECIPIENTS = 1000;
 
+/** How a batch is sent unless MESSAGE_BATCH_CHUNK_SIZE / MESSAGE_BATCH_CONCURRENCY say otherwise. */
+export const DEFAULT_BATCH_CHUNK_SIZE = 100;
+export const DEFAULT_BATCH_CONCURRENCY = 4;
+
 /**
  * The batch workflow's input: ids and times only (recipients, phones and texts stay in PostgreSQL).
  * `nextChunk` and `sent` carry its progress across continue-as-new.

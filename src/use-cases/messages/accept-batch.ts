@@ -9,9 +9,8 @@ import { refuseWhileKnownDown } from '../../temporal/availability';
 import { startMessageBatchWorkflow, type ScheduledBatch } from '../../temporal/message-batch-workflow';
 import { Conflict, Invalid, refusalOf, Unavailable, type UseCaseError } from '../errors';
 import { parseBatchRequest, type BatchRequest } from './batch-request';
-import { idempotencyKeyReused, RETRY_AFTER_SECONDS, type AcceptDeps } from './accept';
+import { idempotencyKeyReused, newMessageOf, RETRY_AFTER_SECONDS, type AcceptDeps } from './accept';
 import { readIdempotencyKey } from './idempotency';
-import { smsShape } from './sms-encoding';
 
 /** What a batch's accept needs: a single message's (the same backpressure, carrier and opt-outs). */
 export type AcceptBatchDeps = AcceptDeps;
@@ -88,26 +87,10 @@ async function storeAndStart(
       results.push(refused(index, OPTED_OUT));
       continue;
     }
-    const id = randomUUID();
-    const sms = smsShape(r.text);
+    const message = newMessageOf(r, { sender, idempotencyKey: null, requestHash: null });
     sendAt ??= r.sendAt;
-    messages.push({
-      id,
-      clientPk: r.client?.pk ?? null,
-      clientId: r.client?.id ?? null,
-      phone: r.phone,
-      name: r.name,
-      text: r.text,
-      sendAt: r.sendAt,
-      idempotencyKey: null,
-      requestHash: null,
-      encoding: sms.encoding,
-      segments: sms.segments,
-      sendWindow: r.sendWindow,
-      deferredUntil: r.deferredUntil,
-      sender,
-    });
-    results.push({ index, _id: id, status: 'scheduled', send_at: r.sendAt.toISOString() });
+    messages.push(message);
+    results.push({ index, _id: message.id, status: 'scheduled', send_at: r.sendAt.toISOString() });
   }
 
   const first = request.recipients.find((r): r is Extract<typeof r, { request: unknown }> => 'request' in r)?.request;

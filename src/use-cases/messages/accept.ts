@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Message } from '../../generated/prisma/client';
-import { abandonScheduledMessage, findMessageByIdempotencyKey, insertScheduledMessage } from '../../db/messages';
+import { abandonScheduledMessage, findMessageByIdempotencyKey, insertScheduledMessage, type NewMessage } from '../../db/messages';
 import { isOptedOut } from '../../db/opt-outs';
 import type { Prisma } from '../../db/prisma';
 import type { Admissions } from '../../temporal/admission';
@@ -33,6 +33,25 @@ export const RETRY_AFTER_SECONDS = 5;
 
 export const idempotencyKeyReused = () =>
   new Conflict('Idempotency-Key was already used with a different request', 'idempotency-key-reused');
+
+/** The row a checked request is stored as: a new id, its SMS shape computed once here. */
+export function newMessageOf(request: MessageRequest, keys: { sender: string | null; idempotencyKey: string | null; requestHash: string | null }): NewMessage {
+  const sms = smsShape(request.text);
+  return {
+    id: randomUUID(),
+    clientPk: request.client?.pk ?? null,
+    clientId: request.client?.id ?? null,
+    phone: request.phone,
+    name: request.name,
+    text: request.text,
+    sendAt: request.sendAt,
+    encoding: sms.encoding,
+    segments: sms.segments,
+    sendWindow: request.sendWindow,
+    deferredUntil: request.deferredUntil,
+    ...keys,
+  };
+}
 
 /**
  * Stores the message as scheduled and starts its workflow. A repeated Idempotency-Key with the same
@@ -72,23 +91,7 @@ async function storeAndStart(
   }
   // The insert itself finds a repeated key (its unique index) and returns the first message; a new one is
   // stored with its message.scheduled event in one transaction.
-  const sms = smsShape(request.text);
-  const stored = await insertScheduledMessage(deps.prisma, scope, {
-    id: randomUUID(),
-    clientPk: request.client?.pk ?? null,
-    clientId: request.client?.id ?? null,
-    phone: request.phone,
-    name: request.name,
-    text: request.text,
-    sendAt: request.sendAt,
-    idempotencyKey,
-    requestHash: hash,
-    encoding: sms.encoding,
-    segments: sms.segments,
-    sendWindow: request.sendWindow,
-    deferredUntil: request.deferredUntil,
-    sender,
-  });
+  const stored = await insertScheduledMessage(deps.prisma, scope, newMessageOf(request, { sender, idempotencyKey, requestHash: hash }));
   const { message, replayed } = stored.replayed ? sameRequest(stored.message) : stored;
 
   try {
