@@ -110,6 +110,14 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
       const sizes = await Promise.all(['', '-wal'].map((suffix) => stat(sqlitePath + suffix).then((s) => s.size, () => 0)));
       return sizes[0] + sizes[1];
     },
+    /** The largest tables of the app's database and (server engine) of Temporal's two, in MB: what storage is made of. */
+    async storageBreakdown() {
+      const databases = ['bench', ...(temporalServer.engine === 'server' ? Object.values(SERVER_DATABASES) : [])];
+      const breakdown: Record<string, Record<string, number>> = {};
+      for (const database of databases) breakdown[database] = await largestTables(postgres.urlFor(database));
+      if (temporalServer.engine !== 'server') breakdown['dev server SQLite (file + WAL)'] = { total: +((await this.temporalStorageBytes()) / 2 ** 20).toFixed(1) };
+      return breakdown;
+    },
     async stop() {
       await http?.stop();
       await worker?.stop();
@@ -119,6 +127,23 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The eight largest tables of one database with their indexes and TOAST, in MB, and the database's total. */
+async function largestTables(url: string): Promise<Record<string, number>> {
+  const client = new PgClient({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema') ORDER BY 2 DESC LIMIT 8`,
+    );
+    const total = await client.query('SELECT pg_database_size(current_database())::bigint AS bytes');
+    const mb = (bytes: unknown) => +(Number(bytes) / 2 ** 20).toFixed(1);
+    return { total: mb(total.rows[0].bytes), ...Object.fromEntries(rows.map((r) => [r.name, mb(r.bytes)])) };
+  } finally {
+    await client.end();
+  }
 }
 
 /** Bytes of the server engine's two databases. */

@@ -2,6 +2,7 @@ import { Client } from '@temporalio/client';
 import { startFloorRoute } from '../baseline/floor-route';
 import { RAW_TASK_QUEUE, startRawWorker } from '../baseline/worker';
 import { startCpuMeter, type CpuPerItem } from '../cpu';
+import { profileDuring } from '../cpu-profile';
 import { printResult, ratio, type ScenarioResult } from '../report';
 import { expectStatus, measure, startBenchStack } from '../stack';
 
@@ -38,9 +39,11 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const projectRounds = [];
     // CPU per request accepted over every process of the stack, measured on the last round of each.
     const cpu: Record<string, CpuPerItem> = {};
+    // With BENCH_CPU_PROF_DIR, the last round of each is also profiled (this process: the bench's client, API and worker).
+    const profiles: Record<string, unknown> = {};
     const metered = async <T>(phase: string, last: boolean, body: () => Promise<T>) => {
       const meter = startCpuMeter();
-      const result = await body();
+      const result = await (last ? profileDuring(`accept-${phase}-${stack.engine}`, body, (summary) => (profiles[phase] = summary)) : body());
       if (last) cpu[phase] = meter.per(requests);
       return result;
     };
@@ -68,7 +71,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       answered503: stack.busy.answered503,
       cpu,
       engine: stack.engine,
-      notes: { floor: { label: 'bare HTTP route: one INSERT + the same workflow.start', perSecondMedian: floorRate, rounds: floorRounds }, sendNow: now },
+      notes: { floor: { label: 'bare HTTP route: one INSERT + the same workflow.start', perSecondMedian: floorRate, rounds: floorRounds }, sendNow: now, ...(Object.keys(profiles).length && { cpuProfileSelfTime: profiles }) },
     });
   } finally {
     await floor.stop();

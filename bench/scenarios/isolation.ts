@@ -1,5 +1,6 @@
 import { DEFAULT_ADMISSION } from '../../src/temporal/admission';
 import { retryAfterSeconds } from '../busy-retry';
+import { startCpuMeter, type CpuPerItem } from '../cpu';
 import { printResult, ratio, type ScenarioResult } from '../report';
 import { distribution, expectStatus, measure, sleep, startBenchStack, type BenchStack } from '../stack';
 
@@ -57,7 +58,10 @@ export async function run(args: string[]): Promise<ScenarioResult> {
 
     log('baseline: assigns on the idle stack');
     const idleUntil = Date.now() + 15_000;
-    const idle = assignFigures(await assignPace(stack, everyMs, clients, 0, () => Date.now() > idleUntil));
+    const idleMeter = startCpuMeter();
+    const idleSamples = await assignPace(stack, everyMs, clients, 0, () => Date.now() > idleUntil);
+    const cpu: Record<string, CpuPerItem> = { 'idle (per assign)': idleMeter.per(idleSamples.length) };
+    const idle = assignFigures(idleSamples);
     log(`idle: ${JSON.stringify(idle)}`);
 
     log(`burst: ${burst} messages from ${burstConcurrency} callers, assigns every ${everyMs} ms`);
@@ -65,6 +69,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     let sent = 0;
     let burstDone = false;
     const started = performance.now();
+    const burstMeter = startCpuMeter();
     const burstRun = Promise.all(
       Array.from({ length: burstConcurrency }, async () => {
         while (sent < burst) {
@@ -87,7 +92,11 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const during = assignPace(stack, everyMs, clients, 1000, () => burstDone);
     await burstRun;
     const burstSeconds = (performance.now() - started) / 1000;
-    const busy = assignFigures(await during);
+    const busySamples = await during;
+    // Per request of either kind, 503s included: the burst's CPU is what its callers cost together.
+    const requestsDuringBurst = Object.values(messageStatuses).reduce((a, n) => a + n, 0) + busySamples.length;
+    cpu['burst (per request, messages and assigns)'] = burstMeter.per(requestsDuringBurst);
+    const busy = assignFigures(busySamples);
     const pending = await stack.prisma.message.count({ where: { status: 'scheduled' } });
     const p99Ratio = ratio(busy.p99, idle.p99);
     const timeouts = busy.statuses[504] ?? 0;
@@ -102,6 +111,8 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         { goal: 'zero 504s', measured: `${timeouts} of ${busy.count + Object.entries(busy.statuses).filter(([s]) => s !== '200').reduce((a, [, n]) => a + n, 0)}`, met: timeouts === 0 },
       ],
       answered503: stack.busy.answered503 + (messageStatuses[503] ?? 0) + (idle.statuses[503] ?? 0) + (busy.statuses[503] ?? 0),
+      cpu,
+      engine: stack.engine,
       notes: { admission, burstSeconds: +burstSeconds.toFixed(1), acceptedPerSecond: +((messageStatuses[202] ?? 0) / burstSeconds).toFixed(1), messageStatuses, pendingAfter: pending },
     });
   } finally {

@@ -5,13 +5,14 @@ import { assignAgentsRequest } from '../../src/use-cases/assignments/assign';
 import { sendMessageRequest } from '../../src/use-cases/messages/accept';
 import { freePort } from '../../src/infra/ports';
 import { PROJECT_ROOT } from '../../src/paths';
+import { startCpuMeter, type CpuPerItem } from '../cpu';
 import { printResult, ratio, type ScenarioResult } from '../report';
 import { expectStatus, measure, sleep, startBenchStack, type BenchStack } from '../stack';
 
 /*
  * `npm run bench -- scale [pendingMessages] [activeAssignments] [concurrency] [agentsPerRequest]`: the
  * production shape on one machine (the API and the worker as their own processes, `node dist/…`, on
- * a fresh PostgreSQL and dev server), loaded with pending messages (delay 30 days) and active
+ * a fresh PostgreSQL and Temporal, either engine), loaded with pending messages (delay 30 days) and active
  * assignments through the use cases the routes call (`sendMessageRequest`, `assignAgentsRequest`), in
  * this process, without HTTP. Reports each process's RSS and the dev server's SQLite bytes as the load
  * grows, per pending item, and the API's accept rate over HTTP before and after the load.
@@ -81,13 +82,18 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       return figures;
     };
     const empty = await sample('empty', 0, 0);
+    const cpu: Record<string, CpuPerItem> = {};
+    let meter = startCpuMeter();
     const emptyAccept = await acceptRate(stack, baseUrl, 300, 'empty');
+    cpu['accept, empty (per request)'] = meter.per(320);
+    const storageEmpty = await stack.storageBreakdown();
     log(`accept on the empty system: ${JSON.stringify(emptyAccept)}`);
     const afterEmptyAccept = await sample('after accept', 0, 0);
 
     // The loader is not traffic to push back on: it skips the API's gates and loads as fast as Temporal takes it.
     const deps = { ...stack.services, admission: undefined, assignTimeoutMs: 60_000 };
     const loadStarted = performance.now();
+    meter = startCpuMeter();
     let messages = 0;
     let assignments = 0;
     let failures = 0;
@@ -130,10 +136,14 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       }),
     );
     const loadSeconds = (performance.now() - loadStarted) / 1000;
+    cpu['load (per message or assign request)'] = meter.per(messages + nextRequest);
     log(`loaded ${messages} messages and ${assignments} assignments in ${loadSeconds.toFixed(0)} s; letting the worker settle`);
     await sleep(30_000);
     const loaded = await sample('loaded', messages, assignments);
+    const storageLoaded = await stack.storageBreakdown();
+    meter = startCpuMeter();
     const loadedAccept = await acceptRate(stack, baseUrl, 300, 'loaded');
+    cpu['accept, loaded (per request)'] = meter.per(320);
     log(`accept on the loaded system: ${JSON.stringify(loadedAccept)}`);
     const end = await sample('end', messages, assignments);
 
@@ -167,7 +177,9 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         { goal: 'reached the full load', measured: `${messages} + ${assignments}`, met: reached },
       ],
       answered503: stack.busy.answered503,
-      notes: { loadPerSecond: +(items / loadSeconds).toFixed(1), failures, extrapolatedToFull: extrapolated, samples, endSample: end },
+      cpu,
+      engine: stack.engine,
+      notes: { storageMbEmpty: storageEmpty, storageMbLoaded: storageLoaded, loadPerSecond: +(items / loadSeconds).toFixed(1), failures, extrapolatedToFull: extrapolated, samples, endSample: end },
     });
   } finally {
     await stopProcess(apiProcess);
