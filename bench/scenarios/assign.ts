@@ -1,6 +1,7 @@
 import { Client } from '@temporalio/client';
 import { RAW_TASK_QUEUE, startRawWorker } from '../baseline/worker';
 import { cpuAccumulator } from '../cpu';
+import { profileDuring } from '../cpu-profile';
 import { printResult, ratio, type ScenarioResult } from '../report';
 import { expectStatus, measure, startBenchStack } from '../stack';
 
@@ -36,9 +37,14 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const projectRounds = [];
     const rawCpu = cpuAccumulator();
     const projectCpu = cpuAccumulator();
+    // With BENCH_CPU_PROF_DIR, the last round of each is also profiled (this process: the bench's client, API and worker).
+    const profiles: Record<string, unknown> = {};
+    const profiled = <T>(side: string, last: boolean, work: () => Promise<T>) =>
+      last ? profileDuring(`assign-${side}-${stack.engine}`, work, (summary) => (profiles[side] = summary)) : work();
     for (let round = 0; round < rounds; round++) {
-      rawRounds.push(await rawCpu.during(() => measure(requests, concurrency, (i) => rawAssign(`raw-${round}-${i}`))));
-      projectRounds.push(await projectCpu.during(() => measure(requests, concurrency, () => assign())));
+      const last = round === rounds - 1;
+      rawRounds.push(await rawCpu.during(() => profiled('baseline', last, () => measure(requests, concurrency, (i) => rawAssign(`raw-${round}-${i}`)))));
+      projectRounds.push(await projectCpu.during(() => profiled('project', last, () => measure(requests, concurrency, () => assign()))));
     }
     const pick = (xs: { p50: number; p99: number; perSecond: number }[]) => ({
       p50Median: median(xs.map((x) => x.p50)),
@@ -59,6 +65,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       // Every round of each side, the benchmark's client included (API and worker run in this process).
       cpu: { baseline: rawCpu.per(rounds * requests), project: projectCpu.per(rounds * requests) },
       engine: stack.engine,
+      ...(Object.keys(profiles).length && { notes: { cpuProfileSelfTime: profiles } }),
     });
   } finally {
     await raw.stop();
