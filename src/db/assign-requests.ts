@@ -18,8 +18,19 @@ export const ASSIGN_REQUEST_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
  * A repeated request with the same workflow id (a retried Nexus operation) keeps the first row.
  */
 export async function insertAssignRequest(prisma: Prisma, workflowId: string, scope: Scope, notes: string | null, now = new Date()): Promise<void> {
-  await prisma.assignRequest.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - ASSIGN_REQUEST_RETENTION_MS) } } });
+  await deleteExpiredAssignRequests(prisma, now);
   await prisma.assignRequest.createMany({ data: [{ workflowId, ...scope, notes }], skipDuplicates: true });
+}
+
+/** How often a process sweeps out rows past their retention: not on every request, whose path it would lengthen by a statement. */
+export const ASSIGN_REQUEST_SWEEP_EVERY_MS = 60_000;
+const lastSweep = new WeakMap<Prisma, number>();
+
+/** Deletes the rows older than the retention, at most once a minute per client of the database. */
+export async function deleteExpiredAssignRequests(prisma: Prisma, now = new Date()): Promise<void> {
+  if (now.getTime() - (lastSweep.get(prisma) ?? -Infinity) < ASSIGN_REQUEST_SWEEP_EVERY_MS) return;
+  lastSweep.set(prisma, now.getTime());
+  await prisma.assignRequest.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - ASSIGN_REQUEST_RETENTION_MS) } } });
 }
 
 export type AssignRequestRow =

@@ -84,6 +84,8 @@ export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Sc
   const reason = options.rotation ? 'rule' : 'api';
   for (const { agentId, dtUntil } of input.agents) {
     const agentPk = agentPks.get(agentId)!;
+    // What the event names besides the row, known already: no read back with the write.
+    const keys = { agent: { id: agentId }, client: { id: client.id, business: client.business, ownerId: client.ownerId } };
     const active = await tx.assignment.findFirst({ where: { clientPk: client.pk, agentPk, status: 'active' } });
     const data = { dtUntil: new Date(dtUntil), notes, rotation: options.rotation ?? false };
     // 22008, datetime field overflow: what such a date would be once read back.
@@ -93,13 +95,13 @@ export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Sc
     if (active && options.rotation && active.dtUntil > data.dtUntil) {
       data.dtUntil = active.dtUntil;
     } else if (active) {
-      const updated = await tx.assignment.update({ where: { id: active.id }, data: { ...data, revision: { increment: 1 } }, include: ASSIGNMENT_EVENT_INCLUDE });
+      const updated = await tx.assignment.update({ where: { id: active.id }, data: { ...data, revision: { increment: 1 } } });
       // A request that says again what is there changes nothing to report.
       const changed = active.dtUntil.getTime() !== data.dtUntil.getTime() || active.notes !== notes || active.rotation !== data.rotation;
-      if (changed) events.push(assignmentEvent('assignment.updated', updated, reason));
+      if (changed) events.push(assignmentEvent('assignment.updated', { ...updated, ...keys }, reason));
     } else {
-      const created = await tx.assignment.create({ data: { ...data, workflowId, clientPk: client.pk, agentPk }, include: ASSIGNMENT_EVENT_INCLUDE });
-      events.push(assignmentEvent('assignment.created', created, reason));
+      const created = await tx.assignment.create({ data: { ...data, workflowId, clientPk: client.pk, agentPk } });
+      events.push(assignmentEvent('assignment.created', { ...created, ...keys }, reason));
     }
     assignments.push({
       agentId,
