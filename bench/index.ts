@@ -4,6 +4,7 @@ import * as assign from './scenarios/assign';
 import * as campaign from './scenarios/campaign';
 import * as isolation from './scenarios/isolation';
 import * as lateness from './scenarios/lateness';
+import * as reconcile from './scenarios/reconcile';
 import * as scale from './scenarios/scale';
 import * as scaleOut from './scenarios/scale-out';
 
@@ -19,6 +20,7 @@ const scenarios: Record<string, { usage: string; run: (args: string[]) => Promis
   'scale-out': { usage: '[messages=1000] [assignEveryMs=250]', run: scaleOut.run },
   accept: { usage: '[requests=300] [concurrency=10] [rounds=3]', run: accept.run },
   assign: { usage: '[requests=200] [concurrency=1] [rounds=3]', run: assign.run },
+  reconcile: { usage: '[recentMessages=10000] [requests=300]', run: reconcile.run },
   campaign: { usage: '[perMessage=1000] [bulk=10000] [paced=10000] [rate=100]', run: campaign.run },
 };
 

@@ -12,6 +12,7 @@ import { createProvider, type MessageProvider } from './activities/providers';
 import { createApp, type AppDeps } from './api';
 import { authConfigOf, codecCredentialsOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
 import { createPrisma, type Prisma } from './db/prisma';
+import { createMessageStartConfirmations, type MessageStartConfirmations } from './db/message-start-confirmations';
 import { connectTemporalClient } from './temporal/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
 import { serveWorkerHttp, workerMetrics } from './worker/telemetry';
@@ -37,6 +38,8 @@ export interface Services {
   campaigns: CampaignSettings;
   /** This process's backpressure on the work it hands to Temporal (the API's routes and the Nexus operations share it). */
   admission: Admissions;
+  /** Marks each accepted message whose workflow start succeeded, a few at a time (the reconciler's recent pass reads the rest). */
+  messageStarts: MessageStartConfirmations;
   /** Closes what `openServices` opened (not what was handed in as an override), after the pending webhook hand-overs. */
   stop(): Promise<void>;
 }
@@ -65,6 +68,8 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       logger.warn({ event: 'webhook.hand_over_failed', err: error }, 'webhook deliveries left to the sweep'),
     );
     closers.push(() => outbox.drain());
+    const messageStarts = createMessageStartConfirmations(prisma);
+    closers.push(() => messageStarts.flush());
     const carrier = 'carrier' in overrides ? overrides.carrier : createCarrier(config);
     return {
       config,
@@ -80,6 +85,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       webhooks,
       campaigns: { chunkSize: config.MESSAGE_BATCH_CHUNK_SIZE, concurrency: config.MESSAGE_BATCH_CONCURRENCY, ratePerSecond: config.MESSAGE_SEND_RATE_PER_SECOND },
       admission: overrides.admission ?? createAdmissions(admissionLimits({ messages: config.MESSAGE_STARTS_IN_FLIGHT, assign: config.ASSIGN_REQUESTS_IN_FLIGHT })),
+      messageStarts,
       stop: async () => {
         for (const close of closers.reverse()) await close();
       },

@@ -3,6 +3,10 @@ import { promisify } from 'node:util';
 import { loadConfig } from '../src/config';
 import { findTemporalCli } from '../src/infra/temporal-cli';
 import { ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, RECONCILE_WORKFLOW, type ReconcileResult } from '../src/domain';
+import { insertScheduledMessage } from '../src/db/messages';
+import { newMessageOf, sendMessageRequest } from '../src/use-cases/messages/accept';
+import { createReconcileActivities } from '../src/activities/reconcile';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { eventually, waitForStatus } from './support/helpers';
 import { startTestStack, uniqueName, type TestStack } from './support/stack';
 
@@ -81,8 +85,14 @@ test('after a Terminate, the reconciler restarts an unsent message, which is sen
   await temporalCli('workflow', 'terminate', '--workflow-id', sent.body.workflow_id);
   expect((await stack.prisma.message.findUniqueOrThrow({ where: { id: sent.body._id } })).status).toBe('scheduled');
 
-  const result = await reconcile(0, recentPass);
-  expect(result).toMatchObject({ full: false, messagesRestarted: 1 });
+  // Its start was confirmed: a recent pass finds it among the runs that ended abnormally, which
+  // visibility lists a moment after the Terminate.
+  let restarted = 0;
+  await eventually(async () => {
+    restarted += (await reconcile(0, recentPass)).messagesRestarted;
+    return restarted > 0 ? true : undefined;
+  });
+  expect(restarted).toBe(1);
   const message = await waitForStatus(stack.api, token, sent.body._id, 'sent');
   expect(Date.parse(message.sent_at)).toBeGreaterThanOrEqual(Date.parse(sent.body.send_at));
   expect(await stack.prisma.logDelivery.count({ where: { messageId: sent.body._id } })).toBe(1);
@@ -110,6 +120,25 @@ test('a recent pass restarts the run of an old row that was terminated lately, a
     return (await running(workflowId)) && (await running(sent.body.workflow_id)) ? true : undefined;
   });
   expect(restarted).toEqual({ assignments: 1, messages: 1 });
+});
+
+test('a recent pass checks only the messages whose start was never confirmed, and starts one whose request died after its insert', async () => {
+  // A business of its own: the other tests' rows and runs stay out of this pass.
+  const scope = { business: uniqueName('confirm'), ownerId: 'operator-suite-user' };
+  const client = await stack.prisma.client.create({ data: { ...scope, id: 'c1', phone: '+14155550100' } });
+  const accepted = await sendMessageRequest(stack.services, scope, { message_type: 'text', client: 'c1', text_message: 'Confirmed', delay: '1h' }, undefined);
+  await eventually(async () => ((await stack.prisma.message.findUniqueOrThrow({ where: { id: accepted.message.id } })).startConfirmed ? true : undefined));
+  // The row of a request whose process died between its insert and its start: stored, no run.
+  const request = { client: { pk: client.pk, id: 'c1' }, phone: '+14155550100', name: null, text: 'Orphan', sendAt: new Date(Date.now() + 3000), sendWindow: null, deferredUntil: null, fingerprint: {} };
+  const { message: orphan } = await insertScheduledMessage(stack.prisma, scope, newMessageOf(request as never, { sender: null, idempotencyKey: null, requestHash: null }));
+
+  const reconciler = createReconcileActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: stack.taskQueue });
+  const pass = (await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: scope.business, full: false })) as ReconcileResult;
+  expect(pass).toMatchObject({ messagesChecked: 1, messagesRestarted: 1 });
+  await eventually(async () => ((await stack.prisma.message.findUniqueOrThrow({ where: { id: orphan.id } })).status === 'sent' ? true : undefined), 20_000);
+  // A full pass still reads every row, the confirmed one too.
+  const full = (await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: scope.business, full: true })) as ReconcileResult;
+  expect(full).toMatchObject({ messagesChecked: 1, messagesRestarted: 0 });
 });
 
 test('the reconciler leaves alone rows changed within its grace period, and runs it restarted', async () => {

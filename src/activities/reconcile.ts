@@ -73,7 +73,7 @@ type ReadRows<Row> = (filter: ReconcilerFilter, afterId: string | undefined, tak
 async function* candidateRows<Row extends { id: string }>(read: ReadRows<Row>, filter: ReconcilerFilter, ended: Set<string> | undefined) {
   const filters: ReconcilerFilter[] = [filter];
   if (ended) {
-    const { since: _since, ...withoutSince } = filter;
+    const { since: _since, unconfirmedOnly: _unconfirmedOnly, ...withoutSince } = filter;
     const ids = [...ended];
     for (let i = 0; i < ids.length; i += PAGE) filters.push({ ...withoutSince, workflowIds: ids.slice(i, i + PAGE) });
   }
@@ -96,7 +96,8 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
      * the truth, the workflow its clock. Each restart is logged with what the last run's state was.
      * A full pass reads every active row and lists every running workflow, which at 100,000s of them
      * takes the server minutes; a recent pass (`full: false`) reads only the rows changed in the last
-     * `windowMs` and the runs that ended abnormally in it.
+     * `windowMs` (of messages, only those whose start was never confirmed) and the runs that ended
+     * abnormally in it.
      */
     async reconcileOrphans({ graceMs = RECONCILE_GRACE_MS, business, full = true, windowMs = RECENT_RECONCILE_WINDOW_MS }: ReconcileInput = {}): Promise<ReconcileResult> {
       const before = new Date(Date.now() - graceMs);
@@ -135,10 +136,15 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
         heartbeat(result);
       }
 
-      const runningMessages = await runningIds(temporal, SEND_MESSAGE_WORKFLOW, since);
+      // A recent pass reads only the messages whose start the API never confirmed (a request that died
+      // between its insert and its start, or whose confirmation was lost) and looks each one's run up,
+      // rather than listing every run of its window: after a burst that is tens of thousands of runs
+      // (docs/performance.md). Confirmed rows whose run an operator ended come from `endedMessages`.
+      const runningMessages = full ? await runningIds(temporal, SEND_MESSAGE_WORKFLOW) : new Set<string>();
       const endedMessages = since && new Set([...(await endedAbnormallyIds(temporal, SEND_MESSAGE_WORKFLOW, since)), ...(await endedAbnormallyIds(temporal, SEND_MESSAGE_BATCH_WORKFLOW, since))]);
       const batchRuns = new Set<string>();
-      for await (const rows of candidateRows(unsentMessagesCreatedBefore.bind(null, prisma), filter, endedMessages)) {
+      const messageFilter: ReconcilerFilter = { ...filter, unconfirmedOnly: !full };
+      for await (const rows of candidateRows(unsentMessagesCreatedBefore.bind(null, prisma), messageFilter, endedMessages)) {
         result.messagesChecked += rows.length;
         for (const row of rows) {
           if (runningMessages.has(row.workflowId) || batchRuns.has(row.workflowId)) continue;

@@ -78,6 +78,7 @@ export function scheduledMessageRow(scope: Scope, message: NewMessage, now: Date
     receivedAt: null,
     inboundKey: null,
     batchId,
+    startConfirmed: false,
     batchChunk: null,
     client: clientId === null ? null : { id: clientId },
   };
@@ -142,10 +143,16 @@ export async function cancelScheduledMessage(prisma: Prisma, id: string, now = n
 }
 
 /** Messages not yet sent, created before `before` (of one business if given), by id after `afterId`: what the reconciler checks. */
+/** Marks the messages whose workflow start the API saw succeed (not a status: `updated_at` stays). */
+export async function confirmMessageStarts(prisma: Prisma, ids: string[]): Promise<void> {
+  await prisma.$executeRaw`UPDATE messages SET start_confirmed = true WHERE id = ANY(${ids}::uuid[])`;
+}
+
 export function unsentMessagesCreatedBefore(prisma: Prisma, filter: ReconcilerFilter, afterId: string | undefined, take: number) {
   return prisma.message.findMany({
     where: {
       status: { in: ['scheduled', 'sending'] },
+      ...(filter.unconfirmedOnly && { startConfirmed: false }),
       createdAt: { lt: filter.before, ...(filter.since && { gte: filter.since }) },
       ...(filter.business && { business: filter.business }),
       ...(filter.workflowIds && { workflowId: { in: filter.workflowIds } }),

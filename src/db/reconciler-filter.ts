@@ -5,6 +5,8 @@ export interface ReconcilerFilter {
   /** A recent pass reads only rows changed since then; a full pass reads them all. */
   since?: Date;
   business?: string;
+  /** Only rows whose workflow start was never confirmed (messages): what a request that died mid-way leaves. */
+  unconfirmedOnly?: boolean;
   /** Only the rows of these workflows (runs that ended abnormally). */
   workflowIds?: string[];
 }

@@ -6,7 +6,7 @@ import { HandlerStartOperationResult, serviceHandler, type OperationHandler, typ
 import { assignAgentsRequest, DEFAULT_ASSIGN_TIMEOUT_MS } from '../use-cases/assignments/assign';
 import { listAssignments } from '../use-cases/assignments/list';
 import { unassignAgentRequest } from '../use-cases/assignments/unassign';
-import { sendMessageRequest } from '../use-cases/messages/accept';
+import { sendMessageRequest, type AcceptDeps } from '../use-cases/messages/accept';
 import { sendMessageBatchRequest } from '../use-cases/messages/accept-batch';
 import { cancelIfScheduled, cancelMessage } from '../use-cases/messages/cancel';
 import { messageStatus } from '../db/messages';
@@ -33,6 +33,8 @@ export interface CrmServiceDeps {
   temporal: TemporalClient;
   taskQueue: string;
   admission?: Admissions;
+  /** Marks each message whose workflow start succeeded (see AcceptDeps). */
+  messageStarts?: AcceptDeps['messageStarts'];
   /** The longest a synchronous assignment waits for its workflow; the request's own deadline may be shorter. */
   assignTimeoutMs?: number;
   /** Errors that the answer does not show, such as why a stored message's workflow did not start. */

@@ -10,6 +10,7 @@ import type { Carrier } from '../carriers';
 import type { Prisma } from '../db/prisma';
 import type { TemporalConnectionOptions, WebhookSettings } from '../config';
 import { crmServiceHandler } from '../nexus/service';
+import type { MessageStartConfirmations } from '../db/message-start-confirmations';
 import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../paths';
 import { requestIdInterceptor } from './request-id-interceptor';
 import { activityTracing, nexusTracing, workflowSpanSinks } from '../telemetry/temporal';
@@ -33,6 +34,8 @@ export interface WorkerDeps {
   carrier?: Carrier;
   /** How batches are sent (MESSAGE_BATCH_CHUNK_SIZE, MESSAGE_BATCH_CONCURRENCY, MESSAGE_SEND_RATE_PER_SECOND). */
   campaigns?: CampaignSettings;
+  /** Marks the messages the Nexus operations start (see Services). */
+  messageStarts?: MessageStartConfirmations;
 }
 
 export interface WorkerOptions {
@@ -86,7 +89,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
           },
           sinks: workflowSpanSinks(),
           activities,
-          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission, carrier: deps.carrier })] }),
+          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission, carrier: deps.carrier, messageStarts: deps.messageStarts })] }),
           ...WORKER_TUNING[role],
         }),
       ),

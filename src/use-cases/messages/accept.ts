@@ -9,6 +9,7 @@ import { refuseWhileKnownDown } from '../../temporal/availability';
 import { Conflict, Unavailable } from '../errors';
 import type { Scope } from '../../db/scope';
 import { findClient } from '../../db/clients';
+import type { MessageStartConfirmations } from '../../db/message-start-confirmations';
 import { readIdempotencyKey, requestHash } from './idempotency';
 import { parseMessageRequest, type MessageRequest } from './request';
 import { smsShape } from './sms-encoding';
@@ -23,6 +24,8 @@ export interface AcceptDeps {
   log?: (error: unknown) => void;
   /** The configured carrier: messages go out from its sender, and not to a number that opted out of it. */
   carrier?: { sender: string };
+  /** Told of each message whose workflow start succeeded (the reconciler's recent pass skips those rows). */
+  messageStarts?: Pick<MessageStartConfirmations, 'confirm'>;
 }
 
 /** Starts the stored message's workflow; the Nexus operation starts it with its completion callback. */
@@ -98,6 +101,7 @@ async function storeAndStart(
     // A replay heals a crash between storing and starting; once the message has left `scheduled`, its workflow ran.
     if (!replayed || message.status === 'scheduled') {
       await start({ ...message, clientId: request.client?.id ?? null, requestId });
+      deps.messageStarts?.confirm(message.id);
     }
   } catch (error) {
     deps.log?.(error);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "messages" ADD COLUMN     "start_confirmed" BOOLEAN NOT NULL DEFAULT false;
