@@ -5,6 +5,7 @@ import { PROJECT_ROOT } from '../../src/paths';
 import { retryAfterSeconds } from '../busy-retry';
 import { startDeliveryReceiver } from '../delivery-receiver';
 import { deployedProcess, waitReady, type DeployedProcess } from '../processes';
+import { startCpuMeter, type CpuPerItem } from '../cpu';
 import { printResult, type ScenarioResult } from '../report';
 import { distribution, expectStatus, measure, sleep, startBenchStack } from '../stack';
 
@@ -89,6 +90,8 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     log(`accepting ${messages} messages due in ${leadMs / 1000} s, through both APIs`);
     const acceptStatuses: Statuses = {};
     const accepted: string[] = [];
+    const cpu: Record<string, CpuPerItem> = {};
+    let meter = startCpuMeter();
     const acceptRun = await measure(messages, 10, async (i) => {
       for (;;) {
         const delay = `PT${(Math.max(due(i) - Date.now(), 0) / 1000).toFixed(3)}S`;
@@ -106,6 +109,9 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         await sleep(retryAfterSeconds(retryAfter) * 1000);
       }
     });
+    // Assigns run beside both phases: their CPU is in these figures too.
+    cpu['accept (per accepted message)'] = meter.per(Math.max(accepted.length, 1));
+    meter = startCpuMeter();
     const slackS = +((dueAt - Date.now()) / 1000).toFixed(1);
     log(`accepted ${accepted.length} (${JSON.stringify(acceptStatuses)}), ${slackS} s before the due second`);
     const acceptedSet = new Set(accepted);
@@ -134,6 +140,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       await sleep(500);
     }
     const allDeliveredAt = Date.now();
+    cpu['until the last delivery, kill and restart included (per delivered message)'] = meter.per(Math.max(deliveredCount(), 1));
     await sleep(DUPLICATE_WATCH_MS);
     assigning = false;
     await assignPace;
@@ -191,6 +198,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         { goal: 'no 5xx but 503 with Retry-After', measured: `${acceptDefects} on accept, ${assignDefects} on assign`, met: acceptDefects + assignDefects === 0 },
       ],
       answered503: (acceptStatuses[503] ?? 0) + (assignStatuses[503] ?? 0),
+      cpu,
       notes: {
         statusesInDb,
         attemptsAbove1: rows.filter((r) => r.attempts > 1).length,
