@@ -19,7 +19,7 @@ interface Profile {
 }
 
 /** The part of the stack a frame's code belongs to: a package, Node itself, this project's folder, or V8's own work. */
-export function ownerOf(frame: ProfileNode['callFrame']): string {
+function ownerOf(frame: ProfileNode['callFrame']): string {
   const { url, functionName } = frame;
   if (!url) return functionName === '(garbage collector)' ? 'V8: garbage collection' : `V8/native: ${functionName || '(anonymous)'}`;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
@@ -30,7 +30,7 @@ export function ownerOf(frame: ProfileNode['callFrame']): string {
 }
 
 /** Self time per owner, in milliseconds, largest first, with each one's share of the phase's busy time. */
-export function selfTimeByOwner(profile: Profile, top = 15): { busyMs: number; owners: Record<string, string> } {
+function selfTimeByOwner(profile: Profile, top = 15): { busyMs: number; owners: Record<string, string> } {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const byOwner = new Map<string, number>();
   let busy = 0;

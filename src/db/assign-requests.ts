@@ -27,7 +27,7 @@ export const ASSIGN_REQUEST_SWEEP_EVERY_MS = 60_000;
 const lastSweep = new WeakMap<Prisma, number>();
 
 /** Deletes the rows older than the retention, at most once a minute per client of the database. */
-export async function deleteExpiredAssignRequests(prisma: Prisma, now = new Date()): Promise<void> {
+async function deleteExpiredAssignRequests(prisma: Prisma, now = new Date()): Promise<void> {
   if (now.getTime() - (lastSweep.get(prisma) ?? -Infinity) < ASSIGN_REQUEST_SWEEP_EVERY_MS) return;
   lastSweep.set(prisma, now.getTime());
   await prisma.assignRequest.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - ASSIGN_REQUEST_RETENTION_MS) } } });

@@ -82,10 +82,11 @@ export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Sc
   const assignments: RecordedAssignment[] = [];
   const { events } = options;
   const reason = options.rotation ? 'rule' : 'api';
+  // What an event names besides the row, known already: no read back with the write.
+  const clientKeys = { id: client.id, business: client.business, ownerId: client.ownerId };
   for (const { agentId, dtUntil } of input.agents) {
     const agentPk = agentPks.get(agentId)!;
-    // What the event names besides the row, known already: no read back with the write.
-    const keys = { agent: { id: agentId }, client: { id: client.id, business: client.business, ownerId: client.ownerId } };
+    const keys = { agent: { id: agentId }, client: clientKeys };
     const active = await tx.assignment.findFirst({ where: { clientPk: client.pk, agentPk, status: 'active' } });
     const data = { dtUntil: new Date(dtUntil), notes, rotation: options.rotation ?? false };
     // 22008, datetime field overflow: what such a date would be once read back.

@@ -78,8 +78,8 @@ export function scheduledMessageRow(scope: Scope, message: NewMessage, now: Date
     receivedAt: null,
     inboundKey: null,
     batchId,
-    startConfirmed: false,
     batchChunk: null,
+    startConfirmed: false,
     client: clientId === null ? null : { id: clientId },
   };
 }
@@ -142,12 +142,12 @@ export async function cancelScheduledMessage(prisma: Prisma, id: string, now = n
   return canceled !== null;
 }
 
-/** Messages not yet sent, created before `before` (of one business if given), by id after `afterId`: what the reconciler checks. */
 /** Marks the messages whose workflow start the API saw succeed (not a status: `updated_at` stays). */
 export async function confirmMessageStarts(prisma: Prisma, ids: string[]): Promise<void> {
   await prisma.$executeRaw`UPDATE messages SET start_confirmed = true WHERE id = ANY(${ids}::uuid[])`;
 }
 
+/** Messages not yet sent, created before `before` (of one business if given), by id after `afterId`: what the reconciler checks. */
 export function unsentMessagesCreatedBefore(prisma: Prisma, filter: ReconcilerFilter, afterId: string | undefined, take: number) {
   return prisma.message.findMany({
     where: {
