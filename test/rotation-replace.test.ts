@@ -115,9 +115,13 @@ test('an agent deleted meanwhile is skipped: the next agent in the list takes it
   ]);
   expect(view.current).toEqual({ agent: a3, position: 3, of: 3, from: plusMs(startsAt, 3000), until: plusMs(startsAt, 6000) });
 
-  // Period 2 is a3's own; period 3 is a1's again.
-  await sleep(Date.parse(startsAt) + 9500 - Date.now());
-  const made = await rotationAssignments(stack, token, clientId);
+  // Period 2 is a3's own; period 3 (from 9 s) is a1's again, handed out at its boundary: on a loaded
+  // machine a moment after it, so the check waits for it rather than for a fixed instant.
+  await sleep(Date.parse(startsAt) + 9000 - Date.now());
+  const made = await eventually(async () => {
+    const rows = await rotationAssignments(stack, token, clientId);
+    return rows.at(-1)?.dt_until === plusMs(startsAt, 12_000) ? rows : undefined;
+  }, 10_000);
   expect(made.map((p) => p.agent)).not.toContain(a2);
   expect(made[0]).toMatchObject({ agent: a1, dt_until: plusMs(startsAt, 3000) });
   expect(made.filter((p) => p.agent === a3).map((p) => p.dt_until).pop()).toBe(plusMs(startsAt, 9000));
