@@ -20,7 +20,7 @@ interface ProcessTicks {
 
 export type CpuSnapshot = Map<number, ProcessTicks>;
 
-const ticksPerSecond = (() => {
+export const ticksPerSecond = (() => {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   } catch {
