@@ -7,7 +7,6 @@ import { Client } from 'pg';
 import { loadConfig } from '../src/config';
 import { createPrisma, type Prisma } from '../src/db/prisma';
 import { insertSubscription, resealSubscriptionSecrets, rotateSubscriptionSecret, signingSecrets } from '../src/db/webhook-subscriptions';
-import { applyMigrations } from '../src/infra/migrate';
 import { dataPaths } from '../src/paths';
 import { secretBoxOf } from '../src/secrets/configured';
 import { generateNamedKey, parseKeyList } from '../src/secrets/keys';
@@ -114,13 +113,16 @@ async function freshDatabase(): Promise<string> {
   await admin.query(`CREATE DATABASE "${name}"`);
   await admin.end();
   url.pathname = `/${name}`;
-  await applyMigrations(url.toString());
+  const migrated = await tsx(['src/infra/migrate-cli.ts', 'deploy'], { DATABASE_URL: url.toString() });
+  expect(migrated.code).toBe(0);
   return url.toString();
 }
 
-async function rotateCommand(env: Record<string, string>) {
+const rotateCommand = (env: Record<string, string>) => tsx(['src/secrets-rotate.ts'], env);
+
+async function tsx(args: string[], env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await run(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['src/secrets-rotate.ts'], { cwd: PROJECT_ROOT, env: entryPointEnv(env), timeout: 60_000 });
+    const { stdout, stderr } = await run(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), args, { cwd: PROJECT_ROOT, env: entryPointEnv(env), timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
