@@ -54,6 +54,7 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
   });
   const secret = randomBytes(32).toString('hex');
   const payloadKeys = generatePayloadKey('bench');
+  const secretsKey = generatePayloadKey('bench-secrets');
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: postgres.url,
@@ -63,6 +64,7 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
     JWT_SECRET: secret,
     MESSAGE_PROVIDER: 'log',
     TEMPORAL_PAYLOAD_KEYS: payloadKeys,
+    SECRETS_KEY: secretsKey,
   });
   const services = await openServices(config);
   services.provider = (options.provider ?? createLogProvider)(services.prisma);
@@ -82,7 +84,7 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
     dir,
     sqlitePath,
     /** What the worker and API processes of a deployment would be given (scale runs them apart). */
-    env: { DATABASE_URL: postgres.url, TEMPORAL_ADDRESS: temporalServer.address, TEMPORAL_TASK_QUEUE: 'bench', JWT_SECRET: secret, TEMPORAL_PAYLOAD_KEYS: payloadKeys },
+    env: { DATABASE_URL: postgres.url, TEMPORAL_ADDRESS: temporalServer.address, TEMPORAL_TASK_QUEUE: 'bench', JWT_SECRET: secret, TEMPORAL_PAYLOAD_KEYS: payloadKeys, SECRETS_KEY: secretsKey },
     temporalAddress: temporalServer.address,
     services,
     prisma: services.prisma,

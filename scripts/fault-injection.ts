@@ -74,6 +74,7 @@ async function main() {
     DATABASE_URL: postgres.url,
     TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
     TEMPORAL_PAYLOAD_KEYS: generatePayloadKey('faults'),
+    SECRETS_KEY: generatePayloadKey('faults-secrets'),
     JWT_SECRET: secret,
     PORT: String(apiPort),
     WORKER_HTTP_PORT: '0',

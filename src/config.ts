@@ -6,6 +6,7 @@ import type { AuthConfig } from './auth/bearer-token';
 import { carrierSettingsProblem } from './carriers/settings';
 import { DEFAULT_DATA_DIR } from './paths';
 import { parsePayloadKeys, type PayloadKey } from './temporal/payload-codec';
+import { parseKeyList, type NamedKey } from './secrets/keys';
 import { DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY, DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from './domain';
 
 /** What a HELP or INFO text is answered with unless SMS_HELP_TEXT says otherwise. */
@@ -40,6 +41,8 @@ export const envSchema = z.object({
   /** Seals the event feed's cursors (at least 32 characters); absent: derived from JWT_SECRET. */
   CURSOR_SECRET: optional,
   JWT_AUDIENCE: optional,
+  /** The longest lifetime (`exp` − `iat`) a token may have: seconds, or `90s`, `15m`, `12h`, `7d`; unset: any. */
+  JWT_MAX_AGE: optional,
   MESSAGE_PROVIDER: z.enum(['log', 'webhook', 'twilio', 'telnyx', 'vonage', 'simulator']).default('log'),
   MESSAGE_WEBHOOK_URL: optional.pipe(z.string().url().optional()),
   MESSAGE_WEBHOOK_SECRET: optional,
@@ -72,6 +75,8 @@ export const envSchema = z.object({
   CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
   /** The payload codec's AES-256-GCM keys (`id:base64`, comma-separated, the encrypting one first). */
   TEMPORAL_PAYLOAD_KEYS: optional,
+  /** The keys sealing secrets kept in the database (webhook secrets): `id:base64`, comma-separated, the sealing key first. */
+  SECRETS_KEY: optional,
   /** Temporal UI origins allowed to call the worker's codec endpoint (/codec) from a browser; none: the CLI only. */
   CODEC_CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
   /** A bearer secret for the codec endpoint: `Authorization: Bearer <it>` (the CLI's --codec-auth), or `/codec/<it>` as the UI's endpoint. */
@@ -127,6 +132,10 @@ export type Config = Omit<z.infer<typeof envSchema>, 'TEMPORAL_NAMESPACE'> & {
   temporalConnection: TemporalConnectionOptions;
   /** Parsed TEMPORAL_PAYLOAD_KEYS; absent: payloads go to Temporal unencrypted (refused in production). */
   payloadKeys?: PayloadKey[];
+  /** Parsed SECRETS_KEY; absent: a development key kept in the data directory (refused in production). */
+  secretKeys?: NamedKey[];
+  /** Parsed JWT_MAX_AGE, in seconds. */
+  jwtMaxAgeSeconds?: number;
 };
 
 /**
@@ -141,6 +150,15 @@ function temporalProfile(env: NodeJS.ProcessEnv) {
   } catch (error) {
     throw new Error(`Invalid configuration: Temporal connection (TEMPORAL_TLS_*, TEMPORAL_API_KEY, TEMPORAL_PROFILE): ${(error as Error).message}`);
   }
+}
+
+const DURATION_UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** `3600`, `90s`, `15m`, `12h`, `7d` in seconds (1 s to 10 years); undefined for anything else. */
+function durationSeconds(text: string): number | undefined {
+  const match = /^(\d{1,10})([smhd]?)$/.exec(text.trim());
+  const seconds = match ? Number(match[1]) * DURATION_UNIT_SECONDS[match[2]] : 0;
+  return seconds >= 1 && seconds <= 3650 * 86_400 ? seconds : undefined;
 }
 
 /** Parses the environment once, at boot; a bad value stops the process with the reason. */
@@ -176,6 +194,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       config.payloadKeys = parsePayloadKeys(config.TEMPORAL_PAYLOAD_KEYS);
     } catch (error) {
       throw new Error(`Invalid configuration: ${(error as Error).message}`);
+    }
+  }
+  if (config.SECRETS_KEY) {
+    try {
+      config.secretKeys = parseKeyList('SECRETS_KEY', config.SECRETS_KEY);
+    } catch (error) {
+      throw new Error(`Invalid configuration: ${(error as Error).message}`);
+    }
+  }
+  if (config.JWT_MAX_AGE) {
+    config.jwtMaxAgeSeconds = durationSeconds(config.JWT_MAX_AGE);
+    if (config.jwtMaxAgeSeconds === undefined) {
+      throw new Error('Invalid configuration: JWT_MAX_AGE must be a whole number of seconds, or a number followed by s, m, h or d (e.g. 3600, 15m, 12h), from 1 second to 3650 days');
     }
   }
   if (config.CODEC_AUTH_TOKEN && (config.CODEC_AUTH_TOKEN.length < 32 || !/^[A-Za-z0-9._~+/-]+=*$/.test(config.CODEC_AUTH_TOKEN))) {
@@ -214,7 +245,7 @@ export function authConfigOf(config: Config): AuthConfig {
   if (!config.JWT_SECRET && !config.JWT_PUBLIC_KEY) {
     throw new Error('Invalid configuration: set JWT_SECRET (HS256) or JWT_PUBLIC_KEY (RS256/ES256); there is no default secret');
   }
-  return { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
+  return { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxAgeSeconds: config.jwtMaxAgeSeconds };
 }
 
 /** Who may call the codec endpoint: the holder of a bearer secret, or of a JWT made for the codec. */
@@ -226,7 +257,7 @@ export interface CodecCredentials {
 /** The codec's credentials from CODEC_AUTH_TOKEN and CODEC_JWT_AUDIENCE; none: the codec endpoint is not served. */
 export function codecCredentialsOf(config: Config): CodecCredentials | undefined {
   const jwt = config.CODEC_JWT_AUDIENCE
-    ? { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.CODEC_JWT_AUDIENCE }
+    ? { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.CODEC_JWT_AUDIENCE, maxAgeSeconds: config.jwtMaxAgeSeconds }
     : undefined;
   return config.CODEC_AUTH_TOKEN || jwt ? { token: config.CODEC_AUTH_TOKEN, jwt } : undefined;
 }

@@ -25,6 +25,8 @@ export function dataPaths(dataDir: string) {
     devCodecToken: join(root, 'dev-codec-token'),
     /** `npm start`'s payload key when TEMPORAL_PAYLOAD_KEYS is not set, kept so histories stay readable. */
     devPayloadKeys: join(root, 'dev-payload-keys'),
+    /** The key sealing secrets kept in the database (SECRETS_KEY's form) when SECRETS_KEY is not set (never in production). */
+    devSecretsKey: join(root, 'dev-secrets-key'),
     /** The simulator's auth token (it signs the simulator's receipts and texts) when MESSAGE_PROVIDER=simulator. */
     devSimulatorToken: join(root, 'dev-simulator-token'),
     /** Who holds the data directory: the running `npm start`'s pid, ports and state. */

@@ -18,6 +18,9 @@ import { startWorker, type RunningWorker, type WorkerOptions } from './worker';
 import { serveWorkerHttp, workerMetrics } from './worker/telemetry';
 import type { CodecEndpoint } from './worker/codec-endpoint';
 import { admissionLimits, createAdmissions, type Admissions } from './temporal/admission';
+import { secretBoxOf } from './secrets/configured';
+import type { SecretBox } from './secrets/secret-box';
+import { resealStoredSecrets } from './use-cases/secrets/reseal';
 
 /** What every process of the service is built from: opened once from validated config. */
 export interface Services {
@@ -25,6 +28,8 @@ export interface Services {
   prisma: Prisma;
   temporal: TemporalClient;
   provider: MessageProvider;
+  /** Seals and opens the secrets kept in the database (SECRETS_KEY; outside production, the data directory's key). */
+  secrets: SecretBox;
   /** The configured carrier (its receipts and inbound texts come to the API); undefined for `log` and `webhook`. */
   carrier?: Carrier;
   temporalAddress: string;
@@ -44,13 +49,14 @@ export interface Services {
   stop(): Promise<void>;
 }
 
-export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission'>>;
+export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets'>>;
 
 /** The one composition root: `npm start`, the API and worker processes, the benchmarks and the tests. */
 export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('Set DATABASE_URL and TEMPORAL_ADDRESS (npm start runs both embedded)');
   }
+  const secrets = overrides.secrets ?? (await secretBoxOf(config));
   const dataConverter = dataConverterOf(config);
   const closers: (() => Promise<unknown>)[] = [];
   // Deliveries committed by the API or an activity are handed to Temporal right after the commit,
@@ -76,6 +82,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       prisma,
       temporal,
       provider: overrides.provider ?? createProvider(config, prisma, carrier),
+      secrets,
       carrier,
       temporalAddress: config.TEMPORAL_ADDRESS,
       temporalConnection: config.temporalConnection,
@@ -126,6 +133,20 @@ function codecEndpointOf(services: Services): CodecEndpoint | undefined {
   return codec && credentials ? { codec, credentials, origins: services.config.CODEC_CORS_ORIGINS, namespace: services.namespace } : undefined;
 }
 
+/**
+ * Seals, in the background, the stored secrets not yet under SECRETS_KEY's first key (plain rows from
+ * before encryption at rest, rows of a key being rotated out). Logs counts and row ids, never a secret.
+ */
+function resealAtBoot(services: Services): void {
+  resealStoredSecrets(services.prisma, services.secrets).then(
+    ({ webhookSubscriptions: { resealed, unreadable } }) => {
+      if (resealed) logEvent('secrets.resealed', { keyId: services.secrets.currentKeyId, webhookSubscriptions: resealed });
+      if (unreadable.length) logger.warn({ event: 'secrets.unreadable', webhookSubscriptions: unreadable }, 'stored secrets sealed with a key SECRETS_KEY lacks: add it back');
+    },
+    (error) => logger.warn({ event: 'secrets.reseal_failed', err: error }, 'stored secrets left as they are until the next boot or npm run secrets:rotate'),
+  );
+}
+
 /** The worker with its metrics and health endpoint on `port`, and the reconciler's and the webhook sweep's Schedules; `sdkMetricsAddress` is where the runtime exports its own. */
 export async function runObservedWorker(services: Services, port: number, sdkMetricsAddress?: string) {
   const metrics = workerMetrics(services.prisma);
@@ -135,6 +156,7 @@ export async function runObservedWorker(services: Services, port: number, sdkMet
     everyMs: Math.max(WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, services.webhooks.sweepEveryMs),
     graceMs: services.webhooks.sweepGraceMs,
   });
+  resealAtBoot(services);
   const sweepWatch = watchForSweepWork({
     prisma: services.prisma,
     temporal: services.temporal,

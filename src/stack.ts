@@ -1,10 +1,11 @@
 import './telemetry/register';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { httpMetrics, listen, serveMetrics } from './api';
 import { codecTokenOf, loadStackConfig } from './config';
 import { type RunningSimulator, simulatorSettings, startSimulator } from './carriers/simulator';
 import { provideDatabase } from './infra/database';
+import { developmentSecret } from './infra/development-secret';
 import { provideNexusEndpoint } from './infra/nexus-endpoint';
 import { applyMigrations } from './infra/migrate';
 import { freePort } from './infra/ports';
@@ -13,21 +14,13 @@ import { dataConverterOf } from './temporal/data-converter';
 import { generatePayloadKey, parsePayloadKeys } from './temporal/payload-codec';
 import { startTemporalEngine } from './infra/temporal-engine';
 import { dataPaths } from './paths';
+import { secretBoxOf } from './secrets/configured';
 import { logger, setLogLevel } from './logger';
 import { createApi, openServices, runObservedWorker } from './services';
 import { installTemporalRuntime } from './worker/telemetry';
 import { onShutdown } from './shutdown';
 import { tracingLine } from './telemetry/settings';
 import { stopTracing } from './telemetry/tracing';
-
-/** A development secret kept under the data directory, so what it signs or encrypts stays valid across restarts. */
-async function developmentSecret(file: string, generate = () => randomBytes(32).toString('base64url')): Promise<string> {
-  const existing = await readFile(file, 'utf8').catch(() => '');
-  if (existing.trim()) return existing.trim();
-  const secret = generate();
-  await writeFile(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
-}
 
 /** How an operator reaches the codec from the CLI, naming where its secret is rather than printing it. */
 function codecLine(codecUrl: string, secretFrom: string | undefined): string {
@@ -65,6 +58,8 @@ async function main() {
     const jwtSecret = generatedSecret ? await developmentSecret(paths.devJwtSecret) : config.JWT_SECRET;
     if (!config.payloadKeys) dataConverterOf(config); // refuses production without keys
     const payloadKeys = config.payloadKeys ?? parsePayloadKeys(await developmentSecret(paths.devPayloadKeys, () => generatePayloadKey('dev-1')));
+    // SECRETS_KEY, else (never in production) the data directory's key: refused before anything starts.
+    const secrets = await secretBoxOf(config);
     const workerPort = await freePort(config.WORKER_HTTP_PORT);
     const codecUrl = `http://localhost:${workerPort}/codec`;
     // The dev server's UI can be given a URL only (no header, no access token without OIDC): its codec
@@ -121,17 +116,20 @@ async function main() {
       });
       stops.push(simulator.stop);
     }
-    const services = await openServices({
-      ...config,
-      PUBLIC_BASE_URL: publicBaseUrl,
-      ...(simulator ? simulatorSettings(simulator, simulatorToken!) : {}),
-      JWT_SECRET: jwtSecret,
-      DATABASE_URL: database.url,
-      TEMPORAL_ADDRESS: temporalAddress,
-      payloadKeys,
-      CODEC_AUTH_TOKEN: codecToken,
-      CODEC_CORS_ORIGINS: config.CODEC_CORS_ORIGINS.length ? config.CODEC_CORS_ORIGINS : uiOrigins,
-    });
+    const services = await openServices(
+      {
+        ...config,
+        PUBLIC_BASE_URL: publicBaseUrl,
+        ...(simulator ? simulatorSettings(simulator, simulatorToken!) : {}),
+        JWT_SECRET: jwtSecret,
+        DATABASE_URL: database.url,
+        TEMPORAL_ADDRESS: temporalAddress,
+        payloadKeys,
+        CODEC_AUTH_TOKEN: codecToken,
+        CODEC_CORS_ORIGINS: config.CODEC_CORS_ORIGINS.length ? config.CODEC_CORS_ORIGINS : uiOrigins,
+      },
+      { secrets },
+    );
     stops.push(services.stop);
     const worker = await runObservedWorker(services, workerPort, sdkMetricsAddress);
     stops.push(worker.stop);
@@ -162,6 +160,7 @@ async function main() {
   API docs     http://localhost:${http.port}/docs
   PostgreSQL   ${database.embedded ? `embedded, data in ${paths.postgres}` : 'DATABASE_URL'}
   Payloads     encrypted (AES-256-GCM, key ${payloadKeys[0].id}${config.payloadKeys ? '' : ` in ${paths.devPayloadKeys}`}); codec for the UI and CLI at ${codecUrl}
+  Secrets      webhook secrets encrypted at rest (AES-256-GCM, key ${secrets.currentKeyId}${config.secretKeys ? '' : ` in ${paths.devSecretsKey}`})
   Codec        ${codecLine(codecUrl, config.CODEC_AUTH_TOKEN ? '$CODEC_AUTH_TOKEN' : codecToken ? `$(cat ${paths.devCodecToken})` : undefined)}
   Provider     ${services.provider.name}${simulator ? ` (Twilio-shaped at ${simulator.url}, sending from ${simulator.number}; receipts to ${publicBaseUrl}/providers/simulator/…)` : ''}${simulator ? `
   Text in      npm run sms -- +14155550100 "STOP"   (a client texting ${simulator.number})` : ''}

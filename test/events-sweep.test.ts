@@ -97,7 +97,7 @@ test('the sweep deletes events past EVENT_RETENTION_DAYS that no delivery waits 
   });
   await stack.prisma.$executeRaw`UPDATE events SET created_at = now() - interval '100 days' WHERE id IN (${scheduled.id}::uuid, ${canceled.id}::uuid)`;
   await stack.prisma.$executeRaw`UPDATE webhook_deliveries SET status = 'pending' WHERE event_id = ${canceled.id}::uuid`;
-  const sweep = createWebhookActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: uniqueName('no-worker'), webhooks: { ...webhookSettingsOf(loadConfig({})), sweepGraceMs: 3_600_000 } });
+  const sweep = createWebhookActivities({ prisma: stack.prisma, temporal: stack.temporal, secrets: stack.services.secrets, taskQueue: uniqueName('no-worker'), webhooks: { ...webhookSettingsOf(loadConfig({})), sweepGraceMs: 3_600_000 } });
   const result = (await new MockActivityEnvironment().run(sweep.handOverPendingDeliveries, {})) as { expiredEvents?: number };
   // Another suite's sweep (they share the database) may have deleted it first: the count is anyone's, the outcome is checked below.
   expect(result.expiredEvents).toEqual(expect.any(Number));

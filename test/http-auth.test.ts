@@ -1,6 +1,7 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { AuthConfig } from '../src/auth/bearer-token';
+import { authConfigOf, loadConfig } from '../src/config';
 import { startTestStack, uniqueName, type ApiResponse, type TestStack } from './support/stack';
 import { REQUEST_INSTANCE } from './support/helpers';
 
@@ -242,6 +243,55 @@ describe('JWT_ISSUER and JWT_AUDIENCE', () => {
     ['no audience', { iss: 'https://issuer.example' }],
   ])('a token with %s is 401', async (_name, claims) => {
     expectUnauthorized(await get('/agents', sign(claims)));
+  });
+});
+
+describe('JWT_MAX_AGE', () => {
+  let get: Awaited<ReturnType<typeof startApiWith>>;
+  beforeAll(async () => {
+    get = await startApiWith(authConfigOf(loadConfig({ JWT_SECRET: stack.secret, JWT_MAX_AGE: '1h' })));
+  });
+  const sign = (claims: object, options: jwt.SignOptions = {}) => jwt.sign(claims, stack.secret, { algorithm: 'HS256', subject: 'alice', ...options });
+
+  test('a token living at most that long is accepted', async () => {
+    expect((await get('/agents', sign({}, { expiresIn: '1h' }))).status).toBe(200);
+    expect((await get('/agents', sign({}, { expiresIn: '5m' }))).status).toBe(200);
+  });
+
+  test('a token living longer by exp - iat is 401, though without JWT_MAX_AGE it is accepted', async () => {
+    const token = sign({}, { expiresIn: 3601 });
+    const res = await get('/agents', token);
+    expectUnauthorized(res);
+    expect(res.body.detail).toBe('Token lives longer than the maximum of 3600 seconds');
+    expect((await stack.api('GET', '/agents', { token })).status).toBe(200);
+    // Issued a day ago for two days: still valid by exp, but not within the maximum.
+    expectUnauthorized(await get('/agents', sign({ iat: nowSeconds() - 86_400, exp: nowSeconds() + 86_400 })));
+  });
+
+  test('a token without iat is 401', async () => {
+    const res = await get('/agents', sign({}, { expiresIn: '5m', noTimestamp: true }));
+    expectUnauthorized(res);
+    expect(res.body.detail).toBe('Token has no issue time (iat)');
+  });
+
+  test('an iat set in the future does not stretch a token past the maximum', async () => {
+    const iat = nowSeconds() + 30 * 86_400;
+    const res = await get('/agents', sign({ iat, exp: iat + 600 }));
+    expectUnauthorized(res);
+    expect(res.body.detail).toBe('Token lives longer than the maximum of 3600 seconds');
+  });
+
+  test('a token without exp is still 401', async () => {
+    expect((await get('/agents', sign({}))).body.detail).toBe('Token has no expiry');
+  });
+
+  test('JWT_MAX_AGE takes seconds or a number with s, m, h or d', () => {
+    const maxAge = (value: string) => loadConfig({ JWT_MAX_AGE: value }).jwtMaxAgeSeconds;
+    expect([maxAge('3600'), maxAge('90s'), maxAge('15m'), maxAge('12h'), maxAge('7d')]).toEqual([3600, 90, 900, 43_200, 604_800]);
+    expect(loadConfig({}).jwtMaxAgeSeconds).toBeUndefined();
+    for (const bad of ['0', '-5', '1.5h', '1w', 'PT1H', 'soon', '4000d']) {
+      expect(() => loadConfig({ JWT_MAX_AGE: bad })).toThrow('Invalid configuration: JWT_MAX_AGE must be a whole number of seconds, or a number followed by s, m, h or d');
+    }
   });
 });
 

@@ -8,6 +8,7 @@ import { createPrisma, type Prisma } from '../src/db/prisma';
 import { messageBatchWorkflowId, SEND_MESSAGE_BATCH_WORKFLOW } from '../src/domain';
 import { messageBatchWorkflowOptions } from '../src/temporal/message-batch-workflow';
 import { createTimeSkippingEnvironment, uniqueName } from './support/helpers';
+import { testSecretBox } from './support/secrets';
 
 /* A campaign due in 30 days, on the time-skipping test server with the real activities and database. */
 let env: TestWorkflowEnvironment;
@@ -51,7 +52,7 @@ test('1,000 recipients due in 30 days: the run sleeps in bounded chunks, then se
     connection: env.nativeConnection,
     taskQueue: `${taskQueue}-messages`,
     workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! },
-    activities: createActivities({ prisma, provider: createLogProvider(prisma), temporal: env.client, taskQueue, campaigns: { chunkSize: 100, concurrency: 4 } }),
+    activities: createActivities({ prisma, secrets: testSecretBox(), provider: createLogProvider(prisma), temporal: env.client, taskQueue, campaigns: { chunkSize: 100, concurrency: 4 } }),
   });
   const { startDelay: _delay, ...options } = messageBatchWorkflowOptions(taskQueue, { id: batchId, business, sendAt, accepted: 1000 }, await env.currentTimeMs());
   const result = await worker.runUntil(async () => {

@@ -9,6 +9,7 @@ import { createPrisma, type Prisma } from '../src/db/prisma';
 import { messageWorkflowId } from '../src/domain';
 import { startFakeTwilio, type FakeTwilio } from './support/fake-twilio';
 import { quietTemporalRuntime, uniqueName } from './support/helpers';
+import { testSecretBox } from './support/secrets';
 
 /*
  * A carrier takes no idempotency key: an attempt that reached Twilio but died before its acceptance was
@@ -64,7 +65,7 @@ async function sendThroughWorkflow(carrier: Carrier, phone: string, text: string
     connection,
     taskQueue,
     workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! },
-    activities: createActivities({ prisma, provider: createCarrierProvider(carrier, 'http://127.0.0.1:9', prisma), temporal: client, taskQueue }),
+    activities: createActivities({ prisma, secrets: testSecretBox(), provider: createCarrierProvider(carrier, 'http://127.0.0.1:9', prisma), temporal: client, taskQueue }),
     shutdownGraceTime: '1 second',
   });
   await worker.runUntil(async () => {

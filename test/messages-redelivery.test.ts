@@ -8,6 +8,7 @@ import { createPrisma, type Prisma } from '../src/db/prisma';
 import { messageWorkflowId } from '../src/domain';
 import { quietTemporalRuntime, uniqueName } from './support/helpers';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { testSecretBox } from './support/secrets';
 
 /*
  * A worker killed after the receiver accepted a message but before Temporal heard of it: the attempt
@@ -58,7 +59,7 @@ test('a retry of an attempt whose report was lost after the receiver accepted th
     connection,
     taskQueue,
     workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! },
-    activities: createActivities({ prisma, provider: createWebhookProvider({ url: receiver.url }), temporal: client, taskQueue }),
+    activities: createActivities({ prisma, secrets: testSecretBox(), provider: createWebhookProvider({ url: receiver.url }), temporal: client, taskQueue }),
     interceptors: { activity: [() => ({ inbound: loseFirstDeliveryReport() })] },
     shutdownGraceTime: '1 second',
   });

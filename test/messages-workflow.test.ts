@@ -9,6 +9,7 @@ import { acceptMessage } from '../src/use-cases/messages/accept';
 import { parseMessageRequest } from '../src/use-cases/messages/request';
 import { createTimeSkippingEnvironment, uniqueName } from './support/helpers';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { testSecretBox } from './support/secrets';
 
 /*
  * Delays of months and years on the time-skipping test server, with the real activities, the real
@@ -45,7 +46,7 @@ async function withWorker<T>(body: (taskQueue: string) => Promise<T>): Promise<T
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! },
-    activities: createActivities({ prisma, provider: createWebhookProvider({ url: receiver.url }), temporal: env.client, taskQueue }),
+    activities: createActivities({ prisma, secrets: testSecretBox(), provider: createWebhookProvider({ url: receiver.url }), temporal: env.client, taskQueue }),
   });
   return worker.runUntil(body(taskQueue));
 }
@@ -141,7 +142,7 @@ test('accepted for 01:30 before a spring-forward with a window from 02:30, a tim
     connection: env.nativeConnection,
     taskQueue: taskQueuesOf(taskQueue).messages,
     workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! },
-    activities: createActivities({ prisma, provider: createWebhookProvider({ url: receiver.url }), temporal: env.client, taskQueue }),
+    activities: createActivities({ prisma, secrets: testSecretBox(), provider: createWebhookProvider({ url: receiver.url }), temporal: env.client, taskQueue }),
   });
   await worker.runUntil(async () => {
     const { message } = await acceptMessage({ prisma, temporal: env.client, taskQueue }, { business, ownerId: 'u1' }, request, null);

@@ -13,6 +13,7 @@ import {
   validateAgainstDocument,
 } from './support/openapi';
 import { startTestStack, type TestStack } from './support/stack';
+import { testSecretBox } from './support/secrets';
 
 const doc = openApiDocument;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -124,7 +125,7 @@ describe('the OpenAPI document', () => {
   });
 
   test('documents every route the app has, and no route it lacks', () => {
-    const app = createApp({ prisma: {} as any, temporal: {} as any, taskQueue: 'unused', auth: { secret: 'x'.repeat(32) } });
+    const app = createApp({ prisma: {} as any, temporal: {} as any, taskQueue: 'unused', secrets: testSecretBox(), auth: { secret: 'x'.repeat(32) } });
     const shape = (path: string) => path.replace(/:[A-Za-z0-9_]+|\{[^}]+\}/g, '{}');
     const routes: string[] = [];
     const collect = (stack: any[], prefix: string) => {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import jwt from 'jsonwebtoken';
+import { generateNamedKey } from '../src/secrets/keys';
 import { entryPointEnv, PROJECT_ROOT } from './support/process';
 
 const run = promisify(execFile);
@@ -32,6 +33,15 @@ test('npm run api refuses a JWT_SECRET shorter than 32 characters', async () => 
   const result = await tsx('src/api/main.ts', [], { ...production, JWT_SECRET: 'short' });
   expect(result.code).toBe(1);
   expect(result.stderr).toContain('JWT_SECRET must be at least 32 characters');
+});
+
+test('in production, npm run api and npm run worker refuse to start without SECRETS_KEY: there is no default key', async () => {
+  const env = { ...production, NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(32), TEMPORAL_PAYLOAD_KEYS: generateNamedKey('k1') };
+  for (const script of ['src/api/main.ts', 'src/worker/main.ts']) {
+    const result = await tsx(script, [], env);
+    expect({ script, code: result.code }).toEqual({ script, code: 1 });
+    expect(result.stderr).toContain('Invalid configuration: set SECRETS_KEY in production');
+  }
 });
 
 test('npm run worker refuses to start without DATABASE_URL and TEMPORAL_ADDRESS', async () => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
@@ -7,6 +7,8 @@ import { runStack, stackEnv } from './support/npm-start';
 import { testPort } from './support/ports';
 import { request } from './support/process';
 import { eventually, uniqueName } from './support/stack';
+import { receivedEvents, verified } from './support/events';
+import { startWebhookReceiver } from './support/webhook-receiver';
 
 /* `npm start` as a user runs it: the whole stack from one command. */
 
@@ -14,9 +16,11 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
   const { dataDir, env, api } = await stackEnv('crm-start');
   const ports = env;
 
+  const hooks = await startWebhookReceiver();
   const first = runStack(env);
   let token: string;
   let delayedId: string;
+  let webhookSecret: string;
   try {
     await first.ready;
     expect(first.output()).toContain(`http://localhost:${ports.PORT}/ext/v2/{businessname}`);
@@ -48,6 +52,12 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
     expect((await request(`${api}/clients`, token, 'POST', { _id: 'c1', phone: '+14155550100' })).status).toBe(201);
     expect((await request(`${api}/agents`, token, 'POST', { _id: 'a1' })).status).toBe(201);
     expect((await request(`${api}/clients/c1/assign-agents`, token, 'POST', { agents: [{ agent: 'a1' }] })).status).toBe(200);
+    // Webhook secrets are sealed with the data directory's development key, kept 0600 for the next run.
+    expect(first.output()).toContain(`Secrets      webhook secrets encrypted at rest (AES-256-GCM, key dev-1 in ${join(dataDir, 'dev-secrets-key')})`);
+    expect((await stat(join(dataDir, 'dev-secrets-key'))).mode & 0o777).toBe(0o600);
+    const subscribed = await request(`${api}/webhooks`, token, 'POST', { url: hooks.url, events: ['message.sent'] });
+    expect(subscribed.status).toBe(201);
+    webhookSecret = subscribed.body.secret;
 
     const sentNow = await fetch(`${api}/messages`, {
       method: 'POST',
@@ -81,8 +91,12 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
       expect.objectContaining({ agent: 'a1', status: 'active', dt_until: '2143-06-23T00:00:00.000Z', workflow_id: expect.stringMatching(/^assignment\/acme\/c1\/a1\/[0-9a-f-]{36}$/) }),
     ]);
     await eventually(async () => (await request(`${api}/messages/${delayedId!}`, token!)).body.status === 'sent', 60_000);
+    // The restarted worker opens the secret the first run sealed, and signs with it.
+    const events = await receivedEvents(hooks, 2, 60_000);
+    expect(events.map((event) => verified(webhookSecret!, event).data._id)).toContain(delayedId!);
   } finally {
     expect(await second.stop()).toBe(0);
+    await hooks.close();
   }
 }, 300_000);
 

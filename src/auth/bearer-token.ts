@@ -7,6 +7,8 @@ export interface AuthConfig {
   publicKey?: string;
   issuer?: string;
   audience?: string;
+  /** JWT_MAX_AGE: the longest lifetime (`exp` − `iat`) accepted, in seconds; tokens must then carry `iat`. */
+  maxAgeSeconds?: number;
 }
 
 export interface Caller {
@@ -25,6 +27,8 @@ const unauthorized = (message: string) => new InvalidToken(message);
 
 const HMAC_ALGORITHMS: Algorithm[] = ['HS256'];
 const PUBLIC_KEY_ALGORITHMS: Algorithm[] = ['RS256', 'ES256'];
+/** How far ahead of this server's clock an issuer's may be when a token's remaining life is measured against JWT_MAX_AGE. */
+const CLOCK_SKEW_SECONDS = 60;
 /** The subject is part of Temporal workflow ids, which the server caps at 1000 characters. */
 export const MAX_SUBJECT_LENGTH = 200;
 
@@ -40,6 +44,18 @@ function headerAlgorithm(token: string): Algorithm | undefined {
     return header.alg as Algorithm;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * JWT_MAX_AGE: a token living longer than the maximum by `exp` − `iat` is refused, and so is one without
+ * `iat`. Its remaining life (`exp` − now) counts too, so an `iat` set in the future cannot stretch it.
+ */
+function checkLifetime(exp: number, iat: unknown, maxAgeSeconds: number): void {
+  if (typeof iat !== 'number' || !Number.isFinite(iat)) throw unauthorized('Token has no issue time (iat)');
+  const remaining = exp - Date.now() / 1000;
+  if (exp - iat > maxAgeSeconds || remaining > maxAgeSeconds + CLOCK_SKEW_SECONDS) {
+    throw unauthorized(`Token lives longer than the maximum of ${maxAgeSeconds} seconds`);
   }
 }
 
@@ -69,6 +85,7 @@ export function createTokenVerifier(config: AuthConfig) {
     if (hasUnstorableCharacters(payload.sub)) throw unauthorized('Token subject contains NUL characters or unpaired surrogates');
     if (payload.sub.length > MAX_SUBJECT_LENGTH) throw unauthorized(`Token subject is longer than ${MAX_SUBJECT_LENGTH} characters`);
     if (typeof payload.exp !== 'number') throw unauthorized('Token has no expiry');
+    if (config.maxAgeSeconds !== undefined) checkLifetime(payload.exp, payload.iat, config.maxAgeSeconds);
     return { userId: payload.sub };
   };
 }

@@ -1,17 +1,14 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { METADATA_ENCODING_KEY, ValueError, type Payload, type PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import { generateNamedKey, parseKeyList, type NamedKey } from '../secrets/keys';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const KEY_ID_METADATA = 'encryption-key-id';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-export interface PayloadKey {
-  id: string;
-  /** 32 bytes: AES-256. */
-  key: Buffer;
-}
+export type PayloadKey = NamedKey;
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const text = (bytes: Uint8Array | null | undefined) => (bytes ? Buffer.from(bytes).toString('utf8') : undefined);
@@ -63,30 +60,10 @@ export class AesGcmPayloadCodec implements PayloadCodec {
   }
 }
 
-const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
-export const PAYLOAD_KEYS_FORMAT = 'comma-separated id:key pairs, each key 32 bytes in base64 (`openssl rand -base64 32`), the encrypting key first';
-
 /** `TEMPORAL_PAYLOAD_KEYS`: `2026-11:base64,2026-05:base64`; throws a message naming what is wrong. */
 export function parsePayloadKeys(value: string): PayloadKey[] {
-  const keys = value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry, index) => {
-      const separator = entry.indexOf(':');
-      const id = separator > 0 ? entry.slice(0, separator) : '';
-      if (!KEY_ID.test(id)) throw new Error(`TEMPORAL_PAYLOAD_KEYS entry ${index + 1} has no valid key id (letters, digits, . _ -): expected ${PAYLOAD_KEYS_FORMAT}`);
-      const encoded = entry.slice(separator + 1);
-      const key = Buffer.from(encoded, 'base64');
-      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || key.length !== 32) throw new Error(`TEMPORAL_PAYLOAD_KEYS key "${id}" is not 32 bytes of base64: expected ${PAYLOAD_KEYS_FORMAT}`);
-      return { id, key };
-    });
-  if (!keys.length) throw new Error(`TEMPORAL_PAYLOAD_KEYS is empty: expected ${PAYLOAD_KEYS_FORMAT}`);
-  if (new Set(keys.map((k) => k.id)).size !== keys.length) throw new Error('TEMPORAL_PAYLOAD_KEYS names a key id twice');
-  return keys;
+  return parseKeyList('TEMPORAL_PAYLOAD_KEYS', value);
 }
 
 /** A new key in the form TEMPORAL_PAYLOAD_KEYS takes. */
-export function generatePayloadKey(id: string): string {
-  return `${id}:${randomBytes(32).toString('base64')}`;
-}
+export const generatePayloadKey = generateNamedKey;

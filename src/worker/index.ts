@@ -17,6 +17,7 @@ import { activityTracing, nexusTracing, workflowSpanSinks } from '../telemetry/t
 import { taskQueuesOf, type TaskQueueRole } from '../domain';
 import { WORKER_TUNING } from './tuning';
 import type { Admissions } from '../temporal/admission';
+import type { SecretBox } from '../secrets/secret-box';
 
 export interface WorkerDeps {
   temporalAddress: string;
@@ -27,6 +28,8 @@ export interface WorkerDeps {
   prisma: Prisma;
   temporal: Client;
   provider: MessageProvider;
+  /** Opens the webhook subscriptions' sealed secrets (SECRETS_KEY). */
+  secrets: SecretBox;
   webhooks?: WebhookSettings;
   /** The process's backpressure, shared with its API: the Nexus operations go through it too. */
   admission?: Admissions;
@@ -63,6 +66,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     temporal: deps.temporal,
     taskQueue: deps.taskQueue,
     provider: deps.provider,
+    secrets: deps.secrets,
     webhooks: deps.webhooks,
     carrier: deps.carrier,
     campaigns: deps.campaigns,

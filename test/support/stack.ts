@@ -5,6 +5,7 @@ import { createLogProvider } from '../../src/activities/providers/log';
 import type { MessageProvider } from '../../src/activities/providers';
 import { listen } from '../../src/api/http/server';
 import { loadConfig } from '../../src/config';
+import { generateNamedKey } from '../../src/secrets/keys';
 import type { Prisma } from '../../src/db/prisma';
 import { createApi, openServices, runWorker, type ApiOptions, type ServiceOverrides, type Services } from '../../src/services';
 import type { RunningWorker } from '../../src/worker';
@@ -44,6 +45,8 @@ export interface TestStackOptions extends Pick<ServiceOverrides, 'provider' | 'c
   env?: Record<string, string>;
   /** TEMPORAL_PAYLOAD_KEYS: the payload codec encrypts what the suite puts through Temporal. */
   payloadKeys?: string;
+  /** SECRETS_KEY: seals the secrets the suite stores; a fresh key by default. */
+  secretsKey?: string;
 }
 
 /**
@@ -61,6 +64,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     TEMPORAL_TASK_QUEUE: uniqueName('tq'),
     JWT_SECRET: secret,
     TEMPORAL_PAYLOAD_KEYS: options.payloadKeys,
+    SECRETS_KEY: options.secretsKey ?? generateNamedKey('test'),
     ...options.env,
   });
   // A carrier (with PUBLIC_BASE_URL in `env`) is the worker's provider and serves the API's /providers routes.

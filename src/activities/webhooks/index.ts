@@ -4,6 +4,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config';
 import { deleteEventsCreatedBefore } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
+import { UnreadableSecret, type SecretBox } from '../../secrets/secret-box';
 import {
   abandonStaleDeliveries,
   abandonWebhookDelivery,
@@ -31,6 +32,8 @@ export interface WebhookActivityDeps {
   prisma: Prisma;
   temporal: TemporalClient;
   taskQueue: string;
+  /** Opens the subscriptions' sealed secrets (SECRETS_KEY). */
+  secrets: SecretBox;
   /** The WEBHOOK_* settings; the defaults without them. */
   webhooks?: WebhookSettings;
 }
@@ -48,7 +51,21 @@ function nextAttemptAt(retry: WebhookRetry, attempt: number, retryAfterMs?: numb
 
 const SWEEP_PAGE = 200;
 
-export function createWebhookActivities({ prisma, temporal, taskQueue, webhooks = DEFAULT_WEBHOOK_SETTINGS }: WebhookActivityDeps) {
+/**
+ * The subscription's signing secrets in the clear. One this process cannot open (its key was taken out
+ * of SECRETS_KEY too early) fails the attempt, retried like a receiver's outage, so that putting the key
+ * back lets the delivery through; the failure names the key id, never the secret.
+ */
+function secretsToSign(subscription: Parameters<typeof signingSecrets>[0], secrets: SecretBox): string[] {
+  try {
+    return signingSecrets(subscription, secrets);
+  } catch (error) {
+    if (!(error instanceof UnreadableSecret)) throw error;
+    throw ApplicationFailure.create({ type: 'WebhookSecretUnreadable', message: `The subscription's secret cannot be opened: ${error.message}` });
+  }
+}
+
+export function createWebhookActivities({ prisma, temporal, taskQueue, secrets, webhooks = DEFAULT_WEBHOOK_SETTINGS }: WebhookActivityDeps) {
   return {
     /**
      * One attempt of one delivery: reads the event and the subscription, signs (Standard Webhooks, with
@@ -68,7 +85,7 @@ export function createWebhookActivities({ prisma, temporal, taskQueue, webhooks 
         return { outcome: 'abandoned' };
       }
       const body = eventBody(event);
-      const headers = standardWebhookHeaders(signingSecrets(subscription), event.id, Math.floor(Date.now() / 1000), body);
+      const headers = standardWebhookHeaders(secretsToSign(subscription, secrets), event.id, Math.floor(Date.now() / 1000), body);
       const answer = await postWebhook(subscription.url, headers, body, webhooks.timeoutMs, webhooks);
       switch (answer.kind) {
         case 'delivered':

@@ -186,13 +186,15 @@ export const components: OpenApiObject = {
   responses: {
     Unauthorized: problem(
       401,
-      'The bearer token is missing, malformed, expired, or not signed with the server\'s key.',
+      'The bearer token is missing, malformed, expired, living longer than JWT_MAX_AGE allows, or not signed with the server\'s key.',
       {
         missing: 'Missing or malformed bearer token',
         invalid: 'Invalid token',
         expired: 'Token expired',
         noSubject: 'Token has no subject',
         noExpiry: 'Token has no expiry',
+        noIssuedAt: 'Token has no issue time (iat)',
+        tooLong: 'Token lives longer than the maximum of 3600 seconds',
         longSubject: 'Token subject is longer than 200 characters',
         unstorableSubject: 'Token subject contains NUL characters or unpaired surrogates',
         twoAuthorizations: 'More than one Authorization header',

@@ -2,22 +2,25 @@ import { Router } from 'express';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config';
 import { listSubscriptions } from '../../db/webhook-subscriptions';
 import type { Prisma } from '../../db/prisma';
+import type { SecretBox } from '../../secrets/secret-box';
 import { scopeOf } from '../http/scope';
 import { createWebhook, deleteWebhook, findOwnedWebhook, listWebhookDeliveries, rotateWebhookSecret } from '../../use-cases/webhooks/subscriptions';
 import { webhookView } from '../../views/webhook';
 
 export interface WebhookRoutesDeps {
   prisma: Prisma;
+  /** Seals the subscriptions' secrets (SECRETS_KEY). */
+  secrets: SecretBox;
   /** The WEBHOOK_* settings: whether receivers may be private addresses. */
   webhooks?: Pick<WebhookSettings, 'allowPrivateUrls'>;
 }
 
-export function webhooksRouter({ prisma, webhooks = DEFAULT_WEBHOOK_SETTINGS }: WebhookRoutesDeps): Router {
+export function webhooksRouter({ prisma, secrets, webhooks = DEFAULT_WEBHOOK_SETTINGS }: WebhookRoutesDeps): Router {
   const router = Router({ mergeParams: true });
 
   router.post('/webhooks', async (req, res) => {
     const scope = scopeOf(req);
-    const created = await createWebhook(prisma, scope, req.body, webhooks);
+    const created = await createWebhook(prisma, secrets, scope, req.body, webhooks);
     res.status(201).location(`/ext/v2/${scope.business}/webhooks/${created._id}`).json(created);
   });
 
@@ -35,7 +38,7 @@ export function webhooksRouter({ prisma, webhooks = DEFAULT_WEBHOOK_SETTINGS }: 
   });
 
   router.post('/webhooks/:webhookId/rotate-secret', async (req, res) => {
-    res.json(await rotateWebhookSecret(prisma, scopeOf(req), req.params.webhookId));
+    res.json(await rotateWebhookSecret(prisma, secrets, scopeOf(req), req.params.webhookId));
   });
 
   router.get('/webhooks/:webhookId/deliveries', async (req, res) => {

@@ -9,6 +9,7 @@ import { recentDeliveries } from '../../db/webhook-deliveries';
 import type { Prisma } from '../../db/prisma';
 import { Conflict, Invalid, NotFound } from '../errors';
 import type { Scope } from '../../db/scope';
+import type { SecretBox } from '../../secrets/secret-box';
 import { parseSubscriptionRequest } from './request';
 import { newWebhookSecret } from './secret';
 import { deliveryView, webhookView } from '../../views/webhook';
@@ -26,14 +27,14 @@ export async function findOwnedWebhook(prisma: Prisma, scope: Scope, id: string)
   return subscription;
 }
 
-/** Creates a subscription; its secret is in this answer and no other. */
-export async function createWebhook(prisma: Prisma, scope: Scope, body: unknown, options: { allowPrivateUrls: boolean }) {
+/** Creates a subscription; its secret is in this answer and no other (the row holds it sealed). */
+export async function createWebhook(prisma: Prisma, secrets: SecretBox, scope: Scope, body: unknown, options: { allowPrivateUrls: boolean }) {
   const request = parseSubscriptionRequest(body, options);
   if ((await countSubscriptions(prisma, scope)) >= MAX_WEBHOOKS_PER_OWNER) {
     throw new Conflict(`At most ${MAX_WEBHOOKS_PER_OWNER} webhooks per business and user: delete one first`);
   }
   const secret = newWebhookSecret();
-  const created = await insertSubscription(prisma, scope, { ...request, secret });
+  const created = await insertSubscription(prisma, secrets, scope, { ...request, secret });
   return { ...webhookView(created), secret };
 }
 
@@ -42,9 +43,9 @@ export async function deleteWebhook(prisma: Prisma, scope: Scope, id: string): P
 }
 
 /** A new secret, shown once; the previous one keeps signing beside it for 24 hours. */
-export async function rotateWebhookSecret(prisma: Prisma, scope: Scope, id: string) {
+export async function rotateWebhookSecret(prisma: Prisma, secrets: SecretBox, scope: Scope, id: string) {
   const secret = newWebhookSecret();
-  const rotated = UUID.test(id) ? await rotateSubscriptionSecret(prisma, scope, id, secret) : null;
+  const rotated = UUID.test(id) ? await rotateSubscriptionSecret(prisma, secrets, scope, id, secret) : null;
   if (!rotated) throw webhookNotFound();
   return { ...webhookView(rotated), secret };
 }
