@@ -1,4 +1,6 @@
 import { httpMetrics, type HttpMetrics } from '../src/api';
+import { CarrierRejected } from '../src/carriers';
+import { recordProviderAccepted } from '../src/db/messages';
 import { OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION } from '../src/use-cases/carriers/keywords';
 import { eventually, expectProblem, memoryLogger, waitForStatus as waitForMessageStatus } from './support/helpers';
 import { startTestStack, uniqueName, type TestApi, type TestStack } from './support/stack';
@@ -116,6 +118,76 @@ test('the latest outbound message decides whose reply it is, whatever business o
   const [event] = (await receivedEvents(bob)).filter((e) => e.data.provider_ref === 'in-latest-1');
   expect(event.data).toEqual(expect.objectContaining({ client: null, client_phone: phone, assignments: [] }));
   expect(event.data._id).not.toBe(bobs._id);
+});
+
+/** The same API under another business name: another tenant texting the same numbers from our sender. */
+const inBusiness = (business: string) => (method: string, path: string, options: { token: string; body?: unknown }) =>
+  stack.api(method, `//ext/v2/${business}${path}`, options);
+
+test('a text the carrier refused or could not deliver never claims the client\'s replies: they and STOP go to the business that reached the phone', async () => {
+  const phone = newPhone();
+  expect((await stack.api('POST', '/clients', { token: alice, body: { _id: 'c-reached', name: 'Ada', phone } })).status).toBe(201);
+  await sendTo(alice, { client: 'c-reached' });
+
+  const rival = inBusiness(uniqueName('rival'));
+  const post = async (text_message: string) => {
+    const res = await rival('POST', '/messages', { token: bob, body: { message_type: 'text', client_phone: phone, text_message } });
+    expect(res.status).toBe(202);
+    return res.body._id as string;
+  };
+  // Twilio refuses a body over 1,600 characters (21617); we accept up to 4,096.
+  carrier.onSend = async (send) => {
+    if (send.text.length > 1600) throw new CarrierRejected('21617', 'The message body exceeds the 1600 character limit', false);
+    return { providerRef: `ref-${send.id}` };
+  };
+  try {
+    const refused = await post('x'.repeat(1700));
+    expect(await waitForMessageStatus(rival, bob, refused, 'failed')).toEqual(expect.objectContaining({ error_code: '21617' }));
+    // One the carrier took, then reported it could not hand to the phone.
+    const undelivered = await post('Hello from a rival');
+    await waitForMessageStatus(rival, bob, undelivered, 'sent');
+    const receipt = await carrier.post(originOf(callbacks), `/providers/${carrier.name}/status/${undelivered}`, { kind: 'status', ref: `ref-${undelivered}`, status: 'undelivered', error_code: '30003' });
+    expect(receipt.status).toBe(200);
+    await waitForMessageStatus(rival, bob, undelivered, 'undelivered');
+  } finally {
+    carrier.onSend = async (send) => ({ providerRef: `ref-${send.id}` });
+  }
+
+  expect((await text(phone, 'Which order?', 'in-reached-1')).status).toBe(200);
+  expect((await text(phone, 'STOP', 'in-reached-2')).status).toBe(200);
+  const replies = (await receivedEvents(alice, 'c-reached')).map((e) => e.data.provider_ref);
+  expect(replies.sort()).toEqual(['in-reached-1', 'in-reached-2']);
+  expect((await rival('GET', '/messages?direction=inbound', { token: bob })).body.messages).toEqual([]);
+  expect((await rival('GET', '/events?type=message.received', { token: bob })).body.events).toEqual([]);
+  expect((await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token: alice })).body.opt_outs).toEqual([expect.objectContaining({ phone, status: 'opted_out' })]);
+});
+
+test('a message still on its way claims replies only once the carrier has accepted it', async () => {
+  const phone = newPhone();
+  await sendTo(alice, { client_phone: phone });
+  const rival = inBusiness(uniqueName('rival'));
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  carrier.onSend = async (send) => {
+    if (send.to === phone) await held;
+    return { providerRef: `ref-${send.id}` };
+  };
+  try {
+    const res = await rival('POST', '/messages', { token: bob, body: { message_type: 'text', client_phone: phone, text_message: 'On its way' } });
+    expect(res.status).toBe(202);
+    await eventually(async () => carrier.sends.some((s) => s.id === res.body._id));
+    expect((await text(phone, 'Before', 'in-on-its-way-1')).status).toBe(200);
+    // The carrier's 2xx, recorded by the delivering attempt before the run marks the message sent.
+    await recordProviderAccepted(stack.prisma, { messageId: res.body._id, providerRef: `ref-${res.body._id}` });
+    expect((await text(phone, 'After', 'in-on-its-way-2')).status).toBe(200);
+    release();
+    await waitForMessageStatus(rival, bob, res.body._id, 'sent');
+  } finally {
+    release();
+    carrier.onSend = async (send) => ({ providerRef: `ref-${send.id}` });
+  }
+  expect((await receivedEvents(alice)).filter((e) => e.data.client_phone === phone).map((e) => e.data.text_message)).toEqual(['Before']);
+  expect((await rival('GET', '/messages?direction=inbound', { token: bob })).body.messages.map((m: any) => m.text_message)).toEqual(['After']);
 });
 
 test('a text from a number we never texted is kept apart and counted, not dropped; no event', async () => {

@@ -100,3 +100,39 @@ test('each message records the sender it goes out from; a number opted out of an
   await waitForStatus(accepted.body._id, 'sent');
   expect((await stack.prisma.message.findUniqueOrThrow({ where: { id: accepted.body._id } })).sender).toBe(carrier.sender);
 });
+
+test('GET /opt-outs shows a record only to a business that texted the number: a client at it, or a send the carrier refused, is answered as an unknown number', async () => {
+  const [phone, unknown] = [newPhone(), newPhone()];
+  const rivalBusiness = uniqueName('rival');
+  const mallory = stack.token('mallory');
+  const rival = (method: string, path: string, options: { token?: string; body?: unknown } = {}) => stack.api(method, `//ext/v2/${rivalBusiness}${path}`, { token: mallory, ...options });
+  expect((await rival('POST', '/clients', { body: { _id: 'c-curious', name: 'Curious', phone } })).status).toBe(201);
+  // Twilio refuses a body over 1,600 characters (21617): the rival's text never reaches the phone.
+  carrier.onSend = async (send) => {
+    if (send.text.length > 1600) throw new CarrierRejected('21617', 'The message body exceeds the 1600 character limit', false);
+    return { providerRef: `ref-${send.id}` };
+  };
+  try {
+    const refused = await rival('POST', '/messages', { body: { message_type: 'text', client: 'c-curious', text_message: 'x'.repeat(1700) } });
+    expect(refused.status).toBe(202);
+    expect(await waitForMessageStatus(rival, mallory, refused.body._id, 'failed')).toEqual(expect.objectContaining({ error_code: '21617' }));
+  } finally {
+    carrier.onSend = async (send) => ({ providerRef: `ref-${send.id}` });
+  }
+  const sent = await post({ client_phone: phone });
+  await waitForStatus(sent.body._id, 'sent');
+  expect((await stop(phone)).status).toBe(200);
+
+  const lookup = async (api: typeof rival, number: string) => {
+    const res = await api('GET', `/opt-outs?phone=${encodeURIComponent(number)}`);
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  const nothing = await lookup(rival, unknown);
+  expect(nothing).toEqual({ opt_outs: [], next_cursor: null });
+  expect(await lookup(rival, phone)).toEqual(nothing);
+  expect((await rival('GET', '/opt-outs')).body.opt_outs.filter((record: { phone: string }) => record.phone === phone)).toEqual([]);
+  // The business that texted it sees it.
+  const mine = (method: string, path: string) => stack.api(method, path, { token });
+  expect((await lookup(mine, phone)).opt_outs).toEqual([expect.objectContaining({ phone, sender: carrier.sender, status: 'opted_out', source: 'keyword', detail: 'STOP' })]);
+});

@@ -74,6 +74,41 @@ test('mixed valid and invalid recipients: one result each in request order, the 
   expect(ids.map(deliveredTo)).toEqual([1, 1, 1]);
 });
 
+test('a phone repeated in one batch is texted once: each repeat, however written, is rejected naming the earlier recipient', async () => {
+  const res = await batch({
+    message_type: 'text',
+    text_message: 'Our sale starts now',
+    recipients: [
+      { client: 'ada' },
+      { client_phone: '+1 (415) 555-0101' },
+      { client_phone: '+14155550131' },
+      { client_phone: 'bad' },
+      { client_phone: '+1 415 555 0131', text_message: 'Another text, same phone' },
+      { client: 'ada', client_name: 'Ada again' },
+    ],
+  });
+  expect(res.status).toBe(202);
+  const { results } = res.body;
+  expect(results.map((r: any) => [r.index, r.status, r.error?.detail ?? null])).toEqual([
+    [0, 'scheduled', null],
+    [1, 'rejected', 'Duplicate recipient: same phone as recipient 0'],
+    [2, 'scheduled', null],
+    [3, 'rejected', 'Invalid client_phone: must be an E.164 phone number such as +14155550123'],
+    [4, 'rejected', 'Duplicate recipient: same phone as recipient 2'],
+    [5, 'rejected', 'Duplicate recipient: same phone as recipient 0'],
+  ]);
+  expect(results[1]).toEqual({ index: 1, status: 'rejected', error: { type: '/problems/invalid-request', status: 400, detail: 'Duplicate recipient: same phone as recipient 0' } });
+  const view = await eventually(async () => {
+    const b = await stack.api('GET', `/messages/batch/${res.body.batch_id}`, { token: alice });
+    return b.body.finished_at ? b : undefined;
+  });
+  expect(view.body).toEqual(expect.objectContaining({ total: 6, accepted: 2 }));
+  expect(view.body.counts).toEqual(expect.objectContaining({ sent: 2 }));
+  const batchIds = new Set([results[0]._id, results[2]._id]);
+  const sentTo = receiver.requests.filter((r) => batchIds.has(r.body?.id) && r.status >= 200 && r.status < 300).map((r) => r.body.to);
+  expect(sentTo.sort()).toEqual(['+14155550101', '+14155550131']);
+});
+
 test('no valid recipient is a 400 with every problem listed, and nothing is stored', async () => {
   const before = await stack.prisma.messageBatch.count();
   const res = await batch({ message_type: 'text', text_message: 'Hi', recipients: [{ client_phone: 'nope' }, { client: 'bobs' }] });

@@ -350,15 +350,23 @@ export type InboundOutcome =
   /** Its carrier id was stored before: nothing done. */
   | { stored: 'repeat' };
 
-/** Statuses of an outbound message that went (or was going) out: what a reply can answer. */
-const ANSWERABLE: MessageStatus[] = ['sending', 'sent', 'delivered', 'undelivered', 'failed'];
+/**
+ * The outbound messages a reply can answer: those the carrier took, `sent` or `delivered`, or still
+ * `sending` with the carrier's acceptance recorded (a reply may beat the run's own mark). A message the
+ * carrier refused (`failed`), reported it could not deliver (`undelivered`, `failed`) or has not taken
+ * yet never reached the phone, so it must not claim the phone's replies (nor its STOP).
+ */
+const ANSWERABLE = [
+  { status: { in: ['sent', 'delivered'] } },
+  { status: 'sending', providerAcceptedAt: { not: null } },
+] satisfies Db.MessageWhereInput[];
 
 /**
  * Stores an inbound text once per carrier id, in one transaction: matched to the business, owner and
- * client of the latest outbound message to that number from our sender (any business), as a `received`
- * message with its `message.received` event (`eventData` adds what the event names besides the message,
- * read in the same transaction), else kept as unmatched. `alsoFirstTime` runs in the same transaction
- * only when the text is new (a keyword's opt-out), so a repeated callback changes nothing.
+ * client of the latest ANSWERABLE outbound message to that number from our sender (any business), as a
+ * `received` message with its `message.received` event (`eventData` adds what the event names besides
+ * the message, read in the same transaction), else kept as unmatched. `alsoFirstTime` runs in the same
+ * transaction only when the text is new (a keyword's opt-out), so a repeated callback changes nothing.
  */
 export async function storeInbound(
   prisma: Prisma,
@@ -371,7 +379,7 @@ export async function storeInbound(
     const seen = (await tx.message.count({ where: { inboundKey: inbound.inboundKey } })) > 0 || (await unmatchedInboundExists(tx, inbound.inboundKey));
     if (seen) return { stored: 'repeat' as const };
     const answered = await tx.message.findFirst({
-      where: { phone: inbound.from, sender: inbound.sender, direction: 'outbound', status: { in: ANSWERABLE } },
+      where: { phone: inbound.from, sender: inbound.sender, direction: 'outbound', OR: ANSWERABLE },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       select: { business: true, ownerId: true, clientPk: true, name: true },
     });

@@ -41,16 +41,22 @@ export async function isOptedOut(db: Prisma | Tx, sender: string, phone: string)
 }
 
 /**
- * The records the caller may see: those of phones the caller has a message with (either direction) or
- * a client at, in this business. Another business's numbers are not found, so their records are not.
+ * The records the caller may see: those of phones the caller has texted in this business, with an
+ * outbound message the carrier accepted — or refused because the number had unsubscribed, while the
+ * record is that refusal's (the caller's own message already says so). A client at the number, a reply
+ * from it or a send the carrier refused otherwise is not enough: the record of a number the caller never
+ * reached is not found, exactly as an unknown number is not.
  */
 export function listVisibleOptOuts(prisma: Prisma, scope: Scope, filter: { phone?: string; take: number; after?: { sender: string; phone: string } }): Promise<OptOut[]> {
   const { business, ownerId } = scope;
   return prisma.$queryRaw<OptOut[]>`
     SELECT o.sender, o.phone, o.status::text AS status, o.source, o.detail, o.opted_out_at AS "optedOutAt", o.opted_in_at AS "optedInAt", o.updated_at AS "updatedAt"
     FROM opt_outs o
-    WHERE (EXISTS (SELECT 1 FROM messages m WHERE m.phone = o.phone AND m.business = ${business} AND m.owner_id = ${ownerId})
-        OR EXISTS (SELECT 1 FROM clients c WHERE c.phone = o.phone AND c.business = ${business} AND c.owner_id = ${ownerId}))
+    WHERE EXISTS (
+        SELECT 1 FROM messages m
+        WHERE m.phone = o.phone AND m.business = ${business} AND m.owner_id = ${ownerId} AND m.direction = 'outbound'
+          AND (m.provider_accepted_at IS NOT NULL OR m.status IN ('sent', 'delivered', 'undelivered')
+            OR (m.status = 'failed' AND o.source = 'carrier' AND m.error_code = o.detail)))
       ${filter.phone ? Db.sql`AND o.phone = ${filter.phone}` : Db.empty}
       ${filter.after ? Db.sql`AND (o.phone, o.sender) > (${filter.after.phone}, ${filter.after.sender})` : Db.empty}
     ORDER BY o.phone, o.sender

@@ -45,7 +45,7 @@ const optOutView = (o: OptOut) => ({
   updated_at: o.updatedAt.toISOString(),
 });
 
-/** `GET /opt-outs[?phone]`: the opt-out records of numbers the caller has texted, received texts from or keeps a client at. */
+/** `GET /opt-outs[?phone]`: the opt-out records of numbers the caller has texted (listVisibleOptOuts says what counts). */
 export function optOutsRouter({ prisma }: OptOutRoutesDeps): Router {
   const router = Router({ mergeParams: true });
   router.get('/opt-outs', async (req, res) => {

@@ -22,7 +22,7 @@ const storable = (text: string) => Buffer.from(text.replace(/\0/g, ''), 'utf8').
 
 /**
  * A verified inbound-text callback. The text is stored once per carrier id, matched to whoever last
- * texted that number from our sender (`message.received`, naming the client's assignments in force) or
+ * reached that number from our sender (a message the carrier accepted; `message.received`, naming the client's assignments in force) or
  * kept as unmatched. A keyword is also an ordinary reply the owner sees; besides, STOP (and its
  * synonyms) opts the number out and START back in for our sender, and HELP gets the help text. Each
  * answer is sent once, after the commit, and only for a text seen the first time; a carrier that

@@ -20,8 +20,8 @@ const INVALID_RECIPIENTS = `Invalid recipients: must be an array of 1 to ${MAX_B
  * The batch's checks: message_type, then `recipients`; each recipient is then checked by the rules and
  * texts of a single send (parseMessageRequest) on the body it stands for: its own fields, the batch's
  * message_type, delay and send_window, and its own text_message or the batch's, with `{{client_name}}`
- * replaced by its name. One refused recipient does not refuse the others. `findClients` loads every
- * named client in one query.
+ * replaced by its name; then a phone repeated from an earlier recipient is refused. One refused
+ * recipient does not refuse the others. `findClients` loads every named client in one query.
  */
 export async function parseBatchRequest(
   body: unknown,
@@ -57,10 +57,24 @@ export async function parseBatchRequest(
       outcomes.push({ error });
     }
   }
-  return {
-    recipients: outcomes,
-    fingerprint: outcomes.map((o) => ('request' in o ? o.request.fingerprint : { refused: o.error.detail })),
-  };
+  // Taken before repeats are refused: they follow from the recipients alone, and a key used before this rule still replays.
+  const fingerprint = outcomes.map((o) => ('request' in o ? o.request.fingerprint : { refused: o.error.detail }));
+  refuseRepeatedPhones(outcomes);
+  return { recipients: outcomes, fingerprint };
+}
+
+/**
+ * A phone (E.164, however given: `client` or `client_phone`) already taken by an earlier recipient that
+ * passed its checks is refused, naming that recipient: one campaign texts a phone once.
+ */
+function refuseRepeatedPhones(outcomes: RecipientOutcome[]): void {
+  const firstWith = new Map<string, number>();
+  for (const [index, outcome] of outcomes.entries()) {
+    if (!('request' in outcome)) continue;
+    const earlier = firstWith.get(outcome.request.phone);
+    if (earlier === undefined) firstWith.set(outcome.request.phone, index);
+    else outcomes[index] = { error: new Invalid(`Duplicate recipient: same phone as recipient ${earlier}`) };
+  }
 }
 
 /** The text with `{{client_name}}` replaced by the recipient's name; checked again as a single text would be. */

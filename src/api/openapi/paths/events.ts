@@ -114,7 +114,7 @@ export const eventsApi: ApiPart = {
       },
       'The inbound message as `GET /messages/{_id}` shows it, the reason (`carrier`), and the client\'s assignments in force when it came in.',
     ),
-    ReceivedMessageEvent: eventSchema(['message.received'], 'ReceivedMessageEventData', 'A text the client sent, matched to the latest message sent to its number.'),
+    ReceivedMessageEvent: eventSchema(['message.received'], 'ReceivedMessageEventData', 'A text the client sent, matched to the latest message to its number that the carrier accepted.'),
     RotationEvent: eventSchema(ROTATION_TYPES, 'RotationEventData', 'A rotation stopped.'),
     Event: { oneOf: [ref('schemas', 'AssignmentEvent'), ref('schemas', 'MessageEvent'), ref('schemas', 'ReceivedMessageEvent'), ref('schemas', 'RotationEvent')] },
     EventPage: {

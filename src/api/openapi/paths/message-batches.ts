@@ -37,7 +37,9 @@ const recipientResult = {
       type: 'object',
       required: ['type', 'status', 'detail'],
       additionalProperties: false,
-      description: 'Refused only: the problem `POST /messages` answers for this recipient alone (its status, type and exact detail).',
+      description:
+        'Refused only: the problem `POST /messages` answers for this recipient alone (its status, type and exact detail), or for a phone an earlier ' +
+        'recipient already has, 400 `Duplicate recipient: same phone as recipient {index}`.',
       properties: { type: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' } },
     },
   },
@@ -134,6 +136,8 @@ export const messageBatchesApi: ApiPart = {
         summary: 'Send one text to up to 1,000 recipients',
         description:
           'Checks the token, `Idempotency-Key`, `message_type` and `recipients` (a 400 for the whole request), then each recipient as `POST /messages` does. ' +
+          'A phone is texted once per batch: a recipient whose phone (E.164, given as `client_phone` or through `client`) an earlier recipient that passed its checks ' +
+          'already has is rejected with `Duplicate recipient: same phone as recipient {index}`, naming that one. ' +
           'Refused recipients do not refuse the others: 202 when at least one was accepted, 400 (nothing stored) when none was. The body may be up to 5 MB.',
         parameters: [
           {
@@ -155,6 +159,13 @@ export const messageBatchesApi: ApiPart = {
         },
         responses: {
           202: json('Stored and scheduled: one result per recipient.', ref('schemas', 'MessageBatchAccepted'), {
+            example: {
+              batch_id: '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11',
+              results: [
+                { index: 0, _id: '7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4', status: 'scheduled', send_at: '2026-11-24T09:00:00.000Z' },
+                { index: 1, status: 'rejected', error: { type: '/problems/invalid-request', status: 400, detail: 'Duplicate recipient: same phone as recipient 0' } },
+              ],
+            },
             headers: {
               Location: ref('headers', 'Location'),
               'Idempotent-Replayed': { description: 'Present when this answers a repeated `Idempotency-Key`.', schema: { type: 'string', const: 'true' } },

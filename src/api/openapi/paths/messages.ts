@@ -318,7 +318,7 @@ export const messagesApi: ApiPart = {
         tags: ['Messages'],
         summary: 'A client\'s conversation',
         description:
-          'What was sent to the client and what it texted back (its replies are matched to it by the latest message sent to its number), newest first, ' +
+          'What was sent to the client and what it texted back (its replies are matched to it by the latest message to its number that the carrier accepted), newest first, ' +
           'one page at a time as `GET /messages`.',
         parameters: [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: MESSAGE_STATUSES } }, directionParameter, ...listParameters],
         responses: {

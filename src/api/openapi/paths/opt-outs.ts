@@ -48,8 +48,10 @@ export const optOutsApi: ApiPart = {
         tags: ['Opt-outs'],
         summary: 'Opt-out records of the caller\'s numbers',
         description:
-          'The records of numbers the caller has a message with (sent or received) or a client at, in this business, by phone. ' +
-          'A number the caller never dealt with is not listed even when it has a record, so nothing is learnt about other businesses\' contacts.',
+          'The records of numbers the caller has texted in this business, by phone: with a message the carrier accepted (`sent`, `delivered`, `undelivered`, ' +
+          'or `failed` by a receipt after it was accepted), or one the carrier refused because the number had unsubscribed while the record is that refusal\'s. ' +
+          'A client at the number, a reply from it or a send refused for another reason is not enough: any other number is answered as an unknown one, ' +
+          'so nothing is learnt about other businesses\' contacts.',
         parameters: [
           {
             name: 'phone',

@@ -76,7 +76,8 @@ export const providersApi: ApiPart = {
         summary: 'A text a client sent',
         description:
           'Stored once per carrier message id (a repeated callback changes nothing). Matched to the business, user and client of the latest message ' +
-          'sent to that number from this deployment\'s sender (any business): stored as an `inbound` message, `received`, with the event ' +
+          'to that number from this deployment\'s sender (any business) that the carrier accepted (`sent`, `delivered`, or `sending` with its acceptance ' +
+          'recorded; never one it refused or reported `undelivered` or `failed`): stored as an `inbound` message, `received`, with the event ' +
           '`message.received` naming the client\'s assignments in force at that instant. A text that answers no message is kept apart and counted ' +
           '(`crm_inbound_unmatched_total`), not dropped. Keywords (the whole text, trimmed, any case) are also ordinary replies the owner sees, and besides: ' +
           '`STOP`, `STOPALL`, `UNSUBSCRIBE`, `CANCEL`, `END`, `QUIT`, `REVOKE`, `OPTOUT` opt the number out of this sender and get one confirmation; ' +
