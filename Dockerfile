@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # The production shape: one image, two targets (`api`, `worker`), plus `migrate` for the schema.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -8,9 +8,10 @@ COPY tsconfig.json tsconfig.build.json prisma.config.ts ./
 COPY prisma prisma
 COPY scripts scripts
 COPY src src
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# The locked Node (node-linux-*, which npm run used for the build) stays out: the image's own Node 24 runs the processes.
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund && rm -rf node_modules/node-linux-* node_modules/.bin/node
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json ./

@@ -4,9 +4,9 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: true } }] },
-  // The Vonage SDK requires node-fetch 3 and uuid 13, ES modules that Node 20.19+ can require but jest's
-  // CommonJS runtime cannot: Node's fetch stands in for the first, the project's CommonJS uuid for the second.
-  moduleNameMapper: { '^node-fetch$': '<rootDir>/test/support/node-fetch.ts', '^uuid$': require.resolve('uuid') },
+  // The Vonage SDK's JWT part requires uuid 14, an ES module that Node can require but jest's CommonJS
+  // runtime cannot: the project's CommonJS uuid stands in for it.
+  moduleNameMapper: { '^uuid$': require.resolve('uuid') },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 90_000,

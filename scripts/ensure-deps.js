@@ -4,8 +4,9 @@
 // (a checkout or a copy gives the lock file any date).
 const { createHash } = require('node:crypto');
 const { existsSync, readFileSync, writeFileSync } = require('node:fs');
-const { execSync } = require('node:child_process');
-const { join } = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { delimiter, dirname, join } = require('node:path');
+const { npmOnLockedNode } = require('./locked-node');
 
 const root = join(__dirname, '..');
 const locked = join(root, 'package-lock.json');
@@ -39,11 +40,13 @@ const hash = lockHash();
 const stamped = existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash;
 if (!existsSync(installed) || (!stamped && !treeMatchesLock())) {
   console.log('Installing dependencies (npm ci)…');
-  execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
-  // Only `prisma dev` (a local Prisma Postgres, not used here) loads @prisma/streams-local, and every
-  // published version of it declares node >=22: npm's EBADENGINE warning about it does not apply.
-  if (readFileSync(locked, 'utf8').includes('"node_modules/@prisma/streams-local"')) {
-    console.log('(npm\'s EBADENGINE warning for @prisma/streams-local is harmless: only `prisma dev` loads it, and this project does not use it.)');
+  const npm = npmOnLockedNode(root);
+  try {
+    // The locked Node first on PATH too, for the install scripts npm runs.
+    const path = npm.command === 'npm' ? process.env.PATH : `${dirname(npm.command)}${delimiter}${process.env.PATH}`;
+    execFileSync(npm.command, [...npm.args, 'ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit', env: { ...process.env, PATH: path } });
+  } finally {
+    npm.done();
   }
 }
 if (!stamped) writeFileSync(stamp, `${hash}\n`);

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
+import { lockedNodeVersion } from './support/locked-node';
 import { runStack, stackEnv } from './support/npm-start';
 import { testPort } from './support/ports';
 import { request } from './support/process';
@@ -44,7 +45,10 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
     // Metrics: the API's on their own loopback port, not on the public one.
     const metricsUrl = /Metrics {6}(http:\/\/127\.0\.0\.1:\d+\/metrics) \(API\), http:\/\/127\.0\.0\.1:\d+\/metrics \(worker/.exec(first.output())?.[1];
     expect(metricsUrl).toBeDefined();
-    expect((await fetch(metricsUrl!)).status).toBe(200);
+    const metrics = await fetch(metricsUrl!);
+    expect(metrics.status).toBe(200);
+    // The stack npm start spawned runs on the Node package-lock.json pins, whatever Node started npm.
+    expect(await metrics.text()).toContain(`nodejs_version_info{version="v${lockedNodeVersion()}"`);
     expect((await fetch(`http://127.0.0.1:${ports.PORT}/metrics`)).status).toBe(404);
 
     const secret = (await readFile(join(dataDir, 'dev-jwt-secret'), 'utf8')).trim();

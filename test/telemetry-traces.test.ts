@@ -1,6 +1,6 @@
 import { spans } from './support/tracing';
 import { SpanKind } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { Worker } from '@temporalio/worker';
 import { createWebhookProvider } from '../src/activities/providers/webhook';
 import { scrubbedAttributes } from '../src/telemetry/private-attributes';
@@ -38,7 +38,7 @@ const byId = () => new Map(spans.getFinishedSpans().map((span) => [span.spanCont
 /** The span and its ancestors, nearest first, as far as they were recorded. */
 function ancestry(span: ReadableSpan, index: Map<string, ReadableSpan>): ReadableSpan[] {
   const chain = [span];
-  for (let parent = span.parentSpanId && index.get(span.parentSpanId); parent; parent = parent.parentSpanId && index.get(parent.parentSpanId)) chain.push(parent);
+  for (let parent = span.parentSpanContext && index.get(span.parentSpanContext.spanId); parent; parent = parent.parentSpanContext && index.get(parent.parentSpanContext.spanId)) chain.push(parent);
   return chain;
 }
 
@@ -78,9 +78,9 @@ test('a message is one trace from its HTTP request to the provider call, and no 
   // The database statements of the same trace: parameterized, values never recorded.
   const traceId = server.spanContext().traceId;
   const index = byId();
-  const statements = spans.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId && span.attributes['db.system'] === 'postgresql');
+  const statements = spans.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId && span.attributes['db.system.name'] === 'postgresql');
   expect(statements.length).toBeGreaterThan(0);
-  expect(statements.some((span) => ancestry(span, index).includes(server) && /\$1/.test(String(span.attributes['db.statement'])))).toBe(true);
+  expect(statements.some((span) => ancestry(span, index).includes(server) && /\$1/.test(String(span.attributes['db.query.text'])))).toBe(true);
   expect(statements.some((span) => ancestry(span, index).includes(activity))).toBe(true);
 
   // The request's log line names its request and its trace.

@@ -1,5 +1,5 @@
 import { SpanKind, type Attributes, type AttributeValue, type Context } from '@opentelemetry/api';
-import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace';
 
 /** Attributes naming a whole URL or its path and query, by the old and the new HTTP conventions. */
 const URL_ATTRIBUTES = ['http.url', 'url.full'];

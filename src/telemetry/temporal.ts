@@ -10,6 +10,7 @@ import {
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import type { ActivityInterceptorsFactory, InjectedSinks, NexusInterceptorsFactory } from '@temporalio/worker';
 import { activeTracing } from './tracing';
+import { workflowSpanProcessor } from './workflow-span-shape';
 
 /*
  * Temporal's OpenTelemetry interceptors: the client puts the active span's context in a workflow's
@@ -34,5 +35,8 @@ export const nexusTracing = (): NexusInterceptorsFactory[] =>
  */
 export function workflowSpanSinks(): InjectedSinks<OpenTelemetrySinks> {
   const tracing = activeTracing();
-  return { exporter: tracing ? makeWorkflowExporter(tracing.processor, tracing.resource) : { export: { fn: () => undefined } } };
+  if (!tracing) return { exporter: { export: { fn: () => undefined } } };
+  // The exporter's types are OpenTelemetry 1.x's (its own dependency); what it calls is onEnd, with spans workflowSpanProcessor reshapes.
+  type Arguments = Parameters<typeof makeWorkflowExporter>;
+  return { exporter: makeWorkflowExporter(workflowSpanProcessor(tracing.processor) as unknown as Arguments[0], tracing.resource as unknown as Arguments[1]) };
 }

@@ -5,9 +5,9 @@ import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/export
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { detectResourcesSync, envDetectorSync, hostDetectorSync, processDetectorSync, Resource } from '@opentelemetry/resources';
+import { detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Request } from 'express';
 import { routeOf } from './http-route';
 import { scrubbingProcessor } from './private-attributes';
@@ -54,9 +54,9 @@ export function startTracing(options: { env?: Record<string, string | undefined>
   const settings = tracingSettingsOf(options.env);
   if (!settings.OTEL_EXPORTER_OTLP_ENDPOINT && !options.processor) return undefined;
   const exporter = () => (settings.OTEL_EXPORTER_OTLP_PROTOCOL === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter());
-  const processor = scrubbingProcessor(options.processor ?? new BatchSpanProcessor(exporter()));
-  const resource = detectResourcesSync({ detectors: [envDetectorSync, hostDetectorSync, processDetectorSync] }).merge(
-    new Resource({ 'service.name': settings.OTEL_SERVICE_NAME ?? options.serviceName ?? 'crm-messaging' }),
+  const processor = scrubbingProcessor(options.processor ?? new BatchSpanProcessor({ exporter: exporter() }));
+  const resource = detectResources({ detectors: [envDetector, hostDetector, processDetector] }).merge(
+    resourceFromAttributes({ 'service.name': settings.OTEL_SERVICE_NAME ?? options.serviceName ?? 'crm-messaging' }),
   );
   const instrumentations = {
     http: new HttpInstrumentation({

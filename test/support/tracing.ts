@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { startTracing } from '../../src/telemetry/tracing';
 
 /*
@@ -8,7 +8,7 @@ import { startTracing } from '../../src/telemetry/tracing';
  * load, as src/telemetry/register.ts does for the processes.
  */
 export const spans = new InMemorySpanExporter();
-export const tracing = startTracing({ processor: new SimpleSpanProcessor(spans), serviceName: 'crm-messaging-test' })!;
+export const tracing = startTracing({ processor: new SimpleSpanProcessor({ exporter: spans }), serviceName: 'crm-messaging-test' })!;
 
 // Jest loads modules through its own registry, which the SDK's require hook never sees; so http and pg,
 // which the processes get patched as they load, are patched here by hand: the same instrumentations'
