@@ -1,0 +1,158 @@
+import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
+import { crmProblemOf } from '../src/nexus/contract';
+import { toNexusError } from '../src/nexus/errors';
+import { fieldsOf } from '../src/nexus/scope';
+import { expectProblem } from './support/helpers';
+import { startTestStack, uniqueName, type ApiResponse, type TestStack } from './support/stack';
+
+/*
+ * A small request must not cost the API more than its size says: a body of millions of values is refused
+ * before anything walks it, and a compressed body never inflates past the route's limit. The API runs
+ * in this process, so its memory is this process's and a blocked event loop delays the other tenant's
+ * answer measured here.
+ */
+let stack: TestStack;
+let token: string;
+let otherTenant: { path: string; token: string };
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  token = stack.token('bounds-user');
+  otherTenant = { path: `//ext/v2/${uniqueName('neighbour')}`, token: stack.token('neighbour-user') };
+  expect((await stack.api('POST', `${otherTenant.path}/agents`, { token: otherTenant.token, body: { _id: 'a1' } })).status).toBe(201);
+});
+afterAll(() => stack.stop());
+
+const TOO_MANY_VALUES = 'Request body has more than 100,000 values';
+
+/** `{"message_type":"text","recipients":[[…[1,1,…]…]]}`: `count` numbers in arrays nested `levels` deep (the object is one more level). */
+function nestedNumbers(count: number, levels: number): Buffer {
+  return Buffer.from(`{"message_type":"text","recipients":${'['.repeat(levels)}${'1,'.repeat(count - 1)}1${']'.repeat(levels)}}`);
+}
+
+const send = (path: string, body: Buffer, encoding: string) =>
+  stack.api('POST', path, { token, rawBody: body, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+
+/** The largest resident set size seen every 20 ms while `work` runs, and once after, above what it was before. */
+async function rssGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growthMb: number }> {
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return { result, growthMb: (peak - before) / 2 ** 20 };
+  } finally {
+    clearInterval(sample);
+  }
+}
+
+const timed = async <T>(work: () => Promise<T>) => {
+  const start = performance.now();
+  const result = await work();
+  return { result, ms: performance.now() - start };
+};
+
+test('4.8 MB of 2.4 million numbers 30 levels deep, sent gzipped (a few kB), is a 400 within 1 s; memory stays flat and another tenant is answered meanwhile', async () => {
+  const body = nestedNumbers(2_400_000, 30);
+  expect(body.length).toBeGreaterThan(4.5 * 2 ** 20);
+  const gzipped = gzipSync(body, { level: 9 });
+  expect(gzipped.length).toBeLessThan(20 * 1024);
+
+  const neighbour: { status: number; ms: number }[] = [];
+  const { result: refused, growthMb } = await rssGrowth(async () => {
+    const answer = timed(() => send('/messages/batch', gzipped, 'gzip'));
+    // The other tenant asks every 100 ms while the body is read, parsed and refused.
+    for (let i = 0; i < 10; i++) {
+      const { result, ms } = await timed(() => stack.api('GET', `${otherTenant.path}/agents`, { token: otherTenant.token }));
+      neighbour.push({ status: result.status, ms });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return answer;
+  });
+
+  expectProblem(refused.result, 400, TOO_MANY_VALUES);
+  expect(refused.result.body.type).toBe('/problems/invalid-request');
+  expect(refused.ms).toBeLessThan(1000);
+  expect(growthMb).toBeLessThan(200);
+  expect(neighbour.map((n) => n.status)).toEqual(Array(10).fill(200));
+  expect(Math.max(...neighbour.map((n) => n.ms))).toBeLessThan(1000);
+});
+
+test('the same body sent plain is refused alike, before it is parsed', async () => {
+  const { result, ms } = await timed(() => stack.api('POST', '/messages/batch', { token, rawBody: nestedNumbers(2_400_000, 30), headers: { 'content-type': 'application/json' } }));
+  expectProblem(result, 400, TOO_MANY_VALUES);
+  expect(ms).toBeLessThan(1000);
+});
+
+test('100,000 values are read as usual (the route answers for itself); one more is refused', async () => {
+  // The object's two members count too: 2 + 99,998 numbers = 100,000.
+  const atLimit = await stack.api('POST', '/messages/batch', { token, rawBody: nestedNumbers(99_998, 1).toString(), headers: { 'content-type': 'application/json' } });
+  expectProblem(atLimit, 400, 'Invalid recipients: must be an array of 1 to 1000 objects');
+  const over = await stack.api('POST', '/messages/batch', { token, rawBody: nestedNumbers(99_999, 1).toString(), headers: { 'content-type': 'application/json' } });
+  expectProblem(over, 400, TOO_MANY_VALUES);
+});
+
+test('commas, brackets and escaped quotes inside strings are not values', async () => {
+  const text = `"${'[1,\\"],'.repeat(60_000)}"`;
+  const res = await stack.api('POST', '/messages/batch', { token, rawBody: `{"message_type":"text","text_message":${text},"recipients":[]}`, headers: { 'content-type': 'application/json' } });
+  expectProblem(res, 400, 'Invalid recipients: must be an array of 1 to 1000 objects');
+});
+
+describe('a compressed body inflating past its route\'s limit is a 413, read no further than the limit', () => {
+  // 100 MB inside a JSON string: ~100 kB compressed.
+  const inflated = 100 * 2 ** 20;
+  const compressed: Record<string, Buffer> = {};
+  beforeAll(() => {
+    const bomb = Buffer.concat([Buffer.from('{"text_message":"'), Buffer.alloc(inflated, 'a'), Buffer.from('"}')]);
+    compressed.gzip = gzipSync(bomb, { level: 9 });
+    compressed.deflate = deflateSync(bomb, { level: 9 });
+    compressed.br = brotliCompressSync(bomb, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
+  });
+
+  test.each([
+    ['gzip', '/messages/batch', 'Request body is larger than 5 MB'],
+    ['deflate', '/messages/batch', 'Request body is larger than 5 MB'],
+    ['br', '/messages/batch', 'Request body is larger than 5 MB'],
+    ['gzip', '/messages', 'Request body is larger than 100 kB'],
+    ['br', '/agents', 'Request body is larger than 100 kB'],
+  ])('%s to %s', async (encoding, path, detail) => {
+    expect(compressed[encoding].length).toBeLessThan(inflated / 100);
+    const { result, growthMb } = await rssGrowth(() => timed(() => send(path, compressed[encoding], encoding)));
+    expectProblem(result.result as ApiResponse, 413, detail);
+    expect(result.ms).toBeLessThan(2000);
+    expect(growthMb).toBeLessThan(60);
+  });
+});
+
+test('a Nexus operation input of more than 100,000 values is refused with the same problem, at once', () => {
+  let agents: unknown = Array.from({ length: 200_000 }, () => 1);
+  for (let i = 0; i < 29; i++) agents = [agents];
+  const start = performance.now();
+  let answer: unknown;
+  try {
+    fieldsOf({ business: 'acme', user: 'u1', agents });
+  } catch (error) {
+    answer = toNexusError(error);
+  }
+  expect(crmProblemOf(answer)).toMatchObject({ status: 400, detail: TOO_MANY_VALUES });
+  expect(performance.now() - start).toBeLessThan(500);
+});
+
+test('a Nexus operation input of many values within the bound is walked in linear time', () => {
+  // 99,000 strings 30 levels deep, the last one holding a NUL: the path is named without copying it per element.
+  const strings = Array.from({ length: 99_000 }, () => 'ok');
+  strings[98_999] = 'bad\u0000';
+  let agents: unknown = strings;
+  for (let i = 0; i < 29; i++) agents = [agents];
+  const start = performance.now();
+  let answer: unknown;
+  try {
+    fieldsOf({ business: 'acme', user: 'u1', agents });
+  } catch (error) {
+    answer = toNexusError(error);
+  }
+  expect(crmProblemOf(answer)).toMatchObject({ status: 400, detail: `Invalid agents${'.0'.repeat(29)}.98999: must not contain NUL characters or unpaired surrogates` });
+  expect(performance.now() - start).toBeLessThan(500);
+});
