@@ -157,6 +157,14 @@ test('commas, brackets and escaped quotes inside strings are not values', async 
   expectProblem(res, 400, 'Invalid recipients: must be an array of 1 to 1000 objects');
 });
 
+test('a UTF-16 body is counted as its characters: read as usual within the bound, refused beyond', async () => {
+  const utf16 = { 'content-type': 'application/json; charset=utf-16le' };
+  const small = await stack.api('POST', '/agents', { token, rawBody: Buffer.from(JSON.stringify({ _id: 'a-utf16', name: 'Zoë' }), 'utf16le'), headers: utf16 });
+  expect([small.status, small.body.name]).toEqual([201, 'Zoë']);
+  const over = await stack.api('POST', '/messages/batch', { token, rawBody: Buffer.from(nestedNumbers(99_999, 1).toString(), 'utf16le'), headers: utf16 });
+  expectProblem(over, 400, TOO_MANY_VALUES);
+});
+
 describe('a compressed body inflating past its route\'s limit is a 413, read no further than the limit', () => {
   test.each([
     ['gzip', '/messages/batch', 'Request body is larger than 5 MB'],
