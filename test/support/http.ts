@@ -9,7 +9,7 @@ export interface ApiResponse<T = any> {
 export interface RequestOptions {
   token?: string | null;
   body?: unknown;
-  rawBody?: string;
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
   /**
    * Whether the answer must agree with the OpenAPI document (default: yes). Only a test that calls a
@@ -22,7 +22,7 @@ export interface RequestOptions {
 export async function request<T = any>(method: string, url: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined = options.rawBody;
+  let body: string | Uint8Array | undefined = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';

@@ -91,6 +91,7 @@ export const BAD_PATH_EXAMPLE = { badPathEncoding: { type: '/problems/bad-reques
 /** What any JSON body can be refused for before the route reads it. */
 export const BODY_EXAMPLES = {
   malformedJson: { type: '/problems/malformed-json', detail: 'Malformed JSON body' },
+  tooManyValues: 'Request body has more than 100,000 values',
   unstorable: 'Invalid ds_notes: must not contain NUL characters or unpaired surrogates',
 };
 
@@ -201,7 +202,10 @@ export const components: OpenApiObject = {
       },
       ['WWW-Authenticate'],
     ),
-    PayloadTooLarge: problem(413, 'The body is larger than 100 kB.', { tooLarge: 'Request body is larger than 100 kB' }),
+    PayloadTooLarge: problem(413, 'The body is larger than 100 kB (5 MB for `POST /messages/batch`), counted decompressed: a compressed body is refused as soon as it inflates past the limit.', {
+      tooLarge: 'Request body is larger than 100 kB',
+      tooLargeCampaign: 'Request body is larger than 5 MB',
+    }),
     UnsupportedMediaType: problem(415, 'The body\'s charset or content encoding is not one the server reads (JSON in UTF-8).', {
       encoding: 'Unsupported body encoding',
     }),

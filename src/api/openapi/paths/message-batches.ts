@@ -138,7 +138,7 @@ export const messageBatchesApi: ApiPart = {
           'Checks the token, `Idempotency-Key`, `message_type` and `recipients` (a 400 for the whole request), then each recipient as `POST /messages` does. ' +
           'A phone is texted once per batch: a recipient whose phone (E.164, given as `client_phone` or through `client`) an earlier recipient that passed its checks ' +
           'already has is rejected with `Duplicate recipient: same phone as recipient {index}`, naming that one. ' +
-          'Refused recipients do not refuse the others: 202 when at least one was accepted, 400 (nothing stored) when none was. The body may be up to 5 MB.',
+          'Refused recipients do not refuse the others: 202 when at least one was accepted, 400 (nothing stored) when none was. The body may be up to 5 MB (decompressed) and 100,000 values.',
         parameters: [
           {
             name: 'Idempotency-Key',
@@ -181,6 +181,10 @@ export const messageBatchesApi: ApiPart = {
                   invalidRecipients: {
                     summary: 'Invalid recipients: must be an array of 1 to 1000 objects',
                     value: { type: '/problems/invalid-request', title: 'Bad Request', status: 400, detail: 'Invalid recipients: must be an array of 1 to 1000 objects' },
+                  },
+                  tooManyValues: {
+                    summary: 'Request body has more than 100,000 values',
+                    value: { type: '/problems/invalid-request', title: 'Bad Request', status: 400, detail: 'Request body has more than 100,000 values' },
                   },
                   noneAccepted: {
                     summary: 'No recipient could be accepted: see results',
