@@ -92,7 +92,7 @@ async function main() {
               port: await freePort(config.TEMPORAL_PORT),
               uiPort: await freePort(config.TEMPORAL_UI_PORT),
               uiCodecEndpoint,
-              postgresAdminUrl: () => databaseReady.then((database) => database.url),
+              postgresAdminUrl: () => databaseReady.then((database) => database.adminUrl ?? database.url),
               dir: paths.temporalServer,
               log: (line) => console.log(line),
             }))(),
