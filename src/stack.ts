@@ -5,6 +5,7 @@ import { httpMetrics, listen, serveMetrics } from './api';
 import { codecTokenOf, loadStackConfig } from './config';
 import { type RunningSimulator, simulatorSettings, startSimulator } from './carriers/simulator';
 import { provideDatabase } from './infra/database';
+import { passwordsFileOf } from './infra/postgres';
 import { provideNexusEndpoint } from './infra/nexus-endpoint';
 import { applyMigrations } from './infra/migrate';
 import { freePort } from './infra/ports';
@@ -160,7 +161,7 @@ async function main() {
   Traces       ${tracingLine()}
   Metrics      http://${hostOf(config.API_METRICS_HOST)}:${metricsHttp.port}/metrics (API), http://${hostOf(config.WORKER_HTTP_HOST)}:${worker.port}/metrics (worker; health at /healthz)
   API docs     http://localhost:${http.port}/docs
-  PostgreSQL   ${database.embedded ? `embedded, data in ${paths.postgres}` : 'DATABASE_URL'}
+  PostgreSQL   ${database.embedded ? `embedded on 127.0.0.1:${new URL(database.url).port} as ${new URL(database.url).username}, data in ${paths.postgres}, passwords in ${passwordsFileOf(paths.postgres)}` : 'DATABASE_URL'}
   Payloads     encrypted (AES-256-GCM, key ${payloadKeys[0].id}${config.payloadKeys ? '' : ` in ${paths.devPayloadKeys}`}); codec for the UI and CLI at ${codecUrl}
   Codec        ${codecLine(codecUrl, config.CODEC_AUTH_TOKEN ? '$CODEC_AUTH_TOKEN' : codecToken ? `$(cat ${paths.devCodecToken})` : undefined)}
   Provider     ${services.provider.name}${simulator ? ` (Twilio-shaped at ${simulator.url}, sending from ${simulator.number}; receipts to ${publicBaseUrl}/providers/simulator/…)` : ''}${simulator ? `
