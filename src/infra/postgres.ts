@@ -39,7 +39,9 @@ async function passwordsOf(file: string): Promise<Passwords> {
   });
   if (text !== undefined) {
     const stored = JSON.parse(text) as Partial<Passwords>;
-    if (typeof stored[SUPERUSER] !== 'string' || typeof stored[APP_ROLE] !== 'string') throw new Error(`${file} does not hold the PostgreSQL passwords (${SUPERUSER}, ${APP_ROLE})`);
+    // Hex only: they go into SQL and URLs as they are.
+    const isPassword = (value: unknown) => typeof value === 'string' && /^[0-9a-f]{32,}$/.test(value);
+    if (!isPassword(stored[SUPERUSER]) || !isPassword(stored[APP_ROLE])) throw new Error(`${file} does not hold the PostgreSQL passwords (${SUPERUSER}, ${APP_ROLE}: hex)`);
     await chmod(file, 0o600);
     return stored as Passwords;
   }
