@@ -44,20 +44,21 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
   const environment = loadConfig();
   const dir = await mkdtemp(join(tmpdir(), 'crm-bench-'));
   const sqlitePath = join(dir, 'temporal.sqlite');
-  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres'), database: 'bench' });
-  await applyMigrations(postgres.url);
+  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres') });
+  const databaseUrl = await postgres.appDatabase('bench');
+  await applyMigrations(databaseUrl);
   // TEMPORAL_ENGINE=server: the Temporal server on this stack's PostgreSQL instead of the dev server.
   const temporalServer = await startTemporalEngine(environment, {
     dbFilename: sqlitePath,
     dir: join(dir, 'temporal-server'),
-    postgresAdminUrl: async () => postgres.urlFor('postgres'),
+    postgresAdminUrl: async () => postgres.adminUrl(),
   });
   const secret = randomBytes(32).toString('hex');
   const payloadKeys = generatePayloadKey('bench');
   const secretsKey = generatePayloadKey('bench-secrets');
   const config = loadConfig({
     ...process.env,
-    DATABASE_URL: postgres.url,
+    DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: '20',
     TEMPORAL_ADDRESS: temporalServer.address,
     TEMPORAL_TASK_QUEUE: 'bench',
@@ -84,7 +85,7 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
     dir,
     sqlitePath,
     /** What the worker and API processes of a deployment would be given (scale runs them apart). */
-    env: { DATABASE_URL: postgres.url, TEMPORAL_ADDRESS: temporalServer.address, TEMPORAL_TASK_QUEUE: 'bench', JWT_SECRET: secret, TEMPORAL_PAYLOAD_KEYS: payloadKeys, SECRETS_KEY: secretsKey },
+    env: { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalServer.address, TEMPORAL_TASK_QUEUE: 'bench', JWT_SECRET: secret, TEMPORAL_PAYLOAD_KEYS: payloadKeys, SECRETS_KEY: secretsKey },
     temporalAddress: temporalServer.address,
     services,
     prisma: services.prisma,
@@ -108,7 +109,7 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
     engine: temporalServer.engine,
     /** Bytes of the dev server's SQLite file with its write-ahead log (the server engine's data is in PostgreSQL). */
     async temporalStorageBytes() {
-      if (temporalServer.engine === 'server') return serverEngineDatabaseBytes(postgres.urlFor('postgres'));
+      if (temporalServer.engine === 'server') return serverEngineDatabaseBytes(postgres.adminUrl());
       const sizes = await Promise.all(['', '-wal'].map((suffix) => stat(sqlitePath + suffix).then((s) => s.size, () => 0)));
       return sizes[0] + sizes[1];
     },
@@ -116,7 +117,7 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
     async storageBreakdown() {
       const databases = ['bench', ...(temporalServer.engine === 'server' ? Object.values(SERVER_DATABASES) : [])];
       const breakdown: Record<string, Record<string, number>> = {};
-      for (const database of databases) breakdown[database] = await largestTables(postgres.urlFor(database));
+      for (const database of databases) breakdown[database] = await largestTables(postgres.adminUrl(database));
       if (temporalServer.engine !== 'server') breakdown['dev server SQLite (file + WAL)'] = { total: +((await this.temporalStorageBytes()) / 2 ** 20).toFixed(1) };
       return breakdown;
     },

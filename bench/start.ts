@@ -17,7 +17,7 @@ import { PROJECT_ROOT } from '../src/paths';
 async function floor(dataDir: string): Promise<number> {
   const started = performance.now();
   const [postgres, temporal] = await Promise.all([
-    startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres'), database: 'crm' }),
+    startEmbeddedPostgres({ dataDir: join(dataDir, 'postgres') }).then(async (postgres) => (await postgres.appDatabase('crm'), postgres)),
     startDevServer(loadConfig(), { dbFilename: join(dataDir, 'temporal.sqlite'), uiPort: await freePort(0) }),
   ]);
   const ms = performance.now() - started;

@@ -50,15 +50,16 @@ async function main() {
   const twilio = new TwilioApi({ accountSid, authToken, from: [from], answerDelayMs: ANSWER_DELAY_MS });
   const twilioUrl = await twilio.start();
 
-  const postgres = await startEmbeddedPostgres({ dataDir: paths.postgres, port: await freePort(), database: 'crm' });
-  await applyMigrations(postgres.url);
+  const postgres = await startEmbeddedPostgres({ dataDir: paths.postgres, port: await freePort() });
+  const databaseUrl = await postgres.appDatabase('crm');
+  await applyMigrations(databaseUrl);
   const temporalPort = await freePort();
   await startDevServer(config, { dbFilename: paths.temporalDb, port: temporalPort });
   const apiPort = await freePort();
   const env = {
     ...process.env,
     NODE_OPTIONS: '',
-    DATABASE_URL: postgres.url,
+    DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
     TEMPORAL_PAYLOAD_KEYS: generatePayloadKey('crash'),
     SECRETS_KEY: generatePayloadKey('crash-secrets'),

@@ -62,8 +62,9 @@ async function main() {
   const receiverPort = (receiver.address() as { port: number }).port;
 
   const pgPort = await freePort();
-  let postgres: RunningPostgres = await startEmbeddedPostgres({ dataDir: paths.postgres, port: pgPort, database: 'crm' });
-  await applyMigrations(postgres.url);
+  let postgres: RunningPostgres = await startEmbeddedPostgres({ dataDir: paths.postgres, port: pgPort });
+  const databaseUrl = await postgres.appDatabase('crm');
+  await applyMigrations(databaseUrl);
   const temporalPort = await freePort();
   const startTemporal = () => startDevServer(config, { dbFilename: paths.temporalDb, port: temporalPort });
   await startTemporal();
@@ -71,7 +72,7 @@ async function main() {
   const env = {
     ...process.env,
     NODE_OPTIONS: '',
-    DATABASE_URL: postgres.url,
+    DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
     TEMPORAL_PAYLOAD_KEYS: generatePayloadKey('faults'),
     SECRETS_KEY: generatePayloadKey('faults-secrets'),
@@ -167,7 +168,7 @@ async function main() {
         while ((await leftoverServers(paths)).some((s) => s.name === 'postgres')) await sleep(100);
       },
       async () => {
-        postgres = await startEmbeddedPostgres({ dataDir: paths.postgres, port: pgPort, database: 'crm' });
+        postgres = await startEmbeddedPostgres({ dataDir: paths.postgres, port: pgPort });
       },
     );
   }

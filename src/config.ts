@@ -222,6 +222,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.MESSAGE_PROVIDER === 'webhook' && !config.MESSAGE_WEBHOOK_URL) {
     throw new Error('Invalid configuration: MESSAGE_PROVIDER=webhook needs MESSAGE_WEBHOOK_URL');
   }
+  // The simulator answers like Twilio and serves its routes to whoever calls them: never in production, whichever process reads this.
+  if (config.MESSAGE_PROVIDER === 'simulator' && config.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration: MESSAGE_PROVIDER=simulator is for development; production sends through a carrier');
+  }
   const carrierProblem = carrierSettingsProblem(config);
   if (carrierProblem) throw new Error(`Invalid configuration: ${carrierProblem}`);
   return config;
@@ -233,11 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  */
 export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const simulatorByDefault = !env.MESSAGE_PROVIDER && env.NODE_ENV !== 'production';
-  const config = loadConfig(simulatorByDefault ? { ...env, MESSAGE_PROVIDER: 'simulator' } : env);
-  if (config.MESSAGE_PROVIDER === 'simulator' && config.NODE_ENV === 'production') {
-    throw new Error('Invalid configuration: MESSAGE_PROVIDER=simulator is for development; production sends through a carrier');
-  }
-  return config;
+  return loadConfig(simulatorByDefault ? { ...env, MESSAGE_PROVIDER: 'simulator' } : env);
 }
 
 /** The token checks of the API. There is no default secret: without a key the API does not start. */

@@ -6,6 +6,7 @@ import { codecTokenOf, loadStackConfig } from './config';
 import { type RunningSimulator, simulatorSettings, startSimulator } from './carriers/simulator';
 import { provideDatabase } from './infra/database';
 import { developmentSecret } from './infra/development-secret';
+import { passwordsFileOf } from './infra/postgres';
 import { provideNexusEndpoint } from './infra/nexus-endpoint';
 import { applyMigrations } from './infra/migrate';
 import { freePort } from './infra/ports';
@@ -87,7 +88,7 @@ async function main() {
               port: await freePort(config.TEMPORAL_PORT),
               uiPort: await freePort(config.TEMPORAL_UI_PORT),
               uiCodecEndpoint,
-              postgresAdminUrl: () => databaseReady.then((database) => database.url),
+              postgresAdminUrl: () => databaseReady.then((database) => database.adminUrl ?? database.url),
               dir: paths.temporalServer,
               log: (line) => console.log(line),
             }))(),
@@ -158,7 +159,7 @@ async function main() {
   Traces       ${tracingLine()}
   Metrics      http://${hostOf(config.API_METRICS_HOST)}:${metricsHttp.port}/metrics (API), http://${hostOf(config.WORKER_HTTP_HOST)}:${worker.port}/metrics (worker; health at /healthz)
   API docs     http://localhost:${http.port}/docs
-  PostgreSQL   ${database.embedded ? `embedded, data in ${paths.postgres}` : 'DATABASE_URL'}
+  PostgreSQL   ${database.embedded ? `embedded on 127.0.0.1:${new URL(database.url).port} as ${new URL(database.url).username}, data in ${paths.postgres}, passwords in ${passwordsFileOf(paths.postgres)}` : 'DATABASE_URL'}
   Payloads     encrypted (AES-256-GCM, key ${payloadKeys[0].id}${config.payloadKeys ? '' : ` in ${paths.devPayloadKeys}`}); codec for the UI and CLI at ${codecUrl}
   Secrets      webhook secrets encrypted at rest (AES-256-GCM, key ${secrets.currentKeyId}${config.secretKeys ? '' : ` in ${paths.devSecretsKey}`})
   Codec        ${codecLine(codecUrl, config.CODEC_AUTH_TOKEN ? '$CODEC_AUTH_TOKEN' : codecToken ? `$(cat ${paths.devCodecToken})` : undefined)}

@@ -34,9 +34,9 @@ beforeAll(async () => {
     const dir = await mkdtemp(join(tmpdir(), 'crm-engine-server-'));
     if (process.env.TEST_DATABASE_ADMIN_URL) adminUrl = process.env.TEST_DATABASE_ADMIN_URL;
     else {
-      const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres'), database: 'postgres' });
+      const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres') });
       stops.push(postgres.stop);
-      adminUrl = postgres.url;
+      adminUrl = postgres.adminUrl();
     }
     const engine = await startServerEngine({ adminUrl, DATA_DIR: loadConfig().DATA_DIR, dir, namespaces: [NEXUS_CALLER_NAMESPACE], log: (line) => console.log(line) });
     stops.push(engine.stop);

@@ -122,3 +122,52 @@ test('a host name that resolves to a private address is refused at delivery: not
   });
   expect(receiver.requests).toEqual([]);
 });
+
+/** A user's webhook on `url` and one event for it; resolves with its delivery once its first attempt is recorded. */
+async function deliveryAfterFirstAttempt(user: string, url: string) {
+  const token = stack.token(user);
+  const created = await stack.api('POST', '/webhooks', { token, body: { url } });
+  expect(created.status).toBe(201);
+  expect((await stack.api('POST', '/clients', { token, body: { _id: 'c1', phone: '+14155550100' } })).status).toBe(201);
+  expect((await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'hi', delay: '1h' } })).status).toBe(202);
+  const deliveries = async () => (await stack.api('GET', `/webhooks/${created.body._id}/deliveries`, { token })).body.deliveries;
+  const [delivery] = await eventually(async () => {
+    const listed = await deliveries();
+    return listed.length && (listed[0].status !== 'pending' || listed[0].last_error) ? listed : undefined;
+  });
+  return { delivery, deliveries };
+}
+
+test('a failed address lookup is not taken for a public address: nothing is sent, and the delivery is retried', async () => {
+  // The check's lookup of this machine's name fails (a resolver timing out), while fetch's own lookup would
+  // still find the machine: posting anyway would reach a private address.
+  const name = hostname();
+  // The module object itself, which the check calls through (an `import * as` would be a copy).
+  const dns: typeof import('node:dns/promises') = require('node:dns/promises');
+  const systemLookup = dns.lookup;
+  const failing = jest.spyOn(dns, 'lookup').mockImplementation(((host: string, options: any) => {
+    if (host !== name) return systemLookup(host, options);
+    return Promise.reject(Object.assign(new Error(`getaddrinfo EAI_AGAIN ${host}`), { code: 'EAI_AGAIN' }));
+  }) as typeof dns.lookup);
+  let retried;
+  try {
+    const { delivery, deliveries } = await deliveryAfterFirstAttempt('ssrf-dns-failure-user', receiver.url.replace('127.0.0.1', name));
+    expect(delivery).toMatchObject({ status: 'pending', last_status_code: null, last_error: 'Receiver address could not be resolved: EAI_AGAIN', next_attempt_at: expect.any(String) });
+    failing.mockRestore();
+    // The resolver healed: the next attempt (5 s later) looks again, finds a private address and refuses it.
+    retried = await eventually(async () => {
+      const [latest] = await deliveries();
+      return latest.status !== 'pending' ? latest : undefined;
+    }, 30_000);
+  } finally {
+    failing.mockRestore();
+  }
+  expect(retried).toMatchObject({ status: 'failed', last_error: 'Receiver address is not public: private, loopback and link-local addresses are refused' });
+  expect(retried.attempts).toBeGreaterThanOrEqual(2);
+  expect(receiver.requests).toEqual([]);
+});
+
+test('a name that does not exist is retried as a transient failure, with its own error', async () => {
+  const { delivery } = await deliveryAfterFirstAttempt('ssrf-nxdomain-user', 'https://no-such-receiver.invalid/hook');
+  expect(delivery).toMatchObject({ status: 'pending', last_status_code: null, last_error: 'Receiver address could not be resolved: ENOTFOUND', next_attempt_at: expect.any(String) });
+});

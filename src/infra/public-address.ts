@@ -122,11 +122,19 @@ export function namesNonPublicHost(url: URL): boolean {
   return isIP(host) !== 0 && !isPublicAddress(host);
 }
 
-/** Every address the URL's host resolves to is public (checked just before each attempt). */
-export async function resolvesToPublicAddresses(url: URL): Promise<boolean> {
+/** How a host name becomes addresses: the system resolver, or a stand-in. */
+export type HostLookup = (host: string) => Promise<readonly { address: string }[]>;
+
+const systemLookup: HostLookup = (host) => lookup(host, { all: true, verbatim: true });
+
+/**
+ * Every address the URL's host resolves to is public (checked just before each attempt). A lookup
+ * that fails rejects: the caller must not take it for a public answer.
+ */
+export async function resolvesToPublicAddresses(url: URL, resolve: HostLookup = systemLookup): Promise<boolean> {
   if (namesNonPublicHost(url)) return false;
   const host = hostOf(url);
   if (isIP(host)) return true;
-  const addresses = await lookup(host, { all: true, verbatim: true });
+  const addresses = await resolve(host);
   return addresses.length > 0 && addresses.every(({ address }) => isPublicAddress(address));
 }

@@ -46,9 +46,9 @@ async function main() {
 async function serve(config: Config, dir: string, stops: (() => Promise<void>)[]) {
   let adminUrl = config.DATABASE_URL;
   if (!adminUrl) {
-    const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres'), database: 'postgres' });
+    const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres') });
     stops.push(postgres.stop);
-    adminUrl = postgres.url;
+    adminUrl = postgres.adminUrl();
   }
   const t0 = Date.now();
   const server = await startServerEngine({ adminUrl, DATA_DIR: config.DATA_DIR, dir, port: config.TEMPORAL_PORT, historyShards: config.TEMPORAL_HISTORY_SHARDS, log: console.log });

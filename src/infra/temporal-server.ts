@@ -1,3 +1,5 @@
+import { chmod } from 'node:fs/promises';
+import { isMainThread } from 'node:worker_threads';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { SEARCH_ATTRIBUTE_KEYS } from '../temporal/search-attributes';
 import { findTemporalCli, type ToolsConfig } from './temporal-cli';
@@ -22,7 +24,6 @@ export interface RunningDevServer {
   stop(): Promise<void>;
 }
 
-/** Starts `temporal server start-dev` with this project's search attributes registered. */
 /**
  * Write-ahead logging with `synchronous=normal`: about twice the dev server's write throughput (see
  * `npm run bench:dev-server`). A crash of the server process loses nothing; a crash of the machine
@@ -31,9 +32,35 @@ export interface RunningDevServer {
  */
 export const WAL_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
 
+/**
+ * The dev server's SQLite file holds every workflow's history: readable by its owner only. The server
+ * creates it (a file made in advance it would take for a database already set up), so it is started
+ * under a umask that leaves others nothing, and files an earlier version left open are tightened.
+ */
+async function tightenSqliteFiles(dbFilename: string): Promise<void> {
+  for (const suffix of ['', '-wal', '-shm']) {
+    await chmod(dbFilename + suffix, 0o600).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+}
+
+async function withPrivateUmask<T>(start: () => Promise<T>): Promise<T> {
+  // The umask is the process's: set only while the server is spawned, and not at all off the main thread.
+  if (!isMainThread) return start();
+  const previous = process.umask(0o077);
+  try {
+    return await start();
+  } finally {
+    process.umask(previous);
+  }
+}
+
+/** Starts `temporal server start-dev` with this project's search attributes registered. */
 export async function startDevServer(config: ToolsConfig, options: DevServerOptions = {}): Promise<RunningDevServer> {
   const cli = await findTemporalCli(config);
-  const env = await TestWorkflowEnvironment.createLocal({
+  if (options.dbFilename) await tightenSqliteFiles(options.dbFilename);
+  const start = () => TestWorkflowEnvironment.createLocal({
     server: {
       executable: cli ? { type: 'existing-path', path: cli } : { type: 'cached-download' },
       ip: '127.0.0.1',
@@ -50,6 +77,7 @@ export async function startDevServer(config: ToolsConfig, options: DevServerOpti
       ],
     },
   });
+  const env = await (options.dbFilename ? withPrivateUmask(start) : start());
   return {
     address: env.address,
     namespace: env.namespace ?? 'default',

@@ -22,9 +22,10 @@ export default async function globalSetup(): Promise<void> {
 
   const databaseReady = (async () => {
     if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, admin: process.env.TEST_DATABASE_ADMIN_URL };
-    const server = await startEmbeddedPostgres({ dataDir: join(workDir, 'postgres'), database: 'crm_test' });
+    const server = await startEmbeddedPostgres({ dataDir: join(workDir, 'postgres') });
     stops.push(server.stop);
-    return { url: server.url, admin: server.urlFor('postgres') };
+    // The service's role, as in npm start; the superuser's URL for what creates roles (the Temporal server engine).
+    return { url: await server.appDatabase('crm_test'), admin: server.adminUrl() };
   })();
   const [database, temporal, bundle, testServer] = await Promise.all([
     databaseReady,

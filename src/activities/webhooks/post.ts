@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { resolvesToPublicAddresses } from '../../infra/public-address';
+import { resolvesToPublicAddresses, type HostLookup } from '../../infra/public-address';
 import { retryAfterMs } from '../../retry-after';
 
 /** What one POST to a receiver came to; `error` is our own words, never the receiver's body. */
@@ -21,11 +21,20 @@ export async function postWebhook(
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
-  options: { allowPrivateUrls: boolean } = { allowPrivateUrls: false },
+  options: { allowPrivateUrls: boolean; lookup?: HostLookup } = { allowPrivateUrls: false },
 ): Promise<WebhookAnswer> {
-  // A name that does not resolve is left to fetch, which reports it as a network error worth retrying.
-  if (!options.allowPrivateUrls && !(await resolvesToPublicAddresses(new URL(url)).catch(() => true))) {
-    return { kind: 'refused', statusCode: null, error: 'Receiver address is not public: private, loopback and link-local addresses are refused', gone: false };
+  if (!options.allowPrivateUrls) {
+    /*
+     * A failed lookup proves nothing about the address: posting anyway would let fetch's own lookup,
+     * a moment later, reach a private one. It is retried like any other transient failure.
+     */
+    let isPublic: boolean;
+    try {
+      isPublic = await resolvesToPublicAddresses(new URL(url), options.lookup);
+    } catch (error) {
+      return { kind: 'transient', statusCode: null, error: `Receiver address could not be resolved: ${errorCode(error) ?? 'DNS error'}` };
+    }
+    if (!isPublic) return { kind: 'refused', statusCode: null, error: 'Receiver address is not public: private, loopback and link-local addresses are refused', gone: false };
   }
   let response: Response;
   try {
@@ -54,6 +63,10 @@ export async function postWebhook(
 
 /** The system's code (ECONNREFUSED, ENOTFOUND…), never a message that may name the host. */
 function networkErrorCode(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } }).cause;
-  return typeof cause?.code === 'string' ? cause.code : 'network error';
+  return errorCode((error as { cause?: unknown }).cause) ?? 'network error';
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
 }
