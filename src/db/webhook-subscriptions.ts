@@ -20,12 +20,17 @@ export interface NewSubscription {
   secret: string;
 }
 
-export function insertSubscription(prisma: Prisma, scope: Scope, subscription: NewSubscription) {
-  return prisma.webhookSubscription.create({ data: { ...scope, ...subscription } });
-}
-
-export function countSubscriptions(prisma: Prisma, scope: Scope): Promise<number> {
-  return prisma.webhookSubscription.count({ where: scope });
+/**
+ * Creates the subscription unless its owner already has `max` in all its businesses together (null
+ * then). The owner's advisory lock makes the count and the insert one step, so requests sent at once
+ * cannot pass the cap together.
+ */
+export function insertSubscriptionBelowCap(prisma: Prisma, scope: Scope, subscription: NewSubscription, max: number) {
+  return prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`webhook-subscriptions/${scope.ownerId}`}, 0))`;
+    if ((await tx.webhookSubscription.count({ where: { ownerId: scope.ownerId } })) >= max) return null;
+    return tx.webhookSubscription.create({ data: { ...scope, ...subscription } });
+  });
 }
 
 export function listSubscriptions(prisma: Prisma, scope: Scope) {
