@@ -12,9 +12,18 @@
  * tenant's flood fills its own line and is refused, while another's request takes the next place free.
  */
 export class TemporalBusyError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super('Too much work in flight to Temporal');
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    // An expected answer, given by the thousand to a flood: no stack trace to capture.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super('Too much work in flight to Temporal');
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = 'TemporalBusyError';
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -146,19 +155,20 @@ export interface Admissions {
  * come in bursts, so they get few places (6: assign p99 0.70 s during a burst of 10,000, against 1.37 s
  * with 16, at the same accept rate) and a short wait, so that an ordinary burst is smoothed rather than
  * refused. An assign request holds its place until its workflow answers (tens of milliseconds when all
- * is well). A tenant's line holds four times the places: a client sending 20 at once (the benches' bursts)
- * waits rather than being refused, while a flood beyond that is refused at once, costing nothing more.
+ * is well). A tenant's line holds 100 requests whatever the places: a waiting request costs an open
+ * connection and no CPU, whereas one refused at once comes straight back from a client that does not
+ * wait out Retry-After, and every answer costs the event loop all tenants share. Beyond it: refused at once.
  */
 export const DEFAULT_ADMISSION: Record<keyof Admissions, AdmissionLimit> = {
-  messages: { limit: 6, waitMs: 1000, waitingPerTenant: 24, retryAfterSeconds: 1 },
-  assign: { limit: 32, waitMs: 2000, waitingPerTenant: 128, retryAfterSeconds: 2 },
+  messages: { limit: 6, waitMs: 1000, waitingPerTenant: 100, retryAfterSeconds: 1 },
+  assign: { limit: 32, waitMs: 2000, waitingPerTenant: 100, retryAfterSeconds: 2 },
 };
 
 /** The gates with the configured numbers of places (`MESSAGE_STARTS_IN_FLIGHT`, `ASSIGN_REQUESTS_IN_FLIGHT`). */
 export function admissionLimits(places: { messages: number; assign: number }): Record<keyof Admissions, AdmissionLimit> {
   return {
-    messages: { ...DEFAULT_ADMISSION.messages, limit: places.messages, waitingPerTenant: 4 * places.messages },
-    assign: { ...DEFAULT_ADMISSION.assign, limit: places.assign, waitingPerTenant: 4 * places.assign },
+    messages: { ...DEFAULT_ADMISSION.messages, limit: places.messages },
+    assign: { ...DEFAULT_ADMISSION.assign, limit: places.assign },
   };
 }
 
