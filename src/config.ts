@@ -92,8 +92,8 @@ export const envSchema = z.object({
   MESSAGE_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_BATCH_CONCURRENCY),
   /** Backpressure: assign-agents requests this API process has waiting on Temporal at once. */
   ASSIGN_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).default(32),
-  /** Requests per user and minute; 0 turns the limit off. */
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
+  /** Requests per user (token subject) and minute, across businesses; 0 turns the limit off. Default: see rateLimitDefault. */
+  RATE_LIMIT_PER_MINUTE: optional.pipe(z.coerce.number<string | undefined>().int().min(0).optional()),
   /** Express's `trust proxy`: false, true, a hop count or a list of addresses (for X-Forwarded-For). */
   TRUST_PROXY: optional.transform((value) => (value === undefined || value === 'false' ? false : value === 'true' ? true : /^\d+$/.test(value) ? Number(value) : value)),
   /** The embedded PostgreSQL's preferred port (`npm start`); another free one when it is taken. */
@@ -127,8 +127,9 @@ export const envSchema = z.object({
 /** How to reach Temporal beyond its address: TLS, mTLS client certificates, an API key, gRPC metadata. */
 export type TemporalConnectionOptions = Pick<NativeConnectionOptions, 'tls' | 'apiKey' | 'metadata'>;
 
-export type Config = Omit<z.infer<typeof envSchema>, 'TEMPORAL_NAMESPACE'> & {
+export type Config = Omit<z.infer<typeof envSchema>, 'TEMPORAL_NAMESPACE' | 'RATE_LIMIT_PER_MINUTE'> & {
   TEMPORAL_NAMESPACE: string;
+  RATE_LIMIT_PER_MINUTE: number;
   temporalConnection: TemporalConnectionOptions;
   /** Parsed TEMPORAL_PAYLOAD_KEYS; absent: payloads go to Temporal unencrypted (refused in production). */
   payloadKeys?: PayloadKey[];
@@ -161,6 +162,14 @@ function durationSeconds(text: string): number | undefined {
   return seconds >= 1 && seconds <= 3650 * 86_400 ? seconds : undefined;
 }
 
+/**
+ * The rate limit production has unless RATE_LIMIT_PER_MINUTE says otherwise: 20 requests a second,
+ * sustained for a minute, per user. A CRM's import that paces itself stays under it; a client looping
+ * on its requests meets it within seconds. Outside production there is none unless set (local
+ * imports, the benchmarks and the tests send as fast as they can). docs/operations.md, "Rate limit".
+ */
+export const PRODUCTION_RATE_LIMIT_PER_MINUTE = 1200;
+
 /** Parses the environment once, at boot; a bad value stops the process with the reason. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -174,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...parsed.data,
     TEMPORAL_ADDRESS: parsed.data.TEMPORAL_ADDRESS ?? address,
     TEMPORAL_NAMESPACE: parsed.data.TEMPORAL_NAMESPACE ?? profile.namespace ?? 'default',
+    RATE_LIMIT_PER_MINUTE: parsed.data.RATE_LIMIT_PER_MINUTE ?? (parsed.data.NODE_ENV === 'production' ? PRODUCTION_RATE_LIMIT_PER_MINUTE : 0),
     temporalConnection,
   };
   if (config.JWT_SECRET && config.JWT_SECRET.length < 32) {

@@ -1,4 +1,5 @@
 import { expectProblem } from './support/helpers';
+import { apiClient } from './support/http';
 import { startTestStack, uniqueName, type TestStack } from './support/stack';
 
 /* The feed (`GET /events`) and the subscriptions' own rules: paging, filters, and who sees what. */
@@ -185,8 +186,21 @@ test('bad feed and deliveries queries are 400s', async () => {
   expect((await stack.api('GET', `/webhooks/${webhook.body._id}/deliveries`, { token })).body).toEqual({ deliveries: [] });
 });
 
-test('at most 20 webhooks per user and business', async () => {
-  const token = await newUser();
-  for (let i = 0; i < 20; i++) expect((await stack.api('POST', '/webhooks', { token, body: { url: `https://example.com/${i}` } })).status).toBe(201);
-  expectProblem(await stack.api('POST', '/webhooks', { token, body: { url: 'https://example.com/21' } }), 409, 'At most 20 webhooks per business and user: delete one first');
+test('at most 20 webhooks per user, however many businesses (or spellings of one) it spreads them over, even sent at once', async () => {
+  const user = uniqueName('user');
+  const token = stack.token(user);
+  const origin = new URL(stack.baseUrl).origin;
+  const inBusiness = (business: string) => apiClient(origin, business);
+  const create = (business: string, i: number) => inBusiness(business)('POST', '/webhooks', { token, body: { url: `https://example.com/${business}/${i}` } });
+  const acme = uniqueName('Acme');
+  for (const [business, count] of [[acme, 10], [acme.toUpperCase(), 5], [uniqueName('other'), 4]] as const) {
+    for (let i = 0; i < count; i++) expect((await create(business, i)).status).toBe(201);
+  }
+  const atOnce = await Promise.all(Array.from({ length: 5 }, (_, i) => create(uniqueName('fresh'), i)));
+  expect(atOnce.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409]);
+  const refused = atOnce.find((res) => res.status === 409)!;
+  expectProblem(refused, 409, 'At most 20 webhooks per user, across its businesses: delete one first');
+  expectProblem(await create(acme, 99), 409, 'At most 20 webhooks per user, across its businesses: delete one first');
+  // Another user of the same businesses has its own 20.
+  expect((await inBusiness(acme)('POST', '/webhooks', { token: stack.token(uniqueName('user')), body: { url: 'https://example.com/other-user' } })).status).toBe(201);
 });

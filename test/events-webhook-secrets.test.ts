@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { loadConfig } from '../src/config';
 import { createPrisma, type Prisma } from '../src/db/prisma';
-import { insertSubscription, resealSubscriptionSecrets, rotateSubscriptionSecret, signingSecrets } from '../src/db/webhook-subscriptions';
+import { insertSubscriptionBelowCap, resealSubscriptionSecrets, rotateSubscriptionSecret, signingSecrets } from '../src/db/webhook-subscriptions';
 import { dataPaths } from '../src/paths';
 import { secretBoxOf } from '../src/secrets/configured';
 import { generateNamedKey, parseKeyList } from '../src/secrets/keys';
@@ -141,11 +141,12 @@ test('rotation: with a new key first, rows under the old key still open; npm run
     const rotatedFrom = newWebhookSecret();
     const rotatedTo = newWebhookSecret();
     const plain = newWebhookSecret();
-    const sealed = await insertSubscription(prisma, oldBox, scope, subscription(first));
-    const withPrevious = await insertSubscription(prisma, oldBox, scope, subscription(rotatedFrom));
+    const insertSubscription = async (box: typeof oldBox, ...rest: [typeof scope, ReturnType<typeof subscription>]) => (await insertSubscriptionBelowCap(prisma, box, ...rest, 20))!;
+    const sealed = await insertSubscription(oldBox, scope, subscription(first));
+    const withPrevious = await insertSubscription(oldBox, scope, subscription(rotatedFrom));
     await rotateSubscriptionSecret(prisma, oldBox, scope, withPrevious.id, rotatedTo);
     const legacy = await prisma.webhookSubscription.create({ data: { ...scope, ...subscription(plain) } });
-    const lost = await insertSubscription(prisma, boxOf(generateNamedKey('gone')), scope, subscription(newWebhookSecret()));
+    const lost = await insertSubscription(boxOf(generateNamedKey('gone')), scope, subscription(newWebhookSecret()));
 
     const rotatedBox = boxOf(`${NEW_KEY},${OLD_KEY}`);
     const row = (id: string) => prisma.webhookSubscription.findUniqueOrThrow({ where: { id } });

@@ -15,9 +15,9 @@ afterAll(() => stack.stop());
 
 describe('the gate', () => {
   test('admits up to its limit, lets a waiting call in when a place frees, and refuses one that waited too long', async () => {
-    const gate = createAdmission({ limit: 2, waitMs: 200, retryAfterSeconds: 3 });
+    const gate = createAdmission({ limit: 2, waitMs: 200, waitingPerTenant: 10, retryAfterSeconds: 3 });
     const releases: (() => void)[] = [];
-    const held = () => gate.run(() => new Promise<void>((resolve) => releases.push(resolve)));
+    const held = () => gate.run('u1', () => new Promise<void>((resolve) => releases.push(resolve)));
     const first = held();
     const second = held();
     expect(gate.inFlight).toBe(2);
@@ -31,7 +31,7 @@ describe('the gate', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(gate).toMatchObject({ inFlight: 2, waiting: 0 });
 
-    const refused = gate.run(async () => 'never');
+    const refused = gate.run('u1', async () => 'never');
     await expect(refused).rejects.toBeInstanceOf(TemporalBusyError);
     await expect(refused).rejects.toMatchObject({ retryAfterSeconds: 3 });
     expect(gate.waiting).toBe(0);
@@ -52,9 +52,38 @@ describe('the gate', () => {
   });
 
   test('a failing call gives its place back', async () => {
-    const gate = createAdmission({ limit: 1, waitMs: 0, retryAfterSeconds: 1 });
-    await expect(gate.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    await expect(gate.run(async () => 'next')).resolves.toBe('next');
+    const gate = createAdmission({ limit: 1, waitMs: 0, waitingPerTenant: 1, retryAfterSeconds: 1 });
+    await expect(gate.run('u1', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(gate.run('u1', async () => 'next')).resolves.toBe('next');
+  });
+
+  test('a freed place goes to the waiting tenant with the fewest places, and a tenant whose line is full is refused at once', async () => {
+    const gate = createAdmission({ limit: 3, waitMs: 5000, waitingPerTenant: 2, retryAfterSeconds: 1 });
+    const order: string[] = [];
+    const releases: (() => void)[] = [];
+    const held = (tenant: string, label: string) =>
+      gate.run(tenant, () => {
+        order.push(label);
+        return new Promise<void>((resolve) => releases.push(resolve));
+      });
+    const running = [held('noisy', 'n1'), held('noisy', 'n2'), held('noisy', 'n3'), held('noisy', 'n4'), held('noisy', 'n5')];
+    const tooMany = held('noisy', 'n6');
+    await expect(tooMany).rejects.toBeInstanceOf(TemporalBusyError);
+    expect(gate).toMatchObject({ inFlight: 3, waiting: 2 });
+    // The noisy tenant's line is full, the quiet one still waits for a place, and gets the first one freed.
+    running.push(held('quiet', 'q1'), held('quiet', 'q2'));
+    expect(gate.waiting).toBe(4);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['n1', 'n2', 'n3']);
+    for (let i = 0; i < 4; i++) {
+      releases.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Quiet had none, then noisy had more: q1, then n4 (the one served longest ago between 1 and 1), then q2, n5.
+    expect(order).toEqual(['n1', 'n2', 'n3', 'q1', 'n4', 'q2', 'n5']);
+    for (const release of releases.splice(0)) release();
+    await Promise.all(running);
+    expect(gate).toMatchObject({ inFlight: 0, waiting: 0 });
   });
 });
 
@@ -79,7 +108,7 @@ function slowTemporal(temporal: Client) {
 /** An API whose `gate` has one place, on a Temporal that holds every start until `release()`; stopped after `body`. */
 async function withBusyApi(gate: 'messages' | 'assign', retryAfterSeconds: number, body: (api: Awaited<ReturnType<TestStack['startApi']>>, release: () => void) => Promise<void>) {
   const slow = slowTemporal(stack.temporal);
-  const roomy = { limit: 10, waitMs: 50, retryAfterSeconds };
+  const roomy = { limit: 10, waitMs: 50, waitingPerTenant: 10, retryAfterSeconds };
   const places = { messages: roomy, assign: roomy, [gate]: { ...roomy, limit: 1 } };
   const api = await stack.startApi({ temporal: slow.client, admission: createAdmissions(places) });
   try {

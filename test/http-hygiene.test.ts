@@ -1,6 +1,7 @@
 import { httpMetrics, serveMetrics } from '../src/api/http/metrics';
 import { loadConfig } from '../src/config';
 import { memoryLogger, REQUEST_INSTANCE } from './support/helpers';
+import { apiClient } from './support/http';
 import { startTestStack, uniqueName, type TestStack } from './support/stack';
 
 let stack: TestStack;
@@ -73,6 +74,29 @@ test('the per-user rate limit answers 429 with Retry-After and RateLimit headers
   expect(answers[3].headers.get('retry-after')).toMatch(/^\d+$/);
   expect(answers[3].body).toEqual(expect.objectContaining({ status: 429, type: '/problems/rate-limited', detail: 'Too many requests: at most 3 a minute per user' }));
   expect((await api.api('GET', '/agents', { token: stack.token(uniqueName('calm')) })).status).toBe(200);
+});
+
+test('the rate limit counts a user\'s requests in every business together: another business segment, or its case, does not escape it', async () => {
+  const api = await stack.startApi({ rateLimitPerMinute: 3 });
+  const origin = new URL(api.baseUrl).origin;
+  const busy = stack.token(uniqueName('busy'));
+  const acme = uniqueName('Acme');
+  const answers = [];
+  for (const business of [acme, acme.toUpperCase(), uniqueName('other'), acme.toLowerCase()]) {
+    answers.push(await apiClient(origin, business)('GET', '/agents', { token: busy }));
+  }
+  expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+  expect(answers[3].body).toEqual(expect.objectContaining({ status: 429, detail: 'Too many requests: at most 3 a minute per user' }));
+  expect((await apiClient(origin, acme)('GET', '/agents', { token: stack.token(uniqueName('calm')) })).status).toBe(200);
+});
+
+test('production has a rate limit unless told otherwise; elsewhere none unless set', () => {
+  expect(loadConfig({ NODE_ENV: 'production' }).RATE_LIMIT_PER_MINUTE).toBe(1200);
+  expect(loadConfig({ NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '0' }).RATE_LIMIT_PER_MINUTE).toBe(0);
+  expect(loadConfig({ NODE_ENV: 'production', RATE_LIMIT_PER_MINUTE: '300' }).RATE_LIMIT_PER_MINUTE).toBe(300);
+  expect(loadConfig({}).RATE_LIMIT_PER_MINUTE).toBe(0);
+  expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '60' }).RATE_LIMIT_PER_MINUTE).toBe(60);
+  expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '-1' })).toThrow('RATE_LIMIT_PER_MINUTE');
 });
 
 test('the metrics port counts requests by route template and status, never by id; the public port answers 404 for /metrics', async () => {

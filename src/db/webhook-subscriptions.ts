@@ -26,12 +26,17 @@ export interface NewSubscription {
 /** What the sealed secrets are bound to: a value sealed for another purpose does not open here. */
 export const WEBHOOK_SECRET_PURPOSE = 'webhook-secret';
 
-export function insertSubscription(prisma: Prisma, secrets: SecretBox, scope: Scope, subscription: NewSubscription) {
-  return prisma.webhookSubscription.create({ data: { ...scope, ...subscription, secret: secrets.seal(subscription.secret, WEBHOOK_SECRET_PURPOSE) } });
-}
-
-export function countSubscriptions(prisma: Prisma, scope: Scope): Promise<number> {
-  return prisma.webhookSubscription.count({ where: scope });
+/**
+ * Creates the subscription, its secret sealed, unless its owner already has `max` in all its businesses
+ * together (null then). The owner's advisory lock makes the count and the insert one step, so requests
+ * sent at once cannot pass the cap together.
+ */
+export function insertSubscriptionBelowCap(prisma: Prisma, secrets: SecretBox, scope: Scope, subscription: NewSubscription, max: number) {
+  return prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`webhook-subscriptions/${scope.ownerId}`}, 0))`;
+    if ((await tx.webhookSubscription.count({ where: { ownerId: scope.ownerId } })) >= max) return null;
+    return tx.webhookSubscription.create({ data: { ...scope, ...subscription, secret: secrets.seal(subscription.secret, WEBHOOK_SECRET_PURPOSE) } });
+  });
 }
 
 export function listSubscriptions(prisma: Prisma, scope: Scope) {

@@ -5,11 +5,25 @@
  * a refused request left nothing behind. When Temporal falls behind, the calls in flight take longer,
  * the places stay taken and new requests are told to come back, instead of piling up until they time
  * out (a 504 for assign-agents).
+ *
+ * The places are shared fairly between tenants (the token's subject: docs/operations.md, "Backpressure"):
+ * each tenant waits in its own line, a freed place goes to the waiting tenant with the fewest places
+ * (the one served longest ago among equals), and a tenant whose line is full is refused at once. So one
+ * tenant's flood fills its own line and is refused, while another's request takes the next place free.
  */
 export class TemporalBusyError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super('Too much work in flight to Temporal');
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    // An expected answer, given by the thousand to a flood: no stack trace to capture.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super('Too much work in flight to Temporal');
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = 'TemporalBusyError';
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -18,62 +32,114 @@ export interface AdmissionLimit {
   limit: number;
   /** How long a request may wait for a place before it is refused. */
   waitMs: number;
+  /** At most this many of one tenant's requests wait; one more is refused at once. */
+  waitingPerTenant: number;
   /** What the refusal's Retry-After says. */
   retryAfterSeconds: number;
 }
 
 export interface Admission {
-  /** Runs `work` once a place is free, keeping it until `work` settles. */
-  run<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs `work` once a place is free for `tenant`, keeping it until `work` settles. */
+  run<T>(tenant: string, work: () => Promise<T>): Promise<T>;
   readonly inFlight: number;
   readonly waiting: number;
 }
 
-export function createAdmission({ limit, waitMs, retryAfterSeconds }: AdmissionLimit): Admission {
-  let inFlight = 0;
-  const queue: { admit: () => void; timer: NodeJS.Timeout }[] = [];
+interface Waiter {
+  admit: () => void;
+  timer: NodeJS.Timeout;
+}
 
-  const release = () => {
-    const next = queue.shift();
-    if (next) {
-      clearTimeout(next.timer);
-      next.admit(); // the place passes on, inFlight unchanged
-    } else {
-      inFlight--;
-    }
+interface TenantLine {
+  inFlight: number;
+  waiting: Waiter[];
+  /** When it last got a place (a counter): among tenants with as many places, the one served longest ago goes first. */
+  servedAt: number;
+}
+
+export function createAdmission({ limit, waitMs, waitingPerTenant, retryAfterSeconds }: AdmissionLimit): Admission {
+  let inFlight = 0;
+  let waiting = 0;
+  let served = 0;
+  const tenants = new Map<string, TenantLine>();
+
+  const lineOf = (tenant: string) => {
+    let line = tenants.get(tenant);
+    if (!line) tenants.set(tenant, (line = { inFlight: 0, waiting: [], servedAt: 0 }));
+    return line;
+  };
+  const forgetIfIdle = (tenant: string, line: TenantLine) => {
+    if (line.inFlight === 0 && line.waiting.length === 0) tenants.delete(tenant);
+  };
+  const take = (line: TenantLine) => {
+    inFlight++;
+    line.inFlight++;
+    line.servedAt = ++served;
   };
 
-  const acquire = (): Promise<void> => {
+  /** The waiting tenant with the fewest places, the one served longest ago among equals. */
+  const nextLine = (): TenantLine | undefined => {
+    let next: TenantLine | undefined;
+    for (const line of tenants.values()) {
+      if (line.waiting.length === 0) continue;
+      if (!next || line.inFlight < next.inFlight || (line.inFlight === next.inFlight && line.servedAt < next.servedAt)) next = line;
+    }
+    return next;
+  };
+
+  const release = (tenant: string, line: TenantLine) => {
+    inFlight--;
+    line.inFlight--;
+    forgetIfIdle(tenant, line);
+    const next = nextLine();
+    if (!next) return;
+    const waiter = next.waiting.shift()!;
+    waiting--;
+    clearTimeout(waiter.timer);
+    take(next);
+    waiter.admit();
+  };
+
+  const acquire = (tenant: string, line: TenantLine): Promise<void> => {
+    // Nobody waits while a place is free: a free place is taken at once.
     if (inFlight < limit) {
-      inFlight++;
+      take(line);
       return Promise.resolve();
     }
+    if (line.waiting.length >= waitingPerTenant) {
+      forgetIfIdle(tenant, line);
+      return Promise.reject(new TemporalBusyError(retryAfterSeconds));
+    }
     return new Promise<void>((resolve, reject) => {
-      const entry = {
+      const waiter: Waiter = {
         admit: resolve,
         timer: setTimeout(() => {
-          queue.splice(queue.indexOf(entry), 1);
+          line.waiting.splice(line.waiting.indexOf(waiter), 1);
+          waiting--;
+          forgetIfIdle(tenant, line);
           reject(new TemporalBusyError(retryAfterSeconds));
         }, waitMs),
       };
-      queue.push(entry);
+      line.waiting.push(waiter);
+      waiting++;
     });
   };
 
   return {
-    async run(work) {
-      await acquire();
+    async run(tenant, work) {
+      const line = lineOf(tenant);
+      await acquire(tenant, line);
       try {
         return await work();
       } finally {
-        release();
+        release(tenant, line);
       }
     },
     get inFlight() {
       return inFlight;
     },
     get waiting() {
-      return queue.length;
+      return waiting;
     },
   };
 }
@@ -89,11 +155,13 @@ export interface Admissions {
  * come in bursts, so they get few places (6: assign p99 0.70 s during a burst of 10,000, against 1.37 s
  * with 16, at the same accept rate) and a short wait, so that an ordinary burst is smoothed rather than
  * refused. An assign request holds its place until its workflow answers (tens of milliseconds when all
- * is well).
+ * is well). A tenant's line holds 100 requests whatever the places: a waiting request costs an open
+ * connection and no CPU, whereas one refused at once comes straight back from a client that does not
+ * wait out Retry-After, and every answer costs the event loop all tenants share. Beyond it: refused at once.
  */
 export const DEFAULT_ADMISSION: Record<keyof Admissions, AdmissionLimit> = {
-  messages: { limit: 6, waitMs: 1000, retryAfterSeconds: 1 },
-  assign: { limit: 32, waitMs: 2000, retryAfterSeconds: 2 },
+  messages: { limit: 6, waitMs: 1000, waitingPerTenant: 100, retryAfterSeconds: 1 },
+  assign: { limit: 32, waitMs: 2000, waitingPerTenant: 100, retryAfterSeconds: 2 },
 };
 
 /** The gates with the configured numbers of places (`MESSAGE_STARTS_IN_FLIGHT`, `ASSIGN_REQUESTS_IN_FLIGHT`). */

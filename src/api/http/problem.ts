@@ -1,14 +1,26 @@
 import { STATUS_CODES } from 'node:http';
 
-/** An error that becomes an RFC 9457 problem-details response. */
+/**
+ * An error that becomes an RFC 9457 problem-details response. It is an answer, not a fault: no stack
+ * trace is captured (a flood of 401s, 429s or 503s would otherwise pay for one each).
+ */
 export class HttpProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string,
-    readonly type = `/problems/${slug(STATUS_CODES[status] ?? 'error')}`,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(detail);
+  readonly status: number;
+  readonly detail: string;
+  readonly type: string;
+  readonly headers: Record<string, string>;
+  constructor(status: number, detail: string, type = `/problems/${slug(STATUS_CODES[status] ?? 'error')}`, headers: Record<string, string> = {}) {
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(detail);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
+    this.status = status;
+    this.detail = detail;
+    this.type = type;
+    this.headers = headers;
   }
 }
 

@@ -211,14 +211,14 @@ export const components: OpenApiObject = {
     }),
     RateLimited: problem(
       429,
-      'More requests than `RATE_LIMIT_PER_MINUTE` allows this user in a minute (only when the operator turned the limit on). Try again after `Retry-After` seconds.',
-      { rateLimited: { type: '/problems/rate-limited', detail: 'Too many requests: at most 600 a minute per user' } },
+      'More requests than `RATE_LIMIT_PER_MINUTE` allows this user in a minute, counted across businesses (1,200 in production unless the operator set another; none elsewhere unless set). Try again after `Retry-After` seconds.',
+      { rateLimited: { type: '/problems/rate-limited', detail: 'Too many requests: at most 1200 a minute per user' } },
       ['Retry-After'],
     ),
     InternalError: problem(500, 'An unexpected error; the body never carries a stack trace.', { internal: 'Internal server error' }),
     Unavailable: problem(
       503,
-      'PostgreSQL or Temporal cannot be reached, is starting up, or kept failing until the request gave up; nothing was done. Try again after `Retry-After` seconds.',
+      'PostgreSQL or Temporal cannot be reached, is starting up, or kept failing until the request gave up; or the service is busy (`The service is busy; try again in 1 s`): this caller already has its share of the work in flight to Temporal. Nothing was done. Try again after `Retry-After` seconds.',
       { unavailable: 'A backing service is unavailable; try again shortly' },
       ['Retry-After'],
     ),

@@ -67,7 +67,7 @@ export async function assignAgents(
   // A wait for a place counts against the same deadline.
   const deadline = Date.now() + deps.assignTimeoutMs;
   const run = () => runAssignWorkflow(deps, scope, clientId, request, deadline, requestId, workflowKey);
-  return deps.admission ? deps.admission.assign.run(run) : run();
+  return deps.admission ? deps.admission.assign.run(scope.ownerId, run) : run();
 }
 
 async function runAssignWorkflow(

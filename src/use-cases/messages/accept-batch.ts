@@ -9,7 +9,7 @@ import { refuseWhileKnownDown } from '../../temporal/availability';
 import { startMessageBatchWorkflow, type ScheduledBatch } from '../../temporal/message-batch-workflow';
 import { Conflict, Invalid, refusalOf, Unavailable, type UseCaseError } from '../errors';
 import { parseBatchRequest, type BatchRequest } from './batch-request';
-import { idempotencyKeyReused, newMessageOf, RETRY_AFTER_SECONDS, type AcceptDeps } from './accept';
+import { idempotencyKeyReused, inMessagePlace, newMessageOf, RETRY_AFTER_SECONDS, type AcceptDeps } from './accept';
 import { readIdempotencyKey } from './idempotency';
 
 /** What a batch's accept needs: a single message's (the same backpressure, carrier and opt-outs). */
@@ -54,10 +54,11 @@ export async function sendMessageBatchRequest(
   start: StartBatchWorkflow = (batch) => startMessageBatchWorkflow(deps.temporal, deps.taskQueue, batch),
 ): Promise<BatchAnswer> {
   const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
-  const request = await parseBatchRequest(body, (ids) => findClients(deps.prisma, scope, ids));
-  refuseWhileKnownDown(deps.temporal);
-  const accept = () => storeAndStart(deps, scope, request, (body ?? {}) as Record<string, unknown>, idempotencyKey, requestId, start);
-  return deps.admission ? deps.admission.messages.run(accept) : accept();
+  return inMessagePlace(deps, scope, async () => {
+    const request = await parseBatchRequest(body, (ids) => findClients(deps.prisma, scope, ids));
+    refuseWhileKnownDown(deps.temporal);
+    return storeAndStart(deps, scope, request, (body ?? {}) as Record<string, unknown>, idempotencyKey, requestId, start);
+  });
 }
 
 async function storeAndStart(

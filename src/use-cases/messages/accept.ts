@@ -58,7 +58,8 @@ export function newMessageOf(request: MessageRequest, keys: { sender: string | n
 
 /**
  * Stores the message as scheduled and starts its workflow. A repeated Idempotency-Key with the same
- * request returns the first message (`replayed`) and starts its workflow only if it never ran.
+ * request returns the first message (`replayed`) and starts its workflow only if it never ran. Its
+ * callers hold a message place (inMessagePlace).
  */
 export async function acceptMessage(
   deps: AcceptDeps,
@@ -69,8 +70,16 @@ export async function acceptMessage(
   start: StartMessageWorkflow = (message) => startMessageWorkflow(deps.temporal, deps.taskQueue, message),
 ): Promise<{ message: Message; replayed: boolean }> {
   refuseWhileKnownDown(deps.temporal);
-  const accept = () => storeAndStart(deps, scope, request, idempotencyKey, requestId, start);
-  return deps.admission ? deps.admission.messages.run(accept) : accept();
+  return storeAndStart(deps, scope, request, idempotencyKey, requestId, start);
+}
+
+/**
+ * Runs a send's checks and accept in one of the caller's message places (src/temporal/admission.ts).
+ * The checks read the database too, so a tenant beyond its places waits, or is refused, before its
+ * requests reach the database that other tenants' requests need.
+ */
+export function inMessagePlace<T>(deps: Pick<AcceptDeps, 'admission'>, scope: Scope, work: () => Promise<T>): Promise<T> {
+  return deps.admission ? deps.admission.messages.run(scope.ownerId, work) : work();
 }
 
 async function storeAndStart(
@@ -118,8 +127,9 @@ async function storeAndStart(
 }
 
 /**
- * The send-message request as the route and the Nexus operation receive it: the Idempotency-Key, then
- * the body's checks in the contract's order (the client's ownership among them), then accept.
+ * The send-message request as the route and the Nexus operation receive it: the Idempotency-Key, then,
+ * in one of the caller's places, the body's checks in the contract's order (the client's ownership
+ * among them) and accept.
  */
 export async function sendMessageRequest(
   deps: AcceptDeps,
@@ -130,6 +140,8 @@ export async function sendMessageRequest(
   start?: StartMessageWorkflow,
 ): Promise<{ message: Message; replayed: boolean }> {
   const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
-  const request = await parseMessageRequest(body, (id) => findClient(deps.prisma, scope, id));
-  return acceptMessage(deps, scope, request, idempotencyKey, requestId, start);
+  return inMessagePlace(deps, scope, async () => {
+    const request = await parseMessageRequest(body, (id) => findClient(deps.prisma, scope, id));
+    return acceptMessage(deps, scope, request, idempotencyKey, requestId, start);
+  });
 }

@@ -1,10 +1,4 @@
-import {
-  countSubscriptions,
-  deleteSubscription,
-  findSubscription,
-  insertSubscription,
-  rotateSubscriptionSecret,
-} from '../../db/webhook-subscriptions';
+import { deleteSubscription, findSubscription, insertSubscriptionBelowCap, rotateSubscriptionSecret } from '../../db/webhook-subscriptions';
 import { recentDeliveries } from '../../db/webhook-deliveries';
 import type { Prisma } from '../../db/prisma';
 import { Conflict, Invalid, NotFound } from '../errors';
@@ -14,6 +8,7 @@ import { parseSubscriptionRequest } from './request';
 import { newWebhookSecret } from './secret';
 import { deliveryView, webhookView } from '../../views/webhook';
 
+/** Per user (the token's subject) across all its businesses: the business segment is the caller's to choose. */
 export const MAX_WEBHOOKS_PER_OWNER = 20;
 export const MAX_DELIVERIES_PAGE = 100;
 
@@ -30,11 +25,9 @@ export async function findOwnedWebhook(prisma: Prisma, scope: Scope, id: string)
 /** Creates a subscription; its secret is in this answer and no other (the row holds it sealed). */
 export async function createWebhook(prisma: Prisma, secrets: SecretBox, scope: Scope, body: unknown, options: { allowPrivateUrls: boolean }) {
   const request = parseSubscriptionRequest(body, options);
-  if ((await countSubscriptions(prisma, scope)) >= MAX_WEBHOOKS_PER_OWNER) {
-    throw new Conflict(`At most ${MAX_WEBHOOKS_PER_OWNER} webhooks per business and user: delete one first`);
-  }
   const secret = newWebhookSecret();
-  const created = await insertSubscription(prisma, secrets, scope, { ...request, secret });
+  const created = await insertSubscriptionBelowCap(prisma, secrets, scope, { ...request, secret }, MAX_WEBHOOKS_PER_OWNER);
+  if (!created) throw new Conflict(`At most ${MAX_WEBHOOKS_PER_OWNER} webhooks per user, across its businesses: delete one first`);
   return { ...webhookView(created), secret };
 }
 

@@ -125,7 +125,7 @@ export const webhooksApi: ApiPart = {
         operationId: 'createWebhook',
         tags: ['Webhooks'],
         summary: 'Subscribe a URL to events',
-        description: 'Every event of the caller in this business whose type the subscription names is POSTed to `url` from now on. At most 20 per business and user.',
+        description: 'Every event of the caller in this business whose type the subscription names is POSTed to `url` from now on. At most 20 per user, across its businesses.',
         requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NewWebhook'), example: { url: webhook.url, events: webhook.events, description: webhook.description } } } },
         responses: {
           201: json('Created; the answer carries the secret, once.', ref('schemas', 'WebhookWithSecret'), {
@@ -143,7 +143,7 @@ export const webhooksApi: ApiPart = {
             ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
-          409: problem(409, 'The caller already has 20 webhooks in this business.', { tooMany: 'At most 20 webhooks per business and user: delete one first' }),
+          409: problem(409, 'The caller already has 20 webhooks, counted across its businesses.', { tooMany: 'At most 20 webhooks per user, across its businesses: delete one first' }),
           ...businessResponses(true),
         },
       },

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "webhook_subscriptions_owner_id_idx" ON "webhook_subscriptions"("owner_id");
