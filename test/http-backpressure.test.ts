@@ -85,6 +85,37 @@ describe('the gate', () => {
     await Promise.all(running);
     expect(gate).toMatchObject({ inFlight: 0, waiting: 0 });
   });
+
+  test('while another tenant is active, a tenant holds at most its share and a place stays free for the other', async () => {
+    const gate = createAdmission({ limit: 4, waitMs: 5000, waitingPerTenant: 10, retryAfterSeconds: 1 });
+    const releases: (() => void)[] = [];
+    const started: string[] = [];
+    const held = (tenant: string, label: string) =>
+      gate.run(tenant, () => {
+        started.push(label);
+        return new Promise<void>((resolve) => releases.push(resolve));
+      });
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    // Alone, the noisy tenant may take every place.
+    const running = [held('noisy', 'n1'), held('noisy', 'n2')];
+    await tick();
+    // The quiet tenant asks: from now on each holds at most 4 / 2 = 2 places.
+    running.push(held('quiet', 'q1'));
+    await tick();
+    running.push(held('noisy', 'n3'), held('noisy', 'n4'));
+    await tick();
+    expect(started).toEqual(['n1', 'n2', 'q1']);
+    expect(gate).toMatchObject({ inFlight: 3, waiting: 2 });
+    // A place is free, and the quiet tenant's next request takes it at once.
+    running.push(held('quiet', 'q2'));
+    await tick();
+    expect(started).toEqual(['n1', 'n2', 'q1', 'q2']);
+    for (const release of releases.splice(0)) release();
+    await tick();
+    expect(started).toEqual(['n1', 'n2', 'q1', 'q2', 'n3', 'n4']);
+    for (const release of releases.splice(0)) release();
+    await Promise.all(running);
+  });
 });
 
 /** The suite's Temporal client, whose workflow starts wait until `release()`: Temporal falling behind. */

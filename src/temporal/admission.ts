@@ -7,9 +7,12 @@
  * out (a 504 for assign-agents).
  *
  * The places are shared fairly between tenants (the token's subject: docs/operations.md, "Backpressure"):
- * each tenant waits in its own line, a freed place goes to the waiting tenant with the fewest places
- * (the one served longest ago among equals), and a tenant whose line is full is refused at once. So one
- * tenant's flood fills its own line and is refused, while another's request takes the next place free.
+ * while several tenants have asked within the last second, each holds at most its share of the places
+ * (the places divided by those tenants, rounded up), so a place stays free for the others rather than
+ * going to the tenant that asks most; alone, a tenant may hold them all. Each tenant waits in its own
+ * line, a freed place goes to the waiting tenant with the fewest places (the one served longest ago
+ * among equals), and a tenant whose line is full is refused at once. So one tenant's flood fills its own
+ * line and is refused, while another's request finds a place free.
  */
 export class TemporalBusyError extends Error {
   readonly retryAfterSeconds: number;
@@ -50,6 +53,9 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
+/** How long a tenant counts as active after its last request, for the shares. */
+const ACTIVE_MS = 1000;
+
 interface TenantLine {
   inFlight: number;
   waiting: Waiter[];
@@ -62,6 +68,24 @@ export function createAdmission({ limit, waitMs, waitingPerTenant, retryAfterSec
   let waiting = 0;
   let served = 0;
   const tenants = new Map<string, TenantLine>();
+  /** Each tenant's last request (ms), for the tenants active now; swept at most every ACTIVE_MS / 10. */
+  const lastAsked = new Map<string, number>();
+  let active = 1;
+  let sweptAt = 0;
+  const countActive = (now: number) => {
+    if (now - sweptAt >= ACTIVE_MS / 10) {
+      sweptAt = now;
+      for (const [known, at] of lastAsked) if (now - at > ACTIVE_MS) lastAsked.delete(known);
+    }
+    active = Math.max(1, lastAsked.size);
+  };
+  const noteAsked = (tenant: string) => {
+    const now = Date.now();
+    lastAsked.set(tenant, now);
+    countActive(now);
+  };
+  /** Whether `line` may take one more place: below its share, or no other tenant active. */
+  const mayTake = (line: TenantLine) => line.inFlight < Math.ceil(limit / active);
 
   const lineOf = (tenant: string) => {
     let line = tenants.get(tenant);
@@ -77,11 +101,11 @@ export function createAdmission({ limit, waitMs, waitingPerTenant, retryAfterSec
     line.servedAt = ++served;
   };
 
-  /** The waiting tenant with the fewest places, the one served longest ago among equals. */
+  /** The waiting tenant below its share with the fewest places, the one served longest ago among equals. */
   const nextLine = (): TenantLine | undefined => {
     let next: TenantLine | undefined;
     for (const line of tenants.values()) {
-      if (line.waiting.length === 0) continue;
+      if (line.waiting.length === 0 || !mayTake(line)) continue;
       if (!next || line.inFlight < next.inFlight || (line.inFlight === next.inFlight && line.servedAt < next.servedAt)) next = line;
     }
     return next;
@@ -91,18 +115,20 @@ export function createAdmission({ limit, waitMs, waitingPerTenant, retryAfterSec
     inFlight--;
     line.inFlight--;
     forgetIfIdle(tenant, line);
-    const next = nextLine();
-    if (!next) return;
-    const waiter = next.waiting.shift()!;
-    waiting--;
-    clearTimeout(waiter.timer);
-    take(next);
-    waiter.admit();
+    countActive(Date.now());
+    for (let next = nextLine(); next && inFlight < limit; next = nextLine()) {
+      const waiter = next.waiting.shift()!;
+      waiting--;
+      clearTimeout(waiter.timer);
+      take(next);
+      waiter.admit();
+    }
   };
 
   const acquire = (tenant: string, line: TenantLine): Promise<void> => {
-    // Nobody waits while a place is free: a free place is taken at once.
-    if (inFlight < limit) {
+    // A free place within the tenant's share is taken at once.
+    noteAsked(tenant);
+    if (inFlight < limit && mayTake(line)) {
       take(line);
       return Promise.resolve();
     }
