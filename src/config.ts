@@ -17,6 +17,9 @@ const optional = z
   .optional()
   .transform((v) => (v && v.trim() ? v : undefined));
 
+/** RFC 7519's registered claims, which name no business. */
+const REGISTERED_CLAIMS = ['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti'];
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -43,6 +46,16 @@ export const envSchema = z.object({
   JWT_AUDIENCE: optional,
   /** The longest lifetime (`exp` − `iat`) a token may have: seconds, or `90s`, `15m`, `12h`, `7d`; unset: any. */
   JWT_MAX_AGE: optional,
+  /**
+   * The claim naming the businesses a token may act for (a string or an array of strings), e.g. `org` or
+   * `https://crm.example/org`; unset: a token acts for any business in the path.
+   */
+  JWT_BUSINESS_CLAIM: optional.transform((name) => name?.trim()).pipe(
+    z
+      .string()
+      .refine((name) => !REGISTERED_CLAIMS.includes(name), `must not be one of the registered claims ${REGISTERED_CLAIMS.join(', ')}`)
+      .optional(),
+  ),
   MESSAGE_PROVIDER: z.enum(['log', 'webhook', 'twilio', 'telnyx', 'vonage', 'simulator']).default('log'),
   MESSAGE_WEBHOOK_URL: optional.pipe(z.string().url().optional()),
   MESSAGE_WEBHOOK_SECRET: optional,
@@ -255,7 +268,7 @@ export function authConfigOf(config: Config): AuthConfig {
   if (!config.JWT_SECRET && !config.JWT_PUBLIC_KEY) {
     throw new Error('Invalid configuration: set JWT_SECRET (HS256) or JWT_PUBLIC_KEY (RS256/ES256); there is no default secret');
   }
-  return { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxAgeSeconds: config.jwtMaxAgeSeconds };
+  return { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxAgeSeconds: config.jwtMaxAgeSeconds, businessClaim: config.JWT_BUSINESS_CLAIM };
 }
 
 /** Who may call the codec endpoint: the holder of a bearer secret, or of a JWT made for the codec. */

@@ -85,13 +85,13 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  test('every route under the business prefix needs the bearer token and documents its 401; the others need none', () => {
+  test('every route under the business prefix needs the bearer token and documents its 401 and 403; the others need none', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     for (const { template, method, operation } of operations()) {
       const where = `${method.toUpperCase()} ${template}`;
       const secured = template.startsWith('/ext/v2/{businessname}/');
       expect([where, operation.security ?? doc.security]).toEqual([where, secured ? [{ bearerAuth: [] }] : []]);
-      if (secured) expect([where, Object.keys(operation.responses)]).toEqual([where, expect.arrayContaining(['400', '401', '404', '500', '503'])]);
+      if (secured) expect([where, Object.keys(operation.responses)]).toEqual([where, expect.arrayContaining(['400', '401', '403', '404', '500', '503'])]);
     }
   });
 
@@ -178,7 +178,7 @@ describe('validateAgainstDocument', () => {
 
   test('rejects a status, a route or a method the document does not describe', () => {
     expect(() => validateAgainstDocument(get(client, 418))).toThrow(DocumentMismatch);
-    expect(() => validateAgainstDocument(get(client, 418))).toThrow(/documents no 418 response \(it documents 200, 400, 401, 404, 429, 500, 503\)/);
+    expect(() => validateAgainstDocument(get(client, 418))).toThrow(/documents no 418 response \(it documents 200, 400, 401, 403, 404, 429, 500, 503\)/);
     expect(() => validateAgainstDocument({ ...get(client), path: '/ext/v2/acme/nothing' })).toThrow(/no path of the document matches/);
     expect(() => validateAgainstDocument({ ...get(client), method: 'PUT' })).toThrow(/has no PUT operation/);
   });
