@@ -23,7 +23,7 @@ const scenarios: Record<string, { usage: string; run: (args: string[]) => Promis
   assign: { usage: '[requests=200] [concurrency=1] [rounds=3]', run: assign.run },
   reconcile: { usage: '[recentMessages=10000] [requests=300]', run: reconcile.run },
   campaign: { usage: '[perMessage=1000] [bulk=10000] [paced=10000] [rate=100]', run: campaign.run },
-  'start-campaign': { usage: '[recipients=1000] [rounds=2] [variants=bench,start,start-warn]', run: startCampaign.run },
+  'start-campaign': { usage: '[recipients=1000] [rounds=2] [variants=bench,start,start-warn] [mode=batch|single]', run: startCampaign.run },
 };
 
 /** `--engine dev|server|both` (default dev) taken out of the arguments; the rest are the scenario's. */

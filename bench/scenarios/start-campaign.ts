@@ -12,9 +12,10 @@ import { printResult, ratio, type ScenarioResult } from '../report';
 import { distribution, sleep, startBenchStack } from '../stack';
 
 /*
- * `npm run bench -- start-campaign [recipients=1000] [rounds=2] [variants=bench,start,start-warn]`: the same
- * campaign (one POST /messages/batch of `recipients`, all due in the same second, the webhook provider
- * posting to a receiver here) on each way of running the service, in alternating rounds of one run:
+ * `npm run bench -- start-campaign [recipients=1000] [rounds=2] [variants=bench,start,start-warn] [mode=batch|single]`:
+ * the same campaign (one POST /messages/batch of `recipients`, or with mode=single one POST /messages per
+ * recipient, 10 at a time: a request log line each), all due in the same second, the webhook provider
+ * posting to a receiver here, on each way of running the service, in alternating rounds of one run:
  *   bench       the campaign bench's deployment: PostgreSQL and Temporal, one API and one worker process
  *               from dist/, logs at warn;
  *   start       `npm start` as a user runs it: the supervisor, the stack, logs at info on its stdout (a
@@ -121,18 +122,39 @@ interface RoundResult {
   logKbPerMessage: number;
 }
 
-async function round(variant: Variant, recipients: number, receiver: Awaited<ReturnType<typeof startDeliveryReceiver>>, offset: number): Promise<RoundResult> {
+/** Accepts the recipients, all due at `dueAt`: one batch, or one POST /messages each, 10 at a time. */
+async function accept(running: Running, mode: 'batch' | 'single', phones: { client_phone: string; client_name: string }[], dueAt: number): Promise<string[]> {
+  const delay = () => `PT${(Math.max(dueAt - Date.now(), 0) / 1000).toFixed(3)}S`;
+  if (mode === 'batch') {
+    const accepted = await post(running, '/messages/batch', { message_type: 'text', text_message: 'Hi {{client_name}}, the sale starts now.', delay: delay(), recipients: phones });
+    return accepted.results.map((r: { _id?: string }) => r._id).filter(Boolean);
+  }
+  const ids: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next < phones.length) {
+        const { client_phone, client_name } = phones[next++];
+        const accepted = await post(running, '/messages', { message_type: 'text', client_phone, text_message: `Hi ${client_name}, the sale starts now.`, delay: delay() });
+        ids.push(accepted._id);
+      }
+    }),
+  );
+  return ids;
+}
+
+async function round(variant: Variant, mode: 'batch' | 'single', recipients: number, receiver: Awaited<ReturnType<typeof startDeliveryReceiver>>, offset: number): Promise<RoundResult> {
   const running = variant === 'bench' ? await startBenchDeployment(receiver.url) : await startNpmStart(receiver.url, variant === 'start-warn' ? 'warn' : undefined);
   try {
     // Warm-up, so that neither way pays for its processes' first requests.
     await post(running, '/messages/batch', { message_type: 'text', text_message: 'warm', recipients: [{ client_phone: `+1415${String(offset + 9_000_000).padStart(7, '0')}` }] });
     await sleep(3000);
     const phones = Array.from({ length: recipients }, (_, i) => ({ client_phone: `+1415${String(offset + i).padStart(7, '0')}`, client_name: `R${i}` }));
-    const dueAt = Date.now() + 8000;
+    // Long enough for every single send to be accepted before the first is due (about 100/s here).
+    const dueAt = Date.now() + (mode === 'batch' ? 8000 : 10_000 + recipients * 15);
     const cpuBefore = processTreeCpu(running.root);
     const bytesBefore = running.stdoutBytes();
-    const accepted = await post(running, '/messages/batch', { message_type: 'text', text_message: 'Hi {{client_name}}, the sale starts now.', delay: `PT${((dueAt - Date.now()) / 1000).toFixed(3)}S`, recipients: phones });
-    const ids: string[] = accepted.results.map((r: { _id?: string }) => r._id).filter(Boolean);
+    const ids = await accept(running, mode, phones, dueAt);
     const deadline = dueAt + 300_000;
     while (ids.some((id) => !receiver.received.has(id)) && Date.now() < deadline) await sleep(200);
     const cpu = diffCpu(cpuBefore, processTreeCpu(running.root), ids.length);
@@ -171,6 +193,8 @@ export async function run(args: string[]): Promise<ScenarioResult> {
   const rounds = Number(args[1] ?? 2);
   const variants = (args[2]?.split(',') ?? [...VARIANTS]) as Variant[];
   if (variants.some((v) => !VARIANTS.includes(v))) throw new Error(`variants: some of ${VARIANTS.join(',')}`);
+  const mode = (args[3] ?? 'batch') as 'batch' | 'single';
+  if (mode !== 'batch' && mode !== 'single') throw new Error('mode: batch or single');
   log('building dist/ (npm run build, when something changed)');
   execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'build-if-changed.js')], { stdio: 'inherit' });
   const receiver = await startDeliveryReceiver();
@@ -179,7 +203,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     for (let r = 0; r < rounds; r++) {
       // Alternate the order each round, so that neither way always runs on a warmer machine.
       const order = r % 2 === 0 ? variants : [...variants].reverse();
-      for (const variant of order) results.push(await round(variant, recipients, receiver, results.length * 100_000));
+      for (const variant of order) results.push(await round(variant, mode, recipients, receiver, results.length * 100_000));
     }
   } finally {
     await receiver.close();
@@ -206,7 +230,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
   const startRatio = bench && start ? ratio(start.p99, bench.p99) : NaN;
   return printResult({
     scenario: 'start-campaign',
-    what: `one POST /messages/batch of ${recipients} due in the same second, webhook provider, ${rounds} alternating rounds of ${variants.join(', ')}`,
+    what: `${mode === 'batch' ? `one POST /messages/batch of ${recipients}` : `${recipients} POST /messages, 10 at a time,`} due in the same second, webhook provider, ${rounds} alternating rounds of ${variants.join(', ')}`,
     baseline: { label: 'the campaign bench (API and worker processes, logs at warn)', figures: bench ? { ...bench } : {} },
     project: { label: 'npm start as users run it (logs at info)', figures: { ...(start ?? {}), ...(summary['start-warn'] && { atWarn: summary['start-warn'] }) } },
     ratios: { p99Lateness: startRatio },
