@@ -10,7 +10,7 @@ import type { DataConverter } from '@temporalio/common';
 import { dataConverterOf } from './temporal/data-converter';
 import { createProvider, type MessageProvider } from './activities/providers';
 import { createApp, type AppDeps } from './api';
-import { authConfigOf, codecCredentialsOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
+import { adminCredentialsOf, authConfigOf, codecCredentialsOf, requireBusinessNumbersOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
 import { createPrisma, type Prisma } from './db/prisma';
 import { createMessageStartConfirmations, type MessageStartConfirmations } from './db/message-start-confirmations';
 import { connectTemporalClient } from './temporal/connection';
@@ -21,6 +21,8 @@ import { admissionLimits, createAdmissions, type Admissions } from './temporal/a
 import { secretBoxOf } from './secrets/configured';
 import type { SecretBox } from './secrets/secret-box';
 import { resealStoredSecrets } from './use-cases/secrets/reseal';
+import { numberCarrierOf, numberCarriers, type NumberCarriers } from './carriers/numbers';
+import { numberAccounts } from './use-cases/numbers/accounts';
 
 /** What every process of the service is built from: opened once from validated config. */
 export interface Services {
@@ -32,6 +34,12 @@ export interface Services {
   secrets: SecretBox;
   /** The configured carrier (its receipts and inbound texts come to the API); undefined for `log` and `webhook`. */
   carrier?: Carrier;
+  /** The carrier of each business's own numbers (and the deployment's own for its shared sender); undefined without a carrier. */
+  carriers?: NumberCarriers;
+  /** A business without numbers of its own may not send from the shared sender (REQUIRE_BUSINESS_NUMBERS). */
+  requireBusinessNumbers: boolean;
+  /** SHARED_SENDER_MATCH_DAYS, in ms: how far back a business's text to a phone answers for its reply on the shared sender. */
+  sharedSenderMatchMs: number;
   temporalAddress: string;
   temporalConnection: TemporalConnectionOptions;
   /** The payload codec both the client and the worker use (undefined: payloads unencrypted). */
@@ -77,13 +85,17 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
     const messageStarts = createMessageStartConfirmations(prisma);
     closers.push(() => messageStarts.flush());
     const carrier = 'carrier' in overrides ? overrides.carrier : createCarrier(config);
+    const carriers = carrier && numberCarriers(carrier, numberAccounts(prisma, secrets), (account) => numberCarrierOf(config, account));
     return {
       config,
       prisma,
       temporal,
-      provider: overrides.provider ?? createProvider(config, prisma, carrier),
+      provider: overrides.provider ?? createProvider(config, prisma, carriers),
       secrets,
       carrier,
+      carriers,
+      requireBusinessNumbers: requireBusinessNumbersOf(config),
+      sharedSenderMatchMs: config.SHARED_SENDER_MATCH_DAYS * 24 * 60 * 60 * 1000,
       temporalAddress: config.TEMPORAL_ADDRESS,
       temporalConnection: config.temporalConnection,
       dataConverter,
@@ -103,7 +115,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
 
 /** The API on these services, with the HTTP settings of the configuration. */
 export function createApi(services: Services, options: ApiOptions = {}) {
@@ -117,6 +129,7 @@ export function createApi(services: Services, options: ApiOptions = {}) {
     smsHelpText: config.SMS_HELP_TEXT,
     ...options,
     auth: options.auth ?? authConfigOf(config),
+    adminCredentials: options.adminCredentials ?? adminCredentialsOf(config),
     cursorKey: options.cursorKey ?? cursorKeyOf(config),
   });
 }
