@@ -57,7 +57,7 @@ export interface Services {
   stop(): Promise<void>;
 }
 
-export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets'>>;
+export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets' | 'requireBusinessNumbers'>>;
 
 /** The one composition root: `npm start`, the API and worker processes, the benchmarks and the tests. */
 export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -129,7 +129,7 @@ export function createApi(services: Services, options: ApiOptions = {}) {
     smsHelpText: config.SMS_HELP_TEXT,
     ...options,
     auth: options.auth ?? authConfigOf(config),
-    adminCredentials: options.adminCredentials ?? adminCredentialsOf(config),
+    adminCredentials: 'adminCredentials' in options ? options.adminCredentials : adminCredentialsOf(config),
     cursorKey: options.cursorKey ?? cursorKeyOf(config),
   });
 }
