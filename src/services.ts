@@ -152,9 +152,11 @@ function codecEndpointOf(services: Services): CodecEndpoint | undefined {
  */
 function resealAtBoot(services: Services): void {
   resealStoredSecrets(services.prisma, services.secrets).then(
-    ({ webhookSubscriptions: { resealed, unreadable } }) => {
-      if (resealed) logEvent('secrets.resealed', { keyId: services.secrets.currentKeyId, webhookSubscriptions: resealed });
-      if (unreadable.length) logger.warn({ event: 'secrets.unreadable', webhookSubscriptions: unreadable }, 'stored secrets sealed with a key SECRETS_KEY lacks: add it back');
+    ({ webhookSubscriptions: { resealed, unreadable }, numberCredentials }) => {
+      if (resealed || numberCredentials.resealed) logEvent('secrets.resealed', { keyId: services.secrets.currentKeyId, webhookSubscriptions: resealed, numberCredentials: numberCredentials.resealed });
+      if (unreadable.length || numberCredentials.unreadable.length) {
+        logger.warn({ event: 'secrets.unreadable', webhookSubscriptions: unreadable, numberCredentials: numberCredentials.unreadable }, 'stored secrets sealed with a key SECRETS_KEY lacks: add it back');
+      }
     },
     (error) => logger.warn({ event: 'secrets.reseal_failed', err: error }, 'stored secrets left as they are until the next boot or npm run secrets:rotate'),
   );

@@ -92,3 +92,28 @@ export async function sendersFor(db: Prisma | Tx, business: string, numbers: str
   }
   return chosen;
 }
+
+/**
+ * Seals again, under the sealing key, every registration's credentials an older key sealed (`reseal`:
+ * the box's open and seal, bound to the row's purpose); how many, and the rows it could not open.
+ */
+export async function resealNumberCredentials(
+  prisma: Prisma,
+  currentKeyPrefix: string,
+  reseal: (sealed: string, row: { business: string; number: string }) => string,
+): Promise<{ resealed: number; unreadable: { id: string; reason: string }[] }> {
+  const result = { resealed: 0, unreadable: [] as { id: string; reason: string }[] };
+  const rows = await prisma.businessNumber.findMany({ where: { credentials: { not: null }, NOT: { credentials: { startsWith: currentKeyPrefix } } } });
+  for (const row of rows) {
+    let sealed: string;
+    try {
+      sealed = reseal(row.credentials!, row);
+    } catch (error) {
+      result.unreadable.push({ id: row.id, reason: (error as Error).message });
+      continue;
+    }
+    const changed = await prisma.businessNumber.updateMany({ where: { id: row.id, credentials: row.credentials }, data: { credentials: sealed } });
+    result.resealed += changed.count;
+  }
+  return result;
+}
