@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { httpMetrics, type HttpMetrics } from '../src/api';
 import { createTwilioCarrier } from '../src/carriers/twilio';
+import { generateNamedKey } from '../src/secrets/keys';
 import { eventually, expectProblem, memoryLogger, waitForStatus } from './support/helpers';
 import { startFakeTwilio, twilioSignature, type FakeTwilio } from './support/fake-twilio';
 import { startTestStack, uniqueName, type TestApi, type TestStack } from './support/stack';
@@ -14,6 +15,7 @@ import { startTestStack, uniqueName, type TestApi, type TestStack } from './supp
  */
 const PUBLIC = 'https://sms.example.test';
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
+const SECRETS_KEY = generateNamedKey('test');
 const hex = () => randomBytes(16).toString('hex');
 // Numbers of this suite only: the test database is shared with suites running beside it.
 const prefix = `+1628${String(100 + Math.floor(Math.random() * 899))}`;
@@ -75,6 +77,7 @@ const inboundTexts = async (business: string, token: string) =>
 beforeAll(async () => {
   fake = await startFakeTwilio({ from: [SHARED, ACME_NUMBER, ACME_SECOND, GLOBEX_NUMBER], subaccounts: [ACME_ACCOUNT, GLOBEX_ACCOUNT] });
   stack = await startTestStack({
+    secretsKey: SECRETS_KEY,
     logger: log.logger,
     // The deployment's Twilio account (the worker sends through it); the numbers' carriers are built beside it.
     carrier: createTwilioCarrier({ accountSid: fake.accountSid, authToken: fake.authToken, from: SHARED, apiUrl: fake.url }),
@@ -218,7 +221,15 @@ test('new phones are spread over a business\'s numbers; a business without numbe
   });
   expect(res.status).toBe(409);
   expect(((await res.json()) as any).detail).toBe('No sending number for this business');
+  const campaign = await fetch(`${originOf(strict)}/ext/v2/${initech}/messages/batch`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${userX}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ message_type: 'text', text_message: 'Hi', recipients: [{ client_phone: PHONE }] }),
+  });
+  expect(campaign.status).toBe(409);
+  expect(((await campaign.json()) as any).detail).toBe('No sending number for this business');
   expect(await stack.prisma.message.count({ where: { business: initech } })).toBe(0);
+  expect(await stack.prisma.messageBatch.count({ where: { business: initech } })).toBe(0);
   // A business with numbers sends as before.
   const ok = await fetch(`${originOf(strict)}/ext/v2/${acme}/messages`, {
     method: 'POST',
@@ -227,6 +238,44 @@ test('new phones are spread over a business\'s numbers; a business without numbe
   });
   expect(ok.status).toBe(202);
 });
+
+test('an operator JWT (its own audience) opens the operator API; a business token does not', async () => {
+  const withJwt = await stack.startApi({ logger: log.logger, adminCredentials: { jwt: { secret: stack.secret, audience: 'crm-operators' } } });
+  const list = (token: string) => fetch(`${originOf(withJwt)}/admin/businesses/${acme}/numbers`, { headers: { authorization: `Bearer ${token}` } });
+  expect((await list(stack.token('ops-1', { aud: 'crm-operators' }))).status).toBe(200);
+  expect((await list(userX)).status).toBe(401);
+  expect((await list(stack.token('ops-1', { aud: 'crm-api' }))).status).toBe(401);
+  expect(log.lines.some((line) => line.event === 'admin.access' && line.caller === 'ops-1' && line.credential === 'jwt')).toBe(true);
+});
+
+test('MESSAGE_SEND_RATE_PER_SECOND paces each number on its own: a campaign spread over two numbers goes out at twice one number\'s rate', async () => {
+  // Another API and worker of the same deployment: the same SECRETS_KEY opens the numbers' credentials.
+  const paced = await startTestStack({
+    secretsKey: SECRETS_KEY,
+    business: acme,
+    carrier: createTwilioCarrier({ accountSid: fake.accountSid, authToken: fake.authToken, from: SHARED, apiUrl: fake.url }),
+    env: { MESSAGE_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: fake.accountSid, TWILIO_AUTH_TOKEN: fake.authToken, TWILIO_FROM: SHARED, TWILIO_API_URL: fake.url, PUBLIC_BASE_URL: PUBLIC, MESSAGE_SEND_RATE_PER_SECOND: '5' },
+  });
+  try {
+    const user = paced.token('user-x');
+    const phones = Array.from({ length: 24 }, (_, k) => `+1415555${String(3000 + k)}`);
+    const res = await paced.api('POST', '/messages/batch', { token: user, body: { message_type: 'text', text_message: 'Paced per number', recipients: phones.map((client_phone) => ({ client_phone })) } });
+    expect(res.status).toBe(202);
+    await eventually(async () => (await paced.api('GET', `/messages/batch/${res.body.batch_id}`, { token: user })).body.finished_at, 60_000);
+    const sends = fake.api.requests.filter((r) => r.method === 'POST' && r.params.Body === 'Paced per number').sort((a, b) => a.at - b.at);
+    expect(sends).toHaveLength(24);
+    const bySender = new Map<string, number[]>();
+    for (const send of sends) bySender.set(send.params.From, [...(bySender.get(send.params.From) ?? []), send.at]);
+    expect([...bySender.keys()].sort()).toEqual([ACME_NUMBER, ACME_SECOND]);
+    // Each number keeps 5 a second: slots 200 ms apart, so any 7 of its consecutive hand-overs span at least a second (give or take one slot)…
+    for (const times of bySender.values()) for (let i = 0; i + 6 < times.length; i++) expect(times[i + 6] - times[i]).toBeGreaterThanOrEqual(1000);
+    // …while the two together go faster than one number could (6 hand-overs of one number span 1,000 ms; of two, 400 ms).
+    const all = sends.map((send) => send.at);
+    expect(Math.min(...all.slice(5).map((t, i) => t - all[i]))).toBeLessThan(700);
+  } finally {
+    await paced.stop();
+  }
+}, 120_000);
 
 test('a retired number is no longer the business\'s to send from, yet the replies to its messages still reach the business', async () => {
   const phone = '+14155550179';

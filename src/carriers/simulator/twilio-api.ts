@@ -67,6 +67,8 @@ export interface RecordedRequest {
   params: Record<string, string>;
   /** What this API answered. */
   status: number;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export interface TwilioApiOptions {
@@ -309,7 +311,7 @@ export class TwilioApi {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const record: RecordedRequest = { method: req.method ?? '', path: url.pathname, headers: req.headers, params: {}, status: 0 };
+    const record: RecordedRequest = { method: req.method ?? '', path: url.pathname, headers: req.headers, params: {}, status: 0, at: Date.now() };
     this.requests.push(record);
     const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       record.status = status;
