@@ -111,8 +111,10 @@ test('the carrier repeating its callback stores the text once', async () => {
 
 test('on the shared sender, a reply from a phone two users texted lately reaches neither: kept unmatched and counted as ambiguous', async () => {
   const phone = newPhone();
-  await sendTo(alice, { client_phone: phone });
+  // Bob first, then Alice twice: her two texts are the latest, Bob's still makes it ambiguous.
   await sendTo(bob, { client_phone: phone });
+  await sendTo(alice, { client_phone: phone });
+  await sendTo(alice, { client_phone: phone });
   expect((await text(phone, 'Who is this?', 'in-latest-1')).status).toBe(200);
   expect((await receivedEvents(alice)).filter((e) => e.data.provider_ref === 'in-latest-1')).toEqual([]);
   expect((await receivedEvents(bob)).filter((e) => e.data.provider_ref === 'in-latest-1')).toEqual([]);

@@ -372,6 +372,8 @@ const ANSWERABLE = [
   { status: { in: ['sent', 'delivered'] } },
   { status: 'sending', providerAcceptedAt: { not: null } },
 ] satisfies Db.MessageWhereInput[];
+/** ANSWERABLE, for a query over `messages m`. */
+const ANSWERABLE_SQL = Db.sql`(m.status IN ('sent', 'delivered') OR (m.status = 'sending' AND m.provider_accepted_at IS NOT NULL))`;
 
 type Answered = { business: string; ownerId: string; clientPk: string | null; name: string | null };
 
@@ -388,12 +390,12 @@ async function answeredBy(tx: Db.TransactionClient, inbound: NewInbound, target:
     return tx.message.findFirst({ where: { phone: inbound.from, business: target.business, direction: 'outbound', OR: ANSWERABLE }, orderBy: latest, select });
   }
   const since = new Date(inbound.receivedAt.getTime() - inbound.sharedSenderMatchMs);
-  const texters = await tx.message.findMany({
-    where: { phone: inbound.from, sender: inbound.sender, direction: 'outbound', createdAt: { gte: since }, OR: ANSWERABLE },
-    distinct: ['business', 'ownerId'],
-    select: { business: true, ownerId: true },
-    take: 2,
-  });
+  // Which (business, user) pairs texted the phone from the shared sender lately: two are enough to know it is ambiguous.
+  const texters = await tx.$queryRaw<{ business: string; ownerId: string }[]>`
+    SELECT DISTINCT m.business, m.owner_id AS "ownerId" FROM messages m
+     WHERE m.phone = ${inbound.from} AND m.sender = ${inbound.sender} AND m.direction = 'outbound' AND m.created_at >= ${since}
+       AND ${ANSWERABLE_SQL}
+     LIMIT 2`;
   if (texters.length === 0) return null;
   if (texters.length > 1) return 'ambiguous';
   const [only] = texters;
