@@ -87,7 +87,7 @@ export const envSchema = z.object({
   ADMIN_TOKEN: optional,
   ADMIN_JWT_AUDIENCE: optional,
   /** A business without numbers of its own may not send from the deployment's shared sender (default: on in production). */
-  REQUIRE_BUSINESS_NUMBERS: z.enum(['true', 'false']).optional(),
+  REQUIRE_BUSINESS_NUMBERS: optional.pipe(z.enum(['true', 'false']).optional()),
   /** On the shared sender, a reply is matched only when one business and user texted the phone from it within these days. */
   SHARED_SENDER_MATCH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Backpressure: message accepts this API process hands to Temporal at once (beyond: a short wait, then 503). */

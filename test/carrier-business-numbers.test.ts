@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { httpMetrics, type HttpMetrics } from '../src/api';
 import { createTwilioCarrier } from '../src/carriers/twilio';
+import { adminCredentialsOf, loadConfig, requireBusinessNumbersOf } from '../src/config';
 import { generateNamedKey } from '../src/secrets/keys';
 import { eventually, expectProblem, memoryLogger, waitForStatus } from './support/helpers';
 import { startFakeTwilio, twilioSignature, type FakeTwilio } from './support/fake-twilio';
@@ -288,4 +289,16 @@ test('a retired number is no longer the business\'s to send from, yet the replie
   await eventually(async () => (await inboundTexts(globex, userY)).includes('Still there?'));
   // Without numbers, globex sends from the shared sender again.
   expect((await send(globex, userY, phone, 'From the shared sender')).from).toBe(SHARED);
+});
+
+test('the operator credential and REQUIRE_BUSINESS_NUMBERS are checked at boot; production requires business numbers by default and has no operator credential of its own', () => {
+  expect(() => loadConfig({ ADMIN_TOKEN: 'short' })).toThrow('ADMIN_TOKEN must be at least 32 characters');
+  expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), ADMIN_JWT_AUDIENCE: 'ops' })).toThrow('ADMIN_JWT_AUDIENCE needs JWT_AUDIENCE set to another audience');
+  expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), JWT_AUDIENCE: 'api', ADMIN_JWT_AUDIENCE: 'api' })).toThrow('ADMIN_JWT_AUDIENCE needs JWT_AUDIENCE set to another audience');
+  expect(adminCredentialsOf(loadConfig({}))).toBeUndefined();
+  expect(adminCredentialsOf(loadConfig({ NODE_ENV: 'production' }))).toBeUndefined();
+  expect(requireBusinessNumbersOf(loadConfig({ NODE_ENV: 'production' }))).toBe(true);
+  expect(requireBusinessNumbersOf(loadConfig({ NODE_ENV: 'production', REQUIRE_BUSINESS_NUMBERS: 'false' }))).toBe(false);
+  expect(requireBusinessNumbersOf(loadConfig({}))).toBe(false);
+  expect(loadConfig({}).SHARED_SENDER_MATCH_DAYS).toBe(30);
 });
