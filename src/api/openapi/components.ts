@@ -115,6 +115,11 @@ export function businessResponses(withBody: boolean): OpenApiObject {
 
 export const components: OpenApiObject = {
   securitySchemes: {
+    adminAuth: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The operator credential: the bearer secret `ADMIN_TOKEN` (npm start generates one and prints where), or a JWT whose `aud` is `ADMIN_JWT_AUDIENCE`.',
+    },
     bearerAuth: {
       type: 'http',
       scheme: 'bearer',
