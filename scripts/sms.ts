@@ -4,13 +4,17 @@ import { runningStack } from '../src/infra/stack-lock';
 import { dataPaths } from '../src/paths';
 
 /*
- * `npm run sms -- +14155550100 "STOP"`: a person texts the running stack's simulator number. With
+ * `npm run sms -- +14155550100 "STOP"`: a person texts the running stack's simulator number (its shared
+ * sender; `--to +15005550001` texts another of its numbers, such as one a business registered). With
  * `npm start` (MESSAGE_PROVIDER=simulator) running on the same data directory (DATA_DIR, default .data),
  * the simulator posts the text, signed as Twilio signs, to the stack's inbound route.
  */
 async function main() {
-  const [from, text] = process.argv.slice(2);
-  if (!from || text === undefined) throw new Error('Usage: npm run sms -- <from, e.g. +14155550100> "<text>"');
+  const args = process.argv.slice(2);
+  const toAt = args.indexOf('--to');
+  const to = toAt >= 0 ? args[toAt + 1] : undefined;
+  const [from, text] = toAt >= 0 ? args.filter((_, k) => k !== toAt && k !== toAt + 1) : args;
+  if (!from || text === undefined || (toAt >= 0 && !to)) throw new Error('Usage: npm run sms -- [--to <one of the simulator\'s numbers>] <from, e.g. +14155550100> "<text>"');
   const paths = dataPaths(loadConfig().DATA_DIR);
   const stack = await runningStack(paths);
   if (!stack) throw new Error(`No npm start is running on ${paths.stackLock}; start it (MESSAGE_PROVIDER=simulator, the default) first`);
@@ -19,11 +23,11 @@ async function main() {
   const response = await fetch(`${stack.simulator.url}/simulator/sms`, {
     method: 'POST',
     headers: { authorization: `Basic ${Buffer.from(`${stack.simulator.accountSid}:${token}`).toString('base64')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ from, text }),
+    body: JSON.stringify({ from, text, ...(to && { to }) }),
   });
-  const body = (await response.json()) as { sid?: string; url?: string; answer?: number; message?: string };
+  const body = (await response.json()) as { sid?: string; to?: string; url?: string; answer?: number; message?: string };
   if (!response.ok) throw new Error(`The simulator refused the text: ${body.message ?? response.status}`);
-  console.log(`${from} texted ${stack.simulator.number}: ${JSON.stringify(text)} (${body.sid}); the stack answered ${body.answer} at ${body.url}`);
+  console.log(`${from} texted ${body.to ?? stack.simulator.number}: ${JSON.stringify(text)} (${body.sid}); the stack answered ${body.answer} at ${body.url}`);
   if (body.answer !== 200) process.exitCode = 1;
 }
 

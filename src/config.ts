@@ -17,6 +17,9 @@ const optional = z
   .optional()
   .transform((v) => (v && v.trim() ? v : undefined));
 
+/** RFC 7519's registered claims, which name no business. */
+const REGISTERED_CLAIMS = ['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti'];
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -43,6 +46,16 @@ export const envSchema = z.object({
   JWT_AUDIENCE: optional,
   /** The longest lifetime (`exp` − `iat`) a token may have: seconds, or `90s`, `15m`, `12h`, `7d`; unset: any. */
   JWT_MAX_AGE: optional,
+  /**
+   * The claim naming the businesses a token may act for (a string or an array of strings), e.g. `org` or
+   * `https://crm.example/org`; unset: a token acts for any business in the path.
+   */
+  JWT_BUSINESS_CLAIM: optional.transform((name) => name?.trim()).pipe(
+    z
+      .string()
+      .refine((name) => !REGISTERED_CLAIMS.includes(name), `must not be one of the registered claims ${REGISTERED_CLAIMS.join(', ')}`)
+      .optional(),
+  ),
   MESSAGE_PROVIDER: z.enum(['log', 'webhook', 'twilio', 'telnyx', 'vonage', 'simulator']).default('log'),
   MESSAGE_WEBHOOK_URL: optional.pipe(z.string().url().optional()),
   MESSAGE_WEBHOOK_SECRET: optional,
@@ -83,6 +96,13 @@ export const envSchema = z.object({
   CODEC_AUTH_TOKEN: optional,
   /** Accept JWTs on the codec endpoint, checked like the API's (JWT_SECRET / JWT_PUBLIC_KEY, JWT_ISSUER), whose `aud` is this. */
   CODEC_JWT_AUDIENCE: optional,
+  /** The operator API (/admin): a bearer secret, and/or JWTs checked like the API's whose `aud` is ADMIN_JWT_AUDIENCE; neither: not served. */
+  ADMIN_TOKEN: optional,
+  ADMIN_JWT_AUDIENCE: optional,
+  /** A business without numbers of its own may not send from the deployment's shared sender (default: on in production). */
+  REQUIRE_BUSINESS_NUMBERS: optional.pipe(z.enum(['true', 'false']).optional()),
+  /** On the shared sender, a reply is matched only when one business and user texted the phone from it within these days. */
+  SHARED_SENDER_MATCH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Backpressure: message accepts this API process hands to Temporal at once (beyond: a short wait, then 503). */
   MESSAGE_STARTS_IN_FLIGHT: z.coerce.number().int().min(1).default(6),
   /** Campaigns: messages a second each sender sends at most (a carrier's throughput limit), shared by every worker; unset: unlimited. */
@@ -229,6 +249,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new Error('Invalid configuration: CODEC_JWT_AUDIENCE needs JWT_AUDIENCE set to another audience (an API token must not open the codec, nor a codec token the API)');
     }
   }
+  if (config.ADMIN_TOKEN && (config.ADMIN_TOKEN.length < 32 || !/^[A-Za-z0-9._~+/-]+=*$/.test(config.ADMIN_TOKEN))) {
+    throw new Error('Invalid configuration: ADMIN_TOKEN must be at least 32 characters of letters, digits and -._~+/');
+  }
+  if (config.ADMIN_JWT_AUDIENCE) {
+    if (!config.JWT_SECRET && !config.JWT_PUBLIC_KEY) throw new Error('Invalid configuration: ADMIN_JWT_AUDIENCE needs JWT_SECRET or JWT_PUBLIC_KEY to check the tokens');
+    if (!config.JWT_AUDIENCE || config.ADMIN_JWT_AUDIENCE === config.JWT_AUDIENCE || config.ADMIN_JWT_AUDIENCE === config.CODEC_JWT_AUDIENCE) {
+      throw new Error('Invalid configuration: ADMIN_JWT_AUDIENCE needs JWT_AUDIENCE set to another audience, and differs from CODEC_JWT_AUDIENCE (a business token must not open the operator API)');
+    }
+  }
   if (config.MESSAGE_PROVIDER === 'webhook' && !config.MESSAGE_WEBHOOK_URL) {
     throw new Error('Invalid configuration: MESSAGE_PROVIDER=webhook needs MESSAGE_WEBHOOK_URL');
   }
@@ -255,7 +284,7 @@ export function authConfigOf(config: Config): AuthConfig {
   if (!config.JWT_SECRET && !config.JWT_PUBLIC_KEY) {
     throw new Error('Invalid configuration: set JWT_SECRET (HS256) or JWT_PUBLIC_KEY (RS256/ES256); there is no default secret');
   }
-  return { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxAgeSeconds: config.jwtMaxAgeSeconds };
+  return { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxAgeSeconds: config.jwtMaxAgeSeconds, businessClaim: config.JWT_BUSINESS_CLAIM };
 }
 
 /** Who may call the codec endpoint: the holder of a bearer secret, or of a JWT made for the codec. */
@@ -271,6 +300,17 @@ export function codecCredentialsOf(config: Config): CodecCredentials | undefined
     : undefined;
   return config.CODEC_AUTH_TOKEN || jwt ? { token: config.CODEC_AUTH_TOKEN, jwt } : undefined;
 }
+
+/** Who may call the operator API (/admin): the holder of ADMIN_TOKEN, or of a JWT made for ADMIN_JWT_AUDIENCE; undefined: not served. */
+export function adminCredentialsOf(config: Config): CodecCredentials | undefined {
+  const jwt = config.ADMIN_JWT_AUDIENCE
+    ? { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.ADMIN_JWT_AUDIENCE, maxAgeSeconds: config.jwtMaxAgeSeconds }
+    : undefined;
+  return config.ADMIN_TOKEN || jwt ? { token: config.ADMIN_TOKEN, jwt } : undefined;
+}
+
+/** Whether a business needs numbers of its own to send (REQUIRE_BUSINESS_NUMBERS; in production by default). */
+export const requireBusinessNumbersOf = (config: Config): boolean => (config.REQUIRE_BUSINESS_NUMBERS ?? (config.NODE_ENV === 'production' ? 'true' : 'false')) === 'true';
 
 /**
  * The codec's bearer secret for `npm start`: CODEC_AUTH_TOKEN, else outside production one generated

@@ -23,6 +23,8 @@ export function dataPaths(dataDir: string) {
     devJwtSecret: join(root, 'dev-jwt-secret'),
     /** `npm start`'s codec bearer secret when CODEC_AUTH_TOKEN is not set (never in production). */
     devCodecToken: join(root, 'dev-codec-token'),
+    /** `npm start`'s operator API bearer secret when ADMIN_TOKEN is not set (never in production); `npm run number` reads it. */
+    devAdminToken: join(root, 'dev-admin-token'),
     /** `npm start`'s payload key when TEMPORAL_PAYLOAD_KEYS is not set, kept so histories stay readable. */
     devPayloadKeys: join(root, 'dev-payload-keys'),
     /** The key sealing secrets kept in the database (SECRETS_KEY's form) when SECRETS_KEY is not set (never in production). */

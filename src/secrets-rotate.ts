@@ -15,10 +15,12 @@ async function main(): Promise<number> {
   const database = await provideDatabase(config);
   const prisma = createPrisma(database.url, 2);
   try {
-    const { webhookSubscriptions } = await resealStoredSecrets(prisma, secrets);
+    const { webhookSubscriptions, numberCredentials } = await resealStoredSecrets(prisma, secrets);
     console.log(`webhook subscriptions: ${webhookSubscriptions.resealed} resealed under key ${secrets.currentKeyId}, ${webhookSubscriptions.unreadable.length} unreadable`);
     for (const row of webhookSubscriptions.unreadable) console.error(`  webhook subscription ${row.id}: ${row.reason}`);
-    return webhookSubscriptions.unreadable.length ? 1 : 0;
+    console.log(`business numbers' carrier credentials: ${numberCredentials.resealed} resealed under key ${secrets.currentKeyId}, ${numberCredentials.unreadable.length} unreadable`);
+    for (const row of numberCredentials.unreadable) console.error(`  business number ${row.id}: ${row.reason}`);
+    return webhookSubscriptions.unreadable.length || numberCredentials.unreadable.length ? 1 : 0;
   } finally {
     await prisma.$disconnect();
     await database.stop();

@@ -10,7 +10,7 @@ import type { DataConverter } from '@temporalio/common';
 import { dataConverterOf } from './temporal/data-converter';
 import { createProvider, type MessageProvider } from './activities/providers';
 import { createApp, type AppDeps } from './api';
-import { authConfigOf, codecCredentialsOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
+import { adminCredentialsOf, authConfigOf, codecCredentialsOf, requireBusinessNumbersOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from './config';
 import { createPrisma, type Prisma } from './db/prisma';
 import { createMessageStartConfirmations, type MessageStartConfirmations } from './db/message-start-confirmations';
 import { connectTemporalClient } from './temporal/connection';
@@ -21,6 +21,8 @@ import { admissionLimits, createAdmissions, type Admissions } from './temporal/a
 import { secretBoxOf } from './secrets/configured';
 import type { SecretBox } from './secrets/secret-box';
 import { resealStoredSecrets } from './use-cases/secrets/reseal';
+import { numberCarrierOf, numberCarriers, type NumberCarriers } from './carriers/numbers';
+import { numberAccounts } from './use-cases/numbers/accounts';
 
 /** What every process of the service is built from: opened once from validated config. */
 export interface Services {
@@ -32,6 +34,12 @@ export interface Services {
   secrets: SecretBox;
   /** The configured carrier (its receipts and inbound texts come to the API); undefined for `log` and `webhook`. */
   carrier?: Carrier;
+  /** The carrier of each business's own numbers (and the deployment's own for its shared sender); undefined without a carrier. */
+  carriers?: NumberCarriers;
+  /** A business without numbers of its own may not send from the shared sender (REQUIRE_BUSINESS_NUMBERS). */
+  requireBusinessNumbers: boolean;
+  /** SHARED_SENDER_MATCH_DAYS, in ms: how far back a business's text to a phone answers for its reply on the shared sender. */
+  sharedSenderMatchMs: number;
   temporalAddress: string;
   temporalConnection: TemporalConnectionOptions;
   /** The payload codec both the client and the worker use (undefined: payloads unencrypted). */
@@ -49,7 +57,7 @@ export interface Services {
   stop(): Promise<void>;
 }
 
-export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets'>>;
+export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets' | 'requireBusinessNumbers'>>;
 
 /** The one composition root: `npm start`, the API and worker processes, the benchmarks and the tests. */
 export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -77,13 +85,17 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
     const messageStarts = createMessageStartConfirmations(prisma);
     closers.push(() => messageStarts.flush());
     const carrier = 'carrier' in overrides ? overrides.carrier : createCarrier(config);
+    const carriers = carrier && numberCarriers(carrier, numberAccounts(prisma, secrets), (account) => numberCarrierOf(config, account));
     return {
       config,
       prisma,
       temporal,
-      provider: overrides.provider ?? createProvider(config, prisma, carrier),
+      provider: overrides.provider ?? createProvider(config, prisma, carriers),
       secrets,
       carrier,
+      carriers,
+      requireBusinessNumbers: requireBusinessNumbersOf(config),
+      sharedSenderMatchMs: config.SHARED_SENDER_MATCH_DAYS * 24 * 60 * 60 * 1000,
       temporalAddress: config.TEMPORAL_ADDRESS,
       temporalConnection: config.temporalConnection,
       dataConverter,
@@ -103,7 +115,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
 
 /** The API on these services, with the HTTP settings of the configuration. */
 export function createApi(services: Services, options: ApiOptions = {}) {
@@ -117,6 +129,7 @@ export function createApi(services: Services, options: ApiOptions = {}) {
     smsHelpText: config.SMS_HELP_TEXT,
     ...options,
     auth: options.auth ?? authConfigOf(config),
+    adminCredentials: 'adminCredentials' in options ? options.adminCredentials : adminCredentialsOf(config),
     cursorKey: options.cursorKey ?? cursorKeyOf(config),
   });
 }
@@ -139,9 +152,11 @@ function codecEndpointOf(services: Services): CodecEndpoint | undefined {
  */
 function resealAtBoot(services: Services): void {
   resealStoredSecrets(services.prisma, services.secrets).then(
-    ({ webhookSubscriptions: { resealed, unreadable } }) => {
-      if (resealed) logEvent('secrets.resealed', { keyId: services.secrets.currentKeyId, webhookSubscriptions: resealed });
-      if (unreadable.length) logger.warn({ event: 'secrets.unreadable', webhookSubscriptions: unreadable }, 'stored secrets sealed with a key SECRETS_KEY lacks: add it back');
+    ({ webhookSubscriptions: { resealed, unreadable }, numberCredentials }) => {
+      if (resealed || numberCredentials.resealed) logEvent('secrets.resealed', { keyId: services.secrets.currentKeyId, webhookSubscriptions: resealed, numberCredentials: numberCredentials.resealed });
+      if (unreadable.length || numberCredentials.unreadable.length) {
+        logger.warn({ event: 'secrets.unreadable', webhookSubscriptions: unreadable, numberCredentials: numberCredentials.unreadable }, 'stored secrets sealed with a key SECRETS_KEY lacks: add it back');
+      }
     },
     (error) => logger.warn({ event: 'secrets.reseal_failed', err: error }, 'stored secrets left as they are until the next boot or npm run secrets:rotate'),
   );

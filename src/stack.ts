@@ -66,6 +66,8 @@ async function main() {
     // The dev server's UI can be given a URL only (no header, no access token without OIDC): its codec
     // endpoint carries the bearer secret as its last path segment. Production has no default secret.
     const codecToken = await codecTokenOf(config, () => developmentSecret(paths.devCodecToken));
+    // The operator API (/admin, business numbers): ADMIN_TOKEN, else outside production one generated and kept.
+    const adminToken = config.ADMIN_TOKEN ?? (config.NODE_ENV === 'production' ? undefined : await developmentSecret(paths.devAdminToken));
     const uiCodecEndpoint = codecToken ? `${codecUrl}/${codecToken}` : config.CODEC_JWT_AUDIENCE ? codecUrl : undefined;
 
     // PostgreSQL (then its migrations) and the Temporal dev server start side by side: neither needs the
@@ -127,6 +129,7 @@ async function main() {
         TEMPORAL_ADDRESS: temporalAddress,
         payloadKeys,
         CODEC_AUTH_TOKEN: codecToken,
+        ADMIN_TOKEN: adminToken,
         CODEC_CORS_ORIGINS: config.CODEC_CORS_ORIGINS.length ? config.CODEC_CORS_ORIGINS : uiOrigins,
       },
       { secrets },
@@ -164,7 +167,8 @@ async function main() {
   Secrets      webhook secrets encrypted at rest (AES-256-GCM, key ${secrets.currentKeyId}${config.secretKeys ? '' : ` in ${paths.devSecretsKey}`})
   Codec        ${codecLine(codecUrl, config.CODEC_AUTH_TOKEN ? '$CODEC_AUTH_TOKEN' : codecToken ? `$(cat ${paths.devCodecToken})` : undefined)}
   Provider     ${services.provider.name}${simulator ? ` (Twilio-shaped at ${simulator.url}, sending from ${simulator.number}; receipts to ${publicBaseUrl}/providers/simulator/…)` : ''}${simulator ? `
-  Text in      npm run sms -- +14155550100 "STOP"   (a client texting ${simulator.number})` : ''}
+  Text in      npm run sms -- +14155550100 "STOP"   (a client texting ${simulator.number}; --to <number> for a business's own)` : ''}
+  Numbers      npm run number -- <business> <+E.164>${simulator ? '   (the simulator has +15005550000 to +15005550009; the shared sender is its own)' : ''}${adminToken ? `; operator API /admin with Authorization: Bearer ${config.ADMIN_TOKEN ? '$ADMIN_TOKEN' : `$(cat ${paths.devAdminToken})`}` : ' (set ADMIN_TOKEN or ADMIN_JWT_AUDIENCE to serve /admin)'}
   Token        npm run token -- <userId>${generatedSecret ? `   (development secret in ${paths.devJwtSecret})` : ''}
   Example      npm run example:deal-won -- <business> <user> <client> <agent>   (finds Temporal ${services.temporalAddress} in ${paths.stackLock})
   Ctrl-C stops everything.

@@ -109,15 +109,28 @@ test('the carrier repeating its callback stores the text once', async () => {
   expect((await receivedEvents(alice)).filter((e) => e.data.provider_ref === 'in-repeat-1')).toHaveLength(1);
 });
 
-test('the latest outbound message decides whose reply it is, whatever business or user sent it', async () => {
+test('on the shared sender, a reply from a phone two users texted lately reaches neither: kept unmatched and counted as ambiguous', async () => {
   const phone = newPhone();
+  // Bob first, then Alice twice: her two texts are the latest, Bob's still makes it ambiguous.
+  await sendTo(bob, { client_phone: phone });
   await sendTo(alice, { client_phone: phone });
-  const bobs = await sendTo(bob, { client_phone: phone });
+  await sendTo(alice, { client_phone: phone });
   expect((await text(phone, 'Who is this?', 'in-latest-1')).status).toBe(200);
   expect((await receivedEvents(alice)).filter((e) => e.data.provider_ref === 'in-latest-1')).toEqual([]);
-  const [event] = (await receivedEvents(bob)).filter((e) => e.data.provider_ref === 'in-latest-1');
-  expect(event.data).toEqual(expect.objectContaining({ client: null, client_phone: phone, assignments: [] }));
-  expect(event.data._id).not.toBe(bobs._id);
+  expect((await receivedEvents(bob)).filter((e) => e.data.provider_ref === 'in-latest-1')).toEqual([]);
+  expect(await stack.prisma.message.count({ where: { inboundKey: `${carrier.name}:in-latest-1` } })).toBe(0);
+  expect(await stack.prisma.unmatchedInbound.count({ where: { inboundKey: `${carrier.name}:in-latest-1` } })).toBe(1);
+  expect(await metrics.registry.getSingleMetricAsString('crm_inbound_ambiguous_total')).toMatch(/^crm_inbound_ambiguous_total [1-9]/m);
+});
+
+test('on the shared sender, a user\'s text older than SHARED_SENDER_MATCH_DAYS does not make a reply ambiguous', async () => {
+  const phone = newPhone();
+  const old = await sendTo(alice, { client_phone: phone });
+  await stack.prisma.message.update({ where: { id: old._id }, data: { createdAt: new Date(Date.now() - 31 * 24 * 60 * 60 * 1000) } });
+  await sendTo(bob, { client_phone: phone });
+  expect((await text(phone, 'Yes please', 'in-window-1')).status).toBe(200);
+  expect((await receivedEvents(alice)).filter((e) => e.data.provider_ref === 'in-window-1')).toEqual([]);
+  expect((await receivedEvents(bob)).filter((e) => e.data.provider_ref === 'in-window-1')).toHaveLength(1);
 });
 
 /** The same API under another business name: another tenant texting the same numbers from our sender. */
@@ -162,7 +175,7 @@ test('a text the carrier refused or could not deliver never claims the client\'s
   expect((await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token: alice })).body.opt_outs).toEqual([expect.objectContaining({ phone, status: 'opted_out' })]);
 });
 
-test('a message still on its way claims replies only once the carrier has accepted it', async () => {
+test('a message still on its way claims replies only once the carrier has accepted it (then, two businesses having texted the phone, a reply reaches neither)', async () => {
   const phone = newPhone();
   await sendTo(alice, { client_phone: phone });
   const rival = inBusiness(uniqueName('rival'));
@@ -187,7 +200,9 @@ test('a message still on its way claims replies only once the carrier has accept
     carrier.onSend = async (send) => ({ providerRef: `ref-${send.id}` });
   }
   expect((await receivedEvents(alice)).filter((e) => e.data.client_phone === phone).map((e) => e.data.text_message)).toEqual(['Before']);
-  expect((await rival('GET', '/messages?direction=inbound', { token: bob })).body.messages.map((m: any) => m.text_message)).toEqual(['After']);
+  // Once accepted, the rival's message makes two businesses that texted the phone from the shared sender: the reply reaches neither.
+  expect((await rival('GET', '/messages?direction=inbound', { token: bob })).body.messages).toEqual([]);
+  expect(await stack.prisma.unmatchedInbound.count({ where: { inboundKey: `${carrier.name}:in-on-its-way-2` } })).toBe(1);
 });
 
 test('a text from a number we never texted is kept apart and counted, not dropped; no event', async () => {

@@ -266,10 +266,17 @@ describe('webhook signatures (Ed25519 over "<telnyx-timestamp>|<raw body>", 5 mi
 });
 
 describe('receipts and inbound texts', () => {
-  test('message.finalized delivered → a delivered receipt with our id, the price and when', async () => {
+  test('message.finalized delivered → a delivered receipt with our id, the price, when, and the number it went out from', async () => {
     const accepted = await carrier.send(outgoing('r-delivered'));
     await fake.postFinalized(accepted.providerRef);
-    expect(carrier.parseReceipt(receiver.last)).toEqual({ providerRef: accepted.providerRef, messageId: 'r-delivered', status: 'delivered', price: { amount: '0.0040', unit: 'USD' }, at: expect.any(Date) });
+    expect(carrier.parseReceipt(receiver.last)).toEqual({
+      providerRef: accepted.providerRef,
+      messageId: 'r-delivered',
+      status: 'delivered',
+      price: { amount: '0.0040', unit: 'USD' },
+      at: expect.any(Date),
+      sender: expect.stringMatching(/^\+\d+$/),
+    });
     expect(carrier.parseInbound(receiver.last)).toBeNull();
   });
 

@@ -33,8 +33,9 @@ test('a send comes back as signed receipts a moment later: sent, then delivered 
   const receipts = callbacksTo(statusCallbackUrl).map((captured) => callbackOf(captured, 'm-1'));
   for (const receipt of receipts) expect(await simulated.verify(receipt)).toBe(true);
   expect(receipts.map((receipt) => simulated.parseReceipt(receipt))).toEqual([
-    { providerRef, messageId: 'm-1', status: 'sent' },
-    { providerRef, messageId: 'm-1', status: 'delivered', price: { amount: '0.00790', unit: 'USD' } },
+    // The number it went out from, so that a receipt moves only a message sent from that number.
+    { providerRef, messageId: 'm-1', status: 'sent', sender: '+15005550006' },
+    { providerRef, messageId: 'm-1', status: 'delivered', price: { amount: '0.00790', unit: 'USD' }, sender: '+15005550006' },
   ]);
   expect(errors).toEqual([]);
 });

@@ -152,9 +152,11 @@ test("status callbacks signed with Twilio's algorithm verify and parse; a tamper
   const [sent, delivered, undelivered, queued] = catcher.received.slice(-4).map((captured) => callbackOf(captured, message.id));
   expect(sent.url).toBe(message.statusCallbackUrl);
   for (const callback of [sent, delivered, undelivered, queued]) expect(await carrier.verify(callback)).toBe(true);
-  expect(carrier.parseReceipt(sent)).toEqual({ providerRef, messageId: message.id, status: 'sent' });
-  expect(carrier.parseReceipt(delivered)).toEqual({ providerRef, messageId: message.id, status: 'delivered', price: { amount: '0.00790', unit: 'USD' } });
-  expect(carrier.parseReceipt(undelivered)).toEqual({ providerRef, messageId: message.id, status: 'undelivered', errorCode: '30007' });
+  // `sender`: the number it went out from, so that a receipt moves only a message sent from that number.
+  const sender = '+15005550006';
+  expect(carrier.parseReceipt(sent)).toEqual({ providerRef, messageId: message.id, status: 'sent', sender });
+  expect(carrier.parseReceipt(delivered)).toEqual({ providerRef, messageId: message.id, status: 'delivered', price: { amount: '0.00790', unit: 'USD' }, sender });
+  expect(carrier.parseReceipt(undelivered)).toEqual({ providerRef, messageId: message.id, status: 'undelivered', errorCode: '30007', sender });
   expect(carrier.parseReceipt(queued)).toBeNull();
   expect(carrier.parseInbound(delivered)).toBeNull();
 

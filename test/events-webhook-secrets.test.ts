@@ -1,3 +1,4 @@
+import { numberAccountOf, sealCredentials } from '../src/use-cases/numbers/credentials';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -147,6 +148,11 @@ test('rotation: with a new key first, rows under the old key still open; npm run
     await rotateSubscriptionSecret(prisma, oldBox, scope, withPrevious.id, rotatedTo);
     const legacy = await prisma.webhookSubscription.create({ data: { ...scope, ...subscription(plain) } });
     const lost = await insertSubscription(boxOf(generateNamedKey('gone')), scope, subscription(newWebhookSecret()));
+    // A business's own carrier account, sealed under the old key too.
+    const authToken = newWebhookSecret();
+    const number = await prisma.businessNumber.create({
+      data: { business: 'acme', number: '+15550009999', carrier: 'twilio', credentials: sealCredentials(oldBox, 'acme', '+15550009999', { account_sid: `AC${'0'.repeat(32)}`, auth_token: authToken }) },
+    });
 
     const rotatedBox = boxOf(`${NEW_KEY},${OLD_KEY}`);
     const row = (id: string) => prisma.webhookSubscription.findUniqueOrThrow({ where: { id } });
@@ -157,7 +163,11 @@ test('rotation: with a new key first, rows under the old key still open; npm run
     expect(rotation.code).toBe(1);
     expect(rotation.stdout).toContain('webhook subscriptions: 3 resealed under key 2026-11, 1 unreadable');
     expect(rotation.stderr).toContain(`webhook subscription ${lost.id}: Stored secret is sealed with unknown key id "gone": add it to SECRETS_KEY`);
-    for (const secret of [first, rotatedFrom, rotatedTo, plain]) expect(rotation.stdout + rotation.stderr).not.toContain(secret);
+    for (const secret of [first, rotatedFrom, rotatedTo, plain, authToken]) expect(rotation.stdout + rotation.stderr).not.toContain(secret);
+    expect(rotation.stdout).toContain("business numbers' carrier credentials: 1 resealed under key 2026-11, 0 unreadable");
+    const resealedNumber = await prisma.businessNumber.findUniqueOrThrow({ where: { id: number.id } });
+    expect(resealedNumber.credentials).toMatch(/^v1:2026-11:/);
+    expect(numberAccountOf(boxOf(NEW_KEY), resealedNumber).credentials).toEqual({ account_sid: `AC${'0'.repeat(32)}`, auth_token: authToken });
 
     const newOnly = boxOf(NEW_KEY);
     for (const id of [sealed.id, withPrevious.id, legacy.id]) {
@@ -173,7 +183,10 @@ test('rotation: with a new key first, rows under the old key still open; npm run
 
     await prisma.webhookSubscription.delete({ where: { id: lost.id } });
     const again = await rotateCommand({ DATABASE_URL: url, SECRETS_KEY: NEW_KEY });
-    expect({ code: again.code, stdout: again.stdout.trim() }).toEqual({ code: 0, stdout: 'webhook subscriptions: 0 resealed under key 2026-11, 0 unreadable' });
+    expect({ code: again.code, stdout: again.stdout.trim() }).toEqual({
+      code: 0,
+      stdout: "webhook subscriptions: 0 resealed under key 2026-11, 0 unreadable\nbusiness numbers' carrier credentials: 0 resealed under key 2026-11, 0 unreadable",
+    });
   } finally {
     await prisma.$disconnect();
   }

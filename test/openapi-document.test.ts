@@ -85,13 +85,16 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  test('every route under the business prefix needs the bearer token and documents its 401; the others need none', () => {
+  test('every route under the business prefix needs the bearer token and documents its 401 and 403, every operator route the operator credential and its 401; the others need none', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.components.securitySchemes.adminAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const { template, method, operation } of operations()) {
       const where = `${method.toUpperCase()} ${template}`;
       const secured = template.startsWith('/ext/v2/{businessname}/');
-      expect([where, operation.security ?? doc.security]).toEqual([where, secured ? [{ bearerAuth: [] }] : []]);
-      if (secured) expect([where, Object.keys(operation.responses)]).toEqual([where, expect.arrayContaining(['400', '401', '404', '500', '503'])]);
+      const operator = template.startsWith('/admin/');
+      expect([where, operation.security ?? doc.security]).toEqual([where, secured ? [{ bearerAuth: [] }] : operator ? [{ adminAuth: [] }] : []]);
+      if (secured) expect([where, Object.keys(operation.responses)]).toEqual([where, expect.arrayContaining(['400', '401', '403', '404', '500', '503'])]);
+      if (operator) expect([where, Object.keys(operation.responses)]).toEqual([where, expect.arrayContaining(['400', '401', '500'])]);
     }
   });
 
@@ -125,7 +128,8 @@ describe('the OpenAPI document', () => {
   });
 
   test('documents every route the app has, and no route it lacks', () => {
-    const app = createApp({ prisma: {} as any, temporal: {} as any, taskQueue: 'unused', secrets: testSecretBox(), auth: { secret: 'x'.repeat(32) } });
+    // With the operator credential configured, so that the operator routes are served too.
+    const app = createApp({ prisma: {} as any, temporal: {} as any, taskQueue: 'unused', secrets: testSecretBox(), auth: { secret: 'x'.repeat(32) }, adminCredentials: { token: 'a'.repeat(32) } });
     const shape = (path: string) => path.replace(/:[A-Za-z0-9_]+|\{[^}]+\}/g, '{}');
     const routes: string[] = [];
     const collect = (stack: any[], prefix: string) => {
@@ -178,7 +182,7 @@ describe('validateAgainstDocument', () => {
 
   test('rejects a status, a route or a method the document does not describe', () => {
     expect(() => validateAgainstDocument(get(client, 418))).toThrow(DocumentMismatch);
-    expect(() => validateAgainstDocument(get(client, 418))).toThrow(/documents no 418 response \(it documents 200, 400, 401, 404, 429, 500, 503\)/);
+    expect(() => validateAgainstDocument(get(client, 418))).toThrow(/documents no 418 response \(it documents 200, 400, 401, 403, 404, 429, 500, 503\)/);
     expect(() => validateAgainstDocument({ ...get(client), path: '/ext/v2/acme/nothing' })).toThrow(/no path of the document matches/);
     expect(() => validateAgainstDocument({ ...get(client), method: 'PUT' })).toThrow(/has no PUT operation/);
   });

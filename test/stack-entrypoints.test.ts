@@ -58,3 +58,14 @@ test('npm run token prints a token for the user, signed with JWT_SECRET and expi
   expect(payload.sub).toBe('user-42');
   expect(payload.exp! * 1000).toBeGreaterThan(Date.now());
 });
+
+test('npm run token binds the token to the businesses named by --business when JWT_BUSINESS_CLAIM is set', async () => {
+  const secret = 'a-development-secret-of-at-least-32-chars';
+  const env = { JWT_SECRET: secret, JWT_BUSINESS_CLAIM: 'org' };
+  const claimOf = (stdout: string) => (jwt.verify(stdout.trim(), secret, { algorithms: ['HS256'] }) as jwt.JwtPayload).org;
+  expect(claimOf((await tsx('src/token.ts', ['user-42', '--business', 'acme'], env)).stdout)).toBe('acme');
+  expect(claimOf((await tsx('src/token.ts', ['user-42', '1h', '--business=acme', '--business', 'globex'], env)).stdout)).toEqual(['acme', 'globex']);
+  const unbound = await tsx('src/token.ts', ['user-42'], env);
+  expect(unbound.code).toBe(2);
+  expect(unbound.stderr).toContain('JWT_BUSINESS_CLAIM is set (org): name the business the token acts for with --business <name>.');
+});

@@ -36,6 +36,19 @@ export interface MessageBatchActivityDeps {
   carrier?: { sender: string };
 }
 
+/** When each of these hand-overs may go, in ms: its sender's slots reserved together, one after another at `perSecond`. */
+async function pacedSlots(prisma: Prisma, senders: string[], perSecond: number): Promise<number[]> {
+  const counts = new Map<string, number>();
+  const places = senders.map((sender) => {
+    const place = counts.get(sender) ?? 0;
+    counts.set(sender, place + 1);
+    return place;
+  });
+  const firsts = new Map<string, number>();
+  for (const [sender, count] of counts) firsts.set(sender, (await reserveSendSlots(prisma, { sender, count, perSecond })).getTime());
+  return senders.map((sender, k) => firsts.get(sender)! + (places[k] * 1000) / perSecond);
+}
+
 /** Messages of one chunk handed to the provider at once (each waits for its paced slot first). */
 const HAND_OVERS_IN_FLIGHT = 16;
 
@@ -125,21 +138,22 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
       const retry = !input.fresh || Context.current().info.attempt > 1;
       const rows = await startChunkAttempt(prisma, { batchId: input.batchId, chunk: input.chunk, provider: provider.name, retry });
       const rate = campaigns.ratePerSecond;
-      const firstSlot = rate && rows.length > 0 ? (await reserveSendSlots(prisma, { sender: rows[0].sender ?? provider.name, count: rows.length, perSecond: rate })).getTime() : undefined;
+      // Each sender (a business's number, or the shared sender) keeps its own pace: a row's slot is its sender's first plus its place among that sender's rows.
+      const slots = rate ? await pacedSlots(prisma, rows.map((row) => row.sender ?? provider.name), rate) : undefined;
       // Acceptances that arrive together are written by one statement; each hand-over waits for its own.
       const recordAcceptance = coalesced((accepted: { messageId: string; providerRef: string | null }[]) => recordAcceptances(prisma, accepted));
       const rejected: { row: ChunkMessage; error: Error; rejection: NonNullable<ReturnType<typeof rejectionOf>> }[] = [];
       const transient: unknown[] = [];
       await whileHeartbeating(() =>
         eachWithin(rows, HAND_OVERS_IN_FLIGHT, async (row, k) => {
-          if (firstSlot !== undefined) {
-            const wait = firstSlot + (k * 1000) / rate! - Date.now();
+          if (slots !== undefined) {
+            const wait = slots[k] - Date.now();
             if (wait > 0) await sleep(wait);
           }
           const message = outgoing(row);
           try {
-            const found = row.attempts > 0 && provider.findSent ? await provider.findSent(message) : null;
-            const accepted = found ?? (await provider.deliver(message));
+            const found = row.attempts > 0 && provider.findSent ? await provider.findSent(message, row.sender) : null;
+            const accepted = found ?? (await provider.deliver(message, row.sender));
             await recordAcceptance({ messageId: row.id, providerRef: accepted.providerRef ?? null });
           } catch (error) {
             const rejection = rejectionOf(error);

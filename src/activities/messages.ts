@@ -81,13 +81,13 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
       // An earlier attempt may have reached the carrier and died before recording it: ask the carrier first.
       const findSent = provider.findSent?.bind(provider);
       if (message.attempts > 1 && findSent) {
-        const found = await whileHeartbeating(() => findSent(outgoing));
+        const found = await whileHeartbeating(() => findSent(outgoing, message.sender));
         if (found) {
           await recordProviderAccepted(prisma, { messageId, providerRef: found.providerRef });
           return { provider: provider.name };
         }
       }
-      const { providerRef } = await whileHeartbeating(() => provider.deliver(outgoing));
+      const { providerRef } = await whileHeartbeating(() => provider.deliver(outgoing, message.sender));
       await recordProviderAccepted(prisma, { messageId, providerRef: providerRef ?? null });
       return { provider: provider.name };
     },

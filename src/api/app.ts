@@ -24,6 +24,8 @@ import { openApiRouter } from './openapi/routes';
 import { optOutsRouter } from './opt-outs/routes';
 import { providersRouter, type ProviderRoutesDeps } from './providers/routes';
 import { webhooksRouter, type WebhookRoutesDeps } from './webhooks/routes';
+import { numbersRouter, type NumberRoutesDeps } from './admin/numbers-routes';
+import { operatorAuthentication, type OperatorCredentials } from './http/operator-auth';
 import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
 
 export interface HttpOptions {
@@ -45,10 +47,13 @@ export type AppDeps = HealthDeps &
   WebhookRoutesDeps &
   EventRoutesDeps &
   ProviderRoutesDeps &
+  Omit<NumberRoutesDeps, 'carrier'> &
   Pick<RotationRoutesDeps, 'rotationMinPeriodMs' | 'rotationApplyWaitMs'> &
   HttpOptions & {
     auth: AuthConfig;
     assignTimeoutMs?: number;
+    /** The operator API's credential (ADMIN_TOKEN, ADMIN_JWT_AUDIENCE); without one, /admin is not served. */
+    adminCredentials?: OperatorCredentials;
   };
 
 /** Builds the API without listening, so tests and the entry points drive the same app. */
@@ -81,6 +86,15 @@ export function createApp(deps: AppDeps): Express {
   business.use(eventsRouter(deps));
   business.use(rotationRouter({ ...deps, log }));
   app.use('/ext/v2/:business', business);
+
+  // The operator API: outside the business routes, its own credential; every /admin route sits behind it.
+  if (deps.adminCredentials) {
+    const admin = Router();
+    admin.use(singleValuedHeaders, operatorAuthentication(deps.adminCredentials, logger));
+    admin.use(jsonBodyOnly, jsonReader(BODY_LIMIT), storableBody);
+    admin.use(numbersRouter(deps));
+    app.use('/admin', admin);
+  }
 
   app.use(notFoundHandler);
   app.use(errorMiddleware(log));

@@ -9,10 +9,14 @@ export interface AuthConfig {
   audience?: string;
   /** JWT_MAX_AGE: the longest lifetime (`exp` − `iat`) accepted, in seconds; tokens must then carry `iat`. */
   maxAgeSeconds?: number;
+  /** JWT_BUSINESS_CLAIM: the claim naming the businesses a token may act for; unset: any business. */
+  businessClaim?: string;
 }
 
 export interface Caller {
   userId: string;
+  /** The businesses the token names in the JWT_BUSINESS_CLAIM claim; absent when no claim is configured. */
+  businesses?: readonly string[];
 }
 
 /** Why a bearer token is refused, in the words the API's 401 shows. */
@@ -86,6 +90,24 @@ export function createTokenVerifier(config: AuthConfig) {
     if (payload.sub.length > MAX_SUBJECT_LENGTH) throw unauthorized(`Token subject is longer than ${MAX_SUBJECT_LENGTH} characters`);
     if (typeof payload.exp !== 'number') throw unauthorized('Token has no expiry');
     if (config.maxAgeSeconds !== undefined) checkLifetime(payload.exp, payload.iat, config.maxAgeSeconds);
-    return { userId: payload.sub };
+    if (config.businessClaim === undefined) return { userId: payload.sub };
+    return { userId: payload.sub, businesses: businessesOf(payload[config.businessClaim]) };
   };
+}
+
+/**
+ * The business names a claim holds: a string, or an array of strings (as identity providers issue a
+ * user's several organisations). Anything else names none, and a token naming none acts for no business.
+ */
+function businessesOf(claim: unknown): readonly string[] {
+  if (typeof claim === 'string') return [claim];
+  return Array.isArray(claim) ? claim.filter((name): name is string => typeof name === 'string') : [];
+}
+
+/**
+ * Whether the caller may act for `business`: always without JWT_BUSINESS_CLAIM; with it, only for a business
+ * its token names, compared exactly, as the path segment is (`Acme` and `acme` are two businesses).
+ */
+export function mayActFor(caller: Caller, business: string): boolean {
+  return caller.businesses === undefined || caller.businesses.includes(business);
 }

@@ -78,6 +78,8 @@ export interface Receipt {
   price?: { amount: string; unit: string };
   /** When the carrier says the status happened. */
   at?: Date;
+  /** Our number the message went out from, when the receipt names it. */
+  sender?: string;
 }
 
 export interface Inbound {
@@ -104,6 +106,11 @@ export interface Carrier {
   parseReceipt(callback: CarrierCallback): Receipt | null;
   /** An inbound-message callback's text; null for any other kind of callback. */
   parseInbound(callback: CarrierCallback): Inbound | null;
+  /**
+   * Our number a callback is about (a receipt's sender, an inbound text's recipient), read before its
+   * signature is checked, to know whose account signed it; undefined: the deployment's account.
+   */
+  numberOf?(callback: CarrierCallback, kind: 'receipt' | 'inbound'): string | undefined;
   /** Sends an automatic answer (HELP, opt-out confirmations) that is no business's message. */
   reply(to: string, text: string): Promise<void>;
 }

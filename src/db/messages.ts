@@ -2,7 +2,8 @@ import { Prisma as Db, type Message } from '../generated/prisma/client';
 import { messageWorkflowId, type EventReason, type EventType, type MessageClaim, type MessageStatus } from '../domain';
 import { randomUUID } from 'node:crypto';
 import { changeWithEvent, messageEvent, withEvents } from './events';
-import { recordOptOut } from './opt-outs';
+import { ownerOfNumber } from './business-numbers';
+import { FORBIDS_MESSAGE, optOutScopeOf, recordOptOut } from './opt-outs';
 import { insertUnmatchedInbound, unmatchedInboundExists } from './unmatched-inbound';
 import type { Prisma } from './prisma';
 import type { ReconcilerFilter } from './reconciler-filter';
@@ -179,14 +180,14 @@ async function suppressIfOptedOut(prisma: Prisma, id: string, now = new Date()):
   // Every due message passes here: one read decides, and only a message to an opted-out number pays
   // for the transaction (which checks again, under the update).
   const [optedOut] = await prisma.$queryRaw<{ one: number }[]>`
-    SELECT 1 AS one FROM messages m JOIN opt_outs o ON o.sender = m.sender AND o.phone = m.phone AND o.status = 'opted_out'
+    SELECT 1 AS one FROM messages m JOIN opt_outs o ON ${FORBIDS_MESSAGE}
     WHERE m.id = ${id}::uuid AND m.status = 'scheduled' LIMIT 1`;
   if (!optedOut) return false;
   return withEvents(prisma, async (tx, record) => {
     const suppressed = await tx.$queryRaw<{ id: string }[]>`
       UPDATE messages m SET status = 'suppressed', suppressed_at = ${now}, suppressed_reason = ${OPTED_OUT}, updated_at = ${now}
       WHERE m.id = ${id}::uuid AND m.status = 'scheduled'
-        AND EXISTS (SELECT 1 FROM opt_outs o WHERE o.sender = m.sender AND o.phone = m.phone AND o.status = 'opted_out')
+        AND EXISTS (SELECT 1 FROM opt_outs o WHERE ${FORBIDS_MESSAGE})
       RETURNING m.id::text`;
     if (suppressed.length === 0) return false;
     const row = await tx.message.findUniqueOrThrow({ where: { id }, include: withClientId });
@@ -271,6 +272,8 @@ export interface ReceiptUpdate {
   price?: { amount: string; unit: string };
   /** When the carrier says it happened. */
   at?: Date;
+  /** Our number the receipt is for, when the carrier names it: only a message sent from it moves. */
+  sender?: string;
 }
 
 export type ReceiptOutcome =
@@ -298,7 +301,9 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
     const message = found ? await tx.message.findUnique({ where: { id: found.id }, include: withClientId }) : null;
     if (!message) return { applied: false, message: null };
     const ours = (message.provider === null || message.provider === receipt.provider) && (message.providerRef === null || message.providerRef === receipt.providerRef);
-    if (!ours || (message.status !== 'sending' && message.status !== 'sent')) return { applied: false, message };
+    // A message sent from a number (not a messaging service) moves only by a receipt for that number.
+    const fromThatNumber = !receipt.sender || !message.sender?.startsWith('+') || message.sender === receipt.sender;
+    if (!ours || !fromThatNumber || (message.status !== 'sending' && message.status !== 'sent')) return { applied: false, message };
     if (receipt.status === 'sent') {
       if (message.status !== 'sending' || message.providerRef !== null) return { applied: false, message };
       const [row] = await tx.message.updateManyAndReturn({ where: { id: message.id }, data: { providerRef: receipt.providerRef }, include: withClientId });
@@ -321,7 +326,8 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
       include: withClientId,
     });
     if (failed && receipt.optOut && row.sender) {
-      await recordOptOut(tx, { sender: row.sender, phone: row.phone, source: 'carrier', detail: receipt.errorCode ?? '', at: now });
+      const business = await optOutScopeOf(tx, row.business, row.sender);
+      await recordOptOut(tx, { sender: row.sender, phone: row.phone, business, source: 'carrier', detail: receipt.errorCode ?? '', at: now });
     }
     await record(messageEvent(FINAL_RECEIPT_EVENTS[receipt.status], row, 'carrier'));
     return { applied: true, message: row, sentAt: message.sentAt ?? message.providerAcceptedAt };
@@ -340,13 +346,19 @@ export interface NewInbound {
   to: string;
   text: string;
   receivedAt: Date;
-  /** The sender our outbound messages are kept under (the carrier's number or messaging service): who the reply answers. */
+  /** The deployment's shared sender (the carrier's number or messaging service): whom a text to no business's number answers. */
   sender: string;
+  /** On the shared sender, how far back a business's message to the phone counts (SHARED_SENDER_MATCH_DAYS). */
+  sharedSenderMatchMs: number;
 }
+
+/** Whose text it is: the business whose number it went to, or the shared sender's. */
+export type InboundTarget = { business: string } | { business: null };
 
 export type InboundOutcome =
   | { stored: 'matched'; message: MessageWithClient }
-  | { stored: 'unmatched' }
+  /** `ambiguous`: on the shared sender, more than one business or user had texted the phone. */
+  | { stored: 'unmatched'; ambiguous: boolean }
   /** Its carrier id was stored before: nothing done. */
   | { stored: 'repeat' };
 
@@ -360,17 +372,53 @@ const ANSWERABLE = [
   { status: { in: ['sent', 'delivered'] } },
   { status: 'sending', providerAcceptedAt: { not: null } },
 ] satisfies Db.MessageWhereInput[];
+/** ANSWERABLE, for a query over `messages m`. */
+const ANSWERABLE_SQL = Db.sql`(m.status IN ('sent', 'delivered') OR (m.status = 'sending' AND m.provider_accepted_at IS NOT NULL))`;
+
+type Answered = { business: string; ownerId: string; clientPk: string | null; name: string | null };
 
 /**
- * Stores an inbound text once per carrier id, in one transaction: matched to the business, owner and
- * client of the latest ANSWERABLE outbound message to that number from our sender (any business), as a
- * `received` message with its `message.received` event (`eventData` adds what the event names besides
- * the message, read in the same transaction), else kept as unmatched. `alsoFirstTime` runs in the same
- * transaction only when the text is new (a keyword's opt-out), so a repeated callback changes nothing.
+ * The message a reply answers. To a business's own number: that business's latest ANSWERABLE message
+ * to the phone, nothing of another business consulted. To the shared sender: the latest one from it,
+ * only when exactly one (business, user) texted the phone from it within the window; `ambiguous` when
+ * several did (then no tenant sees a reply that may be another's).
+ */
+async function answeredBy(tx: Db.TransactionClient, inbound: NewInbound, target: InboundTarget): Promise<Answered | 'ambiguous' | null> {
+  const select = { business: true, ownerId: true, clientPk: true, name: true } as const;
+  const latest = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+  if (target.business !== null) {
+    return tx.message.findFirst({ where: { phone: inbound.from, business: target.business, direction: 'outbound', OR: ANSWERABLE }, orderBy: latest, select });
+  }
+  const since = new Date(inbound.receivedAt.getTime() - inbound.sharedSenderMatchMs);
+  // Which (business, user) pairs texted the phone from the shared sender lately: two are enough to know it is ambiguous.
+  const texters = await tx.$queryRaw<{ business: string; ownerId: string }[]>`
+    SELECT DISTINCT m.business, m.owner_id AS "ownerId" FROM messages m
+     WHERE m.phone = ${inbound.from} AND m.sender = ${inbound.sender} AND m.direction = 'outbound' AND m.created_at >= ${since}
+       AND ${ANSWERABLE_SQL}
+     LIMIT 2`;
+  if (texters.length === 0) return null;
+  if (texters.length > 1) return 'ambiguous';
+  const [only] = texters;
+  return tx.message.findFirst({ where: { phone: inbound.from, sender: inbound.sender, direction: 'outbound', business: only.business, ownerId: only.ownerId, OR: ANSWERABLE }, orderBy: latest, select });
+}
+
+/** The business a text to `to` belongs to: the one holding that number (or that held it last), else the shared sender. */
+export async function inboundTargetOf(db: Prisma | Db.TransactionClient, to: string): Promise<InboundTarget> {
+  const owner = await ownerOfNumber(db, to);
+  return { business: owner?.business ?? null };
+}
+
+/**
+ * Stores an inbound text once per carrier id, in one transaction: matched (see answeredBy) to the
+ * business, owner and client of the message it answers, as a `received` message with its
+ * `message.received` event (`eventData` adds what the event names besides the message, read in the
+ * same transaction), else kept as unmatched. `alsoFirstTime` runs in the same transaction only when the
+ * text is new (a keyword's opt-out), so a repeated callback changes nothing.
  */
 export async function storeInbound(
   prisma: Prisma,
   inbound: NewInbound,
+  target: InboundTarget,
   eventData: (tx: Db.TransactionClient, message: MessageWithClient) => Promise<Record<string, unknown>>,
   alsoFirstTime: (tx: Db.TransactionClient) => Promise<void>,
 ): Promise<InboundOutcome> {
@@ -378,16 +426,13 @@ export async function storeInbound(
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`inbound/${inbound.inboundKey}`}, 0))`;
     const seen = (await tx.message.count({ where: { inboundKey: inbound.inboundKey } })) > 0 || (await unmatchedInboundExists(tx, inbound.inboundKey));
     if (seen) return { stored: 'repeat' as const };
-    const answered = await tx.message.findFirst({
-      where: { phone: inbound.from, sender: inbound.sender, direction: 'outbound', OR: ANSWERABLE },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      select: { business: true, ownerId: true, clientPk: true, name: true },
-    });
+    const found = await answeredBy(tx, inbound, target);
+    const answered = found === 'ambiguous' ? null : found;
     await alsoFirstTime(tx);
     if (!answered) {
       const { provider, inboundKey, to, from, text, receivedAt } = inbound;
       await insertUnmatchedInbound(tx, { provider, inboundKey, sender: to, phone: from, text, receivedAt });
-      return { stored: 'unmatched' as const };
+      return { stored: 'unmatched' as const, ambiguous: found === 'ambiguous' };
     }
     const message = await tx.message.create({
       data: {
@@ -441,7 +486,9 @@ export async function markMessageFailed(
     });
     if (!row) return;
     const sender = row.sender ?? input.sender;
-    if (input.optOut && sender) await recordOptOut(tx, { sender, phone: row.phone, source: 'carrier', detail: input.errorCode ?? '', at: now });
+    if (input.optOut && sender) {
+      await recordOptOut(tx, { sender, phone: row.phone, business: await optOutScopeOf(tx, row.business, sender), source: 'carrier', detail: input.errorCode ?? '', at: now });
+    }
     await record(messageEvent('message.failed', row, 'api'));
   });
 }
@@ -522,7 +569,7 @@ export async function claimBatchChunk(
     const suppressed = await tx.$queryRaw<{ id: string }[]>`
       UPDATE messages m SET status = 'suppressed', suppressed_at = ${now}, suppressed_reason = ${OPTED_OUT}, updated_at = ${now}
        WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE} <= ${dueBy}
-         AND EXISTS (SELECT 1 FROM opt_outs o WHERE o.sender = m.sender AND o.phone = m.phone AND o.status = 'opted_out')
+         AND EXISTS (SELECT 1 FROM opt_outs o WHERE ${FORBIDS_MESSAGE})
       RETURNING m.id::text`;
     const claimed = await tx.$queryRaw<{ id: string }[]>`
       UPDATE messages SET status = 'sending', dispatched_at = ${now}, batch_chunk = ${chunk}, attempts = 1, provider = ${provider}, updated_at = ${now}

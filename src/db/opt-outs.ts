@@ -4,8 +4,11 @@ import type { Scope } from './scope';
 
 /*
  * Every change of the `opt_outs` table: one record per (sender, phone), the sender being the number or
- * messaging service this deployment sends from. `opted_out` by the recipient's keyword or by the
- * carrier's "unsubscribed" refusal; `opted_in` again only by the recipient's own START.
+ * messaging service the text went to. `opted_out` by the recipient's keyword or by the carrier's
+ * "unsubscribed" refusal; `opted_in` again only by the recipient's own START. A record of a business's
+ * own number names the business: it blocks every sender of that business to the phone, and a START to
+ * any of its numbers lifts them all. A record of the deployment's shared sender (`business` null) stays
+ * per (sender, phone).
  */
 
 type Tx = Db.TransactionClient;
@@ -13,6 +16,8 @@ type Tx = Db.TransactionClient;
 export interface OptOutChange {
   sender: string;
   phone: string;
+  /** The business whose own number `sender` is; null for the shared sender. */
+  business: string | null;
   /** The keyword as received (upper-cased), or the carrier's error code. */
   detail: string;
   at: Date;
@@ -20,24 +25,35 @@ export interface OptOutChange {
 
 /** The recipient opted out (again): the record says so from `at`, whatever it said before. */
 export async function recordOptOut(db: Prisma | Tx, change: OptOutChange & { source: 'keyword' | 'carrier' }): Promise<void> {
-  const { sender, phone, source, detail, at } = change;
+  const { sender, phone, business, source, detail, at } = change;
   await db.optOut.upsert({
     where: { sender_phone: { sender, phone } },
-    create: { sender, phone, status: 'opted_out', source, detail, optedOutAt: at },
-    update: { status: 'opted_out', source, detail, optedOutAt: at, optedInAt: null },
+    create: { sender, phone, business, status: 'opted_out', source, detail, optedOutAt: at },
+    update: { business, status: 'opted_out', source, detail, optedOutAt: at, optedInAt: null },
   });
 }
 
 /** The recipient texted START (or UNSTOP, YES): an opt-out record turns `opted_in`; without one there is nothing to undo. */
 export async function recordOptIn(db: Prisma | Tx, change: OptOutChange): Promise<boolean> {
-  const { sender, phone, detail, at } = change;
-  const changed = await db.optOut.updateMany({ where: { sender, phone, status: 'opted_out' }, data: { status: 'opted_in', source: 'keyword', detail, optedInAt: at } });
+  const { sender, phone, business, detail, at } = change;
+  const changed = await db.optOut.updateMany({
+    where: { phone, status: 'opted_out', ...(business === null ? { sender, business: null } : { business }) },
+    data: { status: 'opted_in', source: 'keyword', detail, optedInAt: at },
+  });
   return changed.count > 0;
 }
 
-export async function isOptedOut(db: Prisma | Tx, sender: string, phone: string): Promise<boolean> {
-  const record = await db.optOut.findUnique({ where: { sender_phone: { sender, phone } }, select: { status: true } });
-  return record?.status === 'opted_out';
+/** Where a message `m` goes (its sender, business and phone), an opt-out record `o` that forbids it. */
+export const FORBIDS_MESSAGE = Db.sql`o.phone = m.phone AND o.status = 'opted_out' AND ((o.business IS NULL AND o.sender = m.sender) OR o.business = m.business)`;
+
+/** Whether a message of `business` from `sender` to `phone` is forbidden: the shared sender's record, or any of the business's own. */
+export async function isOptedOut(db: Prisma | Tx, business: string, sender: string, phone: string): Promise<boolean> {
+  return (await optedOutAmong(db, business, sender, [phone])).size > 0;
+}
+
+/** The business `sender` is an own number of (held now or before), or null: the shared sender. */
+export async function optOutScopeOf(db: Prisma | Tx, business: string, sender: string): Promise<string | null> {
+  return (await db.businessNumber.count({ where: { business, number: sender } })) > 0 ? business : null;
 }
 
 /**
@@ -50,22 +66,26 @@ export async function isOptedOut(db: Prisma | Tx, sender: string, phone: string)
 export function listVisibleOptOuts(prisma: Prisma, scope: Scope, filter: { phone?: string; take: number; after?: { sender: string; phone: string } }): Promise<OptOut[]> {
   const { business, ownerId } = scope;
   return prisma.$queryRaw<OptOut[]>`
-    SELECT o.sender, o.phone, o.status::text AS status, o.source, o.detail, o.opted_out_at AS "optedOutAt", o.opted_in_at AS "optedInAt", o.updated_at AS "updatedAt"
+    SELECT o.sender, o.phone, o.status::text AS status, o.source, o.detail, o.business, o.opted_out_at AS "optedOutAt", o.opted_in_at AS "optedInAt", o.updated_at AS "updatedAt"
     FROM opt_outs o
     WHERE EXISTS (
         SELECT 1 FROM messages m
         WHERE m.phone = o.phone AND m.business = ${business} AND m.owner_id = ${ownerId} AND m.direction = 'outbound'
           AND (m.provider_accepted_at IS NOT NULL OR m.status IN ('sent', 'delivered', 'undelivered')
             OR (m.status = 'failed' AND o.source = 'carrier' AND m.error_code = o.detail)))
+      AND (o.business IS NULL OR o.business = ${business})
       ${filter.phone ? Db.sql`AND o.phone = ${filter.phone}` : Db.empty}
       ${filter.after ? Db.sql`AND (o.phone, o.sender) > (${filter.after.phone}, ${filter.after.sender})` : Db.empty}
     ORDER BY o.phone, o.sender
     LIMIT ${filter.take}`;
 }
 
-/** Which of these phones have opted out of `sender`, in one query. */
-export async function optedOutAmong(db: Prisma | Tx, sender: string, phones: string[]): Promise<Set<string>> {
+/** Which of these phones a message of `business` from `sender` may not reach, in one query. */
+export async function optedOutAmong(db: Prisma | Tx, business: string, sender: string | null, phones: string[]): Promise<Set<string>> {
   if (phones.length === 0) return new Set();
-  const rows = await db.optOut.findMany({ where: { sender, phone: { in: phones }, status: 'opted_out' }, select: { phone: true } });
+  const rows = await db.optOut.findMany({
+    where: { phone: { in: phones }, status: 'opted_out', OR: [{ business }, ...(sender === null ? [] : [{ business: null, sender }])] },
+    select: { phone: true },
+  });
   return new Set(rows.map((row) => row.phone));
 }

@@ -41,6 +41,8 @@ export interface CrmServiceDeps {
   log?: (error: unknown) => void;
   /** The configured carrier's sender: as for POST /messages, an opted-out number is refused. */
   carrier?: { sender: string };
+  /** REQUIRE_BUSINESS_NUMBERS, as for POST /messages. */
+  requireBusinessNumbers?: boolean;
 }
 
 /** Leaves the worker time to answer before the Nexus request's deadline. */

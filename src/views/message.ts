@@ -18,6 +18,9 @@ export const messageView = (m: Message & { client: { id: string } | null }) => (
   client: m.client?.id ?? null,
   client_phone: m.phone,
   client_name: m.name,
+  // Ours is the sender (the number or messaging service it went out from, or the number a reply came in to); the client's the phone.
+  from: m.direction === 'inbound' ? m.phone : m.sender,
+  to: m.direction === 'inbound' ? m.sender : m.phone,
   text_message: m.text,
   attempts: m.attempts,
   provider: m.provider,

@@ -35,6 +35,8 @@ export interface WorkerDeps {
   admission?: Admissions;
   /** The configured carrier (its sender: opt-outs, suppression); undefined for `log` and `webhook`. */
   carrier?: Carrier;
+  /** REQUIRE_BUSINESS_NUMBERS: the Nexus operations refuse a send as POST /messages does. */
+  requireBusinessNumbers?: boolean;
   /** How batches are sent (MESSAGE_BATCH_CHUNK_SIZE, MESSAGE_BATCH_CONCURRENCY, MESSAGE_SEND_RATE_PER_SECOND). */
   campaigns?: CampaignSettings;
   /** Marks the messages the Nexus operations start (see Services). */
@@ -93,7 +95,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
           },
           sinks: workflowSpanSinks(),
           activities,
-          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission, carrier: deps.carrier, messageStarts: deps.messageStarts })] }),
+          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission, carrier: deps.carrier, requireBusinessNumbers: deps.requireBusinessNumbers, messageStarts: deps.messageStarts })] }),
           ...WORKER_TUNING[role],
         }),
       ),

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { type Carrier, CarrierRejected, type CarrierSend, CarrierUnavailable, statusCallbackUrl } from '../../carriers';
+import type { NumberCarriers } from '../../carriers/numbers';
 import { providerRefHeldByAnother } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
 import { ActivityFailureType } from '../../domain';
@@ -18,7 +19,11 @@ export interface CarrierRejection {
  * quote the phone and the text.
  */
 /** `prisma`: where a lookup after a crash checks that the carrier id it found is no other message's (always given by the worker). */
-export function createCarrierProvider(carrier: Carrier, publicBaseUrl: string, prisma?: Prisma): MessageProvider {
+/** `carriers`: the deployment's carrier for its shared sender, a business's own number's carrier for a message from it. */
+export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers, publicBaseUrl: string, prisma?: Prisma): MessageProvider {
+  const carriers: NumberCarriers =
+    'forSender' in carrierOrNumbers ? carrierOrNumbers : { deployment: carrierOrNumbers, forSender: async () => carrierOrNumbers, forNumber: async () => carrierOrNumbers };
+  const carrier = carriers.deployment;
   const toSend = (message: OutgoingMessage): CarrierSend => ({
     id: message.id,
     to: message.to,
@@ -45,9 +50,10 @@ export function createCarrierProvider(carrier: Carrier, publicBaseUrl: string, p
 
   return {
     name: carrier.name,
-    async deliver(message: OutgoingMessage) {
+    async deliver(message: OutgoingMessage, sender: string | null = null) {
       try {
-        const accepted = await carrier.send(toSend(message));
+        const from = await carriers.forSender(message.business, sender);
+        const accepted = await from.send(toSend(message));
         return { providerRef: accepted.providerRef };
       } catch (error) {
         throw failureOf(error);
@@ -55,10 +61,10 @@ export function createCarrierProvider(carrier: Carrier, publicBaseUrl: string, p
     },
 
     /** The carrier's copy of the message, unless another of our messages already holds that carrier id (then it is that one's, not ours). */
-    async findSent(message: OutgoingMessage) {
+    async findSent(message: OutgoingMessage, sender: string | null = null) {
       let found;
       try {
-        found = await carrier.findSent(toSend(message));
+        found = await (await carriers.forSender(message.business, sender)).findSent(toSend(message));
       } catch (error) {
         throw failureOf(error);
       }

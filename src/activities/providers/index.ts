@@ -1,4 +1,4 @@
-import type { Carrier } from '../../carriers';
+import type { NumberCarriers } from '../../carriers/numbers';
 import type { Config } from '../../config';
 import type { Prisma } from '../../db/prisma';
 import { createCarrierProvider } from './carrier';
@@ -10,9 +10,9 @@ export type { MessageProvider, OutgoingMessage } from './types';
 export type { CarrierRejection } from './carrier';
 
 /** The configured provider; a carrier when one is configured (built once, by the composition root). */
-export function createProvider(config: Config, prisma: Prisma, carrier: Carrier | undefined): MessageProvider {
+export function createProvider(config: Config, prisma: Prisma, carriers: NumberCarriers | undefined): MessageProvider {
   // loadConfig has refused a carrier without PUBLIC_BASE_URL, and MESSAGE_PROVIDER=webhook without a URL.
-  if (carrier) return createCarrierProvider(carrier, config.PUBLIC_BASE_URL!, prisma);
+  if (carriers) return createCarrierProvider(carriers, config.PUBLIC_BASE_URL!, prisma);
   if (config.MESSAGE_PROVIDER === 'webhook') {
     return createWebhookProvider({ url: config.MESSAGE_WEBHOOK_URL!, secret: config.MESSAGE_WEBHOOK_SECRET });
   }

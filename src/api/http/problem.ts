@@ -32,4 +32,5 @@ export const badRequest = (detail: string) => new HttpProblem(400, detail, '/pro
 export const notFound = (detail: string) => new HttpProblem(404, detail, '/problems/not-found');
 export const unauthorized = (detail: string) =>
   new HttpProblem(401, detail, '/problems/unauthorized', { 'WWW-Authenticate': 'Bearer' });
+export const forbidden = (detail: string) => new HttpProblem(403, detail, '/problems/forbidden');
 export const conflict = (detail: string) => new HttpProblem(409, detail, '/problems/conflict');

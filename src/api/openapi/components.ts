@@ -98,6 +98,7 @@ export const BODY_EXAMPLES = {
 /** The responses every business route shares, by status. */
 export const common = {
   401: ref('responses', 'Unauthorized'),
+  403: ref('responses', 'WrongBusiness'),
   413: ref('responses', 'PayloadTooLarge'),
   415: ref('responses', 'UnsupportedMediaType'),
   429: ref('responses', 'RateLimited'),
@@ -108,12 +109,17 @@ export const common = {
 /** The shared statuses of a route under the business prefix; `withBody` adds what a request body can cause. */
 export function businessResponses(withBody: boolean): OpenApiObject {
   return withBody
-    ? { 401: common[401], 413: common[413], 415: common[415], 429: common[429], 500: common[500], 503: common[503] }
-    : { 401: common[401], 429: common[429], 500: common[500], 503: common[503] };
+    ? { 401: common[401], 403: common[403], 413: common[413], 415: common[415], 429: common[429], 500: common[500], 503: common[503] }
+    : { 401: common[401], 403: common[403], 429: common[429], 500: common[500], 503: common[503] };
 }
 
 export const components: OpenApiObject = {
   securitySchemes: {
+    adminAuth: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The operator credential: the bearer secret `ADMIN_TOKEN` (npm start generates one and prints where), or a JWT whose `aud` is `ADMIN_JWT_AUDIENCE`.',
+    },
     bearerAuth: {
       type: 'http',
       scheme: 'bearer',
@@ -121,6 +127,7 @@ export const components: OpenApiObject = {
       description:
         'A JWT signed with HS256 (the server\'s `JWT_SECRET`) or RS256/ES256 (its `JWT_PUBLIC_KEY`); no other algorithm is accepted. ' +
         '`sub` (the user id, at most 200 characters) and `exp` are required; `iss`, `aud` and `nbf` are checked when the server is configured for them. ' +
+        'When the server sets `JWT_BUSINESS_CLAIM` (say `org`), that claim — a business name or an array of them — must name the business in the path, exactly, or the answer is a 403. ' +
         'For development, `npm run token -- <userId>` prints one.',
     },
   },
@@ -201,6 +208,12 @@ export const components: OpenApiObject = {
         twoAuthorizations: 'More than one Authorization header',
       },
       ['WWW-Authenticate'],
+    ),
+    WrongBusiness: problem(
+      403,
+      'Only when the server sets `JWT_BUSINESS_CLAIM`: the token\'s claim of that name does not name the business in the path, or the token has no such claim. ' +
+        'Checked right after the token, before anything else of the request is read, and the same whether the business has any data or not.',
+      { wrongBusiness: 'Token is not valid for this business' },
     ),
     PayloadTooLarge: problem(413, 'The body is larger than 100 kB (5 MB for `POST /messages/batch`), counted decompressed: a compressed body is refused as soon as it inflates past the limit.', {
       tooLarge: 'Request body is larger than 100 kB',

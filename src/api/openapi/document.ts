@@ -11,9 +11,10 @@ import { optOutsApi } from './paths/opt-outs';
 import { providersApi } from './paths/providers';
 import { webhooksApi } from './paths/webhooks';
 import { rotationApi } from './paths/rotation';
+import { adminApi } from './paths/admin';
 
 /** Each feature describes its own routes; a new feature (webhooks, events, rotation) adds its part here. */
-const PARTS: ApiPart[] = [clientsApi, agentsApi, assignmentsApi, rotationApi, messagesApi, messageBatchesApi, optOutsApi, webhooksApi, eventsApi, providersApi, healthApi, docsApi];
+const PARTS: ApiPart[] = [clientsApi, agentsApi, assignmentsApi, rotationApi, messagesApi, messageBatchesApi, optOutsApi, webhooksApi, eventsApi, providersApi, adminApi, healthApi, docsApi];
 
 function merge<T>(target: Record<string, T>, source: Record<string, T> | undefined, what: string): void {
   for (const [key, value] of Object.entries(source ?? {})) {
@@ -24,9 +25,9 @@ function merge<T>(target: Record<string, T>, source: Record<string, T> | undefin
 
 const DESCRIPTION = `Assign agents to clients — each assignment expiring by itself at a date — and send text messages to clients, now or later.
 
-**Authentication.** Every route under \`/ext/v2/{businessname}\` needs \`Authorization: Bearer <JWT>\`; anything wrong with it is a 401 with \`WWW-Authenticate: Bearer\`.
+**Authentication.** Every route under \`/ext/v2/{businessname}\` needs \`Authorization: Bearer <JWT>\`; anything wrong with it is a 401 with \`WWW-Authenticate: Bearer\`. When the server binds tokens to businesses (\`JWT_BUSINESS_CLAIM\`), a token whose claim does not name the path's business is a 403 \`Token is not valid for this business\`.
 
-**Ownership.** Clients, agents and messages belong to one user (the token's \`sub\`) inside one business (the path segment). Another user's or another business's resource is answered exactly like a missing one: 404 for clients and messages, 400 \`Agent {id} not found or not authorized\` for agents. Never 403.
+**Ownership.** Clients, agents and messages belong to one user (the token's \`sub\`) inside one business (the path segment). Another user's or another business's resource is answered exactly like a missing one: 404 for clients and messages, 400 \`Agent {id} not found or not authorized\` for agents. Never 403 for a resource: the only 403 of these routes is a token bound to another business, which says nothing of what the business holds.
 
 **Errors** are RFC 9457 problem details: \`Content-Type: application/problem+json\` and \`{ "type", "title", "status", "detail" }\`. \`type\` is stable and meant for code; \`detail\` is for people. A body that is not JSON is a 400, one over 100 kB a 413. When PostgreSQL or Temporal cannot be reached the answer is a 503 with \`Retry-After\` and nothing was done.
 

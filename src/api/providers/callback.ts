@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { Carrier, CarrierCallback } from '../../carriers';
+import type { NumberCarriers } from '../../carriers/numbers';
 import { HttpProblem } from '../http/problem';
 
 /** The carrier's request as its signature covers it: the public URL it called, its headers, its body byte for byte. */
@@ -23,15 +24,21 @@ export const onlyCarrier =
 
 export const noCarrier: RequestHandler = (_req, _res, next) => next('route');
 
-/** The carrier's signature, checked before anything is read or changed; a check that throws counts as a bad signature. */
-export function verifiedCallback(carrier: Carrier, publicBaseUrl: string | undefined): RequestHandler {
+/**
+ * The carrier's signature, checked before anything is read or changed, with the account of the number
+ * the callback is about (a business's own account, else the deployment's); a check that throws counts
+ * as a bad signature. `res.locals.numberCarrier` is the carrier whose account signed it.
+ */
+export function verifiedCallback(carriers: NumberCarriers, kind: 'receipt' | 'inbound', publicBaseUrl: string | undefined): RequestHandler {
   return async (req, res, next) => {
     const callback = callbackOf(req, publicBaseUrl);
-    const verified = await Promise.resolve()
-      .then(() => carrier.verify(callback))
-      .catch(() => false);
+    const signer = await Promise.resolve()
+      .then(() => carriers.forNumber(carriers.deployment.numberOf?.(callback, kind)))
+      .catch(() => undefined);
+    const verified = signer !== undefined && (await Promise.resolve().then(() => signer.verify(callback)).catch(() => false));
     if (!verified) return next(new HttpProblem(403, 'Invalid signature', '/problems/forbidden'));
     res.locals.callback = callback;
+    res.locals.numberCarrier = signer;
     next();
   };
 }

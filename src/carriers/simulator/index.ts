@@ -8,11 +8,15 @@ export { MAGIC_TO_ERRORS, MAGIC_UNDELIVERED, TwilioApi, postSignedForm, twilioSi
  * twilio-api.ts on a port of its own, which the Twilio carrier sends to as it would to Twilio. A moment
  * after each send it posts signed receipts to the message's StatusCallback (`sent`, then `delivered`;
  * `undelivered` for its numbers +1500555003X; Twilio's magic numbers are refused at once), and
- * `npm run sms -- <from> "<text>"` has it post a person's text to the stack's inbound route.
+ * `npm run sms -- [--to <one of its numbers>] <from> "<text>"` has it post a person's text to the stack's inbound route.
+ * It has ten numbers, +15005550000 to +15005550009: +15005550006 is the deployment's shared sender, the
+ * others are for businesses to register (`npm run number`).
  */
 
-/** The simulator's sending number: Twilio's magic "From" that passes every check. */
+/** The simulator's sending number (the deployment's shared sender): Twilio's magic "From" that passes every check. */
 export const SIMULATOR_NUMBER = '+15005550006';
+/** Every number the simulator has, for businesses to register as their own: +15005550000 to +15005550009 (the shared sender among them). */
+export const SIMULATOR_NUMBERS = Array.from({ length: 10 }, (_, k) => `+1500555000${k}`);
 /** How long after a send its receipts come. */
 export const SIMULATOR_RECEIPT_DELAY_MS = 500;
 
@@ -35,7 +39,8 @@ export async function startSimulator(options: { authToken: string; publicBaseUrl
   const api = new TwilioApi({
     accountSid,
     authToken: options.authToken,
-    from: [SIMULATOR_NUMBER],
+    from: SIMULATOR_NUMBERS,
+    anySubaccount: true,
     autoReceiptsAfterMs: options.receiptDelayMs ?? SIMULATOR_RECEIPT_DELAY_MS,
     price: { amount: '-0.00790', unit: 'USD' },
     onCallbackError: options.onCallbackError,

@@ -67,6 +67,8 @@ export interface RecordedRequest {
   params: Record<string, string>;
   /** What this API answered. */
   status: number;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export interface TwilioApiOptions {
@@ -87,9 +89,13 @@ export interface TwilioApiOptions {
   onCallbackError?: (error: unknown) => void;
   /**
    * The simulator's own door for a person's text (not Twilio's): `POST /simulator/sms` with the
-   * account's Basic credentials and JSON `{ "from", "text" }` posts it, signed, to `url` as sent to `number`.
+   * account's Basic credentials and JSON `{ "from", "text", "to"? }` posts it, signed, to `url` as sent to `to` (one of `from`'s numbers), else `number`.
    */
   inbound?: { url: string; number: string };
+  /** Subaccounts (a business's own account) whose credentials open their own `/Accounts/{sid}/`; their callbacks are signed with their token. */
+  subaccounts?: { accountSid: string; authToken: string }[];
+  /** The simulator: any subaccount (`AC…` and a token) is taken on first use and kept, as an operator registers it. */
+  anySubaccount?: boolean;
 }
 
 export interface CallbackAnswer {
@@ -153,8 +159,22 @@ export class TwilioApi {
   private readonly statusCallbacks = new Map<string, string>();
   private readonly pending = new Set<NodeJS.Timeout>();
   private refusals: { status: number; code: number; retryAfterSeconds?: number; left: number }[] = [];
+  /** Each account's auth token: the main one and its subaccounts. */
+  private readonly tokens: Map<string, string>;
 
-  constructor(readonly options: TwilioApiOptions) {}
+  constructor(readonly options: TwilioApiOptions) {
+    this.tokens = new Map([[options.accountSid, options.authToken], ...(options.subaccounts ?? []).map((sub) => [sub.accountSid, sub.authToken] as [string, string])]);
+  }
+
+  /** The token that signs callbacks about messages of `accountSid`. */
+  private tokenOf(accountSid: string): string {
+    return this.tokens.get(accountSid) ?? this.options.authToken;
+  }
+
+  /** The account that last sent from `number` (whose token signs a text to it), else the main one. */
+  private accountOfNumber(number: string): string {
+    return [...this.messages].reverse().find((message) => message.direction === 'outbound-api' && message.from === number)?.account_sid ?? this.options.accountSid;
+  }
 
   /** The REST base (what TWILIO_API_URL names). */
   get url(): string {
@@ -223,20 +243,21 @@ export class TwilioApi {
       ...(extra.errorCode ? { ErrorCode: String(extra.errorCode) } : {}),
       ...(extra.price ? { Price: extra.price.amount, PriceUnit: extra.price.unit } : {}),
     };
-    return this.post(url, params, extra.authToken);
+    return this.post(url, params, extra.authToken === undefined ? this.tokenOf(message.account_sid) : extra.authToken);
   }
 
   /** Posts an incoming text (a person texting `to` from `from`) to `url`, signed unless told otherwise. */
   async postInbound(url: string, text: { from: string; to: string; body: string; messagingServiceSid?: string }, authToken?: string | null): Promise<CallbackAnswer> {
     const messageSid = sid('SM');
     const now = twilioDate(new Date());
+    const account = this.accountOfNumber(text.to);
     this.messages.push({
-      ...this.messageShape(messageSid, text.to, text.from, text.messagingServiceSid ?? null, text.body, now),
+      ...this.messageShape(messageSid, text.to, text.from, text.messagingServiceSid ?? null, text.body, now, account),
       direction: 'inbound',
       status: 'received',
     });
     const params: Record<string, string> = {
-      AccountSid: this.options.accountSid,
+      AccountSid: account,
       ApiVersion: API_VERSION,
       Body: text.body,
       From: text.from,
@@ -249,7 +270,7 @@ export class TwilioApi {
       To: text.to,
       ...(text.messagingServiceSid ? { MessagingServiceSid: text.messagingServiceSid } : {}),
     };
-    return this.post(url, params, authToken);
+    return this.post(url, params, authToken === undefined ? this.tokenOf(account) : authToken);
   }
 
   private async post(url: string, params: Record<string, string>, authToken: string | null | undefined): Promise<CallbackAnswer> {
@@ -259,11 +280,11 @@ export class TwilioApi {
     return record.answer;
   }
 
-  private messageShape(messageSid: string, to: string, from: string | null, messagingServiceSid: string | null, body: string, now: string): TwilioApiMessage {
-    const uri = `/${API_VERSION}/Accounts/${this.options.accountSid}/Messages/${messageSid}.json`;
+  private messageShape(messageSid: string, to: string, from: string | null, messagingServiceSid: string | null, body: string, now: string, account = this.options.accountSid): TwilioApiMessage {
+    const uri = `/${API_VERSION}/Accounts/${account}/Messages/${messageSid}.json`;
     return {
       sid: messageSid,
-      account_sid: this.options.accountSid,
+      account_sid: account,
       api_version: API_VERSION,
       body,
       date_created: now,
@@ -290,7 +311,7 @@ export class TwilioApi {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const record: RecordedRequest = { method: req.method ?? '', path: url.pathname, headers: req.headers, params: {}, status: 0 };
+    const record: RecordedRequest = { method: req.method ?? '', path: url.pathname, headers: req.headers, params: {}, status: 0, at: Date.now() };
     this.requests.push(record);
     const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       record.status = status;
@@ -300,11 +321,14 @@ export class TwilioApi {
     try {
       if (req.method === 'POST' && url.pathname === '/simulator/sms' && this.options.inbound) {
         this.authenticate(req);
-        const text = safeJson(raw) as { from?: unknown; text?: unknown } | null;
+        const text = safeJson(raw) as { from?: unknown; to?: unknown; text?: unknown } | null;
         if (typeof text?.from !== 'string' || !E164.test(text.from)) throw new ApiError(400, 21211, '`from` must be a phone number in E.164 (+14155550100)');
+        if (text.to !== undefined && (typeof text.to !== 'string' || !E164.test(text.to))) throw new ApiError(400, 21211, '`to` must be a phone number in E.164 (+15005550006)');
+        const to = (text.to as string | undefined) ?? this.options.inbound.number;
+        if (this.options.from && !this.options.from.includes(to)) throw new ApiError(400, 21606, `${to} is not one of the simulator's numbers (${this.options.from.join(', ')})`);
         if (typeof text.text !== 'string' || !text.text) throw new ApiError(400, 21602, '`text` is required');
-        const delivered = await this.postInbound(this.options.inbound.url, { from: text.from, to: this.options.inbound.number, body: text.text });
-        answer(200, { sid: this.messages.at(-1)!.sid, to: this.options.inbound.number, url: this.options.inbound.url, answer: delivered.status });
+        const delivered = await this.postInbound(this.options.inbound.url, { from: text.from, to, body: text.text });
+        answer(200, { sid: this.messages.at(-1)!.sid, to, url: this.options.inbound.url, answer: delivered.status });
         return;
       }
       const account = this.authenticate(req, url.pathname);
@@ -313,7 +337,7 @@ export class TwilioApi {
         const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim();
         if (contentType !== 'application/x-www-form-urlencoded') throw new ApiError(400, 20001, 'Content-Type must be application/x-www-form-urlencoded');
         record.params = Object.fromEntries(new URLSearchParams(raw));
-        const created = this.create(record.params);
+        const created = this.create(record.params, account);
         if (this.options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.answerDelayMs));
         answer(201, created);
         return;
@@ -345,16 +369,19 @@ export class TwilioApi {
     const match = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
     const [user, ...rest] = match ? Buffer.from(match[1], 'base64').toString('utf8').split(':') : [];
     const password = rest.join(':');
-    const valid =
-      (user === this.options.accountSid && password === this.options.authToken) || (this.options.apiKeys ?? []).some((key) => key.sid === user && key.secret === password);
+    if (this.options.anySubaccount && user && /^AC[0-9a-f]{32}$/.test(user) && password && !this.tokens.has(user)) this.tokens.set(user, password);
+    const apiKey = (this.options.apiKeys ?? []).some((key) => key.sid === user && key.secret === password);
+    const valid = apiKey || (user !== undefined && this.tokens.get(user) === password && password !== '');
     if (!valid) throw new ApiError(401, 20003, 'Authenticate');
-    if (path === undefined) return this.options.accountSid;
+    // An API key is the main account's; an account's own credentials open that account.
+    const authenticated = apiKey ? this.options.accountSid : user!;
+    if (path === undefined) return authenticated;
     const account = /^\/2010-04-01\/Accounts\/([^/]+)\//.exec(path)?.[1];
-    if (account !== this.options.accountSid) throw new ApiError(404, 20404, `The requested resource ${path} was not found`);
+    if (account !== authenticated) throw new ApiError(404, 20404, `The requested resource ${path} was not found`);
     return account;
   }
 
-  private create(params: Record<string, string>): TwilioApiMessage {
+  private create(params: Record<string, string>, account: string): TwilioApiMessage {
     const refusal = this.refusals.find((candidate) => candidate.left > 0);
     if (refusal) {
       refusal.left -= 1;
@@ -376,7 +403,7 @@ export class TwilioApi {
     if (magic) throw new ApiError(400, magic.code, magic.message);
     if (!E164.test(to)) throw new ApiError(400, 21211, `The 'To' number ${to} is not a valid phone number.`);
     if (statusCallback !== undefined && !/^https?:\/\/[^\s/]+/.test(statusCallback)) throw new ApiError(400, 21609, 'The StatusCallback URL is not valid.');
-    const message = this.messageShape(sid('SM'), to, from ?? null, service ?? null, body, twilioDate(new Date()));
+    const message = this.messageShape(sid('SM'), to, from ?? null, service ?? null, body, twilioDate(new Date()), account);
     // Through a messaging service the sender is chosen later: `from` is null and the status `accepted`.
     if (service) message.status = 'accepted';
     this.messages.push(message);

@@ -72,7 +72,9 @@ export function receiptOf(rawBody: Buffer, messageId: string | undefined): Recei
   const errorCode = status === 'undelivered' || status === 'failed' ? errorCodeOf(payload.errors) : undefined;
   const price = priceOf(payload.cost);
   const at = dateOf(event.occurred_at) ?? dateOf(payload.completed_at) ?? dateOf(payload.sent_at);
-  return { providerRef, status, ...(messageId ? { messageId } : {}), ...(errorCode ? { errorCode } : {}), ...(isTelnyxOptOutCode(errorCode) && { optOut: true }), ...(price ? { price } : {}), ...(at ? { at } : {}) };
+  // The number it went out from: a receipt moves only a message sent from it.
+  const sender = string((payload.from as { phone_number?: unknown } | undefined)?.phone_number);
+  return { providerRef, status, ...(messageId ? { messageId } : {}), ...(sender?.startsWith('+') && { sender }), ...(errorCode ? { errorCode } : {}), ...(isTelnyxOptOutCode(errorCode) && { optOut: true }), ...(price ? { price } : {}), ...(at ? { at } : {}) };
 }
 
 /** A text from a client, from `message.received`; null for any other event or one missing its parts; throws for a body that is no event. */

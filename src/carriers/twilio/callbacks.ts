@@ -47,6 +47,7 @@ export function parseTwilioReceipt(callback: CarrierCallback): Receipt | null {
   const status = STATUSES[first(params.MessageStatus) ?? first(params.SmsStatus) ?? ''];
   if (!providerRef || !status) return null;
   const errorCode = first(params.ErrorCode);
+  const sender = first(params.From);
   const price = first(params.Price);
   const unit = first(params.PriceUnit);
   return {
@@ -55,6 +56,7 @@ export function parseTwilioReceipt(callback: CarrierCallback): Receipt | null {
     status,
     ...(errorCode && errorCode !== '0' ? { errorCode } : {}),
     ...(isTwilioOptOutCode(errorCode) && { optOut: true }),
+    ...(sender?.startsWith('+') && { sender }),
     // Twilio writes a charge as a negative amount ("-0.00790"): the view shows what was charged.
     ...(price && unit ? { price: { amount: price.replace(/^-/, ''), unit } } : {}),
   };
@@ -69,4 +71,11 @@ export function parseTwilioInbound(callback: CarrierCallback, now = new Date()):
   const status = first(params.MessageStatus) ?? first(params.SmsStatus);
   if (!providerRef || !from || !to || text === undefined || (status !== undefined && status !== 'received')) return null;
   return { providerRef, from, to, text, receivedAt: now };
+}
+
+/** Our number in a callback: a status callback's From (the number it went out from), an incoming text's To. */
+export function twilioCallbackNumber(callback: CarrierCallback, kind: 'receipt' | 'inbound'): string | undefined {
+  const params = formParams(callback.rawBody);
+  const number = first(kind === 'receipt' ? params.From : params.To);
+  return number?.startsWith('+') ? number : undefined;
 }

@@ -1,6 +1,6 @@
 import type { Carrier, CarrierCallback } from '../../carriers';
 import { assignmentsInForce } from '../../db/client-owners';
-import { storeInbound, type InboundOutcome } from '../../db/messages';
+import { inboundTargetOf, storeInbound, type InboundOutcome } from '../../db/messages';
 import { recordOptIn, recordOptOut } from '../../db/opt-outs';
 import type { Prisma } from '../../db/prisma';
 import { keywordOf, OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION } from './keywords';
@@ -8,7 +8,14 @@ import { readCallback } from './receipts';
 
 export interface InboundDeps {
   prisma: Prisma;
+  /** The deployment's carrier: its sender is the shared one. */
   carrier: Carrier;
+  /** The carrier of the number the text went to (its account signed the callback): keyword answers go out from that number. */
+  answeringCarrier?: Carrier;
+  /** SHARED_SENDER_MATCH_DAYS in ms; 30 days when absent. */
+  sharedSenderMatchMs?: number;
+  /** Counts a reply on the shared sender that more than one business or user could own (kept unmatched). */
+  countAmbiguous?: () => void;
   /** What HELP and INFO are answered with (SMS_HELP_TEXT). */
   helpText: string;
   /** Counts a text that answered no message of ours. */
@@ -21,12 +28,14 @@ export interface InboundDeps {
 const storable = (text: string) => Buffer.from(text.replace(/\0/g, ''), 'utf8').toString('utf8');
 
 /**
- * A verified inbound-text callback. The text is stored once per carrier id, matched to whoever last
- * reached that number from our sender (a message the carrier accepted; `message.received`, naming the client's assignments in force) or
+ * A verified inbound-text callback. The text is stored once per carrier id and matched by the number
+ * it was sent to: a business's own number reaches that business only (its latest message the carrier
+ * accepted to the phone); the shared sender only when one business and user texted the phone from it
+ * lately (storeInbound). Matched: `message.received`, naming the client's assignments in force; else
  * kept as unmatched. A keyword is also an ordinary reply the owner sees; besides, STOP (and its
- * synonyms) opts the number out and START back in for our sender, and HELP gets the help text. Each
- * answer is sent once, after the commit, and only for a text seen the first time; a carrier that
- * refuses it (its own opt-out handling may already block the number) does not undo anything.
+ * synonyms) opts the number out — of every number of that business, or of the shared sender — and
+ * START back in, and HELP gets the help text. Each answer is sent once, from the number texted, after
+ * the commit, and only for a text seen the first time; a carrier that refuses it does not undo anything.
  */
 export async function receiveInbound(deps: InboundDeps, callback: CarrierCallback): Promise<InboundOutcome | null> {
   const { carrier, prisma } = deps;
@@ -35,7 +44,14 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
   const text = storable(inbound.text);
   const keyword = keywordOf(text);
   const now = new Date();
-  const change = { sender: carrier.sender, phone: inbound.from, detail: keyword?.word ?? '', at: inbound.receivedAt };
+  const target = await inboundTargetOf(prisma, inbound.to);
+  const change = {
+    sender: target.business === null ? carrier.sender : inbound.to,
+    business: target.business,
+    phone: inbound.from,
+    detail: keyword?.word ?? '',
+    at: inbound.receivedAt,
+  };
   const outcome = await storeInbound(
     prisma,
     {
@@ -47,17 +63,19 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
       text,
       receivedAt: inbound.receivedAt,
       sender: carrier.sender,
+      sharedSenderMatchMs: deps.sharedSenderMatchMs ?? 30 * 24 * 60 * 60 * 1000,
     },
+    target,
     async (tx, message) => ({ assignments: message.clientPk ? await assignmentsInForce(tx, { pk: message.clientPk, ownerId: message.ownerId }, now) : [] }),
     async (tx) => {
       if (keyword?.kind === 'optOut') await recordOptOut(tx, { ...change, source: 'keyword' });
       if (keyword?.kind === 'optIn') await recordOptIn(tx, change);
     },
   );
-  if (outcome.stored === 'unmatched') deps.countUnmatched?.();
+  if (outcome.stored === 'unmatched') (outcome.ambiguous ? deps.countAmbiguous : deps.countUnmatched)?.();
   if (outcome.stored !== 'repeat' && keyword) {
     const answer = { optOut: OPT_OUT_CONFIRMATION, optIn: OPT_IN_CONFIRMATION, help: deps.helpText }[keyword.kind];
-    await carrier.reply(inbound.from, answer).catch((error: unknown) => deps.onReplyFailed?.(error));
+    await (deps.answeringCarrier ?? carrier).reply(inbound.from, answer).catch((error: unknown) => deps.onReplyFailed?.(error));
   }
   return outcome;
 }

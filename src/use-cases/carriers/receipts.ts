@@ -39,6 +39,7 @@ export async function recordReceipt(deps: ReceiptDeps, callback: CarrierCallback
     optOut: receipt.optOut,
     price: receipt.price,
     at: receipt.at,
+    sender: receipt.sender,
   });
   if (outcome.applied && outcome.message.status === 'delivered' && outcome.sentAt && outcome.message.deliveredAt) {
     deps.observeDelivered?.(Math.max(0, (outcome.message.deliveredAt.getTime() - outcome.sentAt.getTime()) / 1000));

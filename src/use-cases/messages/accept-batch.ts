@@ -11,6 +11,7 @@ import { Conflict, Invalid, refusalOf, Unavailable, type UseCaseError } from '..
 import { parseBatchRequest, type BatchRequest } from './batch-request';
 import { idempotencyKeyReused, inMessagePlace, newMessageOf, RETRY_AFTER_SECONDS, type AcceptDeps } from './accept';
 import { readIdempotencyKey } from './idempotency';
+import { sendersOf } from './sender';
 
 /** What a batch's accept needs: a single message's (the same backpressure, carrier and opt-outs). */
 export type AcceptBatchDeps = AcceptDeps;
@@ -71,9 +72,9 @@ async function storeAndStart(
   start: StartBatchWorkflow,
 ): Promise<BatchAnswer> {
   const hash = idempotencyKey ? batchHash(request, body) : null;
-  const sender = deps.carrier?.sender ?? null;
   const phones = request.recipients.flatMap((r) => ('request' in r ? [r.request.phone] : []));
-  const optedOut = sender === null ? new Set<string>() : await optedOutAmong(deps.prisma, sender, phones);
+  const senderOf = await sendersOf(deps, scope.business, phones);
+  const optedOut = await optedOutPhones(deps, scope.business, phones, senderOf);
 
   const results: RecipientResult[] = [];
   const messages = [];
@@ -88,7 +89,7 @@ async function storeAndStart(
       results.push(refused(index, OPTED_OUT));
       continue;
     }
-    const message = newMessageOf(r, { sender, idempotencyKey: null, requestHash: null });
+    const message = newMessageOf(r, { sender: senderOf(r.phone), idempotencyKey: null, requestHash: null });
     sendAt ??= r.sendAt;
     messages.push(message);
     results.push({ index, _id: message.id, status: 'scheduled', send_at: r.sendAt.toISOString() });
@@ -122,6 +123,21 @@ async function storeAndStart(
     throw new Unavailable('The batch could not be scheduled and will not be sent: try again', RETRY_AFTER_SECONDS);
   }
   return answer;
+}
+
+/** The phones a message from the business (each from its own sender) may not reach: one query per sender. */
+async function optedOutPhones(deps: AcceptBatchDeps, business: string, phones: string[], senderOf: (phone: string) => string | null): Promise<Set<string>> {
+  if (!deps.carrier) return new Set();
+  const bySender = new Map<string, string[]>();
+  for (const phone of phones) {
+    const sender = senderOf(phone)!;
+    const some = bySender.get(sender) ?? [];
+    some.push(phone);
+    bySender.set(sender, some);
+  }
+  const optedOut = new Set<string>();
+  for (const [sender, some] of bySender) for (const phone of await optedOutAmong(deps.prisma, business, sender, some)) optedOut.add(phone);
+  return optedOut;
 }
 
 /** No recipient was valid: a 400 whose body still lists each recipient's problem. */

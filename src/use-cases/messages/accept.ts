@@ -13,6 +13,7 @@ import type { MessageStartConfirmations } from '../../db/message-start-confirmat
 import { readIdempotencyKey, requestHash } from './idempotency';
 import { parseMessageRequest, type MessageRequest } from './request';
 import { smsShape } from './sms-encoding';
+import { sendersOf } from './sender';
 import { startMessageWorkflow, type ScheduledMessage } from '../../temporal/send-message-workflow';
 
 export interface AcceptDeps {
@@ -22,8 +23,10 @@ export interface AcceptDeps {
   /** Backpressure: a request beyond the places in flight waits briefly, then is a 503 before anything is stored. */
   admission?: Pick<Admissions, 'messages'>;
   log?: (error: unknown) => void;
-  /** The configured carrier: messages go out from its sender, and not to a number that opted out of it. */
+  /** The configured carrier: messages go out from its sender (or the business's own numbers), and not to a number that opted out. */
   carrier?: { sender: string };
+  /** REQUIRE_BUSINESS_NUMBERS: a business without numbers of its own gets a 409 instead of the shared sender. */
+  requireBusinessNumbers?: boolean;
   /** Told of each message whose workflow start succeeded (the reconciler's recent pass skips those rows). */
   messageStarts?: Pick<MessageStartConfirmations, 'confirm'>;
 }
@@ -95,8 +98,8 @@ async function storeAndStart(
     if (first.requestHash !== hash) throw idempotencyKeyReused();
     return { message: first, replayed: true };
   };
-  const sender = deps.carrier?.sender ?? null;
-  if (sender !== null && (await isOptedOut(deps.prisma, sender, request.phone))) {
+  const sender = (await sendersOf(deps, scope.business, [request.phone]))(request.phone);
+  if (sender !== null && (await isOptedOut(deps.prisma, scope.business, sender, request.phone))) {
     // A repeat of a request accepted before the opt-out still gets its first answer (that message ends suppressed when due).
     const first = idempotencyKey ? await findMessageByIdempotencyKey(deps.prisma, scope, idempotencyKey) : null;
     if (!first) throw new Conflict('Recipient has opted out of text messages');

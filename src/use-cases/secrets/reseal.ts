@@ -1,10 +1,14 @@
 import type { Prisma } from '../../db/prisma';
+import { resealNumberCredentials } from '../../db/business-numbers';
 import { resealSubscriptionSecrets, type ResealResult } from '../../db/webhook-subscriptions';
+import { credentialsPurpose } from '../numbers/credentials';
 import type { SecretBox } from '../../secrets/secret-box';
 
 /** What a reseal did, per table holding sealed secrets. */
 export interface StoredSecretsResealed {
   webhookSubscriptions: ResealResult;
+  /** Businesses' carrier credentials (business_numbers.credentials). */
+  numberCredentials: ResealResult;
 }
 
 /**
@@ -14,5 +18,9 @@ export interface StoredSecretsResealed {
  * sealed secrets adds its own reseal here.
  */
 export async function resealStoredSecrets(prisma: Prisma, secrets: SecretBox): Promise<StoredSecretsResealed> {
-  return { webhookSubscriptions: await resealSubscriptionSecrets(prisma, secrets) };
+  const numberCredentials = await resealNumberCredentials(prisma, `v1:${secrets.currentKeyId}:`, (sealed, row) => {
+    const purpose = credentialsPurpose(row.business, row.number);
+    return secrets.seal(secrets.open(sealed, purpose), purpose);
+  });
+  return { webhookSubscriptions: await resealSubscriptionSecrets(prisma, secrets), numberCredentials };
 }

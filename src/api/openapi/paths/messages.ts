@@ -33,6 +33,8 @@ const sentMessage = {
   client: 'c1',
   client_phone: '+442079460958',
   client_name: 'Ada Lovelace',
+  from: '+15005550006',
+  to: '+442079460958',
   text_message: 'Hello Ada, your order has shipped.',
   attempts: 1,
   provider: 'log',
@@ -123,7 +125,7 @@ export const messagesApi: ApiPart = {
     Message: {
       type: 'object',
       required: [
-        '_id', 'status', 'send_at', 'workflow_id', 'message_type', 'client', 'client_phone', 'client_name', 'text_message', 'attempts',
+        '_id', 'status', 'send_at', 'workflow_id', 'message_type', 'client', 'client_phone', 'client_name', 'from', 'to', 'text_message', 'attempts',
         'provider', 'provider_ref', 'error', 'created_at', 'updated_at', 'dispatched_at', 'sent_at', 'canceled_at',
         'canceled_by', 'direction', 'encoding', 'segments', 'send_window', 'deferred_until', 'delivered_at', 'error_code', 'price',
         'suppressed_at', 'suppressed_reason', 'received_at', 'batch_id',
@@ -138,6 +140,13 @@ export const messagesApi: ApiPart = {
         client: { type: ['string', 'null'] },
         client_phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' },
         client_name: { type: ['string', 'null'] },
+        from: {
+          type: ['string', 'null'],
+          description:
+            'Who sent the text. Outbound: our number it goes out from — one of the business\'s own numbers (the same one for the same phone), else the deployment\'s ' +
+            'shared sender (a number or messaging service); null without a carrier. Inbound: the client\'s phone.',
+        },
+        to: { type: ['string', 'null'], description: 'Who it was sent to. Outbound: the client\'s phone. Inbound: our number the client texted.' },
         text_message: { type: 'string' },
         attempts: { type: 'integer', minimum: 0, description: 'Hand-overs to the provider, retries included.' },
         provider: { type: ['string', 'null'], description: 'The provider that handled it: `log` or `webhook`.' },

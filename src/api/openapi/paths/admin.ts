@@ -1,0 +1,127 @@
+import type { ApiPart } from '../components';
+import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, common, json, problem, ref } from '../components';
+
+const adminSecurity = [{ adminAuth: [] }];
+const pathParameters = [
+  { name: 'business', in: 'path', required: true, description: 'The business (`{businessname}` of the API\'s paths).', schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' }, example: 'acme' },
+  { name: 'e164', in: 'path', required: true, description: 'The number, E.164 (encode `+` as `%2B`).', schema: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' }, example: '+15005550006' },
+];
+const registered = {
+  business: 'acme',
+  number: '+15005550001',
+  carrier: 'twilio',
+  messaging_service_sid: null,
+  own_account: true,
+  created_at: '2026-11-25T17:00:00.000Z',
+  updated_at: '2026-11-25T17:00:00.000Z',
+};
+const responses = { 401: common[401], 500: common[500], 503: common[503] };
+
+export const adminApi: ApiPart = {
+  tags: [
+    {
+      name: 'Operator',
+      description:
+        'The operator API, outside the business routes: the bearer secret `ADMIN_TOKEN`, or a JWT checked like the API\'s whose `aud` is `ADMIN_JWT_AUDIENCE` ' +
+        '(a business token is refused). With neither configured these routes are not served (404). Each access is logged with who asked.',
+    },
+  ],
+  schemas: {
+    BusinessNumber: {
+      type: 'object',
+      required: ['business', 'number', 'carrier', 'messaging_service_sid', 'own_account', 'created_at', 'updated_at'],
+      additionalProperties: false,
+      properties: {
+        business: { type: 'string' },
+        number: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' },
+        carrier: { enum: ['twilio', 'telnyx', 'vonage', 'simulator'] },
+        messaging_service_sid: { type: ['string', 'null'], description: 'Twilio messaging service (or Telnyx messaging profile) to send through instead of the number itself.' },
+        own_account: { type: 'boolean', description: 'Whether the business sends with its own carrier account (`credentials`); they are never answered back.' },
+        created_at: ref('schemas', 'DateTime'),
+        updated_at: ref('schemas', 'DateTime'),
+      },
+      examples: [registered],
+    },
+    NumberRegistration: {
+      type: 'object',
+      required: ['carrier'],
+      additionalProperties: false,
+      properties: {
+        carrier: { enum: ['twilio', 'telnyx', 'vonage', 'simulator'], description: 'Must be the deployment\'s carrier (MESSAGE_PROVIDER).' },
+        messaging_service_sid: { type: ['string', 'null'] },
+        credentials: {
+          type: ['object', 'null'],
+          description:
+            'The business\'s own carrier account, encrypted at rest (AES-256-GCM under `SECRETS_KEY`), never answered back nor logged. ' +
+            'Twilio (and the simulator): `{ "account_sid": "AC…", "auth_token": "…" }` (a subaccount); Telnyx: `{ "api_key": "…" }`; ' +
+            'Vonage: `{ "application_id": "…", "private_key": "-----BEGIN PRIVATE KEY-----…" }`. Absent: kept as stored (the deployment\'s account on a first ' +
+            'registration); null: back to the deployment\'s account.',
+        },
+      },
+      examples: [{ carrier: 'twilio', credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: '…' } }],
+    },
+  },
+  paths: {
+    '/admin/businesses/{business}/numbers': {
+      parameters: [pathParameters[0]],
+      get: {
+        operationId: 'listBusinessNumbers',
+        tags: ['Operator'],
+        security: adminSecurity,
+        summary: 'The business\'s numbers',
+        description: 'Its numbers now registered, by number. A retired number is not listed.',
+        responses: {
+          200: json('The numbers.', { type: 'object', required: ['numbers'], additionalProperties: false, properties: { numbers: { type: 'array', items: ref('schemas', 'BusinessNumber') } } }, { example: { numbers: [registered] } }),
+          400: problem(400, 'The business name is not valid.', { badBusiness: 'Invalid business: must be 1-64 characters of A-Z a-z 0-9 . _ -' }),
+          ...responses,
+        },
+      },
+    },
+    '/admin/businesses/{business}/numbers/{e164}': {
+      parameters: pathParameters,
+      put: {
+        operationId: 'putBusinessNumber',
+        tags: ['Operator'],
+        security: adminSecurity,
+        summary: 'Register a number for a business (or change its registration)',
+        description:
+          'The business sends from its numbers (the same one for the same phone), and texts to them reach it alone: replies, STOP and START, receipts. ' +
+          'A number belongs to one business at a time; the deployment\'s shared sender belongs to none.',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NumberRegistration') } } },
+        responses: {
+          200: json('Registered.', ref('schemas', 'BusinessNumber'), { example: registered }),
+          400: problem(400, 'A field is not valid.', {
+            badNumber: 'Invalid number: must be an E.164 phone number such as +14155550123',
+            otherCarrier: 'Invalid carrier: this deployment sends through twilio',
+            badCredentials: 'Invalid credentials.account_sid: must be AC followed by 32 hexadecimal digits',
+            ...BODY_EXAMPLES,
+            ...BAD_PATH_EXAMPLE,
+          }),
+          409: problem(409, 'Another business holds the number, or it is the shared sender.', {
+            held: '+15005550001 belongs to another business: retire it there first',
+            shared: '+15005550006 is the deployment\'s shared sender: it belongs to no business',
+          }),
+          413: common[413],
+          415: common[415],
+          ...responses,
+        },
+      },
+      delete: {
+        operationId: 'retireBusinessNumber',
+        tags: ['Operator'],
+        security: adminSecurity,
+        summary: 'Retire a number',
+        description:
+          'The business no longer sends from it and another business may register it. Messages already sent from it keep it as their sender: their receipts ' +
+          'and the replies to them still reach this business (until another registers the number). A message still scheduled on it fails when due ' +
+          '(`Its sending number was retired from the business`).',
+        responses: {
+          204: { description: 'Retired.' },
+          400: problem(400, 'The path is not valid.', { badNumber: 'Invalid number: must be an E.164 phone number such as +14155550123', ...BAD_PATH_EXAMPLE }),
+          404: problem(404, 'The business holds no such number.', { notFound: 'Number not found' }),
+          ...responses,
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { BusinessNumber } from '../../generated/prisma/client';
+import { activeNumbersOf, registerNumber, retireNumber } from '../../db/business-numbers';
+import type { Prisma } from '../../db/prisma';
+import type { SecretBox } from '../../secrets/secret-box';
+import { Conflict, Invalid, NotFound } from '../errors';
+import { BUSINESS_PATTERN, parseBody } from '../input/validation';
+import { sealCredentials } from './credentials';
+
+export interface NumberDeps {
+  prisma: Prisma;
+  secrets: SecretBox;
+  /** The deployment's carrier: a business's number sends through it. Undefined: no carrier, no numbers. */
+  carrier?: { name: string; sender: string };
+}
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+const secret = z.string().min(1).max(4096);
+const sid = (prefix: string) => z.string().regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), `must be ${prefix} followed by 32 hexadecimal digits`);
+
+/** The credentials each carrier takes: a Twilio (sub)account, a Telnyx API key, a Vonage application. */
+const CREDENTIALS = {
+  twilio: z.strictObject({ account_sid: sid('AC'), auth_token: secret }),
+  simulator: z.strictObject({ account_sid: sid('AC'), auth_token: secret }),
+  telnyx: z.strictObject({ api_key: secret }),
+  vonage: z.strictObject({ application_id: z.string().min(1).max(100), private_key: secret }),
+} as const;
+
+const registration = z.strictObject({
+  carrier: z.enum(['twilio', 'telnyx', 'vonage', 'simulator']),
+  messaging_service_sid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -').nullish(),
+  credentials: z.record(z.string(), z.unknown()).nullish(),
+});
+
+/** A registration as the operator API shows it: never its credentials, only whether the business has its own account. */
+export const numberView = (row: BusinessNumber) => ({
+  business: row.business,
+  number: row.number,
+  carrier: row.carrier,
+  messaging_service_sid: row.messagingServiceSid,
+  own_account: row.credentials !== null,
+  created_at: row.createdAt.toISOString(),
+  updated_at: row.updatedAt.toISOString(),
+});
+
+function checkPath(business: string, number: string): void {
+  if (!BUSINESS_PATTERN.test(business)) throw new Invalid('Invalid business: must be 1-64 characters of A-Z a-z 0-9 . _ -');
+  if (!E164.test(number)) throw new Invalid('Invalid number: must be an E.164 phone number such as +14155550123');
+}
+
+/**
+ * Registers `number` for `business` (or changes its registration): 409 when another business holds it
+ * or it is the deployment's shared sender, which belongs to no business.
+ */
+export async function putNumber(deps: NumberDeps, business: string, number: string, body: unknown): Promise<{ number: BusinessNumber; created: boolean }> {
+  checkPath(business, number);
+  const request = parseBody(registration, body);
+  if (!deps.carrier) throw new Conflict('This deployment sends through no carrier (MESSAGE_PROVIDER is log or webhook): it has no numbers');
+  if (request.carrier !== deps.carrier.name) throw new Invalid(`Invalid carrier: this deployment sends through ${deps.carrier.name}`);
+  if (number === deps.carrier.sender) throw new Conflict(`${number} is the deployment's shared sender: it belongs to no business`);
+  let credentials: string | null | undefined;
+  if (request.credentials) {
+    const checked = CREDENTIALS[request.carrier].safeParse(request.credentials);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw new Invalid(`Invalid credentials${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`);
+    }
+    credentials = sealCredentials(deps.secrets, business, number, checked.data);
+  } else if (request.credentials === null) credentials = null;
+  const outcome = await registerNumber(deps.prisma, { business, number, carrier: request.carrier, messagingServiceSid: request.messaging_service_sid ?? null, credentials });
+  if ('heldBy' in outcome) throw new Conflict(`${number} belongs to another business: retire it there first`);
+  return { number: outcome.registered, created: outcome.created };
+}
+
+export async function listNumbers(deps: Pick<NumberDeps, 'prisma'>, business: string): Promise<BusinessNumber[]> {
+  if (!BUSINESS_PATTERN.test(business)) throw new Invalid('Invalid business: must be 1-64 characters of A-Z a-z 0-9 . _ -');
+  return activeNumbersOf(deps.prisma, business);
+}
+
+/** Retires the number: messages already sent from it keep it as their sender, for their receipts and replies. */
+export async function deleteNumber(deps: Pick<NumberDeps, 'prisma'>, business: string, number: string): Promise<void> {
+  checkPath(business, number);
+  if (!(await retireNumber(deps.prisma, business, number))) throw new NotFound('Number not found');
+}
