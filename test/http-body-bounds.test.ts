@@ -140,7 +140,8 @@ test('4.8 MB of 2.4 million numbers 30 levels deep, sent gzipped (a few kB), is 
 test('the same body sent plain is refused alike, before it is parsed', async () => {
   const { result, ms } = await timed(() => stack.api('POST', '/messages/batch', { token, rawBody: manyNumbers, headers: { 'content-type': 'application/json' } }));
   expectProblem(result, 400, TOO_MANY_VALUES);
-  expect(ms).toBeLessThan(1000);
+  // 4.8 MB travel and are scanned before the answer; a parse and a walk of them took 10 s (a loaded machine took 1.2 s on this path).
+  expect(ms).toBeLessThan(4000);
 });
 
 test('100,000 values are read as usual (the route answers for itself); one more is refused', async () => {
