@@ -17,6 +17,8 @@ import type { Prisma } from '../db/prisma';
 import { reserveSendSlots } from '../db/sender-paces';
 import { ActivityFailureType, DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY } from '../domain';
 import { whileHeartbeating } from './heartbeat';
+import { senderAtSend } from '../use-cases/messages/sender';
+import { retiredNumberFailure } from './providers/retired-number';
 import type { MessageProvider, OutgoingMessage } from './providers';
 
 /** How a batch is sent: messages per chunk, chunks at once, and the pace per sender (undefined: unlimited). */
@@ -34,6 +36,8 @@ export interface MessageBatchActivityDeps {
   campaigns?: CampaignSettings;
   observeLateness?: (seconds: number) => void;
   carrier?: { sender: string };
+  /** REQUIRE_BUSINESS_NUMBERS: a message whose number was retired may not fall back to the shared sender. */
+  requireBusinessNumbers?: boolean;
 }
 
 /** When each of these hand-overs may go, in ms: its sender's slots reserved together, one after another at `perSecond`. */
@@ -107,7 +111,7 @@ function outgoing(message: ChunkMessage): OutgoingMessage {
   };
 }
 
-export function createMessageBatchActivities({ prisma, provider, campaigns = DEFAULT_CAMPAIGN_SETTINGS, observeLateness, carrier }: MessageBatchActivityDeps) {
+export function createMessageBatchActivities({ prisma, provider, campaigns = DEFAULT_CAMPAIGN_SETTINGS, observeLateness, carrier, requireBusinessNumbers }: MessageBatchActivityDeps) {
   return {
     /** Where a run of the batch starts: the settings it keeps for its life, and chunks a previous run left sending. */
     async planMessageBatch(batchId: string): Promise<{ chunkSize: number; concurrency: number; nextChunk: number; resume: number[] } | null> {
@@ -153,7 +157,9 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
           const message = outgoing(row);
           try {
             const found = row.attempts > 0 && provider.findSent ? await provider.findSent(message, row.sender) : null;
-            const accepted = found ?? (await provider.deliver(message, row.sender));
+            // A first hand-over, which nothing reached the carrier before, re-picks a sender retired while the message waited.
+            const sender = row.attempts > 0 ? row.sender : await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, row));
+            const accepted = found ?? (await provider.deliver(message, sender));
             await recordAcceptance({ messageId: row.id, providerRef: accepted.providerRef ?? null });
           } catch (error) {
             const rejection = rejectionOf(error);
