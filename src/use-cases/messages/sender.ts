@@ -38,11 +38,14 @@ export const SENDING_NUMBER_RETIRED = 'Its sending number was retired from the b
  * numbers now (sticky per phone, spread for new phones; the shared sender when it has none, unless
  * REQUIRE_BUSINESS_NUMBERS: a Conflict) and stored on the message.
  */
-export async function senderAtSend(deps: SenderDeps, message: { id: string; business: string; phone: string; sender: string | null }): Promise<string | null> {
+export async function senderAtSend(
+  deps: SenderDeps,
+  message: { id: string; business: string; phone: string; sender: string | null },
+  retired: RetiredCheck = retiredCheck(deps.prisma),
+): Promise<string | null> {
   const stored = message.sender;
   if (!deps.carrier || stored === null || stored === deps.carrier.sender) return stored;
-  const registration = await latestRegistrationOf(deps.prisma, message.business, stored);
-  if (!registration || registration.activeSlot !== null) return stored;
+  if (!(await retired(message.business, stored))) return stored;
   let chosen: string | null;
   try {
     chosen = (await sendersOf(deps, message.business, [message.phone]))(message.phone);
@@ -52,4 +55,16 @@ export async function senderAtSend(deps: SenderDeps, message: { id: string; busi
   if (chosen === null || chosen === stored) return stored;
   // Another attempt that changed it first wins: its choice is the one to send from.
   return changeMessageSender(deps.prisma, { messageId: message.id, from: stored, to: chosen });
+}
+
+export type RetiredCheck = (business: string, number: string) => Promise<boolean>;
+
+/** Whether the business's number was retired, asked once per number (a campaign's chunk shares it). */
+export function retiredCheck(prisma: Prisma): RetiredCheck {
+  const known = new Map<string, Promise<boolean>>();
+  return (business, number) => {
+    const key = `${business}\n${number}`;
+    if (!known.has(key)) known.set(key, latestRegistrationOf(prisma, business, number).then((row) => row !== null && row.activeSlot === null));
+    return known.get(key)!;
+  };
 }
