@@ -24,6 +24,9 @@ const SHARED = `${prefix}0000`;
 const ACME_NUMBER = `${prefix}0001`;
 const ACME_SECOND = `${prefix}0002`;
 const GLOBEX_NUMBER = `${prefix}0003`;
+const HOOLI_FIRST = `${prefix}0004`;
+const HOOLI_SECOND = `${prefix}0005`;
+const STRICT_NUMBER = `${prefix}0006`;
 const ACME_ACCOUNT = { accountSid: `AC${hex()}`, authToken: hex() };
 const GLOBEX_ACCOUNT = { accountSid: `AC${hex()}`, authToken: hex() };
 const PHONE = '+14155550177';
@@ -76,7 +79,7 @@ const inboundTexts = async (business: string, token: string) =>
   (await inBusiness(business)('GET', '/messages?direction=inbound', { token })).body.messages.map((m: any) => m.text_message);
 
 beforeAll(async () => {
-  fake = await startFakeTwilio({ from: [SHARED, ACME_NUMBER, ACME_SECOND, GLOBEX_NUMBER], subaccounts: [ACME_ACCOUNT, GLOBEX_ACCOUNT] });
+  fake = await startFakeTwilio({ from: [SHARED, ACME_NUMBER, ACME_SECOND, GLOBEX_NUMBER, HOOLI_FIRST, HOOLI_SECOND, STRICT_NUMBER], subaccounts: [ACME_ACCOUNT, GLOBEX_ACCOUNT] });
   stack = await startTestStack({
     secretsKey: SECRETS_KEY,
     logger: log.logger,
@@ -290,6 +293,55 @@ test('a retired number is no longer the business\'s to send from, yet the replie
   // Without numbers, globex sends from the shared sender again.
   expect((await send(globex, userY, phone, 'From the shared sender')).from).toBe(SHARED);
 });
+
+test('a message scheduled on a number retired since goes out from another of the business\'s numbers, else from the shared sender', async () => {
+  const hooli = uniqueName('hooli');
+  const phone = '+14155550180';
+  for (const number of [HOOLI_FIRST, HOOLI_SECOND]) expect((await admin('PUT', `/businesses/${hooli}/numbers/${encodeURIComponent(number)}`, { carrier: 'twilio' })).status).toBe(200);
+  const schedule = async (text: string) => {
+    const res = await inBusiness(hooli)('POST', '/messages', { token: userX, body: { message_type: 'text', client_phone: phone, text_message: text, delay: '3s' } });
+    expect(res.status).toBe(202);
+    return (await inBusiness(hooli)('GET', `/messages/${res.body._id}`, { token: userX })).body;
+  };
+  const first = await schedule('Your table is ready at 8');
+  const retired = first.from;
+  expect([HOOLI_FIRST, HOOLI_SECOND]).toContain(retired);
+  const remaining = retired === HOOLI_FIRST ? HOOLI_SECOND : HOOLI_FIRST;
+  expect((await admin('DELETE', `/businesses/${hooli}/numbers/${encodeURIComponent(retired)}`)).status).toBe(204);
+  const sent = await waitForStatus(inBusiness(hooli), userX, first._id, 'sent');
+  expect(sent.from).toBe(remaining);
+  expect(fake.api.sentTo(phone).filter((m) => m.body === 'Your table is ready at 8').map((m) => m.from)).toEqual([remaining]);
+  expect((await stack.prisma.message.findUnique({ where: { id: first._id } }))!.sender).toBe(remaining);
+
+  // Its last number retired too: REQUIRE_BUSINESS_NUMBERS is off here, so the shared sender.
+  const second = await schedule('See you tomorrow');
+  expect(second.from).toBe(remaining);
+  expect((await admin('DELETE', `/businesses/${hooli}/numbers/${encodeURIComponent(remaining)}`)).status).toBe(204);
+  expect((await waitForStatus(inBusiness(hooli), userX, second._id, 'sent')).from).toBe(SHARED);
+});
+
+test('with REQUIRE_BUSINESS_NUMBERS, a message scheduled on the business\'s last number, retired since, fails when due with a clear error', async () => {
+  const strict = await startTestStack({
+    secretsKey: SECRETS_KEY,
+    carrier: createTwilioCarrier({ accountSid: fake.accountSid, authToken: fake.authToken, from: SHARED, apiUrl: fake.url }),
+    env: { MESSAGE_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: fake.accountSid, TWILIO_AUTH_TOKEN: fake.authToken, TWILIO_FROM: SHARED, TWILIO_API_URL: fake.url, PUBLIC_BASE_URL: PUBLIC, REQUIRE_BUSINESS_NUMBERS: 'true' },
+  });
+  try {
+    const user = strict.token('user-x');
+    const phone = '+14155550181';
+    expect((await admin('PUT', `/businesses/${strict.business}/numbers/${encodeURIComponent(STRICT_NUMBER)}`, { carrier: 'twilio' })).status).toBe(200);
+    const res = await strict.api('POST', '/messages', { token: user, body: { message_type: 'text', client_phone: phone, text_message: 'Due later', delay: '3s' } });
+    expect(res.status).toBe(202);
+    expect((await strict.api('GET', `/messages/${res.body._id}`, { token: user })).body.from).toBe(STRICT_NUMBER);
+    expect((await admin('DELETE', `/businesses/${strict.business}/numbers/${encodeURIComponent(STRICT_NUMBER)}`)).status).toBe(204);
+    const failed = await waitForStatus(strict.api, user, res.body._id, 'failed');
+    expect(failed.error).toMatch(/^Its sending number was retired from the business, which has no other number to send from/);
+    expect(failed.from).toBe(STRICT_NUMBER);
+    expect(fake.api.sentTo(phone)).toEqual([]);
+  } finally {
+    await strict.stop();
+  }
+}, 60_000);
 
 test('the operator credential and REQUIRE_BUSINESS_NUMBERS are checked at boot; production requires business numbers by default and has no operator credential of its own', () => {
   expect(() => loadConfig({ ADMIN_TOKEN: 'short' })).toThrow('ADMIN_TOKEN must be at least 32 characters');

@@ -1,9 +1,9 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { createTelnyxCarrier } from '../src/carriers/telnyx';
 import { OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION } from '../src/use-cases/carriers/keywords';
 import { FakeTelnyx, TELNYX_MAGIC } from './support/fake-telnyx';
 import { carrierMessages } from './support/carrier-messages';
-import { eventually, expectProblem } from './support/helpers';
+import { eventually, expectProblem, uniqueName, waitForStatus as waitForMessage } from './support/helpers';
 import { startTestStack, type TestStack } from './support/stack';
 
 /*
@@ -18,10 +18,11 @@ const PHONE = '+14155550142';
 let fake: FakeTelnyx;
 let stack: TestStack;
 let token: string;
+const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
 beforeAll(async () => {
   fake = await new FakeTelnyx().start();
-  const env = { MESSAGE_PROVIDER: 'telnyx', TELNYX_API_KEY: fake.apiKey, TELNYX_FROM: FROM, TELNYX_PUBLIC_KEY: fake.publicKey, TELNYX_API_URL: fake.url, PUBLIC_BASE_URL };
+  const env = { MESSAGE_PROVIDER: 'telnyx', TELNYX_API_KEY: fake.apiKey, TELNYX_FROM: FROM, TELNYX_PUBLIC_KEY: fake.publicKey, TELNYX_API_URL: fake.url, PUBLIC_BASE_URL, ADMIN_TOKEN };
   stack = await startTestStack({ env, carrier: createTelnyxCarrier(env) });
   // The API listens on a test port; Telnyx is given the public URL, which a proxy forwards to it.
   fake.route(PUBLIC_BASE_URL, stack.baseUrl);
@@ -196,5 +197,70 @@ describe('texts from clients: message.received to the messaging profile\'s inbou
     expect(events[0].data.assignments).toEqual([{ agent: 'ag-owner', dt_until: '2099-01-01T00:00:00.000Z', rotation: false, current_period: false }]);
     // An ordinary reply gets no automatic answer.
     expect(fake.sends.filter((r) => r.body.to === phone && r.body.webhook_url === undefined)).toEqual([]);
+  });
+});
+
+describe('a business on its own Telnyx account: its callbacks are verified with its own public key', () => {
+  // Numbers of this suite only: the test database is shared with suites running beside it.
+  const prefix = `+1629${String(100 + Math.floor(Math.random() * 899))}`;
+  const OWN_NUMBER = `${prefix}0001`;
+  const OTHER_NUMBER = `${prefix}0002`;
+  const own = uniqueName('own-telnyx');
+  const other = uniqueName('other-telnyx');
+  const origin = () => stack.baseUrl.replace(/\/ext\/v2\/.*$/, '');
+  const inBusiness = (business: string) => (method: string, path: string, options: { token: string; body?: unknown }) => stack.api(method, `//ext/v2/${business}${path}`, options);
+  const register = (business: string, number: string, credentials: unknown) =>
+    fetch(`${origin()}/admin/businesses/${business}/numbers/${encodeURIComponent(number)}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ carrier: 'telnyx', credentials }),
+    }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+  const inboundUrl = `${PUBLIC_BASE_URL}/providers/telnyx/inbound`;
+  const textTo = (to: string, from: string, text: string) => fake.eventBody('message.received', { id: randomUUID(), from: { phone_number: from }, to: [{ phone_number: to }], text }, inboundUrl);
+
+  test('the credentials take the account\'s public key, checked like TELNYX_PUBLIC_KEY', async () => {
+    const account = fake.addAccount();
+    expect(await register(own, OWN_NUMBER, { api_key: account.apiKey, public_key: 'not-a-key' })).toEqual({
+      status: 400,
+      body: expect.objectContaining({ detail: 'Invalid credentials.public_key: must be the base64 Ed25519 public key from the Telnyx portal (32 bytes)' }),
+    });
+    expect((await register(own, OWN_NUMBER, { api_key: account.apiKey })).status).toBe(400);
+    expect((await fetch(`${origin()}/admin/businesses/${own}/numbers`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }).then((res) => res.json()) as any).numbers).toEqual([]);
+  });
+
+  test('its receipt and its reply are accepted signed with its key; signed with the deployment\'s or another business\'s, 403 and nothing changes', async () => {
+    const ownAccount = fake.addAccount();
+    const otherAccount = fake.addAccount();
+    expect((await register(own, OWN_NUMBER, { api_key: ownAccount.apiKey, public_key: ownAccount.publicKey })).status).toBe(200);
+    expect((await register(other, OTHER_NUMBER, { api_key: otherAccount.apiKey, public_key: otherAccount.publicKey })).status).toBe(200);
+
+    const phone = '+14155550190';
+    const res = await inBusiness(own)('POST', '/messages', { token, body: { message_type: 'text', client_phone: phone, text_message: 'From our own account' } });
+    expect(res.status).toBe(202);
+    const message = await waitForMessage(inBusiness(own), token, res.body._id, 'sent');
+    const request = fake.sends.find((r) => r.body.webhook_url?.endsWith(`/${message._id}`))!;
+    expect(request.headers.authorization).toBe(`Bearer ${ownAccount.apiKey}`);
+    expect(request.body.from).toBe(OWN_NUMBER);
+
+    const sentMessage = fake.message(message.provider_ref);
+    const url = sentMessage.webhook_url!;
+    const finalized = fake.eventBody('message.finalized', fake.outboundPayload(sentMessage, 'delivered'), url);
+    expect((await fake.post(url, finalized)).status).toBe(403);
+    expect((await fake.post(url, finalized, fake.signatureHeaders(finalized, undefined, otherAccount.privateKey))).status).toBe(403);
+    // Signed by the other business's account, but about its own number: accepted, and it moves no message of ours.
+    const aboutOther = fake.eventBody('message.finalized', fake.outboundPayload({ ...sentMessage, from: OTHER_NUMBER }, 'delivery_failed', [{ code: '40001', title: 'Not routable' }]), url);
+    expect((await fake.post(url, aboutOther, fake.signatureHeaders(aboutOther, undefined, otherAccount.privateKey))).status).toBe(200);
+    expect((await inBusiness(own)('GET', `/messages/${message._id}`, { token })).body.status).toBe('sent');
+    expect((await fake.post(url, finalized, fake.signatureHeaders(finalized, undefined, ownAccount.privateKey))).status).toBe(200);
+    expect((await inBusiness(own)('GET', `/messages/${message._id}`, { token })).body.status).toBe('delivered');
+
+    const forged = textTo(OWN_NUMBER, phone, 'Forged reply');
+    expect((await fake.post(inboundUrl, forged)).status).toBe(403);
+    expect((await fake.post(inboundUrl, forged, fake.signatureHeaders(forged, undefined, otherAccount.privateKey))).status).toBe(403);
+    const reply = textTo(OWN_NUMBER, phone, 'Thanks, got it');
+    expect((await fake.post(inboundUrl, reply, fake.signatureHeaders(reply, undefined, ownAccount.privateKey))).status).toBe(200);
+    const inbound = (await inBusiness(own)('GET', '/messages?direction=inbound', { token })).body.messages.map((m: any) => m.text_message);
+    expect(inbound).toEqual(['Thanks, got it']);
+    expect((await inBusiness(other)('GET', '/messages?direction=inbound', { token })).body.messages).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { createVonageCarrier } from '../src/carriers/vonage';
 import { OPT_OUT_CONFIRMATION } from '../src/use-cases/carriers/keywords';
 import { FakeVonage, VONAGE_MAGIC } from './support/fake-vonage';
 import { carrierMessages } from './support/carrier-messages';
-import { eventually, expectProblem } from './support/helpers';
+import { eventually, expectProblem, uniqueName, waitForStatus as waitForMessage } from './support/helpers';
 import { startTestStack, type TestStack } from './support/stack';
 
 /*
@@ -21,6 +22,7 @@ const digits = (e164: string) => e164.replace(/^\+/, '');
 let fake: FakeVonage;
 let stack: TestStack;
 let token: string;
+const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
 beforeAll(async () => {
   fake = await new FakeVonage().start();
@@ -32,6 +34,7 @@ beforeAll(async () => {
     VONAGE_SIGNATURE_SECRET: fake.signatureSecret,
     VONAGE_API_URL: fake.url,
     PUBLIC_BASE_URL,
+    ADMIN_TOKEN,
   };
   stack = await startTestStack({ env, carrier: createVonageCarrier(env) });
   // The API listens on a test port; Vonage is given the public URL, which a proxy forwards to it.
@@ -211,5 +214,75 @@ describe("texts from clients, to the application's inbound URL", () => {
     expect(events[0].data.assignments).toEqual([{ agent: 'ag-owner', dt_until: '2099-01-01T00:00:00.000Z', rotation: false, current_period: false }]);
     // An ordinary reply gets no automatic answer.
     expect(fake.sends.filter((r) => r.body.to === digits(phone) && r.body.client_ref === undefined)).toEqual([]);
+  });
+});
+
+describe('a business on its own Vonage application: its callbacks are verified with its own signature secret', () => {
+  // Numbers of this suite only: the test database is shared with suites running beside it.
+  const prefix = `+1630${String(100 + Math.floor(Math.random() * 899))}`;
+  const OWN_NUMBER = `${prefix}0001`;
+  const OTHER_NUMBER = `${prefix}0002`;
+  const own = uniqueName('own-vonage');
+  const other = uniqueName('other-vonage');
+  const origin = () => stack.baseUrl.replace(/\/ext\/v2\/.*$/, '');
+  const inBusiness = (business: string) => (method: string, path: string, options: { token: string; body?: unknown }) => stack.api(method, `//ext/v2/${business}${path}`, options);
+  const register = (business: string, number: string, credentials: unknown) =>
+    fetch(`${origin()}/admin/businesses/${business}/numbers/${encodeURIComponent(number)}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ carrier: 'vonage', credentials }),
+    }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+  const inboundUrl = `${PUBLIC_BASE_URL}/providers/vonage/inbound`;
+  type Application = ReturnType<FakeVonage['addApplication']>;
+  const signedBy = (body: string, application: Application) => ({
+    authorization: `Bearer ${fake.signature(body, { secret: application.signatureSecret, apiKey: application.apiKey, applicationId: application.applicationId })}`,
+  });
+
+  test('its receipt and its reply are accepted signed with its secret; signed with the deployment\'s or another business\'s, 403 and nothing changes', async () => {
+    const ownApp = fake.addApplication();
+    const otherApp = fake.addApplication();
+    const credentials = (app: Application) => ({ application_id: app.applicationId, private_key: app.privateKey, signature_secret: app.signatureSecret });
+    expect((await register(own, OWN_NUMBER, { ...credentials(ownApp), signature_secret: '' })).status).toBe(400);
+    expect((await register(own, OWN_NUMBER, credentials(ownApp))).status).toBe(200);
+    expect((await register(other, OTHER_NUMBER, credentials(otherApp))).status).toBe(200);
+
+    const phone = '+14155550191';
+    const res = await inBusiness(own)('POST', '/messages', { token, body: { message_type: 'text', client_phone: phone, text_message: 'From our own application' } });
+    expect(res.status).toBe(202);
+    const message = await waitForMessage(inBusiness(own), token, res.body._id, 'sent');
+    const request = fake.sends.find((r) => r.body.client_ref === message._id)!;
+    expect(jwt.decode(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')![1]!)).toMatchObject({ application_id: ownApp.applicationId });
+    expect(request.body.from).toBe(digits(OWN_NUMBER));
+
+    const sentMessage = fake.message(message.provider_ref);
+    const url = sentMessage.webhook_url!;
+    const delivered = fake.statusBody(sentMessage, 'delivered');
+    expect((await fake.post(url, delivered)).status).toBe(403);
+    expect((await fake.post(url, delivered, signedBy(delivered, otherApp))).status).toBe(403);
+    // Signed by the other business's application, but about its own number: accepted, and it moves no message of ours.
+    const aboutOther = fake.statusBody({ ...sentMessage, from: digits(OTHER_NUMBER) }, 'undeliverable');
+    expect((await fake.post(url, aboutOther, signedBy(aboutOther, otherApp))).status).toBe(200);
+    expect((await inBusiness(own)('GET', `/messages/${message._id}`, { token })).body.status).toBe('sent');
+    expect((await fake.post(url, delivered, signedBy(delivered, ownApp))).status).toBe(200);
+    expect((await inBusiness(own)('GET', `/messages/${message._id}`, { token })).body.status).toBe('delivered');
+
+    const forged = fake.inboundBody('Forged reply', phone, OWN_NUMBER);
+    expect((await fake.post(inboundUrl, forged)).status).toBe(403);
+    expect((await fake.post(inboundUrl, forged, signedBy(forged, otherApp))).status).toBe(403);
+    const reply = fake.inboundBody('Thanks, got it', phone, OWN_NUMBER);
+    expect((await fake.post(inboundUrl, reply, signedBy(reply, ownApp))).status).toBe(200);
+    const inbound = (await inBusiness(own)('GET', '/messages?direction=inbound', { token })).body.messages.map((m: any) => m.text_message);
+    expect(inbound).toEqual(['Thanks, got it']);
+    expect((await inBusiness(other)('GET', '/messages?direction=inbound', { token })).body.messages).toEqual([]);
+  });
+
+  test('a receipt names the number it went out from: one about another number moves nothing, even signed with the deployment\'s secret', async () => {
+    const message = await sent();
+    const sentMessage = fake.message(message.provider_ref);
+    const aboutOther = fake.statusBody({ ...sentMessage, from: digits(OTHER_NUMBER).replace(/\d$/, '9') }, 'undeliverable');
+    expect((await fake.post(sentMessage.webhook_url!, aboutOther)).status).toBe(200);
+    expect((await getMessage(message._id)).status).toBe('sent');
+    expect((await fake.postStatus(message.provider_ref, 'delivered')).status).toBe(200);
+    expect((await getMessage(message._id)).status).toBe('delivered');
   });
 });

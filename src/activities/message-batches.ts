@@ -17,6 +17,8 @@ import type { Prisma } from '../db/prisma';
 import { reserveSendSlots } from '../db/sender-paces';
 import { ActivityFailureType, DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY } from '../domain';
 import { whileHeartbeating } from './heartbeat';
+import { retiredCheck, senderAtSend } from '../use-cases/messages/sender';
+import { retiredNumberFailure } from './providers/retired-number';
 import type { MessageProvider, OutgoingMessage } from './providers';
 
 /** How a batch is sent: messages per chunk, chunks at once, and the pace per sender (undefined: unlimited). */
@@ -34,6 +36,8 @@ export interface MessageBatchActivityDeps {
   campaigns?: CampaignSettings;
   observeLateness?: (seconds: number) => void;
   carrier?: { sender: string };
+  /** REQUIRE_BUSINESS_NUMBERS: a message whose number was retired may not fall back to the shared sender. */
+  requireBusinessNumbers?: boolean;
 }
 
 /** When each of these hand-overs may go, in ms: its sender's slots reserved together, one after another at `perSecond`. */
@@ -107,7 +111,7 @@ function outgoing(message: ChunkMessage): OutgoingMessage {
   };
 }
 
-export function createMessageBatchActivities({ prisma, provider, campaigns = DEFAULT_CAMPAIGN_SETTINGS, observeLateness, carrier }: MessageBatchActivityDeps) {
+export function createMessageBatchActivities({ prisma, provider, campaigns = DEFAULT_CAMPAIGN_SETTINGS, observeLateness, carrier, requireBusinessNumbers }: MessageBatchActivityDeps) {
   return {
     /** Where a run of the batch starts: the settings it keeps for its life, and chunks a previous run left sending. */
     async planMessageBatch(batchId: string): Promise<{ chunkSize: number; concurrency: number; nextChunk: number; resume: number[] } | null> {
@@ -136,13 +140,25 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
     async sendBatchChunk(input: { batchId: string; chunk: number; fresh?: boolean }): Promise<{ sent: number; failed: number }> {
       // The claim counted the first attempt of a chunk this run just claimed (`fresh`); any other attempt counts its own.
       const retry = !input.fresh || Context.current().info.attempt > 1;
-      const rows = await startChunkAttempt(prisma, { batchId: input.batchId, chunk: input.chunk, provider: provider.name, retry });
+      const started = await startChunkAttempt(prisma, { batchId: input.batchId, chunk: input.chunk, provider: provider.name, retry });
+      // A first hand-over, which nothing reached the carrier before, re-picks a sender retired while the message waited (before its pace is reserved).
+      const retired = retiredCheck(prisma);
+      const rejected: { row: ChunkMessage; error: Error; rejection: NonNullable<ReturnType<typeof rejectionOf>> }[] = [];
+      const rows: ChunkMessage[] = [];
+      for (const row of started) {
+        try {
+          rows.push(row.attempts > 0 ? row : { ...row, sender: await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, row, retired)) });
+        } catch (error) {
+          const rejection = rejectionOf(error);
+          if (!rejection) throw error;
+          rejected.push({ row, error: error as Error, rejection });
+        }
+      }
       const rate = campaigns.ratePerSecond;
       // Each sender (a business's number, or the shared sender) keeps its own pace: a row's slot is its sender's first plus its place among that sender's rows.
       const slots = rate ? await pacedSlots(prisma, rows.map((row) => row.sender ?? provider.name), rate) : undefined;
       // Acceptances that arrive together are written by one statement; each hand-over waits for its own.
       const recordAcceptance = coalesced((accepted: { messageId: string; providerRef: string | null }[]) => recordAcceptances(prisma, accepted));
-      const rejected: { row: ChunkMessage; error: Error; rejection: NonNullable<ReturnType<typeof rejectionOf>> }[] = [];
       const transient: unknown[] = [];
       await whileHeartbeating(() =>
         eachWithin(rows, HAND_OVERS_IN_FLIGHT, async (row, k) => {

@@ -11,6 +11,8 @@ import {
 import type { Prisma } from '../db/prisma';
 import { ActivityFailureType, type MessageClaim, type MessageOutcome, type MessageStatus, type SendMessageResult } from '../domain';
 import { whileHeartbeating } from './heartbeat';
+import { senderAtSend } from '../use-cases/messages/sender';
+import { retiredNumberFailure } from './providers/retired-number';
 import type { CarrierRejection, MessageProvider, OutgoingMessage } from './providers';
 
 export interface MessageActivityDeps {
@@ -20,13 +22,15 @@ export interface MessageActivityDeps {
   observeLateness?: (seconds: number) => void;
   /** The configured carrier: its sender is whom a carrier-reported opt-out is recorded against. */
   carrier?: { sender: string };
+  /** REQUIRE_BUSINESS_NUMBERS: a message whose number was retired may not fall back to the shared sender. */
+  requireBusinessNumbers?: boolean;
 }
 
 function messageNotFound(messageId: string): ApplicationFailure {
   return ApplicationFailure.create({ type: ActivityFailureType.MessageNotFound, message: `Message ${messageId} not found`, nonRetryable: true });
 }
 
-export function createMessageActivities({ prisma, provider, observeLateness, carrier }: MessageActivityDeps) {
+export function createMessageActivities({ prisma, provider, observeLateness, carrier, requireBusinessNumbers }: MessageActivityDeps) {
   const activities = {
     async loadMessageStatus(messageId: string): Promise<MessageStatus> {
       const status = await messageStatus(prisma, messageId);
@@ -87,7 +91,9 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
           return { provider: provider.name };
         }
       }
-      const { providerRef } = await whileHeartbeating(() => provider.deliver(outgoing, message.sender));
+      // The first attempt, which nothing reached the carrier before, re-picks a sender retired while the message waited.
+      const sender = message.attempts > 1 ? message.sender : await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, { ...message, sender: message.sender }));
+      const { providerRef } = await whileHeartbeating(() => provider.deliver(outgoing, sender));
       await recordProviderAccepted(prisma, { messageId, providerRef: providerRef ?? null });
       return { provider: provider.name };
     },

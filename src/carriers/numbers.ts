@@ -17,6 +17,10 @@ export interface CarrierCredentials {
   api_key?: string;
   application_id?: string;
   private_key?: string;
+  /** Telnyx: the account's Ed25519 public key its webhooks are signed with. */
+  public_key?: string;
+  /** Vonage: the account's signature secret its webhooks are signed with (absent: the deployment's, the same account's). */
+  signature_secret?: string;
 }
 
 /** A registered number as the carriers need it. */
@@ -66,12 +70,16 @@ export function numberCarrierOf(config: Config, account: NumberAccount): Carrier
         TELNYX_FROM: account.number,
         TELNYX_MESSAGING_PROFILE_ID: account.messagingServiceSid ?? config.TELNYX_MESSAGING_PROFILE_ID,
         ...(credentials?.api_key && { TELNYX_API_KEY: credentials.api_key }),
+        ...(credentials?.public_key && { TELNYX_PUBLIC_KEY: credentials.public_key }),
       });
     case 'vonage':
       return createVonageCarrier({
         ...config,
         VONAGE_FROM: account.number,
-        ...(credentials?.application_id && credentials.private_key && { VONAGE_APPLICATION_ID: credentials.application_id, VONAGE_PRIVATE_KEY: credentials.private_key }),
+        // Its own application: a callback's token names that application, not the deployment's API key.
+        ...(credentials?.application_id &&
+          credentials.private_key && { VONAGE_APPLICATION_ID: credentials.application_id, VONAGE_PRIVATE_KEY: credentials.private_key, VONAGE_API_KEY: undefined, VONAGE_API_SECRET: undefined }),
+        ...(credentials?.signature_secret && { VONAGE_SIGNATURE_SECRET: credentials.signature_secret }),
       });
     default:
       throw new Error(`MESSAGE_PROVIDER=${config.MESSAGE_PROVIDER} has no carrier to send from a business's number`);

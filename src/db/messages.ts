@@ -235,6 +235,16 @@ export async function recordProviderAccepted(prisma: Prisma, input: { messageId:
   });
 }
 
+/**
+ * The message goes out from `to` instead of `from` (its number retired while it waited), unless its
+ * sender was changed from `from` already: the sender it has now.
+ */
+export async function changeMessageSender(db: Prisma, input: { messageId: string; from: string; to: string }): Promise<string | null> {
+  const changed = await db.message.updateMany({ where: { id: input.messageId, sender: input.from }, data: { sender: input.to, updatedAt: new Date() } });
+  if (changed.count > 0) return input.to;
+  return (await db.message.findUnique({ where: { id: input.messageId }, select: { sender: true } }))?.sender ?? null;
+}
+
 /** Whether another of our messages already holds this carrier message id (a lookup after a crash must not take it). */
 export async function providerRefHeldByAnother(prisma: Prisma, input: { provider: string; providerRef: string; messageId: string }): Promise<boolean> {
   const holder = await prisma.message.findFirst({ where: { provider: input.provider, providerRef: input.providerRef, id: { not: input.messageId } }, select: { id: true } });

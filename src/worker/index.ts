@@ -71,6 +71,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     secrets: deps.secrets,
     webhooks: deps.webhooks,
     carrier: deps.carrier,
+    requireBusinessNumbers: deps.requireBusinessNumbers,
     campaigns: deps.campaigns,
     observeLateness: options.observeLateness,
     observeReconcilerRestart: options.observeReconcilerRestart,

@@ -80,6 +80,17 @@ export class FakeTelnyx extends FakeCarrierServer {
     this.publicKeyPem = publicKey.export({ format: 'pem', type: 'spki' }).toString();
   }
 
+  /** Other Telnyx accounts served by this fake (a business's own): their API keys, and the keys their webhooks are signed with. */
+  private readonly otherKeys = new Set<string>();
+
+  /** Another Telnyx account: its API key, its portal public key, and the private key Telnyx signs its webhooks with. */
+  addAccount(): { apiKey: string; publicKey: string; privateKey: KeyObject } {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const apiKey = `KEY_${randomUUID().replace(/-/g, '')}`;
+    this.otherKeys.add(apiKey);
+    return { apiKey, publicKey: Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url').toString('base64'), privateKey };
+  }
+
   /** The API base the SDK is given (TELNYX_API_URL). */
   get url(): string {
     return `${this.origin}/v2`;
@@ -230,7 +241,8 @@ export class FakeTelnyx extends FakeCarrierServer {
     }
     this.requests.push({ method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body });
 
-    if (req.headers.authorization !== `Bearer ${this.apiKey}`) {
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (bearer !== this.apiKey && !(bearer && this.otherKeys.has(bearer))) {
       return this.reply(res, 401, error('10009', 'Authentication failed', 'The required authentication headers were either invalid or not included in the request.'));
     }
     if (req.method === 'POST' && url.pathname === '/v2/messages') return this.send(req, res, raw, body);

@@ -68,6 +68,17 @@ export class FakeVonage extends FakeCarrierServer {
     this.publicKey = publicKey.export({ format: 'pem', type: 'spki' }).toString();
   }
 
+  /** Other applications (a business's own), by id: the public key their JWTs are checked with. */
+  private readonly otherApplications = new Map<string, string>();
+
+  /** Another application, in another account: its id, its private key, its account's API key and signature secret. */
+  addApplication(): { applicationId: string; privateKey: string; apiKey: string; signatureSecret: string } {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const applicationId = randomUUID();
+    this.otherApplications.set(applicationId, publicKey.export({ format: 'pem', type: 'spki' }).toString());
+    return { applicationId, privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), apiKey: randomUUID().slice(0, 8), signatureSecret: randomUUID().replace(/-/g, '') };
+  }
+
   /** The host the SDK is given (VONAGE_API_URL). */
   get url(): string {
     return `${this.origin}`;
@@ -84,14 +95,14 @@ export class FakeVonage extends FakeCarrierServer {
   }
 
   /** Vonage's signed-webhook JWT for a body: HS256 with `secret` (default the fake's), `payload_hash`, `iat` (unix seconds). */
-  signature(body: string, options: { secret?: string; iat?: number; payloadHash?: string } = {}): string {
+  signature(body: string, options: { secret?: string; iat?: number; payloadHash?: string; apiKey?: string; applicationId?: string } = {}): string {
     const claims = {
       iat: options.iat ?? Math.floor(Date.now() / 1000),
       jti: randomUUID(),
       iss: 'Vonage',
       payload_hash: options.payloadHash ?? createHash('sha256').update(body).digest('hex'),
-      api_key: this.apiKey,
-      application_id: this.applicationId,
+      api_key: options.apiKey ?? this.apiKey,
+      application_id: options.applicationId ?? this.applicationId,
     };
     return jwt.sign(claims, options.secret ?? this.signatureSecret, { algorithm: 'HS256' });
   }
@@ -168,8 +179,11 @@ export class FakeVonage extends FakeCarrierServer {
     const bearer = /^Bearer (.+)$/.exec(header ?? '');
     if (bearer) {
       try {
-        const claims = jwt.verify(bearer[1]!, this.publicKey, { algorithms: ['RS256'] }) as jwt.JwtPayload;
-        return claims.application_id === this.applicationId && typeof claims.jti === 'string';
+        const claimed = (jwt.decode(bearer[1]!) as jwt.JwtPayload | null)?.application_id;
+        const publicKey = claimed === this.applicationId ? this.publicKey : this.otherApplications.get(claimed);
+        if (!publicKey) return false;
+        const claims = jwt.verify(bearer[1]!, publicKey, { algorithms: ['RS256'] }) as jwt.JwtPayload;
+        return claims.application_id === claimed && typeof claims.jti === 'string';
       } catch {
         return false;
       }

@@ -77,6 +77,23 @@ export function receiptOf(rawBody: Buffer, messageId: string | undefined): Recei
   return { providerRef, status, ...(messageId ? { messageId } : {}), ...(sender?.startsWith('+') && { sender }), ...(errorCode ? { errorCode } : {}), ...(isTelnyxOptOutCode(errorCode) && { optOut: true }), ...(price ? { price } : {}), ...(at ? { at } : {}) };
 }
 
+/**
+ * Our number a webhook is about, read before its signature is checked: a receipt's `from`, an inbound
+ * text's `to`. Undefined for a body that is no event (the deployment's key checks it, the parser refuses it).
+ */
+export function telnyxCallbackNumber(rawBody: Buffer, kind: 'receipt' | 'inbound'): string | undefined {
+  let payload: Record<string, unknown>;
+  try {
+    payload = eventOf(rawBody).payload!;
+  } catch {
+    return undefined;
+  }
+  const number = kind === 'receipt' ? phoneOf(payload.from) : Array.isArray(payload.to) ? phoneOf(payload.to[0]) : string(payload.to);
+  return number?.startsWith('+') ? number : undefined;
+}
+
+const phoneOf = (party: unknown) => string((party as { phone_number?: unknown } | undefined)?.phone_number);
+
 /** A text from a client, from `message.received`; null for any other event or one missing its parts; throws for a body that is no event. */
 export function inboundOf(rawBody: Buffer, now = new Date()): Inbound | null {
   const event = eventOf(rawBody);

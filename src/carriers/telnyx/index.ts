@@ -2,7 +2,7 @@ import Telnyx, { NotFoundError } from 'telnyx';
 import type { Carrier, CarrierAccepted, CarrierCallback, CarrierSend } from '../types';
 import { CarrierUnavailable } from '../types';
 import { classifyTelnyxError } from './errors';
-import { inboundOf, priceOf, receiptOf } from './events';
+import { inboundOf, priceOf, receiptOf, telnyxCallbackNumber } from './events';
 import { telnyxPublicKey } from './public-key';
 
 export interface TelnyxSettings {
@@ -120,6 +120,7 @@ export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
     },
     parseReceipt: (callback) => receiptOf(callback.rawBody, callback.messageId),
     parseInbound: (callback) => inboundOf(callback.rawBody),
+    numberOf: (callback, kind) => telnyxCallbackNumber(callback.rawBody, kind),
     async reply(to, text) {
       await send(to, text);
     },

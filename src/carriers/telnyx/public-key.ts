@@ -7,18 +7,26 @@ import { createPublicKey } from 'node:crypto';
  * refuse every receipt.
  */
 export function telnyxPublicKey(configured: string): string {
+  const problem = telnyxPublicKeyProblem(configured);
+  if (problem) throw new Error(`Invalid configuration: TELNYX_PUBLIC_KEY ${problem}`);
+  return normalized(configured)!;
+}
+
+/** What is wrong with a Telnyx public key, in words (for the env and for a business's own credentials), or undefined. */
+export function telnyxPublicKeyProblem(value: string): string | undefined {
+  if (normalized(value) !== undefined) return undefined;
+  return value.includes('-----BEGIN') ? 'is a PEM but not an Ed25519 public key' : 'must be the base64 Ed25519 public key from the Telnyx portal (32 bytes)';
+}
+
+function normalized(configured: string): string | undefined {
   const value = configured.trim();
   if (value.includes('-----BEGIN')) {
     try {
       const key = createPublicKey(value.replace(/\\n/g, '\n'));
-      if (key.asymmetricKeyType !== 'ed25519') throw new Error('not Ed25519');
-      return Buffer.from(key.export({ format: 'jwk' }).x!, 'base64url').toString('base64');
+      return key.asymmetricKeyType === 'ed25519' ? Buffer.from(key.export({ format: 'jwk' }).x!, 'base64url').toString('base64') : undefined;
     } catch {
-      throw new Error('Invalid configuration: TELNYX_PUBLIC_KEY is a PEM but not an Ed25519 public key');
+      return undefined;
     }
   }
-  if (!/^[A-Za-z0-9+/]{43}=$/.test(value) || Buffer.from(value, 'base64').length !== 32) {
-    throw new Error('Invalid configuration: TELNYX_PUBLIC_KEY must be the base64 Ed25519 public key from the Telnyx portal (32 bytes)');
-  }
-  return value;
+  return /^[A-Za-z0-9+/]{43}=$/.test(value) && Buffer.from(value, 'base64').length === 32 ? value : undefined;
 }

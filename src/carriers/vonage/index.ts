@@ -3,7 +3,7 @@ import type { Carrier, CarrierAccepted, CarrierSend } from '../types';
 import { CarrierUnavailable } from '../types';
 import { classifyVonageError } from './errors';
 import { silenceVonageDebugLog } from './quiet-sdk';
-import { e164Of, inboundOf, receiptOf, verifyVonageSignature } from './webhooks';
+import { e164Of, inboundOf, receiptOf, verifyVonageSignature, vonageCallbackNumber } from './webhooks';
 
 export interface VonageSettings {
   VONAGE_API_KEY?: string;
@@ -74,6 +74,7 @@ export function createVonageCarrier(settings: VonageSettings): Carrier {
       verifyVonageSignature(callback, { secret: secret!, ...(apiKey ? { apiKey } : {}), ...(applicationId ? { applicationId } : {}) }),
     parseReceipt: (callback) => receiptOf(callback.rawBody, callback.messageId),
     parseInbound: (callback) => inboundOf(callback.rawBody),
+    numberOf: (callback, kind) => vonageCallbackNumber(callback.rawBody, kind),
     async reply(to, text) {
       await send(to, text, {});
     },

@@ -133,7 +133,25 @@ export function receiptOf(rawBody: Buffer, messageId: string | undefined): Recei
   const errorCode = status === 'undelivered' || status === 'failed' ? vonageErrorCode(body.error) : undefined;
   const price = priceOf(body.usage);
   const at = dateOf(body.timestamp);
-  return { providerRef, status, ...(ourId ? { messageId: ourId } : {}), ...(errorCode ? { errorCode } : {}), ...(isVonageOptOutCode(errorCode) && { optOut: true }), ...(price ? { price } : {}), ...(at ? { at } : {}) };
+  // The number it went out from: a receipt moves only a message sent from it.
+  const sender = string(body.from) && e164Of(body.from as string);
+  return { providerRef, status, ...(ourId ? { messageId: ourId } : {}), ...(sender?.startsWith('+') && { sender }), ...(errorCode ? { errorCode } : {}), ...(isVonageOptOutCode(errorCode) && { optOut: true }), ...(price ? { price } : {}), ...(at ? { at } : {}) };
+}
+
+/**
+ * Our number a webhook is about, read before its signature is checked: a status's `from`, an inbound
+ * text's `to`. Undefined for a body that is no JSON object (the deployment's secret checks it, the parser refuses it).
+ */
+export function vonageCallbackNumber(rawBody: Buffer, kind: 'receipt' | 'inbound'): string | undefined {
+  let body: Record<string, unknown>;
+  try {
+    body = bodyOf(rawBody);
+  } catch {
+    return undefined;
+  }
+  const number = string(kind === 'receipt' ? body.from : body.to);
+  const e164 = number && e164Of(number);
+  return e164?.startsWith('+') ? e164 : undefined;
 }
 
 /** A text from a client; null for a status webhook, another channel or one missing its parts; throws for a body that is no JSON object. */

@@ -1,4 +1,5 @@
-import { activeNumbersOf, sendersFor } from '../../db/business-numbers';
+import { activeNumbersOf, latestRegistrationOf, sendersFor } from '../../db/business-numbers';
+import { changeMessageSender } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
 import { Conflict } from '../errors';
 
@@ -27,4 +28,43 @@ export async function sendersOf(deps: SenderDeps, business: string, phones: stri
   }
   const chosen = await sendersFor(deps.prisma, business, numbers, phones);
   return (phone) => chosen.get(phone) ?? shared;
+}
+
+export const SENDING_NUMBER_RETIRED = 'Its sending number was retired from the business, which has no other number to send from';
+
+/**
+ * The sender a message leaving now goes out from: its stored one, unless that is a number retired from
+ * the business since the message was accepted. Then the choice is made again from the business's
+ * numbers now (sticky per phone, spread for new phones; the shared sender when it has none, unless
+ * REQUIRE_BUSINESS_NUMBERS: a Conflict) and stored on the message.
+ */
+export async function senderAtSend(
+  deps: SenderDeps,
+  message: { id: string; business: string; phone: string; sender: string | null },
+  retired: RetiredCheck = retiredCheck(deps.prisma),
+): Promise<string | null> {
+  const stored = message.sender;
+  if (!deps.carrier || stored === null || stored === deps.carrier.sender) return stored;
+  if (!(await retired(message.business, stored))) return stored;
+  let chosen: string | null;
+  try {
+    chosen = (await sendersOf(deps, message.business, [message.phone]))(message.phone);
+  } catch (error) {
+    throw error instanceof Conflict ? new Conflict(SENDING_NUMBER_RETIRED) : error;
+  }
+  if (chosen === null || chosen === stored) return stored;
+  // Another attempt that changed it first wins: its choice is the one to send from.
+  return changeMessageSender(deps.prisma, { messageId: message.id, from: stored, to: chosen });
+}
+
+export type RetiredCheck = (business: string, number: string) => Promise<boolean>;
+
+/** Whether the business's number was retired, asked once per number (a campaign's chunk shares it). */
+export function retiredCheck(prisma: Prisma): RetiredCheck {
+  const known = new Map<string, Promise<boolean>>();
+  return (business, number) => {
+    const key = `${business}\n${number}`;
+    if (!known.has(key)) known.set(key, latestRegistrationOf(prisma, business, number).then((row) => row !== null && row.activeSlot === null));
+    return known.get(key)!;
+  };
 }

@@ -6,6 +6,7 @@ import type { SecretBox } from '../../secrets/secret-box';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { BUSINESS_PATTERN, parseBody } from '../input/validation';
 import { sealCredentials } from './credentials';
+import { telnyxPublicKeyProblem } from '../../carriers/telnyx/public-key';
 
 export interface NumberDeps {
   prisma: Prisma;
@@ -18,12 +19,22 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 const secret = z.string().min(1).max(4096);
 const sid = (prefix: string) => z.string().regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), `must be ${prefix} followed by 32 hexadecimal digits`);
 
+const telnyxPublicKey = z
+  .string()
+  .max(4096)
+  .superRefine((key, ctx) => {
+    const problem = telnyxPublicKeyProblem(key);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
 /** The credentials each carrier takes: a Twilio (sub)account, a Telnyx API key, a Vonage application. */
 const CREDENTIALS = {
   twilio: z.strictObject({ account_sid: sid('AC'), auth_token: secret }),
   simulator: z.strictObject({ account_sid: sid('AC'), auth_token: secret }),
-  telnyx: z.strictObject({ api_key: secret }),
-  vonage: z.strictObject({ application_id: z.string().min(1).max(100), private_key: secret }),
+  // Telnyx signs its webhooks with one key per account: a business's own account comes with its key.
+  telnyx: z.strictObject({ api_key: secret, public_key: telnyxPublicKey }),
+  // Vonage's signature secret is the account's: an application in the deployment's account shares its secret.
+  vonage: z.strictObject({ application_id: z.string().min(1).max(100), private_key: secret, signature_secret: secret.optional() }),
 } as const;
 
 const registration = z.strictObject({

@@ -53,8 +53,10 @@ export const adminApi: ApiPart = {
           type: ['object', 'null'],
           description:
             'The business\'s own carrier account, encrypted at rest (AES-256-GCM under `SECRETS_KEY`), never answered back nor logged. ' +
-            'Twilio (and the simulator): `{ "account_sid": "AC…", "auth_token": "…" }` (a subaccount); Telnyx: `{ "api_key": "…" }`; ' +
-            'Vonage: `{ "application_id": "…", "private_key": "-----BEGIN PRIVATE KEY-----…" }`. Absent: kept as stored (the deployment\'s account on a first ' +
+            'Twilio (and the simulator): `{ "account_sid": "AC…", "auth_token": "…" }` (a subaccount); Telnyx: `{ "api_key": "…", "public_key": "…" }` ' +
+            '(the account\'s Ed25519 webhook key, base64 or PEM, which verifies its webhooks); ' +
+            'Vonage: `{ "application_id": "…", "private_key": "-----BEGIN PRIVATE KEY-----…", "signature_secret": "…" }` (the signature secret of the ' +
+            'application\'s account, which verifies its webhooks; absent: `VONAGE_SIGNATURE_SECRET`, for an application in the deployment\'s account). Absent: kept as stored (the deployment\'s account on a first ' +
             'registration); null: back to the deployment\'s account.',
         },
       },
