@@ -7,7 +7,7 @@ export { MAGIC_TO_ERRORS, MAGIC_UNDELIVERED, TwilioApi, postSignedForm, twilioSi
  * The carrier `npm start` runs by default (MESSAGE_PROVIDER=simulator): the Twilio-compatible API of
  * twilio-api.ts on a port of its own, which the Twilio carrier sends to as it would to Twilio. A moment
  * after each send it posts signed receipts to the message's StatusCallback (`sent`, then `delivered`;
- * `undelivered` for its numbers +1500555003X; Twilio's magic numbers are refused at once), and
+ * `undelivered` for +15005550033 to +15005550037; Twilio's magic numbers are refused at once), and
  * `npm run sms -- [--to <one of its numbers>] <from> "<text>"` has it post a person's text to the stack's inbound route.
  * It has ten numbers, +15005550000 to +15005550009: +15005550006 is the deployment's shared sender, the
  * others are for businesses to register (`npm run number`).

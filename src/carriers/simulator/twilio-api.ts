@@ -23,7 +23,7 @@ export const MAGIC_TO_ERRORS: Readonly<Record<string, { code: number; message: s
 
 /**
  * Numbers of ours (not Twilio's) that are accepted and then come back `undelivered` with a carrier
- * error: +1500555003X gets error 3000X.
+ * error: +15005550033 to +15005550037 get errors 30003 to 30007.
  */
 export const MAGIC_UNDELIVERED: Readonly<Record<string, number>> = {
   '+15005550033': 30003,
