@@ -1,4 +1,4 @@
-import { nextChange, periodStartAt, segmentAt, takeOverAt, type Schedule } from '../src/db/rotation-schedule';
+import { nextChange, periodStartAt, segmentAt, takeOverAt, type Schedule } from '../src/domain/rotation-schedule';
 import { durationText, parseRotationRequest } from '../src/use-cases/rotation/request';
 
 /* The rotation's arithmetic alone: boundaries come from the schedule, whatever the time of asking. */

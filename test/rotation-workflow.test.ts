@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { createActivities } from '../src/activities';
-import { nextChange, type Schedule } from '../src/db/rotation-schedule';
+import { nextChange, type Schedule } from '../src/domain/rotation-schedule';
 import { rotationAppliedUpdate, rotationChangedSignal, type AdvanceRotationInput, type RotationStep } from '../src/domain';
 import { createTimeSkippingEnvironment } from './support/helpers';
 

@@ -1,6 +1,5 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Prisma } from '../db/prisma';
-import { rotationView } from '../views/rotation';
 import { advanceRotation, stopRotationByOperator } from '../db/rotations';
 import type { AdvanceRotationInput, RotationStep } from '../domain';
 import { startOrWakeExpiry } from '../temporal/assignment-expiry-workflow';
@@ -29,6 +28,6 @@ export function createRotationActivities({ prisma, temporal, taskQueue }: Rotati
     },
 
     /** An operator canceled the rotation's workflow: the rotation stops, as a DELETE would. */
-    stopRotationByOperator: (rotationKey: string): Promise<boolean> => stopRotationByOperator(prisma, rotationKey, rotationView),
+    stopRotationByOperator: (rotationKey: string): Promise<boolean> => stopRotationByOperator(prisma, rotationKey),
   };
 }

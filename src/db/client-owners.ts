@@ -1,6 +1,6 @@
 import type { Prisma as Db } from '../generated/prisma/client';
 import type { Prisma } from './prisma';
-import { currentOf } from './rotations';
+import { currentOf } from '../domain/rotation-row';
 
 /** An assignment in force, as a reply's `message.received` event names it. */
 export interface AssignmentInForce {

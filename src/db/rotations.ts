@@ -3,8 +3,10 @@ import type { AssignmentExpiryInput, EventReason, EventType, RotationStep } from
 import { cutRotationAssignment, recordForOwner } from './assignments';
 import { withEvents, type NewEvent } from './events';
 import type { Prisma } from './prisma';
-import { nextChange, periodStartAt, takeOverAt, type Schedule, type Segment } from './rotation-schedule';
+import { currentOf, pendingJson, pendingOf, scheduleOf, skippedOf, type CurrentPeriod, type SkippedPeriod } from '../domain/rotation-row';
+import { nextChange, periodStartAt, takeOverAt, type Schedule, type Segment } from '../domain/rotation-schedule';
 import type { Scope } from './scope';
+import { rotationView } from '../views/rotation';
 
 /*
  * Every change of a `rotations` row: set or replaced (PUT), stopped (DELETE, or an operator canceling
@@ -25,50 +27,9 @@ export interface RotationRequestData {
   applyNow: boolean;
 }
 
-/** The period in progress as the row keeps it; `position` is 0-based into the agent list of its schedule. */
-export interface CurrentPeriod {
-  agentId: string;
-  agentPk: string;
-  position: number;
-  of: number;
-  from: string;
-  workflowId: string;
-  expiry: AssignmentExpiryInput;
-}
-
-/** A period (or part of one) not handed to its agent, and why. */
-export interface SkippedPeriod {
-  at: string;
-  until: string;
-  /** 0-based; null for periods no worker was there to hand out. */
-  position: number | null;
-  agent: string | null;
-  reason: string;
-}
-
 const MAX_SKIPPED = 50;
 
 export type RotationWithClient = Rotation & { client: { id: string } };
-
-export function scheduleOf(row: Rotation): Schedule {
-  return {
-    agentIds: row.agentIds,
-    period: row.period,
-    periodMs: Number(row.periodMs),
-    startsAt: row.startsAt,
-    effectiveAt: row.effectiveAt,
-    notes: row.notes,
-  };
-}
-
-type PendingJson = { agentIds: string[]; period: string; periodMs: number; startsAt: string; effectiveAt: string; notes: string | null };
-
-export function pendingOf(row: Rotation): Schedule | null {
-  const p = row.pending as PendingJson | null;
-  return p && { ...p, startsAt: new Date(p.startsAt), effectiveAt: new Date(p.effectiveAt) };
-}
-
-const pendingJson = (s: Schedule): PendingJson => ({ ...s, startsAt: s.startsAt.toISOString(), effectiveAt: s.effectiveAt.toISOString() });
 
 const scheduleColumns = (s: Schedule) => ({
   agentIds: s.agentIds,
@@ -78,9 +39,6 @@ const scheduleColumns = (s: Schedule) => ({
   effectiveAt: s.effectiveAt,
   notes: s.notes,
 });
-
-export const currentOf = (row: Rotation) => row.current as unknown as CurrentPeriod | null;
-export const skippedOf = (row: Rotation) => row.skipped as unknown as SkippedPeriod[];
 
 const jsonOrNull = (value: object | null) => (value === null ? Db.DbNull : (value as Db.InputJsonObject));
 
@@ -179,22 +137,19 @@ function statesRotationInForce(existing: Rotation, request: RotationRequestData)
 
 export type StopRotationOutcome = { outcome: 'clientNotFound' } | { outcome: 'notActive' } | { outcome: 'stopped'; rotation: RotationWithClient };
 
-/** The rotation as its GET route shows it: the `rotation.*` events carry it (the view is the API's, passed in). */
-export type RotationDescriber = (row: RotationWithClient) => Record<string, unknown>;
-
 /** A rotation event: the rotation as `GET /clients/{_id}/rotation` shows it after the change, and the reason. */
-function rotationEvent(type: EventType, row: RotationWithClient, describe: RotationDescriber, reason: EventReason): NewEvent {
+function rotationEvent(type: EventType, row: RotationWithClient, reason: EventReason): NewEvent {
   return {
     scope: { business: row.business, ownerId: row.ownerId },
     clientPk: row.clientPk,
     clientId: row.client.id,
     type,
-    data: { ...describe(row), reason },
+    data: { ...rotationView(row), reason },
   };
 }
 
 /** active → stopped: no further period is handed out; the one in progress runs to its end. Records `rotation.stopped`. */
-export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, describe: RotationDescriber, now = new Date()): Promise<StopRotationOutcome> {
+export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, now = new Date()): Promise<StopRotationOutcome> {
   return withEvents(prisma, async (tx, record) => {
     const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...scope, id: clientId } } });
     if (!client) return { outcome: 'clientNotFound' };
@@ -207,20 +162,20 @@ export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, des
       where: { clientPk_ownerId: { clientPk: client.pk, ownerId: scope.ownerId } },
       include: { client: { select: { id: true } } },
     });
-    await record(rotationEvent('rotation.stopped', rotation, describe, 'api'));
+    await record(rotationEvent('rotation.stopped', rotation, 'api'));
     return { outcome: 'stopped', rotation };
   });
 }
 
 /** active → stopped by an operator who canceled the rotation's workflow, with its `rotation.stopped`; false when it was not active. */
-export function stopRotationByOperator(prisma: Prisma, rotationKey: string, describe: RotationDescriber, now = new Date()): Promise<boolean> {
+export function stopRotationByOperator(prisma: Prisma, rotationKey: string, now = new Date()): Promise<boolean> {
   return withEvents(prisma, async (tx, record) => {
     const stopped = await tx.rotation.updateManyAndReturn({
       where: { key: rotationKey, status: 'active' },
       data: { status: 'stopped', pending: Db.DbNull, version: { increment: 1 }, stoppedAt: now, stoppedBy: 'operator' },
       include: { client: { select: { id: true } } },
     });
-    for (const rotation of stopped) await record(rotationEvent('rotation.stopped', rotation, describe, 'operator'));
+    for (const rotation of stopped) await record(rotationEvent('rotation.stopped', rotation, 'operator'));
     return stopped.length > 0;
   });
 }

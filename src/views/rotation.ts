@@ -1,14 +1,15 @@
-import { currentOf, pendingOf, scheduleOf, skippedOf, type RotationWithClient } from '../db/rotations';
-import { nextChange } from '../db/rotation-schedule';
-import { changedBy } from './changed-by';
+import type { Rotation } from '../generated/prisma/client';
 import { rotationWorkflowId } from '../domain';
+import { currentOf, pendingOf, scheduleOf, skippedOf } from '../domain/rotation-row';
+import { nextChange } from '../domain/rotation-schedule';
+import { changedBy } from './changed-by';
 
 /**
  * `GET /clients/{_id}/rotation`: the rotation in force, the period in progress, whose the next one is
  * by the schedule and when it starts, a replacement waiting for its time, and the periods skipped.
  * Positions are 1-based into the agent list of the schedule they belong to.
  */
-export function rotationView(row: RotationWithClient, now = new Date()) {
+export function rotationView(row: Rotation & { client: { id: string } }, now = new Date()) {
   const schedule = scheduleOf(row);
   const pending = pendingOf(row);
   const current = currentOf(row);

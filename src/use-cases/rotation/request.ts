@@ -1,5 +1,5 @@
 import type { RotationRequestData } from '../../db/rotations';
-import { DEFAULT_MIN_PERIOD_MS, MAX_PERIOD_MS } from '../../db/rotation-schedule';
+import { DEFAULT_MIN_PERIOD_MS, MAX_PERIOD_MS } from '../../domain/rotation-schedule';
 import { MAX_AGENTS_PER_REQUEST, MAX_NOTES_LENGTH, parseIsoDate } from '../assignments/request';
 import { Invalid } from '../errors';
 import { isBlank } from '../input/validation';

@@ -9,7 +9,7 @@ import { rotationView } from '../../views/rotation';
 /** Stops the client's rotation: no further period is handed out; the assignment in progress runs to its `dt_until`. */
 export async function stopRotationRequest(deps: RotationDeps, scope: Scope, clientId: string) {
   if (!RESOURCE_ID_PATTERN.test(clientId)) throw new NotFound('Client not found');
-  const stopped = await stopRotation(deps.prisma, scope, clientId, rotationView);
+  const stopped = await stopRotation(deps.prisma, scope, clientId);
   if (stopped.outcome === 'clientNotFound') throw new NotFound('Client not found');
   if (stopped.outcome === 'notActive') throw new NotFound('No active rotation on this client');
   const { rotation } = stopped;
