@@ -89,6 +89,15 @@ test('the database layer imports nothing from Temporal, the use cases or the doo
   expect(offending).toEqual([]);
 });
 
+test('the views are a leaf: they import only the shared vocabulary (src/domain), the generated row types and each other', () => {
+  const offending = offendingImports(sourceFiles(join(SRC, 'views')), (_specifier, target) => !['views', 'domain', 'generated'].some((dir) => under(dir)(target)));
+  expect(offending).toEqual([]);
+});
+
+test('every JSON view lives in src/views: no view.ts under src/api', () => {
+  expect(sourceFiles(join(SRC, 'api')).filter((file) => file.endsWith('/view.ts')).map((f) => relative(PROJECT_ROOT, f))).toEqual([]);
+});
+
 /** Where a workflow is started, signaled or updated: a client call, a Nexus start, or a Schedule's action. */
 const STARTS = /\.workflow\.(?:start|signalWithStart|execute)\b|\bstartWorkflow\b|\.executeUpdate\b|\.signal\(|workflowType: [A-Z_]+_WORKFLOW/;
 

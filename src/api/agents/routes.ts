@@ -6,7 +6,7 @@ import type { Prisma } from '../../db/prisma';
 import { conflict } from '../http/problem';
 import { scopeOf } from '../http/scope';
 import { optionalName, parseBody, resourceId } from '../../use-cases/input/validation';
-import { agentView } from './view';
+import { agentView } from '../../views/agent';
 
 export interface AgentRoutesDeps {
   prisma: Prisma;

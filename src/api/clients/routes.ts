@@ -8,7 +8,7 @@ import { scopeOf } from '../http/scope';
 import { optionalName, parseBody, phoneNumber, resourceId } from '../../use-cases/input/validation';
 import { timeZone } from '../../use-cases/input/time-zone';
 import { findOwnedClient } from '../../use-cases/clients/owned-client';
-import { clientView } from './view';
+import { clientView } from '../../views/client';
 
 export interface ClientRoutesDeps {
   prisma: Prisma;

@@ -7,7 +7,7 @@ import { badRequest } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { RESOURCE_ID_PATTERN } from '../../use-cases/input/validation';
 import { openCursor, sealCursor } from './cursor';
-import { eventView } from './view';
+import { eventView } from '../../views/event';
 
 export const MAX_EVENTS_PAGE = 100;
 

@@ -5,7 +5,7 @@ import { MESSAGE_STATUSES } from '../../domain';
 import { badRequest } from '../http/problem';
 import type { Scope } from '../http/scope';
 import { RESOURCE_ID_PATTERN } from '../../use-cases/input/validation';
-import { messageView } from './view';
+import { messageView } from '../../views/message';
 
 export const MAX_PAGE_SIZE = 100;
 

@@ -5,7 +5,7 @@ import { cancelMessage, type CancelDeps } from '../../use-cases/messages/cancel'
 import { listMessages } from './list';
 import { findOwnedMessage } from '../../use-cases/messages/owned-message';
 import { findOwnedClient } from '../../use-cases/clients/owned-client';
-import { acceptedView, messageView } from './view';
+import { acceptedView, messageView } from '../../views/message';
 
 export type MessageRoutesDeps = AcceptDeps & CancelDeps;
 

@@ -1,4 +1,4 @@
-import type { Event } from '../../generated/prisma/client';
+import type { Event } from '../generated/prisma/client';
 
 /** An event as the feed shows it and a webhook delivers it (the webhook's body is exactly this). */
 export const eventView = (e: Event) => ({
