@@ -1,6 +1,7 @@
 import { Prisma as Db } from '../../generated/prisma/client';
 import { randomUUID } from 'node:crypto';
-import { messageEvent, withEvents } from '../events';
+import { assignmentsInForce } from '../client-owners';
+import { messageEvent, type RecordEvent } from '../events';
 import { ownerOfNumber } from '../business-numbers';
 import { insertUnmatchedInbound, unmatchedInboundExists } from '../unmatched-inbound';
 import type { Prisma } from '../prisma';
@@ -47,7 +48,7 @@ const ANSWERABLE = [
 /** ANSWERABLE, for a query over `messages m`. */
 const ANSWERABLE_SQL = Db.sql`(m.status IN ('sent', 'delivered') OR (m.status = 'sending' AND m.provider_accepted_at IS NOT NULL))`;
 
-type Answered = { business: string; ownerId: string; clientPk: string | null; name: string | null };
+export type Answered = { business: string; ownerId: string; clientPk: string | null; name: string | null };
 
 /**
  * The message a reply answers. To a business's own number: that business's latest ANSWERABLE message
@@ -55,7 +56,7 @@ type Answered = { business: string; ownerId: string; clientPk: string | null; na
  * only when exactly one (business, user) texted the phone from it within the window; `ambiguous` when
  * several did (then no tenant sees a reply that may be another's).
  */
-async function answeredBy(tx: Db.TransactionClient, inbound: NewInbound, target: InboundTarget): Promise<Answered | 'ambiguous' | null> {
+export async function answeredBy(tx: Db.TransactionClient, inbound: NewInbound, target: InboundTarget): Promise<Answered | 'ambiguous' | null> {
   const select = { business: true, ownerId: true, clientPk: true, name: true } as const;
   const latest = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
   if (target.business !== null) {
@@ -81,55 +82,57 @@ export async function inboundTargetOf(db: Prisma | Db.TransactionClient, to: str
 }
 
 /**
- * Stores an inbound text once per carrier id, in one transaction: matched (see answeredBy) to the
- * business, owner and client of the message it answers, as a `received` message with its
- * `message.received` event (`eventData` adds what the event names besides the message, read in the
- * same transaction), else kept as unmatched. `alsoFirstTime` runs in the same transaction only when the
- * text is new (a keyword's opt-out), so a repeated callback changes nothing.
+ * Takes the lock of a text's carrier id for the rest of the transaction, then says whether a text with
+ * that id was stored before (matched or not): a repeated callback must change nothing.
+ */
+export async function inboundSeenBefore(tx: Db.TransactionClient, inboundKey: string): Promise<boolean> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`inbound/${inboundKey}`}, 0))`;
+  return (await tx.message.count({ where: { inboundKey } })) > 0 || (await unmatchedInboundExists(tx, inboundKey));
+}
+
+/**
+ * Stores a text seen the first time (inboundSeenBefore, in the same transaction): matched (see
+ * answeredBy) to the business, owner and client of the message it answers, as a `received` message
+ * with its `message.received` event naming the client's assignments in force at `now`; else kept as
+ * unmatched.
  */
 export async function storeInbound(
-  prisma: Prisma,
+  tx: Db.TransactionClient,
+  record: RecordEvent,
   inbound: NewInbound,
-  target: InboundTarget,
-  eventData: (tx: Db.TransactionClient, message: MessageWithClient) => Promise<Record<string, unknown>>,
-  alsoFirstTime: (tx: Db.TransactionClient) => Promise<void>,
-): Promise<InboundOutcome> {
-  return withEvents(prisma, async (tx, record) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`inbound/${inbound.inboundKey}`}, 0))`;
-    const seen = (await tx.message.count({ where: { inboundKey: inbound.inboundKey } })) > 0 || (await unmatchedInboundExists(tx, inbound.inboundKey));
-    if (seen) return { stored: 'repeat' as const };
-    const found = await answeredBy(tx, inbound, target);
-    const answered = found === 'ambiguous' ? null : found;
-    await alsoFirstTime(tx);
-    if (!answered) {
-      const { provider, inboundKey, to, from, text, receivedAt } = inbound;
-      await insertUnmatchedInbound(tx, { provider, inboundKey, sender: to, phone: from, text, receivedAt });
-      return { stored: 'unmatched' as const, ambiguous: found === 'ambiguous' };
-    }
-    const message = await tx.message.create({
-      data: {
-        id: randomUUID(),
-        direction: 'inbound',
-        business: answered.business,
-        ownerId: answered.ownerId,
-        clientPk: answered.clientPk,
-        messageType: 'text',
-        phone: inbound.from,
-        name: answered.name,
-        text: inbound.text,
-        status: 'received',
-        sendAt: inbound.receivedAt,
-        workflowId: null,
-        provider: inbound.provider,
-        providerRef: inbound.providerRef,
-        sender: inbound.to,
-        receivedAt: inbound.receivedAt,
-        inboundKey: inbound.inboundKey,
-      },
-      include: withClientId,
-    });
-    const event = messageEvent('message.received', message, 'carrier');
-    await record({ ...event, data: { ...event.data, ...(await eventData(tx, message)) } });
-    return { stored: 'matched' as const, message };
+  found: Answered | 'ambiguous' | null,
+  now: Date,
+): Promise<Exclude<InboundOutcome, { stored: 'repeat' }>> {
+  const answered = found === 'ambiguous' ? null : found;
+  if (!answered) {
+    const { provider, inboundKey, to, from, text, receivedAt } = inbound;
+    await insertUnmatchedInbound(tx, { provider, inboundKey, sender: to, phone: from, text, receivedAt });
+    return { stored: 'unmatched', ambiguous: found === 'ambiguous' };
+  }
+  const message = await tx.message.create({
+    data: {
+      id: randomUUID(),
+      direction: 'inbound',
+      business: answered.business,
+      ownerId: answered.ownerId,
+      clientPk: answered.clientPk,
+      messageType: 'text',
+      phone: inbound.from,
+      name: answered.name,
+      text: inbound.text,
+      status: 'received',
+      sendAt: inbound.receivedAt,
+      workflowId: null,
+      provider: inbound.provider,
+      providerRef: inbound.providerRef,
+      sender: inbound.to,
+      receivedAt: inbound.receivedAt,
+      inboundKey: inbound.inboundKey,
+    },
+    include: withClientId,
   });
+  const assignments = message.clientPk ? await assignmentsInForce(tx, { pk: message.clientPk, ownerId: message.ownerId }, now) : [];
+  const event = messageEvent('message.received', message, 'carrier');
+  await record({ ...event, data: { ...event.data, assignments } });
+  return { stored: 'matched', message };
 }
