@@ -1,18 +1,19 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { findBatch, markBatchFinished } from '../db/message-batches';
 import {
   chunksStillSending,
   claimBatchChunk,
   closeScheduledInBatch,
   failChunkRemaining,
+  findBatch,
+  markBatchFinished,
   markChunkSent,
-  markMessageFailed,
   nextDueInBatch,
   recordAcceptances,
   startChunkAttempt,
   type ChunkMessage,
-} from '../db/messages';
+} from '../db/message-batches';
+import { markMessageFailed } from '../db/messages';
 import type { Prisma } from '../db/prisma';
 import { reserveSendSlots } from '../db/sender-paces';
 import { ActivityFailureType, DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY } from '../domain';

@@ -9,7 +9,7 @@ import type { Scope } from './scope';
 
 /*
  * Every change of the `events` table. An event is written by `recordEvent` inside the transaction of
- * the change it reports (src/db/assignments.ts, src/db/messages.ts), together with one delivery row
+ * the change it reports (src/db/assignments.ts, src/db/messages/, src/db/message-batches.ts), together with one delivery row
  * for each active subscription that wants it: no event without its change, no change without its event.
  */
 

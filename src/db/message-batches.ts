@@ -1,15 +1,16 @@
 import { Prisma as Db, type MessageBatch } from '../generated/prisma/client';
 import { messageBatchWorkflowId, type MessageStatus } from '../domain';
 import { messageEvent, withEvents } from './events';
-import { scheduledMessageRow, type MessageWithClient, type NewMessage } from './messages';
+import { scheduledMessageRow, OPTED_OUT, type MessageWithClient, type NewMessage } from './messages';
+import { withClientId } from './messages/transition';
+import { FORBIDS_MESSAGE } from './opt-outs';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 
 /*
  * Every change of a `message_batches` row: inserted with its messages on accept (one statement for the
- * messages, one transaction in all), `chunks_claimed` moved on by its workflow's claims (claimBatchChunk
- * in src/db/messages.ts, in the claim's own transaction),
- * `finished_at` set when its workflow found nothing left.
+ * messages, one transaction in all), `chunks_claimed` moved on by its workflow's claims (claimBatchChunk,
+ * in the claim's own transaction), `finished_at` set when its workflow found nothing left.
  */
 
 export interface NewBatch {
@@ -107,4 +108,162 @@ export async function countBatchMessages(prisma: Prisma, batchId: string): Promi
 /** Its workflow found nothing left to send. */
 export async function markBatchFinished(prisma: Prisma, batchId: string, now = new Date()): Promise<void> {
   await prisma.messageBatch.updateMany({ where: { id: batchId, finishedAt: null }, data: { finishedAt: now } });
+}
+
+/*
+ * A batch's messages (POST /messages/batch), moved together by their batch's workflow: each statement
+ * takes a chunk of rows and writes their events in bulk, so that a message costs the provider call and
+ * the one statement recording its acceptance, and everything else is paid once a chunk.
+ */
+
+const DUE = Db.sql`GREATEST(m.send_at, COALESCE(m.deferred_until, m.send_at))`;
+
+/** When the batch's next still-scheduled message is due (its send window may defer it); null when none is left. */
+export async function nextDueInBatch(prisma: Prisma, batchId: string): Promise<Date | null> {
+  const [row] = await prisma.$queryRaw<{ due: Date | null }[]>`SELECT min(${DUE}) AS due FROM messages m WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled'`;
+  return row?.due ?? null;
+}
+
+async function rowsWithClient(tx: Db.TransactionClient, ids: string[]): Promise<MessageWithClient[]> {
+  return ids.length === 0 ? [] : tx.message.findMany({ where: { id: { in: ids } }, include: withClientId, orderBy: { id: 'asc' } });
+}
+
+/**
+ * Claims chunk `chunk` of the batch: its messages due by `dueBy` whose recipient opted out go scheduled →
+ * suppressed, then up to `limit` due ones scheduled → sending with `batch_chunk = chunk`, counting the
+ * chunk's first hand-over attempt (`attempts = 1`, by `provider`) in the same write. `dueBy` is the
+ * run's clock, not this process's, so that a worker whose clock lags never leaves the run finding nothing due. A claim of a
+ * chunk that already has rows (a retried claim, or a new run resuming) takes nothing more and reports
+ * the chunk's rows still sending. Messages canceled before it are simply not taken.
+ */
+export async function claimBatchChunk(
+  prisma: Prisma,
+  input: { batchId: string; chunk: number; limit: number; dueBy: Date; provider: string },
+  now = new Date(),
+): Promise<{ sending: number; suppressed: number; existed: boolean }> {
+  const { batchId, chunk, limit, dueBy, provider } = input;
+  return withEvents(prisma, async (tx, _record, recordMany) => {
+    // One claim at a time per batch: a resumed run and a late retry of its predecessor never split rows.
+    await tx.$executeRaw`SELECT 1 FROM message_batches WHERE id = ${batchId}::uuid FOR UPDATE`;
+    const [existing] = await tx.$queryRaw<{ total: number; sending: number }[]>`
+      SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'sending')::int AS sending FROM messages WHERE batch_id = ${batchId}::uuid AND batch_chunk = ${chunk}`;
+    if (existing.total > 0) return { sending: existing.sending, suppressed: 0, existed: true };
+    const suppressed = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE messages m SET status = 'suppressed', suppressed_at = ${now}, suppressed_reason = ${OPTED_OUT}, updated_at = ${now}
+       WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE} <= ${dueBy}
+         AND EXISTS (SELECT 1 FROM opt_outs o WHERE ${FORBIDS_MESSAGE})
+      RETURNING m.id::text`;
+    const claimed = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE messages SET status = 'sending', dispatched_at = ${now}, batch_chunk = ${chunk}, attempts = 1, provider = ${provider}, updated_at = ${now}
+       WHERE id IN (SELECT m.id FROM messages m WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE} <= ${dueBy}
+                     ORDER BY ${DUE}, m.id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING id::text`;
+    await tx.$executeRaw`UPDATE message_batches SET chunks_claimed = GREATEST(chunks_claimed, ${chunk + 1}), updated_at = ${now} WHERE id = ${batchId}::uuid`;
+    const changed = await rowsWithClient(tx, [...suppressed, ...claimed].map((r) => r.id));
+    if (changed.length > 0) {
+      const scope = { business: changed[0].business, ownerId: changed[0].ownerId };
+      await recordMany(scope, changed.map((row) => messageEvent(row.status === 'suppressed' ? 'message.suppressed' : 'message.sending', row, 'api')));
+    }
+    return { sending: claimed.length, suppressed: suppressed.length, existed: false };
+  });
+}
+
+/** The chunks of the batch with messages still sending (a run resuming after a crash or a Terminate). */
+export async function chunksStillSending(prisma: Prisma, batchId: string): Promise<number[]> {
+  const rows = await prisma.$queryRaw<{ chunk: number }[]>`
+    SELECT DISTINCT batch_chunk AS chunk FROM messages WHERE batch_id = ${batchId}::uuid AND status = 'sending' AND batch_chunk IS NOT NULL ORDER BY 1`;
+  return rows.map((r) => r.chunk);
+}
+
+/** What handing a chunk's message over needs (the webhook body, the carrier's send). */
+export interface ChunkMessage {
+  id: string;
+  business: string;
+  clientId: string | null;
+  phone: string;
+  name: string | null;
+  text: string;
+  sender: string | null;
+  dispatchedAt: Date;
+  /** Attempts before this one: above 0, an earlier attempt may have reached the provider. */
+  attempts: number;
+}
+
+/**
+ * The chunk's messages still sending and not yet accepted by the provider. The claim counted the first
+ * attempt; a retry (`retry`) counts one more for each.
+ */
+export async function startChunkAttempt(prisma: Prisma, input: { batchId: string; chunk: number; provider: string; retry: boolean }): Promise<ChunkMessage[]> {
+  type Row = Omit<ChunkMessage, 'clientId' | 'dispatchedAt'> & { client_id: string | null; dispatched_at: Date };
+  const fields = Db.sql`m.id::text AS id, m.business, m.phone, m.name, m.text, m.sender, m.dispatched_at, m.attempts - 1 AS attempts,
+                        (SELECT c.id FROM clients c WHERE c.pk = m.client_pk) AS client_id`;
+  const ofChunk = Db.sql`m.batch_id = ${input.batchId}::uuid AND m.batch_chunk = ${input.chunk} AND m.status = 'sending' AND m.provider_accepted_at IS NULL`;
+  const rows = input.retry
+    ? await prisma.$queryRaw<Row[]>`UPDATE messages m SET attempts = m.attempts + 1, provider = ${input.provider} WHERE ${ofChunk} RETURNING ${fields}`
+    : await prisma.$queryRaw<Row[]>`SELECT ${fields} FROM messages m WHERE ${ofChunk}`;
+  return rows
+    .map(({ client_id, dispatched_at, ...row }) => ({ ...row, clientId: client_id, dispatchedAt: dispatched_at }))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * The provider accepted these messages: recorded before anything else is done with them, so that no
+ * retry hands them over again. One statement for the acceptances that arrived together.
+ */
+export async function recordAcceptances(prisma: Prisma, accepted: { messageId: string; providerRef: string | null }[], now = new Date()): Promise<void> {
+  if (accepted.length === 0) return;
+  await prisma.$executeRaw`
+    UPDATE messages m SET provider_accepted_at = ${now}, provider_ref = a.ref
+      FROM unnest(${accepted.map((a) => a.messageId)}::uuid[], ${accepted.map((a) => a.providerRef)}::text[]) AS a(id, ref)
+     WHERE m.id = a.id AND m.status = 'sending'`;
+}
+
+/** sending → sent for every message of the chunk the provider accepted, with their events; their `send_at` and `sent_at`. */
+export async function markChunkSent(prisma: Prisma, input: { batchId: string; chunk: number }, now = new Date()): Promise<{ sendAt: Date; sentAt: Date }[]> {
+  return withEvents(prisma, async (tx, _record, recordMany) => {
+    const sent = await tx.message.updateManyAndReturn({
+      where: { batchId: input.batchId, batchChunk: input.chunk, status: 'sending', providerAcceptedAt: { not: null } },
+      data: { status: 'sent', sentAt: now, error: null },
+      include: withClientId,
+    });
+    if (sent.length > 0) await recordMany({ business: sent[0].business, ownerId: sent[0].ownerId }, sent.map((row) => messageEvent('message.sent', row, 'api')));
+    return sent.map((row) => ({ sendAt: row.sendAt, sentAt: now }));
+  });
+}
+
+/** sending → failed for the chunk's messages the provider never accepted (retries exhausted), with their events. */
+export async function failChunkRemaining(prisma: Prisma, input: { batchId: string; chunk: number; error: string }): Promise<number> {
+  return withEvents(prisma, async (tx, _record, recordMany) => {
+    const failed = await tx.message.updateManyAndReturn({
+      where: { batchId: input.batchId, batchChunk: input.chunk, status: 'sending', providerAcceptedAt: null },
+      data: { status: 'failed', error: input.error.slice(0, 1000) },
+      include: withClientId,
+    });
+    if (failed.length > 0) await recordMany({ business: failed[0].business, ownerId: failed[0].ownerId }, failed.map((row) => messageEvent('message.failed', row, 'api')));
+    return failed.length;
+  });
+}
+
+/**
+ * scheduled → canceled for every message of the batch still scheduled (its owner's cancel, an operator's
+ * cancel of its run), or → failed when its workflow could not be started; how many moved.
+ */
+export async function closeScheduledInBatch(
+  prisma: Prisma,
+  batchId: string,
+  to: { status: 'canceled'; by: 'api' | 'operator' } | { status: 'failed'; error: string },
+  now = new Date(),
+): Promise<number> {
+  return withEvents(prisma, async (tx, _record, recordMany) => {
+    const rows = await tx.message.updateManyAndReturn({
+      where: { batchId, status: 'scheduled' },
+      data: to.status === 'canceled' ? { status: 'canceled', canceledAt: now, canceledBy: to.by } : { status: 'failed', error: to.error },
+      include: withClientId,
+    });
+    if (rows.length > 0) {
+      const reason = to.status === 'canceled' ? to.by : 'api';
+      await recordMany({ business: rows[0].business, ownerId: rows[0].ownerId }, rows.map((row) => messageEvent(`message.${to.status}`, row, reason)));
+    }
+    return rows.length;
+  });
 }

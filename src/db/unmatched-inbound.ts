@@ -2,8 +2,8 @@ import type { Prisma as Db } from '../generated/prisma/client';
 
 /*
  * Texts that came in from a number no outbound message went to from our sender: kept (not dropped) for
- * an operator to look at, and counted. Written only inside the inbound transaction of src/db/messages.ts,
- * which has already made sure the carrier's id was not stored before.
+ * an operator to look at, and counted. Written only by storeInbound (src/db/messages/inbound.ts), in the
+ * transaction in which inboundSeenBefore has already made sure the carrier's id was not stored before.
  */
 
 export interface UnmatchedText {

@@ -1,6 +1,6 @@
 import type { Carrier, CarrierCallback } from '../../carriers';
-import { assignmentsInForce } from '../../db/client-owners';
-import { inboundTargetOf, storeInbound, type InboundOutcome } from '../../db/messages';
+import { withEvents } from '../../db/events';
+import { answeredBy, inboundSeenBefore, inboundTargetOf, storeInbound, type InboundOutcome, type NewInbound } from '../../db/messages';
 import { recordOptIn, recordOptOut } from '../../db/opt-outs';
 import type { Prisma } from '../../db/prisma';
 import { keywordOf, OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION } from './keywords';
@@ -31,7 +31,7 @@ const storable = (text: string) => Buffer.from(text.replace(/\0/g, ''), 'utf8').
  * A verified inbound-text callback. The text is stored once per carrier id and matched by the number
  * it was sent to: a business's own number reaches that business only (its latest message the carrier
  * accepted to the phone); the shared sender only when one business and user texted the phone from it
- * lately (storeInbound). Matched: `message.received`, naming the client's assignments in force; else
+ * lately (answeredBy). Matched: `message.received`, naming the client's assignments in force; else
  * kept as unmatched. A keyword is also an ordinary reply the owner sees; besides, STOP (and its
  * synonyms) opts the number out — of every number of that business, or of the shared sender — and
  * START back in, and HELP gets the help text. Each answer is sent once, from the number texted, after
@@ -52,26 +52,24 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
     detail: keyword?.word ?? '',
     at: inbound.receivedAt,
   };
-  const outcome = await storeInbound(
-    prisma,
-    {
-      provider: carrier.name,
-      providerRef: inbound.providerRef,
-      inboundKey: `${carrier.name}:${inbound.providerRef}`,
-      from: inbound.from,
-      to: inbound.to,
-      text,
-      receivedAt: inbound.receivedAt,
-      sender: carrier.sender,
-      sharedSenderMatchMs: deps.sharedSenderMatchMs ?? 30 * 24 * 60 * 60 * 1000,
-    },
-    target,
-    async (tx, message) => ({ assignments: message.clientPk ? await assignmentsInForce(tx, { pk: message.clientPk, ownerId: message.ownerId }, now) : [] }),
-    async (tx) => {
-      if (keyword?.kind === 'optOut') await recordOptOut(tx, { ...change, source: 'keyword' });
-      if (keyword?.kind === 'optIn') await recordOptIn(tx, change);
-    },
-  );
+  const stored: NewInbound = {
+    provider: carrier.name,
+    providerRef: inbound.providerRef,
+    inboundKey: `${carrier.name}:${inbound.providerRef}`,
+    from: inbound.from,
+    to: inbound.to,
+    text,
+    receivedAt: inbound.receivedAt,
+    sender: carrier.sender,
+    sharedSenderMatchMs: deps.sharedSenderMatchMs ?? 30 * 24 * 60 * 60 * 1000,
+  };
+  const outcome = await withEvents(prisma, async (tx, record): Promise<InboundOutcome> => {
+    if (await inboundSeenBefore(tx, stored.inboundKey)) return { stored: 'repeat' };
+    const found = await answeredBy(tx, stored, target);
+    if (keyword?.kind === 'optOut') await recordOptOut(tx, { ...change, source: 'keyword' });
+    if (keyword?.kind === 'optIn') await recordOptIn(tx, change);
+    return storeInbound(tx, record, stored, found, now);
+  });
   if (outcome.stored === 'unmatched') (outcome.ambiguous ? deps.countAmbiguous : deps.countUnmatched)?.();
   if (outcome.stored !== 'repeat' && keyword) {
     const answer = { optOut: OPT_OUT_CONFIRMATION, optIn: OPT_IN_CONFIRMATION, help: deps.helpText }[keyword.kind];

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { MessageBatch } from '../../generated/prisma/client';
 import { findClients } from '../../db/clients';
-import { insertMessageBatch } from '../../db/message-batches';
-import { closeScheduledInBatch, OPTED_OUT as OPTED_OUT_TEXT } from '../../db/messages';
+import { closeScheduledInBatch, insertMessageBatch } from '../../db/message-batches';
+import { OPTED_OUT as OPTED_OUT_TEXT } from '../../db/messages';
 import { optedOutAmong } from '../../db/opt-outs';
 import type { Scope } from '../../db/scope';
 import { refuseWhileKnownDown } from '../../temporal/availability';

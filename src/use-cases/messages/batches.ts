@@ -1,7 +1,6 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { MessageBatch } from '../../generated/prisma/client';
-import { countBatchMessages, findOwnedBatch as findBatch } from '../../db/message-batches';
-import { closeScheduledInBatch } from '../../db/messages';
+import { closeScheduledInBatch, countBatchMessages, findOwnedBatch as findBatch } from '../../db/message-batches';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
 import type { MessageStatus } from '../../domain';

@@ -1,0 +1,138 @@
+import { Prisma as Db } from '../../generated/prisma/client';
+import { randomUUID } from 'node:crypto';
+import { assignmentsInForce } from '../client-owners';
+import { messageEvent, type RecordEvent } from '../events';
+import { ownerOfNumber } from '../business-numbers';
+import { insertUnmatchedInbound, unmatchedInboundExists } from '../unmatched-inbound';
+import type { Prisma } from '../prisma';
+import { withClientId, type MessageWithClient } from './transition';
+
+/** A text a client sent us, as the carrier reported it. */
+export interface NewInbound {
+  provider: string;
+  providerRef: string;
+  /** `<provider>:<carrier id>`: a repeated callback is stored once. */
+  inboundKey: string;
+  /** The client's number. */
+  from: string;
+  /** Our number it was sent to. */
+  to: string;
+  text: string;
+  receivedAt: Date;
+  /** The deployment's shared sender (the carrier's number or messaging service): whom a text to no business's number answers. */
+  sender: string;
+  /** On the shared sender, how far back a business's message to the phone counts (SHARED_SENDER_MATCH_DAYS). */
+  sharedSenderMatchMs: number;
+}
+
+/** Whose text it is: the business whose number it went to, or the shared sender's. */
+export type InboundTarget = { business: string } | { business: null };
+
+export type InboundOutcome =
+  | { stored: 'matched'; message: MessageWithClient }
+  /** `ambiguous`: on the shared sender, more than one business or user had texted the phone. */
+  | { stored: 'unmatched'; ambiguous: boolean }
+  /** Its carrier id was stored before: nothing done. */
+  | { stored: 'repeat' };
+
+/**
+ * The outbound messages a reply can answer: those the carrier took, `sent` or `delivered`, or still
+ * `sending` with the carrier's acceptance recorded (a reply may beat the run's own mark). A message the
+ * carrier refused (`failed`), reported it could not deliver (`undelivered`, `failed`) or has not taken
+ * yet never reached the phone, so it must not claim the phone's replies (nor its STOP).
+ */
+const ANSWERABLE = [
+  { status: { in: ['sent', 'delivered'] } },
+  { status: 'sending', providerAcceptedAt: { not: null } },
+] satisfies Db.MessageWhereInput[];
+/** ANSWERABLE, for a query over `messages m`. */
+const ANSWERABLE_SQL = Db.sql`(m.status IN ('sent', 'delivered') OR (m.status = 'sending' AND m.provider_accepted_at IS NOT NULL))`;
+
+export type Answered = { business: string; ownerId: string; clientPk: string | null; name: string | null };
+
+/**
+ * The message a reply answers. To a business's own number: that business's latest ANSWERABLE message
+ * to the phone, nothing of another business consulted. To the shared sender: the latest one from it,
+ * only when exactly one (business, user) texted the phone from it within the window; `ambiguous` when
+ * several did (then no tenant sees a reply that may be another's).
+ */
+export async function answeredBy(tx: Db.TransactionClient, inbound: NewInbound, target: InboundTarget): Promise<Answered | 'ambiguous' | null> {
+  const select = { business: true, ownerId: true, clientPk: true, name: true } as const;
+  const latest = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+  if (target.business !== null) {
+    return tx.message.findFirst({ where: { phone: inbound.from, business: target.business, direction: 'outbound', OR: ANSWERABLE }, orderBy: latest, select });
+  }
+  const since = new Date(inbound.receivedAt.getTime() - inbound.sharedSenderMatchMs);
+  // Which (business, user) pairs texted the phone from the shared sender lately: two are enough to know it is ambiguous.
+  const texters = await tx.$queryRaw<{ business: string; ownerId: string }[]>`
+    SELECT DISTINCT m.business, m.owner_id AS "ownerId" FROM messages m
+     WHERE m.phone = ${inbound.from} AND m.sender = ${inbound.sender} AND m.direction = 'outbound' AND m.created_at >= ${since}
+       AND ${ANSWERABLE_SQL}
+     LIMIT 2`;
+  if (texters.length === 0) return null;
+  if (texters.length > 1) return 'ambiguous';
+  const [only] = texters;
+  return tx.message.findFirst({ where: { phone: inbound.from, sender: inbound.sender, direction: 'outbound', business: only.business, ownerId: only.ownerId, OR: ANSWERABLE }, orderBy: latest, select });
+}
+
+/** The business a text to `to` belongs to: the one holding that number (or that held it last), else the shared sender. */
+export async function inboundTargetOf(db: Prisma | Db.TransactionClient, to: string): Promise<InboundTarget> {
+  const owner = await ownerOfNumber(db, to);
+  return { business: owner?.business ?? null };
+}
+
+/**
+ * Takes the lock of a text's carrier id for the rest of the transaction, then says whether a text with
+ * that id was stored before (matched or not): a repeated callback must change nothing.
+ */
+export async function inboundSeenBefore(tx: Db.TransactionClient, inboundKey: string): Promise<boolean> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`inbound/${inboundKey}`}, 0))`;
+  return (await tx.message.count({ where: { inboundKey } })) > 0 || (await unmatchedInboundExists(tx, inboundKey));
+}
+
+/**
+ * Stores a text seen the first time (inboundSeenBefore, in the same transaction): matched (see
+ * answeredBy) to the business, owner and client of the message it answers, as a `received` message
+ * with its `message.received` event naming the client's assignments in force at `now`; else kept as
+ * unmatched.
+ */
+export async function storeInbound(
+  tx: Db.TransactionClient,
+  record: RecordEvent,
+  inbound: NewInbound,
+  found: Answered | 'ambiguous' | null,
+  now: Date,
+): Promise<Exclude<InboundOutcome, { stored: 'repeat' }>> {
+  const answered = found === 'ambiguous' ? null : found;
+  if (!answered) {
+    const { provider, inboundKey, to, from, text, receivedAt } = inbound;
+    await insertUnmatchedInbound(tx, { provider, inboundKey, sender: to, phone: from, text, receivedAt });
+    return { stored: 'unmatched', ambiguous: found === 'ambiguous' };
+  }
+  const message = await tx.message.create({
+    data: {
+      id: randomUUID(),
+      direction: 'inbound',
+      business: answered.business,
+      ownerId: answered.ownerId,
+      clientPk: answered.clientPk,
+      messageType: 'text',
+      phone: inbound.from,
+      name: answered.name,
+      text: inbound.text,
+      status: 'received',
+      sendAt: inbound.receivedAt,
+      workflowId: null,
+      provider: inbound.provider,
+      providerRef: inbound.providerRef,
+      sender: inbound.to,
+      receivedAt: inbound.receivedAt,
+      inboundKey: inbound.inboundKey,
+    },
+    include: withClientId,
+  });
+  const assignments = message.clientPk ? await assignmentsInForce(tx, { pk: message.clientPk, ownerId: message.ownerId }, now) : [];
+  const event = messageEvent('message.received', message, 'carrier');
+  await record({ ...event, data: { ...event.data, assignments } });
+  return { stored: 'matched', message };
+}

@@ -1,0 +1,80 @@
+import { Prisma as Db } from '../../generated/prisma/client';
+import { messageEvent, withEvents } from '../events';
+import { optOutScopeOf, recordOptOut } from '../opt-outs';
+import type { Prisma } from '../prisma';
+import { withClientId, type MessageWithClient } from './transition';
+
+/** A carrier's receipt as the row records it. */
+export interface ReceiptUpdate {
+  /** Our id, from the callback's URL or the carrier's client reference; otherwise the row is found by (provider, providerRef). */
+  messageId?: string;
+  provider: string;
+  providerRef: string;
+  status: 'sent' | 'delivered' | 'undelivered' | 'failed';
+  errorCode?: string;
+  /** The code means the recipient unsubscribed: the carrier's opt-out is recorded with the failure. */
+  optOut?: boolean;
+  price?: { amount: string; unit: string };
+  /** When the carrier says it happened. */
+  at?: Date;
+  /** Our number the receipt is for, when the carrier names it: only a message sent from it moves. */
+  sender?: string;
+}
+
+export type ReceiptOutcome =
+  /** The receipt moved the status on (and its event was recorded); `sentAt`: when it had left, for the sent → delivered time. */
+  | { applied: true; message: MessageWithClient; sentAt: Date | null }
+  | { applied: false; message: MessageWithClient | null };
+
+const FINAL_RECEIPT_EVENTS = { delivered: 'message.delivered', undelivered: 'message.undelivered', failed: 'message.failed' } as const;
+
+/**
+ * Applies a carrier's receipt to its outbound message, under the row's lock so that it and the run's
+ * own `markMessageSent` / `markMessageFailed` (compare-and-sets on `sending`) cannot both win. Only
+ * forward: `sending`/`sent` → `delivered`|`undelivered`|`failed`, which are final; a repeat, an older
+ * status or an unknown message changes nothing. A `sent` receipt only records the carrier's reference
+ * on a row still `sending`. A final receipt that overtakes the run (row still `sending`) ends the row
+ * there, `sent_at` now: the run then finds it no longer sending and leaves it. A row that already has
+ * another carrier reference is not this receipt's (a signed body replayed to another message's URL).
+ */
+export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now = new Date()): Promise<ReceiptOutcome> {
+  return withEvents(prisma, async (tx, record) => {
+    const locate = receipt.messageId
+      ? Db.sql`id = ${receipt.messageId}::uuid`
+      : Db.sql`provider = ${receipt.provider} AND provider_ref = ${receipt.providerRef}`;
+    const [found] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM messages WHERE ${locate} AND direction = 'outbound' LIMIT 1 FOR UPDATE`;
+    const message = found ? await tx.message.findUnique({ where: { id: found.id }, include: withClientId }) : null;
+    if (!message) return { applied: false, message: null };
+    const ours = (message.provider === null || message.provider === receipt.provider) && (message.providerRef === null || message.providerRef === receipt.providerRef);
+    // A message sent from a number (not a messaging service) moves only by a receipt for that number.
+    const fromThatNumber = !receipt.sender || !message.sender?.startsWith('+') || message.sender === receipt.sender;
+    if (!ours || !fromThatNumber || (message.status !== 'sending' && message.status !== 'sent')) return { applied: false, message };
+    if (receipt.status === 'sent') {
+      if (message.status !== 'sending' || message.providerRef !== null) return { applied: false, message };
+      const [row] = await tx.message.updateManyAndReturn({ where: { id: message.id }, data: { providerRef: receipt.providerRef }, include: withClientId });
+      return { applied: false, message: row };
+    }
+    const failed = receipt.status !== 'delivered';
+    const [row] = await tx.message.updateManyAndReturn({
+      where: { id: message.id },
+      data: {
+        status: receipt.status,
+        receiptAt: now,
+        sentAt: message.sentAt ?? now,
+        provider: receipt.provider,
+        providerRef: receipt.providerRef,
+        ...(receipt.status === 'delivered' && { deliveredAt: receipt.at ?? now }),
+        ...(receipt.errorCode !== undefined && { errorCode: receipt.errorCode.slice(0, 100) }),
+        ...(receipt.price && { price: receipt.price.amount.slice(0, 40), priceUnit: receipt.price.unit.slice(0, 10) }),
+        ...(failed && { error: `The carrier reported the message ${receipt.status}${receipt.errorCode ? ` (error ${receipt.errorCode.slice(0, 100)})` : ''}` }),
+      },
+      include: withClientId,
+    });
+    if (failed && receipt.optOut && row.sender) {
+      const business = await optOutScopeOf(tx, row.business, row.sender);
+      await recordOptOut(tx, { sender: row.sender, phone: row.phone, business, source: 'carrier', detail: receipt.errorCode ?? '', at: now });
+    }
+    await record(messageEvent(FINAL_RECEIPT_EVENTS[receipt.status], row, 'carrier'));
+    return { applied: true, message: row, sentAt: message.sentAt ?? message.providerAcceptedAt };
+  });
+}
