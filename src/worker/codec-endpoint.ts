@@ -1,7 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { createTokenVerifier } from '../auth/bearer-token';
+import { bearerOf, sameSecret, serviceCredentialCheck } from '../auth/service-credential';
 import type { CodecCredentials } from '../config';
 import { logEvent } from '../logger';
 
@@ -23,26 +22,15 @@ interface CodecCaller {
   credential: 'bearer-token' | 'path-token' | 'jwt';
 }
 
-const sameSecret = (given: string, expected: string) => {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
-
 /** Checks a call's credential: the bearer secret (in the Authorization header or as the endpoint's path), or a JWT made for the codec. */
 function codecAuthenticator(credentials: CodecCredentials) {
-  const verifyJwt = credentials.jwt && createTokenVerifier(credentials.jwt);
+  const check = serviceCredentialCheck(credentials);
   return (authorization: string | undefined, pathToken: string | undefined): CodecCaller | undefined => {
     if (pathToken !== undefined) return credentials.token && sameSecret(pathToken, credentials.token) ? { caller: 'codec token holder', credential: 'path-token' } : undefined;
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-    if (!bearer) return undefined;
-    if (credentials.token && sameSecret(bearer, credentials.token)) return { caller: 'codec token holder', credential: 'bearer-token' };
-    if (!verifyJwt) return undefined;
-    try {
-      return { caller: verifyJwt(`Bearer ${bearer}`).userId, credential: 'jwt' };
-    } catch {
-      return undefined;
-    }
+    const bearer = bearerOf(authorization);
+    const caller = bearer === undefined ? undefined : check(bearer);
+    if (!caller) return undefined;
+    return caller.credential === 'jwt' ? { caller: caller.subject, credential: 'jwt' } : { caller: 'codec token holder', credential: 'bearer-token' };
   };
 }
 

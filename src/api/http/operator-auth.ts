@@ -1,7 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { createTokenVerifier } from '../../auth/bearer-token';
+import { bearerOf, serviceCredentialCheck } from '../../auth/service-credential';
 import type { CodecCredentials } from '../../config';
 import { unauthorized } from './problem';
 
@@ -20,28 +19,17 @@ declare module 'express-serve-static-core' {
   }
 }
 
-const sameSecret = (given: string, expected: string) => {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
-
 /**
  * The operator routes' authentication (every /admin route mounts it): the bearer secret or an operator
  * JWT, else a 401; each access is logged with who asked, never with the credential.
  */
 export function operatorAuthentication(credentials: OperatorCredentials, logger: Logger): RequestHandler {
-  const verifyJwt = credentials.jwt && createTokenVerifier(credentials.jwt);
+  const check = serviceCredentialCheck(credentials);
   const identify = (authorization: string | undefined): Operator | undefined => {
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-    if (!bearer) return undefined;
-    if (credentials.token && sameSecret(bearer, credentials.token)) return { caller: 'admin token holder', credential: 'admin-token' };
-    if (!verifyJwt) return undefined;
-    try {
-      return { caller: verifyJwt(`Bearer ${bearer}`).userId, credential: 'jwt' };
-    } catch {
-      return undefined;
-    }
+    const bearer = bearerOf(authorization);
+    const caller = bearer === undefined ? undefined : check(bearer);
+    if (!caller) return undefined;
+    return caller.credential === 'jwt' ? { caller: caller.subject, credential: 'jwt' } : { caller: 'admin token holder', credential: 'admin-token' };
   };
   return (req, _res, next) => {
     const operator = identify(req.get('authorization'));
