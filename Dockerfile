@@ -21,14 +21,14 @@ COPY --from=build /app/dist dist
 USER node
 
 FROM runtime AS migrate
-CMD ["node", "dist/infra/migrate-cli.js", "deploy"]
+CMD ["node", "dist/main/migrate.js", "deploy"]
 
 FROM runtime AS worker
 EXPOSE 9464
 HEALTHCHECK --interval=15s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/worker/main.js"]
+CMD ["node", "dist/main/worker.js"]
 
 FROM runtime AS api
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.0.1:3000/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/api/main.js"]
+CMD ["node", "dist/main/api.js"]

@@ -1,6 +1,6 @@
 import { defineConfig } from 'prisma/config';
 
-// Only the schema location is needed: migrations run through src/infra/migrate.ts (WebAssembly engine).
+// Only the schema location is needed: migrations run through src/db/migrate.ts (WebAssembly engine).
 export default defineConfig({
   schema: 'prisma/schema.prisma',
   migrations: { path: 'prisma/migrations' },

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config';
-import { startDevServer } from '../src/infra/temporal-server';
-import { connectTemporalClient } from '../src/temporal/connection';
+import { loadConfig } from '../src/config/index';
+import { startDevServer } from '../src/stack/temporal-server';
+import { connectTemporalClient } from '../src/temporal-client/connection';
 import { measure } from './stack';
 
 /** `workflow.start` on a file-backed dev server: SQLite's defaults beside the pragmas `npm start` uses, in one run. */

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config';
-import { freePort } from '../src/infra/ports';
-import { startEmbeddedPostgres } from '../src/infra/postgres';
-import { startDevServer } from '../src/infra/temporal-server';
+import { loadConfig } from '../src/config/index';
+import { freePort } from '../src/stack/ports';
+import { startEmbeddedPostgres } from '../src/stack/postgres';
+import { startDevServer } from '../src/stack/temporal-server';
 import { PROJECT_ROOT } from '../src/paths';
 
 /*

@@ -4,21 +4,21 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
-import { TwilioApi } from '../src/carriers/simulator/twilio-api';
-import { loadConfig } from '../src/config';
-import { applyMigrations } from '../src/infra/migrate';
-import { freePort } from '../src/infra/ports';
-import { startEmbeddedPostgres } from '../src/infra/postgres';
-import { leftoverServers } from '../src/infra/stack-lock';
-import { startDevServer } from '../src/infra/temporal-server';
+import { TwilioApi } from '../src/stack/simulator/twilio-api';
+import { loadConfig } from '../src/config/index';
+import { applyMigrations } from '../src/db/migrate';
+import { freePort } from '../src/stack/ports';
+import { startEmbeddedPostgres } from '../src/stack/postgres';
+import { leftoverServers } from '../src/stack/stack-lock';
+import { startDevServer } from '../src/stack/temporal-server';
 import { dataPaths, PROJECT_ROOT } from '../src/paths';
-import { generatePayloadKey } from '../src/temporal/payload-codec';
+import { generatePayloadKey } from '../src/config/payload-keys';
 
 /*
  * npm run fault:carrier -- [messages=200] [answer delay ms=300]
  *
  * Duplicates under kill -9 of the worker while it sends through Twilio. PostgreSQL, a Temporal dev
- * server, `dist/api/main.js` and `dist/worker/main.js` as separate processes, MESSAGE_PROVIDER=twilio
+ * server, `dist/main/api.js` and `dist/main/worker.js` as separate processes, MESSAGE_PROVIDER=twilio
  * with TWILIO_API_URL at a Twilio-compatible fake in this process. The fake answers each send after a
  * delay (a slow network), so that kills land between Twilio creating a message and the worker recording
  * it. The messages (one text per recipient) come due over max(30 s, count/4 s); the worker is
@@ -78,7 +78,7 @@ async function main() {
   };
   const processes: Record<'api' | 'worker', ChildProcess | undefined> = { api: undefined, worker: undefined };
   const startProcess = (name: 'api' | 'worker') => {
-    processes[name] = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', name, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    processes[name] = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', 'main', `${name}.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   };
   startProcess('worker');
   startProcess('api');

@@ -6,20 +6,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import jwt from 'jsonwebtoken';
-import { loadConfig } from '../src/config';
-import { applyMigrations } from '../src/infra/migrate';
-import { freePort } from '../src/infra/ports';
-import { startEmbeddedPostgres, type RunningPostgres } from '../src/infra/postgres';
-import { leftoverServers } from '../src/infra/stack-lock';
-import { startDevServer } from '../src/infra/temporal-server';
+import { loadConfig } from '../src/config/index';
+import { applyMigrations } from '../src/db/migrate';
+import { freePort } from '../src/stack/ports';
+import { startEmbeddedPostgres, type RunningPostgres } from '../src/stack/postgres';
+import { leftoverServers } from '../src/stack/stack-lock';
+import { startDevServer } from '../src/stack/temporal-server';
 import { dataPaths, PROJECT_ROOT } from '../src/paths';
-import { generatePayloadKey } from '../src/temporal/payload-codec';
+import { generatePayloadKey } from '../src/config/payload-keys';
 
 /*
  * npm run fault:inject -- [rounds=3] [messages per second=10]
  *
- * The production shape on one machine — PostgreSQL, a Temporal dev server, `dist/api/main.js` and
- * `dist/worker/main.js` as separate processes, the webhook provider posting to a local receiver — under
+ * The production shape on one machine — PostgreSQL, a Temporal dev server, `dist/main/api.js` and
+ * `dist/main/worker.js` as separate processes, the webhook provider posting to a local receiver — under
  * a steady load of messages (due now or within 20 s). Each round kills one part at a time: the worker
  * (kill -9), the API (kill -9), the Temporal server (kill -9), PostgreSQL (immediate stop), each down
  * for a few seconds while the load goes on. A client retries every request with its Idempotency-Key
@@ -86,7 +86,7 @@ async function main() {
   };
   const processes: Record<'api' | 'worker', ChildProcess | undefined> = { api: undefined, worker: undefined };
   const startProcess = (name: 'api' | 'worker') => {
-    processes[name] = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', name, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    processes[name] = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', 'main', `${name}.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   };
   startProcess('worker');
   startProcess('api');

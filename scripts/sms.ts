@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { loadConfig } from '../src/config';
-import { runningStack } from '../src/infra/stack-lock';
+import { loadConfig } from '../src/config/index';
+import { runningStack } from '../src/stack/stack-lock';
 import { dataPaths } from '../src/paths';
 
 /*

@@ -1,4 +1,4 @@
-import { DEFAULT_ADMISSION } from '../../src/temporal/admission';
+import { DEFAULT_ADMISSION } from '../../src/starters/admission';
 import { retryAfterSeconds } from '../busy-retry';
 import { startCpuMeter, type CpuPerItem } from '../cpu';
 import { printResult, ratio, type ScenarioResult } from '../report';

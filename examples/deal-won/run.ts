@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { loadConfig } from '../../src/config';
-import { ensureNamespace } from '../../src/infra/nexus-endpoint';
+import { loadConfig } from '../../src/config/index';
+import { ensureNamespace } from '../../src/stack/nexus-endpoint';
 import { crmProblemOf } from '../../src/nexus/contract';
 import { dataPaths } from '../../src/paths';
-import { AesGcmPayloadCodec, parsePayloadKeys } from '../../src/temporal/payload-codec';
+import { parsePayloadKeys } from '../../src/config/payload-keys';
+import { AesGcmPayloadCodec } from '../../src/temporal-client/payload-codec';
 import { crmTarget, unreachable } from './target';
 import { dealWon } from './workflows';
 

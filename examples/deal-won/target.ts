@@ -1,5 +1,5 @@
-import type { Config } from '../../src/config';
-import { runningStack } from '../../src/infra/stack-lock';
+import type { Config } from '../../src/config/index';
+import { runningStack } from '../../src/stack/stack-lock';
 import { dataPaths } from '../../src/paths';
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';

@@ -3,7 +3,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { endAssignmentByOperator, expireAssignmentIfDue, findActiveAssignment, recordAssignments, type Pair } from '../db/assignments';
 import type { Prisma } from '../db/prisma';
 import { extendIntoNextPeriod } from '../db/rotations';
-import { startOrWakeExpiry } from '../temporal/assignment-expiry-workflow';
+import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
 import {
   RequestFailureType,
   type RecordAssignmentsInput,

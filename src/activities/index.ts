@@ -1,10 +1,10 @@
 import { failOnRefusedData } from './refused-data';
 import { createAssignmentActivities, type AssignmentActivityDeps } from './assignments';
-import { createMessageActivities, type MessageActivityDeps } from './messages';
-import { createMessageBatchActivities, type MessageBatchActivityDeps } from './message-batches';
+import { createMessageActivities, type MessageActivityDeps } from './send-message';
+import { createMessageBatchActivities, type MessageBatchActivityDeps } from './send-message-batch';
 import { createReconcileActivities, type ReconcileDeps } from './reconcile';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
-import { createRotationActivities } from './rotations';
+import { createRotationActivities } from './rotation';
 
 export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart'>;
 

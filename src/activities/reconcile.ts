@@ -7,10 +7,10 @@ import { activeRotationsChangedBefore } from '../db/rotations';
 import type { Prisma } from '../db/prisma';
 import type { ReconcilerFilter } from '../db/reconciler-filter';
 import { logEvent, logger } from '../logger';
-import { restartMessageWorkflow } from '../temporal/send-message-workflow';
-import { restartMessageBatchWorkflow } from '../temporal/message-batch-workflow';
+import { restartMessageWorkflow } from '../starters/send-message-workflow';
+import { restartMessageBatchWorkflow } from '../starters/send-message-batch-workflow';
 import { findBatch } from '../db/message-batches';
-import { startOrWakeRotation } from '../temporal/rotation-workflow';
+import { startOrWakeRotation } from '../starters/rotation-workflow';
 import {
   ASSIGNMENT_EXPIRY_WORKFLOW,
   RECENT_RECONCILE_WINDOW_MS,
@@ -21,7 +21,7 @@ import {
   type ReconcileInput,
   type ReconcileResult,
 } from '../domain';
-import { startOrWakeExpiry } from '../temporal/assignment-expiry-workflow';
+import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
 
 export interface ReconcileDeps {
   prisma: Prisma;

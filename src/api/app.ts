@@ -22,7 +22,7 @@ import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
 import { BATCH_BODY_LIMIT, messageBatchesRouter } from './messages/batch-routes';
 import { openApiRouter } from './openapi/routes';
 import { optOutsRouter } from './opt-outs/routes';
-import { providersRouter, type ProviderRoutesDeps } from './providers/routes';
+import { providersRouter, type ProviderRoutesDeps } from './carriers/routes';
 import { webhooksRouter, type WebhookRoutesDeps } from './webhooks/routes';
 import { numbersRouter, type NumberRoutesDeps } from './admin/numbers-routes';
 import { operatorAuthentication, type OperatorCredentials } from './http/operator-auth';

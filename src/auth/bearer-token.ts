@@ -1,17 +1,9 @@
 import { createPublicKey, createSecretKey } from 'node:crypto';
 import jwt, { type Algorithm } from 'jsonwebtoken';
+import type { AuthConfig } from '../config/auth';
 import { hasUnstorableCharacters } from '../db/errors';
 
-export interface AuthConfig {
-  secret?: string;
-  publicKey?: string;
-  issuer?: string;
-  audience?: string;
-  /** JWT_MAX_AGE: the longest lifetime (`exp` − `iat`) accepted, in seconds; tokens must then carry `iat`. */
-  maxAgeSeconds?: number;
-  /** JWT_BUSINESS_CLAIM: the claim naming the businesses a token may act for; unset: any business. */
-  businessClaim?: string;
-}
+export type { AuthConfig };
 
 export interface Caller {
   userId: string;

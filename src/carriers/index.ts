@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../config/index';
 import { createTelnyxCarrier } from './telnyx';
 import { createTwilioCarrier, twilioSettingsOf } from './twilio';
 import type { Carrier } from './types';

@@ -48,6 +48,9 @@ export interface DeliverWebhookResult {
   outcome: WebhookDeliveryOutcome;
 }
 
+/** Before the base64 of a webhook secret, as Standard Webhooks writes it (`whsec_…`). */
+export const SECRET_PREFIX = 'whsec_';
+
 export const DELIVER_WEBHOOK_WORKFLOW = 'deliverWebhook';
 export type DeliverWebhookWorkflow = (input: DeliverWebhookInput) => Promise<DeliverWebhookResult>;
 

@@ -6,7 +6,7 @@ export interface ReconcileInput {
   /**
    * A full pass reads every active row and lists every running workflow; a recent one only the rows
    * changed in the last `windowMs` and the runs that ended abnormally in it. One Schedule runs recent
-   * passes, another full ones (src/temporal/reconcile-schedule.ts); a pass started by hand is full unless told otherwise.
+   * passes, another full ones (src/starters/reconcile-schedule.ts); a pass started by hand is full unless told otherwise.
    */
   full?: boolean;
   windowMs?: number;

@@ -1,6 +1,6 @@
 /*
  * Search attributes the workflows keep up to date themselves (the starting ones are in
- * src/temporal/search-attributes.ts). Ids, dates and statuses only: nothing a user typed.
+ * src/starters/search-attributes.ts). Ids, dates and statuses only: nothing a user typed.
  * Plain key objects (as `defineSearchAttributeKey` makes them), since workflow code imports only
  * `@temporalio/workflow`, which does not re-export it.
  */

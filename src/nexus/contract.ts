@@ -9,6 +9,9 @@
  * names, phone numbers and texts stay in the CRM's database, out of the caller's workflow history.
  */
 import { operation, service } from 'nexus-rpc';
+import { CRM_SERVICE_NAME } from '../domain/nexus';
+
+export { CRM_SERVICE_NAME };
 
 /**
  * Who acts: the business (the `{businessname}` of the HTTP path) and the user (a token's `sub`). The
@@ -141,7 +144,6 @@ export interface SendMessageBatchOutput {
   )[];
 }
 
-export const CRM_SERVICE_NAME = 'crm';
 
 export const crmService = service(CRM_SERVICE_NAME, {
   /** Synchronous. All or nothing, as the HTTP route. */

@@ -1,5 +1,5 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import type { Admissions } from '../temporal/admission';
+import type { Admissions } from '../starters/admission';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { WorkflowRunOperationHandler, type WorkflowHandle } from '@temporalio/nexus';
 import { HandlerStartOperationResult, serviceHandler, type OperationHandler, type StartOperationContext } from 'nexus-rpc';
@@ -13,7 +13,7 @@ import { messageStatus } from '../db/messages';
 import { changedBy } from '../views/changed-by';
 import type { Prisma } from '../db/prisma';
 import { logError } from '../logger';
-import { startMessageWorkflowForOperation, type ScheduledMessage } from '../temporal/send-message-workflow';
+import { startMessageWorkflowForOperation, type ScheduledMessage } from '../starters/send-message-workflow';
 import type { SendMessageResult } from '../domain';
 import {
   crmService,

@@ -1,7 +1,7 @@
-import type { Config } from '../config';
-import { developmentSecret } from '../infra/development-secret';
+import type { Config } from '../config/index';
+import { developmentSecret } from './development-secret';
 import { dataPaths } from '../paths';
-import { generateNamedKey, parseKeyList } from './keys';
+import { generateNamedKey, parseKeyList } from '../config/key-list';
 import { SecretBox } from './secret-box';
 
 /**

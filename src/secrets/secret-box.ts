@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { NamedKey } from './keys';
+import type { NamedKey } from '../config/key-list';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;

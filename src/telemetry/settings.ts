@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The standard OpenTelemetry variables this service reads itself (the OTLP exporters read the rest,
- * e.g. OTEL_EXPORTER_OTLP_HEADERS). Parsed apart from src/config.ts because tracing starts before
+ * e.g. OTEL_EXPORTER_OTLP_HEADERS). Parsed apart from src/config/index.ts because tracing starts before
  * anything else is loaded, so that HTTP and pg are instrumented when they are.
  */
 export const tracingEnv = z.object({

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { bearerOf, sameSecret, serviceCredentialCheck } from '../auth/service-credential';
-import type { CodecCredentials } from '../config';
+import type { CodecCredentials } from '../config/index';
 import { logEvent } from '../logger';
 
 /** The remote codec the Temporal UI and CLI call to show encrypted payloads to an operator who may read them. */

@@ -1,6 +1,6 @@
-import type { CampaignSettings } from '../activities/message-batches';
+import type { CampaignSettings } from '../activities/send-message-batch';
 import { existsSync } from 'node:fs';
-import { ensureSearchAttributes } from '../temporal/search-attributes';
+import { ensureSearchAttributes } from '../starters/search-attributes';
 import { NativeConnection, Worker, type WorkerOptions as SdkWorkerOptions } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
@@ -8,7 +8,7 @@ import { createActivities, type ActivityDeps } from '../activities';
 import type { MessageProvider } from '../activities/providers';
 import type { Carrier } from '../carriers';
 import type { Prisma } from '../db/prisma';
-import type { TemporalConnectionOptions, WebhookSettings } from '../config';
+import type { TemporalConnectionOptions, WebhookSettings } from '../config/index';
 import { crmServiceHandler } from '../nexus/service';
 import type { MessageStartConfirmations } from '../db/message-start-confirmations';
 import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../paths';
@@ -16,7 +16,7 @@ import { requestIdInterceptor } from './request-id-interceptor';
 import { activityTracing, nexusTracing, workflowSpanSinks } from '../telemetry/temporal';
 import { taskQueuesOf, type TaskQueueRole } from '../domain';
 import { WORKER_TUNING } from './tuning';
-import type { Admissions } from '../temporal/admission';
+import type { Admissions } from '../starters/admission';
 import type { SecretBox } from '../secrets/secret-box';
 
 export interface WorkerDeps {

@@ -1,7 +1,7 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { hasDeliveriesToSweep } from '../db/webhook-deliveries';
 import type { Prisma } from '../db/prisma';
-import { triggerWebhookSweep } from '../temporal/webhook-sweep-schedule';
+import { triggerWebhookSweep } from '../starters/sweep-webhook-deliveries-schedule';
 
 /**
  * Looks every `everyMs` for webhook deliveries the sweep must hand over (pending, never handed over,

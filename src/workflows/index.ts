@@ -11,7 +11,7 @@ export { assignmentExpiry };
 export * from './send-message';
 export { deliverWebhook };
 export { sendMessageBatch };
-export { sweepWebhookDeliveries } from './sweep-webhooks';
+export { sweepWebhookDeliveries } from './sweep-webhook-deliveries';
 
 // Activities and use cases start these workflows by name; their signatures must stay the ones they are typed with.
 assignAgents satisfies AssignAgentsWorkflow;

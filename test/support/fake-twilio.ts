@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TwilioApi, type TwilioApiOptions } from '../../src/carriers/simulator/twilio-api';
+import { TwilioApi, type TwilioApiOptions } from '../../src/stack/simulator/twilio-api';
 
 /* Twilio as the tests meet it: the Twilio-compatible API the simulator runs, with an account made up per test. */
 
-export { MAGIC_TO_ERRORS, MAGIC_UNDELIVERED, twilioSignature } from '../../src/carriers/simulator/twilio-api';
+export { MAGIC_TO_ERRORS, MAGIC_UNDELIVERED, twilioSignature } from '../../src/stack/simulator/twilio-api';
 
 export interface FakeTwilio {
   api: TwilioApi;

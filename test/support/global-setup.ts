@@ -2,12 +2,12 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { loadConfig } from '../../src/config';
-import { applyMigrations } from '../../src/infra/migrate';
+import { loadConfig } from '../../src/config/index';
+import { applyMigrations } from '../../src/db/migrate';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/paths';
-import { startEmbeddedPostgres } from '../../src/infra/postgres';
-import { startTemporalEngine } from '../../src/infra/temporal-engine';
-import { findTimeSkippingTestServer } from '../../src/infra/temporal-cli';
+import { startEmbeddedPostgres } from '../../src/stack/postgres';
+import { startTemporalEngine } from '../../src/stack/temporal-engine';
+import { findTimeSkippingTestServer } from '../../src/stack/temporal-cli';
 import { NEXUS_CALLER_NAMESPACE } from './nexus-namespace';
 
 /**

@@ -3,7 +3,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
 import { createLogger } from '../../src/logger';
-import { addSearchAttributes } from '../../src/temporal/search-attributes';
+import { addSearchAttributes } from '../../src/starters/search-attributes';
 import type { ApiResponse } from './http';
 
 export function uniqueName(prefix: string): string {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { ensureNamespace, ensureNexusEndpoint } from '../../src/infra/nexus-endpoint';
+import { ensureNamespace, ensureNexusEndpoint } from '../../src/stack/nexus-endpoint';
 import type { Call, CallOutcome } from './nexus-caller-workflows';
 import { uniqueName } from './helpers';
 import { NEXUS_CALLER_NAMESPACE } from './nexus-namespace';

@@ -31,9 +31,9 @@ export function stackPorts(env: Record<string, string>): number[] {
   return own.filter((name) => env[name]).map((name) => Number(env[name]));
 }
 
-/** `src/start.ts` as one node process (signals reach the supervisor itself). */
+/** `src/main/start.ts` as one node process (signals reach the supervisor itself). */
 export function runStack(env: Record<string, string>, options: RunOptions = {}): RunningProcess {
-  return runEntryPoint('src/start.ts', env, READY, { ports: stackPorts(env), ...options });
+  return runEntryPoint('src/main/start.ts', env, READY, { ports: stackPorts(env), ...options });
 }
 
 /** The real `npm start`: npm, its script, the supervisor, the stack. */

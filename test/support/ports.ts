@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isAlive } from '../../src/infra/stack-lock';
+import { isAlive } from '../../src/stack/stack-lock';
 
 /*
  * Ports a test hands to a process it starts. A port that `listen(0)` returned and then closed can be

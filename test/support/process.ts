@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { stopLeftovers, type StackLockInfo } from '../../src/infra/stack-lock';
+import { stopLeftovers, type StackLockInfo } from '../../src/stack/stack-lock';
 import { dataPaths, PROJECT_ROOT } from '../../src/paths';
 import { eventually } from './helpers';
 import { request as httpRequest } from './http';

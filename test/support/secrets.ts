@@ -1,4 +1,4 @@
-import { generateNamedKey, parseKeyList } from '../../src/secrets/keys';
+import { generateNamedKey, parseKeyList } from '../../src/config/key-list';
 import { SecretBox } from '../../src/secrets/secret-box';
 
 /** A SecretBox under a fresh key, for activities and apps a test builds by hand. */

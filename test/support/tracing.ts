@@ -5,7 +5,7 @@ import { startTracing } from '../../src/telemetry/tracing';
 
 /*
  * Import this first in a suite: it starts the process's tracing into memory before express and pg
- * load, as src/telemetry/register.ts does for the processes.
+ * load, as src/main/register-telemetry.ts does for the processes.
  */
 export const spans = new InMemorySpanExporter();
 export const tracing = startTracing({ processor: new SimpleSpanProcessor({ exporter: spans }), serviceName: 'crm-messaging-test' })!;

@@ -1,5 +1,5 @@
 import type { NumberCarriers } from '../../carriers/numbers';
-import type { Config } from '../../config';
+import type { Config } from '../../config/index';
 import type { Prisma } from '../../db/prisma';
 import { createCarrierProvider } from './carrier';
 import { createLogProvider } from './log';

@@ -1,7 +1,7 @@
 import { Context, heartbeat } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
-import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config/index';
 import { deleteEventsCreatedBefore } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
 import { UnreadableSecret, type SecretBox } from '../../secrets/secret-box';
@@ -15,7 +15,7 @@ import {
   recordWebhookRetry,
 } from '../../db/webhook-deliveries';
 import { signingSecrets } from '../../db/webhook-subscriptions';
-import { handOverDeliveries } from '../../temporal/deliver-webhook-workflow';
+import { handOverDeliveries } from '../../starters/deliver-webhook-workflow';
 import {
   DEFAULT_WEBHOOK_RETRY,
   WEBHOOK_BACKOFF_COEFFICIENT,

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { resolvesToPublicAddresses, type HostLookup } from '../../infra/public-address';
+import { resolvesToPublicAddresses, type HostLookup } from '../../net/public-address';
 import { retryAfterMs } from '../../retry-after';
 
 /** What one POST to a receiver came to; `error` is our own words, never the receiver's body. */

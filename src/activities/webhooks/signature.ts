@@ -1,12 +1,11 @@
 import { createHmac } from 'node:crypto';
+import { SECRET_PREFIX } from '../../domain';
 
 /*
  * Standard Webhooks (https://www.standardwebhooks.com): the signed content is
  * `<webhook-id>.<webhook-timestamp>.<body>`, signed with HMAC-SHA256 under the secret's bytes (the
  * base64 after `whsec_`), and sent as `v1,<base64 signature>`; several signatures are space-separated.
  */
-
-export const SECRET_PREFIX = 'whsec_';
 
 function secretBytes(secret: string): Buffer {
   return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { bearerOf, serviceCredentialCheck } from '../../auth/service-credential';
-import type { CodecCredentials } from '../../config';
+import type { CodecCredentials } from '../../config/index';
 import { unauthorized } from './problem';
 
 /** The operator credential: ADMIN_TOKEN, or a JWT whose audience is ADMIN_JWT_AUDIENCE (never a business token). */

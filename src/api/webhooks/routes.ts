@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config/index';
 import { listSubscriptions } from '../../db/webhook-subscriptions';
 import type { Prisma } from '../../db/prisma';
 import type { SecretBox } from '../../secrets/secret-box';

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../config/index';
 import { type Carrier, type CarrierAccepted, CarrierRejected, type CarrierSend, CarrierUnavailable } from '../types';
 import { parseTwilioInbound, parseTwilioReceipt, twilioCallbackNumber, verifyTwilioSignature } from './callbacks';
 import { twilioClient, type TwilioCredentials } from './client';

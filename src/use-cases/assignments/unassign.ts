@@ -1,7 +1,7 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { unassignAgent as unassignRow } from '../../db/assignments';
 import type { Prisma } from '../../db/prisma';
-import { wakeExpiry } from '../../temporal/assignment-expiry-workflow';
+import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
 import { changedBy } from '../../views/changed-by';
 import { findOwnedClient } from '../clients/owned-client';
 import { NotFound } from '../errors';

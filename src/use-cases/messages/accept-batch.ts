@@ -5,8 +5,8 @@ import { closeScheduledInBatch, insertMessageBatch } from '../../db/message-batc
 import { OPTED_OUT as OPTED_OUT_TEXT } from '../../db/messages';
 import { optedOutAmong } from '../../db/opt-outs';
 import type { Scope } from '../../db/scope';
-import { refuseWhileKnownDown } from '../../temporal/availability';
-import { startMessageBatchWorkflow, type ScheduledBatch } from '../../temporal/message-batch-workflow';
+import { refuseWhileKnownDown } from '../../starters/availability';
+import { startMessageBatchWorkflow, type ScheduledBatch } from '../../starters/send-message-batch-workflow';
 import { Conflict, Invalid, refusalOf, Unavailable, type UseCaseError } from '../errors';
 import { parseBatchRequest, type BatchRequest } from './batch-request';
 import { idempotencyKeyReused, inMessagePlace, newMessageOf, RETRY_AFTER_SECONDS, type AcceptDeps } from './accept';

@@ -4,8 +4,8 @@ import type { Message } from '../../generated/prisma/client';
 import { abandonScheduledMessage, findMessageByIdempotencyKey, insertScheduledMessage, type NewMessage } from '../../db/messages';
 import { isOptedOut } from '../../db/opt-outs';
 import type { Prisma } from '../../db/prisma';
-import type { Admissions } from '../../temporal/admission';
-import { refuseWhileKnownDown } from '../../temporal/availability';
+import type { Admissions } from '../../starters/admission';
+import { refuseWhileKnownDown } from '../../starters/availability';
 import { Conflict, Unavailable } from '../errors';
 import type { Scope } from '../../db/scope';
 import { findClient } from '../../db/clients';
@@ -14,7 +14,7 @@ import { readIdempotencyKey, requestHash } from './idempotency';
 import { parseMessageRequest, type MessageRequest } from './request';
 import { smsShape } from './sms-encoding';
 import { sendersOf } from './sender';
-import { startMessageWorkflow, type ScheduledMessage } from '../../temporal/send-message-workflow';
+import { startMessageWorkflow, type ScheduledMessage } from '../../starters/send-message-workflow';
 
 export interface AcceptDeps {
   prisma: Prisma;
@@ -77,7 +77,7 @@ export async function acceptMessage(
 }
 
 /**
- * Runs a send's checks and accept in one of the caller's message places (src/temporal/admission.ts).
+ * Runs a send's checks and accept in one of the caller's message places (src/starters/admission.ts).
  * The checks read the database too, so a tenant beyond its places waits, or is refused, before its
  * requests reach the database that other tenants' requests need.
  */

@@ -4,7 +4,7 @@ import { closeScheduledInBatch, countBatchMessages, findOwnedBatch as findBatch 
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
 import type { MessageStatus } from '../../domain';
-import { wakeMessageBatchWorkflow } from '../../temporal/message-batch-workflow';
+import { wakeMessageBatchWorkflow } from '../../starters/send-message-batch-workflow';
 import { NotFound } from '../errors';
 
 const BATCH_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

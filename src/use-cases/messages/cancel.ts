@@ -4,7 +4,7 @@ import type { Prisma } from '../../db/prisma';
 import { Conflict } from '../errors';
 import type { Scope } from '../../db/scope';
 import { findOwnedMessage } from './owned-message';
-import { wakeMessageWorkflow } from '../../temporal/send-message-workflow';
+import { wakeMessageWorkflow } from '../../starters/send-message-workflow';
 
 export interface CancelDeps {
   prisma: Prisma;

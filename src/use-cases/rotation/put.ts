@@ -1,9 +1,9 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Prisma } from '../../db/prisma';
 import { findRotation, putRotation } from '../../db/rotations';
-import { refuseWhileKnownDown, startWithinBudget } from '../../temporal/availability';
-import { wakeExpiry } from '../../temporal/assignment-expiry-workflow';
-import { rotationApplied, startOrWakeRotation } from '../../temporal/rotation-workflow';
+import { refuseWhileKnownDown, startWithinBudget } from '../../starters/availability';
+import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
+import { rotationApplied, startOrWakeRotation } from '../../starters/rotation-workflow';
 import { withTimeout } from '../../timeout';
 import { Invalid, NotFound } from '../errors';
 import type { Scope } from '../../db/scope';

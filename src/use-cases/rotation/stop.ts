@@ -1,5 +1,5 @@
 import { stopRotation } from '../../db/rotations';
-import { wakeRotation } from '../../temporal/rotation-workflow';
+import { wakeRotation } from '../../starters/rotation-workflow';
 import { NotFound } from '../errors';
 import type { Scope } from '../../db/scope';
 import { RESOURCE_ID_PATTERN } from '../input/validation';

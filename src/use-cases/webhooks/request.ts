@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_PATTERNS } from '../../domain';
-import { namesNonPublicHost } from '../../infra/public-address';
+import { namesNonPublicHost } from '../../net/public-address';
 import { Invalid } from '../errors';
 import { parseBody } from '../input/validation';
 

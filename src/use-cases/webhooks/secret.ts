@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SECRET_PREFIX } from '../../activities/webhooks/signature';
+import { SECRET_PREFIX } from '../../domain';
 
 /** 32 random bytes in Standard Webhooks form: `whsec_` and their base64. */
 export function newWebhookSecret(): string {

@@ -1,0 +1,11 @@
+/** The token checks the API (and each service credential's JWT) applies, as configured. */
+export interface AuthConfig {
+  secret?: string;
+  publicKey?: string;
+  issuer?: string;
+  audience?: string;
+  /** JWT_MAX_AGE: the longest lifetime (`exp` − `iat`) accepted, in seconds; tokens must then carry `iat`. */
+  maxAgeSeconds?: number;
+  /** JWT_BUSINESS_CLAIM: the claim naming the businesses a token may act for; unset: any business. */
+  businessClaim?: string;
+}

@@ -1,0 +1,33 @@
+import './register-telemetry';
+import { authConfigOf, loadConfig } from '../config/index';
+import { logEvent, setLogLevel } from '../logger';
+import { createApi, openServices } from './services';
+import { onShutdown } from './shutdown';
+import { stopTracing } from '../telemetry/tracing';
+import { httpMetrics, listen, serveMetrics } from '../api';
+
+/** The API process of a production deployment: needs DATABASE_URL, TEMPORAL_ADDRESS and a JWT key. */
+async function main() {
+  const config = loadConfig();
+  setLogLevel(config.LOG_LEVEL);
+  const auth = authConfigOf(config);
+  if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
+    throw new Error('npm run api needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs everything embedded)');
+  }
+  const services = await openServices(config);
+  const metrics = httpMetrics();
+  const metricsHttp = await serveMetrics(metrics.registry, config.API_METRICS_PORT, config.API_METRICS_HOST);
+  const http = await listen(createApi(services, { auth, metrics }), config.PORT);
+  logEvent('api.listening', { port: http.port, metricsPort: metricsHttp.port, metricsHost: config.API_METRICS_HOST });
+  onShutdown(async () => {
+    await http.stop();
+    await metricsHttp.stop();
+    await services.stop();
+    await stopTracing();
+  });
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+import { readFile } from 'node:fs/promises';
+import { loadStackConfig } from '../config/index';
+import { runningStack } from '../stack/stack-lock';
+import { dataPaths } from '../paths';
+
+/*
+ * `npm run number -- acme +15005550001` registers a number for a business through the running stack's
+ * operator API (PUT /admin/businesses/{business}/numbers/{e164}); `--retire` retires it; with the
+ * business alone, lists its numbers. The credential is ADMIN_TOKEN, else the one npm start keeps in the
+ * data directory; the carrier is the stack's (the simulator's unless MESSAGE_PROVIDER says otherwise).
+ */
+async function main() {
+  const args = process.argv.slice(2);
+  const retire = args.includes('--retire');
+  const [business, number] = args.filter((arg) => arg !== '--retire');
+  if (!business) throw new Error('Usage: npm run number -- <business> [<+E.164 number> [--retire]]');
+  const config = loadStackConfig();
+  const paths = dataPaths(config.DATA_DIR);
+  const stack = await runningStack(paths);
+  const api = stack?.api ?? `http://localhost:${config.PORT}`;
+  const token = config.ADMIN_TOKEN ?? (await readFile(paths.devAdminToken, 'utf8').catch(() => '')).trim();
+  if (!token) throw new Error(`Set ADMIN_TOKEN, or run npm start once so that it keeps one in ${paths.devAdminToken}`);
+  const base = `${api}/admin/businesses/${encodeURIComponent(business)}/numbers`;
+  const request = (method: string, url: string, body?: unknown) =>
+    fetch(url, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const response = !number
+    ? await request('GET', base)
+    : retire
+      ? await request('DELETE', `${base}/${encodeURIComponent(number)}`)
+      : await request('PUT', `${base}/${encodeURIComponent(number)}`, { carrier: stack?.simulator ? 'simulator' : config.MESSAGE_PROVIDER });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${api} answered ${response.status}: ${(JSON.parse(text || '{}') as { detail?: string }).detail ?? text}`);
+  if (!number) console.log(text);
+  else console.log(retire ? `${number} retired from ${business}` : `${number} is ${business}'s: ${text}`);
+}
+
+main().catch((error) => {
+  console.error((error as Error).message);
+  process.exit(1);
+});

@@ -1,0 +1,14 @@
+import { basename } from 'node:path';
+import { startTracing } from '../telemetry/tracing';
+
+/*
+ * Imported first by each process's entry point (src/main/api.ts, src/main/worker.ts, src/main/stack.ts):
+ * tracing must start before express and pg are loaded. Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+ */
+const role = basename(process.argv[1] ?? '').replace(/\.[jt]s$/, '');
+try {
+  startTracing({ serviceName: `crm-messaging-${role === 'api' || role === 'worker' ? role : 'stack'}` });
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}

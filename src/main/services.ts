@@ -1,0 +1,201 @@
+import type { CampaignSettings } from '../activities/send-message-batch';
+import { ensureReconcileSchedule } from '../starters/reconcile-schedule';
+import { type Carrier, createCarrier } from '../carriers';
+import { deliveryOutbox } from '../starters/delivery-outbox';
+import { ensureWebhookSweepSchedule, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from '../starters/sweep-webhook-deliveries-schedule';
+import { watchForSweepWork } from '../worker/sweep-trigger';
+import { logEvent, logger } from '../logger';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { dataConverterOf } from '../temporal-client/data-converter';
+import { createProvider, type MessageProvider } from '../activities/providers';
+import { createApp, type AppDeps } from '../api';
+import { adminCredentialsOf, authConfigOf, codecCredentialsOf, requireBusinessNumbersOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from '../config/index';
+import { createPrisma, type Prisma } from '../db/prisma';
+import { createMessageStartConfirmations, type MessageStartConfirmations } from '../db/message-start-confirmations';
+import { connectTemporalClient } from '../temporal-client/connection';
+import { startWorker, type RunningWorker, type WorkerOptions } from '../worker';
+import { serveWorkerHttp, workerMetrics } from '../worker/telemetry';
+import type { CodecEndpoint } from '../worker/codec-endpoint';
+import { admissionLimits, createAdmissions, type Admissions } from '../starters/admission';
+import { secretBoxOf } from '../secrets/configured';
+import type { SecretBox } from '../secrets/secret-box';
+import { resealStoredSecrets } from '../use-cases/secrets/reseal';
+import { numberCarrierOf, numberCarriers, type NumberCarriers } from '../carriers/numbers';
+import { numberAccounts } from '../use-cases/numbers/accounts';
+
+/** What every process of the service is built from: opened once from validated config. */
+export interface Services {
+  config: Config;
+  prisma: Prisma;
+  temporal: TemporalClient;
+  provider: MessageProvider;
+  /** Seals and opens the secrets kept in the database (SECRETS_KEY; outside production, the data directory's key). */
+  secrets: SecretBox;
+  /** The configured carrier (its receipts and inbound texts come to the API); undefined for `log` and `webhook`. */
+  carrier?: Carrier;
+  /** The carrier of each business's own numbers (and the deployment's own for its shared sender); undefined without a carrier. */
+  carriers?: NumberCarriers;
+  /** A business without numbers of its own may not send from the shared sender (REQUIRE_BUSINESS_NUMBERS). */
+  requireBusinessNumbers: boolean;
+  /** SHARED_SENDER_MATCH_DAYS, in ms: how far back a business's text to a phone answers for its reply on the shared sender. */
+  sharedSenderMatchMs: number;
+  temporalAddress: string;
+  temporalConnection: TemporalConnectionOptions;
+  /** The payload codec both the client and the worker use (undefined: payloads unencrypted). */
+  dataConverter?: DataConverter;
+  namespace: string;
+  taskQueue: string;
+  webhooks: WebhookSettings;
+  /** How batches are sent: chunk size, chunks at once, the pace per sender. */
+  campaigns: CampaignSettings;
+  /** This process's backpressure on the work it hands to Temporal (the API's routes and the Nexus operations share it). */
+  admission: Admissions;
+  /** Marks each accepted message whose workflow start succeeded, a few at a time (the reconciler's recent pass reads the rest). */
+  messageStarts: MessageStartConfirmations;
+  /** Closes what `openServices` opened (not what was handed in as an override), after the pending webhook hand-overs. */
+  stop(): Promise<void>;
+}
+
+export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets' | 'requireBusinessNumbers'>>;
+
+/** The one composition root: `npm start`, the API and worker processes, the benchmarks and the tests. */
+export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
+  if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
+    throw new Error('Set DATABASE_URL and TEMPORAL_ADDRESS (npm start runs both embedded)');
+  }
+  const secrets = overrides.secrets ?? (await secretBoxOf(config));
+  const dataConverter = dataConverterOf(config);
+  const closers: (() => Promise<unknown>)[] = [];
+  // Deliveries committed by the API or an activity are handed to Temporal right after the commit,
+  // through the outbox built below (the hand-over runs only after openServices has returned).
+  // A client handed in keeps the hand-over it was built with (none: the sweep starts its deliveries).
+  const prisma = overrides.prisma ?? createPrisma(config.DATABASE_URL, config.DATABASE_POOL_SIZE, (deliveries) => outbox.handOver(deliveries));
+  if (!overrides.prisma) closers.push(() => prisma.$disconnect());
+  let outbox: ReturnType<typeof deliveryOutbox>;
+  try {
+    const temporal = overrides.temporal ?? (await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.temporalConnection, dataConverter));
+    if (!overrides.temporal) closers.push(() => temporal.connection.close());
+    const taskQueue = overrides.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
+    const webhooks = webhookSettingsOf(config);
+    outbox = deliveryOutbox({ prisma, temporal, taskQueue, retry: webhooks.retry }, (error) =>
+      logger.warn({ event: 'webhook.hand_over_failed', err: error }, 'webhook deliveries left to the sweep'),
+    );
+    closers.push(() => outbox.drain());
+    const messageStarts = createMessageStartConfirmations(prisma);
+    closers.push(() => messageStarts.flush());
+    const carrier = 'carrier' in overrides ? overrides.carrier : createCarrier(config);
+    const carriers = carrier && numberCarriers(carrier, numberAccounts(prisma, secrets), (account) => numberCarrierOf(config, account));
+    return {
+      config,
+      prisma,
+      temporal,
+      provider: overrides.provider ?? createProvider(config, prisma, carriers),
+      secrets,
+      carrier,
+      carriers,
+      requireBusinessNumbers: requireBusinessNumbersOf(config),
+      sharedSenderMatchMs: config.SHARED_SENDER_MATCH_DAYS * 24 * 60 * 60 * 1000,
+      temporalAddress: config.TEMPORAL_ADDRESS,
+      temporalConnection: config.temporalConnection,
+      dataConverter,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue,
+      webhooks,
+      campaigns: { chunkSize: config.MESSAGE_BATCH_CHUNK_SIZE, concurrency: config.MESSAGE_BATCH_CONCURRENCY, ratePerSecond: config.MESSAGE_SEND_RATE_PER_SECOND },
+      admission: overrides.admission ?? createAdmissions(admissionLimits({ messages: config.MESSAGE_STARTS_IN_FLIGHT, assign: config.ASSIGN_REQUESTS_IN_FLIGHT })),
+      messageStarts,
+      stop: async () => {
+        for (const close of closers.reverse()) await close();
+      },
+    };
+  } catch (error) {
+    await prisma.$disconnect();
+    throw error;
+  }
+}
+
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
+
+/** The API on these services, with the HTTP settings of the configuration. */
+export function createApi(services: Services, options: ApiOptions = {}) {
+  const { config } = services;
+  return createApp({
+    ...services,
+    corsOrigins: config.CORS_ORIGINS,
+    rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    trustProxy: config.TRUST_PROXY,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    smsHelpText: config.SMS_HELP_TEXT,
+    ...options,
+    auth: options.auth ?? authConfigOf(config),
+    adminCredentials: 'adminCredentials' in options ? options.adminCredentials : adminCredentialsOf(config),
+    cursorKey: options.cursorKey ?? cursorKeyOf(config),
+  });
+}
+
+export function runWorker(services: Services, options: WorkerOptions = {}): Promise<RunningWorker> {
+  return startWorker(services, options);
+}
+
+/** The remote codec for the Temporal UI and CLI: only with keys and a credential to ask for; browsers only from CODEC_CORS_ORIGINS. */
+function codecEndpointOf(services: Services): CodecEndpoint | undefined {
+  const codec = services.dataConverter?.payloadCodecs?.[0];
+  const credentials = codecCredentialsOf(services.config);
+  if (codec && !credentials) logEvent('codec.off', { reason: 'set CODEC_AUTH_TOKEN or CODEC_JWT_AUDIENCE to serve /codec' });
+  return codec && credentials ? { codec, credentials, origins: services.config.CODEC_CORS_ORIGINS, namespace: services.namespace } : undefined;
+}
+
+/**
+ * Seals, in the background, the stored secrets not yet under SECRETS_KEY's first key (plain rows from
+ * before encryption at rest, rows of a key being rotated out). Logs counts and row ids, never a secret.
+ */
+function resealAtBoot(services: Services): void {
+  resealStoredSecrets(services.prisma, services.secrets).then(
+    ({ webhookSubscriptions: { resealed, unreadable }, numberCredentials }) => {
+      if (resealed || numberCredentials.resealed) logEvent('secrets.resealed', { keyId: services.secrets.currentKeyId, webhookSubscriptions: resealed, numberCredentials: numberCredentials.resealed });
+      if (unreadable.length || numberCredentials.unreadable.length) {
+        logger.warn({ event: 'secrets.unreadable', webhookSubscriptions: unreadable, numberCredentials: numberCredentials.unreadable }, 'stored secrets sealed with a key SECRETS_KEY lacks: add it back');
+      }
+    },
+    (error) => logger.warn({ event: 'secrets.reseal_failed', err: error }, 'stored secrets left as they are until the next boot or npm run secrets:rotate'),
+  );
+}
+
+/** The worker with its metrics and health endpoint on `port`, and the reconciler's and the webhook sweep's Schedules; `sdkMetricsAddress` is where the runtime exports its own. */
+export async function runObservedWorker(services: Services, port: number, sdkMetricsAddress?: string) {
+  const metrics = workerMetrics(services.prisma);
+  const worker = await runWorker(services, { observeLateness: metrics.observeLateness, observeReconcilerRestart: metrics.observeReconcilerRestart });
+  await ensureReconcileSchedule(services.temporal, services.taskQueue);
+  const sweepScheduleId = await ensureWebhookSweepSchedule(services.temporal, services.taskQueue, {
+    everyMs: Math.max(WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, services.webhooks.sweepEveryMs),
+    graceMs: services.webhooks.sweepGraceMs,
+  });
+  resealAtBoot(services);
+  const sweepWatch = watchForSweepWork({
+    prisma: services.prisma,
+    temporal: services.temporal,
+    scheduleId: sweepScheduleId,
+    everyMs: services.webhooks.sweepEveryMs,
+    graceMs: services.webhooks.sweepGraceMs,
+    onError: (error) => logger.warn({ event: 'webhook.sweep_trigger_failed', err: error }, 'the sweep waits for its next look or its Schedule'),
+  });
+  const http = await serveWorkerHttp({
+    port,
+    host: services.config.WORKER_HTTP_HOST,
+    metrics: metrics.registry,
+    sdkMetricsUrl: sdkMetricsAddress && `http://${sdkMetricsAddress}/metrics`,
+    running: worker.running,
+    codec: codecEndpointOf(services),
+  });
+  return {
+    worker,
+    port: http.port,
+    done: worker.done,
+    stop: async () => {
+      sweepWatch.stop();
+      await worker.stop();
+      await http.stop();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { WorkflowFailedError } from '@temporalio/client';
+import { assignAgents } from '../../src/workflows';
+import { expectProblem } from '../support/helpers';
+import { insertAssignRequest } from '../../src/db/assign-requests';
+import { startTestStack, uniqueName, type TestStack } from '../support/stack';
+
+/* Input PostgreSQL cannot store never reaches it, and an error that cannot heal is never retried forever. */
+let stack: TestStack;
+let token: string;
+beforeAll(async () => {
+  stack = await startTestStack();
+  token = stack.token('poison-user');
+  await stack.api('POST', '/clients', { token, body: { _id: 'c1', phone: '+14155550100' } });
+  await stack.api('POST', '/agents', { token, body: { _id: 'a1' } });
+});
+afterAll(() => stack.stop());
+
+const NUL = '\u0000';
+const LONE_SURROGATE = '\ud800';
+
+describe('strings the database cannot store are refused at the API with a 400 naming the field', () => {
+  test.each([
+    ['assign-agents ds_notes', 'POST', '/clients/c1/assign-agents', { agents: [{ agent: 'a1' }], ds_notes: `note${NUL}` }, 'ds_notes'],
+    ['assign-agents agent id', 'POST', '/clients/c1/assign-agents', { agents: [{ agent: `a${NUL}1` }] }, 'agents.0.agent'],
+    ['a client name', 'POST', '/clients', { _id: 'c-nul', name: `Ann${NUL}` }, 'name'],
+    ['an agent name', 'POST', '/agents', { _id: 'a-nul', name: `Bob${NUL}` }, 'name'],
+    ['a message text', 'POST', '/messages', { message_type: 'text', client: 'c1', text_message: `Hi${NUL}` }, 'text_message'],
+    ['a message client_name', 'POST', '/messages', { message_type: 'text', client: 'c1', client_name: `A${NUL}`, text_message: 'Hi' }, 'client_name'],
+    ['a lone surrogate in a text', 'POST', '/messages', { message_type: 'text', client: 'c1', text_message: `Hi${LONE_SURROGATE}` }, 'text_message'],
+  ])('%s', async (_name, method, path, body, field) => {
+    expectProblem(await stack.api(method, path, { token, body }), 400, `Invalid ${field}: must not contain NUL characters or unpaired surrogates`);
+  });
+
+  test('nothing of such a request is stored', async () => {
+    expect(await stack.prisma.client.count({ where: { business: stack.business, id: 'c-nul' } })).toBe(0);
+    expect(await stack.prisma.message.count({ where: { business: stack.business } })).toBe(0);
+  });
+
+  test('a NUL in the agent path segment of an unassignment is a 404, not a 500', async () => {
+    expectProblem(await stack.api('DELETE', '/clients/c1/agents/a%001', { token }), 404, 'Agent a\u00001 is not assigned to this client');
+  });
+
+  test('a cursor whose id is not a message id is a 400', async () => {
+    const cursor = Buffer.from(JSON.stringify([new Date().toISOString(), 'not-a-uuid'])).toString('base64url');
+    expectProblem(await stack.api('GET', `/messages?cursor=${cursor}`, { token }), 400, 'Invalid cursor: pass next_cursor from the previous page');
+  });
+});
+
+describe('headers that cannot be read one way only', () => {
+  /** Sends `name` twice as separate header lines (fetch would join them into one). */
+  const twice = (method: string, path: string, headers: Record<string, string | string[]>, body?: object) =>
+    new Promise<{ status: number; detail: string }>((resolve, reject) => {
+      const req = httpRequest(`${stack.baseUrl}${path}`, { method, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, detail: text ? JSON.parse(text).detail : undefined }));
+      });
+      req.on('error', reject);
+      req.end(body ? JSON.stringify(body) : undefined);
+    });
+
+  test('two Authorization headers are a 401, never served as either user', async () => {
+    const answer = await twice('GET', '/agents', { authorization: [`Bearer ${token}`, `Bearer ${stack.token('other-user')}`] });
+    expect(answer).toEqual({ status: 401, detail: 'More than one Authorization header' });
+  });
+
+  test('two Idempotency-Key headers are a 400, not one key "k1, k2", and nothing is stored', async () => {
+    const before = await stack.prisma.message.count({ where: { business: stack.business } });
+    const answer = await twice(
+      'POST',
+      '/messages',
+      { authorization: `Bearer ${token}`, 'idempotency-key': ['k1', 'k2'] },
+      { message_type: 'text', client: 'c1', text_message: 'Hi' },
+    );
+    expect(answer).toEqual({ status: 400, detail: 'More than one Idempotency-Key header' });
+    expect(await stack.prisma.message.count({ where: { business: stack.business } })).toBe(before);
+  });
+});
+
+test("a request workflow whose data the database refuses fails at once, and other tenants' requests keep being answered", async () => {
+  // Input that got past the API another way (an older API, a direct start): the workflow must not retry it for ever.
+  const poisoned = await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      const workflowId = `assign-agents/${stack.business}/c1/${randomUUID()}`;
+      await insertAssignRequest(stack.prisma, workflowId, { business: stack.business, ownerId: 'poison-user' }, null);
+      return stack.temporal.workflow.start(assignAgents, {
+        taskQueue: stack.taskQueue,
+        workflowId,
+        args: [{ business: stack.business, clientId: 'c1', agents: [{ agentId: `a${NUL}1`, dtUntil: new Date(Date.now() + 86_400_000).toISOString() }] }],
+      });
+    }),
+  );
+
+  const other = `/ext/v2/${uniqueName('healthy')}`;
+  const otherToken = stack.token('healthy-user');
+  await stack.api('POST', `/${other}/clients`, { token: otherToken, body: { _id: 'c1' } });
+  await stack.api('POST', `/${other}/agents`, { token: otherToken, body: { _id: 'a1' } });
+  const assigned = await stack.api('POST', `/${other}/clients/c1/assign-agents`, { token: otherToken, body: { agents: [{ agent: 'a1' }] } });
+  expect(assigned.status).toBe(200);
+
+  for (const handle of poisoned) {
+    const failure = await handle.result().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'InvalidData', nonRetryable: true });
+    expect((failure as WorkflowFailedError).cause?.message).not.toContain(NUL);
+  }
+  expect(await stack.prisma.assignment.count({ where: { client: { business: stack.business } } })).toBe(0);
+}, 60_000);

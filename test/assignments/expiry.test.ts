@@ -1,0 +1,192 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import { MAX_TIMER_CHUNK_MS } from '../../src/domain';
+import { CHUNK_JITTER_MS } from '../../src/workflows/timers';
+import { eventually, startTestStack, uniqueName, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+let token: string;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  token = stack.token('owner-1');
+});
+afterAll(() => stack.stop());
+
+async function clientWithAgents(...agentIds: string[]) {
+  const clientId = uniqueName('client');
+  expect((await stack.api('POST', '/clients', { token, body: { _id: clientId } })).status).toBe(201);
+  for (const agentId of agentIds) {
+    expect((await stack.api('POST', '/agents', { token, body: { _id: agentId } })).status).toBe(201);
+  }
+  return clientId;
+}
+
+async function assign(clientId: string, agents: object[]) {
+  const res = await stack.api('POST', `/clients/${clientId}/assign-agents`, { token, body: { agents } });
+  expect(res.status).toBe(200);
+  return res.body.assignments as { agent: string; dt_until: string; workflow_id: string }[];
+}
+
+async function history(clientId: string) {
+  const res = await stack.api('GET', `/clients/${clientId}/agents?status=all`, { token });
+  expect(res.status).toBe(200);
+  return res.body.assignments as { agent: string; status: string; dt_until: string }[];
+}
+
+const secondsFromNow = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+
+async function timersStarted(handle: WorkflowHandle) {
+  const events = (await handle.fetchHistory()).events ?? [];
+  return events
+    .map((e) => e.timerStartedEventAttributes?.startToFireTimeout)
+    .filter((t): t is NonNullable<typeof t> => !!t)
+    .map((t) => Number(t.seconds ?? 0) * 1000 + Math.round((t.nanos ?? 0) / 1e6));
+}
+
+test('an assignment expires by itself at its dt_until', async () => {
+  const agent = uniqueName('agent');
+  const clientId = await clientWithAgents(agent);
+  const [assignment] = await assign(clientId, [{ agent, dt_until: secondsFromNow(3) }]);
+
+  expect((await history(clientId))[0].status).toBe('active');
+  const result = await stack.temporal.workflow.getHandle(assignment.workflow_id).result();
+  expect(result).toEqual({ outcome: 'expired' });
+  expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(assignment.dt_until));
+
+  const [row] = await history(clientId);
+  expect(row).toMatchObject({ agent, status: 'expired', dt_until: assignment.dt_until, ended_by: { actor: 'system', reason: 'expiry' } });
+  const active = await stack.api('GET', `/clients/${clientId}/agents`, { token });
+  expect(active.body.assignments).toEqual([]);
+});
+
+test('expiry survives a worker restart: a timer that fell due while the worker was down fires when it returns', async () => {
+  const agent = uniqueName('agent');
+  const clientId = await clientWithAgents(agent);
+  const [assignment] = await assign(clientId, [{ agent, dt_until: secondsFromNow(2) }]);
+  await stack.stopWorker();
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect((await history(clientId))[0].status).toBe('active');
+  } finally {
+    await stack.startWorker();
+  }
+  await eventually(async () => (await history(clientId))[0].status === 'expired');
+  const result = await stack.temporal.workflow.getHandle(assignment.workflow_id).result();
+  expect(result).toEqual({ outcome: 'expired' });
+});
+
+test('the default dt_until of 2143-06-23 leaves a live timer of one bounded chunk, less a random part of a day', async () => {
+  const agent = uniqueName('agent');
+  const clientId = await clientWithAgents(agent);
+  const before = Date.now();
+  const [assignment] = await assign(clientId, [{ agent }]);
+  expect(assignment.dt_until).toBe('2143-06-23T00:00:00.000Z');
+
+  const handle = stack.temporal.workflow.getHandle(assignment.workflow_id);
+  const timers = await eventually(async () => {
+    const started = await timersStarted(handle);
+    return started.length ? started : undefined;
+  });
+  expect(timers).toHaveLength(1);
+  expect(timers[0]).toBeLessThanOrEqual(MAX_TIMER_CHUNK_MS);
+  expect(timers[0]).toBeGreaterThan(MAX_TIMER_CHUNK_MS - CHUNK_JITTER_MS);
+
+  const state = await handle.query<{ dtUntil: string; nextWakeAt: string }>('state');
+  expect(state.dtUntil).toBe('2143-06-23T00:00:00.000Z');
+  const wake = Date.parse(state.nextWakeAt);
+  expect(wake).toBeGreaterThanOrEqual(before + timers[0]);
+  expect(wake).toBeLessThanOrEqual(Date.now() + timers[0]);
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+});
+
+test('re-assigning before expiry moves the deadline of the same workflow', async () => {
+  const agent = uniqueName('agent');
+  const clientId = await clientWithAgents(agent);
+  const [first] = await assign(clientId, [{ agent, dt_until: secondsFromNow(3) }]);
+  const later = secondsFromNow(3600);
+  const [second] = await assign(clientId, [{ agent, dt_until: later }]);
+  expect(second.workflow_id).toBe(first.workflow_id);
+
+  const handle = stack.temporal.workflow.getHandle(first.workflow_id);
+  await eventually(async () => (await handle.query<{ dtUntil: string }>('state')).dtUntil === later);
+  await new Promise((resolve) => setTimeout(resolve, 4000));
+  const rows = await history(clientId);
+  expect(rows).toEqual([expect.objectContaining({ agent, status: 'active', dt_until: later })]);
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+});
+
+test('unassigning ends the assignment now and cancels its timer', async () => {
+  const agent = uniqueName('agent');
+  const clientId = await clientWithAgents(agent);
+  const [assignment] = await assign(clientId, [{ agent }]);
+  const res = await stack.api('DELETE', `/clients/${clientId}/agents/${agent}`, { token });
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ agent, status: 'unassigned' });
+
+  const handle = stack.temporal.workflow.getHandle(assignment.workflow_id);
+  expect(await handle.result()).toEqual({ outcome: 'ended' });
+  expect((await handle.describe()).status.name).toBe('COMPLETED');
+  expect((await history(clientId))[0].status).toBe('unassigned');
+});
+
+test('an agent assigned again after expiry gets a new active assignment and a new run', async () => {
+  const agent = uniqueName('agent');
+  const clientId = await clientWithAgents(agent);
+  const [first] = await assign(clientId, [{ agent, dt_until: secondsFromNow(2) }]);
+  const firstRun = await stack.temporal.workflow.getHandle(first.workflow_id).describe();
+  await stack.temporal.workflow.getHandle(first.workflow_id).result();
+
+  const [second] = await assign(clientId, [{ agent }]);
+  expect(second.workflow_id).toBe(first.workflow_id);
+  const secondRun = await stack.temporal.workflow.getHandle(second.workflow_id).describe();
+  expect(secondRun.runId).not.toBe(firstRun.runId);
+  expect(secondRun.status.name).toBe('RUNNING');
+  expect((await history(clientId)).map((r) => r.status)).toEqual(['expired', 'active']);
+});
+
+test('operators find every assignment of a client and of an agent by search attributes', async () => {
+  const [agentA, agentB] = [uniqueName('agent'), uniqueName('agent')];
+  const clientId = await clientWithAgents(agentA, agentB);
+  const assignments = await assign(clientId, [{ agent: agentA }, { agent: agentB }]);
+  const { pk } = await stack.prisma.client.findFirstOrThrow({ where: { business: stack.business, id: clientId } });
+  expect(assignments.map((a) => a.workflow_id)).toEqual([
+    `assignment/${stack.business}/${clientId}/${agentA}/${pk}`,
+    `assignment/${stack.business}/${clientId}/${agentB}/${pk}`,
+  ]);
+
+  const list = async (query: string) => {
+    const ids: string[] = [];
+    for await (const wf of stack.temporal.workflow.list({ query })) ids.push(wf.workflowId);
+    return ids.sort();
+  };
+  const byClient = `BusinessName = '${stack.business}' AND ClientId = '${clientId}' AND WorkflowType = 'assignmentExpiry'`;
+  await eventually(async () => (await list(byClient)).length === 2);
+  expect(await list(byClient)).toEqual(assignments.map((a) => a.workflow_id).sort());
+  await eventually(async () => (await list(`AgentId = '${agentA}' AND BusinessName = '${stack.business}'`)).length === 1);
+  expect(await list(`AgentId = '${agentA}' AND BusinessName = '${stack.business}'`)).toEqual([assignments[0].workflow_id]);
+  const described = await stack.temporal.workflow.getHandle(assignments[0].workflow_id).describe();
+  expect(await described.staticSummary()).toBe(`Agent ${agentA} on client ${clientId}: expires the assignment at its dt_until`);
+});
+
+test('the histories of a request workflow and of an expiry that fired replay deterministically', async () => {
+  const [agentA, agentB] = [uniqueName('agent'), uniqueName('agent')];
+  const clientId = await clientWithAgents(agentA, agentB);
+  const [first] = await assign(clientId, [{ agent: agentA, dt_until: secondsFromNow(2) }, { agent: agentB }]);
+  await assign(clientId, [{ agent: agentA, dt_until: secondsFromNow(3) }]);
+  const expiry = stack.temporal.workflow.getHandle(first.workflow_id);
+  expect(await expiry.result()).toEqual({ outcome: 'expired' });
+
+  const requests = await eventually(async () => {
+    const ids: string[] = [];
+    for await (const wf of stack.temporal.workflow.list({ query: `WorkflowType = 'assignAgents' AND ClientId = '${clientId}'` })) {
+      ids.push(wf.workflowId);
+    }
+    return ids.length === 2 ? ids : undefined;
+  });
+  const bundle = { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } };
+  await Worker.runReplayHistory(bundle, await expiry.fetchHistory(), first.workflow_id);
+  for (const workflowId of requests) {
+    await Worker.runReplayHistory(bundle, await stack.temporal.workflow.getHandle(workflowId).fetchHistory(), workflowId);
+  }
+});

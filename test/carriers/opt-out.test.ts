@@ -1,0 +1,138 @@
+import { Worker } from '@temporalio/worker';
+import { CarrierRejected } from '../../src/carriers';
+import { expectProblem, waitForStatus as waitForMessageStatus } from '../support/helpers';
+import { startTestStack, uniqueName, type TestApi, type TestStack } from '../support/stack';
+import { createTestCarrier, TEST_PUBLIC_BASE_URL } from '../support/test-carrier';
+
+/**
+ * Opt-outs reaching the sending side: a message scheduled before its recipient texted STOP is not sent
+ * when due but ends `suppressed`; a carrier's "unsubscribed" refusal records the opt-out as STOP does.
+ */
+const carrier = createTestCarrier();
+let stack: TestStack;
+let callbacks: TestApi;
+let token: string;
+
+const originOf = (api: TestApi) => api.baseUrl.replace(/\/ext\/v2\/.*$/, '');
+const stop = (from: string) =>
+  carrier.post(originOf(callbacks), `/providers/${carrier.name}/inbound`, { kind: 'inbound', ref: uniqueName('in'), from, to: carrier.sender, text: 'STOP' });
+
+beforeAll(async () => {
+  stack = await startTestStack({ carrier, env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL } });
+  callbacks = await stack.startApi();
+  token = stack.token('alice');
+});
+afterAll(() => stack.stop());
+
+let phones = 0;
+const newPhone = () => `+1628555${String(2000 + ++phones).padStart(4, '0')}`;
+const post = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  stack.api('POST', '/messages', { token, body: { message_type: 'text', text_message: 'Reminder: your visit is today', ...body }, headers });
+const waitForStatus = (id: string, status: string) => waitForMessageStatus(stack.api, token, id, status);
+const eventTypesOf = async (id: string) =>
+  (await stack.api('GET', '/events?type=message.*&limit=100', { token })).body.events.filter((e: any) => e.data._id === id).map((e: any) => e.type);
+
+test('a message scheduled before its recipient texted STOP ends suppressed when due, and is never handed to the carrier', async () => {
+  const phone = newPhone();
+  const accepted = await post({ client_phone: phone, delay: '4s' }, { 'Idempotency-Key': 'before-stop' });
+  expect(accepted.status).toBe(202);
+  expect((await stop(phone)).status).toBe(200);
+
+  const suppressed = await waitForStatus(accepted.body._id, 'suppressed');
+  expect(suppressed).toEqual(expect.objectContaining({ suppressed_reason: 'Recipient has opted out of text messages', suppressed_at: expect.any(String), sent_at: null, attempts: 0 }));
+  expect(await stack.temporal.workflow.getHandle(accepted.body.workflow_id).result()).toEqual({ outcome: 'suppressed' });
+  expect(carrier.sends.filter((s) => s.to === phone)).toEqual([]);
+  expect(await eventTypesOf(accepted.body._id)).toEqual(['message.scheduled', 'message.suppressed']);
+
+  // The request accepted before the opt-out, repeated, still gets its first answer; a new one is refused.
+  const replay = await post({ client_phone: phone, delay: '4s' }, { 'Idempotency-Key': 'before-stop' });
+  expect(replay.status).toBe(202);
+  expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  expect(replay.body._id).toBe(accepted.body._id);
+  expectProblem(await post({ client_phone: phone }, { 'Idempotency-Key': 'after-stop' }), 409, 'Recipient has opted out of text messages');
+});
+
+test('a carrier refusing a send because the recipient unsubscribed fails it with its code and records the opt-out', async () => {
+  const phone = newPhone();
+  carrier.onSend = async (send) => {
+    if (send.to === phone) throw new CarrierRejected('21610', 'The recipient has unsubscribed', true);
+    return { providerRef: `ref-${send.id}` };
+  };
+  try {
+    const accepted = await post({ client_phone: phone });
+    const failed = await waitForStatus(accepted.body._id, 'failed');
+    expect(failed).toEqual(expect.objectContaining({ error_code: '21610', error: `The recipient has unsubscribed (${carrier.name} error 21610)` }));
+    const records = await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token });
+    expect(records.body.opt_outs).toEqual([expect.objectContaining({ phone, sender: carrier.sender, status: 'opted_out', source: 'carrier', detail: '21610' })]);
+    expectProblem(await post({ client_phone: phone }), 409, 'Recipient has opted out of text messages');
+    // The run that passed the refusal's details on replays from its history.
+    const handle = stack.temporal.workflow.getHandle(accepted.body.workflow_id);
+    expect(await handle.result()).toEqual({ outcome: 'failed' });
+    await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, await handle.fetchHistory(), accepted.body.workflow_id);
+  } finally {
+    carrier.onSend = async (send) => ({ providerRef: `ref-${send.id}` });
+  }
+});
+
+test('any other refusal fails the message with the carrier\'s code and opts nobody out', async () => {
+  const phone = newPhone();
+  carrier.onSend = async (send) => {
+    if (send.to === phone) throw new CarrierRejected('21614', 'The number is not a mobile number', false);
+    return { providerRef: `ref-${send.id}` };
+  };
+  try {
+    const accepted = await post({ client_phone: phone });
+    expect(await waitForStatus(accepted.body._id, 'failed')).toEqual(expect.objectContaining({ error_code: '21614' }));
+    expect((await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token })).body.opt_outs).toEqual([]);
+  } finally {
+    carrier.onSend = async (send) => ({ providerRef: `ref-${send.id}` });
+  }
+  const next = await post({ client_phone: phone });
+  expect(next.status).toBe(202);
+  await waitForStatus(next.body._id, 'sent');
+});
+
+test('each message records the sender it goes out from; a number opted out of another sender is not refused', async () => {
+  const phone = newPhone();
+  await stack.prisma.optOut.create({ data: { sender: '+15559999999', phone, status: 'opted_out', source: 'keyword', detail: 'STOP', optedOutAt: new Date() } });
+  const accepted = await post({ client_phone: phone });
+  expect(accepted.status).toBe(202);
+  await waitForStatus(accepted.body._id, 'sent');
+  expect((await stack.prisma.message.findUniqueOrThrow({ where: { id: accepted.body._id } })).sender).toBe(carrier.sender);
+});
+
+test('GET /opt-outs shows a record only to a business that texted the number: a client at it, or a send the carrier refused, is answered as an unknown number', async () => {
+  const [phone, unknown] = [newPhone(), newPhone()];
+  const rivalBusiness = uniqueName('rival');
+  const mallory = stack.token('mallory');
+  const rival = (method: string, path: string, options: { token?: string; body?: unknown } = {}) => stack.api(method, `//ext/v2/${rivalBusiness}${path}`, { token: mallory, ...options });
+  expect((await rival('POST', '/clients', { body: { _id: 'c-curious', name: 'Curious', phone } })).status).toBe(201);
+  // Twilio refuses a body over 1,600 characters (21617): the rival's text never reaches the phone.
+  carrier.onSend = async (send) => {
+    if (send.text.length > 1600) throw new CarrierRejected('21617', 'The message body exceeds the 1600 character limit', false);
+    return { providerRef: `ref-${send.id}` };
+  };
+  try {
+    const refused = await rival('POST', '/messages', { body: { message_type: 'text', client: 'c-curious', text_message: 'x'.repeat(1700) } });
+    expect(refused.status).toBe(202);
+    expect(await waitForMessageStatus(rival, mallory, refused.body._id, 'failed')).toEqual(expect.objectContaining({ error_code: '21617' }));
+  } finally {
+    carrier.onSend = async (send) => ({ providerRef: `ref-${send.id}` });
+  }
+  const sent = await post({ client_phone: phone });
+  await waitForStatus(sent.body._id, 'sent');
+  expect((await stop(phone)).status).toBe(200);
+
+  const lookup = async (api: typeof rival, number: string) => {
+    const res = await api('GET', `/opt-outs?phone=${encodeURIComponent(number)}`);
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  const nothing = await lookup(rival, unknown);
+  expect(nothing).toEqual({ opt_outs: [], next_cursor: null });
+  expect(await lookup(rival, phone)).toEqual(nothing);
+  expect((await rival('GET', '/opt-outs')).body.opt_outs.filter((record: { phone: string }) => record.phone === phone)).toEqual([]);
+  // The business that texted it sees it.
+  const mine = (method: string, path: string) => stack.api(method, path, { token });
+  expect((await lookup(mine, phone)).opt_outs).toEqual([expect.objectContaining({ phone, sender: carrier.sender, status: 'opted_out', source: 'keyword', detail: 'STOP' })]);
+});

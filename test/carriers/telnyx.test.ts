@@ -1,0 +1,342 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCarrier } from '../../src/carriers';
+import { createTelnyxCarrier, type TelnyxSettings } from '../../src/carriers/telnyx';
+import { type Carrier, type CarrierCallback, CarrierRejected, type CarrierSend, CarrierUnavailable } from '../../src/carriers/types';
+import type { Config } from '../../src/config/index';
+import { FakeTelnyx, TELNYX_MAGIC } from '../support/fake-telnyx';
+
+/*
+ * The Telnyx carrier through the official SDK against a local Telnyx API, and webhooks signed with
+ * Telnyx's real algorithm (Ed25519 over `<timestamp>|<body>`) by a key made in the test, posted over HTTP.
+ */
+
+const FROM = '+15557770000';
+const TO = '+14155550123';
+
+/** Where the fake's webhooks land: each request as the callback routes would hand it to the carrier. */
+class Receiver {
+  readonly received: CarrierCallback[] = [];
+  private server!: Server;
+
+  async start(): Promise<this> {
+    this.server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
+      const messageId = /\/status\/([^/?]+)/.exec(req.url ?? '')?.[1];
+      this.received.push({ url: `${this.base}${req.url}`, headers, rawBody: Buffer.concat(chunks), ...(messageId ? { messageId } : {}) });
+      res.writeHead(200).end();
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  get base(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  get last(): CarrierCallback {
+    return this.received[this.received.length - 1];
+  }
+
+  stop(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+let fake: FakeTelnyx;
+let receiver: Receiver;
+let carrier: Carrier;
+
+function settings(overrides: Partial<TelnyxSettings> = {}): TelnyxSettings {
+  return { TELNYX_API_KEY: fake.apiKey, TELNYX_FROM: FROM, TELNYX_PUBLIC_KEY: fake.publicKey, TELNYX_API_URL: fake.url, ...overrides };
+}
+
+function outgoing(id: string, to = TO, dispatchedAt = new Date()): CarrierSend {
+  return { id, to, text: 'Your visit is confirmed for Tuesday', statusCallbackUrl: `${receiver.base}/providers/telnyx/status/${id}`, dispatchedAt };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a refusal');
+}
+
+beforeAll(async () => {
+  fake = await new FakeTelnyx().start();
+  receiver = await new Receiver().start();
+  carrier = createTelnyxCarrier(settings());
+});
+
+afterAll(async () => {
+  await fake?.stop();
+  await receiver?.stop();
+});
+
+describe('sending', () => {
+  test('POST /v2/messages as Telnyx documents it: bearer key, JSON, to, from, text, this message\'s webhook_url and use_profile_webhooks false', async () => {
+    const message = outgoing('m-documented');
+    const accepted = await carrier.send(message);
+
+    const request = fake.sends.at(-1)!;
+    expect(request.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
+    expect(request.headers['content-type']).toMatch(/^application\/json/);
+    expect(request.body).toEqual({ to: TO, from: FROM, text: message.text, webhook_url: message.statusCallbackUrl, use_profile_webhooks: false });
+    expect(accepted).toEqual({ providerRef: expect.any(String), segments: 1 });
+    expect(fake.messages.get(accepted.providerRef)).toMatchObject({ to: TO, webhook_url: message.statusCallbackUrl });
+  });
+
+  test('with TELNYX_MESSAGING_PROFILE_ID and no TELNYX_FROM, the profile picks the number: messaging_profile_id, no from', async () => {
+    const byProfile = createTelnyxCarrier(settings({ TELNYX_FROM: undefined, TELNYX_MESSAGING_PROFILE_ID: fake.profileId }));
+    await byProfile.send(outgoing('m-profile'));
+
+    expect(fake.sends.at(-1)!.body).toEqual({ to: TO, messaging_profile_id: fake.profileId, text: expect.any(String), webhook_url: expect.stringMatching(/\/status\/m-profile$/), use_profile_webhooks: false });
+    expect(byProfile.sender).toBe(fake.profileId);
+    expect(carrier.sender).toBe(FROM);
+  });
+
+  test('an automatic reply (HELP, opt-out confirmations) asks for no receipts', async () => {
+    await carrier.reply(TO, 'Reply STOP to unsubscribe.');
+    expect(fake.sends.at(-1)!.body).toEqual({ to: TO, from: FROM, text: 'Reply STOP to unsubscribe.', use_profile_webhooks: false });
+  });
+
+  test('MESSAGE_PROVIDER=telnyx builds this carrier', () => {
+    const config = { MESSAGE_PROVIDER: 'telnyx', ...settings() } as unknown as Config;
+    expect(createCarrier(config)?.name).toBe('telnyx');
+  });
+});
+
+describe("Telnyx's refusals, in our words (never Telnyx's text, which quotes the number)", () => {
+  const cases: [string, () => Promise<unknown>, { kind: typeof CarrierRejected; code: string; optOut: boolean }][] = [
+    ['40300 blocked due to STOP (409): an opt-out', () => carrier.send(outgoing('e1', TELNYX_MAGIC.stopped)), { kind: CarrierRejected, code: '40300', optOut: true }],
+    ["40310 invalid 'to' address", () => carrier.send(outgoing('e2', TELNYX_MAGIC.invalidTo)), { kind: CarrierRejected, code: '40310', optOut: false }],
+    [
+      '40003 blocked as spam (permanent)',
+      () => {
+        fake.failNext({ status: 400, code: '40003', title: 'Blocked as spam - permanent' });
+        return carrier.send(outgoing('e3'));
+      },
+      { kind: CarrierRejected, code: '40003', optOut: false },
+    ],
+    [
+      '40002 blocked as spam (temporary) is final for this message too',
+      () => {
+        fake.failNext({ status: 400, code: '40002', title: 'Blocked as spam - temporary' });
+        return carrier.send(outgoing('e4'));
+      },
+      { kind: CarrierRejected, code: '40002', optOut: false },
+    ],
+    [
+      '40001 not routable (a landline)',
+      () => {
+        fake.failNext({ status: 400, code: '40001', title: 'Not routable' });
+        return carrier.send(outgoing('e5'));
+      },
+      { kind: CarrierRejected, code: '40001', optOut: false },
+    ],
+    [
+      'an undocumented 4xx keeps its code',
+      () => {
+        fake.failNext({ status: 422, code: '99999', title: 'Something new' });
+        return carrier.send(outgoing('e6'));
+      },
+      { kind: CarrierRejected, code: '99999', optOut: false },
+    ],
+  ];
+
+  test.each(cases)('%s', async (_name, attempt, expected) => {
+    const error = await refusal(attempt());
+    expect(error).toBeInstanceOf(expected.kind);
+    expect(error).toMatchObject({ code: expected.code, optOut: expected.optOut });
+    expect((error as Error).message).not.toMatch(/\+1|5005550|not accepted|block rule|invalid\./);
+  });
+
+  test('E.164 is checked by Telnyx too: 10016 is a final refusal', async () => {
+    const error = await refusal(carrier.send(outgoing('e7', '4155550123')));
+    expect(error).toBeInstanceOf(CarrierRejected);
+    expect(error).toMatchObject({ code: '10016' });
+  });
+});
+
+describe('throttled or unavailable: retried, after Retry-After when Telnyx gives one', () => {
+  test('429 with Retry-After: 7 → unavailable, retry after 7 seconds', async () => {
+    fake.failNext({ status: 429, code: '10011', title: 'Too many requests', retryAfter: '7' });
+    const error = await refusal(carrier.send(outgoing('u1')));
+    expect(error).toBeInstanceOf(CarrierUnavailable);
+    expect(error).toMatchObject({ retryAfterMs: 7000 });
+    expect((error as Error).message).not.toMatch(/\+1/);
+  });
+
+  test('the SDK does not retry a send on its own (a repeat could send twice): one 429, one request', async () => {
+    const before = fake.sends.length;
+    fake.failNext({ status: 429, code: '10011', title: 'Too many requests' });
+    await refusal(carrier.send(outgoing('u2')));
+    expect(fake.sends.length).toBe(before + 1);
+  });
+
+  test('500 10007 unexpected error → unavailable', async () => {
+    const error = await refusal(carrier.send(outgoing('u3', TELNYX_MAGIC.broken)));
+    expect(error).toBeInstanceOf(CarrierUnavailable);
+    expect((error as CarrierUnavailable).retryAfterMs).toBeUndefined();
+  });
+
+  test('503 with an HTTP-date Retry-After', async () => {
+    fake.failNext({ status: 503, code: '10007', title: 'Unexpected error', retryAfter: new Date(Date.now() + 60_000).toUTCString() });
+    const error = await refusal(carrier.send(outgoing('u4')));
+    expect(error).toBeInstanceOf(CarrierUnavailable);
+    expect((error as CarrierUnavailable).retryAfterMs).toBeGreaterThan(50_000);
+  });
+
+  test('a rejected API key (401, 10009) is an operator fix away: retried, not the message failed', async () => {
+    const wrongKey = createTelnyxCarrier(settings({ TELNYX_API_KEY: 'KEY_wrong' }));
+    expect(await refusal(wrongKey.send(outgoing('u5')))).toBeInstanceOf(CarrierUnavailable);
+  });
+
+  test('Telnyx unreachable → unavailable', async () => {
+    const nowhere = createTelnyxCarrier(settings({ TELNYX_API_URL: 'http://127.0.0.1:1/v2' }));
+    expect(await refusal(nowhere.send(outgoing('u6')))).toBeInstanceOf(CarrierUnavailable);
+  });
+});
+
+describe('webhook signatures (Ed25519 over "<telnyx-timestamp>|<raw body>", 5 minutes)', () => {
+  async function postedFinalized(): Promise<CarrierCallback> {
+    const accepted = await carrier.send(outgoing(`s-${Math.random().toString(36).slice(2)}`));
+    expect((await fake.postFinalized(accepted.providerRef)).status).toBe(200);
+    return receiver.last;
+  }
+
+  test('a webhook posted and signed by Telnyx is verified', async () => {
+    expect(await carrier.verify(await postedFinalized())).toBe(true);
+  });
+
+  test('a body changed after signing is refused', async () => {
+    const callback = await postedFinalized();
+    const tampered = Buffer.from(callback.rawBody.toString().replace('"delivered"', '"delivery_failed"'));
+    expect(tampered.equals(callback.rawBody)).toBe(false);
+    expect(await carrier.verify({ ...callback, rawBody: tampered })).toBe(false);
+  });
+
+  test('no signature, or no timestamp, is refused', async () => {
+    const callback = await postedFinalized();
+    const { 'telnyx-signature-ed25519': _s, ...unsigned } = callback.headers;
+    const { 'telnyx-timestamp': _t, ...undated } = callback.headers;
+    expect(await carrier.verify({ ...callback, headers: unsigned })).toBe(false);
+    expect(await carrier.verify({ ...callback, headers: undated })).toBe(false);
+  });
+
+  test('signed by another key is refused', async () => {
+    const other = generateKeyPairSync('ed25519').privateKey;
+    const body = fake.eventBody('message.finalized', {}, receiver.base);
+    await fake.post(`${receiver.base}/providers/telnyx/status/x`, body, fake.signatureHeaders(body, undefined, other));
+    expect(await carrier.verify(receiver.last)).toBe(false);
+  });
+
+  test('correctly signed but older than 5 minutes (a replay) is refused; 4 minutes old is accepted', async () => {
+    const body = fake.eventBody('message.finalized', {}, receiver.base);
+    const now = Math.floor(Date.now() / 1000);
+    await fake.post(`${receiver.base}/providers/telnyx/status/x`, body, fake.signatureHeaders(body, now - 6 * 60));
+    expect(await carrier.verify(receiver.last)).toBe(false);
+    await fake.post(`${receiver.base}/providers/telnyx/status/x`, body, fake.signatureHeaders(body, now - 4 * 60));
+    expect(await carrier.verify(receiver.last)).toBe(true);
+  });
+
+  test('a timestamp more than 5 minutes ahead is refused too', async () => {
+    const body = fake.eventBody('message.finalized', {}, receiver.base);
+    await fake.post(`${receiver.base}/providers/telnyx/status/x`, body, fake.signatureHeaders(body, Math.floor(Date.now() / 1000) + 6 * 60));
+    expect(await carrier.verify(receiver.last)).toBe(false);
+  });
+
+  test('the same key given as a PEM verifies the same', async () => {
+    const pem = createTelnyxCarrier(settings({ TELNYX_PUBLIC_KEY: fake.publicKeyPem.replace(/\n/g, '\\n') }));
+    expect(await pem.verify(await postedFinalized())).toBe(true);
+  });
+
+  test('a TELNYX_PUBLIC_KEY that is no Ed25519 key stops the boot, without echoing it', () => {
+    expect(() => createTelnyxCarrier(settings({ TELNYX_PUBLIC_KEY: 'not-a-key-at-all' }))).toThrow(/^Invalid configuration: TELNYX_PUBLIC_KEY must be the base64 Ed25519 public key/);
+    expect(() => createTelnyxCarrier(settings({ TELNYX_PUBLIC_KEY: 'not-a-key-at-all' }))).not.toThrow(/not-a-key/);
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'pem', type: 'spki' }).toString();
+    expect(() => createTelnyxCarrier(settings({ TELNYX_PUBLIC_KEY: rsa }))).toThrow(/not an Ed25519 public key/);
+  });
+});
+
+describe('receipts and inbound texts', () => {
+  test('message.finalized delivered → a delivered receipt with our id, the price, when, and the number it went out from', async () => {
+    const accepted = await carrier.send(outgoing('r-delivered'));
+    await fake.postFinalized(accepted.providerRef);
+    expect(carrier.parseReceipt(receiver.last)).toEqual({
+      providerRef: accepted.providerRef,
+      messageId: 'r-delivered',
+      status: 'delivered',
+      price: { amount: '0.0040', unit: 'USD' },
+      at: expect.any(Date),
+      sender: expect.stringMatching(/^\+\d+$/),
+    });
+    expect(carrier.parseInbound(receiver.last)).toBeNull();
+  });
+
+  test("message.finalized delivery_failed (40001 not routable) → undelivered with Telnyx's code", async () => {
+    const accepted = await carrier.send(outgoing('r-failed', TELNYX_MAGIC.notRoutable));
+    await fake.postFinalized(accepted.providerRef);
+    expect(carrier.parseReceipt(receiver.last)).toMatchObject({ providerRef: accepted.providerRef, status: 'undelivered', errorCode: '40001' });
+  });
+
+  test('sending_failed → failed; message.sent → sent; a status we do not track (queued) → null', async () => {
+    const accepted = await carrier.send(outgoing('r-other'));
+    await fake.postSent(accepted.providerRef);
+    expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'sent', messageId: 'r-other' });
+    await fake.postFinalized(accepted.providerRef, 'sending_failed', [{ code: '40013', title: 'Invalid source number' }]);
+    expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'failed', errorCode: '40013' });
+    const queued = fake.eventBody('message.sent', fake.outboundPayload(fake.message(accepted.providerRef), 'queued'), receiver.base);
+    expect(carrier.parseReceipt({ ...receiver.last, rawBody: Buffer.from(queued) })).toBeNull();
+    // A body that is no Telnyx event is unreadable (the door's 400), not "nothing to do".
+    expect(() => carrier.parseReceipt({ ...receiver.last, rawBody: Buffer.from('not json') })).toThrow();
+    expect(() => carrier.parseInbound({ ...receiver.last, rawBody: Buffer.from('{"data":{}}') })).toThrow();
+  });
+
+  test('message.received → the inbound text: Telnyx id, the client\'s number, ours, the text', async () => {
+    const posted = await fake.postInbound(`${receiver.base}/providers/telnyx/inbound`, ' Stop ', '+14155550199', FROM);
+    expect(await carrier.verify(receiver.last)).toBe(true);
+    expect(carrier.parseInbound(receiver.last)).toEqual({ providerRef: posted.id, from: '+14155550199', to: FROM, text: ' Stop ', receivedAt: expect.any(Date) });
+    expect(carrier.parseReceipt(receiver.last)).toBeNull();
+  });
+});
+
+describe('after a crash: finding a send Telnyx may already have (detail records, matched on the receipt URL that carries our id)', () => {
+  test('a message Telnyx accepted is found, before and after its final receipt; nothing is sent again', async () => {
+    const message = outgoing('c-found', '+14155550777', new Date(Date.now() - 1000));
+    const accepted = await carrier.send(message);
+    const sends = fake.sends.length;
+
+    expect(await carrier.findSent(message)).toEqual({ providerRef: accepted.providerRef, segments: 1 });
+    await fake.postFinalized(accepted.providerRef);
+    expect(await carrier.findSent(message)).toEqual({ providerRef: accepted.providerRef, segments: 1, price: { amount: '0.0040', unit: 'USD' } });
+    expect(fake.sends.length).toBe(sends);
+    const search = fake.requests.filter((r) => r.path === '/v2/detail_records').at(-1)!;
+    expect(Object.fromEntries(search.query)).toMatchObject({ 'filter[record_type]': 'messaging', 'filter[direction]': 'outbound', 'filter[cld]': '+14155550777', sort: '-created_at' });
+  });
+
+  test('a send whose answer was lost (Telnyx kept it, the connection dropped): unavailable, then found, so the retry does not send it again', async () => {
+    const message = outgoing('c-lost', '+14155550779', new Date(Date.now() - 1000));
+    fake.loseNextAnswer();
+    expect(await refusal(carrier.send(message))).toBeInstanceOf(CarrierUnavailable);
+    const [kept] = [...fake.messages.values()].filter((m) => m.to === '+14155550779');
+    expect(await carrier.findSent(message)).toEqual({ providerRef: kept.id, segments: 1 });
+    expect(fake.sends.filter((r) => r.body.to === '+14155550779')).toHaveLength(1);
+  });
+
+  test('another message to the same number is not mistaken for this one', async () => {
+    await carrier.send(outgoing('c-other', '+14155550778'));
+    expect(await carrier.findSent(outgoing('c-missing', '+14155550778', new Date(Date.now() - 1000)))).toBeNull();
+  });
+
+  test('a lookup Telnyx cannot answer is unavailable (ask again later), never "not sent"', async () => {
+    const nowhere = createTelnyxCarrier(settings({ TELNYX_API_URL: 'http://127.0.0.1:1/v2' }));
+    expect(await refusal(nowhere.findSent(outgoing('c-down')))).toBeInstanceOf(CarrierUnavailable);
+  });
+});

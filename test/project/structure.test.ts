@@ -1,0 +1,173 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { PROJECT_ROOT } from '../../src/paths';
+
+/* The layout's rules, checked on the source itself: no import cycles, deterministic workflow code, the layers and the doors. */
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return ['generated', 'fixtures'].includes(entry.name) ? [] : sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]);
+}
+
+function resolveLocal(file: string, specifier: string): string | undefined {
+  const target = resolve(dirname(file), specifier);
+  return [`${target}.ts`, join(target, 'index.ts')].find((candidate) => existsSync(candidate));
+}
+
+function importCycles(root: string): string[][] {
+  const graph = new Map(sourceFiles(root).map((file) => [file, importsOf(file).filter((s) => s.startsWith('.')).flatMap((s) => resolveLocal(file, s) ?? [])]));
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].map((f) => relative(PROJECT_ROOT, f)));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
+test.each(['src', 'test', 'bench'])('%s has no import cycles', (dir) => {
+  expect(importCycles(join(PROJECT_ROOT, dir))).toEqual([]);
+});
+
+const SRC = join(PROJECT_ROOT, 'src');
+const under = (dir: string) => (file: string | undefined) => file !== undefined && file.startsWith(join(SRC, dir) + '/');
+
+/** `file`'s imports as `from -> to`, relative to the project, where `offends(specifier, target)` holds (target: the local file, if any). */
+function offendingImports(files: string[], offends: (specifier: string, target: string | undefined, file: string) => boolean): string[] {
+  return files.flatMap((file) =>
+    importsOf(file)
+      .filter((specifier) => offends(specifier, specifier.startsWith('.') ? resolveLocal(file, specifier) : undefined, file))
+      .map((specifier) => `${relative(PROJECT_ROOT, file)} imports ${specifier}`),
+  );
+}
+
+test('workflow files import only @temporalio/workflow, the shared vocabulary (src/domain) and pure helpers of their folder', () => {
+  const offending = offendingImports(sourceFiles(join(SRC, 'workflows')), (specifier, target, file) => {
+    if (specifier === '@temporalio/workflow') return false;
+    // `import type` of the activities is erased from the bundle.
+    if (specifier === '../activities') return !/import type \{[^}]*\} from '\.\.\/activities'/.test(readFileSync(file, 'utf8'));
+    return !under('workflows')(target) && !under('domain')(target);
+  });
+  expect(offending).toEqual([]);
+});
+
+test('the shared vocabulary is safe in the workflow bundle: it imports only @temporalio/workflow and itself', () => {
+  const offending = offendingImports(sourceFiles(join(SRC, 'domain')), (specifier, target) => specifier !== '@temporalio/workflow' && !under('domain')(target));
+  expect(offending).toEqual([]);
+});
+
+test('nothing outside src/api imports a module of it but its entry point, src/api/index.ts', () => {
+  const files = sourceFiles(SRC).filter((file) => !under('api')(file));
+  const offending = offendingImports(files, (_specifier, target) => under('api')(target) && target !== join(SRC, 'api', 'index.ts'));
+  expect(offending).toEqual([]);
+});
+
+test('the use cases know no door: they import nothing from src/api or src/nexus', () => {
+  const offending = offendingImports(sourceFiles(join(SRC, 'use-cases')), (_specifier, target) => under('api')(target) || under('nexus')(target));
+  expect(offending).toEqual([]);
+});
+
+/**
+ * The layers of src/, highest first (docs/design.md draws them). A file may import its own folder, a
+ * folder of its own layer named beside it here, or any lower layer; never a higher one.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['main'],
+  ['worker', 'stack'],
+  ['api', 'nexus', 'activities', 'workflows'],
+  ['use-cases'],
+  ['starters'],
+  ['auth', 'carriers', 'temporal-client'],
+  ['db'],
+  ['secrets', 'views', 'net'],
+  ['config', 'telemetry', '.'],
+  ['domain', 'generated'],
+];
+
+/** The top folder of src/ a file is in, or '.' for a file directly in src/. */
+const folderOf = (file: string, root = SRC) => {
+  const parts = relative(root, file).split('/');
+  return parts.length > 1 ? parts[0] : '.';
+};
+const layerOf = (folder: string) => LAYERS.findIndex((layer) => layer.includes(folder));
+
+test('every folder of src/ has a place in the layers', () => {
+  const folders = [...new Set(sourceFiles(SRC).map((file) => folderOf(file)))];
+  expect(folders.filter((folder) => layerOf(folder) < 0)).toEqual([]);
+});
+
+test('no import runs from a lower layer of src/ to a higher one', () => {
+  const offending = offendingImports(sourceFiles(SRC), (_specifier, target, file) => target !== undefined && layerOf(folderOf(target)) < layerOf(folderOf(file)));
+  expect(offending).toEqual([]);
+});
+
+test('the doors stand apart: the HTTP door, the Nexus door and the activities import nothing of each other', () => {
+  const doors = ['api', 'nexus', 'activities'];
+  const offending = offendingImports(sourceFiles(SRC), (_specifier, target, file) => target !== undefined && doors.includes(folderOf(file)) && doors.includes(folderOf(target)) && folderOf(file) !== folderOf(target));
+  expect(offending).toEqual([]);
+});
+
+test('the database layer imports nothing from Temporal', () => {
+  const offending = offendingImports(sourceFiles(join(SRC, 'db')), (specifier) => specifier.startsWith('@temporalio/'));
+  expect(offending).toEqual([]);
+});
+
+/** What only a process does: read its command line, exit, or take the signals. */
+const PROCESS_ONLY = /\bprocess\.(?:argv|exit)\b|process\.(?:on|once)\('SIG/;
+
+test('every process starts from src/main: no file elsewhere reads the command line, exits or takes a signal', () => {
+  const offending = sourceFiles(SRC).filter((file) => !under('main')(file) && PROCESS_ONLY.test(readFileSync(file, 'utf8')));
+  expect(offending.map((f) => relative(PROJECT_ROOT, f))).toEqual([]);
+});
+
+test('the checks can fail: an import from a lower layer to a higher one is found', () => {
+  const fixture = join(PROJECT_ROOT, 'test', 'fixtures', 'layers');
+  const upward = (_specifier: string, target: string | undefined, file: string) => target !== undefined && layerOf(folderOf(target, fixture)) < layerOf(folderOf(file, fixture));
+  expect(offendingImports(sourceFiles(fixture), upward)).toEqual(['test/fixtures/layers/db/upward.ts imports ../use-cases/errors']);
+});
+
+test('the views are a leaf: they import only the shared vocabulary (src/domain), the generated row types and each other', () => {
+  const offending = offendingImports(sourceFiles(join(SRC, 'views')), (_specifier, target) => !['views', 'domain', 'generated'].some((dir) => under(dir)(target)));
+  expect(offending).toEqual([]);
+});
+
+test('every JSON view lives in src/views: no view.ts under src/api', () => {
+  expect(sourceFiles(join(SRC, 'api')).filter((file) => file.endsWith('/view.ts')).map((f) => relative(PROJECT_ROOT, f))).toEqual([]);
+});
+
+/** Where a workflow is started, signaled or updated: a client call, a Nexus start, or a Schedule's action. */
+const STARTS = /\.workflow\.(?:start|signalWithStart|execute)\b|\bstartWorkflow\b|\.executeUpdate\b|\.signal\(|workflowType: [A-Z_]+_WORKFLOW/;
+
+test('each workflow type is started, signaled and updated from exactly one module, in src/starters', () => {
+  const names = [...readFileSync(join(SRC, 'domain', 'index.ts'), 'utf8').matchAll(/from '\.\/([^']+)'/g)].flatMap((m) =>
+    [...readFileSync(join(SRC, 'domain', `${m[1]}.ts`), 'utf8').matchAll(/export const ([A-Z_]+_WORKFLOW) = '(\w+)'/g)].map((w) => ({ constant: w[1], type: w[2] })),
+  );
+  expect(names.length).toBeGreaterThanOrEqual(7);
+  const starting = sourceFiles(SRC).filter((file) => !under('workflows')(file) && STARTS.test(readFileSync(file, 'utf8')));
+  const startersOf = Object.fromEntries(
+    names.map(({ constant, type }) => [type, starting.filter((file) => new RegExp(`\\b${constant}\\b`).test(readFileSync(file, 'utf8'))).map((f) => relative(PROJECT_ROOT, f))]),
+  );
+  for (const [type, files] of Object.entries(startersOf)) expect({ type, files }).toEqual({ type, files: [expect.stringMatching(/^src\/starters\//)] });
+  expect(starting.map((f) => relative(PROJECT_ROOT, f)).filter((f) => !/^src\/starters\/[a-z-]+-(workflow|schedule)\.ts$/.test(f))).toEqual([]);
+});
+
+test('the checks can fail: a cycle between two files is found', () => {
+  expect(importCycles(join(PROJECT_ROOT, 'test', 'fixtures', 'cycle'))).toEqual([
+    ['test/fixtures/cycle/a.ts', 'test/fixtures/cycle/b.ts', 'test/fixtures/cycle/a.ts'],
+  ]);
+});

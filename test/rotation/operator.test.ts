@@ -1,0 +1,63 @@
+import { RECONCILE_WORKFLOW, type ReconcileResult } from '../../src/domain';
+import { eventually } from '../support/helpers';
+import { clientWithAgents, plusMs, rotationAssignments } from '../support/rotation';
+import { startTestStack, uniqueName, type TestStack } from '../support/stack';
+
+/* What the Temporal UI's buttons do to a rotation's workflow. */
+
+let stack: TestStack;
+let token: string;
+
+beforeAll(async () => {
+  stack = await startTestStack({ rotationMinPeriodMs: 1000 });
+  token = stack.token('operator-user');
+});
+afterAll(() => stack.stop());
+
+const reconcile = (): Promise<ReconcileResult> =>
+  stack.temporal.workflow.execute(RECONCILE_WORKFLOW, { taskQueue: stack.taskQueue, workflowId: uniqueName('reconcile'), args: [{ graceMs: 0, business: stack.business }] });
+
+test('after a Terminate, the reconciler gives an active rotation its workflow back, which goes on from the schedule', async () => {
+  const { clientId, agents } = await clientWithAgents(stack, token, 2);
+  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '2s' } });
+  const startsAt = put.body.starts_at as string;
+  const handle = stack.temporal.workflow.getHandle(put.body.workflow_id);
+  await handle.terminate('operator test');
+
+  const result = await reconcile();
+  expect(result).toMatchObject({ rotationsRestarted: 1 });
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+  expect(await reconcile()).toMatchObject({ rotationsRestarted: 0 });
+
+  const made = await eventually(async () => {
+    const periods = await rotationAssignments(stack, token, clientId);
+    return periods.length >= 3 ? periods : undefined;
+  }, 20_000);
+  // Whatever ended while it had no clock is recorded as missed; the periods handed out stay on the schedule's boundaries.
+  for (const period of made) expect((Date.parse(period.dt_until) - Date.parse(startsAt)) % 2000).toBe(0);
+  expect(made[made.length - 1].dt_until).not.toBe(made[made.length - 2].dt_until);
+  await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
+});
+
+test('Request Cancellation stops the rotation, as stopped by an operator; the period in progress runs out', async () => {
+  const { clientId, agents } = await clientWithAgents(stack, token, 2);
+  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '1m' } });
+  const handle = stack.temporal.workflow.getHandle(put.body.workflow_id);
+  await handle.cancel();
+  await eventually(async () => ((await handle.describe()).status.name === 'CANCELLED' ? true : undefined));
+
+  const view = await stack.api('GET', `/clients/${clientId}/rotation`, { token });
+  expect(view.body).toMatchObject({ status: 'stopped', next: null, current: { agent: agents[0], until: plusMs(put.body.starts_at, 60_000) } });
+  expect(view.body.stopped_by).toEqual({ actor: 'operator', reason: 'operator' });
+  expect(await stack.prisma.rotation.findFirstOrThrow({ where: { client: { business: stack.business, id: clientId } } })).toMatchObject({ stoppedBy: 'operator' });
+  const feed = await stack.api('GET', `/events?client=${clientId}&type=rotation.*`, { token });
+  expect(feed.body.events).toEqual([expect.objectContaining({ type: 'rotation.stopped', data: { ...view.body, reason: 'operator' } })]);
+  expect((await rotationAssignments(stack, token, clientId)).map((p) => p.status)).toEqual(['active']);
+  expect(await reconcile()).toMatchObject({ rotationsRestarted: 0 });
+
+  // A PUT sets it going again under the same workflow id.
+  const again = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '1m' } });
+  expect(again.body).toMatchObject({ status: 'active', workflow_id: put.body.workflow_id, next: { agent: agents[0], from: put.body.current.until } });
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+  await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
+});
