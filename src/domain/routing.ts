@@ -179,3 +179,24 @@ export function describeQueue(result: DrainResult): string {
   const next = result.nextChangeAt ? `; next shift start or absence end at ${result.nextChangeAt}` : '';
   return `${result.waiting} waiting${oldest}; ${result.assigned} assigned by the last drain${next}`;
 }
+
+const ISO_DURATION = /^P(?:(\d{1,4})Y)?(?:(\d{1,5})M)?(?:(\d{1,5})W)?(?:(\d{1,6})D)?(?:T(?:(\d{1,7})H)?(?:(\d{1,9})M)?(?:(\d{1,10})S)?)?$/;
+
+/** An ISO 8601 duration's parts (`P14D`, `PT15M`, `P1M`), or undefined when it is not one or is empty. */
+export function parseIsoDuration(text: string): { months: number; days: number; ms: number } | undefined {
+  const m = ISO_DURATION.exec(text);
+  if (!m || /^P$|T$/.test(text)) return undefined;
+  const n = (i: number) => Number(m[i] ?? 0);
+  return { months: n(1) * 12 + n(2), days: n(3) * 7 + n(4), ms: ((n(5) * 60 + n(6)) * 60 + n(7)) * 1000 };
+}
+
+/** `at` plus an ISO 8601 duration: calendar months in UTC (the day kept or clamped to the month's last), then days and time. */
+export function addIsoDuration(at: Date, duration: string): Date {
+  const parts = parseIsoDuration(duration)!;
+  const d = new Date(at.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + parts.months);
+  d.setUTCDate(Math.min(day, new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate()));
+  return new Date(d.getTime() + parts.days * 86_400_000 + parts.ms);
+}

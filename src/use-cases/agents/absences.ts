@@ -5,6 +5,7 @@ import { NotFound } from '../errors';
 import { findOwnedAgent } from './owned-agent';
 import { parseAbsenceRequest } from './request';
 import type { AgentDeps } from './update';
+import { wakeWaitingQueues } from '../routing/wake';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,6 +27,6 @@ export async function endAgentAbsence(deps: AgentDeps, scope: Scope, agentId: st
   const agent = await findOwnedAgent(deps.prisma, scope, agentId);
   const ended = UUID.test(absenceId) ? await endAbsence(deps.prisma, agent.pk, absenceId) : null;
   if (!ended) throw new NotFound('Absence not found');
-  await deps.capacityChanged?.(scope);
+  await wakeWaitingQueues(deps, scope);
   return absenceView(ended);
 }

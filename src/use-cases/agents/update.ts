@@ -1,16 +1,13 @@
 import { loadsOf, updateAgent } from '../../db/agents';
-import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
 import { agentView } from '../../views/agent';
 import { Invalid } from '../errors';
 import { findOwnedAgent } from './owned-agent';
 import { parseAgentPatch } from './request';
+import { wakeWaitingQueues, type WakeDeps } from '../routing/wake';
 
-export interface AgentDeps {
-  prisma: Prisma;
-  /** Capacity may have freed (presence back, hours or capacity changed): the owner's waiting clients are looked at again. */
-  capacityChanged?: (scope: Scope) => Promise<void>;
-}
+/** A change of availability may free capacity (presence back, hours or capacity changed): the owner's waiting clients are looked at again. */
+export type AgentDeps = WakeDeps;
 
 /** The agent as `GET /agents/{_id}` shows it, with its load. */
 export async function agentDetails(deps: AgentDeps, scope: Scope, agentId: string) {
@@ -29,6 +26,6 @@ export async function patchAgent(deps: AgentDeps, scope: Scope, agentId: string,
   const hours = patch.workingHours !== undefined ? patch.workingHours : agent.workingHours;
   if (hours && !timezone) throw new Invalid('Invalid working_hours: needs the agent\'s timezone (an IANA name such as Europe/Paris)');
   const updated = (await updateAgent(deps.prisma, scope, agent.id, patch)) ?? agent;
-  await deps.capacityChanged?.(scope);
+  await wakeWaitingQueues(deps, scope);
   return agentView(updated, (await loadsOf(deps.prisma, [updated.pk])).get(updated.pk) ?? 0);
 }
