@@ -53,8 +53,8 @@ export async function loadsOf(prisma: Prisma | Db.TransactionClient, agentPks: s
   return new Map(counts.map((c) => [c.agentPk, c._count._all]));
 }
 
-/** Locks these agents' rows (in key order, so two routes never wait on each other in a cycle) until the transaction ends. */
+/** Locks these agents' rows (in key order, so two routes never wait on each other in a cycle) until the transaction ends; an assignment's insert (its key share) is not blocked. */
 export async function lockAgents(tx: Db.TransactionClient, agentPks: string[]): Promise<void> {
   if (agentPks.length === 0) return;
-  await tx.$queryRaw`SELECT pk FROM agents WHERE pk = ANY(${[...agentPks].sort()}::uuid[]) ORDER BY pk FOR UPDATE`;
+  await tx.$queryRaw`SELECT pk FROM agents WHERE pk = ANY(${[...agentPks].sort()}::uuid[]) ORDER BY pk FOR NO KEY UPDATE`;
 }

@@ -52,7 +52,9 @@ async function readMembers(tx: Tx, scope: Scope, team: string, at: Date): Promis
   const present = listed.filter((m) => agents.has(m.agent));
   const pks = present.map((m) => agents.get(m.agent)!.pk);
   await lockAgents(tx, pks);
-  const [loads, absences] = await Promise.all([loadsOf(tx, pks), absenceEndsAt(tx, pks, at)]);
+  // One after the other: a transaction is one connection.
+  const loads = await loadsOf(tx, pks);
+  const absences = await absenceEndsAt(tx, pks, at);
   return present.map((m) => {
     const a = agents.get(m.agent)!;
     return {
