@@ -4,6 +4,7 @@ import { endAssignmentByOperator, expireAssignmentIfDue, findActiveAssignment, r
 import type { Prisma } from '../db/prisma';
 import { extendIntoNextPeriod } from '../db/rotations';
 import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
+import { wakeQueuesOfClientOwner } from './routing';
 import {
   RequestFailureType,
   type RecordAssignmentsInput,
@@ -48,7 +49,11 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
     },
 
     /** An operator canceled the pair's expiry workflow: its active assignment ends now, as unassigned by an operator. */
-    endAssignmentByOperator: (pair: Pair): Promise<boolean> => endAssignmentByOperator(prisma, pair),
+    async endAssignmentByOperator(pair: Pair): Promise<boolean> {
+      const ended = await endAssignmentByOperator(prisma, pair);
+      if (ended) await wakeQueuesOfClientOwner({ prisma, temporal, taskQueue }, pair.clientPk);
+      return ended;
+    },
 
     loadActiveAssignment: (pair: Pair): Promise<{ dtUntil: string } | null> => findActiveAssignment(prisma, pair),
 
@@ -60,7 +65,10 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
       const extended = await extendIntoNextPeriod(prisma, pair);
       // Another agent took the period (this one could not): its assignment needs its timer.
       if (extended?.wake && extended.wake.expiry.agentPk !== pair.agentPk) await startOrWakeExpiry(temporal, taskQueue, extended.wake.workflowId, extended.wake.expiry);
-      return expireAssignmentIfDue(prisma, pair);
+      const check = await expireAssignmentIfDue(prisma, pair);
+      // Capacity freed: clients waiting in the owner's routing queues are assigned now.
+      if (check.status === 'expired') await wakeQueuesOfClientOwner({ prisma, temporal, taskQueue }, pair.clientPk);
+      return check;
     },
   };
 }

@@ -5,6 +5,7 @@ import { createMessageBatchActivities, type MessageBatchActivityDeps } from './s
 import { createReconcileActivities, type ReconcileDeps } from './reconcile';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { createRotationActivities } from './rotation';
+import { createRoutingActivities } from './routing';
 
 export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart'>;
 
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMessageBatchActivities(deps),
     ...createReconcileActivities(deps),
     ...createRotationActivities(deps),
+    ...createRoutingActivities(deps),
     ...createWebhookActivities(deps),
   });
 }

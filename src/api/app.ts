@@ -27,6 +27,7 @@ import { webhooksRouter, type WebhookRoutesDeps } from './webhooks/routes';
 import { numbersRouter, type NumberRoutesDeps } from './admin/numbers-routes';
 import { operatorAuthentication, type OperatorCredentials } from './http/operator-auth';
 import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
+import { routingRouter } from './routing/routes';
 
 export interface HttpOptions {
   /** Where request lines and errors go; the process's logger by default. */
@@ -77,7 +78,7 @@ export function createApp(deps: AppDeps): Express {
   business.use('/messages/batch', jsonBodyOnly, jsonReader(BATCH_BODY_LIMIT));
   business.use(jsonBodyOnly, jsonReader(BODY_LIMIT), storableBody);
   business.use(clientsRouter(deps));
-  business.use(agentsRouter(deps));
+  business.use(agentsRouter({ ...deps, log }));
   business.use(assignmentsRouter({ ...deps, log, assignTimeoutMs: deps.assignTimeoutMs ?? DEFAULT_ASSIGN_TIMEOUT_MS }));
   business.use(messageBatchesRouter({ ...deps, log }));
   business.use(messagesRouter({ ...deps, log }));
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps): Express {
   business.use(webhooksRouter(deps));
   business.use(eventsRouter(deps));
   business.use(rotationRouter({ ...deps, log }));
+  business.use(routingRouter({ ...deps, log }));
   app.use('/ext/v2/:business', business);
 
   // The operator API: outside the business routes, its own credential; every /admin route sits behind it.

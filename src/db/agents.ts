@@ -1,3 +1,5 @@
+import { Prisma as Db } from '../generated/prisma/client';
+import type { WorkingHours } from '../domain';
 import type { Prisma } from './prisma';
 import { insertUnique } from './errors';
 import type { Scope } from './scope';
@@ -7,6 +9,16 @@ export interface NewAgent {
   name: string | null;
 }
 
+/** What PATCH /agents/{_id} may change; an absent field stays as it is. */
+export interface AgentChanges {
+  name?: string | null;
+  timezone?: string | null;
+  workingHours?: WorkingHours | null;
+  presence?: string;
+  capacity?: number | null;
+}
+
+
 /** Inserts the agent; an id the owner already has becomes `onDuplicate()`'s error. */
 export function insertAgent(prisma: Prisma, scope: Scope, agent: NewAgent, onDuplicate: () => Error) {
   return insertUnique(() => prisma.agent.create({ data: { ...scope, ...agent } }), onDuplicate);
@@ -14,4 +26,35 @@ export function insertAgent(prisma: Prisma, scope: Scope, agent: NewAgent, onDup
 
 export function listAgents(prisma: Prisma, scope: Scope) {
   return prisma.agent.findMany({ where: scope, orderBy: { createdAt: 'asc' } });
+}
+
+/** The caller's agent with this id in this business, or null. */
+export function findAgent(prisma: Prisma | Db.TransactionClient, scope: Scope, id: string) {
+  return prisma.agent.findUnique({ where: { business_ownerId_id: { ...scope, id } } });
+}
+
+/** The caller's agents with these ids, in one query. */
+export function findAgents(prisma: Prisma | Db.TransactionClient, scope: Scope, ids: string[]) {
+  return ids.length === 0 ? Promise.resolve([]) : prisma.agent.findMany({ where: { ...scope, id: { in: ids } } });
+}
+
+/** Applies the changes to the caller's agent; null when it has none with this id. */
+export async function updateAgent(prisma: Prisma, scope: Scope, id: string, changes: AgentChanges) {
+  const { workingHours, ...rest } = changes;
+  const data = { ...rest, ...(workingHours !== undefined && { workingHours: workingHours === null ? Db.DbNull : (workingHours as Db.InputJsonObject) }) };
+  const rows = await prisma.agent.updateManyAndReturn({ where: { ...scope, id }, data });
+  return rows[0] ?? null;
+}
+
+/** Active assignments per agent (its load), for these agents' internal keys. */
+export async function loadsOf(prisma: Prisma | Db.TransactionClient, agentPks: string[]): Promise<Map<string, number>> {
+  if (agentPks.length === 0) return new Map();
+  const counts = await prisma.assignment.groupBy({ by: ['agentPk'], where: { agentPk: { in: agentPks }, status: 'active' }, _count: { _all: true } });
+  return new Map(counts.map((c) => [c.agentPk, c._count._all]));
+}
+
+/** Locks these agents' rows (in key order, so two routes never wait on each other in a cycle) until the transaction ends; an assignment's insert (its key share) is not blocked. */
+export async function lockAgents(tx: Db.TransactionClient, agentPks: string[]): Promise<void> {
+  if (agentPks.length === 0) return;
+  await tx.$queryRaw`SELECT pk FROM agents WHERE pk = ANY(${[...agentPks].sort()}::uuid[]) ORDER BY pk FOR NO KEY UPDATE`;
 }

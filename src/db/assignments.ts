@@ -1,4 +1,4 @@
-import type { Prisma as Db } from '../generated/prisma/client';
+import { Prisma as Db } from '../generated/prisma/client';
 import {
   type AssignAgentsInput,
   type AssignmentStatus,
@@ -59,6 +59,10 @@ export function recordAssignments(prisma: Prisma, input: RecordAssignmentsInput)
 /** Who states the assignments — a request (the default), or the client's rotation handing out a period — and where their events go. */
 export interface RecordOptions {
   rotation?: boolean;
+  /** Lead routing's decision that made it (`routed_by` in its view); any other request clears it. */
+  routedBy?: { policy: string; version: number; decision_id: string };
+  /** The events' reason, when not the default (`api`, or `rule` for a rotation). */
+  reason?: 'api' | 'rule';
   /** Collects the events of the changes, for the caller to record once its last row is changed (see withEvents). */
   events: NewEvent[];
 }
@@ -81,14 +85,15 @@ export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Sc
 
   const assignments: RecordedAssignment[] = [];
   const { events } = options;
-  const reason = options.rotation ? 'rule' : 'api';
+  const reason = options.reason ?? (options.rotation ? 'rule' : 'api');
+  const routedBy = options.routedBy ? (options.routedBy as Db.InputJsonObject) : Db.DbNull;
   // What an event names besides the row, known already: no read back with the write.
   const clientKeys = { id: client.id, business: client.business, ownerId: client.ownerId };
   for (const { agentId, dtUntil } of input.agents) {
     const agentPk = agentPks.get(agentId)!;
     const keys = { agent: { id: agentId }, client: clientKeys };
     const active = await tx.assignment.findFirst({ where: { clientPk: client.pk, agentPk, status: 'active' } });
-    const data = { dtUntil: new Date(dtUntil), notes, rotation: options.rotation ?? false };
+    const data = { dtUntil: new Date(dtUntil), notes, rotation: options.rotation ?? false, routedBy };
     // 22008, datetime field overflow: what such a date would be once read back.
     if (!isStorableDate(data.dtUntil)) throw new RefusedDataError('A dt_until is outside the years 0001-9999', '22008');
     // The running expiry workflow of an active assignment keeps its id, whatever scheme made it.
@@ -98,7 +103,8 @@ export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Sc
     } else if (active) {
       const updated = await tx.assignment.update({ where: { id: active.id }, data: { ...data, revision: { increment: 1 } } });
       // A request that says again what is there changes nothing to report.
-      const changed = active.dtUntil.getTime() !== data.dtUntil.getTime() || active.notes !== notes || active.rotation !== data.rotation;
+      const changed =
+        active.dtUntil.getTime() !== data.dtUntil.getTime() || active.notes !== notes || active.rotation !== data.rotation || JSON.stringify(active.routedBy) !== JSON.stringify(options.routedBy ?? null);
       if (changed) events.push(assignmentEvent('assignment.updated', { ...updated, ...keys }, reason));
     } else {
       const created = await tx.assignment.create({ data: { ...data, workflowId, clientPk: client.pk, agentPk } });

@@ -23,3 +23,8 @@ export function insertClient(prisma: Prisma, scope: Scope, client: NewClient, on
 export function findClients(prisma: Prisma, scope: Scope, ids: string[]) {
   return ids.length === 0 ? Promise.resolve([]) : prisma.client.findMany({ where: { ...scope, id: { in: ids } } });
 }
+
+/** The business and owner of the client with this internal key, or null. */
+export function findClientScope(prisma: Prisma, pk: string) {
+  return prisma.client.findUnique({ where: { pk }, select: { business: true, ownerId: true } });
+}

@@ -6,11 +6,12 @@
 export const ASSIGNMENT_EVENT_TYPES = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'] as const;
 export const MESSAGE_EVENT_TYPES = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed', 'message.received'] as const;
 export const ROTATION_EVENT_TYPES = ['rotation.stopped'] as const;
-export const EVENT_TYPES = [...ASSIGNMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...ROTATION_EVENT_TYPES] as const;
+export const ROUTING_EVENT_TYPES = ['routing.assigned', 'routing.queued', 'routing.no_eligible_agent'] as const;
+export const EVENT_TYPES = [...ASSIGNMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...ROTATION_EVENT_TYPES, ...ROUTING_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What a subscription or the feed's `type` may name: a type, every type of a resource, or everything. */
-export const EVENT_PATTERNS = [...EVENT_TYPES, 'assignment.*', 'message.*', 'rotation.*', '*'] as const;
+export const EVENT_PATTERNS = [...EVENT_TYPES, 'assignment.*', 'message.*', 'rotation.*', 'routing.*', '*'] as const;
 export type EventPattern = (typeof EVENT_PATTERNS)[number];
 
 /**

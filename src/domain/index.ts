@@ -13,3 +13,5 @@ export * from './reconcile';
 export * from './events';
 export * from './rotations';
 export * from './task-queues';
+export * from './working-hours';
+export * from './routing';

@@ -19,4 +19,5 @@ export const assignmentView = (a: Assignment & { agent: { id: string } }) => ({
   ended_at: a.endedAt?.toISOString() ?? null,
   ended_by: endedBy(a),
   rotation: a.rotation,
+  routed_by: (a.routedBy as { policy: string; version: number; decision_id: string } | null) ?? null,
 });

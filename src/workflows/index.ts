@@ -1,6 +1,7 @@
-import type { AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, SendMessageBatchWorkflow, SendMessageWorkflow } from '../domain';
+import type { AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, RoutingQueueWorkflow, SendMessageBatchWorkflow, SendMessageWorkflow } from '../domain';
 import { sendMessageBatch } from './send-message-batch';
 import { rotation } from './rotation';
+import { routingQueue } from './routing-queue';
 import { sendMessage } from './send-message';
 import { assignmentExpiry } from './assignment-expiry';
 import { deliverWebhook } from './deliver-webhook';
@@ -21,4 +22,6 @@ sendMessageBatch satisfies SendMessageBatchWorkflow;
 deliverWebhook satisfies DeliverWebhookWorkflow;
 rotation satisfies RotationWorkflow;
 export { rotation };
+routingQueue satisfies RoutingQueueWorkflow;
+export { routingQueue };
 export { reconcile } from './reconcile';

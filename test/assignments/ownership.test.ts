@@ -230,6 +230,7 @@ describe('GET /clients/:_id/agents', () => {
           ended_at: null,
           ended_by: null,
           rotation: false,
+          routed_by: null,
         },
       ],
     });

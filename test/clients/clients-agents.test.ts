@@ -204,14 +204,14 @@ describe('POST /agents and GET /agents', () => {
   test('creates an agent with the given _id and name: 201, Location and the stored view', async () => {
     const res = await stack.api('POST', '/agents', { token: newUser(), body: { _id: 'agent-1', name: 'Ana' } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ _id: 'agent-1', name: 'Ana', created_at: expect.stringMatching(ISO_UTC) });
+    expect(res.body).toEqual({ _id: 'agent-1', name: 'Ana', timezone: null, working_hours: null, presence: 'available', capacity: null, load: 0, created_at: expect.stringMatching(ISO_UTC) });
     expect(res.headers.get('location')).toBe(`/ext/v2/${stack.business}/agents/agent-1`);
   });
 
   test('generates an _id when none is given', async () => {
     const res = await stack.api('POST', '/agents', { token: newUser(), body: { name: 'No id' } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ _id: expect.stringMatching(/^.+$/), name: 'No id', created_at: expect.stringMatching(ISO_UTC) });
+    expect(res.body).toEqual({ _id: expect.stringMatching(/^.+$/), name: 'No id', timezone: null, working_hours: null, presence: 'available', capacity: null, load: 0, created_at: expect.stringMatching(ISO_UTC) });
   });
 
   test('rejects a duplicate _id of the same user with 409', async () => {
@@ -247,8 +247,8 @@ describe('POST /agents and GET /agents', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       agents: [
-        { _id: 'a-first', name: 'First', created_at: expect.stringMatching(ISO_UTC) },
-        { _id: 'a-second', name: null, created_at: expect.stringMatching(ISO_UTC) },
+        { _id: 'a-first', name: 'First', timezone: null, working_hours: null, presence: 'available', capacity: null, load: 0, created_at: expect.stringMatching(ISO_UTC) },
+        { _id: 'a-second', name: null, timezone: null, working_hours: null, presence: 'available', capacity: null, load: 0, created_at: expect.stringMatching(ISO_UTC) },
       ],
     });
     expect((await stack.api('GET', '/agents', { token: bob })).body.agents.map((a: { _id: string }) => a._id)).toEqual(['b-only']);

@@ -7,10 +7,13 @@ import { findOwnedClient } from '../clients/owned-client';
 import { NotFound } from '../errors';
 import type { Scope } from '../../db/scope';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
+import { wakeWaitingQueues } from '../routing/wake';
 
 export interface UnassignDeps {
   prisma: Prisma;
   temporal: TemporalClient;
+  /** Where the routing queues' workflows run: an unassignment frees capacity for clients waiting. */
+  taskQueue: string;
   log?: (error: unknown) => void;
 }
 
@@ -22,6 +25,7 @@ export async function unassignAgent(deps: UnassignDeps, scope: Scope, client: { 
   // The row is already unassigned, which is the answer; a workflow that missed the signal reads the
   // row at its next wake-up (at most one timer chunk away) and ends then.
   await wakeExpiry(deps.temporal, ended.workflowId, deps.log);
+  await wakeWaitingQueues(deps, scope);
   return {
     client: client.id,
     agent: agentId,

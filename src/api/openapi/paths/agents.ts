@@ -1,6 +1,28 @@
 import type { ApiPart } from '../components';
 import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
 
+const AGENT_EXAMPLE = {
+  _id: 'a1',
+  name: 'Grace Hopper',
+  timezone: 'Europe/Paris',
+  working_hours: { mon: [['09:00', '17:00']], tue: [['09:00', '17:00']] },
+  presence: 'available',
+  capacity: 2,
+  load: 1,
+  created_at: '2026-11-22T05:14:13.462Z',
+};
+
+const agentIdParameter = {
+  name: '_id',
+  in: 'path',
+  required: true,
+  description: 'The agent\'s id. Another user\'s or business\'s agent is the same 404 as a missing one.',
+  schema: { type: 'string' },
+  example: 'a1',
+};
+
+const AGENT_NOT_FOUND = problem(404, 'No such agent of the caller in this business (or the business name is not one the service accepts).', { agentNotFound: 'Agent not found', ...NO_ROUTE_EXAMPLE });
+
 export const agentsApi: ApiPart = {
   tags: [{ name: 'Agents', description: 'The people assigned to clients. Each belongs to one user in one business.' }],
   schemas: {
@@ -14,9 +36,64 @@ export const agentsApi: ApiPart = {
     },
     Agent: {
       type: 'object',
-      required: ['_id', 'name', 'created_at'],
+      required: ['_id', 'name', 'timezone', 'working_hours', 'presence', 'capacity', 'load', 'created_at'],
       additionalProperties: false,
-      properties: { _id: ref('schemas', 'ResourceId'), name: { type: ['string', 'null'] }, created_at: ref('schemas', 'DateTime') },
+      properties: {
+        _id: ref('schemas', 'ResourceId'),
+        name: { type: ['string', 'null'] },
+        timezone: { type: ['string', 'null'], description: 'IANA time zone its working hours are read in.' },
+        working_hours: { oneOf: [{ type: 'null' }, ref('schemas', 'WorkingHours')], description: 'Null: always working.' },
+        presence: { type: 'string', enum: ['available', 'away'], description: 'Routing picks only `available` agents.' },
+        capacity: { type: ['integer', 'null'], minimum: 0, description: 'How many clients routing may give it at once; null: the routing policy\'s.' },
+        load: { type: 'integer', minimum: 0, description: 'Read only: its active assignments, whatever made them (assign-agents, rotation, routing).' },
+        created_at: ref('schemas', 'DateTime'),
+      },
+    },
+    WorkingHours: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'Intervals of wall-clock time per weekday, in the agent\'s `timezone` (so 09:00 stays 09:00 across daylight saving). A day absent or empty is not worked. ' +
+        '`"24:00"` ends a day; a night shift is two intervals, one each side of midnight.',
+      properties: Object.fromEntries(
+        ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [
+          d,
+          { type: 'array', maxItems: 12, items: { type: 'array', prefixItems: [{ type: 'string', pattern: '^\\d{2}:\\d{2}$' }, { type: 'string', pattern: '^\\d{2}:\\d{2}$' }], minItems: 2, maxItems: 2 } },
+        ]),
+      ),
+      examples: [{ mon: [['09:00', '17:00']], tue: [['09:00', '12:00'], ['13:00', '17:00']] }],
+    },
+    AgentPatch: {
+      type: 'object',
+      description: 'A JSON merge patch (RFC 7396): a field absent stays as it is, a field `null` goes back to its default. Unknown fields are ignored.',
+      properties: {
+        name: { type: ['string', 'null'], maxLength: 200 },
+        timezone: { type: ['string', 'null'], description: 'IANA name; needed while the agent has working hours.' },
+        working_hours: { oneOf: [{ type: 'null' }, ref('schemas', 'WorkingHours')] },
+        presence: { type: ['string', 'null'], enum: ['available', 'away', null] },
+        capacity: { type: ['integer', 'null'], minimum: 0, maximum: 10000 },
+      },
+    },
+    NewAbsence: {
+      type: 'object',
+      required: ['from', 'until'],
+      properties: {
+        from: { type: 'string', description: 'ISO 8601 date or date-time.' },
+        until: { type: 'string', description: 'ISO 8601 date or date-time, after `from` and in the future.' },
+        note: { type: ['string', 'null'], maxLength: 500 },
+      },
+    },
+    Absence: {
+      type: 'object',
+      required: ['_id', 'from', 'until', 'note'],
+      additionalProperties: false,
+      properties: { _id: { type: 'string', format: 'uuid' }, from: ref('schemas', 'DateTime'), until: ref('schemas', 'DateTime'), note: { type: ['string', 'null'] } },
+    },
+    AbsenceList: {
+      type: 'object',
+      required: ['absences'],
+      additionalProperties: false,
+      properties: { absences: { type: 'array', items: ref('schemas', 'Absence'), description: 'In progress or to come, soonest first.' } },
     },
     AgentList: {
       type: 'object',
@@ -36,7 +113,7 @@ export const agentsApi: ApiPart = {
         responses: {
           201: json('Created.', ref('schemas', 'Agent'), {
             headers: { Location: ref('headers', 'Location') },
-            example: { _id: 'a1', name: 'Grace Hopper', created_at: '2026-11-22T05:14:13.462Z' },
+            example: { ...AGENT_EXAMPLE, working_hours: null, timezone: null, load: 0 },
           }),
           400: problem(400, 'A field is invalid; the detail names it.', {
             invalidId: 'Invalid _id: must be 1-128 characters of A-Z a-z 0-9 . _ : @ -',
@@ -58,6 +135,94 @@ export const agentsApi: ApiPart = {
           200: json('The caller\'s agents in this business.', ref('schemas', 'AgentList')),
           400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
           404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/agents/{_id}`]: {
+      parameters: [ref('parameters', 'businessname'), agentIdParameter],
+      get: {
+        operationId: 'getAgent',
+        tags: ['Agents'],
+        summary: 'Read an agent, with its availability and load',
+        responses: {
+          200: json('The agent.', ref('schemas', 'Agent'), { example: AGENT_EXAMPLE }),
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: AGENT_NOT_FOUND,
+          ...businessResponses(false),
+        },
+      },
+      patch: {
+        operationId: 'updateAgent',
+        tags: ['Agents'],
+        summary: 'Change an agent\'s name, time zone, working hours, presence or capacity (JSON merge patch)',
+        description: 'A presence back to `available`, a new capacity or new hours may free room: the caller\'s waiting clients are routed again at once.',
+        requestBody: {
+          required: true,
+          content: {
+            'application/merge-patch+json': { schema: ref('schemas', 'AgentPatch'), example: { presence: 'away' } },
+            'application/json': { schema: ref('schemas', 'AgentPatch'), example: { timezone: 'Europe/Paris', working_hours: { mon: [['09:00', '17:00']] }, capacity: 2 } },
+          },
+        },
+        responses: {
+          200: json('The agent as changed.', ref('schemas', 'Agent'), { example: AGENT_EXAMPLE }),
+          400: problem(400, 'A field is invalid; the detail names it. Nothing is changed.', {
+            invalidZone: 'Invalid timezone: must be an IANA time zone such as America/New_York',
+            invalidPresence: 'Invalid presence: Invalid option: expected one of "available"|"away"',
+            invalidInterval: 'Invalid working_hours.mon.0: must end after it starts (split a night shift at midnight)',
+            hoursWithoutZone: "Invalid working_hours: needs the agent's timezone (an IANA name such as Europe/Paris)",
+            notAnObject: 'Invalid request body: must be a JSON object (a merge patch)',
+            ...BODY_EXAMPLES,
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: AGENT_NOT_FOUND,
+          ...businessResponses(true),
+        },
+      },
+    },
+    [`${PREFIX}/agents/{_id}/absences`]: {
+      parameters: [ref('parameters', 'businessname'), agentIdParameter],
+      post: {
+        operationId: 'addAgentAbsence',
+        tags: ['Agents'],
+        summary: 'Record a time the agent is away: routing does not pick it then',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NewAbsence'), example: { from: '2026-12-21', until: '2027-01-04', note: 'holidays' } } } },
+        responses: {
+          201: json('Recorded.', ref('schemas', 'Absence'), { example: { _id: '9b2f4d1e-8a7c-4e3b-9f10-2a6b5c4d3e21', from: '2026-12-21T00:00:00.000Z', until: '2027-01-04T00:00:00.000Z', note: 'holidays' } }),
+          400: problem(400, 'A field is invalid; the detail names it.', {
+            invalidFrom: 'Invalid from: must be an ISO 8601 date or date-time',
+            untilBeforeFrom: 'Invalid until: must be after from',
+            untilPast: 'Invalid until: must be in the future',
+            ...BODY_EXAMPLES,
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: AGENT_NOT_FOUND,
+          ...businessResponses(true),
+        },
+      },
+      get: {
+        operationId: 'listAgentAbsences',
+        tags: ['Agents'],
+        summary: 'The agent\'s absences in progress or to come',
+        responses: {
+          200: json('Soonest first.', ref('schemas', 'AbsenceList')),
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: AGENT_NOT_FOUND,
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/agents/{_id}/absences/{absence}`]: {
+      parameters: [ref('parameters', 'businessname'), agentIdParameter, { name: 'absence', in: 'path', required: true, description: 'The absence\'s `_id`.', schema: { type: 'string' } }],
+      delete: {
+        operationId: 'endAgentAbsence',
+        tags: ['Agents'],
+        summary: 'End an absence now',
+        description: 'One in progress ends now (and is kept, ended); one still to come is removed. Clients waiting in a queue are routed again at once.',
+        responses: {
+          200: json('The absence as ended.', ref('schemas', 'Absence')),
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No such agent, or no such absence left to end.', { agentNotFound: 'Agent not found', absenceNotFound: 'Absence not found', ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),
         },
       },

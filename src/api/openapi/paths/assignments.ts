@@ -70,7 +70,7 @@ export const assignmentsApi: ApiPart = {
     },
     Assignment: {
       type: 'object',
-      required: ['agent', 'dt_until', 'status', 'ds_notes', 'workflow_id', 'assigned_at', 'updated_at', 'ended_at', 'ended_by', 'rotation'],
+      required: ['agent', 'dt_until', 'status', 'ds_notes', 'workflow_id', 'assigned_at', 'updated_at', 'ended_at', 'ended_by', 'rotation', 'routed_by'],
       additionalProperties: false,
       properties: {
         agent: ref('schemas', 'ResourceId'),
@@ -85,6 +85,18 @@ export const assignmentsApi: ApiPart = {
         rotation: {
           type: 'boolean',
           description: 'Made (or last re-assigned) by the client\'s rotation, for one period (`PUT …/clients/{_id}/rotation`); false for an assign-agents request\'s.',
+        },
+        routed_by: {
+          oneOf: [
+            {
+              type: 'object',
+              required: ['policy', 'version', 'decision_id'],
+              additionalProperties: false,
+              properties: { policy: ref('schemas', 'ResourceId'), version: { type: 'integer', minimum: 1 }, decision_id: { type: 'string', format: 'uuid' } },
+            },
+            { type: 'null' },
+          ],
+          description: 'Made by lead routing (`POST …/clients/{_id}/route`): the policy, its version and the decision (`GET …/routing-decisions/{id}`); null for any other assignment.',
         },
       },
     },

@@ -4,10 +4,12 @@ import { BAD_PATH_EXAMPLE, businessResponses, json, NO_ROUTE_EXAMPLE, PREFIX, pr
 import { assignmentsApi } from './assignments';
 import { messagesApi } from './messages';
 import { rotationApi } from './rotation';
+import { routingApi } from './routing';
 
 const ASSIGNMENT_TYPES: EventType[] = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'];
 const MESSAGE_TYPES: EventType[] = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed'];
 const ROTATION_TYPES: EventType[] = ['rotation.stopped'];
+const ROUTING_TYPES: EventType[] = ['routing.assigned', 'routing.queued', 'routing.no_eligible_agent'];
 
 const reason = {
   enum: [...EVENT_REASONS],
@@ -60,6 +62,7 @@ const assignmentEvent = {
     ended_at: '2030-01-01T00:00:00.009Z',
     ended_by: { actor: 'system', reason: 'expiry' },
     rotation: false,
+    routed_by: null,
     reason: 'expiry',
   },
 };
@@ -74,7 +77,7 @@ export const eventsApi: ApiPart = {
         'Every change of an assignment or a message, and a rotation stopped, recorded in the transaction that made it: `assignment.created`, ' +
         '`assignment.updated`, `assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, ' +
         '`message.delivered`, `message.undelivered` (a carrier\'s receipt), `message.failed`, `message.canceled`, `message.suppressed` (not sent: the recipient opted out), `message.received` (a text the client sent), ' +
-        '`rotation.stopped`. ' +
+        '`rotation.stopped`, `routing.assigned`, `routing.queued`, `routing.no_eligible_agent` (lead routing\'s decisions). ' +
         'Read them here, in commit order, or receive them by webhook.',
     },
   ],
@@ -116,7 +119,9 @@ export const eventsApi: ApiPart = {
     ),
     ReceivedMessageEvent: eventSchema(['message.received'], 'ReceivedMessageEventData', 'A text the client sent, matched to the latest message to its number that the carrier accepted.'),
     RotationEvent: eventSchema(ROTATION_TYPES, 'RotationEventData', 'A rotation stopped.'),
-    Event: { oneOf: [ref('schemas', 'AssignmentEvent'), ref('schemas', 'MessageEvent'), ref('schemas', 'ReceivedMessageEvent'), ref('schemas', 'RotationEvent')] },
+    RoutingEventData: withEventFields(routingApi.schemas!.RoutingDecision, { reason }, 'The decision as `GET /routing-decisions/{id}` shows it, and the reason (`api` a route request, `rule` the queue assigning a waiting client).'),
+    RoutingEvent: eventSchema(ROUTING_TYPES, 'RoutingEventData', 'A routing decision: a client assigned or queued, or nobody eligible under a `reject` policy.'),
+    Event: { oneOf: [ref('schemas', 'AssignmentEvent'), ref('schemas', 'MessageEvent'), ref('schemas', 'ReceivedMessageEvent'), ref('schemas', 'RotationEvent'), ref('schemas', 'RoutingEvent')] },
     EventPage: {
       type: 'object',
       required: ['events', 'next_cursor', 'has_more'],
@@ -151,7 +156,7 @@ export const eventsApi: ApiPart = {
             description: 'The `next_cursor` of a previous page of this caller (the same business and user); absent: from the first event.',
             schema: { type: 'string', maxLength: 100 },
           },
-          { name: 'type', in: 'query', required: false, description: 'Only this type, or `assignment.*` / `message.*` / `rotation.*`.', schema: { enum: [...EVENT_PATTERNS] } },
+          { name: 'type', in: 'query', required: false, description: 'Only this type, or `assignment.*` / `message.*` / `rotation.*` / `routing.*`.', schema: { enum: [...EVENT_PATTERNS] } },
           { name: 'client', in: 'query', required: false, description: 'Only events about this client; another user\'s id matches nothing.', schema: ref('schemas', 'ResourceId') },
           { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
         ],

@@ -1,0 +1,55 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import { findClientScope } from '../db/clients';
+import { withEvents } from '../db/events';
+import type { Prisma } from '../db/prisma';
+import { assignOldestWaiting, policiesWithWaiting } from '../db/routing-decisions';
+import type { DrainResult, RoutingQueueInput } from '../domain';
+import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
+import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
+
+export interface RoutingActivityDeps {
+  prisma: Prisma;
+  temporal: TemporalClient;
+  taskQueue: string;
+}
+
+/** At most this many assignments per activity run; the workflow calls again while any are made. */
+const MAX_PER_DRAIN = 50;
+
+export function createRoutingActivities({ prisma, temporal, taskQueue }: RoutingActivityDeps) {
+  return {
+    /**
+     * Assigns waiting clients oldest first, one transaction each, while someone is eligible; each new
+     * assignment gets its expiry workflow. Reports what is left and when the clock may free someone.
+     */
+    async drainRoutingQueue(input: RoutingQueueInput): Promise<DrainResult> {
+      let assigned = 0;
+      for (;;) {
+        const step = await withEvents(prisma, (tx, record) => assignOldestWaiting(tx, record, input.policyKey, new Date()));
+        if (step.outcome === 'gone') return { assigned, waiting: 0, oldestSince: null, nextChangeAt: null, gone: true };
+        if (step.outcome === 'none') {
+          return { assigned, waiting: step.waiting, oldestSince: step.oldestSince?.toISOString() ?? null, nextChangeAt: step.nextChangeAt?.toISOString() ?? null, gone: false };
+        }
+        assigned++;
+        await startOrWakeExpiry(temporal, taskQueue, step.assigned.workflowId, step.assigned.expiry);
+        if (assigned >= MAX_PER_DRAIN) return { assigned, waiting: -1, oldestSince: null, nextChangeAt: null, gone: false };
+      }
+    },
+  };
+}
+
+/**
+ * After an assignment of this client ended by itself (expiry) or by an operator: its owner's waiting
+ * queues drain. Best effort, never failing the caller: a waiting queue also re-checks every minute.
+ */
+export async function wakeQueuesOfClientOwner(deps: RoutingActivityDeps, clientPk: string): Promise<void> {
+  try {
+    const client = await findClientScope(deps.prisma, clientPk);
+    if (!client) return;
+    for (const policy of await policiesWithWaiting(deps.prisma, client)) {
+      await wakeRoutingQueue(deps.temporal, deps.taskQueue, { business: policy.business, policyKey: policy.pk, policyId: policy.id });
+    }
+  } catch {
+    // The queue's own re-check finds the freed capacity.
+  }
+}

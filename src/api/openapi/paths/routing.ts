@@ -1,0 +1,362 @@
+import { INELIGIBLE_REASONS, ROUTING_STRATEGIES } from '../../../domain';
+import type { ApiPart } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { clientIdParameter } from './clients';
+
+const idParameter = (what: string, example: string) => ({
+  name: '_id',
+  in: 'path',
+  required: true,
+  description: `The ${what}'s id. Another user's or business's is the same 404 as a missing one.`,
+  schema: { type: 'string' },
+  example,
+});
+const uuid = { type: 'string', format: 'uuid' };
+const DECISION_ID = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+const POLICY_EXAMPLE = {
+  _id: 'sales',
+  version: 2,
+  team: 'sales',
+  strategy: 'round_robin',
+  capacity: 5,
+  working_hours: true,
+  sticky: false,
+  assignment_duration: 'P14D',
+  when_none_eligible: 'queue',
+  route_unowned_replies: false,
+  created_at: '2026-11-25T09:00:00.000Z',
+  updated_at: '2026-11-25T10:00:00.000Z',
+};
+const TEAM_EXAMPLE = {
+  _id: 'sales',
+  name: 'Sales',
+  members: [{ agent: 'a1', weight: 1 }, { agent: 'a2', weight: 3 }],
+  created_at: '2026-11-25T09:00:00.000Z',
+  updated_at: '2026-11-25T09:00:00.000Z',
+};
+const DECISION_EXAMPLE = {
+  decision_id: DECISION_ID,
+  policy: 'sales',
+  version: 2,
+  client: 'c7',
+  status: 'assigned',
+  agent: 'a2',
+  dt_until: '2026-12-09T10:00:00.000Z',
+  queued_at: null,
+  decided_at: '2026-11-25T10:00:00.000Z',
+  candidates: [
+    { agent: 'a1', eligible: false, reasons: ['away'], load: 0, capacity: 5 },
+    { agent: 'a2', eligible: true, reasons: [], load: 2, capacity: 5 },
+    { agent: 'a3', eligible: false, reasons: ['outside_working_hours', 'at_capacity'], load: 5, capacity: 5 },
+  ],
+};
+const POLICY_NOT_FOUND = problem(404, 'No such routing policy of the caller in this business.', { policyNotFound: 'Routing policy not found', ...NO_ROUTE_EXAMPLE });
+
+export const routingApi: ApiPart = {
+  tags: [
+    {
+      name: 'Routing',
+      description:
+        'Lead routing: the service picks the agent. A team lists agents; a routing policy says how to pick among them (round robin, weighted, least loaded), ' +
+        'whom to skip (away, absent, outside working hours, at capacity) and what to do when nobody is eligible (queue or reject). A routed client gets an ordinary ' +
+        'assignment (`routed_by` in its view); a queued one waits in its policy\'s queue, oldest first, until capacity frees. See docs/routing.md.',
+    },
+  ],
+  schemas: {
+    TeamRequest: {
+      type: 'object',
+      required: ['members'],
+      description: 'Unknown fields are ignored. Each member must be one of the caller\'s agents.',
+      properties: {
+        name: { type: ['string', 'null'], maxLength: 200 },
+        members: {
+          type: 'array',
+          maxItems: 100,
+          description: 'In order: the order round robin follows.',
+          items: { type: 'object', required: ['agent'], properties: { agent: ref('schemas', 'ResourceId'), weight: { type: 'integer', minimum: 1, maximum: 1000, description: 'For `weighted`; default 1.' } } },
+        },
+      },
+    },
+    Team: {
+      type: 'object',
+      required: ['_id', 'name', 'members', 'created_at', 'updated_at'],
+      additionalProperties: false,
+      properties: {
+        _id: ref('schemas', 'ResourceId'),
+        name: { type: ['string', 'null'] },
+        members: {
+          type: 'array',
+          items: { type: 'object', required: ['agent', 'weight'], additionalProperties: false, properties: { agent: ref('schemas', 'ResourceId'), weight: { type: 'integer', minimum: 1 } } },
+        },
+        created_at: ref('schemas', 'DateTime'),
+        updated_at: ref('schemas', 'DateTime'),
+      },
+    },
+    TeamList: { type: 'object', required: ['teams'], additionalProperties: false, properties: { teams: { type: 'array', items: ref('schemas', 'Team') } } },
+    RoutingPolicyRequest: {
+      type: 'object',
+      required: ['team'],
+      description: 'Unknown fields are ignored. `first_response_within`, `max_reassignments` and `route_unowned_replies: true` are refused (400) until reassignment is built.',
+      properties: {
+        team: ref('schemas', 'ResourceId'),
+        strategy: { enum: [...ROUTING_STRATEGIES], default: 'round_robin' },
+        capacity: { type: ['integer', 'null'], minimum: 0, maximum: 10000, description: 'Per agent, unless the agent has its own; absent or null: no limit but the agent\'s.' },
+        working_hours: { type: 'boolean', default: true, description: 'Skip agents outside their working hours.' },
+        sticky: { type: 'boolean', default: false, description: 'A client routed again goes back to its last owner under this policy when eligible.' },
+        assignment_duration: { type: ['string', 'null'], description: 'ISO 8601 duration: a routed assignment\'s `dt_until` is this far ahead; absent: the default 2143-06-23.', examples: ['P14D'] },
+        when_none_eligible: { enum: ['queue', 'reject'], default: 'queue' },
+        route_unowned_replies: { type: 'boolean', const: false, default: false },
+      },
+    },
+    RoutingPolicy: {
+      type: 'object',
+      required: ['_id', 'version', 'team', 'strategy', 'capacity', 'working_hours', 'sticky', 'assignment_duration', 'when_none_eligible', 'route_unowned_replies', 'created_at', 'updated_at'],
+      additionalProperties: false,
+      properties: {
+        _id: ref('schemas', 'ResourceId'),
+        version: { type: 'integer', minimum: 1, description: 'Raised by each PUT that changes a setting; every decision names the version it used.' },
+        team: ref('schemas', 'ResourceId'),
+        strategy: { enum: [...ROUTING_STRATEGIES] },
+        capacity: { type: ['integer', 'null'] },
+        working_hours: { type: 'boolean' },
+        sticky: { type: 'boolean' },
+        assignment_duration: { type: ['string', 'null'] },
+        when_none_eligible: { enum: ['queue', 'reject'] },
+        route_unowned_replies: { type: 'boolean' },
+        created_at: ref('schemas', 'DateTime'),
+        updated_at: ref('schemas', 'DateTime'),
+      },
+    },
+    RoutingPolicyList: { type: 'object', required: ['routing_policies'], additionalProperties: false, properties: { routing_policies: { type: 'array', items: ref('schemas', 'RoutingPolicy') } } },
+    RouteRequest: {
+      type: 'object',
+      required: ['policy'],
+      properties: { policy: ref('schemas', 'ResourceId'), notes: { type: ['string', 'null'], maxLength: 2000, description: 'The routed assignment\'s `ds_notes`.' } },
+    },
+    RouteAssigned: {
+      type: 'object',
+      required: ['decision_id', 'status', 'agent', 'dt_until'],
+      additionalProperties: false,
+      properties: { decision_id: uuid, status: { const: 'assigned' }, agent: ref('schemas', 'ResourceId'), dt_until: ref('schemas', 'DateTime') },
+    },
+    RouteQueued: {
+      type: 'object',
+      required: ['decision_id', 'status', 'position'],
+      additionalProperties: false,
+      properties: { decision_id: uuid, status: { const: 'queued' }, position: { type: 'integer', minimum: 1, description: '1: the next to be assigned.' } },
+    },
+    RoutingCandidate: {
+      type: 'object',
+      required: ['agent', 'eligible', 'reasons', 'load', 'capacity'],
+      additionalProperties: false,
+      properties: {
+        agent: ref('schemas', 'ResourceId'),
+        eligible: { type: 'boolean' },
+        reasons: { type: 'array', items: { enum: [...INELIGIBLE_REASONS] }, description: 'Why not eligible; empty when eligible.' },
+        load: { type: 'integer', minimum: 0, description: 'Its active assignments at the decision.' },
+        capacity: { type: ['integer', 'null'], description: 'The capacity that applied (the agent\'s, else the policy\'s); null: none.' },
+      },
+    },
+    RoutingDecision: {
+      type: 'object',
+      required: ['decision_id', 'policy', 'version', 'client', 'status', 'agent', 'dt_until', 'queued_at', 'decided_at', 'candidates'],
+      additionalProperties: false,
+      properties: {
+        decision_id: uuid,
+        policy: ref('schemas', 'ResourceId'),
+        version: { type: 'integer', minimum: 1 },
+        client: ref('schemas', 'ResourceId'),
+        status: { enum: ['assigned', 'queued', 'rejected', 'canceled'] },
+        agent: { oneOf: [ref('schemas', 'ResourceId'), { type: 'null' }] },
+        dt_until: { type: ['string', 'null'], format: 'date-time' },
+        queued_at: { type: ['string', 'null'], format: 'date-time', description: 'When it joined the queue; null if it never waited.' },
+        decided_at: { ...ref('schemas', 'DateTime'), description: 'When it reached its status.' },
+        candidates: { type: 'array', items: ref('schemas', 'RoutingCandidate'), description: 'Every team member in member order, as assessed when it was last decided (for a queued one: its last look).' },
+      },
+    },
+    RoutingQueue: {
+      type: 'object',
+      required: ['queue'],
+      additionalProperties: false,
+      properties: {
+        queue: {
+          type: 'array',
+          description: 'Oldest first.',
+          items: {
+            type: 'object',
+            required: ['client', 'position', 'since', 'decision_id'],
+            additionalProperties: false,
+            properties: { client: ref('schemas', 'ResourceId'), position: { type: 'integer', minimum: 1 }, since: ref('schemas', 'DateTime'), decision_id: uuid },
+          },
+        },
+      },
+    },
+    RouteCanceled: {
+      type: 'object',
+      required: ['client', 'canceled'],
+      additionalProperties: false,
+      properties: { client: ref('schemas', 'ResourceId'), canceled: { type: 'array', items: uuid, description: 'The waiting decisions taken out.' } },
+    },
+  },
+  paths: {
+    [`${PREFIX}/teams`]: {
+      parameters: [ref('parameters', 'businessname')],
+      get: {
+        operationId: 'listTeams',
+        tags: ['Routing'],
+        summary: 'The caller\'s teams',
+        responses: { 200: json('Oldest first.', ref('schemas', 'TeamList')), 400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE), 404: problem(404, 'Unknown business name.', NO_ROUTE_EXAMPLE), ...businessResponses(false) },
+      },
+    },
+    [`${PREFIX}/teams/{_id}`]: {
+      parameters: [ref('parameters', 'businessname'), idParameter('team', 'sales')],
+      put: {
+        operationId: 'putTeam',
+        tags: ['Routing'],
+        summary: 'Create or replace a team',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'TeamRequest'), example: { name: 'Sales', members: [{ agent: 'a1' }, { agent: 'a2', weight: 3 }] } } } },
+        responses: {
+          200: json('The team as stored.', ref('schemas', 'Team'), { example: TEAM_EXAMPLE }),
+          400: problem(400, 'A field is invalid, or a member is not one of the caller\'s agents.', {
+            agentNotAuthorized: 'Agent a9 not found or not authorized',
+            duplicate: 'Duplicate agent a1 in members',
+            invalidWeight: 'Invalid members.0.weight: Too small: expected number to be >=1',
+            ...BODY_EXAMPLES,
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'Unknown business name.', NO_ROUTE_EXAMPLE),
+          ...businessResponses(true),
+        },
+      },
+      get: {
+        operationId: 'getTeam',
+        tags: ['Routing'],
+        summary: 'Read a team',
+        responses: {
+          200: json('The team.', ref('schemas', 'Team'), { example: TEAM_EXAMPLE }),
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No such team of the caller.', { teamNotFound: 'Team not found', ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/routing-policies`]: {
+      parameters: [ref('parameters', 'businessname')],
+      get: {
+        operationId: 'listRoutingPolicies',
+        tags: ['Routing'],
+        summary: 'The caller\'s routing policies',
+        responses: { 200: json('Oldest first.', ref('schemas', 'RoutingPolicyList')), 400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE), 404: problem(404, 'Unknown business name.', NO_ROUTE_EXAMPLE), ...businessResponses(false) },
+      },
+    },
+    [`${PREFIX}/routing-policies/{_id}`]: {
+      parameters: [ref('parameters', 'businessname'), idParameter('routing policy', 'sales')],
+      put: {
+        operationId: 'putRoutingPolicy',
+        tags: ['Routing'],
+        summary: 'Create or change a routing policy (each change is a new version)',
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: ref('schemas', 'RoutingPolicyRequest'), example: { team: 'sales', strategy: 'round_robin', capacity: 5, working_hours: true, assignment_duration: 'P14D', when_none_eligible: 'queue' } } },
+        },
+        responses: {
+          200: json('The policy in force, with its version.', ref('schemas', 'RoutingPolicy'), { example: POLICY_EXAMPLE }),
+          400: problem(400, 'A field is invalid, or the team is not one of the caller\'s.', {
+            teamNotAuthorized: 'Team sales not found or not authorized',
+            invalidStrategy: 'Invalid strategy: Invalid option: expected one of "round_robin"|"weighted"|"least_loaded"',
+            invalidDuration: 'Invalid assignment_duration: must be an ISO 8601 duration such as P14D or PT8H, longer than zero and at most 10 years',
+            notYet: 'Invalid first_response_within: reassignment on a missed first response is not available yet',
+            ...BODY_EXAMPLES,
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'Unknown business name.', NO_ROUTE_EXAMPLE),
+          ...businessResponses(true),
+        },
+      },
+      get: {
+        operationId: 'getRoutingPolicy',
+        tags: ['Routing'],
+        summary: 'Read a routing policy',
+        responses: { 200: json('The policy in force.', ref('schemas', 'RoutingPolicy'), { example: POLICY_EXAMPLE }), 400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE), 404: POLICY_NOT_FOUND, ...businessResponses(false) },
+      },
+    },
+    [`${PREFIX}/routing-policies/{_id}/queue`]: {
+      parameters: [ref('parameters', 'businessname'), idParameter('routing policy', 'sales')],
+      get: {
+        operationId: 'getRoutingQueue',
+        tags: ['Routing'],
+        summary: 'The clients waiting in a policy\'s queue, oldest first',
+        responses: {
+          200: json('The queue.', ref('schemas', 'RoutingQueue'), { example: { queue: [{ client: 'c7', position: 1, since: '2026-11-25T10:00:00.000Z', decision_id: DECISION_ID }] } }),
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: POLICY_NOT_FOUND,
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/clients/{_id}/route`]: {
+      parameters: [ref('parameters', 'businessname'), clientIdParameter],
+      post: {
+        operationId: 'routeClient',
+        tags: ['Routing'],
+        summary: 'Route a client: the policy picks the agent',
+        description:
+          'Takes `Idempotency-Key` as `POST /messages` does: the same key and body answer the first decision as it stands, another body is a 422. A client already holding ' +
+          'an active assignment made by this policy gets that decision again (200), one already waiting its place (202): never a second owner. While anyone waits in ' +
+          'the policy\'s queue a new client queues behind them.',
+        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, description: '1-255 printable ASCII characters.', schema: { type: 'string' } }],
+        requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'RouteRequest'), example: { policy: 'sales', notes: 'inbound lead' } } } },
+        responses: {
+          200: json('Assigned: the assignment exists (with `routed_by`) and its expiry workflow is started.', ref('schemas', 'RouteAssigned'), {
+            example: { decision_id: DECISION_ID, status: 'assigned', agent: 'a2', dt_until: '2026-12-09T10:00:00.000Z' },
+          }),
+          202: json('Queued: nobody is eligible now; the client waits in the policy\'s queue.', ref('schemas', 'RouteQueued'), { example: { decision_id: DECISION_ID, status: 'queued', position: 1 } }),
+          400: problem(400, 'A field or the Idempotency-Key is invalid.', {
+            invalidPolicy: 'Invalid policy: Invalid input: expected string, received undefined',
+            invalidKey: 'Invalid Idempotency-Key: must be 1-255 printable ASCII characters',
+            ...BODY_EXAMPLES,
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'No such client or routing policy of the caller.', { clientNotFound: 'Client not found', policyNotFound: 'Routing policy not found', ...NO_ROUTE_EXAMPLE }),
+          409: problem(409, 'Nobody is eligible and the policy says `reject` (the decision is stored); or the decision the Idempotency-Key names was canceled.', {
+            noAgent: 'No agent is available',
+            canceled: `Routing decision ${DECISION_ID} was canceled: the client was taken out of the queue`,
+          }),
+          422: problem(422, 'The Idempotency-Key was used with another request.', { reused: { type: '/problems/idempotency-key-reused', detail: 'Idempotency-Key was already used with a different request' } }),
+          ...businessResponses(true),
+        },
+      },
+      delete: {
+        operationId: 'cancelRoute',
+        tags: ['Routing'],
+        summary: 'Take a client out of the routing queue (of `policy`, or of every policy of the caller)',
+        parameters: [{ name: 'policy', in: 'query', required: false, schema: { type: 'string' } }],
+        responses: {
+          200: json('Taken out.', ref('schemas', 'RouteCanceled'), { example: { client: 'c7', canceled: [DECISION_ID] } }),
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No such client or policy, or the client is not waiting.', {
+            clientNotFound: 'Client not found',
+            policyNotFound: 'Routing policy not found',
+            notWaiting: 'Client is not waiting in a routing queue',
+            ...NO_ROUTE_EXAMPLE,
+          }),
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/routing-decisions/{id}`]: {
+      parameters: [ref('parameters', 'businessname'), { name: 'id', in: 'path', required: true, description: 'The decision\'s id (`decision_id`).', schema: { type: 'string' } }],
+      get: {
+        operationId: 'getRoutingDecision',
+        tags: ['Routing'],
+        summary: 'Why this agent: the decision with every candidate and the reasons',
+        responses: {
+          200: json('The decision.', ref('schemas', 'RoutingDecision'), { example: DECISION_EXAMPLE }),
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No such decision of the caller.', { decisionNotFound: 'Routing decision not found', ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(false),
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,50 @@
+import { Router } from 'express';
+import { scopeOf } from '../http/scope';
+import { policyDetails, policyList, putPolicyRequest } from '../../use-cases/routing/policies';
+import { cancelRoute, decisionDetails, policyQueue } from '../../use-cases/routing/queue';
+import { routeClientRequest, type RoutingDeps } from '../../use-cases/routing/route';
+import { putTeamRequest, teamDetails, teamList } from '../../use-cases/routing/teams';
+
+export type RoutingRoutesDeps = RoutingDeps;
+
+export function routingRouter(deps: RoutingRoutesDeps): Router {
+  const router = Router({ mergeParams: true });
+
+  router.put('/teams/:teamId', async (req, res) => {
+    res.json(await putTeamRequest(deps, scopeOf(req), req.params.teamId, req.body));
+  });
+  router.get('/teams', async (req, res) => {
+    res.json(await teamList(deps, scopeOf(req)));
+  });
+  router.get('/teams/:teamId', async (req, res) => {
+    res.json(await teamDetails(deps, scopeOf(req), req.params.teamId));
+  });
+
+  router.put('/routing-policies/:policyId', async (req, res) => {
+    res.json(await putPolicyRequest(deps, scopeOf(req), req.params.policyId, req.body));
+  });
+  router.get('/routing-policies', async (req, res) => {
+    res.json(await policyList(deps, scopeOf(req)));
+  });
+  router.get('/routing-policies/:policyId', async (req, res) => {
+    res.json(await policyDetails(deps, scopeOf(req), req.params.policyId));
+  });
+  router.get('/routing-policies/:policyId/queue', async (req, res) => {
+    res.json(await policyQueue(deps, scopeOf(req), req.params.policyId));
+  });
+
+  router.post('/clients/:clientId/route', async (req, res) => {
+    const answer = await routeClientRequest(deps, scopeOf(req), req.params.clientId, req.body, req.get('Idempotency-Key'));
+    res.status(answer.status === 'assigned' ? 200 : 202).json(answer.body);
+  });
+  router.delete('/clients/:clientId/route', async (req, res) => {
+    const policy = typeof req.query.policy === 'string' ? req.query.policy : undefined;
+    res.json(await cancelRoute(deps, scopeOf(req), req.params.clientId, policy));
+  });
+
+  router.get('/routing-decisions/:decisionId', async (req, res) => {
+    res.json(await decisionDetails(deps, scopeOf(req), req.params.decisionId));
+  });
+
+  return router;
+}

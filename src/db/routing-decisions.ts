@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { Prisma as Db } from '../generated/prisma/client';
+import {
+  addIsoDuration,
+  assess,
+  DEFAULT_DT_UNTIL,
+  nextEligibilityChange,
+  pick,
+  type Candidate,
+  type EventReason,
+  type EventType,
+  type MemberState,
+  type Presence,
+  type RecordedAssignment,
+  type WorkingHours,
+} from '../domain';
+import { routingDecisionView, type DecisionWithKeys } from '../views/routing-decision';
+import { absenceEndsAt } from './agent-absences';
+import { findAgents, loadsOf, lockAgents } from './agents';
+import { recordForOwner } from './assignments';
+import type { NewEvent, RecordEvent } from './events';
+import type { Prisma } from './prisma';
+import { lockPolicy, saveStrategyState, settingsOf, strategyStateOf, type PolicyRow } from './routing-policies';
+import type { Scope } from './scope';
+import { findTeam, membersOf } from './teams';
+
+/*
+ * Every change of `routing_decisions`, and the one transaction that picks an agent: it holds the
+ * policy's row lock (one route or drain of a policy at a time) and the members' agent rows (so a route
+ * of another policy sharing an agent waits), counts their loads, and records the assignment through
+ * the assignment path (recordForOwner) with the decision, its events and the strategy's memory. No
+ * two routes can both see an agent below capacity and both assign it.
+ */
+
+type Tx = Db.TransactionClient;
+
+export const DECISION_INCLUDE = { policy: { select: { id: true } }, client: { select: { id: true } }, agent: { select: { id: true } } } as const;
+
+type Client = { pk: string; id: string };
+type Member = MemberState & { pk: string; absenceEnds: Date | null };
+
+/** A decision's routing event: the decision as its GET shows it, and the reason. */
+function routingEvent(type: EventType, d: DecisionWithKeys, scope: Scope, reason: EventReason): NewEvent {
+  return { scope, clientPk: d.clientPk, clientId: d.client.id, type, data: { ...routingDecisionView(d), reason } };
+}
+
+/** The team's members as routing sees them at `at` (agents that no longer exist are left out), their rows locked. */
+async function readMembers(tx: Tx, scope: Scope, team: string, at: Date): Promise<Member[]> {
+  const teamRow = await findTeam(tx, scope, team);
+  const listed = teamRow ? membersOf(teamRow) : [];
+  const agents = new Map((await findAgents(tx, scope, listed.map((m) => m.agent))).map((a) => [a.id, a]));
+  const present = listed.filter((m) => agents.has(m.agent));
+  const pks = present.map((m) => agents.get(m.agent)!.pk);
+  await lockAgents(tx, pks);
+  // One after the other: a transaction is one connection.
+  const loads = await loadsOf(tx, pks);
+  const absences = await absenceEndsAt(tx, pks, at);
+  return present.map((m) => {
+    const a = agents.get(m.agent)!;
+    return {
+      pk: a.pk,
+      agentId: a.id,
+      weight: m.weight,
+      presence: a.presence as Presence,
+      absent: absences.has(a.pk),
+      absenceEnds: absences.get(a.pk) ?? null,
+      timezone: a.timezone,
+      workingHours: a.workingHours as WorkingHours | null,
+      capacity: a.capacity,
+      load: loads.get(a.pk) ?? 0,
+    };
+  });
+}
+
+interface Attempt {
+  candidates: Candidate[];
+  members: Member[];
+  assigned: (RecordedAssignment & { agentPk: string; assignmentId: string; dtUntil: string }) | null;
+}
+
+/** Assesses the members and, when `mayAssign` and one is eligible, assigns the client to the pick (sticky first). */
+async function attempt(tx: Tx, policy: PolicyRow, client: Client, at: Date, decisionId: string, notes: string | null, mayAssign: boolean, events: NewEvent[], reason: 'api' | 'rule'): Promise<Attempt> {
+  const scope = { business: policy.business, ownerId: policy.ownerId };
+  const settings = settingsOf(policy);
+  const members = await readMembers(tx, scope, settings.team, at);
+  const candidates = assess(members, settings, at);
+  if (!mayAssign) return { candidates, members, assigned: null };
+
+  let choice: string | null = null;
+  if (settings.sticky) {
+    const last = await tx.routingDecision.findFirst({ where: { policyPk: policy.pk, clientPk: client.pk, status: 'assigned' }, orderBy: { decidedAt: 'desc' }, include: { agent: { select: { id: true } } } });
+    if (last?.agent && candidates.some((c) => c.agent === last.agent!.id && c.eligible)) choice = last.agent.id;
+  }
+  if (!choice) {
+    const picked = pick(settings.strategy, members, candidates, strategyStateOf(policy));
+    if (!picked) return { candidates, members, assigned: null };
+    choice = picked.agent;
+    await saveStrategyState(tx, policy.pk, picked.state);
+  }
+
+  const dtUntil = settings.assignment_duration ? addIsoDuration(at, settings.assignment_duration).toISOString() : DEFAULT_DT_UNTIL;
+  const recorded = await recordForOwner(tx, { business: policy.business, clientId: client.id, agents: [{ agentId: choice, dtUntil }] }, scope, notes, {
+    events,
+    reason,
+    routedBy: { policy: policy.id, version: policy.version, decision_id: decisionId },
+  });
+  if (recorded.outcome !== 'recorded') throw new Error(`Routing could not record the assignment: ${recorded.outcome}`);
+  const agentPk = members.find((m) => m.agentId === choice)!.pk;
+  const row = await tx.assignment.findFirstOrThrow({ where: { clientPk: client.pk, agentPk, status: 'active' }, select: { id: true } });
+  return { candidates, members, assigned: { ...recorded.assignments[0], agentPk, assignmentId: row.id } };
+}
+
+/** Where a waiting decision stands in its policy's queue, 1 the next to be assigned. */
+async function positionOf(tx: Tx | Prisma, d: { id: string; policyPk: string; queuedAt: Date | null }): Promise<number> {
+  const ahead = await tx.routingDecision.count({
+    where: { policyPk: d.policyPk, status: 'queued', OR: [{ queuedAt: { lt: d.queuedAt! } }, { queuedAt: d.queuedAt!, id: { lt: d.id } }] },
+  });
+  return ahead + 1;
+}
+
+export type RouteOutcome =
+  | { outcome: 'decided'; decision: DecisionWithKeys; position: number | null; assigned: RecordedAssignment | null; repeated: boolean }
+  | { outcome: 'keyReused' }
+  | { outcome: 'policyGone' };
+
+export interface RouteInput {
+  policyPk: string;
+  client: Client;
+  notes: string | null;
+  idempotencyKey: string | null;
+  requestHash: string;
+  at: Date;
+}
+
+/**
+ * Routes one client by one policy, in the caller's transaction. A repeated Idempotency-Key answers its
+ * decision as it stands now; a client already holding this policy's assignment, or already waiting in
+ * its queue, gets that decision again. Otherwise the client is assigned, or waits (behind anyone already
+ * waiting: the queue is first come, first served), or is rejected when the policy says so.
+ */
+export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput): Promise<RouteOutcome> {
+  const policy = await lockPolicy(tx, input.policyPk);
+  if (!policy) return { outcome: 'policyGone' };
+  const scope = { business: policy.business, ownerId: policy.ownerId };
+  const again = (decision: DecisionWithKeys) => standing(tx, decision);
+
+  if (input.idempotencyKey) {
+    const earlier = await tx.routingDecision.findUnique({ where: { business_ownerId_idempotencyKey: { ...scope, idempotencyKey: input.idempotencyKey } }, include: DECISION_INCLUDE });
+    if (earlier) return earlier.requestHash === input.requestHash ? again(earlier) : { outcome: 'keyReused' };
+  }
+  const held = await tx.routingDecision.findFirst({ where: { policyPk: policy.pk, clientPk: input.client.pk, status: 'assigned' }, orderBy: { decidedAt: 'desc' }, include: DECISION_INCLUDE });
+  if (held?.assignmentId && (await tx.assignment.count({ where: { id: held.assignmentId, status: 'active' } })) > 0) return again(held);
+  const waiting = await tx.routingDecision.findFirst({ where: { policyPk: policy.pk, clientPk: input.client.pk, status: 'queued' }, include: DECISION_INCLUDE });
+  if (waiting) return again(waiting);
+
+  const id = randomUUID();
+  const events: NewEvent[] = [];
+  const queueIsEmpty = (await tx.routingDecision.count({ where: { policyPk: policy.pk, status: 'queued' } })) === 0;
+  const tried = await attempt(tx, policy, input.client, input.at, id, input.notes, queueIsEmpty, events, 'api');
+  const settings = settingsOf(policy);
+  const status = tried.assigned ? 'assigned' : settings.when_none_eligible === 'reject' ? 'rejected' : 'queued';
+  const decision = await tx.routingDecision.create({
+    data: {
+      id,
+      ...scope,
+      policyPk: policy.pk,
+      version: policy.version,
+      clientPk: input.client.pk,
+      status,
+      waitingSlot: status === 'queued' ? true : null,
+      agentPk: tried.assigned?.agentPk ?? null,
+      assignmentId: tried.assigned?.assignmentId ?? null,
+      dtUntil: tried.assigned ? new Date(tried.assigned.dtUntil) : null,
+      candidates: tried.candidates as unknown as Db.InputJsonArray,
+      notes: input.notes,
+      idempotencyKey: input.idempotencyKey,
+      requestHash: input.requestHash,
+      queuedAt: status === 'queued' ? input.at : null,
+      decidedAt: input.at,
+    },
+    include: DECISION_INCLUDE,
+  });
+  const type: EventType = status === 'assigned' ? 'routing.assigned' : status === 'queued' ? 'routing.queued' : 'routing.no_eligible_agent';
+  events.push(routingEvent(type, decision, scope, 'api'));
+  for (const event of events) await record(event);
+  return { outcome: 'decided', decision, position: status === 'queued' ? await positionOf(tx, decision) : null, assigned: tried.assigned, repeated: false };
+}
+
+async function standing(tx: Tx, decision: DecisionWithKeys): Promise<RouteOutcome> {
+  const position = decision.status === 'queued' ? await positionOf(tx, decision) : null;
+  return { outcome: 'decided', decision, position, assigned: null, repeated: true };
+}
+
+export type DrainStep =
+  | { outcome: 'assigned'; assigned: RecordedAssignment }
+  | { outcome: 'none'; waiting: number; oldestSince: Date | null; nextChangeAt: Date | null }
+  | { outcome: 'gone' };
+
+/**
+ * Assigns the oldest client waiting in the policy's queue, if anyone is eligible now; otherwise says how
+ * many wait and when the clock alone may free someone. One transaction, under the policy's lock.
+ */
+export async function assignOldestWaiting(tx: Tx, record: RecordEvent, policyPk: string, at: Date): Promise<DrainStep> {
+  const policy = await lockPolicy(tx, policyPk);
+  if (!policy) return { outcome: 'gone' };
+  const scope = { business: policy.business, ownerId: policy.ownerId };
+  const oldest = await tx.routingDecision.findFirst({ where: { policyPk, status: 'queued' }, orderBy: [{ queuedAt: 'asc' }, { id: 'asc' }], include: DECISION_INCLUDE });
+  if (!oldest) return { outcome: 'none', waiting: 0, oldestSince: null, nextChangeAt: null };
+  const events: NewEvent[] = [];
+  const tried = await attempt(tx, policy, { pk: oldest.clientPk, id: oldest.client.id }, at, oldest.id, oldest.notes, true, events, 'rule');
+  if (!tried.assigned) {
+    await tx.routingDecision.update({ where: { id: oldest.id }, data: { candidates: tried.candidates as unknown as Db.InputJsonArray } });
+    const waiting = await tx.routingDecision.count({ where: { policyPk, status: 'queued' } });
+    return { outcome: 'none', waiting, oldestSince: oldest.queuedAt, nextChangeAt: nextEligibilityChange(tried.members, settingsOf(policy).working_hours, at) };
+  }
+  const decision = await tx.routingDecision.update({
+    where: { id: oldest.id },
+    data: {
+      status: 'assigned',
+      waitingSlot: null,
+      version: policy.version,
+      agentPk: tried.assigned.agentPk,
+      assignmentId: tried.assigned.assignmentId,
+      dtUntil: new Date(tried.assigned.dtUntil),
+      candidates: tried.candidates as unknown as Db.InputJsonArray,
+      decidedAt: at,
+    },
+    include: DECISION_INCLUDE,
+  });
+  events.push(routingEvent('routing.assigned', decision, scope, 'rule'));
+  for (const event of events) await record(event);
+  return { outcome: 'assigned', assigned: tried.assigned };
+}
+
+export function findDecision(prisma: Prisma, scope: Scope, id: string) {
+  return prisma.routingDecision.findFirst({ where: { id, ...scope }, include: DECISION_INCLUDE });
+}
+
+/** The policy's queue, oldest first. */
+export function listQueue(prisma: Prisma, policyPk: string) {
+  return prisma.routingDecision.findMany({ where: { policyPk, status: 'queued' }, orderBy: [{ queuedAt: 'asc' }, { id: 'asc' }], include: { client: { select: { id: true } } } });
+}
+
+/** queued → canceled for the client's waiting places (of one policy, when given); the decisions taken out. */
+export function cancelWaiting(prisma: Prisma, scope: Scope, clientPk: string, policyPk?: string, now = new Date()) {
+  return prisma.routingDecision.updateManyAndReturn({
+    where: { ...scope, clientPk, status: 'queued', ...(policyPk && { policyPk }) },
+    data: { status: 'canceled', waitingSlot: null, decidedAt: now },
+  });
+}
+
+/** The owner's policies with clients waiting: those to wake when capacity may have freed. */
+export async function policiesWithWaiting(prisma: Prisma, scope: Scope): Promise<{ pk: string; id: string; business: string }[]> {
+  const rows = await prisma.routingDecision.findMany({ where: { ...scope, status: 'queued' }, distinct: ['policyPk'], select: { policy: { select: { pk: true, id: true, business: true } } } });
+  return rows.map((r) => r.policy);
+}

@@ -1,0 +1,63 @@
+import { Prisma as Db } from '../generated/prisma/client';
+import { EMPTY_STRATEGY_STATE, type PolicySettings, type StrategyState } from '../domain';
+import type { Prisma } from './prisma';
+import type { Scope } from './scope';
+
+/* Every change of `routing_policies`: a policy's versions and its strategy's memory. */
+
+type Tx = Db.TransactionClient;
+export type PolicyRow = Awaited<ReturnType<typeof findPolicy>> & {};
+
+/** The settings in one key order (PostgreSQL's jsonb keeps its own), to compare two versions. */
+const canonical = (value: object) => JSON.stringify(Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))));
+const sameSettings = (a: Db.JsonValue, b: PolicySettings) => canonical(a as object) === canonical(b);
+
+/**
+ * Creates or changes the caller's policy. A change of any setting is a new version; the same settings
+ * again keep the version. The strategy's memory is kept across versions (a new weight starts from it).
+ */
+export async function putPolicy(prisma: Prisma, scope: Scope, id: string, settings: PolicySettings) {
+  return prisma.$transaction(async (tx) => {
+    const existing = await tx.routingPolicy.findUnique({ where: { business_ownerId_id: { ...scope, id } } });
+    if (!existing) {
+      const created = await tx.routingPolicy.create({ data: { ...scope, id, settings: settings as unknown as Db.InputJsonObject } });
+      return { policy: created, changed: true };
+    }
+    if (sameSettings(existing.settings, settings)) return { policy: existing, changed: false };
+    const updated = await tx.routingPolicy.update({
+      where: { pk: existing.pk, version: existing.version },
+      data: { settings: settings as unknown as Db.InputJsonObject, version: { increment: 1 } },
+    });
+    return { policy: updated, changed: true };
+  });
+}
+
+export function findPolicy(prisma: Prisma | Tx, scope: Scope, id: string) {
+  return prisma.routingPolicy.findUnique({ where: { business_ownerId_id: { ...scope, id } } });
+}
+
+export function listPolicies(prisma: Prisma, scope: Scope) {
+  return prisma.routingPolicy.findMany({ where: scope, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+/** Locks the policy's row until the transaction ends: one route or drain of a policy at a time. Null when gone. */
+export async function lockPolicy(tx: Tx, pk: string) {
+  const rows = await tx.$queryRaw<{ pk: string }[]>`SELECT pk FROM routing_policies WHERE pk = ${pk}::uuid FOR UPDATE`;
+  return rows.length === 0 ? null : tx.routingPolicy.findUnique({ where: { pk } });
+}
+
+export function findPolicyByKey(prisma: Prisma, pk: string) {
+  return prisma.routingPolicy.findUnique({ where: { pk } });
+}
+
+export const settingsOf = (policy: { settings: Db.JsonValue }) => policy.settings as unknown as PolicySettings;
+export const strategyStateOf = (policy: { strategyState: Db.JsonValue }) => ({ ...EMPTY_STRATEGY_STATE, ...(policy.strategyState as object) }) as StrategyState;
+
+export async function saveStrategyState(tx: Tx, pk: string, state: StrategyState): Promise<void> {
+  await tx.routingPolicy.update({ where: { pk }, data: { strategyState: state as unknown as Db.InputJsonObject } });
+}
+
+/** The caller's policies whose team is one of these (every policy when `teams` is absent). */
+export function policiesOfTeam(prisma: Prisma, scope: Scope, team: string) {
+  return prisma.routingPolicy.findMany({ where: { ...scope, settings: { path: ['team'], equals: team } } });
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { withEvents } from '../../db/events';
+import { isUniqueViolation } from '../../db/errors';
+import { routeClient, type RouteOutcome } from '../../db/routing-decisions';
+import type { Scope } from '../../db/scope';
+import { startOrWakeExpiry } from '../../starters/assignment-expiry-workflow';
+import { findOwnedClient } from '../clients/owned-client';
+import { Conflict, NotFound } from '../errors';
+import { readIdempotencyKey } from '../messages/idempotency';
+import { findOwnedPolicy } from './policies';
+import { parseRouteRequest } from './request';
+import { createSerialRunner } from './serial';
+import { wakePolicyQueue, type WakeDeps } from './wake';
+
+const serially = createSerialRunner();
+
+export type RoutingDeps = WakeDeps;
+
+export const NO_AGENT_AVAILABLE = 'No agent is available';
+
+export type RouteAnswer =
+  | { status: 'assigned'; body: { decision_id: string; status: 'assigned'; agent: string; dt_until: string } }
+  | { status: 'queued'; body: { decision_id: string; status: 'queued'; position: number } };
+
+/**
+ * POST /clients/{_id}/route: the Idempotency-Key, the body, the client (404), the policy (404), then one
+ * transaction under the policy's lock (src/db/routing-decisions.ts). The assignment exists when this
+ * answers; its expiry workflow is started after the commit (the reconciler restores one a crash left
+ * missing). A client that joined the queue wakes the policy's queue workflow.
+ */
+export async function routeClientRequest(deps: RoutingDeps, scope: Scope, clientId: string, body: unknown, idempotencyKeyHeader?: string): Promise<RouteAnswer> {
+  const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
+  const request = parseRouteRequest(body);
+  const client = await findOwnedClient(deps.prisma, scope, clientId);
+  const policy = await findOwnedPolicy(deps.prisma, scope, request.policy);
+  const requestHash = `v1:${createHash('sha256').update(JSON.stringify([client.id, policy.id, request.notes])).digest('hex')}`;
+  const input = { policyPk: policy.pk, client: { pk: client.pk, id: client.id }, notes: request.notes, idempotencyKey, requestHash, at: new Date() };
+  const route = () => serially(policy.pk, () => withEvents(deps.prisma, (tx, record) => routeClient(tx, record, { ...input, at: new Date() })));
+  let outcome: RouteOutcome;
+  try {
+    outcome = await route();
+  } catch (error) {
+    // The same key raced in under another policy's lock: the other request's decision is committed now.
+    if (!isUniqueViolation(error)) throw error;
+    outcome = await route();
+  }
+  if (outcome.outcome === 'keyReused') throw new Conflict('Idempotency-Key was already used with a different request', 'idempotency-key-reused');
+  if (outcome.outcome === 'policyGone') throw new NotFound('Routing policy not found');
+  const { decision, assigned, position } = outcome;
+
+  if (assigned) {
+    try {
+      await startOrWakeExpiry(deps.temporal, deps.taskQueue, assigned.workflowId, assigned.expiry);
+    } catch (error) {
+      deps.log?.(error);
+    }
+  }
+  // The first client waiting needs the queue's workflow running (for a shift start or an absence end);
+  // behind it one already runs, and capacity freed wakes it (src/use-cases/routing/wake.ts).
+  if (decision.status === 'queued' && !outcome.repeated && position === 1) await wakePolicyQueue(deps, policy);
+
+  switch (decision.status) {
+    case 'assigned':
+      return { status: 'assigned', body: { decision_id: decision.id, status: 'assigned', agent: decision.agent!.id, dt_until: decision.dtUntil!.toISOString() } };
+    case 'queued':
+      return { status: 'queued', body: { decision_id: decision.id, status: 'queued', position: position! } };
+    case 'rejected':
+      throw new Conflict(NO_AGENT_AVAILABLE);
+    default:
+      throw new Conflict(`Routing decision ${decision.id} was canceled: the client was taken out of the queue`);
+  }
+}
