@@ -2,22 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
 import { insertAgent, listAgents } from '../../db/agents';
-import type { Prisma } from '../../db/prisma';
 import { conflict } from '../http/problem';
 import { scopeOf } from '../http/scope';
 import { optionalName, parseBody, resourceId } from '../../use-cases/input/validation';
 import { agentView } from '../../views/agent';
+import { findOwnedAgent } from '../../use-cases/agents/owned-agent';
+import { deleteAgent, type DeleteAgentDeps } from '../../use-cases/agents/delete';
+import { listHeldClientsRequest } from '../../use-cases/agents/held-clients';
 
-export interface AgentRoutesDeps {
-  prisma: Prisma;
-}
+export type AgentRoutesDeps = DeleteAgentDeps;
 
 const createAgentBody = z.object({
   _id: resourceId.optional(),
   name: optionalName,
 });
 
-export function agentsRouter({ prisma }: AgentRoutesDeps): Router {
+export function agentsRouter(deps: AgentRoutesDeps): Router {
+  const { prisma } = deps;
   const router = Router({ mergeParams: true });
 
   router.post('/agents', async (req, res) => {
@@ -29,6 +30,19 @@ export function agentsRouter({ prisma }: AgentRoutesDeps): Router {
 
   router.get('/agents', async (req, res) => {
     res.json({ agents: (await listAgents(prisma, scopeOf(req))).map(agentView) });
+  });
+
+  router.get('/agents/:agentId', async (req, res) => {
+    res.json(agentView(await findOwnedAgent(prisma, scopeOf(req), req.params.agentId)));
+  });
+
+  router.delete('/agents/:agentId', async (req, res) => {
+    await deleteAgent(deps, scopeOf(req), req.params.agentId);
+    res.status(204).end();
+  });
+
+  router.get('/agents/:agentId/clients', async (req, res) => {
+    res.json(await listHeldClientsRequest(prisma, scopeOf(req), req.params.agentId, req.query));
   });
 
   return router;
