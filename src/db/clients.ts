@@ -56,7 +56,8 @@ export function listClients(prisma: Prisma, scope: Scope, filter: ClientFilter) 
       ...scope,
       liveSlot: true,
       ...(phone !== undefined && { phone }),
-      ...(namePrefix !== undefined && { name: { startsWith: namePrefix, mode: 'insensitive' } }),
+      // Prisma passes LIKE's wildcards through: escaped, `%` and `_` are plain characters.
+      ...(namePrefix !== undefined && { name: { startsWith: namePrefix.replace(/[\\%_]/g, '\\$&'), mode: 'insensitive' } }),
       ...(after && { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] }),
     },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
