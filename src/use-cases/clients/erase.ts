@@ -36,8 +36,9 @@ export async function eraseClient(deps: EraseClientDeps, scope: Scope, clientId:
     if (!live || live.pk !== client.pk) throw new NotFound('Client not found');
     const now = new Date();
     const events: NewEvent[] = [];
-    const assignments = await endActiveIn(tx, { clientPk: client.pk }, 'client_deleted', now, events);
+    // Notes first, so that the events of the ends do not carry them.
     await eraseClientAssignmentNotes(tx, client.pk);
+    const assignments = await endActiveIn(tx, { clientPk: client.pk }, 'client_deleted', now, events);
     const rotations = await stopClientRotations(tx, client.pk, now, events);
     await eraseMessagesAndEvents(tx, client.pk, [...personal, ...(await phonesOfMessages(tx, client.pk))]);
     const erased = await eraseClientRow(tx, client.pk, now);
