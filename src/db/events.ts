@@ -163,21 +163,26 @@ export function messageEvent(type: EventType, row: Message & { client: { id: str
 /** The fields of an event's data that hold what a client's erasure removes: its phone, its name and free text about it. */
 const ERASED_FIELDS = new Set(['client_phone', 'client_name', 'text_message', 'ds_notes']);
 
-/** `data` with the erased fields null and any other string that holds one of `personal` null too. */
-function erased(data: unknown, personal: string[]): unknown {
-  if (typeof data === 'string') return personal.some((p) => data.includes(p)) ? null : data;
-  if (Array.isArray(data)) return data.map((item) => erased(item, personal));
+/**
+ * `data` with the erased fields cleared (`text_message` empty, as an erased message shows it; the others
+ * null) and any other string that holds one of `phones` (a message's `from` or `to`) null.
+ */
+function erased(data: unknown, phones: string[]): unknown {
+  if (typeof data === 'string') return phones.some((p) => data.includes(p)) ? null : data;
+  if (Array.isArray(data)) return data.map((item) => erased(item, phones));
   if (data === null || typeof data !== 'object') return data;
-  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, ERASED_FIELDS.has(key) && value !== null ? (typeof value === 'string' && key === 'text_message' ? '' : null) : erased(value, personal)]));
+  const clear = (key: string, value: unknown) => (value === null ? null : key === 'text_message' ? '' : null);
+  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, ERASED_FIELDS.has(key) ? clear(key, value) : erased(value, phones)]));
 }
 
 /**
- * An erased client's events keep their ids, types, times and statuses: the phone, name and free texts
- * in their data go (`personal`: the client's phone and name, and any phone its messages went to).
+ * An erased client's events keep their ids, types, times and statuses: its phone, name and the free
+ * texts about it go. The name is in the named fields only; a phone may also be a message's `from` or
+ * `to`, so every string holding one of `phones` (its own, and any its messages went to) goes too.
  * Rewritten in place, a page at a time, in the caller's transaction.
  */
-export async function eraseClientEvents(tx: Tx, clientPk: string, personal: string[]): Promise<void> {
-  const needles = personal.filter((p) => p.length > 0);
+export async function eraseClientEvents(tx: Tx, clientPk: string, phones: string[]): Promise<void> {
+  const needles = phones.filter((p) => p.length > 0);
   let after: bigint | undefined;
   for (;;) {
     const page = await tx.event.findMany({ where: { clientPk, ...(after !== undefined && { seq: { gt: after } }) }, select: { id: true, seq: true, data: true }, orderBy: { seq: 'asc' }, take: 500 });

@@ -30,7 +30,7 @@ export interface EraseClientDeps {
 export async function eraseClient(deps: EraseClientDeps, scope: Scope, clientId: string): Promise<void> {
   const client = await findOwnedClient(deps.prisma, scope, clientId);
   await cancelScheduled(deps, client.pk);
-  const personal = [client.phone, client.name].filter((v): v is string => v !== null);
+  const phones = client.phone === null ? [] : [client.phone];
   const { assignments, rotations } = await withEvents(deps.prisma, async (tx, record) => {
     const live = await lockLiveClient(tx, scope, client.id);
     if (!live || live.pk !== client.pk) throw new NotFound('Client not found');
@@ -40,7 +40,7 @@ export async function eraseClient(deps: EraseClientDeps, scope: Scope, clientId:
     await eraseClientAssignmentNotes(tx, client.pk);
     const assignments = await endActiveIn(tx, { clientPk: client.pk }, 'client_deleted', now, events);
     const rotations = await stopClientRotations(tx, client.pk, now, events);
-    await eraseMessagesAndEvents(tx, client.pk, [...personal, ...(await phonesOfMessages(tx, client.pk))]);
+    await eraseMessagesAndEvents(tx, client.pk, [...phones, ...(await phonesOfMessages(tx, client.pk))]);
     const erased = await eraseClientRow(tx, client.pk, now);
     events.push(clientDeletedEvent(erased));
     // Last, once every row it changes is locked (see withEvents).
@@ -51,7 +51,7 @@ export async function eraseClient(deps: EraseClientDeps, scope: Scope, clientId:
   for (const r of rotations) await wakeRotation(deps.temporal, { business: r.business, clientPk: r.clientPk, rotationKey: r.key }, deps.log);
   // A send that found the client just before it was erased may have stored its message since.
   if (await cancelScheduled(deps, client.pk)) {
-    await withEvents(deps.prisma, async (tx) => eraseMessagesAndEvents(tx, client.pk, [...personal, ...(await phonesOfMessages(tx, client.pk))]));
+    await withEvents(deps.prisma, async (tx) => eraseMessagesAndEvents(tx, client.pk, [...phones, ...(await phonesOfMessages(tx, client.pk))]));
   }
 }
 
@@ -69,7 +69,7 @@ async function phonesOfMessages(tx: Tx, clientPk: string): Promise<string[]> {
   return rows.map((r) => r.phone!);
 }
 
-async function eraseMessagesAndEvents(tx: Tx, clientPk: string, personal: string[]) {
+async function eraseMessagesAndEvents(tx: Tx, clientPk: string, phones: string[]) {
   await eraseClientMessages(tx, clientPk);
-  await eraseClientEvents(tx, clientPk, personal);
+  await eraseClientEvents(tx, clientPk, phones);
 }
