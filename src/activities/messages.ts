@@ -74,7 +74,7 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
         });
       }
       // Its client was erased while it was leaving: there is nobody to send it to any more.
-      if (message.phone === null) throw messageNotFound(messageId);
+      if (message.phone === null) throw ApplicationFailure.create({ type: ActivityFailureType.MessageNotFound, message: 'Not sent: its client was erased', nonRetryable: true });
       const outgoing: OutgoingMessage = {
         id: message.id,
         business: message.business,
