@@ -119,10 +119,11 @@ describe('GET /agents/{_id}/clients', () => {
     for (const [i, client] of clients.entries()) await assign(token, client, [{ agent: 'a1', dt_until: `209${i}-01-01` }]);
     await assign(token, 'ended', [{ agent: 'a1' }]);
     await stack.api('DELETE', '/clients/ended/agents/a1', { token });
-    await assign(token, 'expiring', [{ agent: 'a1', dt_until: new Date(Date.now() + 1500).toISOString() }]);
+    const expiresAt = Date.now() + 3000;
+    await assign(token, 'expiring', [{ agent: 'a1', dt_until: new Date(expiresAt).toISOString() }]);
     await assign(token, 'c1', [{ agent: 'a2' }]);
     // Past its dt_until the client is no longer held, even before its workflow has marked it expired.
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now()) + 100));
 
     const seen: { client: string; dt_until: string }[] = [];
     let cursor: string | null = null;
