@@ -100,7 +100,7 @@ function rejectionOf(error: unknown): { code?: string; optOut?: boolean } | unde
   return { ...(typeof detail?.code === 'string' && { code: detail.code }), optOut: detail?.optOut === true };
 }
 
-function outgoing(message: ChunkMessage): OutgoingMessage {
+function outgoing(message: ChunkMessage & { phone: string }): OutgoingMessage {
   return {
     id: message.id,
     business: message.business,
@@ -145,10 +145,17 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
       // A first hand-over, which nothing reached the carrier before, re-picks a sender retired while the message waited (before its pace is reserved).
       const retired = retiredCheck(prisma);
       const rejected: { row: ChunkMessage; error: Error; rejection: NonNullable<ReturnType<typeof rejectionOf>> }[] = [];
-      const rows: ChunkMessage[] = [];
+      const rows: (ChunkMessage & { phone: string })[] = [];
+      const erased: ChunkMessage[] = [];
       for (const row of started) {
+        // Its client was erased while the chunk was leaving: nobody to send it to any more.
+        if (row.phone === null) {
+          erased.push(row);
+          continue;
+        }
         try {
-          rows.push(row.attempts > 0 ? row : { ...row, sender: await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, row, retired)) });
+          const phone = row.phone;
+          rows.push(row.attempts > 0 ? { ...row, phone } : { ...row, phone, sender: await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, { ...row, phone }, retired)) });
         } catch (error) {
           const rejection = rejectionOf(error);
           if (!rejection) throw error;
@@ -181,13 +188,14 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
       );
       const sent = await markChunkSent(prisma, { batchId: input.batchId, chunk: input.chunk });
       for (const { sendAt, sentAt } of sent) observeLateness?.((sentAt.getTime() - sendAt.getTime()) / 1000);
+      for (const row of erased) await markMessageFailed(prisma, { messageId: row.id, error: 'Not sent: its client was erased' });
       for (const { row, error, rejection } of rejected) {
         await markMessageFailed(prisma, { messageId: row.id, error: error.message, errorCode: rejection.code, optOut: rejection.optOut, sender: carrier?.sender });
       }
       if (transient.length > 0) {
         throw new Error(`${transient.length} of ${rows.length} messages of chunk ${input.chunk} not handed over yet: ${(transient[0] as Error)?.message ?? transient[0]}`);
       }
-      return { sent: sent.length, failed: rejected.length };
+      return { sent: sent.length, failed: rejected.length + erased.length };
     },
 
     /** The chunk's retries are exhausted: what the provider accepted is sent, the rest failed. */

@@ -73,6 +73,8 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
           nonRetryable: true,
         });
       }
+      // Its client was erased while it was leaving: there is nobody to send it to any more.
+      if (message.phone === null) throw ApplicationFailure.create({ type: ActivityFailureType.MessageNotFound, message: 'Not sent: its client was erased', nonRetryable: true });
       const outgoing: OutgoingMessage = {
         id: message.id,
         business: message.business,
@@ -92,7 +94,7 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
         }
       }
       // The first attempt, which nothing reached the carrier before, re-picks a sender retired while the message waited.
-      const sender = message.attempts > 1 ? message.sender : await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, { ...message, sender: message.sender }));
+      const sender = message.attempts > 1 ? message.sender : await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, { ...message, phone: outgoing.to, sender: message.sender }));
       const { providerRef } = await whileHeartbeating(() => provider.deliver(outgoing, sender));
       await recordProviderAccepted(prisma, { messageId, providerRef: providerRef ?? null });
       return { provider: provider.name };

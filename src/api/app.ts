@@ -77,7 +77,7 @@ export function createApp(deps: AppDeps): Express {
   // A campaign carries up to 1,000 recipients: its route reads up to 5 MB, every other one 100 kB.
   business.use('/messages/batch', jsonBodyOnly, jsonReader(BATCH_BODY_LIMIT));
   business.use(jsonBodyOnly, jsonReader(BODY_LIMIT), storableBody);
-  business.use(clientsRouter(deps));
+  business.use(clientsRouter({ ...deps, log }));
   business.use(agentsRouter({ ...deps, log }));
   business.use(assignmentsRouter({ ...deps, log, assignTimeoutMs: deps.assignTimeoutMs ?? DEFAULT_ASSIGN_TIMEOUT_MS }));
   business.use(messageBatchesRouter({ ...deps, log }));

@@ -76,9 +76,9 @@ export interface RecordOptions {
  * to `options.events`, with reason `api`, or `rule` for a rotation.
  */
 export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Scope, notes: string | null, options: RecordOptions): Promise<RecordOutcome> {
-  const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...owner, id: input.clientId } } });
+  const client = await tx.client.findUnique({ where: { business_ownerId_id_liveSlot: { ...owner, id: input.clientId, liveSlot: true } } });
   if (!client) return { outcome: 'clientNotFound' };
-  const agents = await tx.agent.findMany({ where: { ...owner, id: { in: input.agents.map((a) => a.agentId) } } });
+  const agents = await tx.agent.findMany({ where: { ...owner, liveSlot: true, id: { in: input.agents.map((a) => a.agentId) } } });
   const agentPks = new Map(agents.map((a) => [a.id, a.pk]));
   const missing = input.agents.find((a) => !agentPks.has(a.agentId));
   if (missing) return { outcome: 'agentNotAuthorized', agentId: missing.agentId };
@@ -173,13 +173,51 @@ export async function endAssignmentByOperator(prisma: Prisma, pair: Pair, now = 
 /** active → unassigned for the active rows `where` selects, each with its `assignment.unassigned` event. */
 function endActive(prisma: Prisma, where: Pair | { id: string }, by: 'api' | 'operator', now: Date) {
   return withEvents(prisma, async (tx, record) => {
-    const rows = await tx.assignment.updateManyAndReturn({
-      where: { ...where, status: 'active' },
-      data: { status: 'unassigned', activeSlot: null, endedAt: now, endedBy: by },
-      include: ASSIGNMENT_EVENT_INCLUDE,
-    });
-    for (const row of rows) await record(assignmentEvent('assignment.unassigned', row, by));
+    const events: NewEvent[] = [];
+    const rows = await endActiveIn(tx, where, by, now, events);
+    for (const event of events) await record(event);
     return rows;
+  });
+}
+
+/** Who ends an assignment before its date. */
+export type EndedBy = 'api' | 'operator' | 'client_deleted' | 'agent_deleted';
+
+/**
+ * active → unassigned, inside the caller's transaction, for the active rows `where` selects (one
+ * client's or one agent's); their `assignment.unassigned` events go to `events`, to be recorded last.
+ */
+export async function endActiveIn(tx: Tx, where: Pair | { id: string } | { clientPk: string } | { agentPk: string }, by: EndedBy, now: Date, events: NewEvent[]) {
+  const rows = await tx.assignment.updateManyAndReturn({
+    where: { ...where, status: 'active' },
+    data: { status: 'unassigned', activeSlot: null, endedAt: now, endedBy: by },
+    include: ASSIGNMENT_EVENT_INCLUDE,
+  });
+  for (const row of rows) events.push(assignmentEvent('assignment.unassigned', row, by));
+  return rows;
+}
+
+/** An erased client's assignments keep their agents, dates and statuses, not their notes. */
+export async function eraseClientAssignmentNotes(tx: Tx, clientPk: string): Promise<void> {
+  await tx.assignment.updateMany({ where: { clientPk, notes: { not: null } }, data: { notes: null } });
+}
+
+/** The position after the last item of an agent's clients page: by assignment, oldest first. */
+export type HeldCursor = { createdAt: Date; id: string };
+
+/** The clients the agent holds at `now`: its active assignments whose `dt_until` is ahead, oldest first. */
+export function listHeldClients(prisma: Prisma, agentPk: string, now: Date, after: HeldCursor | undefined, take: number) {
+  return prisma.assignment.findMany({
+    where: {
+      agentPk,
+      status: 'active',
+      dtUntil: { gt: now },
+      client: { liveSlot: true },
+      ...(after && { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] }),
+    },
+    include: { client: { select: { id: true } } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    take,
   });
 }
 

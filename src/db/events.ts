@@ -1,5 +1,6 @@
 import { Prisma as Db, type Assignment, type Message } from '../generated/prisma/client';
 import { assignmentView } from '../views/assignment';
+import { deletedClientView } from '../views/client';
 import { messageView } from '../views/message';
 import type { EventPattern, EventReason, EventType } from '../domain';
 import type { NewDelivery, Prisma } from './prisma';
@@ -131,6 +132,17 @@ export function assignmentEvent(type: EventType, row: AssignmentWithKeys, reason
   };
 }
 
+/** `client.deleted`: the erased client's id and when; its reason `api` (its owner's DELETE). */
+export function clientDeletedEvent(row: { pk: string; id: string; business: string; ownerId: string; deletedAt: Date | null }): NewEvent {
+  return {
+    scope: { business: row.business, ownerId: row.ownerId },
+    clientPk: row.pk,
+    clientId: row.id,
+    type: 'client.deleted',
+    data: { ...deletedClientView(row), reason: 'api' },
+  };
+}
+
 /** What an assignment event needs read along with the row. */
 export const ASSIGNMENT_EVENT_INCLUDE = {
   agent: { select: { id: true } },
@@ -146,6 +158,41 @@ export function messageEvent(type: EventType, row: Message & { client: { id: str
     type,
     data: { ...messageView(row), reason },
   };
+}
+
+/** The fields of an event's data that hold what a client's erasure removes: its phone, its name and free text about it. */
+const ERASED_FIELDS = new Set(['client_phone', 'client_name', 'text_message', 'ds_notes']);
+
+/**
+ * `data` with the erased fields cleared (`text_message` empty, as an erased message shows it; the others
+ * null) and any other string that holds one of `phones` (a message's `from` or `to`) null.
+ */
+function erased(data: unknown, phones: string[]): unknown {
+  if (typeof data === 'string') return phones.some((p) => data.includes(p)) ? null : data;
+  if (Array.isArray(data)) return data.map((item) => erased(item, phones));
+  if (data === null || typeof data !== 'object') return data;
+  const clear = (key: string, value: unknown) => (value === null ? null : key === 'text_message' ? '' : null);
+  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, ERASED_FIELDS.has(key) ? clear(key, value) : erased(value, phones)]));
+}
+
+/**
+ * An erased client's events keep their ids, types, times and statuses: its phone, name and the free
+ * texts about it go. The name is in the named fields only; a phone may also be a message's `from` or
+ * `to`, so every string holding one of `phones` (its own, and any its messages went to) goes too.
+ * Rewritten in place, a page at a time, in the caller's transaction.
+ */
+export async function eraseClientEvents(tx: Tx, clientPk: string, phones: string[]): Promise<void> {
+  const needles = phones.filter((p) => p.length > 0);
+  let after: bigint | undefined;
+  for (;;) {
+    const page = await tx.event.findMany({ where: { clientPk, ...(after !== undefined && { seq: { gt: after } }) }, select: { id: true, seq: true, data: true }, orderBy: { seq: 'asc' }, take: 500 });
+    for (const event of page) {
+      const data = erased(event.data, needles);
+      if (JSON.stringify(data) !== JSON.stringify(event.data)) await tx.event.update({ where: { id: event.id }, data: { data: data as Db.InputJsonValue } });
+    }
+    if (page.length < 500) return;
+    after = page[page.length - 1].seq;
+  }
 }
 
 /** The types a pattern stands for, as SQL can match them: `assignment.*` is a prefix. */

@@ -180,7 +180,8 @@ export interface ChunkMessage {
   id: string;
   business: string;
   clientId: string | null;
-  phone: string;
+  /** Null once its client was erased (it had already left `scheduled`). */
+  phone: string | null;
   name: string | null;
   text: string;
   sender: string | null;

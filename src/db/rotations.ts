@@ -60,9 +60,9 @@ export type PutRotationOutcome =
  */
 export function putRotation(prisma: Prisma, scope: Scope, clientId: string, request: RotationRequestData, now = new Date()): Promise<PutRotationOutcome> {
   return withEvents(prisma, async (tx, record) => {
-    const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...scope, id: clientId } } });
+    const client = await tx.client.findUnique({ where: { business_ownerId_id_liveSlot: { ...scope, id: clientId, liveSlot: true } } });
     if (!client) return { outcome: 'clientNotFound' };
-    const owned = new Set((await tx.agent.findMany({ where: { ...scope, id: { in: request.agentIds } }, select: { id: true } })).map((a) => a.id));
+    const owned = new Set((await tx.agent.findMany({ where: { ...scope, liveSlot: true, id: { in: request.agentIds } }, select: { id: true } })).map((a) => a.id));
     const missing = request.agentIds.find((id) => !owned.has(id));
     if (missing !== undefined) return { outcome: 'agentNotAuthorized', agentId: missing };
 
@@ -151,7 +151,7 @@ function rotationEvent(type: EventType, row: RotationWithClient, reason: EventRe
 /** active → stopped: no further period is handed out; the one in progress runs to its end. Records `rotation.stopped`. */
 export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, now = new Date()): Promise<StopRotationOutcome> {
   return withEvents(prisma, async (tx, record) => {
-    const client = await tx.client.findUnique({ where: { business_ownerId_id: { ...scope, id: clientId } } });
+    const client = await tx.client.findUnique({ where: { business_ownerId_id_liveSlot: { ...scope, id: clientId, liveSlot: true } } });
     if (!client) return { outcome: 'clientNotFound' };
     const stopped = await tx.rotation.updateMany({
       where: { clientPk: client.pk, ownerId: scope.ownerId, status: 'active' },
@@ -178,6 +178,60 @@ export function stopRotationByOperator(prisma: Prisma, rotationKey: string, now 
     for (const rotation of stopped) await record(rotationEvent('rotation.stopped', rotation, 'operator'));
     return stopped.length > 0;
   });
+}
+
+/**
+ * active → stopped for the rotation of a client being erased, inside the caller's transaction (which
+ * holds the client); every rotation row of the client loses its notes. The `rotation.stopped` events
+ * go to `events`; the stopped rows are returned, to wake their workflows.
+ */
+export async function stopClientRotations(tx: Tx, clientPk: string, now: Date, events: NewEvent[]): Promise<RotationWithClient[]> {
+  const stopped = await tx.rotation.updateManyAndReturn({
+    where: { clientPk, status: 'active' },
+    data: { status: 'stopped', pending: Db.DbNull, notes: null, version: { increment: 1 }, stoppedAt: now, stoppedBy: 'client_deleted' },
+    include: { client: { select: { id: true } } },
+  });
+  await tx.rotation.updateMany({ where: { clientPk }, data: { notes: null, pending: Db.DbNull } });
+  for (const rotation of stopped) events.push(rotationEvent('rotation.stopped', rotation, 'client_deleted'));
+  return stopped;
+}
+
+/**
+ * Takes a deleted agent out of the owner's active rotations, inside the caller's transaction: each goes
+ * on with the others, counted from the same `starts_at`. When the agent held the period in progress,
+ * the rest of it is handed out again at once (to whoever the shortened list gives it). A rotation left
+ * with no agent is stopped (`rotation.stopped`, reason `agent_deleted`); a replacement waiting for its
+ * time loses the agent too, and is dropped when that leaves it empty. Returns the rotations changed,
+ * to wake their workflows.
+ */
+export async function dropAgentFromRotations(tx: Tx, scope: Scope, agent: { id: string; pk: string }, now: Date, events: NewEvent[]): Promise<RotationWithClient[]> {
+  const keys = await tx.$queryRaw<{ key: string }[]>`
+    SELECT key FROM rotations
+     WHERE business = ${scope.business} AND owner_id = ${scope.ownerId} AND status = 'active'
+       AND (${agent.id} = ANY(agent_ids) OR (pending IS NOT NULL AND pending -> 'agentIds' ? ${agent.id}))
+     ORDER BY key
+       FOR UPDATE`;
+  const changed: RotationWithClient[] = [];
+  for (const { key } of keys) {
+    const row = await tx.rotation.findUniqueOrThrow({ where: { key }, include: { client: { select: { id: true } } } });
+    const agentIds = row.agentIds.filter((id) => id !== agent.id);
+    const pending = pendingOf(row);
+    const pendingIds = pending?.agentIds.filter((id) => id !== agent.id) ?? [];
+    const current = currentOf(row);
+    const heldNow = current !== null && current.agentPk === agent.pk && row.coveredUntil !== null && row.coveredUntil > now;
+    const data: Db.RotationUpdateInput =
+      agentIds.length === 0
+        ? { status: 'stopped', pending: Db.DbNull, stoppedAt: now, stoppedBy: 'agent_deleted' }
+        : {
+            agentIds,
+            pending: pending && pendingIds.length > 0 ? pendingJson({ ...pending, agentIds: pendingIds }) : Db.DbNull,
+            ...(heldNow && { current: Db.DbNull, coveredUntil: now }),
+          };
+    const updated = await tx.rotation.update({ where: { key }, data: { ...data, version: { increment: 1 } }, include: { client: { select: { id: true } } } });
+    if (updated.status === 'stopped') events.push(rotationEvent('rotation.stopped', updated, 'agent_deleted'));
+    changed.push(updated);
+  }
+  return changed;
 }
 
 /** A step's outcome: what the workflow is told, and the expiry workflow of the period in progress to start or wake. */

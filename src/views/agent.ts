@@ -1,7 +1,7 @@
-import type { Agent, AgentAbsence } from '../generated/prisma/client';
+import type { Agent, AgentAbsence, Assignment } from '../generated/prisma/client';
 import type { Presence, WorkingHours } from '../domain';
 
-/** An agent as every route shows it; `load` is its active assignments, whatever made them. */
+/** `GET /agents/{_id}`, an item of `GET /agents`, and the 201 of `POST /agents`: the one agent view; `load` is its active assignments, whatever made them. */
 export const agentView = (a: Agent, load: number) => ({
   _id: a.id,
   name: a.name,
@@ -19,4 +19,13 @@ export const absenceView = (a: AgentAbsence) => ({
   from: a.from.toISOString(),
   until: a.until.toISOString(),
   note: a.note,
+});
+
+/** One item of `GET /agents/{_id}/clients`: a client the agent holds now, and until when. */
+export const heldClientView = (a: Assignment & { client: { id: string } }) => ({
+  client: a.client.id,
+  dt_until: a.dtUntil.toISOString(),
+  rotation: a.rotation,
+  assigned_at: a.createdAt.toISOString(),
+  workflow_id: a.workflowId,
 });

@@ -12,9 +12,10 @@ export interface ChangedBy {
   reason: Exclude<EventReason, 'carrier'>;
 }
 
-/** From a row's `*_by` column (`api` or `operator`); null when the row does not say (changed before it was recorded). */
+/** From a row's `*_by` column (`api`, `operator`, `client_deleted`, `agent_deleted`); null when the row does not say (changed before it was recorded). */
 export function changedBy(by: string | null): ChangedBy | null {
   if (by === 'api') return { actor: 'user', reason: 'api' };
+  if (by === 'client_deleted' || by === 'agent_deleted') return { actor: 'user', reason: by };
   if (by === 'operator') return { actor: 'operator', reason: 'operator' };
   return null;
 }

@@ -5,3 +5,9 @@ export const clientView = (c: { id: string; name: string | null; phone: string |
   timezone: c.timezone,
   created_at: c.createdAt.toISOString(),
 });
+
+/** The `data` of a `client.deleted` event, besides its reason: which client, and when it was erased. */
+export const deletedClientView = (c: { id: string; deletedAt: Date | null }) => ({
+  client: c.id,
+  deleted_at: c.deletedAt!.toISOString(),
+});

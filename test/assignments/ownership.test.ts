@@ -44,8 +44,8 @@ const unassign = (client: string, agent: string, token = alice, path = here) =>
 const notAuthorized = (agent: string) => `Agent ${agent} not found or not authorized`;
 
 async function dbRows(ownerId: string, clientId: string, agentId: string, business = stack.business) {
-  const client = await stack.prisma.client.findUniqueOrThrow({ where: { business_ownerId_id: { business, ownerId, id: clientId } } });
-  const agent = await stack.prisma.agent.findUniqueOrThrow({ where: { business_ownerId_id: { business, ownerId, id: agentId } } });
+  const client = await stack.prisma.client.findUniqueOrThrow({ where: { business_ownerId_id_liveSlot: { business, ownerId, id: clientId, liveSlot: true } } });
+  const agent = await stack.prisma.agent.findUniqueOrThrow({ where: { business_ownerId_id_liveSlot: { business, ownerId, id: agentId, liveSlot: true } } });
   return stack.prisma.assignment.findMany({ where: { clientPk: client.pk, agentPk: agent.pk }, orderBy: { createdAt: 'asc' } });
 }
 
@@ -61,7 +61,7 @@ async function workflowExists(workflowId: string): Promise<boolean> {
 
 /** A pair's expiry workflow: readable ids, then the client's internal key (never the user id). */
 async function expiryWorkflowOf(clientId: string, agentId: string, ownerId = 'alice', business = stack.business): Promise<string> {
-  const client = await stack.prisma.client.findUniqueOrThrow({ where: { business_ownerId_id: { business, ownerId, id: clientId } } });
+  const client = await stack.prisma.client.findUniqueOrThrow({ where: { business_ownerId_id_liveSlot: { business, ownerId, id: clientId, liveSlot: true } } });
   return assignmentWorkflowId({ business, clientId, agentId, clientPk: client.pk });
 }
 

@@ -39,7 +39,7 @@ const as = (input: object, who = user) => ({ business: stack.business, user: who
 
 /** A pair's expiry workflow id: the readable ids, then the client's internal key (never the user id). */
 async function expiryWorkflowId(client: string, agent: string): Promise<string> {
-  const { pk } = await stack.prisma.client.findUniqueOrThrow({ where: { business_ownerId_id: { business: stack.business, ownerId: user, id: client } } });
+  const { pk } = await stack.prisma.client.findUniqueOrThrow({ where: { business_ownerId_id_liveSlot: { business: stack.business, ownerId: user, id: client, liveSlot: true } } });
   return `assignment/${stack.business}/${client}/${agent}/${pk}`;
 }
 

@@ -8,8 +8,10 @@ import { optionalName, parseBody, resourceId } from '../../use-cases/input/valid
 import { absencesOf, addAbsence, endAgentAbsence } from '../../use-cases/agents/absences';
 import { agentDetails, patchAgent, type AgentDeps } from '../../use-cases/agents/update';
 import { agentView } from '../../views/agent';
+import { deleteAgent, type DeleteAgentDeps } from '../../use-cases/agents/delete';
+import { listHeldClientsRequest } from '../../use-cases/agents/held-clients';
 
-export type AgentRoutesDeps = AgentDeps;
+export type AgentRoutesDeps = AgentDeps & DeleteAgentDeps;
 
 const createAgentBody = z.object({
   _id: resourceId.optional(),
@@ -51,6 +53,15 @@ export function agentsRouter(deps: AgentRoutesDeps): Router {
 
   router.delete('/agents/:agentId/absences/:absenceId', async (req, res) => {
     res.json(await endAgentAbsence(deps, scopeOf(req), req.params.agentId, req.params.absenceId));
+  });
+
+  router.delete('/agents/:agentId', async (req, res) => {
+    await deleteAgent(deps, scopeOf(req), req.params.agentId);
+    res.status(204).end();
+  });
+
+  router.get('/agents/:agentId/clients', async (req, res) => {
+    res.json(await listHeldClientsRequest(prisma, scopeOf(req), req.params.agentId, req.query));
   });
 
   return router;

@@ -181,12 +181,12 @@ export const components: OpenApiObject = {
       description:
         'Who ended, canceled or stopped it, and why (the `reason` its event carries): `user` with `api` — the owner, the only user who can ' +
         'change it (the token\'s subject, over HTTP or Nexus), so the caller; `operator` with `operator` — its workflow canceled in the Temporal UI; ' +
-        '`system` with `expiry` — its date came.',
+        '`system` with `expiry` — its date came; `user` with `client_deleted` / `agent_deleted` — the owner deleted the client (its erasure) or the agent.',
       required: ['actor', 'reason'],
       additionalProperties: false,
       properties: {
         actor: { enum: ['user', 'operator', 'system'] },
-        reason: { enum: ['api', 'expiry', 'operator', 'rule'] },
+        reason: { enum: ['api', 'expiry', 'operator', 'rule', 'client_deleted', 'agent_deleted'] },
       },
       examples: [{ actor: 'user', reason: 'api' }],
     },

@@ -16,3 +16,4 @@ export * from './sending';
 export * from './receipts';
 export * from './inbound';
 export * from './queries';
+export * from './erase';

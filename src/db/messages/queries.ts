@@ -58,7 +58,7 @@ export function listOwnedMessages(prisma: Prisma, scope: Scope, filter: MessageF
       ...scope,
       ...(status && { status }),
       ...(direction && { direction }),
-      ...(clientId && { client: { id: clientId } }),
+      ...(clientId && { client: { id: clientId, liveSlot: true } }),
       ...(after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }),
     },
     include: withClientId,

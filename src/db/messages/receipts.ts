@@ -70,7 +70,7 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
       },
       include: withClientId,
     });
-    if (failed && receipt.optOut && row.sender) {
+    if (failed && receipt.optOut && row.sender && row.phone) {
       const business = await optOutScopeOf(tx, row.business, row.sender);
       await recordOptOut(tx, { sender: row.sender, phone: row.phone, business, source: 'carrier', detail: receipt.errorCode ?? '', at: now });
     }

@@ -122,7 +122,7 @@ export async function markMessageFailed(
     });
     if (!row) return;
     const sender = row.sender ?? input.sender;
-    if (input.optOut && sender) {
+    if (input.optOut && sender && row.phone) {
       await recordOptOut(tx, { sender, phone: row.phone, business: await optOutScopeOf(tx, row.business, sender), source: 'carrier', detail: input.errorCode ?? '', at: now });
     }
     await record(messageEvent('message.failed', row, 'api'));

@@ -24,8 +24,8 @@ export async function cancelMessage(deps: CancelDeps, scope: Scope, id: string):
 }
 
 /** scheduled → canceled, then wakes the workflow so it ends; false when the message had already left `scheduled`. */
-export async function cancelIfScheduled(deps: CancelDeps, message: { id: string }): Promise<boolean> {
-  const canceled = await cancelScheduledMessage(deps.prisma, message.id);
+export async function cancelIfScheduled(deps: CancelDeps, message: { id: string }, by: 'api' | 'client_deleted' = 'api'): Promise<boolean> {
+  const canceled = await cancelScheduledMessage(deps.prisma, message.id, new Date(), by);
   if (canceled) {
     const row = await findMessage(deps.prisma, message.id);
     // A batch's message has no run of its own: its batch's run skips it when it claims its chunk.

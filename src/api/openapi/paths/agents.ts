@@ -1,5 +1,7 @@
 import type { ApiPart } from '../components';
 import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { pageParameters } from './clients';
+
 
 const AGENT_EXAMPLE = {
   _id: 'a1',
@@ -16,7 +18,7 @@ const agentIdParameter = {
   name: '_id',
   in: 'path',
   required: true,
-  description: 'The agent\'s id. Another user\'s or business\'s agent is the same 404 as a missing one.',
+  description: 'The agent\'s id. One of another user or business, a deleted one, or one that could never exist, is the same 404 as a missing one.',
   schema: { type: 'string' },
   example: 'a1',
 };
@@ -94,6 +96,31 @@ export const agentsApi: ApiPart = {
       required: ['absences'],
       additionalProperties: false,
       properties: { absences: { type: 'array', items: ref('schemas', 'Absence'), description: 'In progress or to come, soonest first.' } },
+    },
+    HeldClientList: {
+      type: 'object',
+      required: ['agent', 'clients', 'next_cursor'],
+      additionalProperties: false,
+      properties: {
+        agent: ref('schemas', 'ResourceId'),
+        clients: {
+          type: 'array',
+          description: 'The clients the agent holds now (an active assignment whose `dt_until` is ahead), oldest assignment first.',
+          items: {
+            type: 'object',
+            required: ['client', 'dt_until', 'rotation', 'assigned_at', 'workflow_id'],
+            additionalProperties: false,
+            properties: {
+              client: ref('schemas', 'ResourceId'),
+              dt_until: { ...ref('schemas', 'DateTime'), description: 'When the assignment ends.' },
+              rotation: { type: 'boolean', description: 'Made by the client\'s rotation.' },
+              assigned_at: ref('schemas', 'DateTime'),
+              workflow_id: { type: 'string', pattern: '^assignment/' },
+            },
+          },
+        },
+        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
+      },
     },
     AgentList: {
       type: 'object',
@@ -179,6 +206,22 @@ export const agentsApi: ApiPart = {
           ...businessResponses(true),
         },
       },
+      delete: {
+        operationId: 'deleteAgent',
+        tags: ['Agents'],
+        summary: 'Delete an agent',
+        description:
+          'Its active assignments end (`ended_by` `{ "actor": "user", "reason": "agent_deleted" }`, an `assignment.unassigned` each). It leaves the caller\'s ' +
+          'rotations, which go on with the other agents from the same `starts_at`; when it held the period in progress, the rest of that period goes at once ' +
+          'to the agent the shortened list names. A rotation left with no agent stops (`rotation.stopped`, reason `agent_deleted`). The id is then free ' +
+          'for a new agent. Asking again is a 404.',
+        responses: {
+          204: { description: 'Deleted.' },
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: AGENT_NOT_FOUND,
+          ...businessResponses(false),
+        },
+      },
     },
     [`${PREFIX}/agents/{_id}/absences`]: {
       parameters: [ref('parameters', 'businessname'), agentIdParameter],
@@ -223,6 +266,26 @@ export const agentsApi: ApiPart = {
           200: json('The absence as ended.', ref('schemas', 'Absence')),
           400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
           404: problem(404, 'No such agent, or no such absence left to end.', { agentNotFound: 'Agent not found', absenceNotFound: 'Absence not found', ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/agents/{_id}/clients`]: {
+      parameters: [ref('parameters', 'businessname'), agentIdParameter],
+      get: {
+        operationId: 'listAgentClients',
+        tags: ['Agents'],
+        summary: 'The clients an agent holds now',
+        description: 'One page at a time as `GET /messages`.',
+        parameters: pageParameters,
+        responses: {
+          200: json('One page.', ref('schemas', 'HeldClientList')),
+          400: problem(400, 'A query parameter is invalid; the detail names it.', {
+            invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
+            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: AGENT_NOT_FOUND,
           ...businessResponses(false),
         },
       },

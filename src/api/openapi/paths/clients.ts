@@ -12,6 +12,18 @@ export const clientIdParameter = {
 
 const clientNotFound = { clientNotFound: 'Client not found' };
 
+export const pageParameters = [
+  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+  { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
+];
+
+const fieldErrors = {
+  invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
+  invalidName: 'Invalid name: Too big: expected string to have <=200 characters',
+  invalidTimezone: 'Invalid timezone: must be an IANA time zone such as America/New_York',
+  notAnObject: 'Invalid request body: Invalid input: expected object, received null',
+};
+
 export const clientsApi: ApiPart = {
   tags: [{ name: 'Clients', description: 'The people messages go to and agents are assigned to. Each belongs to one user in one business.' }],
   schemas: {
@@ -35,6 +47,27 @@ export const clientsApi: ApiPart = {
         },
       },
     },
+    ClientChanges: {
+      type: 'object',
+      description:
+        'A JSON merge patch: a field given replaces the stored one (checked as on creation), null clears it, an absent one stays. ' +
+        '`_id` may be given only as it is. Unknown fields are ignored. Messages already accepted keep the phone they were accepted with.',
+      properties: {
+        _id: { ...ref('schemas', 'ResourceId'), description: 'The client\'s own id, if given; another is a 400.' },
+        name: { type: ['string', 'null'], maxLength: 200, examples: ['Ada King'] },
+        phone: { type: ['string', 'null'], description: 'As on creation: normalised to E.164.', examples: ['+44 20 7946 0958'] },
+        timezone: { type: ['string', 'null'], description: 'An IANA time zone, as on creation.', examples: ['Europe/London'] },
+      },
+    },
+    ClientList: {
+      type: 'object',
+      required: ['clients', 'next_cursor'],
+      additionalProperties: false,
+      properties: {
+        clients: { type: 'array', items: ref('schemas', 'Client'), description: 'Oldest first.' },
+        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
+      },
+    },
     Client: {
       type: 'object',
       required: ['_id', 'name', 'phone', 'timezone', 'created_at'],
@@ -51,6 +84,36 @@ export const clientsApi: ApiPart = {
   paths: {
     [`${PREFIX}/clients`]: {
       parameters: [ref('parameters', 'businessname')],
+      get: {
+        operationId: 'listClients',
+        tags: ['Clients'],
+        summary: 'List the caller\'s clients',
+        description: 'The caller\'s clients in this business, oldest first, one page at a time as `GET /messages`; erased clients are not listed.',
+        parameters: [
+          {
+            name: 'phone',
+            in: 'query',
+            required: false,
+            description: 'Only clients with exactly this phone (spaces, dashes, dots and parentheses are removed; the rest must be E.164; `+` is `%2B` in a URL).',
+            schema: { type: 'string', maxLength: 64 },
+            example: '+14155550100',
+          },
+          { name: 'q', in: 'query', required: false, description: 'Only clients whose name starts with this, case-insensitively.', schema: { type: 'string', minLength: 1, maxLength: 200 }, example: 'ad' },
+          ...pageParameters,
+        ],
+        responses: {
+          200: json('One page.', ref('schemas', 'ClientList')),
+          400: problem(400, 'A query parameter is invalid; the detail names it.', {
+            invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
+            emptyQ: 'Invalid q: must not be empty',
+            invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
+            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          ...businessResponses(false),
+        },
+      },
       post: {
         operationId: 'createClient',
         tags: ['Clients'],
@@ -87,6 +150,44 @@ export const clientsApi: ApiPart = {
         summary: 'Read a client',
         responses: {
           200: json('The client.', ref('schemas', 'Client')),
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(false),
+        },
+      },
+      patch: {
+        operationId: 'updateClient',
+        tags: ['Clients'],
+        summary: 'Change a client\'s name, phone or time zone',
+        requestBody: {
+          required: false,
+          content: {
+            'application/json': { schema: ref('schemas', 'ClientChanges'), example: { phone: '+44 20 7946 0958', timezone: 'Europe/London' } },
+            'application/merge-patch+json': { schema: ref('schemas', 'ClientChanges') },
+          },
+        },
+        responses: {
+          200: json('The client as changed.', ref('schemas', 'Client')),
+          400: problem(400, 'A field is invalid; the detail names it. Nothing is changed.', {
+            ...fieldErrors,
+            changedId: "Invalid _id: a client's id cannot be changed",
+            ...BODY_EXAMPLES,
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(true),
+        },
+      },
+      delete: {
+        operationId: 'deleteClient',
+        tags: ['Clients'],
+        summary: 'Erase a client',
+        description:
+          'Its messages not yet sent are canceled (`canceled_by` `{ "actor": "user", "reason": "client_deleted" }`); its active assignments end ' +
+          '(`ended_by` the same) and its rotation stops; its messages and events keep their ids, times and statuses but lose its phone, name and ' +
+          'texts (and its assignments their notes); `client.deleted` is recorded. The id is then free for a new client. Asking again is a 404.',
+        responses: {
+          204: { description: 'Erased.' },
           400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),

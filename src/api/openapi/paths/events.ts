@@ -10,12 +10,14 @@ const ASSIGNMENT_TYPES: EventType[] = ['assignment.created', 'assignment.updated
 const MESSAGE_TYPES: EventType[] = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed'];
 const ROTATION_TYPES: EventType[] = ['rotation.stopped'];
 const ROUTING_TYPES: EventType[] = ['routing.assigned', 'routing.queued', 'routing.no_eligible_agent'];
+const CLIENT_TYPES: EventType[] = ['client.deleted'];
 
 const reason = {
   enum: [...EVENT_REASONS],
   description:
     'What made the change: `api` a request of the owner (HTTP or Nexus) — and, for a message, its sending that followed; ' +
-    '`expiry` the assignment\'s `dt_until`; `operator` a cancellation in the Temporal UI; `rule` the client\'s rotation; `carrier` a carrier\'s delivery receipt or a text the client sent.',
+    '`expiry` the assignment\'s `dt_until`; `operator` a cancellation in the Temporal UI; `rule` the client\'s rotation; `carrier` a carrier\'s delivery receipt or a text the client sent; ' +
+    '`client_deleted` / `agent_deleted` the owner deleting the client (its erasure) or an agent, which ended the assignment, canceled the message or stopped the rotation.',
 };
 
 /** The resource's own schema with the fields an event adds, so the two cannot drift apart. */
@@ -77,7 +79,7 @@ export const eventsApi: ApiPart = {
         'Every change of an assignment or a message, and a rotation stopped, recorded in the transaction that made it: `assignment.created`, ' +
         '`assignment.updated`, `assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, ' +
         '`message.delivered`, `message.undelivered` (a carrier\'s receipt), `message.failed`, `message.canceled`, `message.suppressed` (not sent: the recipient opted out), `message.received` (a text the client sent), ' +
-        '`rotation.stopped`, `routing.assigned`, `routing.queued`, `routing.no_eligible_agent` (lead routing\'s decisions). ' +
+        '`rotation.stopped`, `routing.assigned`, `routing.queued`, `routing.no_eligible_agent` (lead routing\'s decisions), `client.deleted` (a client erased: its earlier events lose its phone, name and texts). ' +
         'Read them here, in commit order, or receive them by webhook.',
     },
   ],
@@ -121,7 +123,17 @@ export const eventsApi: ApiPart = {
     RotationEvent: eventSchema(ROTATION_TYPES, 'RotationEventData', 'A rotation stopped.'),
     RoutingEventData: withEventFields(routingApi.schemas!.RoutingDecision, { reason }, 'The decision as `GET /routing-decisions/{id}` shows it, and the reason (`api` a route request, `rule` the queue assigning a waiting client).'),
     RoutingEvent: eventSchema(ROUTING_TYPES, 'RoutingEventData', 'A routing decision: a client assigned or queued, or nobody eligible under a `reject` policy.'),
-    Event: { oneOf: [ref('schemas', 'AssignmentEvent'), ref('schemas', 'MessageEvent'), ref('schemas', 'ReceivedMessageEvent'), ref('schemas', 'RotationEvent'), ref('schemas', 'RoutingEvent')] },
+    ClientEventData: {
+      type: 'object',
+      description: 'The erased client\'s id, when it was erased, and the reason (`api`: its owner\'s DELETE).',
+      required: ['client', 'deleted_at', 'reason'],
+      additionalProperties: false,
+      properties: { client: ref('schemas', 'ResourceId'), deleted_at: ref('schemas', 'DateTime'), reason },
+    },
+    ClientEvent: eventSchema(CLIENT_TYPES, 'ClientEventData', 'A client erased.'),
+    Event: {
+      oneOf: [ref('schemas', 'AssignmentEvent'), ref('schemas', 'MessageEvent'), ref('schemas', 'ReceivedMessageEvent'), ref('schemas', 'RotationEvent'), ref('schemas', 'RoutingEvent'), ref('schemas', 'ClientEvent')],
+    },
     EventPage: {
       type: 'object',
       required: ['events', 'next_cursor', 'has_more'],
@@ -156,7 +168,7 @@ export const eventsApi: ApiPart = {
             description: 'The `next_cursor` of a previous page of this caller (the same business and user); absent: from the first event.',
             schema: { type: 'string', maxLength: 100 },
           },
-          { name: 'type', in: 'query', required: false, description: 'Only this type, or `assignment.*` / `message.*` / `rotation.*` / `routing.*`.', schema: { enum: [...EVENT_PATTERNS] } },
+          { name: 'type', in: 'query', required: false, description: 'Only this type, or `assignment.*` / `message.*` / `rotation.*` / `routing.*` / `client.*`.', schema: { enum: [...EVENT_PATTERNS] } },
           { name: 'client', in: 'query', required: false, description: 'Only events about this client; another user\'s id matches nothing.', schema: ref('schemas', 'ResourceId') },
           { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
         ],

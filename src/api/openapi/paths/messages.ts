@@ -138,7 +138,7 @@ export const messagesApi: ApiPart = {
         workflow_id: { type: ['string', 'null'], pattern: '^message(-batch)?/', description: 'Null for an inbound message: it has no workflow. A campaign\'s message names its batch\'s workflow.' },
         message_type: { const: 'text' },
         client: { type: ['string', 'null'] },
-        client_phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' },
+        client_phone: { type: ['string', 'null'], pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164; null once its client was erased (`DELETE /clients/{_id}`).' },
         client_name: { type: ['string', 'null'] },
         from: {
           type: ['string', 'null'],
@@ -147,7 +147,7 @@ export const messagesApi: ApiPart = {
             'shared sender (a number or messaging service); null without a carrier. Inbound: the client\'s phone.',
         },
         to: { type: ['string', 'null'], description: 'Who it was sent to. Outbound: the client\'s phone. Inbound: our number the client texted.' },
-        text_message: { type: 'string' },
+        text_message: { type: 'string', description: 'Empty once its client was erased.' },
         attempts: { type: 'integer', minimum: 0, description: 'Hand-overs to the provider, retries included.' },
         provider: { type: ['string', 'null'], description: 'The provider that handled it: `log` or `webhook`.' },
         provider_ref: { type: ['string', 'null'], description: 'The provider\'s own id of the delivery.' },

@@ -60,7 +60,7 @@ export const webhooksApi: ApiPart = {
           type: ['array', 'null'],
           items: { enum: [...EVENT_PATTERNS] },
           minItems: 1,
-          description: 'Event types, `assignment.*`, `message.*`, `rotation.*` or `*`. Absent or null: every type.',
+          description: 'Event types, `assignment.*`, `message.*`, `rotation.*`, `client.*` or `*`. Absent or null: every type.',
           examples: [['assignment.*', 'message.sent']],
         },
         description: { type: ['string', 'null'], maxLength: 500 },

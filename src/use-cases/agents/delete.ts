@@ -1,0 +1,40 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import { deleteAgentRow } from '../../db/agents';
+import { endActiveIn } from '../../db/assignments';
+import { withEvents, type NewEvent } from '../../db/events';
+import type { Prisma } from '../../db/prisma';
+import { dropAgentFromRotations } from '../../db/rotations';
+import type { Scope } from '../../db/scope';
+import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
+import { wakeRotation } from '../../starters/rotation-workflow';
+import { NotFound } from '../errors';
+import { findOwnedAgent } from './owned-agent';
+
+export interface DeleteAgentDeps {
+  prisma: Prisma;
+  temporal: TemporalClient;
+  log?: (error: unknown) => void;
+}
+
+/**
+ * `DELETE /agents/{_id}`, in one transaction: the agent leaves the owner's rotations (which go on with
+ * the others; one left with nobody stops), its active assignments end (`ended_by` agent_deleted, an
+ * `assignment.unassigned` each), and its row keeps only its keys (the id is free again). Then the
+ * expiry runs of the ended assignments and the changed rotations' runs are woken.
+ */
+export async function deleteAgent(deps: DeleteAgentDeps, scope: Scope, agentId: string): Promise<void> {
+  const agent = await findOwnedAgent(deps.prisma, scope, agentId);
+  const { assignments, rotations } = await withEvents(deps.prisma, async (tx, record) => {
+    const now = new Date();
+    const events: NewEvent[] = [];
+    // Rotations first: a rotation's step locks its row, then the agents it hands periods to.
+    const rotations = await dropAgentFromRotations(tx, scope, agent, now, events);
+    if (!(await deleteAgentRow(tx, agent.pk, now))) throw new NotFound('Agent not found');
+    const assignments = await endActiveIn(tx, { agentPk: agent.pk }, 'agent_deleted', now, events);
+    // Last, once every row it changes is locked (see withEvents).
+    for (const event of events) await record(event);
+    return { assignments, rotations };
+  });
+  for (const a of assignments) await wakeExpiry(deps.temporal, a.workflowId, deps.log);
+  for (const r of rotations) await wakeRotation(deps.temporal, { business: r.business, clientPk: r.clientPk, rotationKey: r.key }, deps.log);
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { updateClient } from '../../db/clients';
+import type { Prisma } from '../../db/prisma';
+import type { Scope } from '../../db/scope';
+import { NotFound, Invalid } from '../errors';
+import { timeZone } from '../input/time-zone';
+import { optionalName, parseBody, phoneNumber } from '../input/validation';
+import { findOwnedClient } from './owned-client';
+
+/** As on creation; a field absent stays, null clears it. */
+const patchClientBody = z.object({
+  _id: z.string().optional(),
+  name: optionalName,
+  phone: phoneNumber.nullish(),
+  timezone: timeZone.nullish(),
+});
+
+/**
+ * `PATCH /clients/{_id}`, a JSON merge patch of name, phone and time zone. Messages already accepted
+ * keep the phone they were accepted with; later ones take the new one.
+ */
+export async function updateClientRequest(prisma: Prisma, scope: Scope, clientId: string, body: unknown) {
+  const client = await findOwnedClient(prisma, scope, clientId);
+  const patch = parseBody(patchClientBody, body);
+  if (patch._id !== undefined && patch._id !== client.id) throw new Invalid('Invalid _id: a client\'s id cannot be changed');
+  // Which fields the patch names: parsing makes an absent name null, as on creation.
+  const names = (field: string) => typeof body === 'object' && body !== null && Object.hasOwn(body, field);
+  const changes = {
+    ...(names('name') && { name: patch.name }),
+    ...(names('phone') && { phone: patch.phone ?? null }),
+    ...(names('timezone') && { timezone: patch.timezone ?? null }),
+  };
+  const updated = await updateClient(prisma, client.pk, changes);
+  if (!updated) throw new NotFound('Client not found');
+  return updated;
+}
