@@ -29,7 +29,8 @@ describe('GET /agents/{_id}', () => {
     const location = created.headers.get('location')!;
     const read = await stack.api('GET', `/${location}`, { token });
     expect(read.status).toBe(200);
-    expect(read.body).toEqual({ _id: 'a1', name: 'Grace', created_at: created.body.created_at });
+    expect(read.body).toEqual(created.body);
+    expect(read.body).toMatchObject({ _id: 'a1', name: 'Grace', load: 0 });
   });
 
   test('another user\'s, another business\'s, a missing and an impossible agent are the same 404', async () => {
