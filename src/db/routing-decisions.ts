@@ -249,6 +249,12 @@ export function cancelWaiting(prisma: Prisma, scope: Scope, clientPk: string, po
   });
 }
 
+/** A client's erasure: its waiting places canceled, and every decision about it without its notes. */
+export async function eraseClientDecisions(tx: Tx, clientPk: string, now: Date): Promise<void> {
+  await tx.routingDecision.updateMany({ where: { clientPk, status: 'queued' }, data: { status: 'canceled', waitingSlot: null, decidedAt: now } });
+  await tx.routingDecision.updateMany({ where: { clientPk, notes: { not: null } }, data: { notes: null } });
+}
+
 /** The owner's policies with clients waiting: those to wake when capacity may have freed. */
 export async function policiesWithWaiting(prisma: Prisma, scope: Scope): Promise<{ pk: string; id: string; business: string }[]> {
   const rows = await prisma.routingDecision.findMany({ where: { ...scope, status: 'queued' }, distinct: ['policyPk'], select: { policy: { select: { pk: true, id: true, business: true } } } });

@@ -87,6 +87,10 @@ test('DELETE /clients/{_id} leaves no phone or name in PostgreSQL or Temporal, a
   const rotation = await stack.api('PUT', '/clients/c1/rotation', { token, body: { agents: ['a3', 'a2'], period: '1h', ds_notes: `Rotation for ${name}` } });
   expect(rotation.status).toBe(201);
 
+  // a1 holds two clients, the policy's capacity is one: c1 waits in the policy's queue, its decision noting the name.
+  expect((await stack.api('PUT', '/teams/sales', { token, body: { members: [{ agent: 'a1' }] } })).status).toBe(200);
+  expect((await stack.api('PUT', '/routing-policies/leads', { token, body: { team: 'sales', strategy: 'round_robin', capacity: 1 } })).status).toBe(200);
+  expect((await stack.api('POST', '/clients/c1/route', { token, body: { policy: 'leads', notes: `Inbound lead ${name}` } })).status).toBe(202);
   const sent = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: `Hello ${name}, your order has shipped.` } });
   const toOther = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', client_phone: otherPhone, text_message: 'To the office line' } });
   const later = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: `See you tomorrow, ${surname}`, delay: 'PT1H' } });
@@ -102,6 +106,7 @@ test('DELETE /clients/{_id} leaves no phone or name in PostgreSQL or Temporal, a
 
   // Gone for the API; a second DELETE is a 404.
   expectProblem(await stack.api('GET', '/clients/c1', { token }), 404, 'Client not found');
+  expect((await stack.api('GET', '/routing-policies/leads/queue', { token })).body.queue).toEqual([]);
   expectProblem(await stack.api('DELETE', '/clients/c1', { token }), 404, 'Client not found');
   expect((await stack.api('GET', '/clients', { token })).body.clients.map((c: { _id: string }) => c._id)).toEqual(['kept']);
 

@@ -5,6 +5,7 @@ import { clientDeletedEvent, eraseClientEvents, withEvents, type NewEvent } from
 import { eraseClientMessages, scheduledMessagesOf } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
 import { stopClientRotations } from '../../db/rotations';
+import { eraseClientDecisions } from '../../db/routing-decisions';
 import type { Scope } from '../../db/scope';
 import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
 import { wakeRotation } from '../../starters/rotation-workflow';
@@ -23,7 +24,7 @@ export interface EraseClientDeps {
  * `DELETE /clients/{_id}`, the client's erasure. Its messages not yet sent are canceled first, through
  * the cancel path (their runs end). Then, in one transaction holding the client: its row keeps only its
  * keys (the id is free again), its active assignments end (`ended_by` client_deleted), its rotation
- * stops, its messages and events lose its phone, name and texts, and `client.deleted` is recorded. Last,
+ * stops, its places in routing queues are given up, its messages and events lose its phone, name and texts, and `client.deleted` is recorded. Last,
  * the expiry and rotation runs are woken so they end, and a message a racing send accepted meanwhile is
  * canceled and erased too.
  */
@@ -40,6 +41,7 @@ export async function eraseClient(deps: EraseClientDeps, scope: Scope, clientId:
     await eraseClientAssignmentNotes(tx, client.pk);
     const assignments = await endActiveIn(tx, { clientPk: client.pk }, 'client_deleted', now, events);
     const rotations = await stopClientRotations(tx, client.pk, now, events);
+    await eraseClientDecisions(tx, client.pk, now);
     await eraseMessagesAndEvents(tx, client.pk, [...phones, ...(await phonesOfMessages(tx, client.pk))]);
     const erased = await eraseClientRow(tx, client.pk, now);
     events.push(clientDeletedEvent(erased));
