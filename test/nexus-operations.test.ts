@@ -278,7 +278,8 @@ describe('sendMessage and cancelMessage', () => {
     expect(viaHttp.canceled_by).toEqual({ actor: 'user', reason: 'api' });
     expect(okOf(first)).toEqual(expected);
     expect(okOf(again)).toEqual(expected);
-    await expect(stack.temporal.workflow.getHandle(viaHttp.workflow_id).result()).resolves.toEqual({ outcome: 'canceled' });
+    await expect(stack.temporal.workflow.getHandle(viaHttp.workflow_id).result()).rejects.toThrow(WorkflowFailedError);
+    expect((await stack.temporal.workflow.getHandle(viaHttp.workflow_id).describe()).status.name).toBe('CANCELLED');
   });
 
   test('rejects a cancel as the route does', async () => {

@@ -1,5 +1,5 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import { startWorkflow, type WorkflowHandle } from '@temporalio/nexus';
 import type { StartOperationContext } from 'nexus-rpc';
 import {
@@ -33,8 +33,7 @@ export interface ScheduledMessage {
  * adds its callback). A message due later is started with Temporal's `startDelay` until `send_at`, or
  * until `deferred_until` when its send window defers it: until then its run is one event in the server
  * and no workflow task at all (no timer, nothing in a worker's cache), and its first task comes when it
- * is due. A cancel wakes it early (see `wakeMessageWorkflow`);
- * an operator's Request Cancellation does so by itself.
+ * is due. A cancel wakes it early (see `cancelMessageWorkflow`), as an operator's Request Cancellation does.
  */
 export function messageWorkflowOptions(baseTaskQueue: string, message: ScheduledMessage, now = Date.now()) {
   const deferred = message.deferredUntil && message.deferredUntil > message.sendAt ? message.deferredUntil : null;
@@ -73,16 +72,16 @@ export function startMessageWorkflowForOperation(ctx: StartOperationContext, tas
 }
 
 /**
- * Tells the workflow to re-read its row (after a cancel). Signal-with-start, because a plain signal to a
- * run still waiting on its start delay would wait with it; this one wakes it now, and starts a run that
- * never started (it finds the row canceled and ends). A closed run has nothing left to send.
+ * Ends the run of a message its user canceled (the row is already `canceled`, by `api`): a cancellation
+ * request, so that the run ends as Temporal's Canceled, as an operator's Request Cancellation does. It
+ * wakes a run still waiting on its start delay too; a run that never started or already closed has
+ * nothing to end.
  */
-export async function wakeMessageWorkflow(temporal: TemporalClient, taskQueue: string, message: ScheduledMessage): Promise<void> {
-  const { startDelay: _delay, ...options } = messageWorkflowOptions(taskQueue, message);
+export async function cancelMessageWorkflow(temporal: TemporalClient, message: { business: string; id: string }): Promise<void> {
   try {
-    await temporal.workflow.signalWithStart<SendMessageWorkflow, []>(SEND_MESSAGE_WORKFLOW, { ...options, signal: messageChangedSignal, signalArgs: [] });
+    await temporal.workflow.getHandle(messageWorkflowId(message.business, message.id)).cancel();
   } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
 }
 
@@ -100,5 +99,18 @@ export async function restartMessageWorkflow(temporal: TemporalClient, taskQueue
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
     throw error;
+  }
+}
+
+/**
+ * Tells a sent message's run that a carrier's receipt moved its row, so that its MessageStatus and
+ * details follow (the run re-reads the row). A run already closed — it waited its bound, or an operator
+ * terminated it — has nothing to show: the row stays the truth.
+ */
+export async function tellMessageWorkflowOfReceipt(temporal: TemporalClient, workflowId: string): Promise<void> {
+  try {
+    await temporal.workflow.getHandle(workflowId).signal(messageChangedSignal);
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
 }
