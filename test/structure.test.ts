@@ -110,7 +110,11 @@ test('each workflow type is started, signaled and updated from exactly one modul
   const startersOf = Object.fromEntries(
     names.map(({ constant, type }) => [type, starting.filter((file) => new RegExp(`\\b${constant}\\b`).test(readFileSync(file, 'utf8'))).map((f) => relative(PROJECT_ROOT, f))]),
   );
-  for (const [type, files] of Object.entries(startersOf)) expect({ type, files }).toEqual({ type, files: [expect.stringMatching(/^src\/temporal\//)] });
+  // Run only by an operator's hand now (the housekeeping run calls their activities itself): no module starts them.
+  const BY_HAND_ONLY = ['reconcile', 'sweepWebhookDeliveries'];
+  for (const [type, files] of Object.entries(startersOf)) {
+    expect({ type, files }).toEqual({ type, files: BY_HAND_ONLY.includes(type) ? [] : [expect.stringMatching(/^src\/temporal\//)] });
+  }
   expect(starting.map((f) => relative(PROJECT_ROOT, f)).filter((f) => !/^src\/temporal\/[a-z-]+-(workflow|schedule)\.ts$/.test(f))).toEqual([]);
 });
 

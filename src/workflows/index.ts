@@ -22,3 +22,4 @@ deliverWebhook satisfies DeliverWebhookWorkflow;
 rotation satisfies RotationWorkflow;
 export { rotation };
 export { reconcile } from './reconcile';
+export { housekeeping } from './housekeeping';
