@@ -4,12 +4,14 @@ import {
   claimMessageForSending,
   countDeliveryAttempt,
   markMessageFailed,
+  findMessage,
   markMessageSent,
   messageStatus,
   recordProviderAccepted,
 } from '../db/messages';
 import type { Prisma } from '../db/prisma';
-import { ActivityFailureType, type MessageClaim, type MessageOutcome, type MessageStatus, type SendMessageResult } from '../domain';
+import { ActivityFailureType, type MessageClaim, type MessageOutcome, type MessageStatus, type MessageStatusDetails, type SendDueResult, type SendMessageResult, sendsReceipts } from '../domain';
+import { messageReason } from '../views/message-reason';
 import { whileHeartbeating } from './heartbeat';
 import { senderAtSend } from '../use-cases/messages/sender';
 import { retiredNumberFailure } from './providers/retired-number';
@@ -118,6 +120,13 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
     recordMessageFailed: (input: { messageId: string; error: string; rejection?: CarrierRejection }): Promise<void> =>
       markMessageFailed(prisma, { messageId: input.messageId, error: input.error, errorCode: input.rejection?.code, optOut: input.rejection?.optOut, sender: carrier?.sender }),
   };
+  async function sendDue(messageId: string): Promise<SendDueResult> {
+    const claim = await activities.claimMessageForSending(messageId);
+    if (claim.status !== 'claimed') return { outcome: claim.status, awaitsReceipt: false };
+    const delivered = await activities.deliverMessage(messageId);
+    const outcome = await activities.recordMessageSent({ messageId, ...delivered });
+    return { outcome, awaitsReceipt: outcome === 'sent' && sendsReceipts(delivered.provider) };
+  }
   return {
     ...activities,
 
@@ -128,10 +137,17 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
      * it could not be claimed (canceled, or already finished).
      */
     async sendDueMessage(messageId: string): Promise<SendMessageResult['outcome']> {
-      const claim = await activities.claimMessageForSending(messageId);
-      if (claim.status !== 'claimed') return claim.status;
-      const delivered = await activities.deliverMessage(messageId);
-      return activities.recordMessageSent({ messageId, ...delivered });
+      return (await sendDue(messageId)).outcome;
+    },
+
+    /** `sendDueMessage` since MESSAGE_FOLLOWS_RECEIPTS_PATCH: also says whether a carrier will report on the message. */
+    sendDue,
+
+    /** The row's status and why it ended so, for the run's MessageStatus and details. */
+    async describeMessageStatus(messageId: string): Promise<MessageStatusDetails> {
+      const message = await findMessage(prisma, messageId);
+      if (!message) throw messageNotFound(messageId);
+      return { status: message.status, reason: messageReason(message) };
     },
   };
 }

@@ -25,6 +25,7 @@ import { optOutsRouter } from './opt-outs/routes';
 import { providersRouter, type ProviderRoutesDeps } from './carriers/routes';
 import { webhooksRouter, type WebhookRoutesDeps } from './webhooks/routes';
 import { numbersRouter, type NumberRoutesDeps } from './admin/numbers-routes';
+import { operatorMessagesRouter } from './admin/messages-routes';
 import { operatorAuthentication, type OperatorCredentials } from './http/operator-auth';
 import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
 import { routingRouter } from './routing/routes';
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps): Express {
     admin.use(singleValuedHeaders, operatorAuthentication(deps.adminCredentials, logger));
     admin.use(jsonBodyOnly, jsonReader(BODY_LIMIT), storableBody);
     admin.use(numbersRouter(deps));
+    admin.use(operatorMessagesRouter(deps));
     app.use('/admin', admin);
   }
 

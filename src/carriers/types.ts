@@ -102,6 +102,8 @@ export interface Carrier {
   findSent(message: CarrierSend): Promise<CarrierAccepted | null>;
   /** The carrier's signature over the callback, checked with its SDK's helper. */
   verify(callback: CarrierCallback): Promise<boolean>;
+  /** What one of the carrier's error codes means, in our words (a receipt's code); undefined for a code it does not document. */
+  describeCode?(code: string): string | undefined;
   /** A status callback's receipt; null for a callback that carries none we track (e.g. `queued`). */
   parseReceipt(callback: CarrierCallback): Receipt | null;
   /** An inbound-message callback's text; null for any other kind of callback. */

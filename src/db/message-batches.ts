@@ -105,6 +105,25 @@ export async function countBatchMessages(prisma: Prisma, batchId: string): Promi
   return Object.fromEntries(groups.map((g) => [g.status, g._count._all]));
 }
 
+/** A page of the caller's batches, newest first, after the cursor (creation time, then id). */
+export function listOwnedBatches(prisma: Prisma, scope: Scope, page: { after?: { createdAt: Date; id: string }; take: number }): Promise<MessageBatch[]> {
+  const { after, take } = page;
+  return prisma.messageBatch.findMany({
+    where: { ...scope, ...(after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }) },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take,
+  });
+}
+
+/** The messages of each batch counted by status, in one query. */
+export async function countMessagesOfBatches(prisma: Prisma, batchIds: string[]): Promise<Map<string, Partial<Record<MessageStatus, number>>>> {
+  const counts = new Map(batchIds.map((id) => [id, {} as Partial<Record<MessageStatus, number>>]));
+  if (batchIds.length === 0) return counts;
+  const groups = await prisma.message.groupBy({ by: ['batchId', 'status'], where: { batchId: { in: batchIds } }, _count: { _all: true } });
+  for (const g of groups) if (g.batchId) counts.get(g.batchId)![g.status] = g._count._all;
+  return counts;
+}
+
 /** Its workflow found nothing left to send. */
 export async function markBatchFinished(prisma: Prisma, batchId: string, now = new Date()): Promise<void> {
   await prisma.messageBatch.updateMany({ where: { id: batchId, finishedAt: null }, data: { finishedAt: now } });
@@ -264,6 +283,10 @@ export async function closeScheduledInBatch(
     if (rows.length > 0) {
       const reason = to.status === 'canceled' ? to.by : 'api';
       await recordMany({ business: rows[0].business, ownerId: rows[0].ownerId }, rows.map((row) => messageEvent(`message.${to.status}`, row, reason)));
+      // Nothing left to send (no chunk in flight either): the batch is finished now, not when its run next wakes.
+      if ((await tx.message.count({ where: { batchId, status: { in: ['scheduled', 'sending'] } } })) === 0) {
+        await tx.messageBatch.updateMany({ where: { id: batchId, finishedAt: null }, data: { finishedAt: now } });
+      }
     }
     return rows.length;
   });

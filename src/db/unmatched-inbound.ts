@@ -1,4 +1,5 @@
 import type { Prisma as Db } from '../generated/prisma/client';
+import type { Prisma } from './prisma';
 
 /*
  * Texts that came in from a number no outbound message went to from our sender: kept (not dropped) for
@@ -22,4 +23,14 @@ export async function insertUnmatchedInbound(tx: Db.TransactionClient, text: Unm
 
 export async function unmatchedInboundExists(tx: Db.TransactionClient, inboundKey: string): Promise<boolean> {
   return (await tx.unmatchedInbound.count({ where: { inboundKey } })) > 0;
+}
+
+/** A page of the unmatched texts, newest first, after the cursor (creation time, then id). */
+export function listUnmatchedInbound(prisma: Prisma, page: { after?: { createdAt: Date; id: string }; take: number }) {
+  const { after, take } = page;
+  return prisma.unmatchedInbound.findMany({
+    where: after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take,
+  });
 }

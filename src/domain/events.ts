@@ -74,5 +74,5 @@ export interface SweepWebhooksResult {
 }
 
 export const SWEEP_WEBHOOKS_WORKFLOW = 'sweepWebhookDeliveries';
-/** One schedule per task queue, as for the reconciler. */
+/** The Schedule that ran the sweep before the housekeeping run: removed at a worker's start. */
 export const webhookSweepScheduleId = (taskQueue: string) => `webhook-sweep/${taskQueue}`;

@@ -39,6 +39,35 @@ export const sendMessageStateQuery = defineQuery<SendMessageState>('state');
 /** Runs that record this patch take their steps as local activities (see send-message.ts); older ones replay as activity tasks. */
 export const MESSAGE_LOCAL_ACTIVITIES_PATCH = 'message-local-activities';
 
+/**
+ * Runs that record this patch stay open after the hand-over until the carrier's final receipt (or
+ * MESSAGE_RECEIPT_WAIT_MS), so that their MessageStatus and details follow the row; older ones closed at `sent`.
+ */
+export const MESSAGE_FOLLOWS_RECEIPTS_PATCH = 'message-follows-receipts';
+
+/**
+ * How long a sent message's run waits for its carrier's final receipt (delivered, undelivered, failed)
+ * before it closes with the status its row has then: carriers report within minutes, and a message whose
+ * carrier never reports must not keep a run open for ever.
+ */
+export const MESSAGE_RECEIPT_WAIT_MS = 24 * 60 * 60 * 1000;
+
+/** The carriers report on what they were given (receipts); the `log` and `webhook` providers never do. */
+export const sendsReceipts = (provider: string): boolean => provider !== 'log' && provider !== 'webhook';
+
+/** What a due message's hand-over found, since MESSAGE_FOLLOWS_RECEIPTS_PATCH: whether a carrier will report on it. */
+export interface SendDueResult {
+  outcome: MessageOutcome;
+  /** Sent through a carrier that sends receipts (not the log or webhook provider): worth waiting for one. */
+  awaitsReceipt: boolean;
+}
+
+/** A message's status as its row has it, and why it ended so in words: ids, codes and our words only. */
+export interface MessageStatusDetails {
+  status: MessageStatus;
+  reason: string | null;
+}
+
 /** The message workflow's name and signature, for starting it from activities without importing workflow code. */
 export const SEND_MESSAGE_WORKFLOW = 'sendMessage';
 export type SendMessageWorkflow = (input: SendMessageInput) => Promise<SendMessageResult>;

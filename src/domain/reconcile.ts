@@ -1,3 +1,5 @@
+import { defineSignal } from '@temporalio/workflow';
+
 export interface ReconcileInput {
   /** Rows changed more recently than this are left alone: they may still be on their way to Temporal. Default one minute. */
   graceMs?: number;
@@ -5,8 +7,8 @@ export interface ReconcileInput {
   business?: string;
   /**
    * A full pass reads every active row and lists every running workflow; a recent one only the rows
-   * changed in the last `windowMs` and the runs that ended abnormally in it. One Schedule runs recent
-   * passes, another full ones (src/starters/reconcile-schedule.ts); a pass started by hand is full unless told otherwise.
+   * changed in the last `windowMs` and the runs that ended abnormally in it. The housekeeping run makes
+   * recent passes, and a full one every few hours (src/workflows/housekeeping.ts); a pass started by hand is full unless told otherwise.
    */
   full?: boolean;
   windowMs?: number;
@@ -24,7 +26,29 @@ export interface ReconcileResult {
 }
 
 export const RECONCILE_WORKFLOW = 'reconcile';
-/** One schedule per task queue: each deployment reconciles the rows its workers serve. */
+
+/**
+ * The service's upkeep, one long-running run per task queue: a recent reconciler pass every
+ * RECONCILE_EVERY_MS, a full one every FULL_RECONCILE_EVERY_MS, the webhook sweep every `sweepEveryMs`
+ * and whenever it is signaled (`sweepWebhooksSignal`); it continues as new every HOUSEKEEPING_RUN_MS, so
+ * the workflow list gains two housekeeping runs a day instead of one every two minutes.
+ */
+export const HOUSEKEEPING_WORKFLOW = 'housekeeping';
+export const housekeepingWorkflowId = (taskQueue: string) => `housekeeping/${taskQueue}`;
+export const HOUSEKEEPING_RUN_MS = 12 * 60 * 60 * 1000;
+
+export interface HousekeepingInput {
+  /** The webhook sweep's own period (its backstop; deliveries left behind signal it sooner) and grace. */
+  sweepEveryMs: number;
+  sweepGraceMs: number;
+  /** Carried over continue-as-new: when the next full pass and the next sweep are due, ISO 8601. */
+  nextFullAt?: string;
+  nextSweepAt?: string;
+}
+
+/** Deliveries wait to be handed over: the housekeeping run sweeps now rather than at its next hour. */
+export const sweepWebhooksSignal = defineSignal('sweepWebhooks');
+/** The Schedules that ran the reconciler before the housekeeping run: removed at a worker's start. */
 export const reconcileScheduleId = (taskQueue: string) => `reconcile/${taskQueue}`;
 export const fullReconcileScheduleId = (taskQueue: string) => `reconcile-full/${taskQueue}`;
 /** How often the reconciler runs: a row left without its workflow gets it back within minutes. */

@@ -7,7 +7,11 @@
 
 /** The `dt_until` of the pair's current active assignment, after every re-assignment. */
 export const ASSIGNMENT_DT_UNTIL = { name: 'AssignmentDtUntil', type: 'DATETIME' } as const;
-/** The message's status as its workflow last saw it: `scheduled`, `sending`, `sent`, `failed`, `canceled`. */
+/**
+ * The message's status as its row has it: `scheduled`, `sending`, `sent`, `delivered`, `undelivered`,
+ * `failed`, `canceled`, `suppressed`; a run follows its carrier's receipts until one is final (or for
+ * MESSAGE_RECEIPT_WAIT_MS).
+ */
 export const MESSAGE_STATUS = { name: 'MessageStatus', type: 'KEYWORD' } as const;
 
 /** Runs started before these attributes existed replay without them (see "Changing workflow code"). */

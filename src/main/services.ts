@@ -1,9 +1,8 @@
 import type { CampaignSettings } from '../activities/send-message-batch';
-import { ensureReconcileSchedule } from '../starters/reconcile-schedule';
 import { type Carrier, createCarrier } from '../carriers';
 import { deliveryOutbox } from '../starters/delivery-outbox';
-import { ensureWebhookSweepSchedule, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from '../starters/sweep-webhook-deliveries-schedule';
-import { watchForSweepWork } from '../worker/sweep-trigger';
+import { ensureHousekeeping, removeHousekeepingSchedules, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from '../starters/housekeeping-workflow';
+import { keepHousekeeping } from '../worker/sweep-trigger';
 import { logEvent, logger } from '../logger';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
@@ -162,23 +161,21 @@ function resealAtBoot(services: Services): void {
   );
 }
 
-/** The worker with its metrics and health endpoint on `port`, and the reconciler's and the webhook sweep's Schedules; `sdkMetricsAddress` is where the runtime exports its own. */
+/** The worker with its metrics and health endpoint on `port`, and the housekeeping run (reconciler passes, webhook sweep); `sdkMetricsAddress` is where the runtime exports its own. */
 export async function runObservedWorker(services: Services, port: number, sdkMetricsAddress?: string) {
   const metrics = workerMetrics(services.prisma);
   const worker = await runWorker(services, { observeLateness: metrics.observeLateness, observeReconcilerRestart: metrics.observeReconcilerRestart });
-  await ensureReconcileSchedule(services.temporal, services.taskQueue);
-  const sweepScheduleId = await ensureWebhookSweepSchedule(services.temporal, services.taskQueue, {
-    everyMs: Math.max(WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, services.webhooks.sweepEveryMs),
-    graceMs: services.webhooks.sweepGraceMs,
-  });
+  const housekeeping = { sweepEveryMs: Math.max(WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, services.webhooks.sweepEveryMs), sweepGraceMs: services.webhooks.sweepGraceMs };
+  await removeHousekeepingSchedules(services.temporal, services.taskQueue);
+  await ensureHousekeeping(services.temporal, services.taskQueue, housekeeping);
   resealAtBoot(services);
-  const sweepWatch = watchForSweepWork({
+  const sweepWatch = keepHousekeeping({
     prisma: services.prisma,
     temporal: services.temporal,
-    scheduleId: sweepScheduleId,
+    taskQueue: services.taskQueue,
+    input: housekeeping,
     everyMs: services.webhooks.sweepEveryMs,
-    graceMs: services.webhooks.sweepGraceMs,
-    onError: (error) => logger.warn({ event: 'webhook.sweep_trigger_failed', err: error }, 'the sweep waits for its next look or its Schedule'),
+    onError: (error) => logger.warn({ event: 'webhook.sweep_trigger_failed', err: error }, 'the sweep waits for its next look or the housekeeping run\'s hour'),
   });
   const http = await serveWorkerHttp({
     port,

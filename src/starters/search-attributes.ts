@@ -10,11 +10,11 @@ export const AGENT_ID = defineSearchAttributeKey('AgentId', SearchAttributeType.
 export const WEBHOOK_EVENT_TYPE = defineSearchAttributeKey('WebhookEventType', SearchAttributeType.KEYWORD);
 
 /**
- * Set on the service's own upkeep runs only (`webhook-sweep`, `reconcile-recent`, `reconcile-full`),
+ * Set on the service's own upkeep runs only (`housekeeping`; `webhook-sweep`, `reconcile-recent`, `reconcile-full` before it),
  * so that the UI's saved view `Housekeeping IS NULL` lists the business runs alone.
  */
 export const HOUSEKEEPING = defineSearchAttributeKey('Housekeeping', SearchAttributeType.KEYWORD);
-export type HousekeepingKind = 'webhook-sweep' | 'reconcile-recent' | 'reconcile-full';
+export type HousekeepingKind = 'housekeeping';
 export const housekeepingAttributes = (kind: HousekeepingKind) => new TypedSearchAttributes([{ key: HOUSEKEEPING, value: kind }]);
 
 /** Every attribute the workflows use, as the dev server registers them and a cluster must. */

@@ -1,4 +1,5 @@
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Client as TemporalClient } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/common';
 import { startWorkflow, type WorkflowHandle } from '@temporalio/nexus';
 import type { StartOperationContext } from 'nexus-rpc';
 import {
@@ -32,8 +33,7 @@ export interface ScheduledMessage {
  * adds its callback). A message due later is started with Temporal's `startDelay` until `send_at`, or
  * until `deferred_until` when its send window defers it: until then its run is one event in the server
  * and no workflow task at all (no timer, nothing in a worker's cache), and its first task comes when it
- * is due. A cancel wakes it early (see `wakeMessageWorkflow`);
- * an operator's Request Cancellation does so by itself.
+ * is due. A cancel wakes it early (see `cancelMessageWorkflow`), as an operator's Request Cancellation does.
  */
 export function messageWorkflowOptions(baseTaskQueue: string, message: ScheduledMessage, now = Date.now()) {
   const deferred = message.deferredUntil && message.deferredUntil > message.sendAt ? message.deferredUntil : null;
@@ -57,10 +57,37 @@ export function messageWorkflowOptions(baseTaskQueue: string, message: Scheduled
 const runs = delayedWorkflow<SendMessageWorkflow, ScheduledMessage>(SEND_MESSAGE_WORKFLOW, messageChangedSignal, messageWorkflowOptions);
 
 export const startMessageWorkflow = runs.start;
-export const wakeMessageWorkflow = runs.wake;
 export const restartMessageWorkflow = runs.restart;
 
 /** The Nexus operation's start: the same run, with the operation's completion callback attached. */
 export function startMessageWorkflowForOperation(ctx: StartOperationContext, taskQueue: string, message: ScheduledMessage): Promise<WorkflowHandle<SendMessageResult>> {
   return startWorkflow<SendMessageWorkflow>(ctx, SEND_MESSAGE_WORKFLOW, messageWorkflowOptions(taskQueue, message));
+}
+
+/**
+ * Ends the run of a message its user canceled (the row is already `canceled`, by `api`): a cancellation
+ * request, so that the run ends as Temporal's Canceled, as an operator's Request Cancellation does. It
+ * wakes a run still waiting on its start delay too; a run that never started or already closed has
+ * nothing to end.
+ */
+export async function cancelMessageWorkflow(temporal: TemporalClient, message: { business: string; id: string }): Promise<void> {
+  try {
+    await temporal.workflow.getHandle(messageWorkflowId(message.business, message.id)).cancel();
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+  }
+}
+
+
+/**
+ * Tells a sent message's run that a carrier's receipt moved its row, so that its MessageStatus and
+ * details follow (the run re-reads the row). A run already closed — it waited its bound, or an operator
+ * terminated it — has nothing to show: the row stays the truth.
+ */
+export async function tellMessageWorkflowOfReceipt(temporal: TemporalClient, workflowId: string): Promise<void> {
+  try {
+    await temporal.workflow.getHandle(workflowId).signal(messageChangedSignal);
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+  }
 }

@@ -25,3 +25,4 @@ export { rotation };
 routingQueue satisfies RoutingQueueWorkflow;
 export { routingQueue };
 export { reconcile } from './reconcile';
+export { housekeeping } from './housekeeping';

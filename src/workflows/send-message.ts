@@ -3,6 +3,7 @@ import {
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
+  CancelledFailure,
   condition,
   continueAsNew,
   isCancellation,
@@ -17,12 +18,16 @@ import {
 import type { createActivities } from '../activities';
 import {
   ActivityFailureType,
+  MESSAGE_FOLLOWS_RECEIPTS_PATCH,
   MESSAGE_LOCAL_ACTIVITIES_PATCH,
+  MESSAGE_RECEIPT_WAIT_MS,
+  type MessageOutcome,
   MESSAGE_STATUS,
   messageChangedSignal,
   type MessageStatus,
   WORKFLOW_SEARCH_ATTRIBUTES_PATCH,
   sendMessageStateQuery,
+  sendsReceipts,
   type SendMessageInput,
   type SendMessageResult,
   type SendMessageState,
@@ -63,7 +68,7 @@ const { deliverMessage } = proxyActivities<Activities>({
  * message over twice.
  */
 const local = proxyLocalActivities<Activities>(DATABASE_STEP);
-const { sendDueMessage } = proxyLocalActivities<Activities>({
+const { sendDueMessage, sendDue } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '13 seconds',
   localRetryThreshold: '2 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE_DELIVERY },
@@ -73,7 +78,8 @@ const { sendDueMessage } = proxyLocalActivities<Activities>({
 const remote = proxyActivities<Activities>(DATABASE_STEP);
 
 type Steps = typeof local;
-type Show = (status: MessageStatus) => void;
+/** Shows a status in the run's MessageStatus and details, with why it ended so (our words and codes only). */
+type Show = (status: MessageStatus, reason?: string | null) => void;
 
 /**
  * One run per message: waits durably until `sendAt`, or the later `deferredUntil` its send window set
@@ -81,18 +87,25 @@ type Show = (status: MessageStatus) => void;
  * provider once and records `sent` or `failed`.
  * The database row is the truth: a signal only says "re-read it" (a cancel). An operator's "Request
  * Cancellation" in the Temporal UI cancels a message that is still waiting (canceled, by `operator`);
- * once it is being sent the hand-over runs to its end, as POST …/cancel answers 409 then.
+ * once it is being sent the hand-over runs to its end, as POST …/cancel answers 409 then. POST …/cancel
+ * cancels the row, then requests the run's cancellation, so that it too ends Canceled.
+ * Since MESSAGE_FOLLOWS_RECEIPTS_PATCH a message handed to a carrier keeps its run open until the
+ * carrier's final receipt (the receipt route signals it to re-read the row), for MESSAGE_RECEIPT_WAIT_MS
+ * at most, so that MessageStatus and the details show what the API shows; the details say why a message
+ * failed, was undelivered, suppressed or canceled.
  */
 export async function sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
   const state: SendMessageState = { phase: 'waiting', sendAt: input.sendAt, ...(input.deferredUntil && { deferredUntil: input.deferredUntil }), nextWakeAt: null };
   const readable = patched(WORKFLOW_SEARCH_ATTRIBUTES_PATCH);
   const localSteps = patched(MESSAGE_LOCAL_ACTIVITIES_PATCH);
+  const follows = localSteps && patched(MESSAGE_FOLLOWS_RECEIPTS_PATCH);
   const steps = localSteps ? local : remote;
   // Since the patch, a status the run already shows (`scheduled`, given at start) is not upserted again:
   // each upsert is a visibility write in the server, and a message that is due sends in one task.
   let shown = localSteps ? workflowInfo().typedSearchAttributes.get(MESSAGE_STATUS) : undefined;
-  const show: Show = (status) => {
-    setCurrentDetails(`Message ${input.messageId}: ${status}${status === 'scheduled' ? `, send at ${input.sendAt}${deferral(input)}` : ''}`);
+  const show: Show = (status, reason) => {
+    const when = status === 'scheduled' ? `, send at ${input.sendAt}${deferral(input)}` : '';
+    setCurrentDetails(`Message ${input.messageId}: ${status}${when}${reason ? ` — ${reason}` : ''}`);
     if (readable && status !== shown) upsertSearchAttributes([{ key: MESSAGE_STATUS, value: status }]);
     if (localSteps) shown = status;
   };
@@ -102,23 +115,104 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
   });
   setHandler(sendMessageStateQuery, () => state);
 
+  // The outcome with its reason in the details, read from the row since the patch (an end that is not `sent`/`delivered`).
+  const ended = async (outcome: MessageOutcome, reason?: string): Promise<SendMessageResult> => {
+    if (!follows || reason || outcome === 'sent' || outcome === 'delivered') return done(state, outcome, show, reason);
+    const row = await local.describeMessageStatus(input.messageId);
+    return done(state, outcome, show, row.status === outcome ? row.reason : null);
+  };
+
   try {
     show('scheduled');
-    const ended = await waitUntilDue(input, state, signal, steps);
-    if (ended) return done(state, ended, show);
+    const endedEarly = await waitUntilDue(input, state, signal, steps);
+    if (endedEarly) return await ended(endedEarly);
   } catch (error) {
     if (!isCancellation(error)) throw error;
-    const status = await CancellationScope.nonCancellable(() => steps.cancelMessageByOperator(input.messageId));
-    if (status) show(status);
+    await CancellationScope.nonCancellable(async () => {
+      const status = await steps.cancelMessageByOperator(input.messageId);
+      if (status && follows) {
+        const row = await local.describeMessageStatus(input.messageId);
+        show(row.status, row.reason);
+      } else if (status) {
+        show(status);
+      }
+    });
     throw error;
   }
 
   // Once claimed, the message is on its way: a cancellation request no longer stops it.
-  return CancellationScope.nonCancellable(async () => {
+  const { result, awaitsReceipt } = await CancellationScope.nonCancellable(async () => {
     state.phase = 'sending';
     state.nextWakeAt = null;
-    return localSteps ? handOver(input, state, show) : handOverWithActivityTasks(input, state, show);
+    if (!localSteps) return { result: await handOverWithActivityTasks(input, state, show), awaitsReceipt: false };
+    return follows ? handOverFollowed(input, state, show, ended) : { result: await handOver(input, state, show), awaitsReceipt: false };
   });
+  // A cancel that won the race for the row (canceled before the claim) ends the run as Canceled.
+  if (follows && result.outcome === 'canceled' && CancellationScope.current().consideredCancelled) {
+    throw new CancelledFailure(`Message ${input.messageId} was canceled before it was sent`);
+  }
+  if (!awaitsReceipt) return result;
+  return awaitFinalReceipt(input, result, signal, show);
+}
+
+/**
+ * A sent message waits for its carrier's final receipt: each signal (a receipt moved the row) re-reads
+ * the row and shows it; a final status, MESSAGE_RECEIPT_WAIT_MS or a cancellation request ends the wait
+ * with the status the row has then. A few events per receipt; no continue-as-new is needed.
+ */
+async function awaitFinalReceipt(input: SendMessageInput, sent: SendMessageResult, signal: { changed: boolean }, show: Show): Promise<SendMessageResult> {
+  const deadline = Date.now() + MESSAGE_RECEIPT_WAIT_MS;
+  let outcome = sent.outcome;
+  try {
+    for (;;) {
+      const remaining = deadline - Date.now();
+      const woken = remaining > 0 && (await condition(() => signal.changed, remaining, { summary: 'Await the carrier\'s receipt' }));
+      signal.changed = false;
+      const row = await local.describeMessageStatus(input.messageId);
+      if (isOutcome(row.status)) outcome = row.status;
+      show(outcome, row.status === outcome ? row.reason : null);
+      if (!woken || outcome !== 'sent') return { outcome };
+    }
+  } catch (error) {
+    if (!isCancellation(error)) throw error;
+    return { outcome };
+  }
+}
+
+function isOutcome(status: MessageStatus): status is MessageOutcome {
+  return status === 'sent' || status === 'delivered' || status === 'undelivered' || status === 'failed' || status === 'canceled' || status === 'suppressed';
+}
+
+/** `handOver` since MESSAGE_FOLLOWS_RECEIPTS_PATCH: the same steps, saying whether a carrier will report and why it ended. */
+async function handOverFollowed(
+  input: SendMessageInput,
+  state: SendMessageState,
+  show: Show,
+  ended: (outcome: MessageOutcome, reason?: string) => Promise<SendMessageResult>,
+): Promise<{ result: SendMessageResult; awaitsReceipt: boolean }> {
+  let failure: unknown;
+  try {
+    const due = await sendDue(input.messageId);
+    return { result: await ended(due.outcome), awaitsReceipt: due.awaitsReceipt };
+  } catch (error) {
+    failure = error;
+  }
+  const claim = await local.claimMessageForSending(input.messageId);
+  if (claim.status !== 'claimed') return { result: await ended(claim.status), awaitsReceipt: false };
+  if (!isFinal(failure)) {
+    show('sending');
+    try {
+      const delivered = await deliverMessage(input.messageId);
+      const outcome = await local.recordMessageSent({ messageId: input.messageId, ...delivered });
+      return { result: await ended(outcome), awaitsReceipt: outcome === 'sent' && sendsReceipts(delivered.provider) };
+    } catch (error) {
+      failure = error;
+    }
+  }
+  const rejection = rejectionOf(failure);
+  const error = describeFailure(failure);
+  await local.recordMessageFailed({ messageId: input.messageId, error, ...(rejection && { rejection }) });
+  return { result: await ended('failed', error), awaitsReceipt: false };
 }
 
 /**
@@ -213,10 +307,10 @@ function deferral(input: SendMessageInput): string {
   return dueAt(input) > Date.parse(input.sendAt) ? `, deferred until ${input.deferredUntil} by its send window` : '';
 }
 
-function done(state: SendMessageState, outcome: SendMessageResult['outcome'], show: Show): SendMessageResult {
+function done(state: SendMessageState, outcome: SendMessageResult['outcome'], show: Show, reason?: string | null): SendMessageResult {
   state.phase = 'done';
   state.nextWakeAt = null;
-  show(outcome);
+  show(outcome, reason);
   return { outcome };
 }
 

@@ -1,7 +1,8 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createWebhookActivities } from '../../src/activities/webhooks';
 import { loadConfig, webhookSettingsOf } from '../../src/config/index';
-import { ensureWebhookSweepSchedule } from '../../src/starters/sweep-webhook-deliveries-schedule';
+import { housekeepingWorkflowId } from '../../src/domain';
+import { ensureHousekeeping } from '../../src/starters/housekeeping-workflow';
 import { acceptWithoutHandOver, receivedEvents, subscribe, verified } from '../support/events';
 import { eventually } from '../support/helpers';
 import { startTestStack, uniqueName, type TestStack } from '../support/stack';
@@ -10,7 +11,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 /*
  * Nothing depends on a process surviving between the commit and the hand-over to Temporal: an API that
  * committed an event and died before starting its delivery leaves a pending delivery row, and the
- * sweep's Schedule starts its workflow once a worker runs.
+ * housekeeping run's sweep starts its workflow once a worker runs.
  */
 
 let stack: TestStack;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   hooks = await startWebhookReceiver();
 });
 afterAll(async () => {
-  await stack.temporal.schedule.getHandle(`webhook-sweep/${stack.taskQueue}`).delete().catch(() => undefined);
+  await stack.temporal.workflow.getHandle(housekeepingWorkflowId(stack.taskQueue)).terminate('suite over').catch(() => undefined);
   await hooks.close();
   await stack.stop();
 });
@@ -40,7 +41,7 @@ test('an event committed just before the API and the worker died is delivered on
   expect(hooks.requests).toHaveLength(0);
 
   await stack.startWorker();
-  await ensureWebhookSweepSchedule(stack.temporal, stack.taskQueue, { everyMs: 1000, graceMs: 0 });
+  await ensureHousekeeping(stack.temporal, stack.taskQueue, { sweepEveryMs: 1000, sweepGraceMs: 0 });
   const [request] = await receivedEvents(hooks, 1);
   const event = verified(secret, request);
   expect(event).toMatchObject({ type: 'message.scheduled', data: { _id: message.body._id, status: 'scheduled', reason: 'api' } });

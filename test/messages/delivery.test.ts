@@ -107,7 +107,8 @@ test('cancel before sending: 200 canceled, nothing arrives, the workflow ends; a
   expect(canceled.body).toEqual(expect.objectContaining({ _id: id, status: 'canceled', canceled_at: expect.any(String), canceled_by: { actor: 'user', reason: 'api' } }));
 
   const handle = stack.temporal.workflow.getHandle(res.body.workflow_id);
-  await expect(handle.result()).resolves.toEqual({ outcome: 'canceled' });
+  await expect(handle.result()).rejects.toThrow('Workflow execution cancelled');
+  expect((await handle.describe()).status.name).toBe('CANCELLED');
   await sleep(Math.max(0, Date.parse(res.body.send_at) + 1500 - Date.now()));
   expect(receiver.requestsFor(id)).toEqual([]);
   expect((await getMessage(id)).status).toBe('canceled');

@@ -278,7 +278,8 @@ describe('sendMessage and cancelMessage', () => {
     expect(viaHttp.canceled_by).toEqual({ actor: 'user', reason: 'api' });
     expect(okOf(first)).toEqual(expected);
     expect(okOf(again)).toEqual(expected);
-    await expect(stack.temporal.workflow.getHandle(viaHttp.workflow_id).result()).resolves.toEqual({ outcome: 'canceled' });
+    await expect(stack.temporal.workflow.getHandle(viaHttp.workflow_id).result()).rejects.toThrow(WorkflowFailedError);
+    expect((await stack.temporal.workflow.getHandle(viaHttp.workflow_id).describe()).status.name).toBe('CANCELLED');
   });
 
   test('rejects a cancel as the route does', async () => {
@@ -307,9 +308,10 @@ describe('sendMessage and cancelMessage', () => {
     });
     const [message] = await findByText(text);
     expect(message.status).toBe('canceled');
-    await expect(stack.temporal.workflow.getHandle(message.workflow_id).result()).resolves.toEqual({ outcome: 'canceled' });
-    // The caller waited for the cancellation to complete: the message's workflow ended, and said how.
-    expect(outcome).toEqual({ ok: { outcome: 'canceled' } });
+    // The message's workflow ended as Canceled, and so did the operation the caller waited on.
+    await expect(stack.temporal.workflow.getHandle(message.workflow_id).result()).rejects.toThrow(WorkflowFailedError);
+    expect((await stack.temporal.workflow.getHandle(message.workflow_id).describe()).status.name).toBe('CANCELLED');
+    expect(outcome).toEqual({ failed: expect.objectContaining({ chain: expect.arrayContaining([expect.objectContaining({ name: 'CancelledFailure' })]) }) });
   });
 });
 

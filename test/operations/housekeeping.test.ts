@@ -1,8 +1,8 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createReconcileActivities } from '../../src/activities/reconcile';
-import { ensureReconcileSchedule } from '../../src/starters/reconcile-schedule';
-import { ensureWebhookSweepSchedule, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from '../../src/starters/sweep-webhook-deliveries-schedule';
-import { watchForSweepWork } from '../../src/worker/sweep-trigger';
+import { housekeepingWorkflowId } from '../../src/domain';
+import { ensureHousekeeping, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from '../../src/starters/housekeeping-workflow';
+import { keepHousekeeping } from '../../src/worker/sweep-trigger';
 import { workerMetrics } from '../../src/worker/telemetry';
 import { acceptWithoutHandOver, subscribe, receivedEvents } from '../support/events';
 import { eventually } from '../support/helpers';
@@ -13,14 +13,13 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 
 let stack: TestStack;
 let hooks: WebhookReceiver;
-const scheduleIds: string[] = [];
 
 beforeAll(async () => {
   stack = await startTestStack();
   hooks = await startWebhookReceiver();
 });
 afterAll(async () => {
-  for (const id of scheduleIds) await stack.temporal.schedule.getHandle(id).delete().catch(() => undefined);
+  await stack?.temporal.workflow.getHandle(housekeepingWorkflowId(stack.taskQueue)).terminate('suite over').catch(() => undefined);
   await hooks?.close();
   await stack?.stop();
 });
@@ -31,11 +30,10 @@ const runsOf = async (query: string) => {
   return runs;
 };
 
-test("housekeeping runs carry the Housekeeping attribute and a summary, so the saved view 'Housekeeping IS NULL' lists business runs only", async () => {
-  const reconcileIds = await ensureReconcileSchedule(stack.temporal, stack.taskQueue);
-  const sweepId = await ensureWebhookSweepSchedule(stack.temporal, stack.taskQueue, { everyMs: WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, graceMs: 60_000 });
-  scheduleIds.push(...reconcileIds, sweepId);
-  for (const id of [...reconcileIds, sweepId]) await stack.temporal.schedule.getHandle(id).trigger();
+test("the housekeeping run carries the Housekeeping attribute and a summary, so the saved view 'Housekeeping IS NULL' lists business runs only", async () => {
+  await ensureHousekeeping(stack.temporal, stack.taskQueue, { sweepEveryMs: WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, sweepGraceMs: 60_000 });
+  // A second worker's start finds it running: still one run.
+  await ensureHousekeeping(stack.temporal, stack.taskQueue, { sweepEveryMs: WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, sweepGraceMs: 60_000 });
   const token = stack.token(uniqueName('user'));
   const message = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client_phone: '+14155550100', text_message: 'Hi', delay: 'PT1H' } });
   expect(message.status).toBe(202);
@@ -43,35 +41,37 @@ test("housekeeping runs carry the Housekeeping attribute and a summary, so the s
   const inQueue = `TaskQueue = '${stack.taskQueue}'`;
   const housekeeping = await eventually(async () => {
     const runs = await runsOf(`${inQueue} AND Housekeeping IS NOT NULL`);
-    return runs.length >= 3 ? runs : undefined;
+    return runs.length >= 1 ? runs : undefined;
   });
-  expect(housekeeping.map((run) => run.type).sort()).toEqual(['reconcile', 'reconcile', 'sweepWebhookDeliveries']);
-  expect((await runsOf(`${inQueue} AND Housekeeping = 'webhook-sweep'`)).map((run) => run.workflowId)).toEqual([expect.stringMatching(new RegExp(`^${sweepId}`))]);
+  expect(housekeeping).toEqual([{ workflowId: housekeepingWorkflowId(stack.taskQueue), type: 'housekeeping' }]);
   // The saved view's query: this suite's business runs (the message's, on its own task queue) and no housekeeping.
   const business = await eventually(async () => {
     const runs = await runsOf(`BusinessName = '${stack.business}' AND Housekeeping IS NULL`);
     return runs.some((run) => run.workflowId === message.body.workflow_id) ? runs : undefined;
   });
-  expect(business.map((run) => run.type)).not.toContain('reconcile');
-  expect(await runsOf(`${inQueue} AND Housekeeping IS NULL AND (WorkflowType = 'reconcile' OR WorkflowType = 'sweepWebhookDeliveries')`)).toEqual([]);
+  expect(business.map((run) => run.type)).not.toContain('housekeeping');
+  expect(await runsOf(`${inQueue} AND Housekeeping IS NULL AND WorkflowType = 'housekeeping'`)).toEqual([]);
 
-  // The UI's list shows each housekeeping run's summary (a fixed text, nothing a user typed).
-  const sweepRun = await stack.temporal.workflow.getHandle(housekeeping.find((run) => run.type === 'sweepWebhookDeliveries')!.workflowId).describe();
-  expect(await sweepRun.staticSummary()).toBe('Housekeeping: webhook sweep');
+  // The UI's list shows its summary (a fixed text, nothing a user typed).
+  const run = await stack.temporal.workflow.getHandle(housekeepingWorkflowId(stack.taskQueue)).describe();
+  expect(await run.staticSummary()).toBe('Housekeeping: reconciler passes and webhook sweep');
+  // The next test starts its own, without the sweep's grace.
+  await stack.temporal.workflow.getHandle(housekeepingWorkflowId(stack.taskQueue)).terminate('next test');
 });
 
-test('the sweep runs only when a delivery waits to be handed over: nothing pending, no run; a delivery a crash left behind, a run that delivers it', async () => {
+test('the sweep runs only when a delivery waits to be handed over: nothing pending, no sweep; a delivery a crash left behind, a sweep that delivers it', async () => {
   const taskQueue = stack.taskQueue;
-  const sweepId = await ensureWebhookSweepSchedule(stack.temporal, taskQueue, { everyMs: WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, graceMs: 0 });
-  scheduleIds.push(sweepId);
-  const handle = stack.temporal.schedule.getHandle(sweepId);
-  const actionsBefore = (await handle.describe()).info.numActionsTaken;
+  const input = { sweepEveryMs: WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, sweepGraceMs: 0 };
+  await ensureHousekeeping(stack.temporal, taskQueue, input);
+  const handle = stack.temporal.workflow.getHandle(housekeepingWorkflowId(taskQueue));
+  const signals = async () => (await handle.fetchHistory()).events!.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
+  const signalsBefore = await signals();
 
-  // Only deliveries older than ten years would count: there are none, so the watcher never triggers.
-  const idle = watchForSweepWork({ prisma: stack.prisma, temporal: stack.temporal, scheduleId: sweepId, everyMs: 200, graceMs: 10 * 365 * 24 * 3_600_000 });
+  // Only deliveries older than ten years would count: there are none, so the keeper never asks.
+  const idle = keepHousekeeping({ prisma: stack.prisma, temporal: stack.temporal, taskQueue, input: { ...input, sweepGraceMs: 10 * 365 * 24 * 3_600_000 }, everyMs: 200 });
   await new Promise((resolve) => setTimeout(resolve, 1500));
   idle.stop();
-  expect((await handle.describe()).info.numActionsTaken).toBe(actionsBefore);
+  expect(await signals()).toBe(signalsBefore);
 
   // A delivery committed by an API that died before handing it over.
   const token = stack.token(uniqueName('user'));
@@ -85,11 +85,11 @@ test('the sweep runs only when a delivery waits to be handed over: nothing pendi
   expect(await metrics.registry.getSingleMetricAsString('crm_webhook_deliveries_pending')).toMatch(/^crm_webhook_deliveries_pending [1-9]\d*$/m);
   expect(await metrics.registry.getSingleMetricAsString('crm_webhook_oldest_pending_delivery_age_seconds')).toMatch(/^crm_webhook_oldest_pending_delivery_age_seconds (?!0$)[\d.e+-]+$/m);
 
-  const watching = watchForSweepWork({ prisma: stack.prisma, temporal: stack.temporal, scheduleId: sweepId, everyMs: 200, graceMs: 0 });
+  const watching = keepHousekeeping({ prisma: stack.prisma, temporal: stack.temporal, taskQueue, input, everyMs: 200 });
   try {
     const [request] = await receivedEvents(hooks, 1);
     expect(JSON.parse(request.rawBody)).toMatchObject({ type: 'message.scheduled', data: { _id: message.body._id } });
-    expect((await handle.describe()).info.numActionsTaken).toBeGreaterThan(actionsBefore);
+    expect(await signals()).toBeGreaterThan(signalsBefore);
   } finally {
     watching.stop();
   }

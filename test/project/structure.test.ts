@@ -162,7 +162,11 @@ test('each workflow type is started, signaled and updated from exactly one modul
   const startersOf = Object.fromEntries(
     names.map(({ constant, type }) => [type, starting.filter((file) => new RegExp(`\\b${constant}\\b`).test(readFileSync(file, 'utf8'))).map((f) => relative(PROJECT_ROOT, f))]),
   );
-  for (const [type, files] of Object.entries(startersOf)) expect({ type, files }).toEqual({ type, files: [expect.stringMatching(/^src\/starters\//)] });
+  // Run only by an operator's hand now (the housekeeping run calls their activities itself): no module starts them.
+  const BY_HAND_ONLY = ['reconcile', 'sweepWebhookDeliveries'];
+  for (const [type, files] of Object.entries(startersOf)) {
+    expect({ type, files }).toEqual({ type, files: BY_HAND_ONLY.includes(type) ? [] : [expect.stringMatching(/^src\/starters\//)] });
+  }
   expect(starting.map((f) => relative(PROJECT_ROOT, f)).filter((f) => !/^src\/starters\/[a-z-]+-(workflow|schedule)\.ts$/.test(f))).toEqual([]);
 });
 

@@ -1,3 +1,4 @@
+import type { Client as TemporalClient } from '@temporalio/client';
 import express, { Router, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { Counter, Histogram, type Registry } from 'prom-client';
@@ -19,6 +20,8 @@ export interface ProviderRoutesDeps {
   sharedSenderMatchMs?: number;
   /** Where carriers reach this API: the signed URL is this plus the request's path. Unset: the request's own host. */
   publicBaseUrl?: string;
+  /** Where a message's run is told of its receipt. */
+  temporal?: TemporalClient;
   /** What HELP and INFO are answered with (SMS_HELP_TEXT). */
   smsHelpText?: string;
 }
@@ -82,7 +85,16 @@ export function providersRouter(deps: ProviderRoutesDeps & { registry: Registry;
 
   const receipt: RequestHandler = async (_req, res) => {
     const callback = res.locals.callback as CarrierCallback;
-    await recordReceipt({ prisma: deps.prisma, carrier: carrier!, observeDelivered: (seconds) => delivered!.observe(seconds) }, callback);
+    await recordReceipt(
+      {
+        prisma: deps.prisma,
+        carrier: carrier!,
+        temporal: deps.temporal,
+        observeDelivered: (seconds) => delivered!.observe(seconds),
+        onTellFailed: (error) => logger.warn({ event: 'carrier.receipt_not_followed', error: (error as Error)?.message }, 'a message\'s run was not told of its receipt'),
+      },
+      callback,
+    );
     answer(res, carrier!);
   };
   router.post('/providers/:carrier/status', ...verified('receipt'), receipt);

@@ -1,14 +1,14 @@
 import { Router } from 'express';
 import { scopeOf } from '../http/scope';
 import { BatchRefused, sendMessageBatchRequest, type AcceptBatchDeps } from '../../use-cases/messages/accept-batch';
-import { cancelBatch, findOwnedBatch } from '../../use-cases/messages/batches';
+import { cancelBatch, findOwnedBatch, listBatches } from '../../use-cases/messages/batches';
 import { messageBatchView } from '../../views/message-batch';
 import { jsonText } from '../http/json-text';
 
 /** The largest campaign body read (1,000 recipients with their own texts). */
 export const BATCH_BODY_LIMIT = 5 * 1024 * 1024;
 
-/** Campaigns: `POST /messages/batch`, its status and its cancel. Mounted before `/messages/:messageId`. */
+/** Campaigns: `POST /messages/batch`, the caller's list, a batch's status and its cancel. Mounted before `/messages/:messageId`. */
 export function messageBatchesRouter(deps: AcceptBatchDeps): Router {
   const router = Router({ mergeParams: true });
 
@@ -26,6 +26,12 @@ export function messageBatchesRouter(deps: AcceptBatchDeps): Router {
         .type('application/problem+json')
         .send(jsonText({ type: '/problems/invalid-request', title: 'Bad Request', status: 400, detail: error.detail, instance: `urn:request:${String(req.id)}`, batch_id: null, results: error.results }));
     }
+  });
+
+  // A path of its own, declared before `/messages/:messageId` reads it as a message id.
+  router.get('/messages/batches', async (req, res) => {
+    const { batches, nextCursor } = await listBatches(deps.prisma, scopeOf(req), req.query);
+    res.json({ batches: batches.map(messageBatchView), next_cursor: nextCursor });
   });
 
   router.get('/messages/batch/:batchId', async (req, res) => {

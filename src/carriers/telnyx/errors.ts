@@ -34,6 +34,9 @@ const REJECTIONS: Record<string, { words: string; optOut?: boolean }> = {
   '40013': { words: BAD_SENDER },
 };
 
+/** What a Telnyx error code means, in our words (for receipts' codes too). */
+export const telnyxCodeMeaning = (code: string): string | undefined => REJECTIONS[code]?.words;
+
 /** Telnyx's code for a recipient who unsubscribed from this sender. */
 export const isTelnyxOptOutCode = (code: string | undefined) => code !== undefined && REJECTIONS[code]?.optOut === true;
 

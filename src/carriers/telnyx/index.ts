@@ -1,7 +1,7 @@
 import Telnyx, { NotFoundError } from 'telnyx';
 import type { Carrier, CarrierAccepted, CarrierCallback, CarrierSend } from '../types';
 import { CarrierUnavailable } from '../types';
-import { classifyTelnyxError } from './errors';
+import { classifyTelnyxError, telnyxCodeMeaning } from './errors';
 import { inboundOf, priceOf, receiptOf, telnyxCallbackNumber } from './events';
 import { telnyxPublicKey } from './public-key';
 
@@ -119,6 +119,7 @@ export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
       }
     },
     parseReceipt: (callback) => receiptOf(callback.rawBody, callback.messageId),
+    describeCode: telnyxCodeMeaning,
     parseInbound: (callback) => inboundOf(callback.rawBody),
     numberOf: (callback, kind) => telnyxCallbackNumber(callback.rawBody, kind),
     async reply(to, text) {

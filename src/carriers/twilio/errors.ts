@@ -44,7 +44,7 @@ export const isTwilioOptOutCode = (code: string | undefined) => code !== undefin
 
 /** What a Twilio error code means, in our words (for receipts' codes too). */
 export function twilioCodeMeaning(code: string): string | undefined {
-  return FINAL[code];
+  return Object.hasOwn(FINAL, code) ? FINAL[code] : undefined;
 }
 
 

@@ -1,6 +1,7 @@
 import type { Config } from '../../config/index';
 import { type Carrier, type CarrierAccepted, CarrierRejected, type CarrierSend, CarrierUnavailable } from '../types';
 import { parseTwilioInbound, parseTwilioReceipt, twilioCallbackNumber, verifyTwilioSignature } from './callbacks';
+import { twilioCodeMeaning } from './errors';
 import { twilioClient, type TwilioCredentials } from './client';
 
 export { formParams } from './callbacks';
@@ -85,6 +86,7 @@ export function createTwilioCarrier(settings: TwilioSettings): Carrier {
 
     verify: async (callback) => verifyTwilioSignature(settings.authToken, callback),
     parseReceipt: parseTwilioReceipt,
+    describeCode: twilioCodeMeaning,
     parseInbound: (callback) => parseTwilioInbound(callback),
     numberOf: twilioCallbackNumber,
     async reply(to: string, text: string) {

@@ -48,6 +48,9 @@ const REJECTIONS: Record<string, { words: string; optOut?: boolean }> = {
   'account-suspended': { words: ACCOUNT },
 };
 
+/** What a Vonage error code means, in our words (for receipts' codes too). */
+export const vonageCodeMeaning = (code: string): string | undefined => REJECTIONS[code]?.words;
+
 /** Vonage's code for a recipient who unsubscribed from this sender. */
 export const isVonageOptOutCode = (code: string | undefined) => code !== undefined && REJECTIONS[code]?.optOut === true;
 

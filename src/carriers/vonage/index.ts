@@ -1,7 +1,7 @@
 import { Vonage } from '@vonage/server-sdk';
 import type { Carrier, CarrierAccepted, CarrierSend } from '../types';
 import { CarrierUnavailable } from '../types';
-import { classifyVonageError } from './errors';
+import { classifyVonageError, vonageCodeMeaning } from './errors';
 import { silenceVonageDebugLog } from './quiet-sdk';
 import { e164Of, inboundOf, receiptOf, verifyVonageSignature, vonageCallbackNumber } from './webhooks';
 
@@ -73,6 +73,7 @@ export function createVonageCarrier(settings: VonageSettings): Carrier {
     verify: async (callback) =>
       verifyVonageSignature(callback, { secret: secret!, ...(apiKey ? { apiKey } : {}), ...(applicationId ? { applicationId } : {}) }),
     parseReceipt: (callback) => receiptOf(callback.rawBody, callback.messageId),
+    describeCode: vonageCodeMeaning,
     parseInbound: (callback) => inboundOf(callback.rawBody),
     numberOf: (callback, kind) => vonageCallbackNumber(callback.rawBody, kind),
     async reply(to, text) {

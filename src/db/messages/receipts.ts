@@ -12,6 +12,8 @@ export interface ReceiptUpdate {
   providerRef: string;
   status: 'sent' | 'delivered' | 'undelivered' | 'failed';
   errorCode?: string;
+  /** What the code means, in the carrier's table of our words. */
+  meaning?: string;
   /** The code means the recipient unsubscribed: the carrier's opt-out is recorded with the failure. */
   optOut?: boolean;
   price?: { amount: string; unit: string };
@@ -66,7 +68,7 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
         ...(receipt.status === 'delivered' && { deliveredAt: receipt.at ?? now }),
         ...(receipt.errorCode !== undefined && { errorCode: receipt.errorCode.slice(0, 100) }),
         ...(receipt.price && { price: receipt.price.amount.slice(0, 40), priceUnit: receipt.price.unit.slice(0, 10) }),
-        ...(failed && { error: `The carrier reported the message ${receipt.status}${receipt.errorCode ? ` (error ${receipt.errorCode.slice(0, 100)})` : ''}` }),
+        ...(failed && { error: receiptError(receipt) }),
       },
       include: withClientId,
     });
@@ -77,4 +79,10 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
     await record(messageEvent(FINAL_RECEIPT_EVENTS[receipt.status], row, 'carrier'));
     return { applied: true, message: row, sentAt: message.sentAt ?? message.providerAcceptedAt };
   });
+}
+
+/** e.g. "The carrier reported the message undelivered: The recipient's handset is unreachable (error 30003)". */
+function receiptError(receipt: ReceiptUpdate): string {
+  const meaning = receipt.meaning ? `: ${receipt.meaning}` : '';
+  return `The carrier reported the message ${receipt.status}${meaning}${receipt.errorCode ? ` (error ${receipt.errorCode.slice(0, 100)})` : ''}`;
 }

@@ -1,13 +1,19 @@
 import type { Carrier, CarrierCallback } from '../../carriers';
 import { applyReceipt, type ReceiptOutcome } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
+import { tellMessageWorkflowOfReceipt } from '../../starters/send-message-workflow';
 import { Invalid } from '../errors';
+import type { Client as TemporalClient } from '@temporalio/client';
 
 export interface ReceiptDeps {
   prisma: Prisma;
   carrier: Carrier;
   /** Seconds from `sent` to `delivered`, once per message a receipt delivers. */
   observeDelivered?: (seconds: number) => void;
+  /** Where the message's run is told of the receipt (absent: a script's API without Temporal). */
+  temporal?: TemporalClient;
+  /** A run that could not be told: it reads its row when its wait for a receipt ends. */
+  onTellFailed?: (error: unknown) => void;
 }
 
 /** A signed callback the carrier's parser cannot read is the request's fault: a 400, nothing changed. */
@@ -36,6 +42,7 @@ export async function recordReceipt(deps: ReceiptDeps, callback: CarrierCallback
     providerRef: receipt.providerRef,
     status: receipt.status,
     errorCode: receipt.errorCode,
+    meaning: receipt.errorCode ? deps.carrier.describeCode?.(receipt.errorCode) : undefined,
     optOut: receipt.optOut,
     price: receipt.price,
     at: receipt.at,
@@ -43,6 +50,10 @@ export async function recordReceipt(deps: ReceiptDeps, callback: CarrierCallback
   });
   if (outcome.applied && outcome.message.status === 'delivered' && outcome.sentAt && outcome.message.deliveredAt) {
     deps.observeDelivered?.(Math.max(0, (outcome.message.deliveredAt.getTime() - outcome.sentAt.getTime()) / 1000));
+  }
+  // A batch's message has no run of its own to follow it.
+  if (outcome.applied && deps.temporal && outcome.message.workflowId && outcome.message.batchId === null) {
+    await tellMessageWorkflowOfReceipt(deps.temporal, outcome.message.workflowId).catch((error) => deps.onTellFailed?.(error));
   }
   return outcome;
 }

@@ -46,3 +46,13 @@ export function pageOf<T>(rows: T[], limit: number, positionOf: (row: T) => Posi
   const page = rows.slice(0, limit);
   return { page, next_cursor: rows.length > limit ? encodeCursor(positionOf(page[page.length - 1])) : null };
 }
+
+const LIMIT_RULE = `must be a whole number from 1 to ${MAX_PAGE_SIZE}`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `?limit=` and `?cursor=` of a list keyed by internal ids (batches, unmatched inbound texts); other parameters are ignored. */
+export function parsePage(query: unknown): { limit: number; after?: Position } {
+  const parsed = z.object(pageQuery).safeParse(query ?? {});
+  if (!parsed.success) throw new Invalid(parsed.error.issues[0].path[0] === 'limit' ? `Invalid limit: ${LIMIT_RULE}` : INVALID_CURSOR);
+  return { limit: parsed.data.limit, ...(parsed.data.cursor !== undefined && { after: decodeCursor(parsed.data.cursor, UUID) }) };
+}

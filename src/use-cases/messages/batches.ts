@@ -1,6 +1,7 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { MessageBatch } from '../../generated/prisma/client';
-import { closeScheduledInBatch, countBatchMessages, findOwnedBatch as findBatch } from '../../db/message-batches';
+import { closeScheduledInBatch, countBatchMessages, countMessagesOfBatches, findOwnedBatch as findBatch, listOwnedBatches } from '../../db/message-batches';
+import { pageOf, parsePage } from '../input/page';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
 import type { MessageStatus } from '../../domain';
@@ -25,4 +26,12 @@ export async function cancelBatch(deps: { prisma: Prisma; temporal: TemporalClie
     await wakeMessageBatchWorkflow(deps.temporal, deps.taskQueue, { id: batch.id, business: batch.business, sendAt: batch.sendAt, accepted: batch.accepted });
   }
   return findOwnedBatch(deps.prisma, scope, batch.id);
+}
+
+/** A page of the caller's batches in this business, newest first (`?limit=`, `?cursor=`), each with its counts. */
+export async function listBatches(prisma: Prisma, scope: Scope, query: unknown): Promise<{ batches: BatchWithCounts[]; nextCursor: string | null }> {
+  const { limit, after } = parsePage(query);
+  const { page, next_cursor: nextCursor } = pageOf(await listOwnedBatches(prisma, scope, { after, take: limit + 1 }), limit, (batch) => batch);
+  const counts = await countMessagesOfBatches(prisma, page.map((b) => b.id));
+  return { batches: page.map((b) => ({ ...b, counts: counts.get(b.id) ?? {} })), nextCursor };
 }

@@ -4,7 +4,7 @@ import type { Prisma } from '../../db/prisma';
 import { Conflict } from '../errors';
 import type { Scope } from '../../db/scope';
 import { findOwnedMessage } from './owned-message';
-import { wakeMessageWorkflow } from '../../starters/send-message-workflow';
+import { cancelMessageWorkflow } from '../../starters/send-message-workflow';
 
 export interface CancelDeps {
   prisma: Prisma;
@@ -23,13 +23,13 @@ export async function cancelMessage(deps: CancelDeps, scope: Scope, id: string):
   return current;
 }
 
-/** scheduled → canceled, then wakes the workflow so it ends; false when the message had already left `scheduled`. */
+/** scheduled → canceled, then cancels the workflow so it ends (as Canceled); false when the message had already left `scheduled`. */
 export async function cancelIfScheduled(deps: CancelDeps, message: { id: string }, by: 'api' | 'client_deleted' = 'api'): Promise<boolean> {
   const canceled = await cancelScheduledMessage(deps.prisma, message.id, new Date(), by);
   if (canceled) {
     const row = await findMessage(deps.prisma, message.id);
     // A batch's message has no run of its own: its batch's run skips it when it claims its chunk.
-    if (row && row.batchId === null) await wakeMessageWorkflow(deps.temporal, deps.taskQueue, { ...row, clientId: row.client?.id ?? null });
+    if (row && row.batchId === null) await cancelMessageWorkflow(deps.temporal, row);
   }
   return canceled;
 }

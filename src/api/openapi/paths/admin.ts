@@ -16,6 +16,44 @@ const registered = {
   updated_at: '2026-11-25T17:00:00.000Z',
 };
 const responses = { 401: common[401], 500: common[500], 503: common[503] };
+const dateOrNull = { type: ['string', 'null'], format: 'date-time' };
+const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'];
+const operatorMessage = {
+  _id: '7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
+  business: 'acme',
+  user: 'user-1',
+  client: 'c1',
+  direction: 'outbound',
+  status: 'undelivered',
+  reason: 'The carrier reported the message undelivered: The recipient\'s handset is unreachable (error 30003)',
+  error_code: '30003',
+  provider: 'simulator',
+  workflow_id: 'message/acme/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
+  batch_id: null,
+  send_at: '2026-11-25T17:00:00.000Z',
+  deferred_until: null,
+  created_at: '2026-11-25T17:00:00.000Z',
+  updated_at: '2026-11-25T17:00:01.200Z',
+  dispatched_at: '2026-11-25T17:00:00.050Z',
+  sent_at: '2026-11-25T17:00:00.400Z',
+  delivered_at: null,
+  canceled_at: null,
+  suppressed_at: null,
+  received_at: null,
+};
+const unmatchedText = {
+  _id: '2f0c1d9e-9b7a-4c55-8f0e-6a1b2c3d4e5f',
+  provider: 'simulator',
+  from: '+14155550199',
+  to: '+15005550006',
+  text: 'Who is this?',
+  received_at: '2026-11-25T17:05:00.000Z',
+  created_at: '2026-11-25T17:05:00.120Z',
+};
+const pageParameters = [
+  { name: 'limit', in: 'query', required: false, description: 'Texts a page, 1-100 (50 by default).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+  { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
+];
 
 export const adminApi: ApiPart = {
   tags: [
@@ -27,6 +65,55 @@ export const adminApi: ApiPart = {
     },
   ],
   schemas: {
+    OperatorMessage: {
+      type: 'object',
+      additionalProperties: false,
+      required: Object.keys(operatorMessage),
+      description: 'A message as the operator sees it: whose it is, where it is and why it ended so. Never its phone, name or text.',
+      properties: {
+        _id: { type: 'string', format: 'uuid' },
+        business: { type: 'string' },
+        user: { type: 'string', description: 'The user (token subject) whose message it is.' },
+        client: { type: ['string', 'null'] },
+        direction: { enum: ['outbound', 'inbound'] },
+        status: { enum: MESSAGE_STATUSES },
+        reason: {
+          type: ['string', 'null'],
+          description: 'Why it failed, was undelivered, suppressed or canceled, in words (the carrier\'s code in parentheses); null otherwise. The same words as the run\'s details in Temporal.',
+        },
+        error_code: { type: ['string', 'null'], description: 'The carrier\'s error code.' },
+        provider: { type: ['string', 'null'] },
+        workflow_id: { type: ['string', 'null'] },
+        batch_id: { type: ['string', 'null'], format: 'uuid' },
+        send_at: ref('schemas', 'DateTime'),
+        deferred_until: dateOrNull,
+        created_at: ref('schemas', 'DateTime'),
+        updated_at: ref('schemas', 'DateTime'),
+        dispatched_at: dateOrNull,
+        sent_at: dateOrNull,
+        delivered_at: dateOrNull,
+        canceled_at: dateOrNull,
+        suppressed_at: dateOrNull,
+        received_at: dateOrNull,
+      },
+      examples: [operatorMessage],
+    },
+    UnmatchedInboundText: {
+      type: 'object',
+      additionalProperties: false,
+      required: Object.keys(unmatchedText),
+      description: 'A text that came in from a number no business\'s message went to from that sender: kept for the operator, shown to no business.',
+      properties: {
+        _id: { type: 'string', format: 'uuid' },
+        provider: { type: 'string' },
+        from: { type: 'string', description: 'The number that texted.' },
+        to: { type: 'string', description: 'Our number it was sent to.' },
+        text: { type: 'string' },
+        received_at: ref('schemas', 'DateTime'),
+        created_at: ref('schemas', 'DateTime'),
+      },
+      examples: [unmatchedText],
+    },
     BusinessNumber: {
       type: 'object',
       required: ['business', 'number', 'carrier', 'messaging_service_sid', 'own_account', 'created_at', 'updated_at'],
@@ -64,6 +151,51 @@ export const adminApi: ApiPart = {
     },
   },
   paths: {
+    '/admin/messages/{id}': {
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'The message\'s id, as in its workflow id `message/{business}/{id}`.', schema: { type: 'string' }, example: operatorMessage._id }],
+      get: {
+        operationId: 'getMessageForOperator',
+        tags: ['Operator'],
+        security: adminSecurity,
+        summary: 'Any business\'s message, by id',
+        description:
+          'For an operator holding a message id from the Temporal UI: its business, user and client, its status and why it ended so (`reason`), and its times. ' +
+          'Its phone, name and text are not answered (its user reads them with `GET /messages/{_id}`).',
+        responses: {
+          200: json('The message.', ref('schemas', 'OperatorMessage'), { example: operatorMessage }),
+          400: problem(400, 'The path is not validly percent-encoded.', { ...BAD_PATH_EXAMPLE }),
+          404: problem(404, 'No message has this id (or it is not a message id).', { notFound: 'Message not found' }),
+          ...responses,
+        },
+      },
+    },
+    '/admin/unmatched-inbound': {
+      get: {
+        operationId: 'listUnmatchedInbound',
+        tags: ['Operator'],
+        security: adminSecurity,
+        summary: 'Inbound texts no message explains',
+        description: 'Texts from numbers no business texted from that sender (kept, shown to no business), newest first, a page at a time.',
+        parameters: pageParameters,
+        responses: {
+          200: json(
+            'A page of texts; `next_cursor` is null on the last.',
+            {
+              type: 'object',
+              required: ['texts', 'next_cursor'],
+              additionalProperties: false,
+              properties: { texts: { type: 'array', items: ref('schemas', 'UnmatchedInboundText') }, next_cursor: { type: ['string', 'null'] } },
+            },
+            { example: { texts: [unmatchedText], next_cursor: null } },
+          ),
+          400: problem(400, '`limit` or `cursor` is not valid.', {
+            invalidLimit: 'Invalid limit: must be a whole number from 1 to 100',
+            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
+          }),
+          ...responses,
+        },
+      },
+    },
     '/admin/businesses/{business}/numbers': {
       parameters: [pathParameters[0]],
       get: {

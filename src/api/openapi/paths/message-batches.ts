@@ -123,7 +123,7 @@ export const messageBatchesApi: ApiPart = {
           properties: Object.fromEntries(OUTBOUND_STATUSES.map((s) => [s, { type: 'integer', minimum: 0 }])),
         },
         created_at: ref('schemas', 'DateTime'),
-        finished_at: { type: ['string', 'null'], format: 'date-time', description: 'When its workflow found nothing left to send.' },
+        finished_at: { type: ['string', 'null'], format: 'date-time', description: 'When nothing was left to send: its workflow found none, or a cancel left none scheduled or sending.' },
       },
     },
   },
@@ -217,6 +217,41 @@ export const messageBatchesApi: ApiPart = {
         },
       },
     },
+    [`${PREFIX}/messages/batches`]: {
+      parameters: [ref('parameters', 'businessname')],
+      get: {
+        operationId: 'listMessageBatches',
+        tags: ['Campaigns'],
+        summary: 'The caller\'s batches, newest first',
+        description: 'The caller\'s batches in this business, each with its messages counted by status, a page at a time.',
+        parameters: [
+          { name: 'limit', in: 'query', required: false, description: 'Batches a page, 1-100 (50 by default).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+          { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
+        ],
+        responses: {
+          200: json(
+            'A page of batches.',
+            {
+              type: 'object',
+              required: ['batches', 'next_cursor'],
+              additionalProperties: false,
+              properties: {
+                batches: { type: 'array', items: ref('schemas', 'MessageBatch') },
+                next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
+              },
+            },
+            { example: { batches: [batchExample], next_cursor: null } },
+          ),
+          400: problem(400, '`limit` or `cursor` is not valid, or the path is not validly percent-encoded.', {
+            invalidLimit: 'Invalid limit: must be a whole number from 1 to 100',
+            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'The business name in the path is not valid: no route.', NO_ROUTE_EXAMPLE),
+          ...businessResponses(false),
+        },
+      },
+    },
     [`${PREFIX}/messages/batch/{_id}`]: {
       parameters: [ref('parameters', 'businessname'), batchIdParameter],
       get: {
@@ -237,9 +272,11 @@ export const messageBatchesApi: ApiPart = {
         operationId: 'cancelMessageBatch',
         tags: ['Campaigns'],
         summary: 'Cancel what has not left',
-        description: 'Every message of the batch still `scheduled` becomes `canceled`; those already sending or sent are left as they are. Idempotent.',
+        description:
+          'Every message of the batch still `scheduled` becomes `canceled`; those already sending or sent are left as they are. Idempotent. ' +
+          'When none is left sending, the batch is finished there and then (`finished_at`); otherwise when its last chunk in flight ends.',
         responses: {
-          200: json('The batch after the cancel.', ref('schemas', 'MessageBatch'), { example: { ...batchExample, counts: { ...batchExample.counts, sent: 0, canceled: 995 }, finished_at: null } }),
+          200: json('The batch after the cancel.', ref('schemas', 'MessageBatch'), { example: { ...batchExample, counts: { ...batchExample.counts, sent: 0, failed: 0, canceled: 996 } } }),
           400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such batch of the caller in this business.', batchNotFound),
           ...businessResponses(true),

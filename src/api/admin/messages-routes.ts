@@ -1,0 +1,21 @@
+import { Router } from 'express';
+import type { Prisma } from '../../db/prisma';
+import { messageForOperator, unmatchedInboundPage } from '../../use-cases/operator/messages';
+import { operatorMessageView, unmatchedInboundView } from '../../views/operator-message';
+
+export interface OperatorMessageRoutesDeps {
+  prisma: Prisma;
+}
+
+/** What an operator reads about messages: any business's message by id, and the inbound texts no message explains. */
+export function operatorMessagesRouter(deps: OperatorMessageRoutesDeps): Router {
+  const router = Router();
+  router.get('/messages/:messageId', async (req, res) => {
+    res.json(operatorMessageView(await messageForOperator(deps.prisma, String(req.params.messageId))));
+  });
+  router.get('/unmatched-inbound', async (req, res) => {
+    const { rows, nextCursor } = await unmatchedInboundPage(deps.prisma, req.query);
+    res.json({ texts: rows.map(unmatchedInboundView), next_cursor: nextCursor });
+  });
+  return router;
+}
