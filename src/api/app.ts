@@ -27,6 +27,7 @@ import { webhooksRouter, type WebhookRoutesDeps } from './webhooks/routes';
 import { numbersRouter, type NumberRoutesDeps } from './admin/numbers-routes';
 import { operatorAuthentication, type OperatorCredentials } from './http/operator-auth';
 import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
+import { integrationsRouter, type IntegrationRoutesDeps } from './integrations/routes';
 
 export interface HttpOptions {
   /** Where request lines and errors go; the process's logger by default. */
@@ -47,6 +48,7 @@ export type AppDeps = HealthDeps &
   WebhookRoutesDeps &
   EventRoutesDeps &
   ProviderRoutesDeps &
+  IntegrationRoutesDeps &
   Omit<NumberRoutesDeps, 'carrier'> &
   Pick<RotationRoutesDeps, 'rotationMinPeriodMs' | 'rotationApplyWaitMs'> &
   HttpOptions & {
@@ -85,6 +87,7 @@ export function createApp(deps: AppDeps): Express {
   business.use(webhooksRouter(deps));
   business.use(eventsRouter(deps));
   business.use(rotationRouter({ ...deps, log }));
+  business.use(integrationsRouter(deps));
   app.use('/ext/v2/:business', business);
 
   // The operator API: outside the business routes, its own credential; every /admin route sits behind it.

@@ -15,3 +15,10 @@ export function insertAgent(prisma: Prisma, scope: Scope, agent: NewAgent, onDup
 export function listAgents(prisma: Prisma, scope: Scope) {
   return prisma.agent.findMany({ where: scope, orderBy: { createdAt: 'asc' } });
 }
+
+/** Which of these ids are the owner's agents, in one query. */
+export async function existingAgentIds(prisma: Prisma, scope: Scope, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await prisma.agent.findMany({ where: { ...scope, id: { in: ids } }, select: { id: true } });
+  return new Set(rows.map((row) => row.id));
+}

@@ -6,17 +6,19 @@
 export const ASSIGNMENT_EVENT_TYPES = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'] as const;
 export const MESSAGE_EVENT_TYPES = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed', 'message.received'] as const;
 export const ROTATION_EVENT_TYPES = ['rotation.stopped'] as const;
-export const EVENT_TYPES = [...ASSIGNMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...ROTATION_EVENT_TYPES] as const;
+export const CRM_OWNER_EVENT_TYPES = ['crm.owner_conflict', 'crm.owner_sync_failed'] as const;
+export const EVENT_TYPES = [...ASSIGNMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...ROTATION_EVENT_TYPES, ...CRM_OWNER_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What a subscription or the feed's `type` may name: a type, every type of a resource, or everything. */
-export const EVENT_PATTERNS = [...EVENT_TYPES, 'assignment.*', 'message.*', 'rotation.*', '*'] as const;
+export const EVENT_PATTERNS = [...EVENT_TYPES, 'assignment.*', 'message.*', 'rotation.*', 'crm.*', '*'] as const;
 export type EventPattern = (typeof EVENT_PATTERNS)[number];
 
 /**
  * Who or what made the change: `api` a request of the owner (HTTP or Nexus) and the message's own
  * sending that followed it, `expiry` an assignment's `dt_until`, `operator` a cancellation in the
- * Temporal UI, `rule` a business-rule workflow, `carrier` a carrier's receipt or a text the client sent.
+ * Temporal UI, `rule` a business-rule workflow (a CRM lead's workflow among them), `carrier` a carrier's
+ * receipt or a text the client sent.
  */
 export const EVENT_REASONS = ['api', 'expiry', 'operator', 'rule', 'carrier'] as const;
 export type EventReason = (typeof EVENT_REASONS)[number];

@@ -13,3 +13,4 @@ export * from './reconcile';
 export * from './events';
 export * from './rotations';
 export * from './task-queues';
+export * from './crm';
