@@ -5,8 +5,9 @@ import { createMessageBatchActivities, type MessageBatchActivityDeps } from './s
 import { createReconcileActivities, type ReconcileDeps } from './reconcile';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { createRotationActivities } from './rotation';
+import { createCrmLeadActivities, type CrmLeadActivityDeps } from './crm-leads';
 
-export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart'>;
+export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & CrmLeadActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart'>;
 
 export function createActivities(deps: ActivityDeps) {
   return failOnRefusedData({
@@ -16,5 +17,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createReconcileActivities(deps),
     ...createRotationActivities(deps),
     ...createWebhookActivities(deps),
+    ...createCrmLeadActivities(deps),
   });
 }

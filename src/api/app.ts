@@ -28,6 +28,7 @@ import { numbersRouter, type NumberRoutesDeps } from './admin/numbers-routes';
 import { operatorAuthentication, type OperatorCredentials } from './http/operator-auth';
 import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
 import { integrationsRouter, type IntegrationRoutesDeps } from './integrations/routes';
+import { crmInboundRouter } from './integrations/inbound-routes';
 
 export interface HttpOptions {
   /** Where request lines and errors go; the process's logger by default. */
@@ -70,6 +71,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(deps), openApiRouter());
   // The carriers' callbacks: public, signed by the carrier instead of a user's token.
   app.use(providersRouter({ ...deps, registry: metrics.registry, logger }));
+  // The CRMs' inbound events: public, proven by the CRM's signature or credentials.
+  app.use(crmInboundRouter({ ...deps, logger }));
 
   const business = Router({ mergeParams: true });
   business.use((req, _res, next) => (BUSINESS_PATTERN.test(req.params.business as string) ? next() : next('router')));

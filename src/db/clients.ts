@@ -23,3 +23,12 @@ export function insertClient(prisma: Prisma, scope: Scope, client: NewClient, on
 export function findClients(prisma: Prisma, scope: Scope, ids: string[]) {
   return ids.length === 0 ? Promise.resolve([]) : prisma.client.findMany({ where: { ...scope, id: { in: ids } } });
 }
+
+/**
+ * Creates the client, or brings its name, phone and time zone up to date with what another system
+ * (a CRM) holds: a value it does not have leaves the stored one as it is.
+ */
+export function upsertClient(prisma: Prisma, scope: Scope, client: NewClient) {
+  const changes = Object.fromEntries(Object.entries({ name: client.name, phone: client.phone, timezone: client.timezone }).filter(([, value]) => value !== null));
+  return prisma.client.upsert({ where: { business_ownerId_id: { ...scope, id: client.id } }, create: { ...scope, ...client }, update: changes });
+}

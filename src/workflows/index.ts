@@ -1,10 +1,11 @@
-import type { AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, SendMessageBatchWorkflow, SendMessageWorkflow } from '../domain';
+import type { ProcessCrmLeadWorkflow, AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, SendMessageBatchWorkflow, SendMessageWorkflow } from '../domain';
 import { sendMessageBatch } from './send-message-batch';
 import { rotation } from './rotation';
 import { sendMessage } from './send-message';
 import { assignmentExpiry } from './assignment-expiry';
 import { deliverWebhook } from './deliver-webhook';
 import { assignAgents } from './assign-agents';
+import { processCrmLead } from './process-crm-lead';
 
 export { assignAgents };
 export { assignmentExpiry };
@@ -20,5 +21,7 @@ sendMessage satisfies SendMessageWorkflow;
 sendMessageBatch satisfies SendMessageBatchWorkflow;
 deliverWebhook satisfies DeliverWebhookWorkflow;
 rotation satisfies RotationWorkflow;
+processCrmLead satisfies ProcessCrmLeadWorkflow;
+export { processCrmLead };
 export { rotation };
 export { reconcile } from './reconcile';
