@@ -2,6 +2,8 @@ import express, { Router, type Request } from 'express';
 import type { Logger } from 'pino';
 import type { InboundDeps } from '../../use-cases/integrations/inbound';
 import { receiveHubspotWebhook } from '../../use-cases/integrations/hubspot-inbound';
+import { receivePipedriveWebhook } from '../../use-cases/integrations/pipedrive-inbound';
+import { receiveSalesforceOutboundMessage, SOAP_ACK } from '../../use-cases/integrations/salesforce-inbound';
 import { BUSINESS_PATTERN } from '../../use-cases/input/validation';
 
 export type InboundRoutesDeps = Omit<InboundDeps, 'onHandOverError'> & {
@@ -34,6 +36,17 @@ export function crmInboundRouter(deps: InboundRoutesDeps & { logger: Logger }): 
     const uri = (deps.publicBaseUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '') + req.originalUrl;
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     res.json(await receiveHubspotWebhook(inbound, req.params.business as string, { method: req.method, uri, rawBody, headers: headersOf(req) }));
+  });
+
+  router.post('/integrations/salesforce/:business/outbound-message', raw, async (req, res, next) => {
+    if (!businessOk(req)) return next('route');
+    await receiveSalesforceOutboundMessage(inbound, req.params.business as string, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    res.status(200).type('text/xml').send(SOAP_ACK);
+  });
+
+  router.post('/integrations/pipedrive/:business/webhook', raw, async (req, res, next) => {
+    if (!businessOk(req)) return next('route');
+    res.json(await receivePipedriveWebhook(inbound, req.params.business as string, req.get('authorization'), Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)));
   });
 
   return router;

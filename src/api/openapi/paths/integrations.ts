@@ -11,6 +11,25 @@ const crmParameter = {
   example: 'hubspot',
 };
 
+const businessParameter = {
+  name: 'business',
+  in: 'path',
+  required: true,
+  description: 'The business whose connector the CRM posts to (`{businessname}` of the API\'s paths).',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+  example: 'acme',
+};
+
+const inboundAnswer = {
+  type: 'object',
+  required: ['received', 'recorded'],
+  additionalProperties: false,
+  properties: {
+    received: { type: 'integer', description: 'Events in the delivery this service acts on.' },
+    recorded: { type: 'integer', description: 'Of them, the ones not seen before (a repeat delivery records none).' },
+  },
+};
+
 const connector = {
   crm: 'hubspot',
   agents: ['a1'],
@@ -121,6 +140,28 @@ export const integrationsApi: ApiPart = {
           400: problem(400, 'The path is not valid.', BAD_PATH_EXAMPLE),
           404: problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),
+        },
+      },
+    },
+    '/integrations/hubspot/{business}/webhook': {
+      parameters: [businessParameter],
+      post: {
+        operationId: 'receiveHubspotWebhook',
+        tags: ['Integrations'],
+        security: [],
+        summary: 'HubSpot webhooks (the app\'s target URL)',
+        description:
+          'Signed with `X-HubSpot-Signature-v3` (base64 HMAC-SHA256 with the app\'s client secret over method, full URL, raw body and `X-HubSpot-Request-Timestamp`), ' +
+          'at most 5 minutes old. An array of up to 100 events: `contact.creation` routes the contact, `contact.propertyChange` of `hubspot_owner_id` is a change of owner; ' +
+          'others are acknowledged and ignored. Answered once recorded (each `eventId` once); the lead is processed afterwards.',
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', maxItems: 100, items: { type: 'object' } } } } },
+        responses: {
+          200: json('Recorded.', inboundAnswer, { example: { received: 1, recorded: 1 } }),
+          400: problem(400, 'Not an array of HubSpot events.', { notArray: 'Invalid body: must be an array of 1 to 100 HubSpot events', malformedJson: { type: '/problems/malformed-json', detail: 'Malformed JSON body' } }),
+          401: problem(401, 'No connector, or a signature that does not check out or is too old.', { signature: 'Invalid signature' }),
+          413: ref('responses', 'PayloadTooLarge'),
+          500: ref('responses', 'InternalError'),
+          503: ref('responses', 'Unavailable'),
         },
       },
     },
