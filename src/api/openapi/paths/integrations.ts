@@ -165,5 +165,47 @@ export const integrationsApi: ApiPart = {
         },
       },
     },
+    '/integrations/salesforce/{business}/outbound-message': {
+      parameters: [businessParameter],
+      post: {
+        operationId: 'receiveSalesforceOutboundMessage',
+        tags: ['Integrations'],
+        security: [],
+        summary: 'Salesforce Outbound Messages (the endpoint URL)',
+        description:
+          'A SOAP Outbound Message of up to 100 `Lead` notifications from the org the connector names (`OrganizationId`). Each notification `Id` is recorded once; ' +
+          'the answer is the SOAP acknowledgement `<Ack>true</Ack>`, after which Salesforce stops retrying.',
+        requestBody: { required: true, content: { 'text/xml': { schema: { type: 'string' } } } },
+        responses: {
+          200: { description: 'Recorded and acknowledged.', content: { 'text/xml': { schema: { type: 'string' } } } },
+          400: problem(400, 'Not an Outbound Message of Lead notifications.', { notifications: 'Invalid body: must be an Outbound Message of 1 to 100 notifications' }),
+          401: problem(401, 'No connector, or another organization.', { signature: 'Invalid signature' }),
+          413: ref('responses', 'PayloadTooLarge'),
+          500: ref('responses', 'InternalError'),
+          503: ref('responses', 'Unavailable'),
+        },
+      },
+    },
+    '/integrations/pipedrive/{business}/webhook': {
+      parameters: [businessParameter],
+      post: {
+        operationId: 'receivePipedriveWebhook',
+        tags: ['Integrations'],
+        security: [],
+        summary: 'Pipedrive webhooks v2 (the endpoint URL)',
+        description:
+          'Authenticated by the HTTP Basic credentials set on the webhook (the connector\'s `webhook_user` and `webhook_password`). `create` of a `person` or `lead` routes it; ' +
+          'a `change` of its `owner_id` is a change of owner; anything else is acknowledged and ignored.',
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+        responses: {
+          200: json('Recorded.', inboundAnswer, { example: { received: 1, recorded: 1 } }),
+          400: problem(400, 'Not a Pipedrive webhook.', { shape: 'Invalid body: must be a Pipedrive webhook (v2) with meta.action and meta.entity' }),
+          401: problem(401, 'No connector, or other credentials.', { signature: 'Invalid signature' }),
+          413: ref('responses', 'PayloadTooLarge'),
+          500: ref('responses', 'InternalError'),
+          503: ref('responses', 'Unavailable'),
+        },
+      },
+    },
   },
 };
