@@ -6,8 +6,9 @@ import { createReconcileActivities, type ReconcileDeps } from './reconcile';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { createRotationActivities } from './rotation';
 import { createRoutingActivities } from './routing';
+import { createCrmLeadActivities, type CrmLeadActivityDeps } from './crm-leads';
 
-export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart'>;
+export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & CrmLeadActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart'>;
 
 export function createActivities(deps: ActivityDeps) {
   return failOnRefusedData({
@@ -18,5 +19,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createRotationActivities(deps),
     ...createRoutingActivities(deps),
     ...createWebhookActivities(deps),
+    ...createCrmLeadActivities(deps),
   });
 }

@@ -29,6 +29,8 @@ import { operatorMessagesRouter } from './admin/messages-routes';
 import { operatorAuthentication, type OperatorCredentials } from './http/operator-auth';
 import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
 import { routingRouter } from './routing/routes';
+import { integrationsRouter, type IntegrationRoutesDeps } from './integrations/routes';
+import { crmInboundRouter } from './integrations/inbound-routes';
 
 export interface HttpOptions {
   /** Where request lines and errors go; the process's logger by default. */
@@ -49,6 +51,7 @@ export type AppDeps = HealthDeps &
   WebhookRoutesDeps &
   EventRoutesDeps &
   ProviderRoutesDeps &
+  IntegrationRoutesDeps &
   Omit<NumberRoutesDeps, 'carrier'> &
   Pick<RotationRoutesDeps, 'rotationMinPeriodMs' | 'rotationApplyWaitMs'> &
   HttpOptions & {
@@ -70,6 +73,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(deps), openApiRouter());
   // The carriers' callbacks: public, signed by the carrier instead of a user's token.
   app.use(providersRouter({ ...deps, registry: metrics.registry, logger }));
+  // The CRMs' inbound events: public, proven by the CRM's signature or credentials.
+  app.use(crmInboundRouter({ ...deps, logger }));
 
   const business = Router({ mergeParams: true });
   business.use((req, _res, next) => (BUSINESS_PATTERN.test(req.params.business as string) ? next() : next('router')));
@@ -88,6 +93,7 @@ export function createApp(deps: AppDeps): Express {
   business.use(eventsRouter(deps));
   business.use(rotationRouter({ ...deps, log }));
   business.use(routingRouter({ ...deps, log }));
+  business.use(integrationsRouter(deps));
   app.use('/ext/v2/:business', business);
 
   // The operator API: outside the business routes, its own credential; every /admin route sits behind it.

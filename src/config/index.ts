@@ -83,6 +83,10 @@ export const envSchema = z.object({
   VONAGE_FROM: optional,
   VONAGE_SIGNATURE_SECRET: optional,
   VONAGE_API_URL: optional.pipe(z.string().url().optional()),
+  /** The CRMs' REST bases, for their fakes in tests and on npm start; unset: the vendors' own (Salesforce: each connector's instance_url). */
+  HUBSPOT_API_URL: optional.pipe(z.string().url().optional()),
+  SALESFORCE_API_URL: optional.pipe(z.string().url().optional()),
+  PIPEDRIVE_API_URL: optional.pipe(z.string().url().optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Origins allowed to call the API from a browser, comma-separated; none by default. */
   CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
@@ -373,3 +377,17 @@ export function webhookSettingsOf(config: Config): WebhookSettings {
     sweepGraceMs: config.WEBHOOK_SWEEP_GRACE_MS,
   };
 }
+
+/** Where the CRMs' SDKs send their requests: the vendors' bases unless overridden (tests, fakes). */
+export interface CrmEndpoints {
+  hubspot?: string;
+  /** Replaces every Salesforce connector's instance_url. */
+  salesforce?: string;
+  pipedrive?: string;
+}
+
+export const crmEndpointsOf = (config: Pick<Config, 'HUBSPOT_API_URL' | 'SALESFORCE_API_URL' | 'PIPEDRIVE_API_URL'>): CrmEndpoints => ({
+  hubspot: config.HUBSPOT_API_URL,
+  salesforce: config.SALESFORCE_API_URL,
+  pipedrive: config.PIPEDRIVE_API_URL,
+});

@@ -71,3 +71,10 @@ export async function lockAgents(tx: Tx, agentPks: string[]): Promise<void> {
   if (agentPks.length === 0) return;
   await tx.$queryRaw`SELECT pk FROM agents WHERE pk = ANY(${[...agentPks].sort()}::uuid[]) ORDER BY pk FOR NO KEY UPDATE`;
 }
+
+/** Which of these ids are the owner's agents, in one query. */
+export async function existingAgentIds(prisma: Prisma, scope: Scope, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await prisma.agent.findMany({ where: { ...scope, id: { in: ids } }, select: { id: true } });
+  return new Set(rows.map((row) => row.id));
+}

@@ -8,17 +8,18 @@ export const MESSAGE_EVENT_TYPES = ['message.scheduled', 'message.sending', 'mes
 export const ROTATION_EVENT_TYPES = ['rotation.stopped'] as const;
 export const ROUTING_EVENT_TYPES = ['routing.assigned', 'routing.queued', 'routing.no_eligible_agent'] as const;
 export const CLIENT_EVENT_TYPES = ['client.deleted'] as const;
-export const EVENT_TYPES = [...ASSIGNMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...ROTATION_EVENT_TYPES, ...ROUTING_EVENT_TYPES, ...CLIENT_EVENT_TYPES] as const;
+export const CRM_OWNER_EVENT_TYPES = ['crm.owner_conflict', 'crm.owner_sync_failed'] as const;
+export const EVENT_TYPES = [...ASSIGNMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...ROTATION_EVENT_TYPES, ...ROUTING_EVENT_TYPES, ...CLIENT_EVENT_TYPES, ...CRM_OWNER_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What a subscription or the feed's `type` may name: a type, every type of a resource, or everything. */
-export const EVENT_PATTERNS = [...EVENT_TYPES, 'assignment.*', 'message.*', 'rotation.*', 'routing.*', 'client.*', '*'] as const;
+export const EVENT_PATTERNS = [...EVENT_TYPES, 'assignment.*', 'message.*', 'rotation.*', 'routing.*', 'client.*', 'crm.*', '*'] as const;
 export type EventPattern = (typeof EVENT_PATTERNS)[number];
 
 /**
  * Who or what made the change: `api` a request of the owner (HTTP or Nexus) and the message's own
  * sending that followed it, `expiry` an assignment's `dt_until`, `operator` a cancellation in the
- * Temporal UI, `rule` a business-rule workflow, `carrier` a carrier's receipt or a text the client sent,
+ * Temporal UI, `rule` a business-rule workflow (a CRM lead's workflow among them), `carrier` a carrier's receipt or a text the client sent,
  * `client_deleted` / `agent_deleted` the owner deleting the client (its erasure) or an agent, which
  * ends what they were part of.
  */

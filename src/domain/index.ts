@@ -15,3 +15,4 @@ export * from './rotations';
 export * from './task-queues';
 export * from './working-hours';
 export * from './routing';
+export * from './crm';

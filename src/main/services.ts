@@ -9,7 +9,7 @@ import type { DataConverter } from '@temporalio/common';
 import { dataConverterOf } from '../temporal-client/data-converter';
 import { createProvider, type MessageProvider } from '../activities/providers';
 import { createApp, type AppDeps } from '../api';
-import { adminCredentialsOf, authConfigOf, codecCredentialsOf, requireBusinessNumbersOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from '../config/index';
+import { adminCredentialsOf, authConfigOf, crmEndpointsOf, type CrmEndpoints, codecCredentialsOf, requireBusinessNumbersOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from '../config/index';
 import { createPrisma, type Prisma } from '../db/prisma';
 import { createMessageStartConfirmations, type MessageStartConfirmations } from '../db/message-start-confirmations';
 import { connectTemporalClient } from '../temporal-client/connection';
@@ -50,6 +50,8 @@ export interface Services {
   campaigns: CampaignSettings;
   /** This process's backpressure on the work it hands to Temporal (the API's routes and the Nexus operations share it). */
   admission: Admissions;
+  /** The CRMs' REST bases when not the vendors' (HUBSPOT_API_URL, SALESFORCE_API_URL, PIPEDRIVE_API_URL). */
+  crmEndpoints: CrmEndpoints;
   /** Marks each accepted message whose workflow start succeeded, a few at a time (the reconciler's recent pass reads the rest). */
   messageStarts: MessageStartConfirmations;
   /** Closes what `openServices` opened (not what was handed in as an override), after the pending webhook hand-overs. */
@@ -104,6 +106,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       campaigns: { chunkSize: config.MESSAGE_BATCH_CHUNK_SIZE, concurrency: config.MESSAGE_BATCH_CONCURRENCY, ratePerSecond: config.MESSAGE_SEND_RATE_PER_SECOND },
       admission: overrides.admission ?? createAdmissions(admissionLimits({ messages: config.MESSAGE_STARTS_IN_FLIGHT, assign: config.ASSIGN_REQUESTS_IN_FLIGHT })),
       messageStarts,
+      crmEndpoints: crmEndpointsOf(config),
       stop: async () => {
         for (const close of closers.reverse()) await close();
       },

@@ -27,6 +27,9 @@ export class Conflict extends UseCaseError {
   }
 }
 
+/** The caller did not prove who it is (a CRM's signature or credentials that do not check out). */
+export class Unauthenticated extends UseCaseError {}
+
 /** Not done now, for a passing cause (a backing service, a workflow still running): the same request may succeed after `retryAfterSeconds`. */
 export class Unavailable extends UseCaseError {
   constructor(detail: string, readonly retryAfterSeconds: number, readonly reason: 'unavailable' | 'timeout' = 'unavailable') {
@@ -47,6 +50,7 @@ export function refusalOf(error: UseCaseError): Refusal {
   const { detail } = error;
   if (error instanceof Invalid) return { status: 400, type: `/problems/${error.reason}`, detail };
   if (error instanceof NotFound) return { status: 404, type: '/problems/not-found', detail };
+  if (error instanceof Unauthenticated) return { status: 401, type: '/problems/unauthorized', detail };
   if (error instanceof Conflict) return error.reason === 'conflict' ? { status: 409, type: '/problems/conflict', detail } : { status: 422, type: `/problems/${error.reason}`, detail };
   if (error instanceof Unavailable) {
     return { status: error.reason === 'timeout' ? 504 : 503, type: `/problems/${error.reason}`, detail, retryAfterSeconds: error.retryAfterSeconds };

@@ -8,7 +8,7 @@ import { createActivities, type ActivityDeps } from '../activities';
 import type { MessageProvider } from '../activities/providers';
 import type { Carrier } from '../carriers';
 import type { Prisma } from '../db/prisma';
-import type { TemporalConnectionOptions, WebhookSettings } from '../config/index';
+import type { CrmEndpoints, TemporalConnectionOptions, WebhookSettings } from '../config/index';
 import { crmServiceHandler } from '../nexus/service';
 import type { MessageStartConfirmations } from '../db/message-start-confirmations';
 import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../paths';
@@ -41,6 +41,8 @@ export interface WorkerDeps {
   campaigns?: CampaignSettings;
   /** Marks the messages the Nexus operations start (see Services). */
   messageStarts?: MessageStartConfirmations;
+  /** The CRMs' REST bases when not the vendors' (CRM_* _API_URL). */
+  crmEndpoints?: CrmEndpoints;
 }
 
 export interface WorkerOptions {
@@ -73,6 +75,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     carrier: deps.carrier,
     requireBusinessNumbers: deps.requireBusinessNumbers,
     campaigns: deps.campaigns,
+    crmEndpoints: deps.crmEndpoints,
     observeLateness: options.observeLateness,
     observeReconcilerRestart: options.observeReconcilerRestart,
   });

@@ -1,4 +1,4 @@
-import type { AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, RoutingQueueWorkflow, SendMessageBatchWorkflow, SendMessageWorkflow } from '../domain';
+import type { ProcessCrmLeadWorkflow, AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, RoutingQueueWorkflow, SendMessageBatchWorkflow, SendMessageWorkflow } from '../domain';
 import { sendMessageBatch } from './send-message-batch';
 import { rotation } from './rotation';
 import { routingQueue } from './routing-queue';
@@ -6,6 +6,7 @@ import { sendMessage } from './send-message';
 import { assignmentExpiry } from './assignment-expiry';
 import { deliverWebhook } from './deliver-webhook';
 import { assignAgents } from './assign-agents';
+import { processCrmLead } from './process-crm-lead';
 
 export { assignAgents };
 export { assignmentExpiry };
@@ -21,6 +22,8 @@ sendMessage satisfies SendMessageWorkflow;
 sendMessageBatch satisfies SendMessageBatchWorkflow;
 deliverWebhook satisfies DeliverWebhookWorkflow;
 rotation satisfies RotationWorkflow;
+processCrmLead satisfies ProcessCrmLeadWorkflow;
+export { processCrmLead };
 export { rotation };
 routingQueue satisfies RoutingQueueWorkflow;
 export { routingQueue };

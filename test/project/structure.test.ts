@@ -92,7 +92,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['api', 'nexus', 'activities', 'workflows'],
   ['use-cases'],
   ['starters'],
-  ['auth', 'carriers', 'temporal-client'],
+  ['auth', 'carriers', 'crm', 'temporal-client'],
   ['db'],
   ['secrets', 'views', 'net'],
   ['config', 'telemetry', '.'],

@@ -13,9 +13,10 @@ import { webhooksApi } from './paths/webhooks';
 import { rotationApi } from './paths/rotation';
 import { routingApi } from './paths/routing';
 import { adminApi } from './paths/admin';
+import { integrationsApi } from './paths/integrations';
 
 /** Each feature describes its own routes; a new feature (webhooks, events, rotation) adds its part here. */
-const PARTS: ApiPart[] = [clientsApi, agentsApi, assignmentsApi, rotationApi, routingApi, messagesApi, messageBatchesApi, optOutsApi, webhooksApi, eventsApi, providersApi, adminApi, healthApi, docsApi];
+const PARTS: ApiPart[] = [clientsApi, agentsApi, assignmentsApi, rotationApi, routingApi, messagesApi, messageBatchesApi, optOutsApi, webhooksApi, eventsApi, integrationsApi, providersApi, adminApi, healthApi, docsApi];
 
 function merge<T>(target: Record<string, T>, source: Record<string, T> | undefined, what: string): void {
   for (const [key, value] of Object.entries(source ?? {})) {

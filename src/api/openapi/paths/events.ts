@@ -16,7 +16,7 @@ const reason = {
   enum: [...EVENT_REASONS],
   description:
     'What made the change: `api` a request of the owner (HTTP or Nexus) — and, for a message, its sending that followed; ' +
-    '`expiry` the assignment\'s `dt_until`; `operator` a cancellation in the Temporal UI; `rule` the client\'s rotation; `carrier` a carrier\'s delivery receipt or a text the client sent; ' +
+    '`expiry` the assignment\'s `dt_until`; `operator` a cancellation in the Temporal UI; `rule` the client\'s rotation or a CRM lead\'s workflow; `carrier` a carrier\'s delivery receipt or a text the client sent; ' +
     '`client_deleted` / `agent_deleted` the owner deleting the client (its erasure) or an agent, which ended the assignment, canceled the message or stopped the rotation.',
 };
 
@@ -79,7 +79,7 @@ export const eventsApi: ApiPart = {
         'Every change of an assignment or a message, and a rotation stopped, recorded in the transaction that made it: `assignment.created`, ' +
         '`assignment.updated`, `assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, ' +
         '`message.delivered`, `message.undelivered` (a carrier\'s receipt), `message.failed`, `message.canceled`, `message.suppressed` (not sent: the recipient opted out), `message.received` (a text the client sent), ' +
-        '`rotation.stopped`, `routing.assigned`, `routing.queued`, `routing.no_eligible_agent` (lead routing\'s decisions), `client.deleted` (a client erased: its earlier events lose its phone, name and texts). ' +
+        '`rotation.stopped`, `routing.assigned`, `routing.queued`, `routing.no_eligible_agent` (lead routing\'s decisions), `client.deleted` (a client erased: its earlier events lose its phone, name and texts), `crm.owner_sync_failed` and `crm.owner_conflict` (a connected CRM\'s lead, see `docs/integrations.md`). ' +
         'Read them here, in commit order, or receive them by webhook.',
     },
   ],
@@ -131,8 +131,51 @@ export const eventsApi: ApiPart = {
       properties: { client: ref('schemas', 'ResourceId'), deleted_at: ref('schemas', 'DateTime'), reason },
     },
     ClientEvent: eventSchema(CLIENT_TYPES, 'ClientEventData', 'A client erased.'),
+    CrmOwnerSyncFailedEventData: {
+      type: 'object',
+      description: 'The lead whose owner could not be written back into its CRM, and why (our words and the CRM\'s status code).',
+      required: ['client', 'crm', 'record_id', 'agent', 'crm_owner_id', 'error', 'reason'],
+      additionalProperties: false,
+      properties: {
+        client: ref('schemas', 'ResourceId'),
+        crm: { enum: ['hubspot', 'salesforce', 'pipedrive'] },
+        record_id: { type: 'string', description: 'The record\'s id in the CRM.' },
+        agent: { type: ['string', 'null'], description: 'The agent whose CRM owner was to be written.' },
+        crm_owner_id: { type: ['string', 'null'], description: 'That owner\'s id in the CRM; null when `agent_map` names none.' },
+        error: { type: 'string', examples: ['HubSpot refused to write the contact owner (HTTP 403)', 'Agent a1 has no HubSpot owner in agent_map: the owner was not written back'] },
+        reason,
+      },
+    },
+    CrmOwnerConflictEventData: {
+      type: 'object',
+      description: 'A person changed the lead\'s owner in the CRM after ours was written (not our own write echoing back): both owners, and whether the assignment here followed (`follow_crm_owner`).',
+      required: ['client', 'crm', 'record_id', 'agent', 'crm_owner_id', 'crm_agent', 'crm_owner_id_now', 'followed', 'reason'],
+      additionalProperties: false,
+      properties: {
+        client: ref('schemas', 'ResourceId'),
+        crm: { enum: ['hubspot', 'salesforce', 'pipedrive'] },
+        record_id: { type: 'string' },
+        agent: { type: ['string', 'null'], description: 'Our agent, whose owner we wrote.' },
+        crm_owner_id: { type: ['string', 'null'], description: 'The owner we wrote.' },
+        crm_agent: { type: ['string', 'null'], description: 'The agent `agent_map` gives the new owner; null when it names none.' },
+        crm_owner_id_now: { type: ['string', 'null'], description: 'The owner the CRM has now (null: none).' },
+        followed: { type: 'boolean', description: 'Whether the assignment here moved to `crm_agent`.' },
+        reason,
+      },
+    },
+    CrmOwnerSyncFailedEvent: eventSchema(['crm.owner_sync_failed'], 'CrmOwnerSyncFailedEventData', 'A lead\'s owner could not be written back into its CRM.'),
+    CrmOwnerConflictEvent: eventSchema(['crm.owner_conflict'], 'CrmOwnerConflictEventData', 'A person changed a lead\'s owner in its CRM.'),
     Event: {
-      oneOf: [ref('schemas', 'AssignmentEvent'), ref('schemas', 'MessageEvent'), ref('schemas', 'ReceivedMessageEvent'), ref('schemas', 'RotationEvent'), ref('schemas', 'RoutingEvent'), ref('schemas', 'ClientEvent')],
+      oneOf: [
+        ref('schemas', 'AssignmentEvent'),
+        ref('schemas', 'MessageEvent'),
+        ref('schemas', 'ReceivedMessageEvent'),
+        ref('schemas', 'RotationEvent'),
+        ref('schemas', 'RoutingEvent'),
+        ref('schemas', 'ClientEvent'),
+        ref('schemas', 'CrmOwnerSyncFailedEvent'),
+        ref('schemas', 'CrmOwnerConflictEvent'),
+      ],
     },
     EventPage: {
       type: 'object',

@@ -1,0 +1,49 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { CrmEndpoints } from '../config/index';
+import { CrmRequestFailed } from '../crm';
+import type { Prisma } from '../db/prisma';
+import { CrmFailureType, type ProcessCrmLeadInput } from '../domain';
+import type { SecretBox } from '../secrets/secret-box';
+import { UseCaseError } from '../use-cases/errors';
+import { assignLead, decideLead, failLeadOwnerWrite, finishCrmEvent, handleOwnerChange, nextCrmEvent, syncLeadClient, writeLeadOwner } from '../use-cases/integrations/leads';
+
+export interface CrmLeadActivityDeps {
+  prisma: Prisma;
+  temporal: TemporalClient;
+  taskQueue: string;
+  secrets: SecretBox;
+  /** The CRMs' REST bases when not the vendors' (tests, the fakes of npm start). */
+  crmEndpoints?: CrmEndpoints;
+}
+
+/**
+ * The CRM's refusals as Temporal failures: a final one ends the activity at once; a 429 retries after
+ * its Retry-After instead of the backoff; a refused step of ours (the connector gone, an agent deleted)
+ * ends it too. The messages are our words and a status code, never the CRM's body.
+ */
+async function asTemporalFailure<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof CrmRequestFailed) {
+      if (error.final) throw ApplicationFailure.create({ type: CrmFailureType.CrmRefused, message: error.message, nonRetryable: true });
+      throw ApplicationFailure.create({ type: 'CrmBusy', message: error.message, ...(error.retryAfterMs !== undefined && { nextRetryDelay: Math.max(error.retryAfterMs, 100) }) });
+    }
+    if (error instanceof UseCaseError) throw ApplicationFailure.create({ type: CrmFailureType.ConnectorGone, message: error.detail, nonRetryable: true });
+    throw error;
+  }
+}
+
+export function createCrmLeadActivities(deps: CrmLeadActivityDeps) {
+  return {
+    nextCrmEvent: (input: ProcessCrmLeadInput) => nextCrmEvent(deps, input),
+    finishCrmEvent: (eventId: string, outcome: string) => finishCrmEvent(deps, eventId, outcome),
+    syncLeadClient: (input: ProcessCrmLeadInput) => asTemporalFailure(() => syncLeadClient(deps, input)),
+    decideLead: (input: ProcessCrmLeadInput) => asTemporalFailure(async () => (await decideLead(deps, input)).writeStatus),
+    assignLead: (input: ProcessCrmLeadInput) => asTemporalFailure(() => assignLead(deps, input)),
+    writeLeadOwner: (input: ProcessCrmLeadInput) => asTemporalFailure(() => writeLeadOwner(deps, input)),
+    failLeadOwnerWrite: (input: ProcessCrmLeadInput, error: string) => failLeadOwnerWrite(deps, input, error),
+    handleOwnerChange: (input: ProcessCrmLeadInput, eventId: string) => asTemporalFailure(() => handleOwnerChange(deps, input, eventId)),
+  };
+}

@@ -1,0 +1,211 @@
+import { CRMS } from '../../../domain';
+import type { ApiPart } from '../components';
+import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, json, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+
+const crmParameter = {
+  name: 'crm',
+  in: 'path',
+  required: true,
+  description: 'The CRM: `hubspot`, `salesforce` or `pipedrive`.',
+  schema: { enum: [...CRMS] },
+  example: 'hubspot',
+};
+
+const businessParameter = {
+  name: 'business',
+  in: 'path',
+  required: true,
+  description: 'The business whose connector the CRM posts to (`{businessname}` of the API\'s paths).',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+  example: 'acme',
+};
+
+const inboundAnswer = {
+  type: 'object',
+  required: ['received', 'recorded'],
+  additionalProperties: false,
+  properties: {
+    received: { type: 'integer', description: 'Events in the delivery this service acts on.' },
+    recorded: { type: 'integer', description: 'Of them, the ones not seen before (a repeat delivery records none).' },
+  },
+};
+
+const connector = {
+  crm: 'hubspot',
+  agents: ['a1'],
+  policy: null,
+  settings: { app_id: '1234567' },
+  secrets_set: ['access_token', 'client_secret'],
+  agent_map: { '90210': 'a1' },
+  follow_crm_owner: false,
+  inbound_url: 'https://crm.example.com/integrations/hubspot/acme/webhook',
+  created_at: '2026-11-25T20:00:00.000Z',
+  updated_at: '2026-11-25T20:00:00.000Z',
+};
+
+const settingsDescription =
+  'The CRM\'s settings. A setting left out keeps its stored value. Credentials are encrypted at rest (AES-256-GCM under `SECRETS_KEY`) and never answered back nor logged; ' +
+  'the others are shown back. HubSpot: `client_secret`, `access_token` (a private app\'s token, or an OAuth access token), `app_id`. ' +
+  'Salesforce: `organization_id` (00D…), `instance_url` (https), `access_token`, optionally `refresh_token`, `client_id`, `client_secret`, `login_url` to refresh it. ' +
+  'Pipedrive: `api_token`, `webhook_user`, `webhook_password` (the HTTP Basic credentials set on the webhook).';
+
+const unknownCrm = { unknownCrm: 'Unknown CRM zoho: one of hubspot, salesforce, pipedrive' };
+
+export const integrationsApi: ApiPart = {
+  tags: [
+    {
+      name: 'Integrations',
+      description:
+        'Connectors to HubSpot, Salesforce and Pipedrive: a new contact or lead there becomes a client here, is assigned, and its owner is written back. ' +
+        'The CRM posts to the public inbound routes, checked with the connector\'s credentials instead of a token. See `docs/integrations.md`.',
+    },
+  ],
+  schemas: {
+    CrmConnector: {
+      type: 'object',
+      required: ['crm', 'agents', 'policy', 'settings', 'secrets_set', 'agent_map', 'follow_crm_owner', 'inbound_url', 'created_at', 'updated_at'],
+      additionalProperties: false,
+      properties: {
+        crm: { enum: [...CRMS] },
+        agents: { type: 'array', items: { type: 'string' }, description: 'Whom a new lead is assigned to (all of them; the first one\'s CRM owner id is written back).' },
+        policy: { type: ['string', 'null'], description: 'A routing policy; always null until the service has lead routing.' },
+        settings: { type: 'object', additionalProperties: { type: 'string' }, description: 'The settings that are not credentials.' },
+        secrets_set: { type: 'array', items: { type: 'string' }, description: 'The names of the credentials stored (never their values).' },
+        agent_map: { type: 'object', additionalProperties: { type: 'string' }, description: 'CRM owner (or user) id → agent `_id`.' },
+        follow_crm_owner: { type: 'boolean', description: 'Whether a person\'s change of owner in the CRM moves the assignment here too.' },
+        inbound_url: { type: 'string', format: 'uri', description: 'What to paste into the CRM: `<PUBLIC_BASE_URL>/integrations/{crm}/{business}/webhook` (Salesforce: `…/outbound-message`).' },
+        created_at: ref('schemas', 'DateTime'),
+        updated_at: ref('schemas', 'DateTime'),
+      },
+      examples: [connector],
+    },
+    CrmConnectorRequest: {
+      type: 'object',
+      description: 'Unknown fields are ignored.',
+      properties: {
+        agents: { type: ['array', 'null'], items: { type: 'string' }, minItems: 1, maxItems: 100, description: 'The caller\'s agents to assign to each new lead, as assign-agents does.' },
+        policy: { type: ['string', 'null'], description: 'A routing policy\'s id. Refused (400) while the service has no lead routing: name `agents` instead.' },
+        settings: { type: ['object', 'null'], additionalProperties: { type: 'string' }, description: settingsDescription },
+        agent_map: { type: ['object', 'null'], additionalProperties: { type: 'string' }, maxProperties: 1000, description: 'CRM owner (or user) id → the caller\'s agent `_id`.' },
+        follow_crm_owner: { type: ['boolean', 'null'], description: 'Default false.' },
+      },
+      examples: [{ agents: ['a1'], settings: { client_secret: '…', access_token: 'pat-na1-…' }, agent_map: { '90210': 'a1' } }],
+    },
+  },
+  paths: {
+    [`${PREFIX}/integrations/{crm}`]: {
+      parameters: [ref('parameters', 'businessname'), crmParameter],
+      put: {
+        operationId: 'putCrmConnector',
+        tags: ['Integrations'],
+        summary: 'Connect a CRM (or change its connector)',
+        description:
+          'One connector per business and CRM, owned by the user who set it: the clients it creates are that user\'s. The answer names `inbound_url`, the URL to paste into the CRM.',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'CrmConnectorRequest') } } },
+        responses: {
+          200: json('Changed.', ref('schemas', 'CrmConnector'), { example: connector }),
+          201: json('Created.', ref('schemas', 'CrmConnector'), { example: connector }),
+          400: problem(400, 'A field is not valid.', {
+            policy: 'Routing policies are not available yet: name the agents to assign in agents',
+            noAgents: 'Missing agents: name the agents to assign (or a routing policy)',
+            unknownAgent: 'Invalid agents: no agent a9',
+            missingSetting: 'Missing settings.client_secret: a hubspot connector needs client_secret, access_token',
+            badSetting: 'Invalid settings.instance_url: must be an https URL such as https://acme.my.salesforce.com',
+            ...BODY_EXAMPLES,
+            ...BAD_PATH_EXAMPLE,
+          }),
+          404: problem(404, 'No such CRM.', { ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
+          409: problem(409, 'Another user of the business set this connector.', { held: 'The business already has a hubspot connector, set by another user' }),
+          ...businessResponses(true),
+        },
+      },
+      get: {
+        operationId: 'getCrmConnector',
+        tags: ['Integrations'],
+        summary: 'The connector, without its credentials',
+        responses: {
+          200: json('The connector.', ref('schemas', 'CrmConnector'), { example: connector }),
+          400: problem(400, 'The path is not valid.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(false),
+        },
+      },
+      delete: {
+        operationId: 'deleteCrmConnector',
+        tags: ['Integrations'],
+        summary: 'Disconnect the CRM',
+        description: 'Its inbound route answers 401 from now on. Clients and assignments it made stay.',
+        responses: {
+          204: { description: 'Removed.' },
+          400: problem(400, 'The path is not valid.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(false),
+        },
+      },
+    },
+    '/integrations/hubspot/{business}/webhook': {
+      parameters: [businessParameter],
+      post: {
+        operationId: 'receiveHubspotWebhook',
+        tags: ['Integrations'],
+        security: [],
+        summary: 'HubSpot webhooks (the app\'s target URL)',
+        description:
+          'Signed with `X-HubSpot-Signature-v3` (base64 HMAC-SHA256 with the app\'s client secret over method, full URL, raw body and `X-HubSpot-Request-Timestamp`), ' +
+          'at most 5 minutes old. An array of up to 100 events: `contact.creation` routes the contact, `contact.propertyChange` of `hubspot_owner_id` is a change of owner; ' +
+          'others are acknowledged and ignored. Answered once recorded (each `eventId` once); the lead is processed afterwards.',
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', maxItems: 100, items: { type: 'object' } } } } },
+        responses: {
+          200: json('Recorded.', inboundAnswer, { example: { received: 1, recorded: 1 } }),
+          400: problem(400, 'Not an array of HubSpot events.', { notArray: 'Invalid body: must be an array of 1 to 100 HubSpot events', malformedJson: { type: '/problems/malformed-json', detail: 'Malformed JSON body' } }),
+          401: problem(401, 'No connector, or a signature that does not check out or is too old.', { signature: 'Invalid signature' }),
+          413: ref('responses', 'PayloadTooLarge'),
+          500: ref('responses', 'InternalError'),
+          503: ref('responses', 'Unavailable'),
+        },
+      },
+    },
+    '/integrations/salesforce/{business}/outbound-message': {
+      parameters: [businessParameter],
+      post: {
+        operationId: 'receiveSalesforceOutboundMessage',
+        tags: ['Integrations'],
+        security: [],
+        summary: 'Salesforce Outbound Messages (the endpoint URL)',
+        description:
+          'A SOAP Outbound Message of up to 100 `Lead` notifications from the org the connector names (`OrganizationId`). Each notification `Id` is recorded once; ' +
+          'the answer is the SOAP acknowledgement `<Ack>true</Ack>`, after which Salesforce stops retrying.',
+        requestBody: { required: true, content: { 'text/xml': { schema: { type: 'string' } } } },
+        responses: {
+          200: { description: 'Recorded and acknowledged.', content: { 'text/xml': { schema: { type: 'string' } } } },
+          400: problem(400, 'Not an Outbound Message of Lead notifications.', { notifications: 'Invalid body: must be an Outbound Message of 1 to 100 notifications' }),
+          401: problem(401, 'No connector, or another organization.', { signature: 'Invalid signature' }),
+          413: ref('responses', 'PayloadTooLarge'),
+          500: ref('responses', 'InternalError'),
+          503: ref('responses', 'Unavailable'),
+        },
+      },
+    },
+    '/integrations/pipedrive/{business}/webhook': {
+      parameters: [businessParameter],
+      post: {
+        operationId: 'receivePipedriveWebhook',
+        tags: ['Integrations'],
+        security: [],
+        summary: 'Pipedrive webhooks v2 (the endpoint URL)',
+        description:
+          'Authenticated by the HTTP Basic credentials set on the webhook (the connector\'s `webhook_user` and `webhook_password`). `create` of a `person` or `lead` routes it; ' +
+          'a `change` of its `owner_id` is a change of owner; anything else is acknowledged and ignored.',
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+        responses: {
+          200: json('Recorded.', inboundAnswer, { example: { received: 1, recorded: 1 } }),
+          400: problem(400, 'Not a Pipedrive webhook.', { shape: 'Invalid body: must be a Pipedrive webhook (v2) with meta.action and meta.entity' }),
+          401: problem(401, 'No connector, or other credentials.', { signature: 'Invalid signature' }),
+          413: ref('responses', 'PayloadTooLarge'),
+          500: ref('responses', 'InternalError'),
+          503: ref('responses', 'Unavailable'),
+        },
+      },
+    },
+  },
+};

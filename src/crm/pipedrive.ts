@@ -1,0 +1,62 @@
+import { Configuration as ConfigurationV1, LeadsApi } from 'pipedrive/v1';
+import { Configuration, PersonsApi } from 'pipedrive/v2';
+import { failureOfStatus, type CrmApi, type CrmRecord } from './types';
+
+/* Pipedrive through its SDK: persons (API v2) and leads (API v1), read and their owner_id written. */
+
+export const PIPEDRIVE_API_URL = 'https://api.pipedrive.com';
+
+type AxiosLike = { interceptors: { response: { clear(): void; use(ok: (r: any) => any, fail: (e: any) => any): void } } };
+
+/**
+ * The SDK's own error interceptor rejects with the response's body alone, dropping the status and
+ * Retry-After that retries need: answers are unwrapped the same way, errors kept whole.
+ */
+function keepStatus<T extends object>(api: T): T {
+  const axios = (api as unknown as { axios: AxiosLike }).axios;
+  axios.interceptors.response.clear();
+  axios.interceptors.response.use((response) => response?.data ?? response, (error) => Promise.reject(error));
+  return api;
+}
+
+function failure(action: string, error: unknown) {
+  const response = (error as { response?: { status?: number; headers?: Record<string, string> } }).response;
+  return failureOfStatus('Pipedrive', action, response?.status, response?.headers?.['retry-after']);
+}
+
+const statusOf = (error: unknown) => (error as { response?: { status?: number } }).response?.status;
+
+/** A lead's id is a UUID, a person's a number. */
+const isLeadId = (recordId: string) => !/^\d+$/.test(recordId);
+
+export function pipedriveApi(apiToken: string, base = PIPEDRIVE_API_URL): CrmApi {
+  const root = base.replace(/\/+$/, '');
+  const persons = keepStatus(new PersonsApi(new Configuration({ apiKey: apiToken, basePath: `${root}/api/v2` })));
+  const leads = keepStatus(new LeadsApi(new ConfigurationV1({ apiKey: apiToken, basePath: `${root}/v1` })));
+  return {
+    async fetchRecord(recordId): Promise<CrmRecord | null> {
+      try {
+        if (isLeadId(recordId)) {
+          const lead = (await leads.getLead({ id: recordId })).data;
+          return lead ? { name: lead.title ?? null, phone: null, timezone: null, ownerId: lead.owner_id != null ? String(lead.owner_id) : null } : null;
+        }
+        const person = (await persons.getPerson({ id: Number(recordId) })).data;
+        if (!person) return null;
+        const phones = (person.phones ?? []) as { value?: string; primary?: boolean }[];
+        const phone = (phones.find((p) => p.primary) ?? phones[0])?.value ?? null;
+        return { name: person.name ?? null, phone, timezone: null, ownerId: person.owner_id != null ? String(person.owner_id) : null };
+      } catch (error) {
+        if (statusOf(error) === 404 || statusOf(error) === 410) return null;
+        throw failure('read the record', error);
+      }
+    },
+    async writeOwner(recordId, crmOwnerId) {
+      try {
+        if (isLeadId(recordId)) await leads.updateLead({ id: recordId, UpdateLeadRequest: { owner_id: Number(crmOwnerId) } });
+        else await persons.updatePerson({ id: Number(recordId), UpdatePersonRequest: { owner_id: Number(crmOwnerId) } });
+      } catch (error) {
+        throw failure('write the owner', error);
+      }
+    },
+  };
+}

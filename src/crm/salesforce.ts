@@ -1,0 +1,62 @@
+import { Connection } from 'jsforce';
+import { CrmRequestFailed, type CrmApi, type CrmRecord } from './types';
+
+/* Salesforce through jsforce: Leads read and their OwnerId written, with the org's assignment rules kept out. */
+
+export const SALESFORCE_API_VERSION = '62.0';
+
+export interface SalesforceAccess {
+  instanceUrl: string;
+  accessToken: string;
+  /** With a connected app's refresh token jsforce renews an expired access token by itself. */
+  refreshToken?: string;
+  clientId?: string;
+  clientSecret?: string;
+  loginUrl?: string;
+}
+
+/** Error codes a later attempt may get past: limits, locks, outages. */
+const PASSING = new Set(['REQUEST_LIMIT_EXCEEDED', 'SERVER_UNAVAILABLE', 'UNABLE_TO_LOCK_ROW', 'ERROR_HTTP_429', 'ERROR_HTTP_500', 'ERROR_HTTP_502', 'ERROR_HTTP_503', 'ERROR_HTTP_504']);
+const GONE = new Set(['NOT_FOUND', 'ENTITY_IS_DELETED', 'INVALID_CROSS_REFERENCE_KEY', 'MALFORMED_ID']);
+
+function failure(action: string, error: unknown): CrmRequestFailed {
+  const code = (error as { errorCode?: string }).errorCode;
+  // No Salesforce error code: the request did not get an answer (refused, reset, timed out).
+  const passing = !code || PASSING.has(code) || /^E[A-Z]+$/.test(code);
+  const status = code?.startsWith('ERROR_HTTP_') ? Number(code.slice(11)) : undefined;
+  return new CrmRequestFailed(`Salesforce refused to ${action}${code ? ` (${code})` : ' (no answer)'}`, status, !passing);
+}
+
+export function salesforceApi(access: SalesforceAccess): CrmApi {
+  const connection = new Connection({
+    instanceUrl: access.instanceUrl,
+    accessToken: access.accessToken,
+    version: SALESFORCE_API_VERSION,
+    ...(access.refreshToken && {
+      refreshToken: access.refreshToken,
+      oauth2: { clientId: access.clientId, clientSecret: access.clientSecret, loginUrl: access.loginUrl ?? 'https://login.salesforce.com' },
+    }),
+  });
+  return {
+    async fetchRecord(recordId): Promise<CrmRecord | null> {
+      try {
+        const lead = (await connection.sobject('Lead').retrieve(recordId)) as Record<string, string | null>;
+        const name = [lead.FirstName, lead.LastName].filter((part) => part && part.trim()).join(' ');
+        return { name: name || lead.Name || null, phone: lead.MobilePhone || lead.Phone || null, timezone: null, ownerId: lead.OwnerId || null };
+      } catch (error) {
+        if (GONE.has((error as { errorCode?: string }).errorCode ?? '')) return null;
+        throw failure('read the Lead', error);
+      }
+    },
+    async writeOwner(recordId, crmOwnerId) {
+      let result;
+      try {
+        // Without the header an org's active assignment rule reassigns the Lead on update.
+        result = await connection.sobject('Lead').update({ Id: recordId, OwnerId: crmOwnerId }, { headers: { 'Sforce-Auto-Assign': 'FALSE' } });
+      } catch (error) {
+        throw failure('write the Lead owner', error);
+      }
+      if (!result.success) throw new CrmRequestFailed('Salesforce refused to write the Lead owner', undefined, true);
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/* What the lead workflow needs of a CRM, whichever it is: read a record, write its owner. */
+
+/** A record as this service keeps it: a client's name, phone and time zone, and who owns it in the CRM. */
+export interface CrmRecord {
+  name: string | null;
+  /** As the CRM holds it; the use case normalises it to E.164 or drops it. */
+  phone: string | null;
+  /** An IANA time zone when the CRM has one. */
+  timezone: string | null;
+  ownerId: string | null;
+}
+
+export interface CrmApi {
+  /** The record, or null when the CRM has none with this id (deleted, merged). */
+  fetchRecord(recordId: string): Promise<CrmRecord | null>;
+  writeOwner(recordId: string, crmOwnerId: string): Promise<void>;
+}
+
+/**
+ * The CRM did not do what was asked. `final`: asking again cannot help (a 4xx other than 429);
+ * otherwise it may after `retryAfterMs` (a 429's Retry-After) or a backoff. The message holds our
+ * words and the status, never the CRM's body.
+ */
+export class CrmRequestFailed extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly final: boolean,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'CrmRequestFailed';
+  }
+}
+
+/** Retry-After as seconds or an HTTP date, in ms; undefined when absent or unreadable. */
+export function retryAfterMsOf(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** A failed request by its HTTP status: 429 and 5xx (and no status: the network) may pass; other 4xx will not. */
+export function failureOfStatus(crm: string, action: string, status: number | undefined, retryAfter?: string | null): CrmRequestFailed {
+  const final = status !== undefined && status >= 400 && status < 500 && status !== 429 && status !== 408;
+  return new CrmRequestFailed(`${crm} refused to ${action}${status ? ` (HTTP ${status})` : ' (no answer)'}`, status, final, retryAfterMsOf(retryAfter));
+}
+
+/** HubSpot's `hs_timezone` values (`america_slash_new_york`) as IANA names (`America/New_York`); the caller checks the name. */
+export function ianaOfHubspotZone(value: string | null | undefined): string | null {
+  if (!value) return null;
+  return value
+    .split('_slash_')
+    .map((part) => part.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('_'))
+    .join('/');
+}

@@ -1,0 +1,59 @@
+import { Prisma as Db } from '../generated/prisma/client';
+import type { Prisma } from './prisma';
+
+/*
+ * Every change of `crm_inbound_events`: recorded once per vendor event id before the CRM is answered
+ * (a repeat delivery inserts nothing), handled by the record's lead workflow in order of arrival and
+ * stamped with what the handling did.
+ */
+
+type Tx = Db.TransactionClient;
+
+export interface NewInboundEvent {
+  eventKey: string;
+  recordId: string;
+  kind: string;
+  ownerValue: string | null;
+  occurredAt: Date | null;
+}
+
+/** Records the events not seen before, in one statement; answers how many were new and the ids of their records. */
+export async function recordInboundEvents(prisma: Prisma, business: string, crm: string, events: NewInboundEvent[]): Promise<{ inserted: number; recordIds: string[] }> {
+  if (events.length === 0) return { inserted: 0, recordIds: [] };
+  const rows = await prisma.$queryRaw<{ record_id: string }[]>`
+    INSERT INTO crm_inbound_events (id, business, crm, event_key, record_id, kind, owner_value, occurred_at)
+    SELECT gen_random_uuid(), ${business}, ${crm}, e.event_key, e.record_id, e.kind, e.owner_value, e.occurred_at
+      FROM unnest(${events.map((e) => e.eventKey)}::text[], ${events.map((e) => e.recordId)}::text[], ${events.map((e) => e.kind)}::text[],
+                  ${events.map((e) => e.ownerValue)}::text[], ${events.map((e) => e.occurredAt)}::timestamptz[])
+           AS e(event_key, record_id, kind, owner_value, occurred_at)
+    ON CONFLICT (business, crm, event_key) DO NOTHING
+    RETURNING record_id`;
+  return { inserted: rows.length, recordIds: [...new Set(rows.map((row) => row.record_id))] };
+}
+
+/** The record's oldest event not yet handled, or null. */
+export function nextPendingEvent(prisma: Prisma, business: string, crm: string, recordId: string) {
+  return prisma.crmInboundEvent.findFirst({
+    where: { business, crm, recordId, processedAt: null },
+    orderBy: [{ receivedAt: 'asc' }, { occurredAt: 'asc' }],
+  });
+}
+
+export function findInboundEvent(db: Prisma | Tx, id: string) {
+  return db.crmInboundEvent.findUnique({ where: { id } });
+}
+
+/** Stamps the event handled, once: a second stamp (a retried activity) changes nothing. */
+export async function markEventProcessed(db: Prisma | Tx, id: string, outcome: string, now = new Date()): Promise<void> {
+  await db.crmInboundEvent.updateMany({ where: { id, processedAt: null }, data: { processedAt: now, outcome } });
+}
+
+/** Records with events left unhandled for longer than `graceMs`: what the sweep hands to their workflows again. */
+export function recordsWithStaleEvents(prisma: Prisma, graceMs: number, take: number, now = new Date()) {
+  return prisma.crmInboundEvent.findMany({
+    where: { processedAt: null, receivedAt: { lt: new Date(now.getTime() - graceMs) } },
+    distinct: ['business', 'crm', 'recordId'],
+    select: { business: true, crm: true, recordId: true },
+    take,
+  });
+}

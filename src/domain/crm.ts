@@ -1,0 +1,40 @@
+import { defineSignal } from '@temporalio/workflow';
+
+/*
+ * New leads from external CRMs: the CRMs a business may connect, the lead workflow's name, id, input
+ * and signal, and its failure types. Ids only: a lead's name and phone stay in PostgreSQL.
+ */
+
+export const CRMS = ['hubspot', 'salesforce', 'pipedrive'] as const;
+export type Crm = (typeof CRMS)[number];
+
+/** What an inbound CRM event asks for: a record to route (`created`), or its owner changed in the CRM. */
+export const CRM_INBOUND_KINDS = ['created', 'owner_changed'] as const;
+export type CrmInboundKind = (typeof CRM_INBOUND_KINDS)[number];
+
+/** A lead's client id here: `hubspot:123`, `salesforce:00Q…`, `pipedrive:42`. */
+export const crmClientId = (crm: Crm, recordId: string) => `${crm}:${recordId}`;
+
+export interface ProcessCrmLeadInput {
+  business: string;
+  crm: Crm;
+  /** The record's id in the CRM (a HubSpot contact, a Salesforce Lead, a Pipedrive person or lead). */
+  recordId: string;
+}
+
+export const PROCESS_CRM_LEAD_WORKFLOW = 'processCrmLead';
+export type ProcessCrmLeadWorkflow = (input: ProcessCrmLeadInput) => Promise<void>;
+
+/** One run at a time per record: every inbound event about it is handled by that run, in order. */
+export const crmLeadWorkflowId = ({ business, crm, recordId }: ProcessCrmLeadInput) => `crm-lead/${business}/${crm}/${recordId}`;
+
+/** An inbound event about the record was recorded: the run reads it before it ends. */
+export const crmEventRecordedSignal = defineSignal('crmEventRecorded');
+
+/** Failures of the lead's activities that end them without retry. */
+export const CrmFailureType = {
+  /** The CRM refused the owner's write for good (a 4xx other than 429, a record gone). */
+  CrmRefused: 'CrmRefused',
+  /** The business removed its connector: nothing can be fetched or written. */
+  ConnectorGone: 'ConnectorGone',
+} as const;

@@ -1,0 +1,66 @@
+import { CRM_SECRETS_PURPOSE, deleteConnector, findOwnConnector, putConnector } from '../../db/crm-connectors';
+import { existingAgentIds } from '../../db/agents';
+import type { Prisma } from '../../db/prisma';
+import type { Scope } from '../../db/scope';
+import type { Crm } from '../../domain';
+import type { SecretBox } from '../../secrets/secret-box';
+import { connectorView, crmInboundUrl } from '../../views/crm-connector';
+import { Conflict, Invalid, NotFound } from '../errors';
+import { refuseUnavailablePolicy } from './choose-owner';
+import { CRM_SETTINGS, parseConnectorRequest } from './request';
+
+export interface ConnectorDeps {
+  prisma: Prisma;
+  secrets: SecretBox;
+}
+
+const connectorNotFound = (crm: Crm) => new NotFound(`No ${crm} connector`);
+
+/** The stored credentials in the clear (an object of setting name to value). */
+export function openCrmSecrets(secrets: SecretBox, sealed: string): Record<string, string> {
+  return JSON.parse(secrets.open(sealed, CRM_SECRETS_PURPOSE)) as Record<string, string>;
+}
+
+/**
+ * Sets the caller's connector to `crm`: every agent it names must be the caller's, a setting left out
+ * keeps its stored value, and a first PUT must give the CRM's required settings. `base` is where the
+ * CRM reaches this service (PUBLIC_BASE_URL, else the request's origin).
+ */
+export async function putCrmConnector(deps: ConnectorDeps, scope: Scope, crm: Crm, body: unknown, base: string) {
+  const request = parseConnectorRequest(crm, body);
+  refuseUnavailablePolicy(request.policy);
+  const named = [...new Set([...request.agents, ...Object.values(request.agentMap)])];
+  const found = await existingAgentIds(deps.prisma, scope, named);
+  const missing = named.find((id) => !found.has(id));
+  if (missing) throw new Invalid(`Invalid agents: no agent ${missing}`);
+
+  let secretNames: string[] = [];
+  const outcome = await putConnector(deps.prisma, scope, crm, (stored) => {
+    const settings = { ...((stored?.settings ?? {}) as Record<string, string>), ...request.settings };
+    const secrets = { ...(stored ? openCrmSecrets(deps.secrets, stored.secrets) : {}), ...request.secrets };
+    const missingSetting = CRM_SETTINGS[crm].required.find((name) => !(name in settings) && !(name in secrets));
+    if (missingSetting) throw new Invalid(`Missing settings.${missingSetting}: a ${crm} connector needs ${CRM_SETTINGS[crm].required.join(', ')}`);
+    secretNames = Object.keys(secrets).sort();
+    return {
+      agents: request.agents,
+      policy: request.policy,
+      settings,
+      secrets: deps.secrets.seal(JSON.stringify(secrets), CRM_SECRETS_PURPOSE),
+      agentMap: request.agentMap,
+      followCrmOwner: request.followCrmOwner,
+    };
+  });
+  if ('heldByAnotherUser' in outcome) throw new Conflict(`The business already has a ${crm} connector, set by another user`);
+  return { created: outcome.created, connector: connectorView(outcome.connector, secretNames, crmInboundUrl(base, crm, scope.business)) };
+}
+
+export async function getCrmConnector(deps: ConnectorDeps, scope: Scope, crm: Crm, base: string) {
+  const connector = await findOwnConnector(deps.prisma, scope, crm);
+  if (!connector) throw connectorNotFound(crm);
+  const secretNames = Object.keys(openCrmSecrets(deps.secrets, connector.secrets)).sort();
+  return connectorView(connector, secretNames, crmInboundUrl(base, crm, scope.business));
+}
+
+export async function deleteCrmConnector(deps: ConnectorDeps, scope: Scope, crm: Crm): Promise<void> {
+  if (!(await deleteConnector(deps.prisma, scope, crm))) throw connectorNotFound(crm);
+}

@@ -1,0 +1,50 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { CrmConnector } from '../../generated/prisma/client';
+import { findBusinessConnector } from '../../db/crm-connectors';
+import { recordInboundEvents, type NewInboundEvent } from '../../db/crm-inbound-events';
+import type { Prisma } from '../../db/prisma';
+import type { Crm } from '../../domain';
+import type { SecretBox } from '../../secrets/secret-box';
+import { signalCrmLeadWorkflow } from '../../starters/process-crm-lead-workflow';
+import { Unauthenticated } from '../errors';
+import { openCrmSecrets } from './connectors';
+
+/*
+ * What every CRM's inbound route does once its request checks out: record the events durably (once per
+ * vendor event id), answer, and only then hand each record to its lead workflow. A hand-over that fails
+ * is left to the sweep, which finds events unhandled after a grace period.
+ */
+
+export interface InboundDeps {
+  prisma: Prisma;
+  secrets: SecretBox;
+  temporal: TemporalClient;
+  taskQueue: string;
+  /** Where a failed hand-over is reported (it is retried by the sweep). */
+  onHandOverError?: (error: unknown) => void;
+}
+
+export const invalidSignature = () => new Unauthenticated('Invalid signature');
+
+/** The business's connector to `crm` with its credentials opened, or the 401 of a bad signature (nothing tells a caller whether it exists). */
+export async function connectorForInbound(deps: InboundDeps, business: string, crm: Crm): Promise<{ connector: CrmConnector; secrets: Record<string, string> }> {
+  const connector = await findBusinessConnector(deps.prisma, business, crm);
+  if (!connector) throw invalidSignature();
+  return { connector, secrets: openCrmSecrets(deps.secrets, connector.secrets) };
+}
+
+export interface Recorded {
+  /** Events in the delivery this service acts on. */
+  received: number;
+  /** Of them, the ones not seen before. */
+  recorded: number;
+}
+
+/** Records the events, then hands the records with new events to their workflows without waiting for Temporal. */
+export async function recordAndHandOver(deps: InboundDeps, business: string, crm: Crm, events: NewInboundEvent[]): Promise<Recorded> {
+  const { inserted, recordIds } = await recordInboundEvents(deps.prisma, business, crm, events);
+  for (const recordId of recordIds) {
+    signalCrmLeadWorkflow(deps.temporal, deps.taskQueue, { business, crm, recordId }).catch((error) => deps.onHandOverError?.(error));
+  }
+  return { received: events.length, recorded: inserted };
+}

@@ -1,0 +1,178 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { CrmEndpoints } from '../../config/index';
+import { crmApiOf } from '../../crm';
+import { findClient, upsertClient } from '../../db/clients';
+import { findBusinessConnector } from '../../db/crm-connectors';
+import { findInboundEvent, markEventProcessed, nextPendingEvent } from '../../db/crm-inbound-events';
+import { findLead, followCrmOwner, insertLeadDecision, markLeadAssigned, markOwnerWriteFailed, markOwnerWritten, type LeadKey } from '../../db/crm-leads';
+import { withEvents } from '../../db/events';
+import type { Prisma } from '../../db/prisma';
+import { crmClientId, DEFAULT_DT_UNTIL, type ProcessCrmLeadInput } from '../../domain';
+import type { SecretBox } from '../../secrets/secret-box';
+import { ownerConflictData, ownerSyncFailedData } from '../../views/crm-lead';
+import { assignAgents } from '../assignments/assign';
+import { unassignAgent } from '../assignments/unassign';
+import { NotFound } from '../errors';
+import { isTimeZone } from '../input/time-zone';
+import { normalisePhone } from '../input/validation';
+import { agentOfCrmOwner, chooseOwner, crmOwnerOf } from './choose-owner';
+import { openCrmSecrets } from './connectors';
+
+/*
+ * The steps of a CRM lead, each safe to repeat (the workflow's activities call them, and an activity
+ * may run again after a crash): the client made or brought up to date from the CRM, the decision made
+ * once, the agents assigned through the assign-agents use case, the owner written back, a change of
+ * owner in the CRM told apart from our own write echoing back.
+ */
+
+export interface LeadDeps {
+  prisma: Prisma;
+  secrets: SecretBox;
+  temporal: TemporalClient;
+  taskQueue: string;
+  crmEndpoints?: CrmEndpoints;
+  /** How long an assignment request waits for its workflow. */
+  assignTimeoutMs?: number;
+}
+
+const CRM_NAMES = { hubspot: 'HubSpot', salesforce: 'Salesforce', pipedrive: 'Pipedrive' } as const;
+export const connectorGone = (input: ProcessCrmLeadInput) => new NotFound(`The business has no ${input.crm} connector any more`);
+
+async function connectorOf(deps: LeadDeps, input: ProcessCrmLeadInput) {
+  const connector = await findBusinessConnector(deps.prisma, input.business, input.crm);
+  if (!connector) throw connectorGone(input);
+  const api = crmApiOf(input.crm, connector.settings as Record<string, string>, openCrmSecrets(deps.secrets, connector.secrets), deps.crmEndpoints);
+  return { connector, api, scope: { business: connector.business, ownerId: connector.ownerId } };
+}
+
+const keyOf = (input: ProcessCrmLeadInput): LeadKey => ({ business: input.business, crm: input.crm, recordId: input.recordId });
+
+/** The record's oldest event not yet handled: its id and kind, nothing personal. */
+export async function nextCrmEvent(deps: Pick<LeadDeps, 'prisma'>, input: ProcessCrmLeadInput) {
+  const event = await nextPendingEvent(deps.prisma, input.business, input.crm, input.recordId);
+  return event && { eventId: event.id, kind: event.kind };
+}
+
+export async function finishCrmEvent(deps: Pick<LeadDeps, 'prisma'>, eventId: string, outcome: string): Promise<void> {
+  await markEventProcessed(deps.prisma, eventId, outcome);
+}
+
+/**
+ * Reads the record through the CRM's SDK and makes or updates its client (`hubspot:<id>`, …): name,
+ * phone in E.164 (left out when the CRM's is not one), time zone when the CRM has one. False when
+ * the CRM no longer has the record.
+ */
+export async function syncLeadClient(deps: LeadDeps, input: ProcessCrmLeadInput): Promise<boolean> {
+  const { api, scope } = await connectorOf(deps, input);
+  const record = await api.fetchRecord(input.recordId);
+  if (!record) return false;
+  const timezone = record.timezone && isTimeZone(record.timezone) ? record.timezone : null;
+  const phone = record.phone ? (normalisePhone(record.phone) ?? null) : null;
+  await upsertClient(deps.prisma, scope, { id: crmClientId(input.crm, input.recordId), name: record.name?.slice(0, 200) ?? null, phone, timezone });
+  return true;
+}
+
+/**
+ * The decision, made once per record: the agents `chooseOwner` names and the first one's CRM owner id.
+ * Without one in `agent_map` nothing is written back, which `crm.owner_sync_failed` reports.
+ */
+export async function decideLead(deps: LeadDeps, input: ProcessCrmLeadInput) {
+  const { connector, scope } = await connectorOf(deps, input);
+  const clientId = crmClientId(input.crm, input.recordId);
+  const client = await findClient(deps.prisma, scope, clientId);
+  if (!client) throw new NotFound(`Client ${clientId} not found`);
+  const { agents } = chooseOwner(connector, client);
+  const crmOwnerId = agents.length ? crmOwnerOf(connector.agentMap, agents[0]) : null;
+  const { lead, decidedNow } = await withEvents(deps.prisma, async (tx, record) => {
+    const decided = await insertLeadDecision(tx, { ...keyOf(input), ownerId: scope.ownerId, clientId, agents, crmOwnerId, writeStatus: crmOwnerId ? 'pending' : 'unmapped' });
+    if (decided.decidedNow && !crmOwnerId) {
+      const error = agents.length ? `Agent ${agents[0]} has no ${CRM_NAMES[input.crm]} owner in agent_map: the owner was not written back` : 'The connector names no agents';
+      await record({ scope, clientPk: client.pk, clientId, type: 'crm.owner_sync_failed', data: ownerSyncFailedData({ clientId, ...input }, agents[0] ?? null, null, error) });
+    }
+    return decided;
+  });
+  return { agents: lead.agents, writeStatus: lead.writeStatus, decidedNow };
+}
+
+/** Assigns the decided agents through the assign-agents use case, once; the request's key is the record's, so a repeat joins it. */
+export async function assignLead(deps: LeadDeps, input: ProcessCrmLeadInput): Promise<void> {
+  const lead = await findLead(deps.prisma, keyOf(input));
+  if (!lead || lead.assignedAt || lead.agents.length === 0) return;
+  await assignAgents(
+    { prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, assignTimeoutMs: deps.assignTimeoutMs ?? 60_000 },
+    { business: lead.business, ownerId: lead.ownerId },
+    lead.clientId,
+    { agents: lead.agents.map((agentId) => ({ agentId, dtUntil: DEFAULT_DT_UNTIL })), notes: `New lead from ${CRM_NAMES[input.crm]}` },
+    undefined,
+    `crm-${input.crm}-${input.recordId}`,
+  );
+  await markLeadAssigned(deps.prisma, keyOf(input));
+}
+
+/** Writes the decided owner into the CRM unless it is already written; a CrmRequestFailed says whether to try again. */
+export async function writeLeadOwner(deps: LeadDeps, input: ProcessCrmLeadInput): Promise<void> {
+  const lead = await findLead(deps.prisma, keyOf(input));
+  if (!lead || lead.writeStatus !== 'pending' || !lead.crmOwnerId) return;
+  const { api } = await connectorOf(deps, input);
+  await api.writeOwner(input.recordId, lead.crmOwnerId);
+  await markOwnerWritten(deps.prisma, keyOf(input));
+}
+
+/** The CRM refused the owner for good (or kept refusing): on the decision, and as `crm.owner_sync_failed`. */
+export async function failLeadOwnerWrite(deps: LeadDeps, input: ProcessCrmLeadInput, error: string): Promise<void> {
+  const lead = await findLead(deps.prisma, keyOf(input));
+  if (!lead) return;
+  const scope = { business: lead.business, ownerId: lead.ownerId };
+  const client = await findClient(deps.prisma, scope, lead.clientId);
+  await withEvents(deps.prisma, async (tx, record) => {
+    if (!(await markOwnerWriteFailed(tx, keyOf(input), error))) return;
+    await record({ scope, clientPk: client?.pk ?? null, clientId: lead.clientId, type: 'crm.owner_sync_failed', data: ownerSyncFailedData(lead, lead.agents[0] ?? null, lead.crmOwnerId, error) });
+  });
+}
+
+/**
+ * A change of owner in the CRM. The owner we wrote (or are about to write) is our own echo; another
+ * one is a person's change: `crm.owner_conflict` names both, and when the connector says
+ * `follow_crm_owner` and `agent_map` knows the new owner, the assignment moves to that agent.
+ * Answers the outcome stamped on the event.
+ */
+export async function handleOwnerChange(deps: LeadDeps, input: ProcessCrmLeadInput, eventId: string): Promise<string> {
+  const event = await findInboundEvent(deps.prisma, eventId);
+  const lead = await findLead(deps.prisma, keyOf(input));
+  if (!event || !lead) return 'not_ours';
+  if (event.ownerValue === lead.crmOwnerId) return 'echo';
+  const connector = await findBusinessConnector(deps.prisma, input.business, input.crm);
+  const theirAgent = event.ownerValue ? agentOfCrmOwner(connector?.agentMap, event.ownerValue) : null;
+  const follow = Boolean(connector?.followCrmOwner && theirAgent && event.ownerValue);
+  const scope = { business: lead.business, ownerId: lead.ownerId };
+  const client = await findClient(deps.prisma, scope, lead.clientId);
+  await withEvents(deps.prisma, async (tx, record) => {
+    // One conflict event per inbound event, whichever attempt of this step gets here first.
+    const stamped = await tx.crmInboundEvent.updateMany({ where: { id: eventId, outcome: null }, data: { outcome: follow ? 'followed' : 'conflict' } });
+    if (stamped.count === 0) return;
+    await record({
+      scope,
+      clientPk: client?.pk ?? null,
+      clientId: lead.clientId,
+      type: 'crm.owner_conflict',
+      data: ownerConflictData(lead, { agent: lead.agents[0] ?? null, crmOwnerId: lead.crmOwnerId }, { agent: theirAgent, crmOwnerId: event.ownerValue }, follow),
+    });
+  });
+  if (follow && client && theirAgent) {
+    await assignAgents(
+      { prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, assignTimeoutMs: deps.assignTimeoutMs ?? 60_000 },
+      scope,
+      lead.clientId,
+      { agents: [{ agentId: theirAgent, dtUntil: DEFAULT_DT_UNTIL }], notes: `Owner changed in ${CRM_NAMES[input.crm]}` },
+      undefined,
+      `crm-${input.crm}-${input.recordId}-${eventId}`,
+    );
+    for (const agent of lead.agents.filter((a) => a !== theirAgent)) {
+      await unassignAgent({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue }, scope, client, agent).catch((error) => {
+        if (!(error instanceof NotFound)) throw error;
+      });
+    }
+    await followCrmOwner(deps.prisma, keyOf(input), event.ownerValue!, [theirAgent]);
+  }
+  return follow ? 'followed' : 'conflict';
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { CRMS, type Crm } from '../../domain';
+import { Invalid, NotFound } from '../errors';
+import { parseBody, resourceId } from '../input/validation';
+
+/*
+ * The body of `PUT /integrations/{crm}`: whom to assign (`agents`, or a routing `policy`), the CRM's
+ * settings (plain ones shown back, credentials sealed and never shown), the CRM owner id of each agent.
+ */
+
+export const MAX_CONNECTOR_AGENTS = 100;
+export const MAX_AGENT_MAP_ENTRIES = 1000;
+const MAX_SETTING_LENGTH = 4096;
+
+/** The settings of each CRM: which are credentials (sealed), and which a first PUT must give. */
+export const CRM_SETTINGS: Record<Crm, { plain: readonly string[]; secret: readonly string[]; required: readonly string[] }> = {
+  hubspot: { plain: ['app_id'], secret: ['client_secret', 'access_token'], required: ['client_secret', 'access_token'] },
+  salesforce: {
+    plain: ['organization_id', 'instance_url', 'login_url', 'client_id'],
+    secret: ['access_token', 'refresh_token', 'client_secret'],
+    required: ['organization_id', 'instance_url', 'access_token'],
+  },
+  pipedrive: { plain: ['webhook_user'], secret: ['api_token', 'webhook_password'], required: ['api_token', 'webhook_user', 'webhook_password'] },
+};
+
+const SALESFORCE_ORG_ID = /^00D[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?$/;
+const CRM_OWNER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Per-setting rules beyond "a string": a URL where one is meant, Salesforce's org id form. */
+const SETTING_RULES: Record<string, (value: string) => string | undefined> = {
+  organization_id: (v) => (SALESFORCE_ORG_ID.test(v) ? undefined : 'must be a Salesforce organization id (00D…, 15 or 18 characters)'),
+  instance_url: (v) => (isHttpsUrl(v) ? undefined : 'must be an https URL such as https://acme.my.salesforce.com'),
+  login_url: (v) => (isHttpsUrl(v) ? undefined : 'must be an https URL such as https://login.salesforce.com'),
+};
+
+const connectorRequest = z.object({
+  agents: z
+    .array(resourceId, { error: 'must be an array of agent ids' })
+    .min(1, 'must name at least one agent')
+    .max(MAX_CONNECTOR_AGENTS, `must name at most ${MAX_CONNECTOR_AGENTS} agents`)
+    .nullish(),
+  policy: resourceId.nullish(),
+  settings: z.record(z.string(), z.unknown(), { error: 'must be an object' }).nullish(),
+  agent_map: z
+    .record(z.string().regex(CRM_OWNER_ID, 'keys must be CRM owner ids of 1-64 characters of A-Z a-z 0-9 _ . : -'), resourceId, { error: 'must be an object of CRM owner id to agent id' })
+    .nullish(),
+  follow_crm_owner: z.boolean({ error: 'must be true or false' }).nullish(),
+});
+
+export interface ConnectorRequest {
+  agents: string[];
+  policy: string | null;
+  /** The plain settings given. */
+  settings: Record<string, string>;
+  /** The credentials given (others keep their stored values). */
+  secrets: Record<string, string>;
+  agentMap: Record<string, string>;
+  followCrmOwner: boolean;
+}
+
+/** The CRM named in the path, or the 404 of an unknown route. */
+export function crmOf(name: string): Crm {
+  if (!(CRMS as readonly string[]).includes(name)) throw new NotFound(`Unknown CRM ${name}: one of ${CRMS.join(', ')}`);
+  return name as Crm;
+}
+
+/** The body's checks, in order: its shape, then whom to assign, then each setting. A 400 names the first bad field. */
+export function parseConnectorRequest(crm: Crm, body: unknown): ConnectorRequest {
+  const fields = parseBody(connectorRequest, body);
+  if (!fields.agents && !fields.policy) throw new Invalid('Missing agents: name the agents to assign (or a routing policy)');
+  if (fields.agents && new Set(fields.agents).size !== fields.agents.length) throw new Invalid('Invalid agents: each agent at most once');
+  const agentMap = fields.agent_map ?? {};
+  if (Object.keys(agentMap).length > MAX_AGENT_MAP_ENTRIES) throw new Invalid(`Invalid agent_map: at most ${MAX_AGENT_MAP_ENTRIES} entries`);
+  const known = CRM_SETTINGS[crm];
+  const settings: Record<string, string> = {};
+  const secrets: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields.settings ?? {})) {
+    const isSecret = known.secret.includes(name);
+    if (!isSecret && !known.plain.includes(name)) throw new Invalid(`Invalid settings.${name}: not a ${crm} setting (${[...known.plain, ...known.secret].join(', ')})`);
+    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_SETTING_LENGTH) throw new Invalid(`Invalid settings.${name}: must be a non-empty string of at most ${MAX_SETTING_LENGTH} characters`);
+    const broken = SETTING_RULES[name]?.(value);
+    if (broken) throw new Invalid(`Invalid settings.${name}: ${broken}`);
+    (isSecret ? secrets : settings)[name] = value;
+  }
+  return { agents: fields.agents ?? [], policy: fields.policy ?? null, settings, secrets, agentMap, followCrmOwner: fields.follow_crm_owner ?? false };
+}

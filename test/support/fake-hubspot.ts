@@ -1,0 +1,152 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/*
+ * HubSpot as the tests meet it: its CRM API v3 for contacts (the SDK is pointed here by HUBSPOT_API_URL),
+ * checking the private app's bearer token, and its webhook sender, signing v3 as HubSpot documents it
+ * (base64 HMAC-SHA256 of method + URI + body + timestamp with the app's client secret). Like HubSpot, a
+ * write of `hubspot_owner_id` fires `contact.propertyChange` to the subscribed URL, when one is set.
+ */
+
+export interface FakeContact {
+  firstname?: string;
+  lastname?: string;
+  phone?: string;
+  hs_timezone?: string;
+  hubspot_owner_id?: string;
+}
+
+export interface HubspotEvent {
+  eventId: number;
+  subscriptionId: number;
+  portalId: number;
+  appId: number;
+  occurredAt: number;
+  subscriptionType: string;
+  attemptNumber: number;
+  objectId: number;
+  changeSource: string;
+  propertyName?: string;
+  propertyValue?: string;
+}
+
+export interface FakeHubspot {
+  url: string;
+  accessToken: string;
+  clientSecret: string;
+  contacts: Map<string, FakeContact>;
+  /** Every owner write that reached the API, answered or refused: `{ id, owner, status }`. */
+  writes: { id: string; owner: string; status: number }[];
+  /** The next writes' answers (then 200): e.g. `[429]` answers one 429 with Retry-After: 1. */
+  refuseNextWrites(statuses: number[]): void;
+  /** Where property changes are posted, signed (the app's webhook target URL); unset: nowhere. */
+  subscribe(targetUrl: string | undefined): void;
+  /** A contact created in HubSpot, by a person. */
+  createContact(id: number, contact: FakeContact): HubspotEvent;
+  /** Posts events as HubSpot's webhook sender does, signed; `timestamp`, `secret` to forge stale or bad ones. */
+  deliver(targetUrl: string, events: HubspotEvent[], options?: { timestamp?: number; secret?: string }): Promise<number>;
+  /** A person's change of owner in HubSpot. */
+  ownerChanged(id: number, owner: string, changeSource?: string): HubspotEvent;
+  stop(): Promise<void>;
+}
+
+let nextEventId = 1_000_000 + Math.floor(Math.random() * 1_000_000);
+
+export function hubspotSignature(secret: string, method: string, uri: string, body: string, timestamp: number): string {
+  return createHmac('sha256', secret).update(`${method}${uri}${body}${timestamp}`).digest('base64');
+}
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+
+export async function startFakeHubspot(): Promise<FakeHubspot> {
+  const accessToken = `pat-na1-${Math.random().toString(36).slice(2)}`;
+  const clientSecret = `secret-${Math.random().toString(36).slice(2)}`;
+  const contacts = new Map<string, FakeContact>();
+  const writes: FakeHubspot['writes'] = [];
+  let refusals: number[] = [];
+  let target: string | undefined;
+  const event = (objectId: number, subscriptionType: string, more: Partial<HubspotEvent> = {}): HubspotEvent => ({
+    eventId: nextEventId++,
+    subscriptionId: 42,
+    portalId: 62515,
+    appId: 1160452,
+    occurredAt: Date.now(),
+    subscriptionType,
+    attemptNumber: 0,
+    objectId,
+    changeSource: 'CRM_UI',
+    ...more,
+  });
+
+  const deliver: FakeHubspot['deliver'] = async (targetUrl, events, options = {}) => {
+    const body = JSON.stringify(events);
+    const timestamp = options.timestamp ?? Date.now();
+    const signature = hubspotSignature(options.secret ?? clientSecret, 'POST', targetUrl, body, timestamp);
+    const response = await fetch(targetUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hubspot-signature-v3': signature, 'x-hubspot-request-timestamp': String(timestamp) },
+      body,
+    });
+    await response.text();
+    return response.status;
+  };
+
+  const server: Server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
+    if (req.headers.authorization !== `Bearer ${accessToken}`) return send(401, { status: 'error', category: 'INVALID_AUTHENTICATION', message: 'Authentication credentials not found.' });
+    const match = /^\/crm\/v3\/objects\/contacts\/(\d+)(\?.*)?$/.exec(req.url ?? '');
+    if (!match) return send(404, { status: 'error', category: 'OBJECT_NOT_FOUND' });
+    const id = match[1];
+    const contact = contacts.get(id);
+    if (!contact) return send(404, { status: 'error', category: 'OBJECT_NOT_FOUND', message: 'Object not found.' });
+    const view = () => ({ id, properties: { ...contact, hs_object_id: id }, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), archived: false });
+    if (req.method === 'GET') return send(200, view());
+    if (req.method === 'PATCH') {
+      const owner = (JSON.parse(body) as { properties?: { hubspot_owner_id?: string } }).properties?.hubspot_owner_id;
+      if (typeof owner !== 'string') return send(400, { status: 'error', category: 'VALIDATION_ERROR' });
+      const refusal = refusals.shift();
+      writes.push({ id, owner, status: refusal ?? 200 });
+      if (refusal === 429) return send(429, { status: 'error', category: 'RATE_LIMITS', message: 'You have reached your secondly limit.' }, { 'retry-after': '1' });
+      if (refusal) return send(refusal, { status: 'error', category: 'VALIDATION_ERROR', message: 'refused' });
+      const changed = contact.hubspot_owner_id !== owner;
+      contact.hubspot_owner_id = owner;
+      send(200, view());
+      if (changed && target) void deliver(target, [event(Number(id), 'contact.propertyChange', { propertyName: 'hubspot_owner_id', propertyValue: owner, changeSource: 'INTEGRATION' })]).catch(() => undefined);
+      return;
+    }
+    send(405, { status: 'error' });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    accessToken,
+    clientSecret,
+    contacts,
+    writes,
+    refuseNextWrites: (statuses) => {
+      refusals = [...statuses];
+    },
+    subscribe: (targetUrl) => {
+      target = targetUrl;
+    },
+    createContact: (id, contact) => {
+      contacts.set(String(id), { ...contact });
+      return event(id, 'contact.creation');
+    },
+    deliver,
+    ownerChanged: (id, owner, changeSource = 'CRM_UI') => {
+      contacts.get(String(id))!.hubspot_owner_id = owner;
+      return event(id, 'contact.propertyChange', { propertyName: 'hubspot_owner_id', propertyValue: owner, changeSource });
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
