@@ -4,7 +4,7 @@ import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import type { AuthConfig } from './auth';
 import { carrierSettingsProblem } from './carriers';
-import { DEFAULT_DATA_DIR } from '../paths';
+import { DEFAULT_DATA_DIR, DEFAULT_TOOLS_DIR } from '../paths';
 import { parsePayloadKeys, type PayloadKey } from './payload-keys';
 import { parseKeyList, type NamedKey } from './key-list';
 import { DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY, DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from '../domain';
@@ -24,6 +24,8 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
+  /** Where the Temporal CLI, the test server and the server engine's builds are installed, shared by every DATA_DIR. */
+  TOOLS_DIR: z.string().min(1).default(DEFAULT_TOOLS_DIR),
   DATABASE_URL: optional,
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
   TEMPORAL_ADDRESS: optional,
@@ -116,6 +118,8 @@ export const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: optional.pipe(z.coerce.number<string | undefined>().int().min(0).optional()),
   /** Express's `trust proxy`: false, true, a hop count or a list of addresses (for X-Forwarded-For). */
   TRUST_PROXY: optional.transform((value) => (value === undefined || value === 'false' ? false : value === 'true' ? true : /^\d+$/.test(value) ? Number(value) : value)),
+  /** The carrier simulator's port (`npm start` with MESSAGE_PROVIDER=simulator); another free one when it is taken, 0 picks one. */
+  SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(9466),
   /** The embedded PostgreSQL's preferred port (`npm start`); another free one when it is taken. */
   POSTGRES_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
   /** The worker's health, metrics and codec port; 0 picks a free one. Loopback unless told otherwise. */

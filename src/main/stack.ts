@@ -113,6 +113,7 @@ async function main() {
     if (config.MESSAGE_PROVIDER === 'simulator') {
       simulatorToken = await developmentSecret(paths.devSimulatorToken, () => randomBytes(16).toString('hex'));
       simulator = await startSimulator({
+        port: await freePort(config.SIMULATOR_PORT),
         authToken: simulatorToken,
         publicBaseUrl: publicBaseUrl!,
         onCallbackError: (error) => logger.warn({ event: 'simulator.callback_failed', reason: (error as Error).message }, 'the simulator could not post a receipt'),
