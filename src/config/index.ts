@@ -24,6 +24,8 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
+  /** The user's runtime directory: where each running `npm start` records its data directory for the tools beside it (src/stack/running-stacks.ts). */
+  XDG_RUNTIME_DIR: optional,
   /** Where the Temporal CLI, the test server and the server engine's builds are installed, shared by every DATA_DIR. */
   TOOLS_DIR: z.string().min(1).default(DEFAULT_TOOLS_DIR),
   DATABASE_URL: optional,
@@ -161,6 +163,8 @@ export type Config = Omit<z.infer<typeof envSchema>, 'TEMPORAL_NAMESPACE' | 'RAT
   secretKeys?: NamedKey[];
   /** Parsed JWT_MAX_AGE, in seconds. */
   jwtMaxAgeSeconds?: number;
+  /** DATA_DIR was set, not defaulted: the tools beside npm start look at that data directory only. */
+  dataDirGiven: boolean;
 };
 
 /**
@@ -209,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     TEMPORAL_NAMESPACE: parsed.data.TEMPORAL_NAMESPACE ?? profile.namespace ?? 'default',
     RATE_LIMIT_PER_MINUTE: parsed.data.RATE_LIMIT_PER_MINUTE ?? (parsed.data.NODE_ENV === 'production' ? PRODUCTION_RATE_LIMIT_PER_MINUTE : 0),
     temporalConnection,
+    dataDirGiven: env.DATA_DIR !== undefined,
   };
   if (config.JWT_SECRET && config.JWT_SECRET.length < 32) {
     throw new Error('Invalid configuration: JWT_SECRET must be at least 32 characters');

@@ -11,6 +11,7 @@ import { provideNexusEndpoint } from '../stack/nexus-endpoint';
 import { applyMigrations } from '../db/migrate';
 import { freePort } from '../stack/ports';
 import { acquireStackLock } from '../stack/stack-lock';
+import { registerRunningStack, runningStacksDir } from '../stack/running-stacks';
 import { dataConverterOf } from '../temporal-client/data-converter';
 import { generatePayloadKey, parsePayloadKeys } from '../config/payload-keys';
 import { startTemporalEngine } from '../stack/temporal-engine';
@@ -44,10 +45,16 @@ async function main() {
   const paths = dataPaths(config.DATA_DIR);
   await mkdir(config.DATA_DIR, { recursive: true });
   const lock = await acquireStackLock(paths, (line) => console.log(line));
+  // `npm run token`, `sms` and `number` find this stack from another shell, without DATA_DIR.
+  const unregister = await registerRunningStack(runningStacksDir(config.XDG_RUNTIME_DIR), config.DATA_DIR).catch((error: Error) => {
+    console.log(`The tools beside npm start will find this stack only with DATA_DIR=${config.DATA_DIR} (${error.message})`);
+    return async () => undefined;
+  });
   const stops: (() => Promise<unknown>)[] = [];
   const stopAll = async () => {
     await lock.update({ state: 'stopping' }).catch(() => undefined);
     for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
+    await unregister().catch(() => undefined);
     await lock.release();
     await stopTracing();
   };
@@ -151,6 +158,7 @@ async function main() {
     await lock.update({
       state: 'running',
       api: `http://localhost:${http.port}`,
+      ...(generatedSecret ? { devJwtSecret: paths.devJwtSecret } : {}),
       temporal: { address: services.temporalAddress, namespace: services.namespace, nexusEndpoint: config.NEXUS_ENDPOINT },
       ...(simulator ? { simulator: { url: simulator.url, accountSid: simulator.accountSid, number: simulator.number } } : {}),
     });
