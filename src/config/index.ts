@@ -88,6 +88,8 @@ export const envSchema = z.object({
   VONAGE_SIGNATURE_SECRET: optional,
   VONAGE_API_URL: optional.pipe(z.string().url().optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty` (readable lines) or `json`; unset: pretty on a terminal outside production, JSON otherwise. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   /** Origins allowed to call the API from a browser, comma-separated; none by default. */
   CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
   /** The payload codec's AES-256-GCM keys (`id:base64`, comma-separated, the encrypting one first). */

@@ -17,7 +17,7 @@ import { generatePayloadKey, parsePayloadKeys } from '../config/payload-keys';
 import { startTemporalEngine } from '../stack/temporal-engine';
 import { dataPaths } from '../paths';
 import { secretBoxOf } from '../secrets/configured';
-import { logger, setLogLevel } from '../logger';
+import { logger, configureLogging } from '../logger';
 import { createApi, openServices, runObservedWorker } from './services';
 import { installTemporalRuntime } from '../worker/telemetry';
 import { onShutdown } from './shutdown';
@@ -39,7 +39,7 @@ const hostOf = (host: string) => (host === '0.0.0.0' || host === '::' ? 'localho
  */
 async function main() {
   const config = loadStackConfig();
-  setLogLevel(config.LOG_LEVEL);
+  configureLogging(config);
   const sdkMetricsAddress = `127.0.0.1:${await freePort()}`;
   installTemporalRuntime(sdkMetricsAddress);
   const paths = dataPaths(config.DATA_DIR);
@@ -97,6 +97,9 @@ async function main() {
               port: await freePort(config.TEMPORAL_PORT),
               uiPort: await freePort(config.TEMPORAL_UI_PORT),
               uiCodecEndpoint,
+              // The dev server writes straight to the terminal, and warns of every list the open UI asks
+              // for with a page size over its limit: only its errors, unless LOG_LEVEL asks for more.
+              serverLogLevel: config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'warn' : 'error',
               postgresAdminUrl: () => databaseReady.then((database) => database.adminUrl ?? database.url),
               dir: paths.temporalServer,
               log: (line) => console.log(line),

@@ -16,6 +16,8 @@ export interface DevServerOptions {
   uiCodecEndpoint?: string;
   /** More namespaces to create at launch, beside `default` (the tests' Nexus callers live in one). */
   namespaces?: string[];
+  /** The least severe of the server's own lines printed on this process's output; `warn` unless given. */
+  serverLogLevel?: 'debug' | 'info' | 'warn' | 'error';
 }
 
 export interface RunningDevServer {
@@ -83,7 +85,7 @@ export async function startDevServer(config: ToolsConfig, options: DevServerOpti
       ui: options.uiPort !== undefined,
       uiPort: options.uiPort,
       searchAttributes: SEARCH_ATTRIBUTE_KEYS,
-      log: { format: 'pretty', level: 'warn' },
+      log: { format: 'pretty', level: options.serverLogLevel ?? 'warn' },
       extraArgs: [
         ...(options.dbFilename ? (options.sqlitePragmas ?? WAL_PRAGMAS).flatMap((pragma) => ['--sqlite-pragma', pragma]) : []),
         ...(options.namespaces ?? []).flatMap((namespace) => ['--namespace', namespace]),
