@@ -2,6 +2,7 @@ import pino, { type Logger } from 'pino';
 import { DefaultLogger, type LogLevel } from '@temporalio/worker';
 import { requestContext } from './request-context';
 import { activeSpanIds } from './telemetry/span-context';
+import { prettyDestination } from './pretty-log';
 
 /**
  * Personal data that may sit in a logged object: message texts, phone numbers, names, notes, tokens.
@@ -35,12 +36,41 @@ export function createLogger(destination?: pino.DestinationStream): Logger {
   return destination ? pino(options, destination) : pino(options);
 }
 
-/** The process's logger, at the level the configuration sets (`setLogLevel`). */
-export const logger: Logger = createLogger();
+export type LogFormat = 'json' | 'pretty';
+
+/** Where the process's lines go: pino's own stdout destination (JSON), or the readable form for a terminal. */
+const json = pino.destination({ fd: 1, sync: true });
+let destination: { write(line: string): unknown } = json;
+let format: LogFormat = 'json';
+
+/** The process's logger, at the level and in the format the configuration sets (`configureLogging`). */
+export const logger: Logger = createLogger({ write: (line: string) => destination.write(line) } as pino.DestinationStream);
 
 export function setLogLevel(level: string): void {
   logger.level = level;
 }
+
+/**
+ * LOG_FORMAT when set; otherwise readable lines for a person (a terminal, outside production) and JSON
+ * lines for everything else (a pipe, a file, a log collector, production).
+ */
+export function logFormatOf(config: { LOG_FORMAT?: LogFormat; NODE_ENV: string }, terminal: boolean): LogFormat {
+  return config.LOG_FORMAT ?? (terminal && config.NODE_ENV !== 'production' ? 'pretty' : 'json');
+}
+
+/** Sets the process logger's level and format from the configuration, once at boot. */
+export function configureLogging(config: { LOG_LEVEL: string; LOG_FORMAT?: LogFormat; NODE_ENV: string }, out: NodeJS.WriteStream = process.stdout): LogFormat {
+  setLogLevel(config.LOG_LEVEL);
+  format = logFormatOf(config, Boolean(out.isTTY));
+  destination = format === 'pretty' ? prettyDestination(out, Boolean(out.isTTY)) : json;
+  return format;
+}
+
+/**
+ * The level of a successful request's line: `debug` in the readable format (a person at a terminal sees
+ * what they asked for in curl's answer; `LOG_LEVEL=debug` shows the lines), `info` in JSON lines.
+ */
+export const requestLineLevel = (): 'debug' | 'info' => (format === 'pretty' ? 'debug' : 'info');
 
 export function logEvent(event: string, fields: Record<string, unknown> = {}): void {
   logger.info({ event, ...fields });

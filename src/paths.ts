@@ -10,12 +10,16 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('./telemetry/workfl
 /** Written by `npm run build` beside the compiled code (dist/); absent when running from src/. */
 export const PREBUILT_WORKFLOW_BUNDLE = join(__dirname, 'workflow-bundle.js');
 export const DEFAULT_DATA_DIR = join(PROJECT_ROOT, '.data');
+/**
+ * The Temporal CLI, the time-skipping test server and the server engine's builds, shared by every data
+ * directory of this checkout (TOOLS_DIR moves it): a new DATA_DIR starts without installing or building again.
+ */
+export const DEFAULT_TOOLS_DIR = join(DEFAULT_DATA_DIR, 'tools');
 
 /** What `npm start` and the tools keep under the data directory. */
 export function dataPaths(dataDir: string) {
   const root = resolve(dataDir);
   return {
-    tools: join(root, 'tools'),
     postgres: join(root, 'postgres'),
     temporalDb: join(root, 'temporal.sqlite'),
     /** The server engine's configuration and log (its data lives in PostgreSQL). */

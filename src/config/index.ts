@@ -4,7 +4,7 @@ import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import type { AuthConfig } from './auth';
 import { carrierSettingsProblem } from './carriers';
-import { DEFAULT_DATA_DIR } from '../paths';
+import { DEFAULT_DATA_DIR, DEFAULT_TOOLS_DIR } from '../paths';
 import { parsePayloadKeys, type PayloadKey } from './payload-keys';
 import { parseKeyList, type NamedKey } from './key-list';
 import { DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY, DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from '../domain';
@@ -24,6 +24,10 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
+  /** The user's runtime directory: where each running `npm start` records its data directory for the tools beside it (src/stack/running-stacks.ts). */
+  XDG_RUNTIME_DIR: optional,
+  /** Where the Temporal CLI, the test server and the server engine's builds are installed, shared by every DATA_DIR. */
+  TOOLS_DIR: z.string().min(1).default(DEFAULT_TOOLS_DIR),
   DATABASE_URL: optional,
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
   TEMPORAL_ADDRESS: optional,
@@ -88,6 +92,8 @@ export const envSchema = z.object({
   SALESFORCE_API_URL: optional.pipe(z.string().url().optional()),
   PIPEDRIVE_API_URL: optional.pipe(z.string().url().optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty` (readable lines) or `json`; unset: pretty on a terminal outside production, JSON otherwise. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   /** Origins allowed to call the API from a browser, comma-separated; none by default. */
   CORS_ORIGINS: optional.transform((list) => (list ? list.split(',').map((o) => o.trim()).filter(Boolean) : [])),
   /** The payload codec's AES-256-GCM keys (`id:base64`, comma-separated, the encrypting one first). */
@@ -120,6 +126,8 @@ export const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: optional.pipe(z.coerce.number<string | undefined>().int().min(0).optional()),
   /** Express's `trust proxy`: false, true, a hop count or a list of addresses (for X-Forwarded-For). */
   TRUST_PROXY: optional.transform((value) => (value === undefined || value === 'false' ? false : value === 'true' ? true : /^\d+$/.test(value) ? Number(value) : value)),
+  /** The carrier simulator's port (`npm start` with MESSAGE_PROVIDER=simulator); another free one when it is taken, 0 picks one. */
+  SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(9466),
   /** The embedded PostgreSQL's preferred port (`npm start`); another free one when it is taken. */
   POSTGRES_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
   /** The worker's health, metrics and codec port; 0 picks a free one. Loopback unless told otherwise. */
@@ -161,6 +169,8 @@ export type Config = Omit<z.infer<typeof envSchema>, 'TEMPORAL_NAMESPACE' | 'RAT
   secretKeys?: NamedKey[];
   /** Parsed JWT_MAX_AGE, in seconds. */
   jwtMaxAgeSeconds?: number;
+  /** DATA_DIR was set, not defaulted: the tools beside npm start look at that data directory only. */
+  dataDirGiven: boolean;
 };
 
 /**
@@ -209,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     TEMPORAL_NAMESPACE: parsed.data.TEMPORAL_NAMESPACE ?? profile.namespace ?? 'default',
     RATE_LIMIT_PER_MINUTE: parsed.data.RATE_LIMIT_PER_MINUTE ?? (parsed.data.NODE_ENV === 'production' ? PRODUCTION_RATE_LIMIT_PER_MINUTE : 0),
     temporalConnection,
+    dataDirGiven: env.DATA_DIR !== undefined,
   };
   if (config.JWT_SECRET && config.JWT_SECRET.length < 32) {
     throw new Error('Invalid configuration: JWT_SECRET must be at least 32 characters');

@@ -1,6 +1,6 @@
 import './register-telemetry';
 import { authConfigOf, loadConfig } from '../config/index';
-import { logEvent, setLogLevel } from '../logger';
+import { logEvent, configureLogging } from '../logger';
 import { createApi, openServices } from './services';
 import { onShutdown } from './shutdown';
 import { stopTracing } from '../telemetry/tracing';
@@ -9,7 +9,7 @@ import { httpMetrics, listen, serveMetrics } from '../api';
 /** The API process of a production deployment: needs DATABASE_URL, TEMPORAL_ADDRESS and a JWT key. */
 async function main() {
   const config = loadConfig();
-  setLogLevel(config.LOG_LEVEL);
+  configureLogging(config);
   const auth = authConfigOf(config);
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('npm run api needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs everything embedded)');

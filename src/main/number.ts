@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { loadStackConfig } from '../config/index';
-import { runningStack } from '../stack/stack-lock';
+import { findRunningStack } from '../stack/running-stacks';
 import { dataPaths } from '../paths';
 
 /*
@@ -15,8 +15,9 @@ async function main() {
   const [business, number] = args.filter((arg) => arg !== '--retire');
   if (!business) throw new Error('Usage: npm run number -- <business> [<+E.164 number> [--retire]]');
   const config = loadStackConfig();
-  const paths = dataPaths(config.DATA_DIR);
-  const stack = await runningStack(paths);
+  const found = await findRunningStack(config);
+  const paths = dataPaths(found?.dataDir ?? config.DATA_DIR);
+  const stack = found?.info;
   const api = stack?.api ?? `http://localhost:${config.PORT}`;
   const token = config.ADMIN_TOKEN ?? (await readFile(paths.devAdminToken, 'utf8').catch(() => '')).trim();
   if (!token) throw new Error(`Set ADMIN_TOKEN, or run npm start once so that it keeps one in ${paths.devAdminToken}`);

@@ -11,12 +11,13 @@ import { provideNexusEndpoint } from '../stack/nexus-endpoint';
 import { applyMigrations } from '../db/migrate';
 import { freePort } from '../stack/ports';
 import { acquireStackLock } from '../stack/stack-lock';
+import { registerRunningStack, runningStacksDir } from '../stack/running-stacks';
 import { dataConverterOf } from '../temporal-client/data-converter';
 import { generatePayloadKey, parsePayloadKeys } from '../config/payload-keys';
 import { startTemporalEngine } from '../stack/temporal-engine';
 import { dataPaths } from '../paths';
 import { secretBoxOf } from '../secrets/configured';
-import { logger, setLogLevel } from '../logger';
+import { logger, configureLogging } from '../logger';
 import { createApi, openServices, runObservedWorker } from './services';
 import { installTemporalRuntime } from '../worker/telemetry';
 import { onShutdown } from './shutdown';
@@ -38,16 +39,22 @@ const hostOf = (host: string) => (host === '0.0.0.0' || host === '::' ? 'localho
  */
 async function main() {
   const config = loadStackConfig();
-  setLogLevel(config.LOG_LEVEL);
+  configureLogging(config);
   const sdkMetricsAddress = `127.0.0.1:${await freePort()}`;
   installTemporalRuntime(sdkMetricsAddress);
   const paths = dataPaths(config.DATA_DIR);
   await mkdir(config.DATA_DIR, { recursive: true });
   const lock = await acquireStackLock(paths, (line) => console.log(line));
+  // `npm run token`, `sms` and `number` find this stack from another shell, without DATA_DIR.
+  const unregister = await registerRunningStack(runningStacksDir(config.XDG_RUNTIME_DIR), config.DATA_DIR).catch((error: Error) => {
+    console.log(`The tools beside npm start will find this stack only with DATA_DIR=${config.DATA_DIR} (${error.message})`);
+    return async () => undefined;
+  });
   const stops: (() => Promise<unknown>)[] = [];
   const stopAll = async () => {
     await lock.update({ state: 'stopping' }).catch(() => undefined);
     for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
+    await unregister().catch(() => undefined);
     await lock.release();
     await stopTracing();
   };
@@ -90,6 +97,9 @@ async function main() {
               port: await freePort(config.TEMPORAL_PORT),
               uiPort: await freePort(config.TEMPORAL_UI_PORT),
               uiCodecEndpoint,
+              // The dev server writes straight to the terminal, and warns of every list the open UI asks
+              // for with a page size over its limit: only its errors, unless LOG_LEVEL asks for more.
+              serverLogLevel: config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'warn' : 'error',
               postgresAdminUrl: () => databaseReady.then((database) => database.adminUrl ?? database.url),
               dir: paths.temporalServer,
               log: (line) => console.log(line),
@@ -113,6 +123,7 @@ async function main() {
     if (config.MESSAGE_PROVIDER === 'simulator') {
       simulatorToken = await developmentSecret(paths.devSimulatorToken, () => randomBytes(16).toString('hex'));
       simulator = await startSimulator({
+        port: await freePort(config.SIMULATOR_PORT),
         authToken: simulatorToken,
         publicBaseUrl: publicBaseUrl!,
         onCallbackError: (error) => logger.warn({ event: 'simulator.callback_failed', reason: (error as Error).message }, 'the simulator could not post a receipt'),
@@ -150,6 +161,7 @@ async function main() {
     await lock.update({
       state: 'running',
       api: `http://localhost:${http.port}`,
+      ...(generatedSecret ? { devJwtSecret: paths.devJwtSecret } : {}),
       temporal: { address: services.temporalAddress, namespace: services.namespace, nexusEndpoint: config.NEXUS_ENDPOINT },
       ...(simulator ? { simulator: { url: simulator.url, accountSid: simulator.accountSid, number: simulator.number } } : {}),
     });

@@ -19,12 +19,12 @@ import { installTemporalUi, TEMPORAL_UI_VERSION } from '../stack/temporal-ui-ser
 async function main() {
   const config = loadConfig();
   const started = Date.now();
-  const tools = await installTemporalServer(config.DATA_DIR, (line) => console.log(line));
+  const tools = await installTemporalServer(config.TOOLS_DIR, (line) => console.log(line));
   console.log(`Temporal server ${TEMPORAL_SERVER_VERSION}: ${tools.server}, sql tool ${tools.sqlTool} (${Math.round((Date.now() - started) / 1000)} s)`);
   if (process.argv.includes('--install-only')) {
     // npm start's server engine runs the UI beside it; built here too, so that nothing is built later.
     const uiStarted = Date.now();
-    const ui = await installTemporalUi(config.DATA_DIR, (line) => console.log(line)).catch((error: Error) => `not built (${error.message}); npm start runs without it`);
+    const ui = await installTemporalUi(config.TOOLS_DIR, (line) => console.log(line)).catch((error: Error) => `not built (${error.message}); npm start runs without it`);
     console.log(`Temporal UI ${TEMPORAL_UI_VERSION}: ${ui} (${Math.round((Date.now() - uiStarted) / 1000)} s)`);
     return;
   }
@@ -51,7 +51,7 @@ async function serve(config: Config, dir: string, stops: (() => Promise<void>)[]
     adminUrl = postgres.adminUrl();
   }
   const t0 = Date.now();
-  const server = await startServerEngine({ adminUrl, DATA_DIR: config.DATA_DIR, dir, port: config.TEMPORAL_PORT, historyShards: config.TEMPORAL_HISTORY_SHARDS, log: console.log });
+  const server = await startServerEngine({ adminUrl, TOOLS_DIR: config.TOOLS_DIR, dir, port: config.TEMPORAL_PORT, historyShards: config.TEMPORAL_HISTORY_SHARDS, log: console.log });
   stops.push(server.stop);
   const connection = await Connection.connect({ address: server.address });
   await ensureNexusEndpoint(connection, { name: config.NEXUS_ENDPOINT, namespace: server.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE });
@@ -60,7 +60,7 @@ async function serve(config: Config, dir: string, stops: (() => Promise<void>)[]
   Temporal     ${server.address} (server ${TEMPORAL_SERVER_VERSION} on PostgreSQL, ${server.historyShards} history shards; up in ${Math.round((Date.now() - t0) / 1000)} s)
   Nexus        endpoint ${config.NEXUS_ENDPOINT} → namespace ${server.namespace}, task queue ${config.TEMPORAL_TASK_QUEUE}
   Log          ${server.logFile}
-  Binaries     ${serverToolsDir(config.DATA_DIR)}
+  Binaries     ${serverToolsDir(config.TOOLS_DIR)}
   Use it       TEMPORAL_ADDRESS=${server.address} npm start   (or TEMPORAL_ENGINE=server npm start runs its own)
   Ctrl-C stops it.
 `);

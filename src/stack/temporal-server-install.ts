@@ -2,8 +2,8 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { dataPaths } from '../paths';
 import { isExecutable } from './child-processes';
+import { installAtomically } from './install-atomically';
 
 const run = promisify(execFile);
 
@@ -21,7 +21,7 @@ export interface TemporalServerTools {
   sqlTool: string;
 }
 
-export const serverToolsDir = (dataDir: string) => join(dataPaths(dataDir).tools, `temporal-server-${TEMPORAL_SERVER_VERSION}`);
+export const serverToolsDir = (toolsDir: string) => join(toolsDir, `temporal-server-${TEMPORAL_SERVER_VERSION}`);
 
 
 const versionParts = (version: string) => version.split('.').map(Number);
@@ -48,14 +48,15 @@ export async function goToolchain(): Promise<{ go?: string; toolchain: string }>
 }
 
 /**
- * The Temporal server and its sql tool at TEMPORAL_SERVER_VERSION under `DATA_DIR/tools`, built with
+ * The Temporal server and its sql tool at TEMPORAL_SERVER_VERSION under TOOLS_DIR, built with
  * `go install` from the Go module proxy when missing (minutes the first time; at once after). An
  * installed Go older than the module's needs fetches the Go toolchain it asks for through the proxy.
  */
-export async function installTemporalServer(dataDir: string, log: (line: string) => void = () => undefined): Promise<TemporalServerTools> {
-  const dir = serverToolsDir(dataDir);
+export async function installTemporalServer(toolsDir: string, log: (line: string) => void = () => undefined): Promise<TemporalServerTools> {
+  const dir = serverToolsDir(toolsDir);
   const tools = { server: join(dir, 'server'), sqlTool: join(dir, 'sql') };
-  if ((await isExecutable(tools.server)) && (await isExecutable(tools.sqlTool))) return tools;
+  const built = async () => (await isExecutable(tools.server)) && (await isExecutable(tools.sqlTool));
+  if (await built()) return tools;
 
   const { go, toolchain } = await goToolchain();
   if (!go) {
@@ -65,13 +66,19 @@ export async function installTemporalServer(dataDir: string, log: (line: string)
         `or run the development server (TEMPORAL_ENGINE=dev, the default), or point TEMPORAL_ADDRESS at a cluster.`,
     );
   }
-  await mkdir(dir, { recursive: true });
-  log(`Building Temporal server ${TEMPORAL_SERVER_VERSION} and its sql tool with Go ${toolchain === 'local' ? go : toolchain} into ${dir} (a few minutes, once)…`);
+  log(`Building Temporal server ${TEMPORAL_SERVER_VERSION} and its sql tool with Go ${toolchain === 'local' ? go : toolchain} into ${dir} (a few minutes, once for every data directory)…`);
   const started = Date.now();
+  await installAtomically(dir, (partial) => goInstall(partial, go, toolchain), built);
+  log(`Built Temporal server ${TEMPORAL_SERVER_VERSION} in ${Math.round((Date.now() - started) / 1000)} s.`);
+  return tools;
+}
+
+async function goInstall(gobin: string, go: string, toolchain: string): Promise<void> {
+  await mkdir(gobin, { recursive: true });
   const output: string[] = [];
   // nice: the build takes every core for minutes; whatever else runs on the machine keeps going.
   const child = spawn('nice', ['-n', '10', 'go', 'install', ...PACKAGES.map((p) => `${p}@v${TEMPORAL_SERVER_VERSION}`)], {
-    env: { ...process.env, GOBIN: dir, GOTOOLCHAIN: toolchain },
+    env: { ...process.env, GOBIN: gobin, GOTOOLCHAIN: toolchain },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const keep = (chunk: Buffer) => {
@@ -84,12 +91,10 @@ export async function installTemporalServer(dataDir: string, log: (line: string)
     child.once('error', reject);
     child.once('close', resolve);
   });
-  if (code !== 0 || !(await isExecutable(tools.server)) || !(await isExecutable(tools.sqlTool))) {
+  if (code !== 0 || !(await isExecutable(join(gobin, 'server'))) || !(await isExecutable(join(gobin, 'sql')))) {
     throw new Error(
       `Building Temporal server ${TEMPORAL_SERVER_VERSION} failed (go install exited ${code}; Go ${go}, GOTOOLCHAIN=${toolchain}; ` +
         `it needs the Go module proxy${toolchain === 'local' ? '' : ` and, for an older Go, the go${TEMPORAL_SERVER_GO} toolchain from it`}):\n${output.join('\n')}`,
     );
   }
-  log(`Built Temporal server ${TEMPORAL_SERVER_VERSION} in ${Math.round((Date.now() - started) / 1000)} s.`);
-  return tools;
 }

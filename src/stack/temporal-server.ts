@@ -1,4 +1,5 @@
-import { chmod } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { SEARCH_ATTRIBUTE_KEYS } from '../starters/search-attributes';
@@ -15,6 +16,8 @@ export interface DevServerOptions {
   uiCodecEndpoint?: string;
   /** More namespaces to create at launch, beside `default` (the tests' Nexus callers live in one). */
   namespaces?: string[];
+  /** The least severe of the server's own lines printed on this process's output; `warn` unless given. */
+  serverLogLevel?: 'debug' | 'info' | 'warn' | 'error';
 }
 
 export interface RunningDevServer {
@@ -56,10 +59,23 @@ async function withPrivateUmask<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The CLI behind a shell script that sets umask 077 first: the server creates its SQLite files private
+ * while this process's umask stays as it is (PostgreSQL starting beside it writes a file its own user
+ * must read). Kept beside the SQLite file, rewritten on each start.
+ */
+async function privateUmaskLauncher(cli: string, dbFilename: string): Promise<string> {
+  const launcher = join(dirname(dbFilename), 'temporal-dev-server.sh');
+  await writeFile(launcher, `#!/bin/sh\numask 077\nexec '${cli.replace(/'/g, `'\\''`)}' "$@"\n`, { mode: 0o700 });
+  await chmod(launcher, 0o700);
+  return launcher;
+}
+
 /** Starts `temporal server start-dev` with this project's search attributes registered. */
 export async function startDevServer(config: ToolsConfig, options: DevServerOptions = {}): Promise<RunningDevServer> {
-  const cli = await findTemporalCli(config);
+  const found = await findTemporalCli(config);
   if (options.dbFilename) await tightenSqliteFiles(options.dbFilename);
+  const cli = found && options.dbFilename ? await privateUmaskLauncher(found, options.dbFilename) : found;
   const start = () => TestWorkflowEnvironment.createLocal({
     server: {
       executable: cli ? { type: 'existing-path', path: cli } : { type: 'cached-download' },
@@ -69,7 +85,7 @@ export async function startDevServer(config: ToolsConfig, options: DevServerOpti
       ui: options.uiPort !== undefined,
       uiPort: options.uiPort,
       searchAttributes: SEARCH_ATTRIBUTE_KEYS,
-      log: { format: 'pretty', level: 'warn' },
+      log: { format: 'pretty', level: options.serverLogLevel ?? 'warn' },
       extraArgs: [
         ...(options.dbFilename ? (options.sqlitePragmas ?? WAL_PRAGMAS).flatMap((pragma) => ['--sqlite-pragma', pragma]) : []),
         ...(options.namespaces ?? []).flatMap((namespace) => ['--namespace', namespace]),
@@ -77,7 +93,8 @@ export async function startDevServer(config: ToolsConfig, options: DevServerOpti
       ],
     },
   });
-  const env = await (options.dbFilename ? withPrivateUmask(start) : start());
+  // Without a CLI of our own the SDK's download runs, with no launcher: the umask is set around its start instead.
+  const env = await (options.dbFilename && !found ? withPrivateUmask(start) : start());
   return {
     address: env.address,
     namespace: env.namespace ?? 'default',

@@ -3,8 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { dataPaths } from '../paths';
 import { isExecutable, stopChild } from './child-processes';
+import { installAtomically } from './install-atomically';
 import { goToolchain, TEMPORAL_SERVER_GO } from './temporal-server-install';
 
 const run = promisify(execFile);
@@ -31,26 +31,32 @@ replace (
 `;
 
 
-/** The UI server binary under `DATA_DIR/tools`, built when missing (under a minute once the Go toolchain is there). */
-export async function installTemporalUi(dataDir: string, log: (line: string) => void = () => undefined): Promise<string> {
-  const dir = join(dataPaths(dataDir).tools, `temporal-ui-server-${TEMPORAL_UI_VERSION}`);
+/** The UI server binary under TOOLS_DIR, built when missing (under a minute once the Go toolchain is there). */
+export async function installTemporalUi(toolsDir: string, log: (line: string) => void = () => undefined): Promise<string> {
+  const dir = join(toolsDir, `temporal-ui-server-${TEMPORAL_UI_VERSION}`);
   const binary = join(dir, 'ui-server');
   if (await isExecutable(binary)) return binary;
-  const src = join(dir, 'src');
-  await mkdir(src, { recursive: true });
-  await writeFile(join(src, 'go.mod'), GO_MOD);
-  log(`Building the Temporal UI ${TEMPORAL_UI_VERSION} into ${dir} (once)…`);
+  log(`Building the Temporal UI ${TEMPORAL_UI_VERSION} into ${dir} (once for every data directory)…`);
   const { go, toolchain } = await goToolchain();
   if (!go) throw new Error('no `go` command is on PATH to build it');
   const env = { ...process.env, GOTOOLCHAIN: toolchain };
   const pkg = `${MODULE}/cmd/server`;
-  try {
-    await run('go', ['get', `${pkg}@v${TEMPORAL_UI_VERSION}`], { cwd: src, env, timeout: 600_000 });
-    await run('nice', ['-n', '10', 'go', 'build', '-o', binary, pkg], { cwd: src, env, timeout: 900_000 });
-  } catch (error) {
-    const { stderr, message } = error as { stderr?: string; message: string };
-    throw new Error(`building the Temporal UI ${TEMPORAL_UI_VERSION} failed: ${(stderr || message).trim().split('\n').slice(-5).join(' ')}`);
-  }
+  await installAtomically(
+    dir,
+    async (partial) => {
+      const src = join(partial, 'src');
+      await mkdir(src, { recursive: true });
+      await writeFile(join(src, 'go.mod'), GO_MOD);
+      try {
+        await run('go', ['get', `${pkg}@v${TEMPORAL_UI_VERSION}`], { cwd: src, env, timeout: 600_000 });
+        await run('nice', ['-n', '10', 'go', 'build', '-o', join(partial, 'ui-server'), pkg], { cwd: src, env, timeout: 900_000 });
+      } catch (error) {
+        const { stderr, message } = error as { stderr?: string; message: string };
+        throw new Error(`building the Temporal UI ${TEMPORAL_UI_VERSION} failed: ${(stderr || message).trim().split('\n').slice(-5).join(' ')}`);
+      }
+    },
+    () => isExecutable(binary),
+  );
   return binary;
 }
 
@@ -60,8 +66,8 @@ export interface RunningUi {
 }
 
 /** Runs the UI server on 127.0.0.1:`port` for the Temporal at `address`, with the codec endpoint the dev server's UI gets. */
-export async function startTemporalUi(options: { dataDir: string; dir: string; address: string; port: number; codecEndpoint?: string; log?: (line: string) => void }): Promise<RunningUi> {
-  const binary = await installTemporalUi(options.dataDir, options.log);
+export async function startTemporalUi(options: { toolsDir: string; dir: string; address: string; port: number; codecEndpoint?: string; log?: (line: string) => void }): Promise<RunningUi> {
+  const binary = await installTemporalUi(options.toolsDir, options.log);
   const url = `http://127.0.0.1:${options.port}`;
   const configDir = join(options.dir, 'config');
   await mkdir(configDir, { recursive: true });

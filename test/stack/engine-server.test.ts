@@ -38,7 +38,7 @@ beforeAll(async () => {
       stops.push(postgres.stop);
       adminUrl = postgres.adminUrl();
     }
-    const engine = await startServerEngine({ adminUrl, DATA_DIR: loadConfig().DATA_DIR, dir, namespaces: [NEXUS_CALLER_NAMESPACE], log: (line) => console.log(line) });
+    const engine = await startServerEngine({ adminUrl, TOOLS_DIR: loadConfig().TOOLS_DIR, dir, namespaces: [NEXUS_CALLER_NAMESPACE], log: (line) => console.log(line) });
     stops.push(engine.stop);
     address = engine.address;
   }

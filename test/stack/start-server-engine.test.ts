@@ -1,8 +1,6 @@
-import { readFile, symlink } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
-import { loadConfig } from '../../src/config/index';
-import { dataPaths } from '../../src/paths';
 import { runStack, stackEnv } from '../support/npm-start';
 import { request } from '../support/process';
 import { eventually } from '../support/stack';
@@ -11,8 +9,6 @@ import { eventually } from '../support/stack';
 
 test('with TEMPORAL_ENGINE=server npm start runs Temporal on its PostgreSQL with the UI, assigning and sending work, and it resumes on the same data', async () => {
   const { dataDir, env, api } = await stackEnv('crm-start-server');
-  // The server engine built once for this checkout (it is built when missing: minutes).
-  await symlink(dataPaths(loadConfig().DATA_DIR).tools, join(dataDir, 'tools'));
   const stack = runStack({ ...env, TEMPORAL_ENGINE: 'server' });
   let token: string;
   let delayed: Awaited<ReturnType<typeof request>>;

@@ -20,14 +20,16 @@ export interface StackEnv {
 export async function stackEnv(prefix: string): Promise<StackEnv> {
   const dataDir = await mkdtemp(join(tmpdir(), `${prefix}-`));
   const ports: Record<string, string> = {};
-  for (const name of PORT_SETTINGS) ports[name] = String(await testPort());
+  for (const name of [...PORT_SETTINGS, 'SIMULATOR_PORT']) ports[name] = String(await testPort());
   // The log provider, whose records these tests read; the simulator (npm start's default) has its own tests.
   return { dataDir, env: { DATA_DIR: dataDir, MESSAGE_PROVIDER: 'log', ...ports }, api: `http://127.0.0.1:${ports.PORT}/ext/v2/acme` };
 }
 
 /** The ports of `env` the stack serves itself (Temporal's only when it runs its own). */
 export function stackPorts(env: Record<string, string>): number[] {
-  const own = env.TEMPORAL_ADDRESS ? ['PORT', 'API_METRICS_PORT', 'WORKER_HTTP_PORT'] : PORT_SETTINGS;
+  const own: string[] = env.TEMPORAL_ADDRESS ? ['PORT', 'API_METRICS_PORT', 'WORKER_HTTP_PORT'] : [...PORT_SETTINGS];
+  // The simulator runs when MESSAGE_PROVIDER says so, or (npm start's default) says nothing.
+  if (!env.MESSAGE_PROVIDER || env.MESSAGE_PROVIDER === 'simulator') own.push('SIMULATOR_PORT');
   return own.filter((name) => env[name]).map((name) => Number(env[name]));
 }
 

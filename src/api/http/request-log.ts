@@ -1,11 +1,12 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { requestLineLevel } from '../../logger';
 import { tagRequestId } from '../../telemetry/span-context';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 
 /**
- * One line per finished request with its request id, method, path (never the query string, which may
+ * One line per finished request (at `debug` for a person at a terminal, see requestLineLevel) with its request id, method, path (never the query string, which may
  * carry anything), status, time and user; the id is echoed in `X-Request-Id` and in problem bodies.
  */
 export function requestLog(logger: Logger): RequestHandler {
@@ -20,7 +21,7 @@ export function requestLog(logger: Logger): RequestHandler {
     },
     // pino-http asks at the start too, for the request's child logger; answering then as well would write every key twice.
     customProps: (req, res) => (res.headersSent ? { event: 'http.request', user: (req as { caller?: { userId: string } }).caller?.userId } : {}),
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : requestLineLevel()),
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
