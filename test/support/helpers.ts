@@ -26,6 +26,16 @@ export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 20_000,
   }
 }
 
+/** The error `promise` rejects with; fails the test if it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
 /** A problem's `instance`: the request id the answer also carries in X-Request-Id. */
 export const REQUEST_INSTANCE = expect.stringMatching(/^urn:request:[A-Za-z0-9._:-]+$/);
 
