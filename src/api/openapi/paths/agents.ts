@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 
 export const agentsApi: ApiPart = {
   tags: [{ name: 'Agents', description: 'The people assigned to clients. Each belongs to one user in one business.' }],
@@ -28,10 +28,7 @@ export const agentsApi: ApiPart = {
   paths: {
     [`${PREFIX}/agents`]: {
       parameters: [ref('parameters', 'businessname')],
-      post: {
-        operationId: 'createAgent',
-        tags: ['Agents'],
-        summary: 'Create an agent',
+      post: operation('createAgent', 'Agents', 'Create an agent', {
         requestBody: { required: false, content: { 'application/json': { schema: ref('schemas', 'NewAgent'), example: { _id: 'a1', name: 'Grace Hopper' } } } },
         responses: {
           201: json('Created.', ref('schemas', 'Agent'), {
@@ -45,22 +42,19 @@ export const agentsApi: ApiPart = {
             ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has an agent with this `_id` in this business.', { duplicate: 'Agent a1 already exists' }),
           ...businessResponses(true),
         },
-      },
-      get: {
-        operationId: 'listAgents',
-        tags: ['Agents'],
-        summary: 'List the caller\'s agents',
+      }),
+      get: operation('listAgents', 'Agents', 'List the caller\'s agents', {
         responses: {
           200: json('The caller\'s agents in this business.', ref('schemas', 'AgentList')),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          400: BAD_PATH,
+          404: UNKNOWN_BUSINESS,
           ...businessResponses(false),
         },
-      },
+      }),
     },
   },
 };

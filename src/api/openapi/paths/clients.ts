@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 
 export const clientIdParameter = {
   name: '_id',
@@ -51,10 +51,7 @@ export const clientsApi: ApiPart = {
   paths: {
     [`${PREFIX}/clients`]: {
       parameters: [ref('parameters', 'businessname')],
-      post: {
-        operationId: 'createClient',
-        tags: ['Clients'],
-        summary: 'Create a client',
+      post: operation('createClient', 'Clients', 'Create a client', {
         requestBody: {
           required: false,
           content: { 'application/json': { schema: ref('schemas', 'NewClient'), example: { _id: 'c1', name: 'Ada Lovelace', phone: '+1 415 555 0100', timezone: 'America/New_York' } } },
@@ -73,25 +70,22 @@ export const clientsApi: ApiPart = {
             ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has a client with this `_id` in this business.', { duplicate: 'Client c1 already exists' }),
           ...businessResponses(true),
         },
-      },
+      }),
     },
     [`${PREFIX}/clients/{_id}`]: {
       parameters: [ref('parameters', 'businessname'), clientIdParameter],
-      get: {
-        operationId: 'getClient',
-        tags: ['Clients'],
-        summary: 'Read a client',
+      get: operation('getClient', 'Clients', 'Read a client', {
         responses: {
           200: json('The client.', ref('schemas', 'Client')),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          400: BAD_PATH,
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),
         },
-      },
+      }),
     },
   },
 };
