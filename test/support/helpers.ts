@@ -26,6 +26,12 @@ export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 20_000,
   }
 }
 
+/** A new number at each call, `first` + 1 onwards after `prefix`: matching and opt-outs are per number, so each test takes its own. */
+export function phoneSequence(prefix: string, first: number): () => string {
+  let count = 0;
+  return () => `${prefix}${String(first + ++count).padStart(4, '0')}`;
+}
+
 /** The error `promise` rejects with; fails the test if it resolves. */
 export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
   try {
