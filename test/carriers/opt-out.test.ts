@@ -1,8 +1,8 @@
 import { Worker } from '@temporalio/worker';
 import { CarrierRejected } from '../../src/carriers';
-import { expectProblem, waitForStatus as waitForMessageStatus } from '../support/helpers';
-import { startTestStack, uniqueName, type TestApi, type TestStack } from '../support/stack';
-import { createTestCarrier, TEST_PUBLIC_BASE_URL } from '../support/test-carrier';
+import { expectProblem, phoneSequence, waitForStatus as waitForMessageStatus } from '../support/helpers';
+import { originOf, uniqueName, type TestApi, type TestStack } from '../support/stack';
+import { createTestCarrier, startCarrierStack } from '../support/test-carrier';
 
 /**
  * Opt-outs reaching the sending side: a message scheduled before its recipient texted STOP is not sent
@@ -13,19 +13,13 @@ let stack: TestStack;
 let callbacks: TestApi;
 let token: string;
 
-const originOf = (api: TestApi) => api.baseUrl.replace(/\/ext\/v2\/.*$/, '');
 const stop = (from: string) =>
   carrier.post(originOf(callbacks), `/providers/${carrier.name}/inbound`, { kind: 'inbound', ref: uniqueName('in'), from, to: carrier.sender, text: 'STOP' });
 
-beforeAll(async () => {
-  stack = await startTestStack({ carrier, env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL } });
-  callbacks = await stack.startApi();
-  token = stack.token('alice');
-});
+beforeAll(async () => ({ stack, callbacks, token } = await startCarrierStack(carrier)));
 afterAll(() => stack.stop());
 
-let phones = 0;
-const newPhone = () => `+1628555${String(2000 + ++phones).padStart(4, '0')}`;
+const newPhone = phoneSequence('+1628555', 2000);
 const post = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   stack.api('POST', '/messages', { token, body: { message_type: 'text', text_message: 'Reminder: your visit is today', ...body }, headers });
 const waitForStatus = (id: string, status: string) => waitForMessageStatus(stack.api, token, id, status);

@@ -17,6 +17,9 @@ export { eventually, uniqueName } from './helpers';
 
 type Api = <T = any>(method: string, path: string, options?: RequestOptions) => Promise<ApiResponse<T>>;
 
+/** An API's origin, its base URL without `/ext/v2/…`: where the carriers' callbacks and the operator routes are. */
+export const originOf = (api: { baseUrl: string }) => api.baseUrl.replace(/\/ext\/v2\/.*$/, '');
+
 export interface TestApi {
   baseUrl: string;
   api: Api;
