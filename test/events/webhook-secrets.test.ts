@@ -16,7 +16,7 @@ import { newWebhookSecret } from '../../src/use-cases/webhooks/secret';
 import { receivedEvents, subscribe, verified } from '../support/events';
 import { entryPointEnv, PROJECT_ROOT } from '../support/process';
 import { startTestStack, uniqueName, type TestStack } from '../support/stack';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { receiversClosedAfterAll } from '../support/webhook-receiver';
 
 /*
  * Webhook secrets at rest: sealed with SECRETS_KEY (AES-256-GCM) in the row, opened only to sign;
@@ -30,21 +30,12 @@ const NEW_KEY = generateNamedKey('2026-11');
 const boxOf = (value: string) => new SecretBox(parseKeyList('SECRETS_KEY', value));
 
 let stack: TestStack;
-const receivers: WebhookReceiver[] = [];
+const receiver = receiversClosedAfterAll();
 
 beforeAll(async () => {
   stack = await startTestStack({ secretsKey: OLD_KEY });
 });
-afterAll(async () => {
-  for (const receiver of receivers) await receiver.close();
-  await stack.stop();
-});
-
-async function receiver(): Promise<WebhookReceiver> {
-  const started = await startWebhookReceiver();
-  receivers.push(started);
-  return started;
-}
+afterAll(() => stack.stop());
 
 type StoredRow = { secret: string; previous_secret: string | null };
 const storedRow = async (prisma: Prisma, id: string): Promise<StoredRow> =>
