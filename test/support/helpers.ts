@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
+import { createPrisma, type Prisma } from '../../src/db/prisma';
 import { createLogger } from '../../src/logger';
 import { addSearchAttributes } from '../../src/starters/search-attributes';
 import type { ApiResponse } from './http';
@@ -81,6 +82,17 @@ export function quietTemporalRuntime(): void {
 
 /** The time-skipping test server that the global setup found or installed. */
 /** The time-skipping server, knowing the search attributes the workflows set (as a cluster must). */
+/** The time-skipping test server and a database client, for the suites whose real activities wait months; `close` closes both. */
+export async function openTimeSkipping(): Promise<{ env: TestWorkflowEnvironment; prisma: Prisma; close(): Promise<void> }> {
+  const env = await createTimeSkippingEnvironment();
+  const prisma = createPrisma(process.env.TEST_DATABASE_URL!, 3);
+  const close = async () => {
+    await env.teardown();
+    await prisma.$disconnect();
+  };
+  return { env, prisma, close };
+}
+
 export async function createTimeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
   quietTemporalRuntime();
   const path = process.env.TEMPORAL_TEST_SERVER_PATH;
