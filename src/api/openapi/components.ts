@@ -102,6 +102,11 @@ export const BAD_BODY_OR_PATH = problem(400, 'The body is not JSON, or the path 
 /** The 404 of a route that names nothing of the caller's but the business. */
 export const UNKNOWN_BUSINESS = problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE);
 
+/** A path under the business prefix: its operations, and the parameters of the path after `businessname`. */
+export function inBusiness(operations: OpenApiObject, ...pathParameters: OpenApiObject[]): OpenApiObject {
+  return { parameters: [ref('parameters', 'businessname'), ...pathParameters], ...operations };
+}
+
 /** An operation under one tag; `rest` holds what follows the summary (description, parameters, body, responses), in that order. */
 export function operation(operationId: string, tag: string, summary: string, rest: OpenApiObject): OpenApiObject {
   return { operationId, tags: [tag], summary, ...rest };

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 
 export const agentsApi: ApiPart = {
   tags: [{ name: 'Agents', description: 'The people assigned to clients. Each belongs to one user in one business.' }],
@@ -26,8 +26,7 @@ export const agentsApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/agents`]: {
-      parameters: [ref('parameters', 'businessname')],
+    [`${PREFIX}/agents`]: inBusiness({
       post: operation('createAgent', 'Agents', 'Create an agent', {
         requestBody: { required: false, content: { 'application/json': { schema: ref('schemas', 'NewAgent'), example: { _id: 'a1', name: 'Grace Hopper' } } } },
         responses: {
@@ -55,6 +54,6 @@ export const agentsApi: ApiPart = {
           ...businessResponses(false),
         },
       }),
-    },
+    }),
   },
 };

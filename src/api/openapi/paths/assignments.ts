@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_BODY_OR_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref } from '../components';
+import { BAD_BODY_OR_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref } from '../components';
 import { clientIdParameter } from './clients';
 
 const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
@@ -110,8 +110,7 @@ export const assignmentsApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/clients/{_id}/assign-agents`]: {
-      parameters: [ref('parameters', 'businessname'), clientIdParameter],
+    [`${PREFIX}/clients/{_id}/assign-agents`]: inBusiness({
       post: operation('assignAgents', 'Assignments', 'Assign agents to a client', {
         description:
           'Checks, in this order: the token (401); `agents` (400 `Missing or invalid agents array`); each element\'s agent id ' +
@@ -164,9 +163,8 @@ export const assignmentsApi: ApiPart = {
           ...businessResponses(true),
         },
       }),
-    },
-    [`${PREFIX}/clients/{_id}/agents`]: {
-      parameters: [ref('parameters', 'businessname'), clientIdParameter],
+    }, clientIdParameter),
+    [`${PREFIX}/clients/{_id}/agents`]: inBusiness({
       get: operation('listClientAgents', 'Assignments', 'List a client\'s assignments', {
         parameters: [
           {
@@ -184,7 +182,7 @@ export const assignmentsApi: ApiPart = {
           ...businessResponses(false),
         },
       }),
-    },
+    }, clientIdParameter),
     [`${PREFIX}/clients/{_id}/agents/{agent}`]: {
       parameters: [
         ref('parameters', 'businessname'),

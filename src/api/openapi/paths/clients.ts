@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 
 export const clientIdParameter = {
   name: '_id',
@@ -49,8 +49,7 @@ export const clientsApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/clients`]: {
-      parameters: [ref('parameters', 'businessname')],
+    [`${PREFIX}/clients`]: inBusiness({
       post: operation('createClient', 'Clients', 'Create a client', {
         requestBody: {
           required: false,
@@ -75,9 +74,8 @@ export const clientsApi: ApiPart = {
           ...businessResponses(true),
         },
       }),
-    },
-    [`${PREFIX}/clients/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), clientIdParameter],
+    }),
+    [`${PREFIX}/clients/{_id}`]: inBusiness({
       get: operation('getClient', 'Clients', 'Read a client', {
         responses: {
           200: json('The client.', ref('schemas', 'Client')),
@@ -86,6 +84,6 @@ export const clientsApi: ApiPart = {
           ...businessResponses(false),
         },
       }),
-    },
+    }, clientIdParameter),
   },
 };

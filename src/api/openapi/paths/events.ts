@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../domain';
 import type { ApiPart, OpenApiObject } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, inBusiness, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 import { assignmentsApi } from './assignments';
 import { messagesApi } from './messages';
 import { rotationApi } from './rotation';
@@ -134,8 +134,7 @@ export const eventsApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/events`]: {
-      parameters: [ref('parameters', 'businessname')],
+    [`${PREFIX}/events`]: inBusiness({
       get: operation('listEvents', 'Events', 'Read the caller\'s events', {
         description:
           'The caller\'s events in this business, oldest first, in the order their changes were committed: an event never appears before one ' +
@@ -163,6 +162,6 @@ export const eventsApi: ApiPart = {
           ...businessResponses(false),
         },
       }),
-    },
+    }),
   },
 };

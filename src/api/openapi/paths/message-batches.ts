@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_BODY_OR_PATH, BAD_PATH, businessResponses, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_BODY_OR_PATH, BAD_PATH, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 
 const batchNotFound = { batchNotFound: 'Batch not found', ...NO_ROUTE_EXAMPLE };
 const batchIdParameter = {
@@ -128,8 +128,7 @@ export const messageBatchesApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/messages/batch`]: {
-      parameters: [ref('parameters', 'businessname')],
+    [`${PREFIX}/messages/batch`]: inBusiness({
       post: operation('sendMessageBatch', 'Campaigns', 'Send one text to up to 1,000 recipients', {
         description:
           'Checks the token, `Idempotency-Key`, `message_type` and `recipients` (a 400 for the whole request), then each recipient as `POST /messages` does. ' +
@@ -213,9 +212,8 @@ export const messageBatchesApi: ApiPart = {
           ),
         },
       }),
-    },
-    [`${PREFIX}/messages/batch/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), batchIdParameter],
+    }),
+    [`${PREFIX}/messages/batch/{_id}`]: inBusiness({
       get: operation('getMessageBatch', 'Campaigns', 'A batch and its messages counted by status', {
         responses: {
           200: json('The batch.', ref('schemas', 'MessageBatch'), { example: batchExample }),
@@ -224,9 +222,8 @@ export const messageBatchesApi: ApiPart = {
           ...businessResponses(false),
         },
       }),
-    },
-    [`${PREFIX}/messages/batch/{_id}/cancel`]: {
-      parameters: [ref('parameters', 'businessname'), batchIdParameter],
+    }, batchIdParameter),
+    [`${PREFIX}/messages/batch/{_id}/cancel`]: inBusiness({
       post: operation('cancelMessageBatch', 'Campaigns', 'Cancel what has not left', {
         description: 'Every message of the batch still `scheduled` becomes `canceled`; those already sending or sent are left as they are. Idempotent.',
         responses: {
@@ -236,6 +233,6 @@ export const messageBatchesApi: ApiPart = {
           ...businessResponses(true),
         },
       }),
-    },
+    }, batchIdParameter),
   },
 };

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 
 const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'];
 const messageNotFound = { messageNotFound: 'Message not found', ...NO_ROUTE_EXAMPLE };
@@ -192,8 +192,7 @@ export const messagesApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/messages`]: {
-      parameters: [ref('parameters', 'businessname')],
+    [`${PREFIX}/messages`]: inBusiness({
       post: operation('sendMessage', 'Messages', 'Send a text message', {
         description:
           'Checks, in this order: the token; `Idempotency-Key`; `message_type`; `client` or `client_phone` present; the client (404); ' +
@@ -310,7 +309,7 @@ export const messagesApi: ApiPart = {
           ...businessResponses(false),
         },
       }),
-    },
+    }),
     [`${PREFIX}/clients/{_id}/messages`]: {
       parameters: [
         ref('parameters', 'businessname'),
@@ -333,8 +332,7 @@ export const messagesApi: ApiPart = {
         },
       }),
     },
-    [`${PREFIX}/messages/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), messageIdParameter],
+    [`${PREFIX}/messages/{_id}`]: inBusiness({
       get: operation('getMessage', 'Messages', 'Read a message and its status', {
         responses: {
           200: json('The message.', ref('schemas', 'Message'), { example: sentMessage }),
@@ -343,9 +341,8 @@ export const messagesApi: ApiPart = {
           ...businessResponses(false),
         },
       }),
-    },
-    [`${PREFIX}/messages/{_id}/cancel`]: {
-      parameters: [ref('parameters', 'businessname'), messageIdParameter],
+    }, messageIdParameter),
+    [`${PREFIX}/messages/{_id}/cancel`]: inBusiness({
       post: operation('cancelMessage', 'Messages', 'Cancel a scheduled message', {
         description: 'Idempotent: canceling a canceled message answers 200 with it again. No body is needed.',
         responses: {
@@ -358,6 +355,6 @@ export const messagesApi: ApiPart = {
           ...businessResponses(true),
         },
       }),
-    },
+    }, messageIdParameter),
   },
 };

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, inBusiness, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 
 const record = {
   phone: '+14155550142',
@@ -41,8 +41,7 @@ export const optOutsApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/opt-outs`]: {
-      parameters: [ref('parameters', 'businessname')],
+    [`${PREFIX}/opt-outs`]: inBusiness({
       get: operation('listOptOuts', 'Opt-outs', 'Opt-out records of the caller\'s numbers', {
         description:
           'The records of numbers the caller has texted in this business, by phone: with a message the carrier accepted (`sent`, `delivered`, `undelivered`, ' +
@@ -84,6 +83,6 @@ export const optOutsApi: ApiPart = {
           ...businessResponses(false),
         },
       }),
-    },
+    }),
   },
 };

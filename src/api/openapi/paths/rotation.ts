@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_BODY_OR_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref } from '../components';
+import { BAD_BODY_OR_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref } from '../components';
 import { clientIdParameter } from './clients';
 
 const nullable = (schema: object) => ({ oneOf: [{ type: 'null' }, schema] });
@@ -170,8 +170,7 @@ export const rotationApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/clients/{_id}/rotation`]: {
-      parameters: [ref('parameters', 'businessname'), clientIdParameter],
+    [`${PREFIX}/clients/{_id}/rotation`]: inBusiness({
       put: operation('putRotation', 'Rotation', 'Set or replace the client\'s rotation', {
         description:
           'Checks, in this order: the token (401); `agents` (400 `Missing or invalid agents array`); each agent id (400 `Invalid agent data: missing agent ID`); ' +
@@ -217,6 +216,6 @@ export const rotationApi: ApiPart = {
           ...businessResponses(true),
         },
       }),
-    },
+    }, clientIdParameter),
   },
 };

@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS } from '../../../domain';
 import type { ApiPart } from '../components';
-import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 import { EVENT_EXAMPLE } from './events';
 
 const webhookIdParameter = {
@@ -119,8 +119,7 @@ export const webhooksApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/webhooks`]: {
-      parameters: [ref('parameters', 'businessname')],
+    [`${PREFIX}/webhooks`]: inBusiness({
       post: operation('createWebhook', 'Webhooks', 'Subscribe a URL to events', {
         description: 'Every event of the caller in this business whose type the subscription names is POSTed to `url` from now on. At most 20 per user, across its businesses.',
         requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NewWebhook'), example: { url: webhook.url, events: webhook.events, description: webhook.description } } } },
@@ -152,9 +151,8 @@ export const webhooksApi: ApiPart = {
           ...businessResponses(false),
         },
       }),
-    },
-    [`${PREFIX}/webhooks/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), webhookIdParameter],
+    }),
+    [`${PREFIX}/webhooks/{_id}`]: inBusiness({
       get: operation('getWebhook', 'Webhooks', 'Read a webhook', {
         responses: {
           200: json('The webhook, without its secret.', ref('schemas', 'Webhook'), { example: webhook }),
@@ -172,9 +170,8 @@ export const webhooksApi: ApiPart = {
           ...businessResponses(true),
         },
       }),
-    },
-    [`${PREFIX}/webhooks/{_id}/rotate-secret`]: {
-      parameters: [ref('parameters', 'businessname'), webhookIdParameter],
+    }, webhookIdParameter),
+    [`${PREFIX}/webhooks/{_id}/rotate-secret`]: inBusiness({
       post: operation('rotateWebhookSecret', 'Webhooks', 'Replace a webhook\'s secret', {
         description:
           'A new secret signs from now on; the one it replaces keeps signing beside it for 24 hours (`webhook-signature` carries both), ' +
@@ -188,9 +185,8 @@ export const webhooksApi: ApiPart = {
           ...businessResponses(true),
         },
       }),
-    },
-    [`${PREFIX}/webhooks/{_id}/deliveries`]: {
-      parameters: [ref('parameters', 'businessname'), webhookIdParameter],
+    }, webhookIdParameter),
+    [`${PREFIX}/webhooks/{_id}/deliveries`]: inBusiness({
       get: operation('listWebhookDeliveries', 'Webhooks', 'Recent deliveries of a webhook', {
         parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } }],
         responses: {
@@ -217,7 +213,7 @@ export const webhooksApi: ApiPart = {
           ...businessResponses(false),
         },
       }),
-    },
+    }, webhookIdParameter),
   },
   webhooks: {
     event: {
