@@ -1,18 +1,6 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import jwt from 'jsonwebtoken';
 import { TwilioApi } from '../src/stack/simulator/twilio-api';
-import { loadConfig } from '../src/config/index';
-import { applyMigrations } from '../src/db/migrate';
-import { freePort } from '../src/stack/ports';
-import { startEmbeddedPostgres } from '../src/stack/postgres';
-import { leftoverServers } from '../src/stack/stack-lock';
-import { startDevServer } from '../src/stack/temporal-server';
-import { dataPaths, PROJECT_ROOT } from '../src/paths';
-import { generatePayloadKey } from '../src/config/payload-keys';
+import { log, sleep, startProcessStack } from './process-stack';
 
 /*
  * npm run fault:carrier -- [messages=200] [answer delay ms=300]
@@ -33,66 +21,28 @@ const ANSWER_DELAY_MS = Number(process.argv[3] ?? 300);
 const SPREAD_S = Math.max(30, Math.ceil(COUNT / 4));
 const DRAIN_MS = 10 * 60_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
-
 async function main() {
-  execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts/build-if-changed.js')], { stdio: 'inherit' });
-  const dir = await mkdtemp(join(tmpdir(), 'crm-carrier-crash-'));
-  const paths = dataPaths(dir);
-  const config = loadConfig({ ...process.env, DATA_DIR: dir });
-  const secret = randomBytes(32).toString('hex');
-  const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'crash-user', expiresIn: '2h' });
-
   const accountSid = `AC${randomBytes(16).toString('hex')}`;
   const authToken = randomBytes(16).toString('hex');
   const from = '+15005550006';
   const twilio = new TwilioApi({ accountSid, authToken, from: [from], answerDelayMs: ANSWER_DELAY_MS });
   const twilioUrl = await twilio.start();
 
-  const postgres = await startEmbeddedPostgres({ dataDir: paths.postgres, port: await freePort() });
-  const databaseUrl = await postgres.appDatabase('crm');
-  await applyMigrations(databaseUrl);
-  const temporalPort = await freePort();
-  await startDevServer(config, { dbFilename: paths.temporalDb, port: temporalPort });
-  const apiPort = await freePort();
-  const env = {
-    ...process.env,
-    NODE_OPTIONS: '',
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-    TEMPORAL_PAYLOAD_KEYS: generatePayloadKey('crash'),
-    SECRETS_KEY: generatePayloadKey('crash-secrets'),
-    JWT_SECRET: secret,
-    PORT: String(apiPort),
-    WORKER_HTTP_PORT: '0',
-    API_METRICS_PORT: '0',
-    MESSAGE_PROVIDER: 'twilio',
-    TWILIO_ACCOUNT_SID: accountSid,
-    TWILIO_AUTH_TOKEN: authToken,
-    TWILIO_FROM: from,
-    TWILIO_API_URL: twilioUrl,
-    // Receipts are not exercised here: nothing listens there.
-    PUBLIC_BASE_URL: 'http://127.0.0.1:9',
-    LOG_LEVEL: 'error',
-  };
-  const processes: Record<'api' | 'worker', ChildProcess | undefined> = { api: undefined, worker: undefined };
-  const startProcess = (name: 'api' | 'worker') => {
-    processes[name] = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', 'main', `${name}.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  };
-  startProcess('worker');
-  startProcess('api');
-
-  const base = `http://127.0.0.1:${apiPort}/ext/v2/crash`;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
-  };
+  const stack = await startProcessStack({
+    name: 'crash',
+    dirPrefix: 'crm-carrier-crash-',
+    user: 'crash-user',
+    env: {
+      MESSAGE_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: accountSid,
+      TWILIO_AUTH_TOKEN: authToken,
+      TWILIO_FROM: from,
+      TWILIO_API_URL: twilioUrl,
+      // Receipts are not exercised here: nothing listens there.
+      PUBLIC_BASE_URL: 'http://127.0.0.1:9',
+    },
+  });
+  const { call } = stack;
   const phoneOf = (n: number) => `+1415${String(5_000_000 + n).padStart(7, '0')}`;
 
   const ids: string[] = [];
@@ -120,12 +70,9 @@ async function main() {
       // A restarted worker needs a moment to poll again: kills come every 1.5–5.5 s.
       await sleep(1500 + Math.random() * 4000);
       if (!killing) break;
-      const child = processes.worker!;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
+      await stack.killProcess('worker');
       kills += 1;
-      startProcess('worker');
+      stack.startProcess('worker');
     }
   })();
   // Kill while sends go on; stop killing once the sends made so far reach the count.
@@ -164,12 +111,8 @@ async function main() {
   };
   console.log(JSON.stringify(figures, null, 2));
 
-  for (const child of Object.values(processes)) child?.kill('SIGTERM');
-  await sleep(2000);
-  for (const { pid } of await leftoverServers(paths)) process.kill(pid, 'SIGTERM');
-  await postgres.stop().catch(() => undefined);
+  await stack.stop();
   await twilio.stop();
-  await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   process.exit(left.length || duplicated ? 1 : 0);
 }
 

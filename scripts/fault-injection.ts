@@ -1,19 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
-import jwt from 'jsonwebtoken';
-import { loadConfig } from '../src/config/index';
-import { applyMigrations } from '../src/db/migrate';
-import { freePort } from '../src/stack/ports';
-import { startEmbeddedPostgres, type RunningPostgres } from '../src/stack/postgres';
 import { leftoverServers } from '../src/stack/stack-lock';
-import { startDevServer } from '../src/stack/temporal-server';
-import { dataPaths, PROJECT_ROOT } from '../src/paths';
-import { generatePayloadKey } from '../src/config/payload-keys';
+import { log, sleep, startProcessStack, type ProcessName } from './process-stack';
 
 /*
  * npm run fault:inject -- [rounds=3] [messages per second=10]
@@ -34,21 +21,11 @@ const PHASE_MS = 15_000;
 const DOWN_MS = 4_000;
 const DRAIN_MS = 5 * 60_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
-
 function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 }
 
 async function main() {
-  execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts/build-if-changed.js')], { stdio: 'inherit' });
-  const dir = await mkdtemp(join(tmpdir(), 'crm-faults-'));
-  const paths = dataPaths(dir);
-  const config = loadConfig({ ...process.env, DATA_DIR: dir });
-  const secret = randomBytes(32).toString('hex');
-  const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'fault-user', expiresIn: '2h' });
-
   // The receiver: what reached "the provider", per Idempotency-Key.
   const deliveries = new Map<string, number[]>();
   const receiver = createServer((req, res) => {
@@ -61,46 +38,13 @@ async function main() {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverPort = (receiver.address() as { port: number }).port;
 
-  const pgPort = await freePort();
-  let postgres: RunningPostgres = await startEmbeddedPostgres({ dataDir: paths.postgres, port: pgPort });
-  const databaseUrl = await postgres.appDatabase('crm');
-  await applyMigrations(databaseUrl);
-  const temporalPort = await freePort();
-  const startTemporal = () => startDevServer(config, { dbFilename: paths.temporalDb, port: temporalPort });
-  await startTemporal();
-  const apiPort = await freePort();
-  const env = {
-    ...process.env,
-    NODE_OPTIONS: '',
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-    TEMPORAL_PAYLOAD_KEYS: generatePayloadKey('faults'),
-    SECRETS_KEY: generatePayloadKey('faults-secrets'),
-    JWT_SECRET: secret,
-    PORT: String(apiPort),
-    WORKER_HTTP_PORT: '0',
-    API_METRICS_PORT: '0',
-    MESSAGE_PROVIDER: 'webhook',
-    MESSAGE_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/messages`,
-    LOG_LEVEL: 'error',
-  };
-  const processes: Record<'api' | 'worker', ChildProcess | undefined> = { api: undefined, worker: undefined };
-  const startProcess = (name: 'api' | 'worker') => {
-    processes[name] = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', 'main', `${name}.js`)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  };
-  startProcess('worker');
-  startProcess('api');
-
-  const base = `http://127.0.0.1:${apiPort}/ext/v2/faults`;
-  const call = async (method: string, path: string, body: unknown, key?: string) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(key && { 'Idempotency-Key': key }) },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, string> };
-  };
+  const stack = await startProcessStack({
+    name: 'faults',
+    dirPrefix: 'crm-faults-',
+    user: 'fault-user',
+    env: { MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/messages` },
+  });
+  const call = (method: string, path: string, body: unknown, key?: string) => stack.call<Record<string, string>>(method, path, body, key);
   for (;;) {
     const created = await call('POST', '/clients', { _id: 'c1', phone: '+14155550100' }).catch(() => undefined);
     if (created && (created.status === 201 || created.status === 409)) break;
@@ -144,32 +88,25 @@ async function main() {
     log(`${name}: up`);
     await sleep((2 * PHASE_MS) / 3);
   };
-  const killProcess = (name: 'api' | 'worker') => async () => {
-    const child = processes[name]!;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  };
+  const killProcess = (name: ProcessName) => () => stack.killProcess(name);
   for (let round = 1; round <= ROUNDS; round++) {
     log(`round ${round} of ${ROUNDS}`);
-    await kill('worker (kill -9)', killProcess('worker'), async () => startProcess('worker'));
-    await kill('api (kill -9)', killProcess('api'), async () => startProcess('api'));
+    await kill('worker (kill -9)', killProcess('worker'), async () => stack.startProcess('worker'));
+    await kill('api (kill -9)', killProcess('api'), async () => stack.startProcess('api'));
     await kill(
       'temporal (kill -9)',
       async () => {
-        for (const { pid, name } of await leftoverServers(paths)) if (name === 'temporal') process.kill(pid, 'SIGKILL');
+        for (const { pid, name } of await leftoverServers(stack.paths)) if (name === 'temporal') process.kill(pid, 'SIGKILL');
       },
-      startTemporal,
+      stack.startTemporal,
     );
     await kill(
       'postgresql (immediate stop)',
       async () => {
-        for (const { pid, name } of await leftoverServers(paths)) if (name === 'postgres') process.kill(pid, 'SIGQUIT');
-        while ((await leftoverServers(paths)).some((s) => s.name === 'postgres')) await sleep(100);
+        for (const { pid, name } of await leftoverServers(stack.paths)) if (name === 'postgres') process.kill(pid, 'SIGQUIT');
+        while ((await leftoverServers(stack.paths)).some((s) => s.name === 'postgres')) await sleep(100);
       },
-      async () => {
-        postgres = await startEmbeddedPostgres({ dataDir: paths.postgres, port: pgPort });
-      },
+      stack.restartPostgres,
     );
   }
   running = false;
@@ -197,12 +134,8 @@ async function main() {
   };
   console.log(JSON.stringify(figures, null, 2));
 
-  for (const child of Object.values(processes)) child?.kill('SIGTERM');
-  await sleep(2000);
-  for (const { pid } of await leftoverServers(paths)) process.kill(pid, 'SIGTERM');
-  await postgres.stop().catch(() => undefined);
+  await stack.stop();
   receiver.close();
-  await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   process.exit(figures.lost || figures.duplicated ? 1 : 0);
 }
 

@@ -4,6 +4,7 @@ import { loadConfig } from '../config/index';
 import { MIGRATIONS_DIR, SCHEMA_PATH } from '../paths';
 import { provideDatabase } from '../stack/database';
 import { applyMigrations, diffDatabaseToSchema, diffMigrationsToSchema } from '../db/migrate';
+import { exitWithCodeOf } from './exit-code';
 
 const usage = `usage:
   npm run db:migrate                 apply prisma/migrations to DATABASE_URL (or the embedded database)
@@ -52,10 +53,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+exitWithCodeOf(main);

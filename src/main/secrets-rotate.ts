@@ -3,6 +3,7 @@ import { createPrisma } from '../db/prisma';
 import { provideDatabase } from '../stack/database';
 import { secretBoxOf } from '../secrets/configured';
 import { resealStoredSecrets } from '../use-cases/secrets/reseal';
+import { exitWithCodeOf } from './exit-code';
 
 /**
  * `npm run secrets:rotate`: seals every stored secret under SECRETS_KEY's first key now (the worker does
@@ -27,10 +28,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+exitWithCodeOf(main);

@@ -1,12 +1,10 @@
 import {
   CancellationScope,
   condition,
-  continueAsNew,
   isCancellation,
   patched,
   proxyLocalActivities,
   setCurrentDetails,
-  setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -21,7 +19,8 @@ import {
   withoutLegacyFields,
   WORKFLOW_SEARCH_ATTRIBUTES_PATCH,
 } from '../domain';
-import { CHUNK_JITTER_MS, nextSleepMs } from './timers';
+import { listenForChanges, sleepChunk } from './durable-wait';
+import { CHUNK_JITTER_MS } from './timers';
 
 const { expireAssignmentIfDue, loadActiveAssignment, endAssignmentByOperator } = proxyLocalActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '10 seconds',
@@ -50,11 +49,7 @@ export async function assignmentExpiry(input: AssignmentExpiryInput): Promise<As
 async function expireAtDtUntil(input: AssignmentExpiryInput): Promise<AssignmentExpiryResult> {
   let dtUntil = input.dtUntil;
   let nextWakeAt = dtUntil;
-  let changed = false;
-  setHandler(assignmentChangedSignal, () => {
-    changed = true;
-  });
-  setHandler(assignmentStateQuery, () => ({ dtUntil, nextWakeAt }));
+  const signal = listenForChanges(assignmentChangedSignal, assignmentStateQuery, () => ({ dtUntil, nextWakeAt }));
   const readable = patched(WORKFLOW_SEARCH_ATTRIBUTES_PATCH);
   // The workflow's Math.random is seeded per run, so the replay draws the same jitter.
   const jitterMs = patched(EXPIRY_CHUNK_JITTER_PATCH) ? Math.floor(Math.random() * CHUNK_JITTER_MS) : 0;
@@ -70,8 +65,8 @@ async function expireAtDtUntil(input: AssignmentExpiryInput): Promise<Assignment
 
   const pair = { clientPk: input.clientPk, agentPk: input.agentPk };
   for (;;) {
-    if (changed) {
-      changed = false;
+    if (signal.changed) {
+      signal.changed = false;
       const current = await loadActiveAssignment(pair);
       if (!current) return { outcome: 'ended' };
       dtUntil = current.dtUntil;
@@ -83,16 +78,19 @@ async function expireAtDtUntil(input: AssignmentExpiryInput): Promise<Assignment
       if (check.status === 'expired') return { outcome: 'expired' };
       if (check.status === 'none') return { outcome: 'ended' };
       dtUntil = check.dtUntil;
-      if (Date.parse(dtUntil) <= Date.now()) await condition(() => changed, MIN_RECHECK_MS);
+      if (Date.parse(dtUntil) <= Date.now()) await condition(() => signal.changed, MIN_RECHECK_MS);
       continue;
     }
-    const { sleepMs, reachesDeadline } = nextSleepMs(deadline, now, jitterMs);
-    nextWakeAt = new Date(now + sleepMs).toISOString();
-    show();
-    const summary = reachesDeadline ? `Expire at dt_until ${dtUntil}` : `Wait one chunk, until ${nextWakeAt} (dt_until ${dtUntil})`;
-    if (await condition(() => changed, sleepMs, { summary })) continue;
-    if (!reachesDeadline || workflowInfo().continueAsNewSuggested) {
-      await continueAsNew<typeof assignmentExpiry>({ ...withoutLegacyFields(input), dtUntil });
-    }
+    await sleepChunk<typeof assignmentExpiry>({
+      deadlineMs: deadline,
+      jitterMs,
+      flag: signal,
+      beforeSleep: (wakeAt) => {
+        nextWakeAt = wakeAt;
+        show();
+      },
+      summary: (wakeAt, reachesDeadline) => (reachesDeadline ? `Expire at dt_until ${dtUntil}` : `Wait one chunk, until ${wakeAt} (dt_until ${dtUntil})`),
+      next: () => [{ ...withoutLegacyFields(input), dtUntil }],
+    });
   }
 }

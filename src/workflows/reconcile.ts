@@ -1,12 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
 import type { ReconcileInput, ReconcileResult } from '../domain';
+import { scheduledActivity } from './scheduled-activity';
 
-const { reconcileOrphans } = proxyActivities<ReturnType<typeof createActivities>>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '2 minutes',
-  retry: { initialInterval: '5 seconds', maximumInterval: '1 minute', maximumAttempts: 5 },
-});
+const reconcileOrphans = scheduledActivity('reconcileOrphans', { startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes' });
 
 /**
  * Run by a Temporal Schedule every few minutes: gives each active assignment and unsent message whose

@@ -1,15 +1,11 @@
 import {
   ActivityFailure,
   CancellationScope,
-  condition,
-  continueAsNew,
   isCancellation,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
-  setHandler,
   upsertSearchAttributes,
-  workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import {
@@ -24,7 +20,7 @@ import {
   type SendMessageBatchResult,
 } from '../domain';
 import { attemptsWithin } from './retry-budget';
-import { nextSleepMs } from './timers';
+import { continueAsNewIfSuggested, listenForChanges, sleepChunk } from './durable-wait';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -63,11 +59,7 @@ const emptyProgress = (): MessageBatchProgress => ({ chunks: 0, sent: 0, failed:
 export async function sendMessageBatch(input: SendMessageBatchInput): Promise<SendMessageBatchResult> {
   const progress = input.progress ?? emptyProgress();
   const state: MessageBatchState = { phase: 'waiting', sendAt: input.sendAt, nextWakeAt: null, inFlight: 0, progress };
-  const signal = { changed: false };
-  setHandler(messageBatchChangedSignal, () => {
-    signal.changed = true;
-  });
-  setHandler(messageBatchStateQuery, () => state);
+  const signal = listenForChanges(messageBatchChangedSignal, messageBatchStateQuery, () => state);
   let shown: MessageStatus | undefined = 'scheduled';
   const show = (status: MessageStatus) => {
     const { sent, failed, skipped } = progress;
@@ -139,16 +131,19 @@ export async function sendMessageBatch(input: SendMessageBatchInput): Promise<Se
       const now = Date.now();
       if (deadline > now) {
         state.phase = 'waiting';
-        const { sleepMs, reachesDeadline } = nextSleepMs(deadline, now);
-        state.nextWakeAt = new Date(now + sleepMs).toISOString();
-        if (await condition(() => signal.changed, sleepMs, { summary: `Send the batch's next messages at ${due}` })) continue;
-        if (!reachesDeadline || workflowInfo().continueAsNewSuggested) {
-          await continueAsNew<typeof sendMessageBatch>({ ...input, nextChunk, progress });
-        }
+        await sleepChunk<typeof sendMessageBatch>({
+          deadlineMs: deadline,
+          flag: signal,
+          beforeSleep: (wakeAt) => {
+            state.nextWakeAt = wakeAt;
+          },
+          summary: () => `Send the batch's next messages at ${due}`,
+          next: () => [{ ...input, nextChunk, progress }],
+        });
         continue;
       }
       await CancellationScope.nonCancellable(sendDue);
-      if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof sendMessageBatch>({ ...input, nextChunk, progress });
+      await continueAsNewIfSuggested<typeof sendMessageBatch>({ ...input, nextChunk, progress });
     }
   } catch (error) {
     if (!isCancellation(error)) throw error;

@@ -5,13 +5,11 @@ import {
   CancellationScope,
   CancelledFailure,
   condition,
-  continueAsNew,
   isCancellation,
   patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
-  setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -32,7 +30,7 @@ import {
   type SendMessageResult,
   type SendMessageState,
 } from '../domain';
-import { nextSleepMs } from './timers';
+import { listenForChanges, sleepChunk, type ChangeFlag } from './durable-wait';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -109,11 +107,7 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
     if (readable && status !== shown) upsertSearchAttributes([{ key: MESSAGE_STATUS, value: status }]);
     if (localSteps) shown = status;
   };
-  const signal = { changed: false };
-  setHandler(messageChangedSignal, () => {
-    signal.changed = true;
-  });
-  setHandler(sendMessageStateQuery, () => state);
+  const signal = listenForChanges(messageChangedSignal, sendMessageStateQuery, () => state);
 
   // The outcome with its reason in the details, read from the row since the patch (an end that is not `sent`/`delivered`).
   const ended = async (outcome: MessageOutcome, reason?: string): Promise<SendMessageResult> => {
@@ -273,7 +267,7 @@ async function handOverWithActivityTasks(input: SendMessageInput, state: SendMes
 async function waitUntilDue(
   input: SendMessageInput,
   state: SendMessageState,
-  signal: { changed: boolean },
+  signal: ChangeFlag,
   steps: Steps,
 ): Promise<SendMessageResult['outcome'] | undefined> {
   const deadline = dueAt(input);
@@ -285,14 +279,16 @@ async function waitUntilDue(
     }
     const now = Date.now();
     if (deadline <= now) return undefined;
-    const { sleepMs, reachesDeadline } = nextSleepMs(deadline, now);
-    state.nextWakeAt = new Date(now + sleepMs).toISOString();
     const when = `${input.sendAt}${deferral(input)}`;
-    const summary = reachesDeadline ? `Send at ${when}` : `Wait one chunk, until ${state.nextWakeAt} (send at ${when})`;
-    if (await condition(() => signal.changed, sleepMs, { summary })) continue;
-    if (!reachesDeadline || workflowInfo().continueAsNewSuggested) {
-      await continueAsNew<typeof sendMessage>(input);
-    }
+    await sleepChunk<typeof sendMessage>({
+      deadlineMs: deadline,
+      flag: signal,
+      beforeSleep: (wakeAt) => {
+        state.nextWakeAt = wakeAt;
+      },
+      summary: (wakeAt, reachesDeadline) => (reachesDeadline ? `Send at ${when}` : `Wait one chunk, until ${wakeAt} (send at ${when})`),
+      next: () => [input],
+    });
   }
 }
 

@@ -1,12 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
 import type { SweepWebhooksInput, SweepWebhooksResult } from '../domain';
+import { scheduledActivity } from './scheduled-activity';
 
-const { handOverPendingDeliveries } = proxyActivities<ReturnType<typeof createActivities>>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { initialInterval: '5 seconds', maximumInterval: '1 minute', maximumAttempts: 5 },
-});
+const handOverPendingDeliveries = scheduledActivity('handOverPendingDeliveries', { startToCloseTimeout: '10 minutes', heartbeatTimeout: '1 minute' });
 
 /**
  * Run by a Temporal Schedule every 30 seconds: starts the delivery workflow of each webhook delivery

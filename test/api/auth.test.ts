@@ -34,6 +34,13 @@ function expectUnauthorized(res: ApiResponse): void {
   expect(res.headers.get('www-authenticate')).toBe('Bearer');
 }
 
+/** GET /agents with `token` is a 401 whose detail is `detail`. */
+async function expectUnauthorizedWith(token: string, detail: string): Promise<void> {
+  const res = await stack.api('GET', '/agents', { token });
+  expectUnauthorized(res);
+  expect(res.body.detail).toBe(detail);
+}
+
 /** A second API on the suite's database, Temporal and task queue, with its own JWT settings. */
 async function startApiWith(auth: AuthConfig) {
   const { api } = await stack.startApi({ auth });
@@ -92,9 +99,7 @@ describe('a request under /ext/v2/{business} is rejected with 401', () => {
 
   test('with an expired token', async () => {
     const token = jwt.sign({ exp: nowSeconds() - 60 }, stack.secret, { algorithm: 'HS256', subject: 'alice' });
-    const res = await stack.api('GET', '/agents', { token });
-    expectUnauthorized(res);
-    expect(res.body.detail).toBe('Token expired');
+    await expectUnauthorizedWith(token, 'Token expired');
   });
 
   test('with a token that is not valid yet (nbf in the future)', async () => {
@@ -104,9 +109,7 @@ describe('a request under /ext/v2/{business} is rejected with 401', () => {
 
   test('with a token without sub', async () => {
     const token = jwt.sign({}, stack.secret, { algorithm: 'HS256', expiresIn: '1h' });
-    const res = await stack.api('GET', '/agents', { token });
-    expectUnauthorized(res);
-    expect(res.body.detail).toBe('Token has no subject');
+    await expectUnauthorizedWith(token, 'Token has no subject');
   });
 
   test('with a token whose sub is empty or not a string', async () => {
@@ -117,9 +120,7 @@ describe('a request under /ext/v2/{business} is rejected with 401', () => {
   });
 
   test('with a sub longer than 200 characters (it becomes part of workflow ids)', async () => {
-    const res = await stack.api('GET', '/agents', { token: stack.token('u@'.repeat(101)) });
-    expectUnauthorized(res);
-    expect(res.body.detail).toBe('Token subject is longer than 200 characters');
+    await expectUnauthorizedWith(stack.token('u@'.repeat(101)), 'Token subject is longer than 200 characters');
   });
 
   test.each([
@@ -130,16 +131,12 @@ describe('a request under /ext/v2/{business} is rejected with 401', () => {
     const sign = (input: string) => createHmac('sha256', stack.secret).update(input).digest('base64url');
     const header = { alg: 'HS256', typ: 'JWT', crit, ...(Array.isArray(crit) && crit.length > 0 && { 'exp-ext': true }) };
     const token = handMadeToken(header, { sub: 'alice', exp: nowSeconds() + 3600 }, sign);
-    const res = await stack.api('GET', '/agents', { token });
-    expectUnauthorized(res);
-    expect(res.body.detail).toBe('Invalid token');
+    await expectUnauthorizedWith(token, 'Invalid token');
   });
 
   test('with a token without exp', async () => {
     const token = jwt.sign({}, stack.secret, { algorithm: 'HS256', subject: 'alice' });
-    const res = await stack.api('GET', '/agents', { token });
-    expectUnauthorized(res);
-    expect(res.body.detail).toBe('Token has no expiry');
+    await expectUnauthorizedWith(token, 'Token has no expiry');
   });
 });
 

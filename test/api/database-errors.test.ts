@@ -19,24 +19,21 @@ function postgresError(prismaCode: string, sqlState: string) {
   });
 }
 
-test.each([
-  ['a NUL character (22021)', 'P2039', '22021'],
-  ['a value too long for its column (22001)', 'P2000', '22001'],
-  ['a number out of range (22003)', 'P2020', '22003'],
-  ['a NOT NULL column left empty (23502)', 'P2011', '23502'],
-])('%s is refused data, never retried', (_name, code, state) => {
-  expect(isRefusedData(postgresError(code, state))).toBe(true);
-  expect(isDatabaseUnavailable(postgresError(code, state))).toBe(false);
-});
+const REFUSED = 'refused data, never retried';
+const UNAVAILABLE = 'an unavailable database, answered 503';
 
 test.each([
-  ['PostgreSQL starting up (57P03)', 'P2039', '57P03'],
-  ['an administrator shutdown (57P01)', 'P2039', '57P01'],
-  ['a broken connection (08006)', 'P2039', '08006'],
-  ['too many connections (53300)', 'P2037', '53300'],
-])('%s is an unavailable database, answered 503', (_name, code, state) => {
-  expect(isDatabaseUnavailable(postgresError(code, state))).toBe(true);
-  expect(isRefusedData(postgresError(code, state))).toBe(false);
+  ['a NUL character (22021)', 'P2039', '22021', REFUSED],
+  ['a value too long for its column (22001)', 'P2000', '22001', REFUSED],
+  ['a number out of range (22003)', 'P2020', '22003', REFUSED],
+  ['a NOT NULL column left empty (23502)', 'P2011', '23502', REFUSED],
+  ['PostgreSQL starting up (57P03)', 'P2039', '57P03', UNAVAILABLE],
+  ['an administrator shutdown (57P01)', 'P2039', '57P01', UNAVAILABLE],
+  ['a broken connection (08006)', 'P2039', '08006', UNAVAILABLE],
+  ['too many connections (53300)', 'P2037', '53300', UNAVAILABLE],
+])('%s is %s', (_name, code, state, kind) => {
+  expect(isRefusedData(postgresError(code, state))).toBe(kind === REFUSED);
+  expect(isDatabaseUnavailable(postgresError(code, state))).toBe(kind === UNAVAILABLE);
 });
 
 test('a unique or foreign key refusal is neither: a retry reads what the concurrent writer left', () => {

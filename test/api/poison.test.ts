@@ -4,17 +4,12 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { assignAgents } from '../../src/workflows';
 import { expectProblem } from '../support/helpers';
 import { insertAssignRequest } from '../../src/db/assign-requests';
-import { startTestStack, uniqueName, type TestStack } from '../support/stack';
+import { startStackWithClientAndAgent, uniqueName, type TestStack } from '../support/stack';
 
 /* Input PostgreSQL cannot store never reaches it, and an error that cannot heal is never retried forever. */
 let stack: TestStack;
 let token: string;
-beforeAll(async () => {
-  stack = await startTestStack();
-  token = stack.token('poison-user');
-  await stack.api('POST', '/clients', { token, body: { _id: 'c1', phone: '+14155550100' } });
-  await stack.api('POST', '/agents', { token, body: { _id: 'a1' } });
-});
+beforeAll(async () => ({ stack, token } = await startStackWithClientAndAgent('poison-user')));
 afterAll(() => stack.stop());
 
 const NUL = '\u0000';

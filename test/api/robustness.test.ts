@@ -1,7 +1,7 @@
 import { crmProblemOf } from '../../src/nexus/contract';
 import { toNexusError } from '../../src/nexus/errors';
 import { fieldsOf } from '../../src/nexus/scope';
-import { startTestStack, type TestStack } from '../support/stack';
+import { startStackWithClientAndAgent, type TestStack } from '../support/stack';
 
 /*
  * Random input at every route, from a seeded generator so that a failure can be replayed: whatever
@@ -10,12 +10,7 @@ import { startTestStack, type TestStack } from '../support/stack';
 let stack: TestStack;
 let token: string;
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  token = stack.token('fuzz-user');
-  await stack.api('POST', '/clients', { token, body: { _id: 'c1', phone: '+14155550100' } });
-  await stack.api('POST', '/agents', { token, body: { _id: 'a1' } });
-});
+beforeAll(async () => ({ stack, token } = await startStackWithClientAndAgent('fuzz-user')));
 afterAll(() => stack.stop());
 
 function random(seed: number) {

@@ -22,34 +22,43 @@ async function appWith(databaseUrl: string, temporalAddress: string) {
   return { call, stop: async () => { await api.stop(); await prisma.$disconnect(); await temporal.connection.close(); } };
 }
 
-test('an unreachable database answers 503 with Retry-After, and readyz says which part is down', async () => {
-  const app = await appWith(`postgresql://postgres:postgres@127.0.0.1:${await freePort()}/none`, process.env.TEST_TEMPORAL_ADDRESS!);
+/** Runs `steps` against an API on that database and Temporal, and stops it after. */
+async function withApp(databaseUrl: string, temporalAddress: string, steps: (app: Awaited<ReturnType<typeof appWith>>) => Promise<void>) {
+  const app = await appWith(databaseUrl, temporalAddress);
   try {
+    await steps(app);
+  } finally {
+    await app.stop();
+  }
+}
+
+/** An address where nothing listens. */
+const nowhere = async () => `127.0.0.1:${await freePort()}`;
+
+/** readyz answers 503 and names which part is down. */
+async function expectNotReady(app: Awaited<ReturnType<typeof appWith>>, parts: { database: string; temporal: string }) {
+  expect(await app.call('GET', '/readyz')).toMatchObject({ status: 503, body: parts });
+}
+
+test('an unreachable database answers 503 with Retry-After, and readyz says which part is down', async () => {
+  await withApp(`postgresql://postgres:postgres@${await nowhere()}/none`, process.env.TEST_TEMPORAL_ADDRESS!, async (app) => {
     const created = await app.call('POST', '/ext/v2/acme/clients', { _id: 'c1' });
     expect(created).toMatchObject({ status: 503, retryAfter: '5', body: { status: 503, detail: 'A backing service is unavailable; try again shortly' } });
     expect(created.type).toContain('application/problem+json');
-    const ready = await app.call('GET', '/readyz');
-    expect(ready).toMatchObject({ status: 503, body: { database: 'unreachable', temporal: 'ok' } });
-  } finally {
-    await app.stop();
-  }
+    await expectNotReady(app, { database: 'unreachable', temporal: 'ok' });
+  });
 });
 
 test('an unreachable Temporal answers 503 to an assignment request, which assigns nothing', async () => {
-  const app = await appWith(process.env.TEST_DATABASE_URL!, `127.0.0.1:${await freePort()}`);
-  try {
+  await withApp(process.env.TEST_DATABASE_URL!, await nowhere(), async (app) => {
     const assigned = await app.call('POST', '/ext/v2/acme-unavailable/clients/c1/assign-agents', { agents: [{ agent: 'a1' }] });
     expect(assigned).toMatchObject({ status: 503, retryAfter: '5', body: { status: 503 } });
-    const ready = await app.call('GET', '/readyz');
-    expect(ready).toMatchObject({ status: 503, body: { database: 'ok', temporal: 'unreachable' } });
-  } finally {
-    await app.stop();
-  }
+    await expectNotReady(app, { database: 'ok', temporal: 'unreachable' });
+  });
 });
 
 test('an unreachable Temporal answers a message 503 with Retry-After within the start budget, and the next one at once without storing it', async () => {
-  const app = await appWith(process.env.TEST_DATABASE_URL!, `127.0.0.1:${await freePort()}`);
-  try {
+  await withApp(process.env.TEST_DATABASE_URL!, await nowhere(), async (app) => {
     const business = 'acme-temporal-down';
     const body = { message_type: 'text', client_phone: '+14155550100', text_message: 'Hi' };
     const started = Date.now();
@@ -63,7 +72,5 @@ test('an unreachable Temporal answers a message 503 with Retry-After within the 
     expect(firstMs).toBeLessThan(10_000);
     const stored = await stack.prisma.message.findMany({ where: { business } });
     expect(stored.map((m) => m.status)).toEqual(['failed']);
-  } finally {
-    await app.stop();
-  }
+  });
 });

@@ -2,15 +2,12 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { MAX_TIMER_CHUNK_MS } from '../../src/domain';
 import { CHUNK_JITTER_MS } from '../../src/workflows/timers';
-import { eventually, startTestStack, uniqueName, type TestStack } from '../support/stack';
+import { eventually, startStackFor, uniqueName, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 let token: string;
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  token = stack.token('owner-1');
-});
+beforeAll(async () => ({ stack, token } = await startStackFor('owner-1')));
 afterAll(() => stack.stop());
 
 async function clientWithAgents(...agentIds: string[]) {

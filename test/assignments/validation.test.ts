@@ -5,7 +5,7 @@ import { insertAssignRequest } from '../../src/db/assign-requests';
 import { taskQueuesOf } from '../../src/domain/task-queues';
 import { assignAgents } from '../../src/workflows';
 import { assignAgentsWorkflowId, RequestFailureType } from '../../src/domain';
-import { startTestStack, type TestStack } from '../support/stack';
+import { startStackFor, type TestStack } from '../support/stack';
 import { expectProblem } from '../support/helpers';
 
 let stack: TestStack;
@@ -13,8 +13,7 @@ let token: string;
 const DEFAULT_DT_UNTIL = '2143-06-23T00:00:00.000Z';
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  token = stack.token('alice');
+  ({ stack, token } = await startStackFor('alice'));
   await stack.api('POST', '/clients', { token, body: { _id: 'c1', name: 'Client one' } });
   for (const _id of ['a1', 'a2', 'a3']) await stack.api('POST', '/agents', { token, body: { _id } });
 });

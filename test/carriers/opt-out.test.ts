@@ -1,8 +1,8 @@
 import { Worker } from '@temporalio/worker';
 import { CarrierRejected } from '../../src/carriers';
-import { expectProblem, waitForStatus as waitForMessageStatus } from '../support/helpers';
-import { startTestStack, uniqueName, type TestApi, type TestStack } from '../support/stack';
-import { createTestCarrier, TEST_PUBLIC_BASE_URL } from '../support/test-carrier';
+import { expectProblem, phoneSequence, waitForStatus as waitForMessageStatus } from '../support/helpers';
+import { originOf, uniqueName, type TestApi, type TestStack } from '../support/stack';
+import { createTestCarrier, startCarrierStack } from '../support/test-carrier';
 
 /**
  * Opt-outs reaching the sending side: a message scheduled before its recipient texted STOP is not sent
@@ -13,19 +13,26 @@ let stack: TestStack;
 let callbacks: TestApi;
 let token: string;
 
-const originOf = (api: TestApi) => api.baseUrl.replace(/\/ext\/v2\/.*$/, '');
 const stop = (from: string) =>
   carrier.post(originOf(callbacks), `/providers/${carrier.name}/inbound`, { kind: 'inbound', ref: uniqueName('in'), from, to: carrier.sender, text: 'STOP' });
 
-beforeAll(async () => {
-  stack = await startTestStack({ carrier, env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL } });
-  callbacks = await stack.startApi();
-  token = stack.token('alice');
-});
+beforeAll(async () => ({ stack, callbacks, token } = await startCarrierStack(carrier)));
 afterAll(() => stack.stop());
 
-let phones = 0;
-const newPhone = () => `+1628555${String(2000 + ++phones).padStart(4, '0')}`;
+/** Runs `steps` while the carrier refuses every send to `phone` with `refusal`; it accepts them again after. */
+async function whileRefusing(phone: string, refusal: CarrierRejected, steps: () => Promise<void>): Promise<void> {
+  carrier.onSend = async (send) => {
+    if (send.to === phone) throw refusal;
+    return { providerRef: `ref-${send.id}` };
+  };
+  try {
+    await steps();
+  } finally {
+    carrier.onSend = async (send) => ({ providerRef: `ref-${send.id}` });
+  }
+}
+
+const newPhone = phoneSequence('+1628555', 2000);
 const post = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   stack.api('POST', '/messages', { token, body: { message_type: 'text', text_message: 'Reminder: your visit is today', ...body }, headers });
 const waitForStatus = (id: string, status: string) => waitForMessageStatus(stack.api, token, id, status);
@@ -54,11 +61,7 @@ test('a message scheduled before its recipient texted STOP ends suppressed when 
 
 test('a carrier refusing a send because the recipient unsubscribed fails it with its code and records the opt-out', async () => {
   const phone = newPhone();
-  carrier.onSend = async (send) => {
-    if (send.to === phone) throw new CarrierRejected('21610', 'The recipient has unsubscribed', true);
-    return { providerRef: `ref-${send.id}` };
-  };
-  try {
+  await whileRefusing(phone, new CarrierRejected('21610', 'The recipient has unsubscribed', true), async () => {
     const accepted = await post({ client_phone: phone });
     const failed = await waitForStatus(accepted.body._id, 'failed');
     expect(failed).toEqual(expect.objectContaining({ error_code: '21610', error: `The recipient has unsubscribed (${carrier.name} error 21610)` }));
@@ -69,24 +72,16 @@ test('a carrier refusing a send because the recipient unsubscribed fails it with
     const handle = stack.temporal.workflow.getHandle(accepted.body.workflow_id);
     expect(await handle.result()).toEqual({ outcome: 'failed' });
     await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, await handle.fetchHistory(), accepted.body.workflow_id);
-  } finally {
-    carrier.onSend = async (send) => ({ providerRef: `ref-${send.id}` });
-  }
+  });
 });
 
 test('any other refusal fails the message with the carrier\'s code and opts nobody out', async () => {
   const phone = newPhone();
-  carrier.onSend = async (send) => {
-    if (send.to === phone) throw new CarrierRejected('21614', 'The number is not a mobile number', false);
-    return { providerRef: `ref-${send.id}` };
-  };
-  try {
+  await whileRefusing(phone, new CarrierRejected('21614', 'The number is not a mobile number', false), async () => {
     const accepted = await post({ client_phone: phone });
     expect(await waitForStatus(accepted.body._id, 'failed')).toEqual(expect.objectContaining({ error_code: '21614' }));
     expect((await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token })).body.opt_outs).toEqual([]);
-  } finally {
-    carrier.onSend = async (send) => ({ providerRef: `ref-${send.id}` });
-  }
+  });
   const next = await post({ client_phone: phone });
   expect(next.status).toBe(202);
   await waitForStatus(next.body._id, 'sent');

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { httpMetrics, type HttpMetrics } from '../../src/api';
 import { expectProblem, waitForStatus as waitForMessageStatus } from '../support/helpers';
-import { startTestStack, type TestApi, type TestStack } from '../support/stack';
-import { createTestCarrier, TEST_PUBLIC_BASE_URL, type TestReceipt } from '../support/test-carrier';
+import { originOf, type TestApi, type TestStack } from '../support/stack';
+import { createTestCarrier, startCarrierStack, TEST_PUBLIC_BASE_URL, type TestReceipt } from '../support/test-carrier';
 
 /**
  * A carrier's delivery receipts through the public callback route: real HTTP on the API, real
@@ -16,16 +16,13 @@ let callbacks: TestApi;
 let metrics: HttpMetrics;
 let token: string;
 
-const originOf = (api: TestApi) => api.baseUrl.replace(/\/ext\/v2\/.*$/, '');
 const statusPath = (id?: string) => `/providers/${carrier.name}/status${id ? `/${id}` : ''}`;
 const postReceipt = (body: Omit<TestReceipt, 'kind'>, id?: string, signature?: string | null) =>
   carrier.post(originOf(callbacks), statusPath(id), { ...body, kind: 'status' }, signature);
 
 beforeAll(async () => {
-  stack = await startTestStack({ carrier, env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL } });
   metrics = httpMetrics();
-  callbacks = await stack.startApi({ metrics });
-  token = stack.token('alice');
+  ({ stack, callbacks, token } = await startCarrierStack(carrier, { metrics }));
   await stack.api('POST', '/clients', { token, body: { _id: 'c-1', name: 'Ada', phone: PHONE } });
 });
 afterAll(() => stack.stop());

@@ -2,16 +2,15 @@ import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { createTelnyxCarrier } from '../../src/carriers/telnyx';
 import { OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION } from '../../src/use-cases/carriers/keywords';
 import { FakeTelnyx, TELNYX_MAGIC } from '../support/fake-telnyx';
-import { carrierMessages } from '../support/carrier-messages';
-import { eventually, expectProblem, uniqueName, waitForStatus as waitForMessage } from '../support/helpers';
-import { startTestStack, type TestStack } from '../support/stack';
+import { carrierMessages, expectInvalidSignature, ownAccounts, PUBLIC_BASE_URL, startCarrierStack } from '../support/carrier-messages';
+import { eventually, expectProblem, phoneSequence, uniqueName, waitForStatus as waitForMessage } from '../support/helpers';
+import type { TestStack } from '../support/stack';
 
 /*
  * MESSAGE_PROVIDER=telnyx end to end: the API accepts a message, the worker sends it through the
  * official SDK to a local Telnyx API, and the fake posts Telnyx's own webhooks, signed with Ed25519 by a
  * key made here, to the URL it was given as `webhook_url`.
  */
-const PUBLIC_BASE_URL = 'https://crm.example.test';
 const FROM = '+15557770000';
 const PHONE = '+14155550142';
 
@@ -23,18 +22,14 @@ const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 beforeAll(async () => {
   fake = await new FakeTelnyx().start();
   const env = { MESSAGE_PROVIDER: 'telnyx', TELNYX_API_KEY: fake.apiKey, TELNYX_FROM: FROM, TELNYX_PUBLIC_KEY: fake.publicKey, TELNYX_API_URL: fake.url, PUBLIC_BASE_URL, ADMIN_TOKEN };
-  stack = await startTestStack({ env, carrier: createTelnyxCarrier(env) });
-  // The API listens on a test port; Telnyx is given the public URL, which a proxy forwards to it.
-  fake.route(PUBLIC_BASE_URL, stack.baseUrl);
-  token = stack.token('alice');
-  await stack.api('POST', '/clients', { token, body: { _id: 'c-1', name: 'Ada', phone: PHONE } });
+  ({ stack, token } = await startCarrierStack(fake, env, createTelnyxCarrier(env), PHONE));
 });
 afterAll(async () => {
   await stack?.stop();
   await fake?.stop();
 });
 
-const { getMessage, waitForStatus, accepted, sent, eventTypesOf } = carrierMessages(() => ({ stack, token }));
+const { getMessage, waitForStatus, accepted, sent, eventTypesOf, optOutsFor, assignedClient, receivedByAssignedClient, postReminder, sentThrottled } = carrierMessages(() => ({ stack, token }));
 
 test('POST /messages → Telnyx gets the documented request → its signed message.finalized makes the message delivered, once', async () => {
   const message = await sent();
@@ -68,9 +63,7 @@ test('unsigned, signed by another key, or replayed after 5 minutes: 403 Invalid 
     await fake.post(url, body, fake.signatureHeaders(body, undefined, generateKeyPairSync('ed25519').privateKey)),
     await fake.post(url, body, fake.signatureHeaders(body, Math.floor(Date.now() / 1000) - 6 * 60)),
   ];
-  for (const res of responses) {
-    expectProblem({ status: res.status, body: JSON.parse(res.body), headers: new Headers({ 'content-type': 'application/problem+json' }) }, 403, 'Invalid signature');
-  }
+  for (const res of responses) expectInvalidSignature(res);
   expect(await getMessage(message._id)).toEqual(message);
   expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent']);
 
@@ -105,10 +98,8 @@ test("Telnyx refuses the number (40310): the message fails, in our words, withou
 });
 
 test('throttled (429 with Retry-After: 1): sent on the next attempt, once', async () => {
-  await stack.api('POST', '/clients', { token, body: { _id: 'c-throttled', name: 'Throttled', phone: '+14155550143' } });
   const before = fake.sends.filter((r) => r.body.to === '+14155550143').length;
-  fake.failNext({ status: 429, code: '10011', title: 'Too many requests', retryAfter: '1' });
-  const message = await sent({ client: 'c-throttled' });
+  const message = await sentThrottled(() => fake.failNext({ status: 429, code: '10011', title: 'Too many requests', retryAfter: '1' }));
   expect(fake.sends.filter((r) => r.body.to === '+14155550143').length - before).toBe(2);
   expect(fake.messages.get(message.provider_ref)?.to).toBe('+14155550143');
   expect(message.attempts).toBe(2);
@@ -116,10 +107,8 @@ test('throttled (429 with Retry-After: 1): sent on the next attempt, once', asyn
 
 describe('texts from clients: message.received to the messaging profile\'s inbound webhook', () => {
   const inboundUrl = `${PUBLIC_BASE_URL}/providers/telnyx/inbound`;
-  let phones = 0;
-  /** A number of its own for each test: matching and opt-outs are per number. */
-  const newPhone = () => `+1628555${String(3000 + ++phones).padStart(4, '0')}`;
-  const post = (body: Record<string, unknown>) => stack.api('POST', '/messages', { token, body: { message_type: 'text', text_message: 'Reminder: your visit is today', ...body } });
+  const newPhone = phoneSequence('+1628555', 3000);
+  const post = postReminder;
 
   test('a signed STOP opts the number out: the next POST /messages is 409, a scheduled one ends suppressed; our confirmation meets Telnyx\'s own block (40300) and changes nothing', async () => {
     const phone = newPhone();
@@ -136,9 +125,7 @@ describe('texts from clients: message.received to the messaging profile\'s inbou
     const suppressed = await waitForStatus(scheduled.body._id, 'suppressed');
     expect(suppressed).toEqual(expect.objectContaining({ suppressed_reason: 'Recipient has opted out of text messages', sent_at: null }));
     expect(fake.sends.filter((r) => r.body.webhook_url?.endsWith(`/${scheduled.body._id}`))).toEqual([]);
-    const optOuts = await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token });
-    // Other suites share the database and the caller: only this suite's sender is looked at.
-    expect(optOuts.body.opt_outs.filter((record: { sender: string }) => record.sender === FROM)).toEqual([expect.objectContaining({ phone, sender: FROM, status: 'opted_out', source: 'keyword' })]);
+    expect(await optOutsFor(phone, FROM)).toEqual([expect.objectContaining({ phone, sender: FROM, status: 'opted_out', source: 'keyword' })]);
   });
 
   test('a signed START opts the number back in: Telnyx lifts its block, our confirmation goes out, and messages are sent again', async () => {
@@ -170,18 +157,13 @@ describe('texts from clients: message.received to the messaging profile\'s inbou
     const id = await accepted({ client_phone: TELNYX_MAGIC.stopped });
     const failed = await waitForStatus(id, 'failed');
     expect(failed).toEqual(expect.objectContaining({ error_code: '40300' }));
-    const optOuts = await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(TELNYX_MAGIC.stopped)}`, { token });
-    // Other suites share the database and the caller: only this suite's sender is looked at.
-    expect(optOuts.body.opt_outs.filter((record: { sender: string }) => record.sender === FROM)).toEqual([expect.objectContaining({ sender: FROM, status: 'opted_out', source: 'carrier', detail: '40300' })]);
+    expect(await optOutsFor(TELNYX_MAGIC.stopped, FROM)).toEqual([expect.objectContaining({ sender: FROM, status: 'opted_out', source: 'carrier', detail: '40300' })]);
     expectProblem(await post({ client_phone: TELNYX_MAGIC.stopped }), 409, 'Recipient has opted out of text messages');
   });
 
   test('a signed reply is stored once and emits message.received naming the client and its assignments in force', async () => {
     const phone = newPhone();
-    await stack.api('POST', '/agents', { token, body: { _id: 'ag-owner' } });
-    expect((await stack.api('POST', '/clients', { token, body: { _id: 'c-replies', name: 'Grace', phone } })).status).toBe(201);
-    expect((await stack.api('POST', '/clients/c-replies/assign-agents', { token, body: { agents: [{ agent: 'ag-owner', dt_until: '2099-01-01' }] } })).status).toBe(200);
-    await sent({ client: 'c-replies' });
+    await assignedClient(phone);
 
     const reply = await fake.postInbound(inboundUrl, 'Running 10 minutes late 🙏', phone, FROM);
     expect(reply.status).toBe(200);
@@ -189,7 +171,7 @@ describe('texts from clients: message.received to the messaging profile\'s inbou
     const signedAgain = fake.eventBody('message.received', JSON.parse(reply.sentBody).data.payload, inboundUrl);
     expect((await fake.post(inboundUrl, signedAgain)).status).toBe(200);
 
-    const events = (await stack.api('GET', '/events?type=message.received&client=c-replies&limit=100', { token })).body.events;
+    const events = await receivedByAssignedClient();
     expect(events).toHaveLength(1);
     expect(events[0].data).toEqual(
       expect.objectContaining({ direction: 'inbound', status: 'received', client: 'c-replies', client_phone: phone, text_message: 'Running 10 minutes late 🙏', provider: 'telnyx', provider_ref: reply.id }),
@@ -207,14 +189,7 @@ describe('a business on its own Telnyx account: its callbacks are verified with 
   const OTHER_NUMBER = `${prefix}0002`;
   const own = uniqueName('own-telnyx');
   const other = uniqueName('other-telnyx');
-  const origin = () => stack.baseUrl.replace(/\/ext\/v2\/.*$/, '');
-  const inBusiness = (business: string) => (method: string, path: string, options: { token: string; body?: unknown }) => stack.api(method, `//ext/v2/${business}${path}`, options);
-  const register = (business: string, number: string, credentials: unknown) =>
-    fetch(`${origin()}/admin/businesses/${business}/numbers/${encodeURIComponent(number)}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ carrier: 'telnyx', credentials }),
-    }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+  const { origin, inBusiness, register } = ownAccounts(() => ({ stack }), ADMIN_TOKEN, 'telnyx');
   const inboundUrl = `${PUBLIC_BASE_URL}/providers/telnyx/inbound`;
   const textTo = (to: string, from: string, text: string) => fake.eventBody('message.received', { id: randomUUID(), from: { phone_number: from }, to: [{ phone_number: to }], text }, inboundUrl);
 

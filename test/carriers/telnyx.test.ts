@@ -1,11 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createCarrier } from '../../src/carriers';
 import { createTelnyxCarrier, type TelnyxSettings } from '../../src/carriers/telnyx';
 import { type Carrier, type CarrierCallback, CarrierRejected, type CarrierSend, CarrierUnavailable } from '../../src/carriers/types';
 import type { Config } from '../../src/config/index';
+import { CallbackReceiver } from '../support/callback-receiver';
 import { FakeTelnyx, TELNYX_MAGIC } from '../support/fake-telnyx';
+import { rejectionOf } from '../support/helpers';
 
 /*
  * The Telnyx carrier through the official SDK against a local Telnyx API, and webhooks signed with
@@ -15,40 +15,8 @@ import { FakeTelnyx, TELNYX_MAGIC } from '../support/fake-telnyx';
 const FROM = '+15557770000';
 const TO = '+14155550123';
 
-/** Where the fake's webhooks land: each request as the callback routes would hand it to the carrier. */
-class Receiver {
-  readonly received: CarrierCallback[] = [];
-  private server!: Server;
-
-  async start(): Promise<this> {
-    this.server = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
-      const messageId = /\/status\/([^/?]+)/.exec(req.url ?? '')?.[1];
-      this.received.push({ url: `${this.base}${req.url}`, headers, rawBody: Buffer.concat(chunks), ...(messageId ? { messageId } : {}) });
-      res.writeHead(200).end();
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  get base(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  get last(): CarrierCallback {
-    return this.received[this.received.length - 1];
-  }
-
-  stop(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
 let fake: FakeTelnyx;
-let receiver: Receiver;
+let receiver: CallbackReceiver;
 let carrier: Carrier;
 
 function settings(overrides: Partial<TelnyxSettings> = {}): TelnyxSettings {
@@ -59,18 +27,9 @@ function outgoing(id: string, to = TO, dispatchedAt = new Date()): CarrierSend {
   return { id, to, text: 'Your visit is confirmed for Tuesday', statusCallbackUrl: `${receiver.base}/providers/telnyx/status/${id}`, dispatchedAt };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a refusal');
-}
-
 beforeAll(async () => {
   fake = await new FakeTelnyx().start();
-  receiver = await new Receiver().start();
+  receiver = await new CallbackReceiver().start();
   carrier = createTelnyxCarrier(settings());
 });
 
@@ -113,52 +72,29 @@ describe('sending', () => {
 });
 
 describe("Telnyx's refusals, in our words (never Telnyx's text, which quotes the number)", () => {
+  /** The send of message `id`, Telnyx answering it with `failure`. */
+  const sentAfter = (failure: Parameters<FakeTelnyx['failNext']>[0], id: string) => {
+    fake.failNext(failure);
+    return carrier.send(outgoing(id));
+  };
   const cases: [string, () => Promise<unknown>, { kind: typeof CarrierRejected; code: string; optOut: boolean }][] = [
     ['40300 blocked due to STOP (409): an opt-out', () => carrier.send(outgoing('e1', TELNYX_MAGIC.stopped)), { kind: CarrierRejected, code: '40300', optOut: true }],
     ["40310 invalid 'to' address", () => carrier.send(outgoing('e2', TELNYX_MAGIC.invalidTo)), { kind: CarrierRejected, code: '40310', optOut: false }],
-    [
-      '40003 blocked as spam (permanent)',
-      () => {
-        fake.failNext({ status: 400, code: '40003', title: 'Blocked as spam - permanent' });
-        return carrier.send(outgoing('e3'));
-      },
-      { kind: CarrierRejected, code: '40003', optOut: false },
-    ],
-    [
-      '40002 blocked as spam (temporary) is final for this message too',
-      () => {
-        fake.failNext({ status: 400, code: '40002', title: 'Blocked as spam - temporary' });
-        return carrier.send(outgoing('e4'));
-      },
-      { kind: CarrierRejected, code: '40002', optOut: false },
-    ],
-    [
-      '40001 not routable (a landline)',
-      () => {
-        fake.failNext({ status: 400, code: '40001', title: 'Not routable' });
-        return carrier.send(outgoing('e5'));
-      },
-      { kind: CarrierRejected, code: '40001', optOut: false },
-    ],
-    [
-      'an undocumented 4xx keeps its code',
-      () => {
-        fake.failNext({ status: 422, code: '99999', title: 'Something new' });
-        return carrier.send(outgoing('e6'));
-      },
-      { kind: CarrierRejected, code: '99999', optOut: false },
-    ],
+    ['40003 blocked as spam (permanent)', () => sentAfter({ status: 400, code: '40003', title: 'Blocked as spam - permanent' }, 'e3'), { kind: CarrierRejected, code: '40003', optOut: false }],
+    ['40002 blocked as spam (temporary) is final for this message too', () => sentAfter({ status: 400, code: '40002', title: 'Blocked as spam - temporary' }, 'e4'), { kind: CarrierRejected, code: '40002', optOut: false }],
+    ['40001 not routable (a landline)', () => sentAfter({ status: 400, code: '40001', title: 'Not routable' }, 'e5'), { kind: CarrierRejected, code: '40001', optOut: false }],
+    ['an undocumented 4xx keeps its code', () => sentAfter({ status: 422, code: '99999', title: 'Something new' }, 'e6'), { kind: CarrierRejected, code: '99999', optOut: false }],
   ];
 
   test.each(cases)('%s', async (_name, attempt, expected) => {
-    const error = await refusal(attempt());
+    const error = await rejectionOf(attempt());
     expect(error).toBeInstanceOf(expected.kind);
     expect(error).toMatchObject({ code: expected.code, optOut: expected.optOut });
     expect((error as Error).message).not.toMatch(/\+1|5005550|not accepted|block rule|invalid\./);
   });
 
   test('E.164 is checked by Telnyx too: 10016 is a final refusal', async () => {
-    const error = await refusal(carrier.send(outgoing('e7', '4155550123')));
+    const error = await rejectionOf(carrier.send(outgoing('e7', '4155550123')));
     expect(error).toBeInstanceOf(CarrierRejected);
     expect(error).toMatchObject({ code: '10016' });
   });
@@ -167,7 +103,7 @@ describe("Telnyx's refusals, in our words (never Telnyx's text, which quotes the
 describe('throttled or unavailable: retried, after Retry-After when Telnyx gives one', () => {
   test('429 with Retry-After: 7 → unavailable, retry after 7 seconds', async () => {
     fake.failNext({ status: 429, code: '10011', title: 'Too many requests', retryAfter: '7' });
-    const error = await refusal(carrier.send(outgoing('u1')));
+    const error = await rejectionOf(carrier.send(outgoing('u1')));
     expect(error).toBeInstanceOf(CarrierUnavailable);
     expect(error).toMatchObject({ retryAfterMs: 7000 });
     expect((error as Error).message).not.toMatch(/\+1/);
@@ -176,31 +112,31 @@ describe('throttled or unavailable: retried, after Retry-After when Telnyx gives
   test('the SDK does not retry a send on its own (a repeat could send twice): one 429, one request', async () => {
     const before = fake.sends.length;
     fake.failNext({ status: 429, code: '10011', title: 'Too many requests' });
-    await refusal(carrier.send(outgoing('u2')));
+    await rejectionOf(carrier.send(outgoing('u2')));
     expect(fake.sends.length).toBe(before + 1);
   });
 
   test('500 10007 unexpected error → unavailable', async () => {
-    const error = await refusal(carrier.send(outgoing('u3', TELNYX_MAGIC.broken)));
+    const error = await rejectionOf(carrier.send(outgoing('u3', TELNYX_MAGIC.broken)));
     expect(error).toBeInstanceOf(CarrierUnavailable);
     expect((error as CarrierUnavailable).retryAfterMs).toBeUndefined();
   });
 
   test('503 with an HTTP-date Retry-After', async () => {
     fake.failNext({ status: 503, code: '10007', title: 'Unexpected error', retryAfter: new Date(Date.now() + 60_000).toUTCString() });
-    const error = await refusal(carrier.send(outgoing('u4')));
+    const error = await rejectionOf(carrier.send(outgoing('u4')));
     expect(error).toBeInstanceOf(CarrierUnavailable);
     expect((error as CarrierUnavailable).retryAfterMs).toBeGreaterThan(50_000);
   });
 
   test('a rejected API key (401, 10009) is an operator fix away: retried, not the message failed', async () => {
     const wrongKey = createTelnyxCarrier(settings({ TELNYX_API_KEY: 'KEY_wrong' }));
-    expect(await refusal(wrongKey.send(outgoing('u5')))).toBeInstanceOf(CarrierUnavailable);
+    expect(await rejectionOf(wrongKey.send(outgoing('u5')))).toBeInstanceOf(CarrierUnavailable);
   });
 
   test('Telnyx unreachable → unavailable', async () => {
     const nowhere = createTelnyxCarrier(settings({ TELNYX_API_URL: 'http://127.0.0.1:1/v2' }));
-    expect(await refusal(nowhere.send(outgoing('u6')))).toBeInstanceOf(CarrierUnavailable);
+    expect(await rejectionOf(nowhere.send(outgoing('u6')))).toBeInstanceOf(CarrierUnavailable);
   });
 });
 
@@ -324,7 +260,7 @@ describe('after a crash: finding a send Telnyx may already have (detail records,
   test('a send whose answer was lost (Telnyx kept it, the connection dropped): unavailable, then found, so the retry does not send it again', async () => {
     const message = outgoing('c-lost', '+14155550779', new Date(Date.now() - 1000));
     fake.loseNextAnswer();
-    expect(await refusal(carrier.send(message))).toBeInstanceOf(CarrierUnavailable);
+    expect(await rejectionOf(carrier.send(message))).toBeInstanceOf(CarrierUnavailable);
     const [kept] = [...fake.messages.values()].filter((m) => m.to === '+14155550779');
     expect(await carrier.findSent(message)).toEqual({ providerRef: kept.id, segments: 1 });
     expect(fake.sends.filter((r) => r.body.to === '+14155550779')).toHaveLength(1);
@@ -337,6 +273,6 @@ describe('after a crash: finding a send Telnyx may already have (detail records,
 
   test('a lookup Telnyx cannot answer is unavailable (ask again later), never "not sent"', async () => {
     const nowhere = createTelnyxCarrier(settings({ TELNYX_API_URL: 'http://127.0.0.1:1/v2' }));
-    expect(await refusal(nowhere.findSent(outgoing('c-down')))).toBeInstanceOf(CarrierUnavailable);
+    expect(await rejectionOf(nowhere.findSent(outgoing('c-down')))).toBeInstanceOf(CarrierUnavailable);
   });
 });

@@ -4,6 +4,7 @@ import { type Carrier, CarrierRejected, CarrierUnavailable, createCarrier, type 
 import { createTwilioCarrier } from '../../src/carriers/twilio';
 import { retryAfterMs } from '../../src/retry-after';
 import { loadConfig } from '../../src/config/index';
+import { rejectionOf } from '../support/helpers';
 import { MAGIC_TO_ERRORS, startCallbackCatcher, startFakeTwilio, type CapturedCallback, type FakeTwilio } from '../support/fake-twilio';
 
 /* The Twilio carrier through the official SDK against a Twilio-compatible fake, and Twilio's callbacks signed with its real algorithm. */
@@ -33,15 +34,6 @@ const callbackOf = (captured: CapturedCallback, messageId?: string): CarrierCall
   rawBody: captured.rawBody,
   messageId,
 });
-
-async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure');
-}
 
 test('a send is the documented request: Basic auth, form-encoded To, From, Body and StatusCallback; the answer is the message SID', async () => {
   const message = outgoing();
@@ -77,37 +69,37 @@ test("Twilio's refusals are final, with Twilio's code and our own words; an unsu
     ['4155550100', '21211', false],
   ];
   for (const [to, code, optOut] of cases) {
-    const error = await failureOf(carrier.send(outgoing(to)));
+    const error = await rejectionOf(carrier.send(outgoing(to)));
     expect(error).toBeInstanceOf(CarrierRejected);
     expect({ to, code: (error as CarrierRejected).code, optOut: (error as CarrierRejected).optOut }).toEqual({ to, code, optOut });
     // Never Twilio's text (which may quote the number), never the number.
     expect(error.message).not.toContain(to);
     if (MAGIC_TO_ERRORS[to]) expect(error.message).not.toContain(MAGIC_TO_ERRORS[to].message);
   }
-  expect((await failureOf(carrier.send(outgoing('+15005550009')))).message).toBe('The recipient number is not a mobile number');
+  expect((await rejectionOf(carrier.send(outgoing('+15005550009')))).message).toBe('The recipient number is not a mobile number');
 });
 
 test('wrong credentials are final (20003): retrying cannot heal them', async () => {
   const wrong = createTwilioCarrier({ accountSid: fake.accountSid, authToken: 'not-the-token', from: fake.from, apiUrl: fake.url });
-  const error = await failureOf(wrong.send(outgoing()));
+  const error = await rejectionOf(wrong.send(outgoing()));
   expect(error).toBeInstanceOf(CarrierRejected);
   expect((error as CarrierRejected).code).toBe('20003');
 });
 
 test('throttling (429 with Retry-After), Twilio failing (5xx) and an unreachable Twilio are worth another attempt', async () => {
   fake.api.throttleNext(1, 7);
-  const throttled = await failureOf(carrier.send(outgoing()));
+  const throttled = await rejectionOf(carrier.send(outgoing()));
   expect(throttled).toBeInstanceOf(CarrierUnavailable);
   expect((throttled as CarrierUnavailable).retryAfterMs).toBe(7000);
   expect(throttled.message).toContain('20429');
 
   fake.api.failNext(1);
-  const failing = await failureOf(carrier.send(outgoing()));
+  const failing = await rejectionOf(carrier.send(outgoing()));
   expect(failing).toBeInstanceOf(CarrierUnavailable);
   expect((failing as CarrierUnavailable).retryAfterMs).toBeUndefined();
 
   const unreachable = createTwilioCarrier({ accountSid: fake.accountSid, authToken: fake.authToken, from: fake.from, apiUrl: 'http://127.0.0.1:9' });
-  const refused = await failureOf(unreachable.send(outgoing()));
+  const refused = await rejectionOf(unreachable.send(outgoing()));
   expect(refused).toBeInstanceOf(CarrierUnavailable);
   expect(refused.message).toBe('Twilio unreachable: ECONNREFUSED');
 
@@ -127,7 +119,7 @@ test('Retry-After in seconds or as an HTTP date; anything else is no wait', () =
 test("the worker's provider: a refusal is a non-retryable ProviderRejected with the code; a 429 is retried after Retry-After", async () => {
   const provider = createCarrierProvider(carrier, catcher.base);
   const base = { business: 'acme', client: null, name: null, text: 'Hi', sent_at: new Date().toISOString() };
-  const rejected = (await failureOf(provider.deliver({ id: '00000000-0000-4000-8000-0000000000aa', to: '+15005550004', ...base }))) as ApplicationFailure;
+  const rejected = (await rejectionOf(provider.deliver({ id: '00000000-0000-4000-8000-0000000000aa', to: '+15005550004', ...base }))) as ApplicationFailure;
   expect(rejected).toBeInstanceOf(ApplicationFailure);
   expect({ type: rejected.type, nonRetryable: rejected.nonRetryable, details: rejected.details }).toEqual({
     type: 'ProviderRejected',
@@ -135,7 +127,7 @@ test("the worker's provider: a refusal is a non-retryable ProviderRejected with 
     details: [{ code: '21610', optOut: true }],
   });
   fake.api.throttleNext(1, 3);
-  const throttled = (await failureOf(provider.deliver({ id: '00000000-0000-4000-8000-0000000000ab', to: '+14155550100', ...base }))) as ApplicationFailure;
+  const throttled = (await rejectionOf(provider.deliver({ id: '00000000-0000-4000-8000-0000000000ab', to: '+14155550100', ...base }))) as ApplicationFailure;
   expect({ nonRetryable: throttled.nonRetryable, nextRetryDelay: throttled.nextRetryDelay }).toEqual({ nonRetryable: false, nextRetryDelay: 3000 });
   const delivered = await provider.deliver({ id: '00000000-0000-4000-8000-0000000000ac', to: '+14155550100', ...base });
   expect(delivered.providerRef).toMatch(/^SM/);

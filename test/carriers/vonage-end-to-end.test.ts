@@ -3,9 +3,9 @@ import jwt from 'jsonwebtoken';
 import { createVonageCarrier } from '../../src/carriers/vonage';
 import { OPT_OUT_CONFIRMATION } from '../../src/use-cases/carriers/keywords';
 import { FakeVonage, VONAGE_MAGIC } from '../support/fake-vonage';
-import { carrierMessages } from '../support/carrier-messages';
-import { eventually, expectProblem, uniqueName, waitForStatus as waitForMessage } from '../support/helpers';
-import { startTestStack, type TestStack } from '../support/stack';
+import { carrierMessages, expectInvalidSignature, ownAccounts, PUBLIC_BASE_URL, startCarrierStack } from '../support/carrier-messages';
+import { eventually, expectProblem, phoneSequence, uniqueName, waitForStatus as waitForMessage } from '../support/helpers';
+import type { TestStack } from '../support/stack';
 
 /*
  * MESSAGE_PROVIDER=vonage end to end: the API accepts a message, the worker sends it through the
@@ -13,7 +13,6 @@ import { startTestStack, type TestStack } from '../support/stack';
  * posts Vonage's own webhooks, signed HS256 with the signature secret and the body's payload_hash, to the
  * URL it was given as `webhook_url` or to the application's inbound URL.
  */
-const PUBLIC_BASE_URL = 'https://crm.example.test';
 // A sender of its own: opt-outs are per (sender, number) across businesses, and other suites share the database.
 const FROM = '+15557770300';
 const PHONE = '+14155550142';
@@ -36,18 +35,14 @@ beforeAll(async () => {
     PUBLIC_BASE_URL,
     ADMIN_TOKEN,
   };
-  stack = await startTestStack({ env, carrier: createVonageCarrier(env) });
-  // The API listens on a test port; Vonage is given the public URL, which a proxy forwards to it.
-  fake.route(PUBLIC_BASE_URL, stack.baseUrl);
-  token = stack.token('alice');
-  await stack.api('POST', '/clients', { token, body: { _id: 'c-1', name: 'Ada', phone: PHONE } });
+  ({ stack, token } = await startCarrierStack(fake, env, createVonageCarrier(env), PHONE));
 });
 afterAll(async () => {
   await stack?.stop();
   await fake?.stop();
 });
 
-const { getMessage, waitForStatus, accepted, sent, eventTypesOf } = carrierMessages(() => ({ stack, token }));
+const { getMessage, waitForStatus, accepted, sent, eventTypesOf, optOutsFor, assignedClient, receivedByAssignedClient, postReminder, sentThrottled } = carrierMessages(() => ({ stack, token }));
 
 test('POST /messages → Vonage gets the documented request → its signed `delivered` status makes the message delivered, once', async () => {
   const message = await sent();
@@ -93,9 +88,7 @@ test("unsigned, signed with another secret, over another body, replayed after 5 
     // Another message's status, signed by Vonage, replayed to this message's URL.
     await fake.post(url, fake.statusBody(fake.message(other.provider_ref), 'delivered')),
   ];
-  for (const res of responses) {
-    expectProblem({ status: res.status, body: JSON.parse(res.body), headers: new Headers({ 'content-type': 'application/problem+json' }) }, 403, 'Invalid signature');
-  }
+  for (const res of responses) expectInvalidSignature(res);
   expect(await getMessage(message._id)).toEqual(message);
   expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent']);
 
@@ -132,9 +125,7 @@ test("Vonage rejects the message after accepting it (opted-out recipient, 1240):
   expect((await fake.postStatus(message.provider_ref)).status).toBe(200);
   expect(await getMessage(message._id)).toEqual(expect.objectContaining({ status: 'failed', error_code: '1240', delivered_at: null }));
   expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent', 'message.failed']);
-  const optOuts = await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(VONAGE_MAGIC.optedOut)}`, { token });
-  // Other suites share the database and the caller: only this suite's sender is looked at.
-  expect(optOuts.body.opt_outs.filter((record: { sender: string }) => record.sender === FROM)).toEqual([expect.objectContaining({ phone: VONAGE_MAGIC.optedOut, sender: FROM, status: 'opted_out', source: 'carrier', detail: '1240' })]);
+  expect(await optOutsFor(VONAGE_MAGIC.optedOut, FROM)).toEqual([expect.objectContaining({ phone: VONAGE_MAGIC.optedOut, sender: FROM, status: 'opted_out', source: 'carrier', detail: '1240' })]);
   const again = await stack.api('POST', '/messages', { token, body: { message_type: 'text', text_message: 'Again', client_phone: VONAGE_MAGIC.optedOut } });
   expectProblem(again, 409, 'Recipient has opted out of text messages');
 });
@@ -148,10 +139,8 @@ test("Vonage refuses the number (422, 1170): the message fails, in our words, wi
 });
 
 test('throttled (429 with Retry-After: 1): sent on the next attempt, once', async () => {
-  await stack.api('POST', '/clients', { token, body: { _id: 'c-throttled', name: 'Throttled', phone: '+14155550143' } });
   const before = fake.sends.filter((r) => r.body.to === '14155550143').length;
-  fake.failNext({ status: 429, code: 'throttled', title: 'Rate Limit Hit', retryAfter: '1' });
-  const message = await sent({ client: 'c-throttled' });
+  const message = await sentThrottled(() => fake.failNext({ status: 429, code: 'throttled', title: 'Rate Limit Hit', retryAfter: '1' }));
   expect(fake.sends.filter((r) => r.body.to === '14155550143').length - before).toBe(2);
   expect(fake.messages.get(message.provider_ref)?.client_ref).toBe(message._id);
   expect(message.attempts).toBe(2);
@@ -159,10 +148,8 @@ test('throttled (429 with Retry-After: 1): sent on the next attempt, once', asyn
 
 describe("texts from clients, to the application's inbound URL", () => {
   const inboundUrl = `${PUBLIC_BASE_URL}/providers/vonage/inbound`;
-  let phones = 0;
-  /** A number of its own for each test: matching and opt-outs are per number. */
-  const newPhone = () => `+1628555${String(4000 + ++phones).padStart(4, '0')}`;
-  const post = (body: Record<string, unknown>) => stack.api('POST', '/messages', { token, body: { message_type: 'text', text_message: 'Reminder: your visit is today', ...body } });
+  const newPhone = phoneSequence('+1628555', 4000);
+  const post = postReminder;
 
   test('a signed STOP opts the number out: the next POST /messages is 409, a scheduled one ends suppressed, and our one confirmation goes out through Vonage', async () => {
     const phone = newPhone();
@@ -180,9 +167,7 @@ describe("texts from clients, to the application's inbound URL", () => {
     const suppressed = await waitForStatus(scheduled.body._id, 'suppressed');
     expect(suppressed).toEqual(expect.objectContaining({ suppressed_reason: 'Recipient has opted out of text messages', sent_at: null }));
     expect(fake.sends.filter((r) => r.body.client_ref === scheduled.body._id)).toEqual([]);
-    const optOuts = await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token });
-    // Other suites share the database and the caller: only this suite's sender is looked at.
-    expect(optOuts.body.opt_outs.filter((record: { sender: string }) => record.sender === FROM)).toEqual([expect.objectContaining({ phone, sender: FROM, status: 'opted_out', source: 'keyword' })]);
+    expect(await optOutsFor(phone, FROM)).toEqual([expect.objectContaining({ phone, sender: FROM, status: 'opted_out', source: 'keyword' })]);
   });
 
   test('an unsigned STOP is a 403 and opts nobody out', async () => {
@@ -196,17 +181,14 @@ describe("texts from clients, to the application's inbound URL", () => {
 
   test('a signed reply is stored once and emits message.received naming the client and its assignments in force', async () => {
     const phone = newPhone();
-    await stack.api('POST', '/agents', { token, body: { _id: 'ag-owner' } });
-    expect((await stack.api('POST', '/clients', { token, body: { _id: 'c-replies', name: 'Grace', phone } })).status).toBe(201);
-    expect((await stack.api('POST', '/clients/c-replies/assign-agents', { token, body: { agents: [{ agent: 'ag-owner', dt_until: '2099-01-01' }] } })).status).toBe(200);
-    await sent({ client: 'c-replies' });
+    await assignedClient(phone);
 
     const reply = await fake.postInbound(inboundUrl, 'Running 10 minutes late 🙏', phone, FROM);
     expect(reply.status).toBe(200);
     // Vonage retries a webhook it got no 2xx for: the same message_uuid, signed again, is stored once.
     expect((await fake.post(inboundUrl, reply.sentBody)).status).toBe(200);
 
-    const events = (await stack.api('GET', '/events?type=message.received&client=c-replies&limit=100', { token })).body.events;
+    const events = await receivedByAssignedClient();
     expect(events).toHaveLength(1);
     expect(events[0].data).toEqual(
       expect.objectContaining({ direction: 'inbound', status: 'received', client: 'c-replies', client_phone: phone, text_message: 'Running 10 minutes late 🙏', provider: 'vonage', provider_ref: reply.id }),
@@ -224,14 +206,7 @@ describe('a business on its own Vonage application: its callbacks are verified w
   const OTHER_NUMBER = `${prefix}0002`;
   const own = uniqueName('own-vonage');
   const other = uniqueName('other-vonage');
-  const origin = () => stack.baseUrl.replace(/\/ext\/v2\/.*$/, '');
-  const inBusiness = (business: string) => (method: string, path: string, options: { token: string; body?: unknown }) => stack.api(method, `//ext/v2/${business}${path}`, options);
-  const register = (business: string, number: string, credentials: unknown) =>
-    fetch(`${origin()}/admin/businesses/${business}/numbers/${encodeURIComponent(number)}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ carrier: 'vonage', credentials }),
-    }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+  const { inBusiness, register } = ownAccounts(() => ({ stack }), ADMIN_TOKEN, 'vonage');
   const inboundUrl = `${PUBLIC_BASE_URL}/providers/vonage/inbound`;
   type Application = ReturnType<FakeVonage['addApplication']>;
   const signedBy = (body: string, application: Application) => ({

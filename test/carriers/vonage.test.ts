@@ -2,14 +2,14 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
 import { createCarrier } from '../../src/carriers';
 import { type Carrier, type CarrierCallback, CarrierRejected, type CarrierSend, CarrierUnavailable } from '../../src/carriers/types';
 import { createVonageCarrier, type VonageSettings } from '../../src/carriers/vonage';
 import type { Config } from '../../src/config/index';
+import { CallbackReceiver } from '../support/callback-receiver';
 import { FakeVonage, VONAGE_MAGIC } from '../support/fake-vonage';
+import { rejectionOf } from '../support/helpers';
 
 /*
  * The Vonage carrier through the official SDK against a local Messages API, and webhooks signed with
@@ -20,40 +20,8 @@ import { FakeVonage, VONAGE_MAGIC } from '../support/fake-vonage';
 const FROM = '+15557770000';
 const TO = '+14155550123';
 
-/** Where the fake's webhooks land: each request as the callback routes would hand it to the carrier. */
-class Receiver {
-  readonly received: CarrierCallback[] = [];
-  private server!: Server;
-
-  async start(): Promise<this> {
-    this.server = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
-      const messageId = /\/status\/([^/?]+)/.exec(req.url ?? '')?.[1];
-      this.received.push({ url: `${this.base}${req.url}`, headers, rawBody: Buffer.concat(chunks), ...(messageId ? { messageId } : {}) });
-      res.writeHead(200).end();
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  get base(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  get last(): CarrierCallback {
-    return this.received[this.received.length - 1]!;
-  }
-
-  stop(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
 let fake: FakeVonage;
-let receiver: Receiver;
+let receiver: CallbackReceiver;
 let carrier: Carrier;
 
 function jwtSettings(overrides: Partial<VonageSettings> = {}): VonageSettings {
@@ -64,18 +32,9 @@ function outgoing(id = randomUUID(), to = TO): CarrierSend {
   return { id, to, text: 'Your visit is confirmed for Tuesday', statusCallbackUrl: `${receiver.base}/providers/vonage/status/${id}`, dispatchedAt: new Date() };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the send to fail');
-}
-
 beforeAll(async () => {
   fake = await new FakeVonage().start();
-  receiver = await new Receiver().start();
+  receiver = await new CallbackReceiver().start();
   carrier = createVonageCarrier(jwtSettings());
 });
 
@@ -135,7 +94,7 @@ describe('sending through the Messages API', () => {
 
 describe("Vonage's errors, in our words", () => {
   it('an invalid number (422, 1170) is a final refusal with the code and without the number', async () => {
-    const error = await refusal(carrier.send(outgoing(randomUUID(), VONAGE_MAGIC.invalidTo)));
+    const error = await rejectionOf(carrier.send(outgoing(randomUUID(), VONAGE_MAGIC.invalidTo)));
     expect(error).toBeInstanceOf(CarrierRejected);
     expect(error).toMatchObject({ code: '1170', optOut: false });
     expect(error.message).not.toContain('5005550001');
@@ -143,26 +102,26 @@ describe("Vonage's errors, in our words", () => {
 
   it('invalid params (422, 1020) are a final refusal', async () => {
     fake.failNext({ status: 422, code: '1020', title: 'Invalid params' });
-    expect(await refusal(carrier.send(outgoing()))).toMatchObject({ name: 'CarrierRejected', code: '1020' });
+    expect(await rejectionOf(carrier.send(outgoing()))).toMatchObject({ name: 'CarrierRejected', code: '1020' });
   });
 
   it('an opted-out recipient (1240) is a refusal that records the opt-out', async () => {
     fake.failNext({ status: 422, code: '1240', title: 'Illegal Number' });
-    expect(await refusal(carrier.send(outgoing()))).toMatchObject({ name: 'CarrierRejected', code: '1240', optOut: true });
+    expect(await rejectionOf(carrier.send(outgoing()))).toMatchObject({ name: 'CarrierRejected', code: '1240', optOut: true });
   });
 
   it('throttling (429) is retried after its Retry-After', async () => {
     fake.failNext({ status: 429, code: 'throttled', title: 'Rate Limit Hit', retryAfter: '7' });
-    const error = await refusal(carrier.send(outgoing()));
+    const error = await rejectionOf(carrier.send(outgoing()));
     expect(error).toBeInstanceOf(CarrierUnavailable);
     expect((error as CarrierUnavailable).retryAfterMs).toBe(7000);
   });
 
   it('a low balance (402) and an outage (500) are retried', async () => {
-    const low = await refusal(carrier.send(outgoing(randomUUID(), VONAGE_MAGIC.lowBalance)));
+    const low = await rejectionOf(carrier.send(outgoing(randomUUID(), VONAGE_MAGIC.lowBalance)));
     expect(low).toBeInstanceOf(CarrierUnavailable);
     expect(low.message).toContain('low-balance');
-    const broken = await refusal(carrier.send(outgoing(randomUUID(), VONAGE_MAGIC.broken)));
+    const broken = await rejectionOf(carrier.send(outgoing(randomUUID(), VONAGE_MAGIC.broken)));
     expect(broken).toBeInstanceOf(CarrierUnavailable);
     expect(broken.message).toContain('HTTP 500');
   });
@@ -170,7 +129,7 @@ describe("Vonage's errors, in our words", () => {
   it('credentials Vonage refuses (401) are retried (an operator fixes them), never sent as another account', async () => {
     const other = new FakeVonage();
     const wrongKey = createVonageCarrier(jwtSettings({ VONAGE_PRIVATE_KEY: other.privateKey }));
-    const error = await refusal(wrongKey.send(outgoing()));
+    const error = await rejectionOf(wrongKey.send(outgoing()));
     expect(error).toBeInstanceOf(CarrierUnavailable);
     expect(error.message).toContain('HTTP 401');
   });
@@ -179,7 +138,7 @@ describe("Vonage's errors, in our words", () => {
     const gone = await new FakeVonage().start();
     const url = gone.url;
     await gone.stop();
-    const error = await refusal(createVonageCarrier(jwtSettings({ VONAGE_API_URL: url })).send(outgoing()));
+    const error = await rejectionOf(createVonageCarrier(jwtSettings({ VONAGE_API_URL: url })).send(outgoing()));
     expect(error).toBeInstanceOf(CarrierUnavailable);
     expect(error.message).toBe('Vonage could not be reached');
   });

@@ -4,21 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { createEmptyDatabase } from '../support/database';
 
 const run = promisify(execFile);
 const root = join(__dirname, '..', '..');
 
 /** A new, empty database on the run's PostgreSQL server. */
-async function freshDatabase(): Promise<string> {
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  const name = `drift_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new Client({ connectionString: url.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const freshDatabase = () => createEmptyDatabase('drift');
 
 async function migrateCli(command: string, env: Record<string, string>) {
   try {

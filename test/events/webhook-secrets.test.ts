@@ -4,7 +4,6 @@ import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
 import { loadConfig } from '../../src/config/index';
 import { createPrisma, type Prisma } from '../../src/db/prisma';
 import { insertSubscriptionBelowCap, resealSubscriptionSecrets, rotateSubscriptionSecret, signingSecrets } from '../../src/db/webhook-subscriptions';
@@ -13,10 +12,11 @@ import { secretBoxOf } from '../../src/secrets/configured';
 import { generateNamedKey, parseKeyList } from '../../src/config/key-list';
 import { SecretBox } from '../../src/secrets/secret-box';
 import { newWebhookSecret } from '../../src/use-cases/webhooks/secret';
+import { createEmptyDatabase } from '../support/database';
 import { receivedEvents, subscribe, verified } from '../support/events';
 import { entryPointEnv, PROJECT_ROOT } from '../support/process';
 import { startTestStack, uniqueName, type TestStack } from '../support/stack';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { receiversClosedAfterAll } from '../support/webhook-receiver';
 
 /*
  * Webhook secrets at rest: sealed with SECRETS_KEY (AES-256-GCM) in the row, opened only to sign;
@@ -30,21 +30,12 @@ const NEW_KEY = generateNamedKey('2026-11');
 const boxOf = (value: string) => new SecretBox(parseKeyList('SECRETS_KEY', value));
 
 let stack: TestStack;
-const receivers: WebhookReceiver[] = [];
+const receiver = receiversClosedAfterAll();
 
 beforeAll(async () => {
   stack = await startTestStack({ secretsKey: OLD_KEY });
 });
-afterAll(async () => {
-  for (const receiver of receivers) await receiver.close();
-  await stack.stop();
-});
-
-async function receiver(): Promise<WebhookReceiver> {
-  const started = await startWebhookReceiver();
-  receivers.push(started);
-  return started;
-}
+afterAll(() => stack.stop());
 
 type StoredRow = { secret: string; previous_secret: string | null };
 const storedRow = async (prisma: Prisma, id: string): Promise<StoredRow> =>
@@ -107,16 +98,10 @@ test('a plain secret stored before encryption keeps signing, and the reseal seal
 
 /** A new, empty, migrated database on the run's PostgreSQL server: the rotation command reads every row of it. */
 async function freshDatabase(): Promise<string> {
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  const name = `secrets_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new Client({ connectionString: url.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  url.pathname = `/${name}`;
-  const migrated = await tsx(['src/main/migrate.ts', 'deploy'], { DATABASE_URL: url.toString() });
+  const url = await createEmptyDatabase('secrets');
+  const migrated = await tsx(['src/main/migrate.ts', 'deploy'], { DATABASE_URL: url });
   expect(migrated.code).toBe(0);
-  return url.toString();
+  return url;
 }
 
 const rotateCommand = (env: Record<string, string>) => tsx(['src/main/secrets-rotate.ts'], env);

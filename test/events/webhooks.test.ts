@@ -5,7 +5,7 @@ import { delivered, receivedEvents, subscribe, verified } from '../support/event
 import { eventually, waitForStatus } from '../support/helpers';
 import { temporalTextOf } from '../support/history';
 import { startTestStack, uniqueName, type TestStack } from '../support/stack';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { receiversClosedAfterAll } from '../support/webhook-receiver';
 
 /*
  * Events out, end to end: the API and the workflows change assignments and messages, each change
@@ -14,21 +14,12 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  */
 
 let stack: TestStack;
-const receivers: WebhookReceiver[] = [];
+const receiver = receiversClosedAfterAll();
 
 beforeAll(async () => {
   stack = await startTestStack({ rotationMinPeriodMs: 1000, env: { WEBHOOK_RETRY_INITIAL_MS: '300', WEBHOOK_RETRY_MAX_INTERVAL_MS: '1000', WEBHOOK_TIMEOUT_MS: '1500' } });
 });
-afterAll(async () => {
-  for (const receiver of receivers) await receiver.close();
-  await stack.stop();
-});
-
-async function receiver(): Promise<WebhookReceiver> {
-  const started = await startWebhookReceiver();
-  receivers.push(started);
-  return started;
-}
+afterAll(() => stack.stop());
 
 /** A user of its own (subscriptions and events are per user) with a client and agents. */
 async function newUser(agents: string[] = []) {

@@ -2,8 +2,9 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createReconcileActivities } from '../../src/activities/reconcile';
 import { CarrierRejected, CarrierUnavailable } from '../../src/carriers';
 import { messageBatchWorkflowId } from '../../src/domain';
-import { eventually, startTestStack, uniqueName, type TestApi, type TestStack } from '../support/stack';
-import { createTestCarrier, TEST_PUBLIC_BASE_URL } from '../support/test-carrier';
+import { phoneSequence } from '../support/helpers';
+import { eventually, originOf, uniqueName, type TestApi, type TestStack } from '../support/stack';
+import { createTestCarrier, startCarrierStack } from '../support/test-carrier';
 
 /**
  * How a batch's run sends, through a carrier: what changed between accept and due (an opt-out, a single
@@ -15,16 +16,10 @@ let stack: TestStack;
 let callbacks: TestApi;
 let token: string;
 
-beforeAll(async () => {
-  stack = await startTestStack({ carrier, env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL } });
-  callbacks = await stack.startApi();
-  token = stack.token('alice');
-});
+beforeAll(async () => ({ stack, callbacks, token } = await startCarrierStack(carrier)));
 afterAll(() => stack.stop());
 
-let phones = 0;
-const newPhone = () => `+1628556${String(1000 + ++phones).padStart(4, '0')}`;
-const originOf = (api: TestApi) => api.baseUrl.replace(/\/ext\/v2\/.*$/, '');
+const newPhone = phoneSequence('+1628556', 1000);
 const textIn = (from: string, text: string) =>
   carrier.post(originOf(callbacks), `/providers/${carrier.name}/inbound`, { kind: 'inbound', ref: uniqueName('in'), from, to: carrier.sender, text });
 const batch = (body: Record<string, unknown>) => stack.api('POST', '/messages/batch', { token, body: { message_type: 'text', text_message: 'Our sale starts now', ...body } });

@@ -4,26 +4,21 @@ import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import { createLogProvider } from '../../src/activities/providers/log';
 import { insertMessageBatch } from '../../src/db/message-batches';
-import { createPrisma, type Prisma } from '../../src/db/prisma';
+import type { Prisma } from '../../src/db/prisma';
 import { messageBatchWorkflowId, SEND_MESSAGE_BATCH_WORKFLOW } from '../../src/domain';
 import { messageBatchWorkflowOptions } from '../../src/starters/send-message-batch-workflow';
-import { createTimeSkippingEnvironment, uniqueName } from '../support/helpers';
+import { openTimeSkipping, uniqueName } from '../support/helpers';
 import { testSecretBox } from '../support/secrets';
 
 /* A campaign due in 30 days, on the time-skipping test server with the real activities and database. */
 let env: TestWorkflowEnvironment;
 let prisma: Prisma;
+let close: () => Promise<void>;
 const business = uniqueName('skipbatch');
 const DAY = 24 * 60 * 60 * 1000;
 
-beforeAll(async () => {
-  env = await createTimeSkippingEnvironment();
-  prisma = createPrisma(process.env.TEST_DATABASE_URL!, 3);
-});
-afterAll(async () => {
-  await env?.teardown();
-  await prisma?.$disconnect();
-});
+beforeAll(async () => ({ env, prisma, close } = await openTimeSkipping()));
+afterAll(() => close?.());
 
 test('1,000 recipients due in 30 days: the run sleeps in bounded chunks, then sends each once, in chunks', async () => {
   const sendAt = new Date((await env.currentTimeMs()) + 30 * DAY);

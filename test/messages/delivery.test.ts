@@ -52,6 +52,13 @@ function signatureIsValid(request: ReceivedRequest): boolean {
   return timingSafeEqual(expected, Buffer.from(match[2], 'hex')) && Math.abs(Date.now() / 1000 - Number(match[1])) < 300;
 }
 
+/** The answer is exactly `problem`, as application/problem+json, naming its request. */
+function expectProblemDocument(res: ApiResponse, problem: { type: string; title: string; status: number; detail: string }): void {
+  expect(res.status).toBe(problem.status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(res.body).toEqual({ ...problem, instance: REQUEST_INSTANCE });
+}
+
 test('an immediate message arrives once, with the contract body, its Idempotency-Key and a valid signature', async () => {
   const res = await send({ client: 'c-1', text_message: 'Hello now' });
   const id = res.body._id;
@@ -123,15 +130,7 @@ test('cancel after sending → 409, and the message stays sent', async () => {
   const id = res.body._id;
   await waitForStatus(id, 'sent');
   const cancel = await stack.api('POST', `/messages/${id}/cancel`, { token });
-  expect(cancel.status).toBe(409);
-  expect(cancel.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(cancel.body).toEqual({
-    type: '/problems/conflict',
-    title: 'Conflict',
-    status: 409,
-    detail: `Message ${id} can no longer be canceled: it is sent`,
-    instance: REQUEST_INSTANCE,
-  });
+  expectProblemDocument(cancel, { type: '/problems/conflict', title: 'Conflict', status: 409, detail: `Message ${id} can no longer be canceled: it is sent` });
   expect((await getMessage(id)).status).toBe('sent');
 });
 
@@ -221,15 +220,7 @@ describe('Idempotency-Key', () => {
       headers,
       body: { message_type: 'text', client_phone: PHONE, text_message: 'Order 43 canceled' },
     });
-    expect(other.status).toBe(422);
-    expect(other.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(other.body).toEqual({
-      type: '/problems/idempotency-key-reused',
-      title: 'Unprocessable Entity',
-      status: 422,
-      detail: 'Idempotency-Key was already used with a different request',
-      instance: REQUEST_INSTANCE,
-    });
+    expectProblemDocument(other, { type: '/problems/idempotency-key-reused', title: 'Unprocessable Entity', status: 422, detail: 'Idempotency-Key was already used with a different request' });
     await waitForStatus(first.body._id, 'sent');
     expect(await stack.prisma.message.count({ where: { business: stack.business, idempotencyKey: 'order-43' } })).toBe(1);
     expect(receiver.requests.filter((r) => r.body?.text === 'Order 43 canceled')).toEqual([]);

@@ -76,12 +76,16 @@ describe('deferred_until', () => {
     );
   });
 
+  /** A one-hour window opening `ms` from now, in `zone`'s wall-clock time. */
+  const hourOpeningIn = (ms: number, zone: string) => {
+    const opensAt = Date.now() + ms;
+    return { opensAt, from: wallClock(new Date(opensAt).toISOString(), zone), to: wallClock(new Date(opensAt + 60 * MINUTE).toISOString(), zone) };
+  };
+
   test('outside its window, in the client’s zone: deferred to the window’s next opening there, send_at kept', async () => {
     const token = newUser();
     await stack.api('POST', '/clients', { token, body: { _id: 'kolkata', phone: PHONE, timezone: 'Asia/Kolkata' } });
-    const opensAt = Date.now() + 3 * 60 * MINUTE;
-    const from = wallClock(new Date(opensAt).toISOString(), 'Asia/Kolkata');
-    const to = wallClock(new Date(opensAt + 60 * MINUTE).toISOString(), 'Asia/Kolkata');
+    const { opensAt, from, to } = hourOpeningIn(3 * 60 * MINUTE, 'Asia/Kolkata');
     const res = await send(token, { client: 'kolkata', send_window: { from, to } });
     expect(res.status).toBe(202);
     const message = await view(token, res.body._id);
@@ -95,9 +99,7 @@ describe('deferred_until', () => {
   test('the window’s own zone wins over the client’s', async () => {
     const token = newUser();
     await stack.api('POST', '/clients', { token, body: { _id: 'ny', phone: PHONE, timezone: 'America/New_York' } });
-    const opensAt = Date.now() + 5 * 60 * MINUTE;
-    const from = wallClock(new Date(opensAt).toISOString(), 'Asia/Tokyo');
-    const to = wallClock(new Date(opensAt + 60 * MINUTE).toISOString(), 'Asia/Tokyo');
+    const { from, to } = hourOpeningIn(5 * 60 * MINUTE, 'Asia/Tokyo');
     const res = await send(token, { client: 'ny', send_window: { from, to, timezone: 'Asia/Tokyo' } });
     const message = await view(token, res.body._id);
     expect(wallClock(message.deferred_until, 'Asia/Tokyo')).toBe(from);

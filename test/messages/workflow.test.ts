@@ -3,11 +3,11 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import { createWebhookProvider } from '../../src/activities/providers/webhook';
-import { createPrisma, type Prisma } from '../../src/db/prisma';
+import type { Prisma } from '../../src/db/prisma';
 import { MAX_TIMER_CHUNK_MS, messageChangedSignal, messageWorkflowId, sendMessageStateQuery, taskQueuesOf } from '../../src/domain';
 import { acceptMessage } from '../../src/use-cases/messages/accept';
 import { parseMessageRequest } from '../../src/use-cases/messages/request';
-import { createTimeSkippingEnvironment, uniqueName } from '../support/helpers';
+import { openTimeSkipping, uniqueName } from '../support/helpers';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { testSecretBox } from '../support/secrets';
 
@@ -17,18 +17,17 @@ import { testSecretBox } from '../support/secrets';
  */
 let env: TestWorkflowEnvironment;
 let prisma: Prisma;
+let close: () => Promise<void>;
 let receiver: WebhookReceiver;
 const business = uniqueName('skip');
 const DAY = 24 * 60 * 60 * 1000;
 
 beforeAll(async () => {
-  env = await createTimeSkippingEnvironment();
-  prisma = createPrisma(process.env.TEST_DATABASE_URL!, 3);
+  ({ env, prisma, close } = await openTimeSkipping());
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
-  await env?.teardown();
-  await prisma?.$disconnect();
+  await close?.();
   await receiver?.close();
 });
 

@@ -175,22 +175,16 @@ describe('unassignAgent and getAssignments', () => {
   });
 
   test('rejects as the routes do', async () => {
+    /** DELETE …/clients/{client}/agents/{agent}, and the unassignAgent operation with the same input. */
+    const unassignCase = (name: string, client: string, agent: string) => ({
+      name,
+      http: () => stack.api('DELETE', `/clients/${client}/agents/${agent}`, { token }),
+      call: { operation: 'unassignAgent' as const, input: as({ client, agent }) },
+    });
     await expectSameRejections([
-      {
-        name: 'unassign an agent that is not assigned',
-        http: () => stack.api('DELETE', '/clients/c2/agents/a2', { token }),
-        call: { operation: 'unassignAgent', input: as({ client: 'c2', agent: 'a2' }) },
-      },
-      {
-        name: 'unassign on an unknown client',
-        http: () => stack.api('DELETE', '/clients/nobody/agents/a1', { token }),
-        call: { operation: 'unassignAgent', input: as({ client: 'nobody', agent: 'a1' }) },
-      },
-      {
-        name: 'unassign on another user’s client',
-        http: () => stack.api('DELETE', '/clients/cx/agents/ax', { token }),
-        call: { operation: 'unassignAgent', input: as({ client: 'cx', agent: 'ax' }) },
-      },
+      unassignCase('unassign an agent that is not assigned', 'c2', 'a2'),
+      unassignCase('unassign on an unknown client', 'nobody', 'a1'),
+      unassignCase('unassign on another user’s client', 'cx', 'ax'),
       {
         name: 'list with an unknown status filter',
         http: () => stack.api('GET', '/clients/c1/agents?status=expired', { token }),

@@ -5,8 +5,8 @@ import { httpMetrics, serveMetrics } from '../../src/api';
 import { freePort } from '../../src/stack/ports';
 import { PROJECT_ROOT } from '../../src/paths';
 import { installTemporalRuntime, serveWorkerHttp, workerMetrics } from '../../src/worker/telemetry';
-import { eventually, waitForStatus } from '../support/helpers';
-import { startTestStack, type TestStack } from '../support/stack';
+import { eventually } from '../support/helpers';
+import { messageSentAndAssignmentExpiring, startTestStack, type TestStack } from '../support/stack';
 
 /**
  * The Grafana dashboard and the Prometheus alert rules in deploy/ use only metrics the processes export:
@@ -67,12 +67,8 @@ afterAll(() => stack.stop());
 test('every metric the dashboard and the alert rules use is one the API or the worker exports', async () => {
   // Work that makes the SDK record its metrics: a message's workflow task, and an expiry run woken from its sleep (a sticky cache hit).
   const token = stack.token('ops-user');
-  expect((await stack.api('POST', '/clients', { token, body: { _id: 'c-1', name: 'Ada', phone: '+14155550100' } })).status).toBe(201);
-  expect((await stack.api('POST', '/agents', { token, body: { _id: 'a1' } })).status).toBe(201);
-  const sent = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c-1', text_message: 'metrics' } });
-  await waitForStatus(stack.api, token, sent.body._id, 'sent');
-  const soon = new Date(Date.now() + 1500).toISOString();
-  expect((await stack.api('POST', '/clients/c-1/assign-agents', { token, body: { agents: [{ agent: 'a1', dt_until: soon }] } })).status).toBe(200);
+  const { assigned } = await messageSentAndAssignmentExpiring(stack, token, 'metrics');
+  expect(assigned.status).toBe(200);
 
   const api = httpMetrics();
   const apiMetrics = await serveMetrics(api.registry, 0);

@@ -2,8 +2,8 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/paths';
 import { runWorker } from '../../src/main/services';
 import type { RunningWorker } from '../../src/worker';
-import { eventually, waitForStatus } from '../support/helpers';
-import { startTestStack, type TestStack } from '../support/stack';
+import { eventually } from '../support/helpers';
+import { messageSentAndAssignmentExpiring, startTestStack, type TestStack } from '../support/stack';
 
 /**
  * The workflow bundle gained OpenTelemetry's workflow interceptors: runs started by a worker without
@@ -29,11 +29,7 @@ afterAll(async () => {
 
 test('a message run and an assignment expiry that slept and fired, recorded without tracing, replay on the traced bundle', async () => {
   const token = stack.token('replay-user');
-  expect((await stack.api('POST', '/clients', { token, body: { _id: 'c-1', name: 'Ada', phone: '+14155550100' } })).status).toBe(201);
-  expect((await stack.api('POST', '/agents', { token, body: { _id: 'a1' } })).status).toBe(201);
-  const sent = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c-1', text_message: 'before the upgrade' } });
-  await waitForStatus(stack.api, token, sent.body._id, 'sent');
-  const assigned = await stack.api('POST', '/clients/c-1/assign-agents', { token, body: { agents: [{ agent: 'a1', dt_until: new Date(Date.now() + 1500).toISOString() }] } });
+  const { message, assigned } = await messageSentAndAssignmentExpiring(stack, token, 'before the upgrade');
   expect(assigned.status).toBe(200);
   const expiryId = await eventually(async () => {
     for await (const wf of stack.temporal.workflow.list({ query: `WorkflowType = 'assignmentExpiry' AND BusinessName = '${stack.business}'` })) return wf.workflowId;
@@ -42,7 +38,7 @@ test('a message run and an assignment expiry that slept and fired, recorded with
   expect(await stack.temporal.workflow.getHandle(expiryId).result()).toEqual({ outcome: 'expired' });
 
   const traced = { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } };
-  for (const workflowId of [sent.body.workflow_id as string, expiryId]) {
+  for (const workflowId of [message.workflow_id as string, expiryId]) {
     const history = await stack.temporal.workflow.getHandle(workflowId).fetchHistory();
     await expect(Worker.runReplayHistory(traced, history, workflowId)).resolves.toBeUndefined();
   }

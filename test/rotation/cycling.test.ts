@@ -2,8 +2,8 @@ import { Worker } from '@temporalio/worker';
 import { assignmentStateQuery, rotationStateQuery, rotationWorkflowId } from '../../src/domain';
 import { eventually } from '../support/helpers';
 import { temporalTextOf } from '../support/history';
-import { clientWithAgents, plusMs, rotationAssignments, sleep } from '../support/rotation';
-import { startTestStack, type TestStack } from '../support/stack';
+import { clientInRotation, plusMs, rotationAssignments, sleep, startRotationStack } from '../support/rotation';
+import type { TestStack } from '../support/stack';
 
 /*
  * A rotation on the real dev server with periods of a couple of seconds: each period is an ordinary
@@ -14,17 +14,12 @@ const PERIOD_MS = 2000;
 let stack: TestStack;
 let token: string;
 
-beforeAll(async () => {
-  stack = await startTestStack({ rotationMinPeriodMs: 1000 });
-  token = stack.token('rota-lead@example.com');
-});
+beforeAll(async () => ({ stack, token } = await startRotationStack('rota-lead@example.com')));
 afterAll(() => stack.stop());
 
 test('agents take the periods in order, cycling, each assignment ending exactly where the next period begins', async () => {
-  const { clientId, agents } = await clientWithAgents(stack, token, 3);
-  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '2s', ds_notes: 'on-call' } });
+  const { clientId, agents, put, startsAt } = await clientInRotation(stack, token, 3, { period: '2s', ds_notes: 'on-call' });
   expect(put.status).toBe(201);
-  const startsAt = put.body.starts_at as string;
   expect(put.body).toMatchObject({
     client: clientId,
     status: 'active',
@@ -79,8 +74,7 @@ test('agents take the periods in order, cycling, each assignment ending exactly 
 });
 
 test('the workflow is one per (client, user), named by internal keys, and names the current and next agent like the assignments do', async () => {
-  const { clientId, agents } = await clientWithAgents(stack, token, 2);
-  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '1m', ds_notes: 'Call Ada on +1 415 555 0199' } });
+  const { clientId, agents, put } = await clientInRotation(stack, token, 2, { period: '1m', ds_notes: 'Call Ada on +1 415 555 0199' });
   expect(put.status).toBe(201);
   const client = await stack.prisma.client.findFirstOrThrow({ where: { business: stack.business, id: clientId } });
   const row = await stack.prisma.rotation.findFirstOrThrow({ where: { clientPk: client.pk } });
@@ -110,8 +104,7 @@ test('the workflow is one per (client, user), named by internal keys, and names 
 });
 
 test('DELETE stops the rotation: the period in progress runs to its dt_until, and no further one is handed out', async () => {
-  const { clientId, agents } = await clientWithAgents(stack, token, 2);
-  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '3s' } });
+  const { clientId, agents, put } = await clientInRotation(stack, token, 2, { period: '3s' });
   expect(put.body.current).toMatchObject({ agent: agents[0] });
   const stopped = await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
   expect(stopped.status).toBe(200);
@@ -139,10 +132,8 @@ test('DELETE stops the rotation: the period in progress runs to its dt_until, an
 });
 
 test('a list of one agent: each boundary extends the same assignment with one assignment.updated; it never expires and comes back', async () => {
-  const { clientId, agents } = await clientWithAgents(stack, token, 1);
-  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '2s' } });
+  const { clientId, agents, put, startsAt } = await clientInRotation(stack, token, 1, { period: '2s' });
   expect(put.status).toBe(201);
-  const startsAt = put.body.starts_at as string;
   // Two boundaries passed: the assignment now runs to the end of the third period.
   await eventually(async () => {
     const view = await stack.api('GET', `/clients/${clientId}/rotation`, { token });

@@ -1,26 +1,21 @@
 import { RECONCILE_WORKFLOW, type ReconcileResult } from '../../src/domain';
 import { eventually } from '../support/helpers';
-import { clientWithAgents, plusMs, rotationAssignments } from '../support/rotation';
-import { startTestStack, uniqueName, type TestStack } from '../support/stack';
+import { clientInRotation, plusMs, rotationAssignments, startRotationStack } from '../support/rotation';
+import { uniqueName, type TestStack } from '../support/stack';
 
 /* What the Temporal UI's buttons do to a rotation's workflow. */
 
 let stack: TestStack;
 let token: string;
 
-beforeAll(async () => {
-  stack = await startTestStack({ rotationMinPeriodMs: 1000 });
-  token = stack.token('operator-user');
-});
+beforeAll(async () => ({ stack, token } = await startRotationStack('operator-user')));
 afterAll(() => stack.stop());
 
 const reconcile = (): Promise<ReconcileResult> =>
   stack.temporal.workflow.execute(RECONCILE_WORKFLOW, { taskQueue: stack.taskQueue, workflowId: uniqueName('reconcile'), args: [{ graceMs: 0, business: stack.business }] });
 
 test('after a Terminate, the reconciler gives an active rotation its workflow back, which goes on from the schedule', async () => {
-  const { clientId, agents } = await clientWithAgents(stack, token, 2);
-  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '2s' } });
-  const startsAt = put.body.starts_at as string;
+  const { clientId, put, startsAt } = await clientInRotation(stack, token, 2, { period: '2s' });
   const handle = stack.temporal.workflow.getHandle(put.body.workflow_id);
   await handle.terminate('operator test');
 
@@ -40,8 +35,7 @@ test('after a Terminate, the reconciler gives an active rotation its workflow ba
 });
 
 test('Request Cancellation stops the rotation, as stopped by an operator; the period in progress runs out', async () => {
-  const { clientId, agents } = await clientWithAgents(stack, token, 2);
-  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '1m' } });
+  const { clientId, agents, put } = await clientInRotation(stack, token, 2, { period: '1m' });
   const handle = stack.temporal.workflow.getHandle(put.body.workflow_id);
   await handle.cancel();
   await eventually(async () => ((await handle.describe()).status.name === 'CANCELLED' ? true : undefined));

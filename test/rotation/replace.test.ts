@@ -1,16 +1,13 @@
 import { eventually } from '../support/helpers';
-import { clientWithAgents, plusMs, rotationAssignments, sleep, type RotationAssignment } from '../support/rotation';
-import { startTestStack, type TestStack } from '../support/stack';
+import { clientWithAgents, plusMs, rotationAssignments, sleep, startRotationStack, type RotationAssignment } from '../support/rotation';
+import type { TestStack } from '../support/stack';
 
 /* Replacing a rotation (from the next boundary, now, or at a later start) and agents that drop out. */
 
 let stack: TestStack;
 let token: string;
 
-beforeAll(async () => {
-  stack = await startTestStack({ rotationMinPeriodMs: 1000 });
-  token = stack.token('replace-user');
-});
+beforeAll(async () => ({ stack, token } = await startRotationStack('replace-user')));
 afterAll(() => stack.stop());
 
 async function periodsUntil(clientId: string, count: number): Promise<RotationAssignment[]> {

@@ -1,7 +1,7 @@
 import { advanceRotation } from '../../src/db/rotations';
 import { eventually } from '../support/helpers';
-import { clientWithAgents, plusMs, rotationAssignments, sleep } from '../support/rotation';
-import { startTestStack, type TestStack } from '../support/stack';
+import { clientInRotation, plusMs, rotationAssignments, sleep, startRotationStack } from '../support/rotation';
+import type { TestStack } from '../support/stack';
 
 /*
  * No worker at a boundary: the next period is handed out when a worker is back, from its scheduled
@@ -12,16 +12,11 @@ import { startTestStack, type TestStack } from '../support/stack';
 let stack: TestStack;
 let token: string;
 
-beforeAll(async () => {
-  stack = await startTestStack({ rotationMinPeriodMs: 1000 });
-  token = stack.token('restart-user');
-});
+beforeAll(async () => ({ stack, token } = await startRotationStack('restart-user')));
 afterAll(() => stack.stop());
 
 test('a worker down across a boundary: the next agent\'s period still starts at the boundary and ends at the next one', async () => {
-  const { clientId, agents } = await clientWithAgents(stack, token, 3);
-  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '6s' } });
-  const startsAt = put.body.starts_at as string;
+  const { clientId, agents, put, startsAt } = await clientInRotation(stack, token, 3, { period: '6s' });
   const boundary = plusMs(startsAt, 6000);
   expect(put.body.current).toMatchObject({ agent: agents[0], until: boundary });
 
@@ -54,9 +49,7 @@ test('a worker down across a boundary: the next agent\'s period still starts at 
 }, 60_000);
 
 test('periods that ended entirely while no worker ran are recorded as missed; the one in progress is handed out on schedule', async () => {
-  const { clientId, agents } = await clientWithAgents(stack, token, 3);
-  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '2s' } });
-  const startsAt = put.body.starts_at as string;
+  const { clientId, agents, startsAt } = await clientInRotation(stack, token, 3, { period: '2s' });
 
   await stack.stopWorker();
   try {
@@ -80,9 +73,7 @@ test('periods that ended entirely while no worker ran are recorded as missed; th
 }, 60_000);
 
 test('a period lost while a worker ran says so: the step came late, not the worker', async () => {
-  const { clientId, agents } = await clientWithAgents(stack, token, 2);
-  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, period: '1m' } });
-  const startsAt = put.body.starts_at as string;
+  const { clientId, startsAt } = await clientInRotation(stack, token, 2, { period: '1m' });
   const row = await stack.prisma.rotation.findFirstOrThrow({ where: { client: { business: stack.business, id: clientId } } });
   const at = (minutes: number) => new Date(Date.parse(startsAt) + minutes * 60_000);
 

@@ -60,32 +60,35 @@ fs.writeFileSync('node_modules/.package-lock.json', JSON.stringify({ name: lock.
   return { dir, writeLock, touchLock, run };
 }
 
-test('a fresh checkout without node_modules gets npm ci, and the next start does not', () => {
+/** A checkout whose lock file is at `version`. */
+function checkoutLocked(version: string) {
   const repo = checkout();
-  repo.writeLock('1.0.0');
+  repo.writeLock(version);
+  return repo;
+}
+
+test('a fresh checkout without node_modules gets npm ci, and the next start does not', () => {
+  const repo = checkoutLocked('1.0.0');
   expect(repo.run()).toEqual(['ci --no-audit --no-fund']);
   expect(repo.run()).toEqual([]);
 });
 
 test('a lock file newer than the installed tree but with the same content does not reinstall', () => {
-  const repo = checkout();
-  repo.writeLock('1.0.0');
+  const repo = checkoutLocked('1.0.0');
   repo.run();
   repo.touchLock();
   expect(repo.run()).toEqual([]);
 });
 
 test('a tree installed by npm ci by hand (no stamp of this script) is recognised by its content, whatever the dates', () => {
-  const repo = checkout();
-  repo.writeLock('1.0.0');
+  const repo = checkoutLocked('1.0.0');
   execFileSync(join(repo.dir, 'bin', 'npm'), ['ci'], { cwd: repo.dir });
   repo.touchLock();
   expect(repo.run()).toEqual([]);
 });
 
 test('a changed lock file installs again, once', () => {
-  const repo = checkout();
-  repo.writeLock('1.0.0');
+  const repo = checkoutLocked('1.0.0');
   repo.run();
   repo.writeLock('1.0.1');
   expect(repo.run()).toEqual(['ci --no-audit --no-fund']);
@@ -93,8 +96,7 @@ test('a changed lock file installs again, once', () => {
 });
 
 test('a tree that differs from an unchanged lock file (a package installed by hand) installs again', () => {
-  const repo = checkout();
-  repo.writeLock('1.0.0');
+  const repo = checkoutLocked('1.0.0');
   execFileSync(join(repo.dir, 'bin', 'npm'), ['ci'], { cwd: repo.dir });
   const record = join(repo.dir, 'node_modules', '.package-lock.json');
   const tree = JSON.parse(readFileSync(record, 'utf8'));

@@ -60,8 +60,24 @@ export abstract class FakeCarrierServer {
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
   }
 
+  /** The content type of the carrier's error answers (4xx, 5xx). */
+  protected readonly errorContentType: string = 'application/json';
+
+  /** A JSON answer, as the carrier gives it. */
+  protected reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    res.writeHead(status, { 'content-type': status >= 400 ? this.errorContentType : 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  }
+
   /** Callbacks to `publicOrigin` (what the carrier was given) go to `actualOrigin` (the test API). */
   route(publicOrigin: string, actualOrigin: string): void {
     this.callbacks.route(publicOrigin, actualOrigin);
   }
+}
+
+/** The fake's message `id`; fails the test when the fake has none. */
+export function messageOf<M>(messages: Map<string, M>, id: string): M {
+  const message = messages.get(id);
+  if (!message) throw new Error(`the fake has no message ${id}`);
+  return message;
 }

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type CarrierFailure, FakeCarrierServer, type PostedWebhook } from './fake-carrier';
+import { type CarrierFailure, FakeCarrierServer, messageOf, type PostedWebhook } from './fake-carrier';
 
 /*
  * A local Telnyx Messaging API (v2) as Telnyx documents it: `POST /v2/messages` (JSON, `Authorization:
@@ -218,14 +218,7 @@ export class FakeTelnyx extends FakeCarrierServer {
   }
 
   message(id: string): FakeMessage {
-    const message = this.messages.get(id);
-    if (!message) throw new Error(`the fake has no message ${id}`);
-    return message;
-  }
-
-  private reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(body));
+    return messageOf(this.messages, id);
   }
 
   protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

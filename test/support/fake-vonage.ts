@@ -1,7 +1,7 @@
 import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import jwt from 'jsonwebtoken';
-import { type CarrierFailure, FakeCarrierServer, type PostedWebhook } from './fake-carrier';
+import { type CarrierFailure, FakeCarrierServer, messageOf, type PostedWebhook } from './fake-carrier';
 
 /*
  * A local Vonage Messages API as Vonage documents it: `POST /v1/messages` with JSON, authenticated by a
@@ -163,15 +163,10 @@ export class FakeVonage extends FakeCarrierServer {
     return { id, sentBody, ...(await this.post(url, sentBody)) };
   }
 
-  message(uuid: string): FakeVonageMessage {
-    const message = this.messages.get(uuid);
-    if (!message) throw new Error(`the fake has no message ${uuid}`);
-    return message;
-  }
+  protected override readonly errorContentType = 'application/problem+json';
 
-  private reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-    res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers });
-    res.end(JSON.stringify(body));
+  message(uuid: string): FakeVonageMessage {
+    return messageOf(this.messages, uuid);
   }
 
   /** JWT (RS256 by the application's key, for this application) or Basic key:secret. */

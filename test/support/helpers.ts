@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
+import { createPrisma, type Prisma } from '../../src/db/prisma';
 import { createLogger } from '../../src/logger';
 import { addSearchAttributes } from '../../src/starters/search-attributes';
 import type { ApiResponse } from './http';
@@ -24,6 +25,22 @@ export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 20_000,
     if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms${last ? `: ${last}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/** A new number at each call, `first` + 1 onwards after `prefix`: matching and opt-outs are per number, so each test takes its own. */
+export function phoneSequence(prefix: string, first: number): () => string {
+  let count = 0;
+  return () => `${prefix}${String(first + ++count).padStart(4, '0')}`;
+}
+
+/** The error `promise` rejects with; fails the test if it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
 }
 
 /** A problem's `instance`: the request id the answer also carries in X-Request-Id. */
@@ -65,6 +82,17 @@ export function quietTemporalRuntime(): void {
 
 /** The time-skipping test server that the global setup found or installed. */
 /** The time-skipping server, knowing the search attributes the workflows set (as a cluster must). */
+/** The time-skipping test server and a database client, for the suites whose real activities wait months; `close` closes both. */
+export async function openTimeSkipping(): Promise<{ env: TestWorkflowEnvironment; prisma: Prisma; close(): Promise<void> }> {
+  const env = await createTimeSkippingEnvironment();
+  const prisma = createPrisma(process.env.TEST_DATABASE_URL!, 3);
+  const close = async () => {
+    await env.teardown();
+    await prisma.$disconnect();
+  };
+  return { env, prisma, close };
+}
+
 export async function createTimeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
   quietTemporalRuntime();
   const path = process.env.TEMPORAL_TEST_SERVER_PATH;

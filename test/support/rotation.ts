@@ -1,7 +1,7 @@
 import { uniqueName } from './helpers';
-import type { TestStack } from './stack';
+import { startTestStack, type ApiResponse, type TestStack } from './stack';
 
-/* Shared steps of the rotation suites: a client with agents, and the assignments its rotation made. */
+/* Shared steps of the rotation suites: their stack, a client with agents in a rotation, and the assignments its rotation made. */
 
 export interface RotationAssignment {
   agent: string;
@@ -25,6 +25,19 @@ export async function clientWithAgents(stack: TestStack, token: string, count: n
     agents.push(agent);
   }
   return { clientId, agents };
+}
+
+/** The stack the rotation suites run on (periods down to a second) and a token of `user`. */
+export async function startRotationStack(user: string): Promise<{ stack: TestStack; token: string }> {
+  const stack = await startTestStack({ rotationMinPeriodMs: 1000 });
+  return { stack, token: stack.token(user) };
+}
+
+/** A new client and `count` new agents, and the answer to the PUT of a rotation over all of them with the rest of `body`. */
+export async function clientInRotation(stack: TestStack, token: string, count: number, body: Record<string, unknown>): Promise<{ clientId: string; agents: string[]; put: ApiResponse; startsAt: string }> {
+  const { clientId, agents } = await clientWithAgents(stack, token, count);
+  const put = await stack.api('PUT', `/clients/${clientId}/rotation`, { token, body: { agents, ...body } });
+  return { clientId, agents, put, startsAt: put.body.starts_at as string };
 }
 
 /** Every assignment of the client that a rotation made, in the order of their periods. */

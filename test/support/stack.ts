@@ -9,13 +9,16 @@ import { generateNamedKey } from '../../src/config/key-list';
 import type { Prisma } from '../../src/db/prisma';
 import { createApi, openServices, runWorker, type ApiOptions, type ServiceOverrides, type Services } from '../../src/main/services';
 import type { RunningWorker } from '../../src/worker';
-import { quietTemporalRuntime, silentLogger, uniqueName } from './helpers';
+import { quietTemporalRuntime, silentLogger, uniqueName, waitForStatus } from './helpers';
 import { apiClient, type ApiResponse, type RequestOptions } from './http';
 
 export type { ApiResponse, RequestOptions } from './http';
 export { eventually, uniqueName } from './helpers';
 
 type Api = <T = any>(method: string, path: string, options?: RequestOptions) => Promise<ApiResponse<T>>;
+
+/** An API's origin, its base URL without `/ext/v2/…`: where the carriers' callbacks and the operator routes are. */
+export const originOf = (api: { baseUrl: string }) => api.baseUrl.replace(/\/ext\/v2\/.*$/, '');
 
 export interface TestApi {
   baseUrl: string;
@@ -119,4 +122,32 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
       await Runtime.instance().shutdown();
     },
   };
+}
+
+/** A stack and a token of `user`. */
+export async function startStackFor(user: string, options: TestStackOptions = {}): Promise<{ stack: TestStack; token: string }> {
+  const stack = await startTestStack(options);
+  return { stack, token: stack.token(user) };
+}
+
+/** A stack and a token of `user`, who has a client `c1` (phone +14155550100) and an agent `a1`. */
+export async function startStackWithClientAndAgent(user: string): Promise<{ stack: TestStack; token: string }> {
+  const { stack, token } = await startStackFor(user);
+  await stack.api('POST', '/clients', { token, body: { _id: 'c1', phone: '+14155550100' } });
+  await stack.api('POST', '/agents', { token, body: { _id: 'a1' } });
+  return { stack, token };
+}
+
+/**
+ * Work that makes a worker run both kinds of workflow task: the user's client `c-1` and agent `a1`, a
+ * message to the client run until `sent`, and an assignment of the agent expiring 1.5 s from now.
+ * Returns the message and the assignment's answer.
+ */
+export async function messageSentAndAssignmentExpiring(stack: TestStack, token: string, text: string): Promise<{ message: any; assigned: ApiResponse }> {
+  expect((await stack.api('POST', '/clients', { token, body: { _id: 'c-1', name: 'Ada', phone: '+14155550100' } })).status).toBe(201);
+  expect((await stack.api('POST', '/agents', { token, body: { _id: 'a1' } })).status).toBe(201);
+  const sent = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c-1', text_message: text } });
+  await waitForStatus(stack.api, token, sent.body._id, 'sent');
+  const assigned = await stack.api('POST', '/clients/c-1/assign-agents', { token, body: { agents: [{ agent: 'a1', dt_until: new Date(Date.now() + 1500).toISOString() }] } });
+  return { message: sent.body, assigned };
 }

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Carrier, CarrierAccepted, CarrierCallback, CarrierName, CarrierSend, Inbound, Receipt } from '../../src/carriers/types';
 import { request, type ApiResponse } from './http';
 import { validateAgainstDocument } from './openapi';
+import { startTestStack, type TestApi, type TestStack } from './stack';
 
 /** Where the tests' carrier thinks the API is: what it signs, whatever port the test API listens on. */
 export const TEST_PUBLIC_BASE_URL = 'https://sms.example.test';
@@ -94,4 +95,11 @@ export function createTestCarrier(options: { name?: CarrierName; sender?: string
     },
   };
   return carrier;
+}
+
+/** A stack whose carrier is `carrier`, a second API (`callbacks`, started with `apiOptions`) for its callbacks, and alice's token. */
+export async function startCarrierStack(carrier: Carrier, apiOptions?: Parameters<TestStack['startApi']>[0]): Promise<{ stack: TestStack; callbacks: TestApi; token: string }> {
+  const stack = await startTestStack({ carrier, env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL } });
+  const callbacks = await stack.startApi(apiOptions);
+  return { stack, callbacks, token: stack.token('alice') };
 }

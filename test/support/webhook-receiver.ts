@@ -77,3 +77,16 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       }),
   });
 }
+
+/** A factory of receivers for a suite's tests, each closed once the suite is over. */
+export function receiversClosedAfterAll(): () => Promise<WebhookReceiver> {
+  const receivers: WebhookReceiver[] = [];
+  afterAll(async () => {
+    for (const receiver of receivers) await receiver.close();
+  });
+  return async () => {
+    const started = await startWebhookReceiver();
+    receivers.push(started);
+    return started;
+  };
+}

@@ -95,6 +95,23 @@ export const BODY_EXAMPLES = {
   unstorable: 'Invalid ds_notes: must not contain NUL characters or unpaired surrogates',
 };
 
+/** The 400 of a route without a body: Express refused the path's percent-encoding. */
+export const BAD_PATH = problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE);
+/** The 400 of a route whose body is not read for fields: only JSON or the path can be wrong. */
+export const BAD_BODY_OR_PATH = problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE });
+/** The 404 of a route that names nothing of the caller's but the business. */
+export const UNKNOWN_BUSINESS = problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE);
+
+/** A path under the business prefix: its operations, and the parameters of the path after `businessname`. */
+export function inBusiness(operations: OpenApiObject, ...pathParameters: OpenApiObject[]): OpenApiObject {
+  return { parameters: [ref('parameters', 'businessname'), ...pathParameters], ...operations };
+}
+
+/** An operation under one tag; `rest` holds what follows the summary (description, parameters, body, responses), in that order. */
+export function operation(operationId: string, tag: string, summary: string, rest: OpenApiObject): OpenApiObject {
+  return { operationId, tags: [tag], summary, ...rest };
+}
+
 /** The responses every business route shares, by status. */
 export const common = {
   401: ref('responses', 'Unauthorized'),

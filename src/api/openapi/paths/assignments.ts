@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_BODY_OR_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref } from '../components';
 import { clientIdParameter } from './clients';
 
 const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
@@ -122,12 +122,8 @@ export const assignmentsApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/clients/{_id}/assign-agents`]: {
-      parameters: [ref('parameters', 'businessname'), clientIdParameter],
-      post: {
-        operationId: 'assignAgents',
-        tags: ['Assignments'],
-        summary: 'Assign agents to a client',
+    [`${PREFIX}/clients/{_id}/assign-agents`]: inBusiness({
+      post: operation('assignAgents', 'Assignments', 'Assign agents to a client', {
         description:
           'Checks, in this order: the token (401); `agents` (400 `Missing or invalid agents array`); each element\'s agent id ' +
           '(400 `Invalid agent data: missing agent ID`); each `dt_until`; the number of agents, duplicates and `ds_notes`; ' +
@@ -178,14 +174,10 @@ export const assignmentsApi: ApiPart = {
           ),
           ...businessResponses(true),
         },
-      },
-    },
-    [`${PREFIX}/clients/{_id}/agents`]: {
-      parameters: [ref('parameters', 'businessname'), clientIdParameter],
-      get: {
-        operationId: 'listClientAgents',
-        tags: ['Assignments'],
-        summary: 'List a client\'s assignments',
+      }),
+    }, clientIdParameter),
+    [`${PREFIX}/clients/{_id}/agents`]: inBusiness({
+      get: operation('listClientAgents', 'Assignments', 'List a client\'s assignments', {
         parameters: [
           {
             name: 'status',
@@ -201,18 +193,15 @@ export const assignmentsApi: ApiPart = {
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),
         },
-      },
-    },
+      }),
+    }, clientIdParameter),
     [`${PREFIX}/clients/{_id}/agents/{agent}`]: {
       parameters: [
         ref('parameters', 'businessname'),
         clientIdParameter,
         { name: 'agent', in: 'path', required: true, description: 'The agent\'s id.', schema: { type: 'string' }, example: 'a1' },
       ],
-      delete: {
-        operationId: 'unassignAgent',
-        tags: ['Assignments'],
-        summary: 'Unassign an agent now',
+      delete: operation('unassignAgent', 'Assignments', 'Unassign an agent now', {
         description: 'The active assignment becomes `unassigned` and its expiry timer is cancelled.',
         responses: {
           200: json('The assignment is unassigned.', ref('schemas', 'Unassignment'), {
@@ -226,7 +215,7 @@ export const assignmentsApi: ApiPart = {
               workflow_id: 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
             },
           }),
-          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
+          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such client, or the agent is not actively assigned to it.', {
             clientNotFound: 'Client not found',
             notAssigned: 'Agent a1 is not assigned to this client',
@@ -234,7 +223,7 @@ export const assignmentsApi: ApiPart = {
           }),
           ...businessResponses(true),
         },
-      },
+      }),
     },
   },
 };

@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../domain';
 import type { ApiPart, OpenApiObject } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, inBusiness, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 import { assignmentsApi } from './assignments';
 import { messagesApi } from './messages';
 import { rotationApi } from './rotation';
@@ -194,12 +194,8 @@ export const eventsApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/events`]: {
-      parameters: [ref('parameters', 'businessname')],
-      get: {
-        operationId: 'listEvents',
-        tags: ['Events'],
-        summary: 'Read the caller\'s events',
+    [`${PREFIX}/events`]: inBusiness({
+      get: operation('listEvents', 'Events', 'Read the caller\'s events', {
         description:
           'The caller\'s events in this business, oldest first, in the order their changes were committed: an event never appears before one ' +
           'that an earlier page ended with. Poll with the last `next_cursor` to follow along; events are kept.',
@@ -222,10 +218,10 @@ export const eventsApi: ApiPart = {
             invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
             ...BAD_PATH_EXAMPLE,
           }),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          404: UNKNOWN_BUSINESS,
           ...businessResponses(false),
         },
-      },
-    },
+      }),
+    }),
   },
 };

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { json } from '../components';
+import { json, operation } from '../components';
 
 const ready = (status: string, value: string) => ({
   type: 'object',
@@ -12,22 +12,16 @@ export const healthApi: ApiPart = {
   tags: [{ name: 'Health', description: 'For load balancers and orchestrators; no token needed.' }],
   paths: {
     '/healthz': {
-      get: {
-        operationId: 'getHealth',
-        tags: ['Health'],
-        summary: 'Is the process up',
+      get: operation('getHealth', 'Health', 'Is the process up', {
         description: 'Answers as long as the API process runs; checks nothing else.',
         security: [],
         responses: {
           200: json('The process is up.', { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { const: 'ok' } } }, { example: { status: 'ok' } }),
         },
-      },
+      }),
     },
     '/readyz': {
-      get: {
-        operationId: 'getReadiness',
-        tags: ['Health'],
-        summary: 'Can it serve requests',
+      get: operation('getReadiness', 'Health', 'Can it serve requests', {
         description: 'Checks, within 2 seconds, that PostgreSQL answers a query and the Temporal server answers a call.',
         security: [],
         responses: {
@@ -36,7 +30,7 @@ export const healthApi: ApiPart = {
             example: { status: 'not ready', database: 'ok', temporal: 'unreachable' },
           }),
         },
-      },
+      }),
     },
   },
 };

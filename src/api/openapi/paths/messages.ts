@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 
 const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'];
 const messageNotFound = { messageNotFound: 'Message not found', ...NO_ROUTE_EXAMPLE };
@@ -192,12 +192,8 @@ export const messagesApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/messages`]: {
-      parameters: [ref('parameters', 'businessname')],
-      post: {
-        operationId: 'sendMessage',
-        tags: ['Messages'],
-        summary: 'Send a text message',
+    [`${PREFIX}/messages`]: inBusiness({
+      post: operation('sendMessage', 'Messages', 'Send a text message', {
         description:
           'Checks, in this order: the token; `Idempotency-Key`; `message_type`; `client` or `client_phone` present; the client (404); ' +
           'the phone; `text_message`; `client_name`; `delay`; `send_window`. A refused request stores nothing.',
@@ -285,11 +281,8 @@ export const messagesApi: ApiPart = {
             ['Retry-After'],
           ),
         },
-      },
-      get: {
-        operationId: 'listMessages',
-        tags: ['Messages'],
-        summary: 'List the caller\'s messages',
+      }),
+      get: operation('listMessages', 'Messages', 'List the caller\'s messages', {
         description: 'Newest first, each as `GET /messages/{_id}` shows it, one page at a time: both directions unless `direction` says.',
         parameters: [
           { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: MESSAGE_STATUSES } },
@@ -312,20 +305,17 @@ export const messagesApi: ApiPart = {
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
             ...BAD_PATH_EXAMPLE,
           }),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          404: UNKNOWN_BUSINESS,
           ...businessResponses(false),
         },
-      },
-    },
+      }),
+    }),
     [`${PREFIX}/clients/{_id}/messages`]: {
       parameters: [
         ref('parameters', 'businessname'),
         { name: '_id', in: 'path', required: true, description: 'The client\'s id. One of another user or business is the same 404 as a missing one.', schema: { type: 'string' }, example: 'c1' },
       ],
-      get: {
-        operationId: 'listClientMessages',
-        tags: ['Messages'],
-        summary: 'A client\'s conversation',
+      get: operation('listClientMessages', 'Messages', 'A client\'s conversation', {
         description:
           'What was sent to the client and what it texted back (its replies are matched to it by the latest message to its number that the carrier accepted), newest first, ' +
           'one page at a time as `GET /messages`.',
@@ -340,39 +330,31 @@ export const messagesApi: ApiPart = {
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),
         },
-      },
+      }),
     },
-    [`${PREFIX}/messages/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), messageIdParameter],
-      get: {
-        operationId: 'getMessage',
-        tags: ['Messages'],
-        summary: 'Read a message and its status',
+    [`${PREFIX}/messages/{_id}`]: inBusiness({
+      get: operation('getMessage', 'Messages', 'Read a message and its status', {
         responses: {
           200: json('The message.', ref('schemas', 'Message'), { example: sentMessage }),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          400: BAD_PATH,
           404: problem(404, 'No such message of the caller in this business.', messageNotFound),
           ...businessResponses(false),
         },
-      },
-    },
-    [`${PREFIX}/messages/{_id}/cancel`]: {
-      parameters: [ref('parameters', 'businessname'), messageIdParameter],
-      post: {
-        operationId: 'cancelMessage',
-        tags: ['Messages'],
-        summary: 'Cancel a scheduled message',
+      }),
+    }, messageIdParameter),
+    [`${PREFIX}/messages/{_id}/cancel`]: inBusiness({
+      post: operation('cancelMessage', 'Messages', 'Cancel a scheduled message', {
         description: 'Idempotent: canceling a canceled message answers 200 with it again. No body is needed.',
         responses: {
           200: json('The message, now `canceled`.', ref('schemas', 'Message'), {
             example: { ...sentMessage, status: 'canceled', attempts: 0, provider: null, provider_ref: null, dispatched_at: null, sent_at: null, canceled_at: '2026-11-22T05:14:13.625Z', canceled_by: { actor: 'user', reason: 'api' } },
           }),
-          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
+          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such message of the caller in this business.', messageNotFound),
           409: problem(409, 'The message has already left `scheduled`.', { tooLate: 'Message 7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4 can no longer be canceled: it is sent' }),
           ...businessResponses(true),
         },
-      },
-    },
+      }),
+    }, messageIdParameter),
   },
 };

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, businessResponses, inBusiness, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 
 const record = {
   phone: '+14155550142',
@@ -41,12 +41,8 @@ export const optOutsApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/opt-outs`]: {
-      parameters: [ref('parameters', 'businessname')],
-      get: {
-        operationId: 'listOptOuts',
-        tags: ['Opt-outs'],
-        summary: 'Opt-out records of the caller\'s numbers',
+    [`${PREFIX}/opt-outs`]: inBusiness({
+      get: operation('listOptOuts', 'Opt-outs', 'Opt-out records of the caller\'s numbers', {
         description:
           'The records of numbers the caller has texted in this business, by phone: with a message the carrier accepted (`sent`, `delivered`, `undelivered`, ' +
           'or `failed` by a receipt after it was accepted), or one the carrier refused because the number had unsubscribed while the record is that refusal\'s. ' +
@@ -83,10 +79,10 @@ export const optOutsApi: ApiPart = {
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
             ...BAD_PATH_EXAMPLE,
           }),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          404: UNKNOWN_BUSINESS,
           ...businessResponses(false),
         },
-      },
-    },
+      }),
+    }),
   },
 };

@@ -1,5 +1,5 @@
 import { CARRIER_NAMES } from '../../../carriers/types';
-import { problem, type ApiPart, type OpenApiObject } from '../components';
+import { type ApiPart, type OpenApiObject, operation, problem } from '../components';
 
 const carrierParameter = {
   name: 'carrier',
@@ -70,10 +70,7 @@ export const providersApi: ApiPart = {
     '/providers/{carrier}/status': receiptOperation('postCarrierReceipt', false),
     '/providers/{carrier}/status/{messageId}': receiptOperation('postCarrierMessageReceipt', true),
     '/providers/{carrier}/inbound': {
-      post: {
-        operationId: 'postCarrierInbound',
-        tags: ['Carrier callbacks'],
-        summary: 'A text a client sent',
+      post: operation('postCarrierInbound', 'Carrier callbacks', 'A text a client sent', {
         description:
           'Stored once per carrier message id (a repeated callback changes nothing). Matched to the business, user and client of the latest message ' +
           'to that number from this deployment\'s sender (any business) that the carrier accepted (`sent`, `delivered`, or `sending` with its acceptance ' +
@@ -86,7 +83,7 @@ export const providersApi: ApiPart = {
         parameters: [carrierParameter],
         requestBody: body,
         responses: { 200: answered, ...refusals },
-      },
+      }),
     },
   },
 };

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_BODY_OR_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref } from '../components';
 import { clientIdParameter } from './clients';
 
 const nullable = (schema: object) => ({ oneOf: [{ type: 'null' }, schema] });
@@ -170,12 +170,8 @@ export const rotationApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/clients/{_id}/rotation`]: {
-      parameters: [ref('parameters', 'businessname'), clientIdParameter],
-      put: {
-        operationId: 'putRotation',
-        tags: ['Rotation'],
-        summary: 'Set or replace the client\'s rotation',
+    [`${PREFIX}/clients/{_id}/rotation`]: inBusiness({
+      put: operation('putRotation', 'Rotation', 'Set or replace the client\'s rotation', {
         description:
           'Checks, in this order: the token (401); `agents` (400 `Missing or invalid agents array`); each agent id (400 `Invalid agent data: missing agent ID`); ' +
           'their number and duplicates; `period`; `starts_at`; `ds_notes`; `apply`; the client (404); then each agent in order (400 `Agent {id} not found or not authorized`). ' +
@@ -198,26 +194,20 @@ export const rotationApi: ApiPart = {
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(true),
         },
-      },
-      get: {
-        operationId: 'getRotation',
-        tags: ['Rotation'],
-        summary: 'Show the client\'s rotation',
+      }),
+      get: operation('getRotation', 'Rotation', 'Show the client\'s rotation', {
         responses: {
           200: json('The rotation, active or stopped.', ref('schemas', 'Rotation'), { example: EXAMPLE }),
           400: problem(400, 'The path is not validly percent-encoded.', { ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such client, or it never had a rotation.', { clientNotFound: 'Client not found', noRotation: 'No rotation on this client', ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),
         },
-      },
-      delete: {
-        operationId: 'stopRotation',
-        tags: ['Rotation'],
-        summary: 'Stop the client\'s rotation',
+      }),
+      delete: operation('stopRotation', 'Rotation', 'Stop the client\'s rotation', {
         description: 'No further period is handed out; the assignment of the period in progress runs to its `dt_until`. A later PUT starts a rotation again.',
         responses: {
           200: json('The rotation is stopped.', ref('schemas', 'Rotation'), { example: { ...EXAMPLE, status: 'stopped', next: null, next_change_at: null, stopped_at: '2026-12-01T10:00:00.000Z', stopped_by: { actor: 'user', reason: 'api' }, version: 2 } }),
-          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
+          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such client, or no active rotation on it.', {
             clientNotFound: 'Client not found',
             notActive: 'No active rotation on this client',
@@ -225,7 +215,7 @@ export const rotationApi: ApiPart = {
           }),
           ...businessResponses(true),
         },
-      },
-    },
+      }),
+    }, clientIdParameter),
   },
 };

@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS } from '../../../domain';
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, json, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 import { EVENT_EXAMPLE } from './events';
 
 const webhookIdParameter = {
@@ -119,12 +119,8 @@ export const webhooksApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/webhooks`]: {
-      parameters: [ref('parameters', 'businessname')],
-      post: {
-        operationId: 'createWebhook',
-        tags: ['Webhooks'],
-        summary: 'Subscribe a URL to events',
+    [`${PREFIX}/webhooks`]: inBusiness({
+      post: operation('createWebhook', 'Webhooks', 'Subscribe a URL to events', {
         description: 'Every event of the caller in this business whose type the subscription names is POSTed to `url` from now on. At most 20 per user, across its businesses.',
         requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NewWebhook'), example: { url: webhook.url, events: webhook.events, description: webhook.description } } } },
         responses: {
@@ -142,55 +138,41 @@ export const webhooksApi: ApiPart = {
             ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has 20 webhooks, counted across its businesses.', { tooMany: 'At most 20 webhooks per user, across its businesses: delete one first' }),
           ...businessResponses(true),
         },
-      },
-      get: {
-        operationId: 'listWebhooks',
-        tags: ['Webhooks'],
-        summary: 'List the caller\'s webhooks',
+      }),
+      get: operation('listWebhooks', 'Webhooks', 'List the caller\'s webhooks', {
         responses: {
           200: json('The caller\'s webhooks in this business, without their secrets.', ref('schemas', 'WebhookList'), { example: { webhooks: [webhook] } }),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          400: BAD_PATH,
+          404: UNKNOWN_BUSINESS,
           ...businessResponses(false),
         },
-      },
-    },
-    [`${PREFIX}/webhooks/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), webhookIdParameter],
-      get: {
-        operationId: 'getWebhook',
-        tags: ['Webhooks'],
-        summary: 'Read a webhook',
+      }),
+    }),
+    [`${PREFIX}/webhooks/{_id}`]: inBusiness({
+      get: operation('getWebhook', 'Webhooks', 'Read a webhook', {
         responses: {
           200: json('The webhook, without its secret.', ref('schemas', 'Webhook'), { example: webhook }),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          400: BAD_PATH,
           404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
           ...businessResponses(false),
         },
-      },
-      delete: {
-        operationId: 'deleteWebhook',
-        tags: ['Webhooks'],
-        summary: 'Delete a webhook',
+      }),
+      delete: operation('deleteWebhook', 'Webhooks', 'Delete a webhook', {
         description: 'No event is delivered to it any more, including those still being retried; its delivery records go with it.',
         responses: {
           204: { description: 'Deleted.' },
-          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
+          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
           ...businessResponses(true),
         },
-      },
-    },
-    [`${PREFIX}/webhooks/{_id}/rotate-secret`]: {
-      parameters: [ref('parameters', 'businessname'), webhookIdParameter],
-      post: {
-        operationId: 'rotateWebhookSecret',
-        tags: ['Webhooks'],
-        summary: 'Replace a webhook\'s secret',
+      }),
+    }, webhookIdParameter),
+    [`${PREFIX}/webhooks/{_id}/rotate-secret`]: inBusiness({
+      post: operation('rotateWebhookSecret', 'Webhooks', 'Replace a webhook\'s secret', {
         description:
           'A new secret signs from now on; the one it replaces keeps signing beside it for 24 hours (`webhook-signature` carries both), ' +
           'so receivers can switch without losing an event. Rotating again within the 24 hours drops the older one. No body is needed.',
@@ -198,18 +180,14 @@ export const webhooksApi: ApiPart = {
           200: json('The webhook with its new secret, shown once.', ref('schemas', 'WebhookWithSecret'), {
             example: { ...webhook, secret, previous_secret_expires_at: '2026-11-23T05:14:13.462Z', updated_at: '2026-11-22T05:14:13.462Z' },
           }),
-          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
+          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
           ...businessResponses(true),
         },
-      },
-    },
-    [`${PREFIX}/webhooks/{_id}/deliveries`]: {
-      parameters: [ref('parameters', 'businessname'), webhookIdParameter],
-      get: {
-        operationId: 'listWebhookDeliveries',
-        tags: ['Webhooks'],
-        summary: 'Recent deliveries of a webhook',
+      }),
+    }, webhookIdParameter),
+    [`${PREFIX}/webhooks/{_id}/deliveries`]: inBusiness({
+      get: operation('listWebhookDeliveries', 'Webhooks', 'Recent deliveries of a webhook', {
         parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } }],
         responses: {
           200: json('The most recent deliveries and how their attempts went.', ref('schemas', 'WebhookDeliveryList'), {
@@ -234,15 +212,12 @@ export const webhooksApi: ApiPart = {
           404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
           ...businessResponses(false),
         },
-      },
-    },
+      }),
+    }, webhookIdParameter),
   },
   webhooks: {
     event: {
-      post: {
-        operationId: 'receiveEvent',
-        tags: ['Webhooks'],
-        summary: 'An event, POSTed to each subscribed URL',
+      post: operation('receiveEvent', 'Webhooks', 'An event, POSTed to each subscribed URL', {
         description:
           'Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` under the ' +
           'secret\'s bytes (the base64 after `whsec_`); during a rotation it carries two space-separated signatures. Answer 2xx within 10 seconds. ' +
@@ -260,7 +235,7 @@ export const webhooksApi: ApiPart = {
           410: { description: 'Gone: the webhook is disabled and receives nothing more.' },
           default: { description: 'Retried if 408, 429 or 5xx; otherwise final for this event.' },
         },
-      },
+      }),
     },
   },
 };
