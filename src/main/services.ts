@@ -165,7 +165,8 @@ function resealAtBoot(services: Services): void {
 /** The worker with its metrics and health endpoint on `port`, and the reconciler's and the webhook sweep's Schedules; `sdkMetricsAddress` is where the runtime exports its own. */
 export async function runObservedWorker(services: Services, port: number, sdkMetricsAddress?: string) {
   const metrics = workerMetrics(services.prisma);
-  const worker = await runWorker(services, { observeLateness: metrics.observeLateness, observeReconcilerRestart: metrics.observeReconcilerRestart });
+  const bundlePath = services.config.WORKFLOW_BUNDLE_PATH;
+  const worker = await runWorker(services, { workflowBundle: bundlePath ? { codePath: bundlePath } : undefined, observeLateness: metrics.observeLateness, observeReconcilerRestart: metrics.observeReconcilerRestart });
   await ensureReconcileSchedule(services.temporal, services.taskQueue);
   const sweepScheduleId = await ensureWebhookSweepSchedule(services.temporal, services.taskQueue, {
     everyMs: Math.max(WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, services.webhooks.sweepEveryMs),
