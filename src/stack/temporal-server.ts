@@ -1,4 +1,6 @@
-import { chmod } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { SEARCH_ATTRIBUTE_KEYS } from '../starters/search-attributes';
@@ -56,13 +58,27 @@ async function withPrivateUmask<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The CLI behind a launcher that sets the private umask for the server alone. The process's own umask,
+ * changed while the server starts, would reach whatever else this process writes meanwhile: embedded
+ * PostgreSQL's first start, side by side, writes initdb's password file, which its `postgres` user
+ * (when started as root) could then not read.
+ */
+async function privateLauncher(cli: string): Promise<{ path: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'temporal-launch-'));
+  const path = join(dir, 'temporal');
+  await writeFile(path, `#!/bin/sh\numask 077\nexec '${cli.replace(/'/g, `'\\''`)}' "$@"\n`, { mode: 0o700 });
+  return { path, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
 /** Starts `temporal server start-dev` with this project's search attributes registered. */
 export async function startDevServer(config: ToolsConfig, options: DevServerOptions = {}): Promise<RunningDevServer> {
   const cli = await findTemporalCli(config);
   if (options.dbFilename) await tightenSqliteFiles(options.dbFilename);
+  const launcher = cli && options.dbFilename ? await privateLauncher(cli) : undefined;
   const start = () => TestWorkflowEnvironment.createLocal({
     server: {
-      executable: cli ? { type: 'existing-path', path: cli } : { type: 'cached-download' },
+      executable: launcher ? { type: 'existing-path', path: launcher.path } : cli ? { type: 'existing-path', path: cli } : { type: 'cached-download' },
       ip: '127.0.0.1',
       port: options.port,
       dbFilename: options.dbFilename,
@@ -77,7 +93,8 @@ export async function startDevServer(config: ToolsConfig, options: DevServerOpti
       ],
     },
   });
-  const env = await (options.dbFilename ? withPrivateUmask(start) : start());
+  // The launcher has exec'd the server once it answers; without a CLI of our own, the SDK's download runs under the process's umask.
+  const env = await (launcher ? start().finally(launcher.remove) : options.dbFilename ? withPrivateUmask(start) : start());
   return {
     address: env.address,
     namespace: env.namespace ?? 'default',
