@@ -139,6 +139,8 @@ export const envSchema = z.object({
   /** Where to find the Temporal CLI and the time-skipping test server; PATH is searched next. */
   TEMPORAL_CLI_PATH: optional,
   TEMPORAL_TEST_SERVER_PATH: optional,
+  /** A workflow bundle built beforehand (the tests' one, for the processes they start from src/); unset: dist's, else bundled at start. */
+  WORKFLOW_BUNDLE_PATH: optional,
   PATH: z.string().default(''),
   /** Event webhooks: how long one POST may take, the first and longest wait between attempts, when to give up. */
   /** Event webhooks to private, loopback or link-local addresses: refused in production, allowed elsewhere by default. */

