@@ -36,7 +36,7 @@ function losingFirstAnswer(carrier: Carrier): Carrier {
 }
 
 async function sendThroughWorkflow(carrier: Carrier, phone: string, text: string): Promise<string> {
-  const { id, send } = await own.messageOnOwnWorker({ phone, text }, createCarrierProvider(carrier, 'http://127.0.0.1:9', own.prisma));
+  const { id, send } = await own.messageOnOwnWorker({ phone, text }, createCarrierProvider(carrier, 'http://127.0.0.1:9', own.prisma), undefined, 'sent');
   await send();
   return id;
 }
