@@ -35,10 +35,19 @@ export interface ReconcileDeps {
 export const RECONCILE_GRACE_MS = 60_000;
 const PAGE = 500;
 
-/** The ids of the workflows a visibility query finds (it lags a little: a missing id is confirmed with `describe`). */
+/**
+ * The ids of the workflows a visibility query finds (it lags a little: a missing id is confirmed with
+ * `describe`). Raw rows, ids only: a run whose memo this client cannot decode (a retired payload key)
+ * does not stop the pass.
+ */
 async function workflowIds(temporal: TemporalClient, query: string): Promise<Set<string>> {
   const ids = new Set<string>();
-  for await (const run of temporal.workflow.list({ query, pageSize: 1000 })) ids.add(run.workflowId);
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await temporal.workflowService.listWorkflowExecutions({ namespace: temporal.options.namespace, query, pageSize: 1000, nextPageToken });
+    for (const execution of page.executions ?? []) if (execution.execution?.workflowId) ids.add(execution.execution.workflowId);
+    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+  } while (nextPageToken);
   return ids;
 }
 

@@ -75,8 +75,11 @@ export function isRefusedData(error: unknown): boolean {
   return code !== undefined && REFUSED_DATA_CODES.has(code);
 }
 
-/** Prisma's codes for a database it cannot reach, that timed out, or that has no connection to spare. */
-const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1011', 'P1017', 'P2024', 'P2037']);
+/**
+ * Prisma's codes for a database it cannot reach, that timed out, or that has no connection to spare;
+ * P2028, a transaction that could not start or finish within its time on a busy machine, was rolled back.
+ */
+const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1011', 'P1017', 'P2024', 'P2028', 'P2037']);
 
 /**
  * The database cannot answer now but will: not reachable, starting up or shutting down (57P03 while

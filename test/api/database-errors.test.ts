@@ -46,6 +46,11 @@ test('an unreachable server without a SQLSTATE is unavailable by its Prisma code
   expect(isDatabaseUnavailable(new PrismaClientKnownRequestError("Can't reach database server", { code: 'P1001', clientVersion: '7' }))).toBe(true);
 });
 
+test('a transaction that could not start or finish in its time (a busy machine) is unavailable: it was rolled back, a retry may pass', () => {
+  const timedOut = new PrismaClientKnownRequestError('Transaction API error: Unable to start a transaction in the given time.', { code: 'P2028', clientVersion: '7' });
+  expect(isDatabaseUnavailable(timedOut)).toBe(true);
+});
+
 test('a request workflow whose local recording step ran out of retries is a 503 to retry, not a 500', async () => {
   const app = express();
   app.get('/assign', () => {

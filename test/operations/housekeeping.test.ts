@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { generatePayloadKey, parsePayloadKeys } from '../../src/config/payload-keys';
+import { AesGcmPayloadCodec } from '../../src/temporal-client/payload-codec';
 import { createReconcileActivities } from '../../src/activities/reconcile';
 import { housekeepingWorkflowId } from '../../src/domain';
 import { ensureHousekeeping, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from '../../src/starters/housekeeping-workflow';
@@ -108,4 +112,17 @@ test('the worker counts the reconciler restarts by kind: a message whose run an 
   const result = (await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: stack.business, full: true })) as { messagesRestarted: number };
   expect(result.messagesRestarted).toBe(1);
   expect(await metrics.registry.getSingleMetricAsString('crm_reconciler_restarts_total')).toContain('crm_reconciler_restarts_total{kind="message"} 1');
+});
+
+test('a run whose memo this client cannot decode (another payload key) does not stop a reconciler pass', async () => {
+  const otherKey = new Client({ connection: stack.temporal.connection, namespace: stack.temporal.options.namespace, dataConverter: { payloadCodecs: [new AesGcmPayloadCodec(parsePayloadKeys(generatePayloadKey('retired')))] } });
+  const stranger = await otherKey.workflow.start('sendMessage', { workflowId: `stranger/${randomUUID()}`, taskQueue: uniqueName('nobody'), args: [], memo: { note: 'sealed' } });
+  await stranger.terminate('an operator ended it');
+  const reconciler = createReconcileActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: stack.taskQueue });
+  // The pass lists runs of every business ended lately: the stranger's among them, by id only.
+  await eventually(async () => {
+    for await (const run of otherKey.workflow.list({ query: `WorkflowId = '${stranger.workflowId}' AND ExecutionStatus = 'Terminated'` })) return run;
+    return undefined;
+  });
+  await expect(new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, full: false })).resolves.toEqual(expect.objectContaining({ messagesRestarted: 0 }));
 });
