@@ -6,7 +6,7 @@ import type { Prisma } from '../db/prisma';
 import { CrmFailureType, type ProcessCrmLeadInput } from '../domain';
 import type { SecretBox } from '../secrets/secret-box';
 import { UseCaseError } from '../use-cases/errors';
-import { assignLead, decideLead, failLeadOwnerWrite, finishCrmEvent, handleOwnerChange, nextCrmEvent, syncLeadClient, writeLeadOwner } from '../use-cases/integrations/leads';
+import { assignLead, awaitLeadRouting, decideLead, failLeadOwnerWrite, finishCrmEvent, handleOwnerChange, nextCrmEvent, syncLeadClient, writeLeadOwner } from '../use-cases/integrations/leads';
 
 export interface CrmLeadActivityDeps {
   prisma: Prisma;
@@ -41,6 +41,7 @@ export function createCrmLeadActivities(deps: CrmLeadActivityDeps) {
     finishCrmEvent: (eventId: string, outcome: string) => finishCrmEvent(deps, eventId, outcome),
     syncLeadClient: (input: ProcessCrmLeadInput) => asTemporalFailure(() => syncLeadClient(deps, input)),
     decideLead: (input: ProcessCrmLeadInput) => asTemporalFailure(async () => (await decideLead(deps, input)).writeStatus),
+    awaitLeadRouting: (input: ProcessCrmLeadInput) => asTemporalFailure(() => awaitLeadRouting(deps, input)),
     assignLead: (input: ProcessCrmLeadInput) => asTemporalFailure(() => assignLead(deps, input)),
     writeLeadOwner: (input: ProcessCrmLeadInput) => asTemporalFailure(() => writeLeadOwner(deps, input)),
     failLeadOwnerWrite: (input: ProcessCrmLeadInput, error: string) => failLeadOwnerWrite(deps, input, error),

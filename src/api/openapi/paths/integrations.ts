@@ -68,7 +68,7 @@ export const integrationsApi: ApiPart = {
       properties: {
         crm: { enum: [...CRMS] },
         agents: { type: 'array', items: { type: 'string' }, description: 'Whom a new lead is assigned to (all of them; the first one\'s CRM owner id is written back).' },
-        policy: { type: ['string', 'null'], description: 'A routing policy; always null until the service has lead routing.' },
+        policy: { type: ['string', 'null'], description: 'The routing policy each new lead is routed by (then `agents` is empty), or null.' },
         settings: { type: 'object', additionalProperties: { type: 'string' }, description: 'The settings that are not credentials.' },
         secrets_set: { type: 'array', items: { type: 'string' }, description: 'The names of the credentials stored (never their values).' },
         agent_map: { type: 'object', additionalProperties: { type: 'string' }, description: 'CRM owner (or user) id → agent `_id`.' },
@@ -84,7 +84,7 @@ export const integrationsApi: ApiPart = {
       description: 'Unknown fields are ignored.',
       properties: {
         agents: { type: ['array', 'null'], items: { type: 'string' }, minItems: 1, maxItems: 100, description: 'The caller\'s agents to assign to each new lead, as assign-agents does.' },
-        policy: { type: ['string', 'null'], description: 'A routing policy\'s id. Refused (400) while the service has no lead routing: name `agents` instead.' },
+        policy: { type: ['string', 'null'], description: 'One of the caller\'s routing policies: each new lead is routed by it (POST /clients/{_id}/route, once per CRM record) and the routed agent\'s CRM owner written back. Give `agents` or `policy`, not both.' },
         settings: { type: ['object', 'null'], additionalProperties: { type: 'string' }, description: settingsDescription },
         agent_map: { type: ['object', 'null'], additionalProperties: { type: 'string' }, maxProperties: 1000, description: 'CRM owner (or user) id → the caller\'s agent `_id`.' },
         follow_crm_owner: { type: ['boolean', 'null'], description: 'Default false.' },
@@ -106,7 +106,8 @@ export const integrationsApi: ApiPart = {
           200: json('Changed.', ref('schemas', 'CrmConnector'), { example: connector }),
           201: json('Created.', ref('schemas', 'CrmConnector'), { example: connector }),
           400: problem(400, 'A field is not valid.', {
-            policy: 'Routing policies are not available yet: name the agents to assign in agents',
+            unknownPolicy: 'Routing policy round-robin not found or not authorized',
+            agentsAndPolicy: 'Invalid policy: name the agents to assign or a routing policy, not both',
             noAgents: 'Missing agents: name the agents to assign (or a routing policy)',
             unknownAgent: 'Invalid agents: no agent a9',
             missingSetting: 'Missing settings.client_secret: a hubspot connector needs client_secret, access_token',
