@@ -6,6 +6,8 @@ import type { Prisma } from '../db/prisma';
 import { CrmFailureType, type ProcessCrmLeadInput } from '../domain';
 import type { SecretBox } from '../secrets/secret-box';
 import { UseCaseError } from '../use-cases/errors';
+import { syncAllCrmConnectors } from '../use-cases/integrations/sync';
+import { log } from '@temporalio/activity';
 import { assignLead, awaitLeadRouting, decideLead, failLeadOwnerWrite, finishCrmEvent, handleOwnerChange, nextCrmEvent, syncLeadClient, writeLeadOwner } from '../use-cases/integrations/leads';
 
 export interface CrmLeadActivityDeps {
@@ -45,6 +47,9 @@ export function createCrmLeadActivities(deps: CrmLeadActivityDeps) {
     assignLead: (input: ProcessCrmLeadInput) => asTemporalFailure(() => assignLead(deps, input)),
     writeLeadOwner: (input: ProcessCrmLeadInput) => asTemporalFailure(() => writeLeadOwner(deps, input)),
     failLeadOwnerWrite: (input: ProcessCrmLeadInput, error: string) => failLeadOwnerWrite(deps, input, error),
+    /** The hourly catch-up sweep of every connector (housekeeping); a CRM that fails is logged, the others go on. */
+    syncCrmConnectors: () =>
+      syncAllCrmConnectors(deps, (connector, error) => log.warn('CRM catch-up sweep failed for a connector', { business: connector.business, crm: connector.crm, error: error instanceof Error ? error.message : String(error) })),
     handleOwnerChange: (input: ProcessCrmLeadInput, eventId: string) => asTemporalFailure(() => handleOwnerChange(deps, input, eventId)),
   };
 }

@@ -79,6 +79,16 @@ export const integrationsApi: ApiPart = {
       },
       examples: [connector],
     },
+    CrmSyncOutcome: {
+      type: 'object',
+      required: ['listed', 'recorded', 'resumed'],
+      additionalProperties: false,
+      properties: {
+        listed: { type: 'integer', description: 'Records the CRM created in the last 24 hours.' },
+        recorded: { type: 'integer', description: 'Of them, the ones no creation was recorded for: routed now.' },
+        resumed: { type: 'integer', description: 'Records whose unhandled events were handed to their workflows again.' },
+      },
+    },
     CrmConnectorRequest: {
       type: 'object',
       description: 'Unknown fields are ignored.',
@@ -138,6 +148,23 @@ export const integrationsApi: ApiPart = {
         description: 'Its inbound route answers 401 from now on. Clients and assignments it made stay.',
         responses: {
           204: { description: 'Removed.' },
+          400: problem(400, 'The path is not valid.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/integrations/{crm}/sync`]: {
+      parameters: [ref('parameters', 'businessname'), crmParameter],
+      post: {
+        operationId: 'syncCrmConnector',
+        tags: ['Integrations'],
+        summary: 'Catch up with the CRM now',
+        description:
+          'Lists through the CRM\'s API the records it created in the last 24 hours (at most 1,000, oldest first) and routes each one no creation was recorded for ' +
+          '(a webhook lost, or given up), once; hands events left unhandled for 5 minutes to their workflows again. The same sweep runs every hour for every connector.',
+        responses: {
+          200: json('Swept.', ref('schemas', 'CrmSyncOutcome'), { example: { listed: 12, recorded: 1, resumed: 0 } }),
           400: problem(400, 'The path is not valid.', BAD_PATH_EXAMPLE),
           404: problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),
