@@ -1,3 +1,4 @@
+import { heartbeat, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { CrmEndpoints } from '../config/index';
@@ -7,7 +8,6 @@ import { CrmFailureType, type ProcessCrmLeadInput } from '../domain';
 import type { SecretBox } from '../secrets/secret-box';
 import { UseCaseError } from '../use-cases/errors';
 import { syncAllCrmConnectors } from '../use-cases/integrations/sync';
-import { log } from '@temporalio/activity';
 import { assignLead, awaitLeadRouting, decideLead, failLeadOwnerWrite, finishCrmEvent, handleOwnerChange, nextCrmEvent, syncLeadClient, writeLeadOwner } from '../use-cases/integrations/leads';
 
 export interface CrmLeadActivityDeps {
@@ -49,7 +49,12 @@ export function createCrmLeadActivities(deps: CrmLeadActivityDeps) {
     failLeadOwnerWrite: (input: ProcessCrmLeadInput, error: string) => failLeadOwnerWrite(deps, input, error),
     /** The hourly catch-up sweep of every connector (housekeeping); a CRM that fails is logged, the others go on. */
     syncCrmConnectors: () =>
-      syncAllCrmConnectors(deps, (connector, error) => log.warn('CRM catch-up sweep failed for a connector', { business: connector.business, crm: connector.crm, error: error instanceof Error ? error.message : String(error) })),
+      syncAllCrmConnectors(
+        deps,
+        (connector, error) => log.warn('CRM catch-up sweep failed for a connector', { business: connector.business, crm: connector.crm, error: error instanceof Error ? error.message : String(error) }),
+        // The housekeeping activities' heartbeat timeout is 2 minutes: one beat per connector.
+        () => heartbeat(),
+      ),
     handleOwnerChange: (input: ProcessCrmLeadInput, eventId: string) => asTemporalFailure(() => handleOwnerChange(deps, input, eventId)),
   };
 }

@@ -85,3 +85,24 @@ test('a creation retried (meta.attempt raised) and sent again by a second webhoo
   expect(await inboundEvents(id)).toHaveLength(1);
   expect(await stack.prisma.assignment.count({ where: { client: { business: stack.business, id: `pipedrive:${id}` } } })).toBe(1);
 });
+
+test('the catch-up sweep routes a person and a lead whose webhooks never came, once', async () => {
+  const id = nextPerson++;
+  pipedrive.createPerson(id, { name: 'Missed Person', phones: [{ value: '+17575550102', primary: true }] });
+  const { id: leadId } = pipedrive.createLead({ title: 'Missed lead' });
+  // Every record of the fake no webhook brought (the one refused above too) is routed by the sweep.
+  const brought = new Set((await stack.prisma.crmInboundEvent.findMany({ where: { business: stack.business, crm: 'pipedrive' } })).map((e) => e.recordId));
+  const all = [...[...pipedrive.persons.keys()].map(String), ...pipedrive.leads.keys()];
+  const missed = all.filter((record) => !brought.has(record));
+  expect(missed).toEqual(expect.arrayContaining([String(id), leadId]));
+  const first = await stack.api('POST', '/integrations/pipedrive/sync', { token });
+  expect(first.status).toBe(200);
+  expect(first.body).toEqual({ listed: all.length, recorded: missed.length, resumed: 0 });
+  await eventually(async () => (writesOf(id).length > 0 && writesOf(leadId).length > 0) || undefined, 30_000);
+  expect(writesOf(id)).toEqual([{ id: String(id), owner: 4242, api: 'v2', status: 200 }]);
+  expect(writesOf(leadId)).toEqual([{ id: leadId, owner: 4242, api: 'v1', status: 200 }]);
+  expect((await stack.api('POST', '/integrations/pipedrive/sync', { token })).body).toEqual({ listed: all.length, recorded: 0, resumed: 0 });
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(writesOf(id)).toHaveLength(1);
+  expect(writesOf(leadId)).toHaveLength(1);
+});

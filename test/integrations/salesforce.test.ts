@@ -98,3 +98,20 @@ test('the same notification delivered five times (Salesforce retrying) is acknow
   expect(await stack.prisma.crmLead.count({ where: { business: stack.business, crm: 'salesforce', recordId: id } })).toBe(1);
   expect(await stack.prisma.assignment.count({ where: { client: { business: stack.business, id: `salesforce:${id}` } } })).toBe(1);
 });
+
+test('the catch-up sweep routes a Lead whose Outbound Message never came, once', async () => {
+  const id = salesforce.newLeadId();
+  salesforce.createLead(id, { FirstName: 'Missed', LastName: 'Lead', Phone: '+14155550188' });
+  // Every Lead of the fake no notification brought (the one refused above too) is routed by the sweep.
+  const brought = new Set((await stack.prisma.crmInboundEvent.findMany({ where: { business: stack.business, crm: 'salesforce' } })).map((e) => e.recordId));
+  const missed = [...salesforce.leads.keys()].filter((lead) => !brought.has(lead));
+  expect(missed).toContain(id);
+  const first = await stack.api('POST', '/integrations/salesforce/sync', { token });
+  expect(first.status).toBe(200);
+  expect(first.body).toEqual({ listed: salesforce.leads.size, recorded: missed.length, resumed: 0 });
+  await eventually(async () => writesOf(id).length > 0 || undefined, 30_000);
+  expect(writesOf(id)).toEqual([{ id, owner: OWNER_A1, autoAssign: 'FALSE', status: 204 }]);
+  expect((await stack.api('POST', '/integrations/salesforce/sync', { token })).body).toEqual({ listed: salesforce.leads.size, recorded: 0, resumed: 0 });
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(writesOf(id)).toHaveLength(1);
+});

@@ -51,6 +51,7 @@ export async function startFakePipedrive(): Promise<FakePipedrive> {
   const apiToken = `pd-${randomUUID()}`;
   const persons = new Map<number, FakePerson>();
   const leads = new Map<string, FakePipedriveLead>();
+  const addedAt = new Map<string, number>();
   const writes: FakePipedrive['writes'] = [];
 
   const server: Server = createServer(async (req, res) => {
@@ -58,6 +59,17 @@ export async function startFakePipedrive(): Promise<FakePipedrive> {
     const send = (status: number, payload: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
     if (req.headers['x-api-token'] !== apiToken) return send(401, { success: false, error: 'unauthorized access', errorCode: 401 });
     const path = (req.url ?? '').split('?')[0];
+    const query = new URL(req.url ?? '', 'http://fake').searchParams;
+    const since = Date.parse(query.get('updated_since') ?? '1970-01-01T00:00:00Z');
+    if (req.method === 'GET' && path === '/api/v2/persons') {
+      const data = [...persons].filter(([id]) => (addedAt.get(`p${id}`) ?? 0) >= since).map(([id, p]) => ({ id, name: p.name, owner_id: p.owner_id ?? 1, add_time: new Date(addedAt.get(`p${id}`)!).toISOString() }));
+      return send(200, { success: true, data, additional_data: { next_cursor: null } });
+    }
+    if (req.method === 'GET' && path === '/v1/leads') {
+      const start = Number(query.get('start') ?? 0);
+      const all = [...leads].filter(([id]) => (addedAt.get(`l${id}`) ?? 0) >= since).map(([id, l]) => ({ id, title: l.title, owner_id: l.owner_id ?? 1, add_time: new Date(addedAt.get(`l${id}`)!).toISOString() }));
+      return send(200, { success: true, data: all.slice(start, start + Number(query.get('limit') ?? 100)), additional_data: { pagination: { start, limit: 100, more_items_in_collection: false } } });
+    }
     const person = /^\/api\/v2\/persons\/(\d+)$/.exec(path);
     const lead = /^\/v1\/leads\/([0-9a-f-]{36})$/.exec(path);
     const ownerOf = () => (JSON.parse(body || '{}') as { owner_id?: unknown }).owner_id;
@@ -123,11 +135,13 @@ export async function startFakePipedrive(): Promise<FakePipedrive> {
     writes,
     createPerson: (id, person) => {
       persons.set(id, { ...person });
+      addedAt.set(`p${id}`, Date.now());
       return created('person', String(id), { name: person.name, owner_id: person.owner_id ?? 1 });
     },
     createLead: (lead) => {
       const id = randomUUID();
       leads.set(id, { ...lead });
+      addedAt.set(`l${id}`, Date.now());
       return { id, event: created('lead', id, { title: lead.title, owner_id: lead.owner_id ?? 1 }) };
     },
     retryOf: (event, options = {}) => ({

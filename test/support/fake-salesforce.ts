@@ -60,6 +60,7 @@ export async function startFakeSalesforce(): Promise<FakeSalesforce> {
   };
   const validTokens = new Set<string>();
   const leads = new Map<string, FakeLead>();
+  const createdAt = new Map<string, number>();
   const writes: FakeSalesforce['writes'] = [];
   let url = '';
 
@@ -82,6 +83,15 @@ export async function startFakeSalesforce(): Promise<FakeSalesforce> {
     }
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer || !validTokens.has(bearer)) return send(401, [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }]);
+    if (req.method === 'GET' && path === '/services/data/v62.0/query') {
+      // The catch-up sweep's SOQL: SELECT Id FROM Lead WHERE CreatedDate >= <datetime> ORDER BY CreatedDate LIMIT n.
+      const soql = new URL(req.url ?? '', url).searchParams.get('q') ?? '';
+      const query = /^SELECT Id FROM Lead WHERE CreatedDate >= (\S+) ORDER BY CreatedDate LIMIT (\d+)$/.exec(soql);
+      if (!query) return send(400, [{ errorCode: 'MALFORMED_QUERY', message: 'unexpected query' }]);
+      const since = Date.parse(query[1]);
+      const ids = [...createdAt].filter(([, at]) => at >= since).sort((a, b) => a[1] - b[1]).slice(0, Number(query[2]));
+      return send(200, { totalSize: ids.length, done: true, records: ids.map(([id]) => ({ attributes: { type: 'Lead', url: `/services/data/v62.0/sobjects/Lead/${id}` }, Id: id })) });
+    }
     const match = /^\/services\/data\/v62\.0\/sobjects\/Lead\/([A-Za-z0-9]{15,18})$/.exec(path);
     if (!match) return send(404, [{ errorCode: 'NOT_FOUND', message: 'The requested resource does not exist' }]);
     const id = match[1];
@@ -117,7 +127,10 @@ export async function startFakeSalesforce(): Promise<FakeSalesforce> {
     refreshes: 0,
     ruleOwner: '00G000000000009AAA',
     newLeadId: () => salesforceId('00Q'),
-    createLead: (id, lead) => void leads.set(id, { OwnerId: '005000000000000AAA', ...lead }),
+    createLead: (id, lead) => {
+      leads.set(id, { OwnerId: '005000000000000AAA', ...lead });
+      createdAt.set(id, Date.now());
+    },
     outboundMessage: (leadIds, options = {}) => {
       const org = options.organizationId ?? organizationId;
       const notifications = leadIds

@@ -64,9 +64,15 @@ export async function syncCrmConnector(deps: SyncDeps, scope: Scope, crm: Crm, n
 }
 
 /** The hourly sweep of every connector; one that fails is reported and the others go on. */
-export async function syncAllCrmConnectors(deps: SyncDeps, onError: (connector: { business: string; crm: string }, error: unknown) => void, now = new Date()): Promise<number> {
+export async function syncAllCrmConnectors(
+  deps: SyncDeps,
+  onError: (connector: { business: string; crm: string }, error: unknown) => void,
+  beat: () => void = () => undefined,
+  now = new Date(),
+): Promise<number> {
   let swept = 0;
   for (const connector of await listConnectors(deps.prisma)) {
+    beat();
     try {
       await syncConnector(deps, connector, now);
       swept++;
