@@ -77,6 +77,18 @@ test('new contacts are routed by the policy, each routed agent\'s owner written 
   expect(await stack.prisma.routingDecision.count({ where: { business: stack.business, client: { id: `hubspot:${second}` } } })).toBe(1);
 });
 
+test('a queued lead taken out of the queue ends canceled: nobody assigned, nothing written back', async () => {
+  // a1 holds the third lead and a2 the second: the policy queues this one.
+  const id = await newLead();
+  const clientId = `hubspot:${id}`;
+  await eventually(async () => ((await stack.api('GET', '/routing-policies/sales/queue', { token })).body.queue.some((q: any) => q.client === clientId) ? true : undefined), 30_000);
+  expect((await stack.api('DELETE', `/clients/${clientId}/route`, { token })).status).toBe(200);
+  await eventually(async () => (await createdEvent(id))?.outcome === 'canceled' || undefined, 60_000);
+  expect(writesOf(id)).toEqual([]);
+  expect(await activeAgents(clientId)).toEqual([]);
+  expect((await stack.prisma.crmLead.findFirstOrThrow({ where: { business: stack.business, crm: 'hubspot', recordId: String(id) } })).writeStatus).toBe('canceled');
+});
+
 test('under a policy that rejects when nobody is eligible, the lead is not assigned, nothing is written back, and crm.owner_sync_failed says why', async () => {
   expect((await stack.api('PUT', '/routing-policies/strict', { token, body: { team: 'sales', capacity: 1, working_hours: false, when_none_eligible: 'reject' } })).status).toBe(200);
   expect((await stack.api('PUT', '/integrations/hubspot', { token, body: { policy: 'strict', settings: settings(), agent_map: agentMap } })).status).toBe(200);
