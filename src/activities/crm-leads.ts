@@ -1,3 +1,4 @@
+import { heartbeat, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { CrmEndpoints } from '../config/index';
@@ -6,7 +7,8 @@ import type { Prisma } from '../db/prisma';
 import { CrmFailureType, type ProcessCrmLeadInput } from '../domain';
 import type { SecretBox } from '../secrets/secret-box';
 import { UseCaseError } from '../use-cases/errors';
-import { assignLead, decideLead, failLeadOwnerWrite, finishCrmEvent, handleOwnerChange, nextCrmEvent, syncLeadClient, writeLeadOwner } from '../use-cases/integrations/leads';
+import { syncAllCrmConnectors } from '../use-cases/integrations/sync';
+import { assignLead, awaitLeadRouting, decideLead, failLeadOwnerWrite, finishCrmEvent, handleOwnerChange, nextCrmEvent, syncLeadClient, writeLeadOwner } from '../use-cases/integrations/leads';
 
 export interface CrmLeadActivityDeps {
   prisma: Prisma;
@@ -41,9 +43,18 @@ export function createCrmLeadActivities(deps: CrmLeadActivityDeps) {
     finishCrmEvent: (eventId: string, outcome: string) => finishCrmEvent(deps, eventId, outcome),
     syncLeadClient: (input: ProcessCrmLeadInput) => asTemporalFailure(() => syncLeadClient(deps, input)),
     decideLead: (input: ProcessCrmLeadInput) => asTemporalFailure(async () => (await decideLead(deps, input)).writeStatus),
+    awaitLeadRouting: (input: ProcessCrmLeadInput) => asTemporalFailure(() => awaitLeadRouting(deps, input)),
     assignLead: (input: ProcessCrmLeadInput) => asTemporalFailure(() => assignLead(deps, input)),
     writeLeadOwner: (input: ProcessCrmLeadInput) => asTemporalFailure(() => writeLeadOwner(deps, input)),
     failLeadOwnerWrite: (input: ProcessCrmLeadInput, error: string) => failLeadOwnerWrite(deps, input, error),
+    /** The hourly catch-up sweep of every connector (housekeeping); a CRM that fails is logged, the others go on. */
+    syncCrmConnectors: () =>
+      syncAllCrmConnectors(
+        deps,
+        (connector, error) => log.warn('CRM catch-up sweep failed for a connector', { business: connector.business, crm: connector.crm, error: error instanceof Error ? error.message : String(error) }),
+        // The housekeeping activities' heartbeat timeout is 2 minutes: one beat per connector.
+        () => heartbeat(),
+      ),
     handleOwnerChange: (input: ProcessCrmLeadInput, eventId: string) => asTemporalFailure(() => handleOwnerChange(deps, input, eventId)),
   };
 }

@@ -5,6 +5,7 @@ import type { Prisma } from '../db/prisma';
 import { assignOldestWaiting, policiesWithWaiting } from '../db/routing-decisions';
 import type { DrainResult, RoutingQueueInput } from '../domain';
 import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
+import { wakeQueuedCrmLead } from '../starters/process-crm-lead-workflow';
 import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
 
 export interface RoutingActivityDeps {
@@ -32,6 +33,7 @@ export function createRoutingActivities({ prisma, temporal, taskQueue }: Routing
         }
         assigned++;
         await startOrWakeExpiry(temporal, taskQueue, step.assigned.workflowId, step.assigned.expiry);
+        await wakeQueuedCrmLead(temporal, step.business, step.clientId);
         if (assigned >= MAX_PER_DRAIN) return { assigned, waiting: -1, oldestSince: null, nextChangeAt: null, gone: false };
       }
     },

@@ -35,5 +35,25 @@ export function hubspotApi(accessToken: string, basePath = HUBSPOT_API_URL): Crm
         throw failure('write the contact owner', error);
       }
     },
+    async listCreatedSince(since, limit) {
+      const ids: string[] = [];
+      let after: string | undefined;
+      try {
+        do {
+          const page = await client.crm.contacts.searchApi.doSearch({
+            filterGroups: [{ filters: [{ propertyName: 'createdate', operator: 'GTE' as never, value: String(since.getTime()) }] }],
+            sorts: ['createdate'],
+            properties: ['createdate'],
+            limit: 100,
+            ...(after && { after }),
+          });
+          ids.push(...page.results.map((contact) => contact.id));
+          after = page.paging?.next?.after;
+        } while (after && ids.length < limit);
+      } catch (error) {
+        throw failure('list new contacts', error);
+      }
+      return ids.slice(0, limit);
+    },
   };
 }

@@ -21,7 +21,8 @@ export function crmApiOf(crm: Crm, settings: Record<string, string>, secrets: Re
         refreshToken: secrets.refresh_token,
         clientId: settings.client_id,
         clientSecret: secrets.client_secret,
-        loginUrl: settings.login_url,
+        // A test's or npm start's fake serves the token endpoint beside the REST API.
+        loginUrl: endpoints.salesforce ?? settings.login_url,
       });
     case 'pipedrive':
       return pipedriveApi(secrets.api_token, endpoints.pipedrive);

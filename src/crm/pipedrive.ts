@@ -58,5 +58,26 @@ export function pipedriveApi(apiToken: string, base = PIPEDRIVE_API_URL): CrmApi
         throw failure('write the owner', error);
       }
     },
+    async listCreatedSince(since, limit) {
+      // Persons (API v2) and leads (API v1) changed since `since`, kept when they were added since.
+      const ids: string[] = [];
+      try {
+        let cursor: string | undefined;
+        do {
+          const page = await persons.getPersons({ updated_since: since.toISOString().replace(/\.\d{3}Z$/, 'Z'), sort_by: 'add_time', sort_direction: 'asc', limit: 100, ...(cursor && { cursor }) });
+          for (const person of page.data ?? []) if (person.add_time && Date.parse(person.add_time) >= since.getTime()) ids.push(String(person.id));
+          cursor = page.additional_data?.next_cursor ?? undefined;
+        } while (cursor && ids.length < limit);
+        for (let start = 0; ids.length < limit; start += 100) {
+          const page = await leads.getLeads({ limit: 100, start, updated_since: since.toISOString().replace(/\.\d{3}Z$/, 'Z'), sort: 'add_time' });
+          const batch = (page.data ?? []) as { id?: string; add_time?: string }[];
+          for (const lead of batch) if (lead.id && lead.add_time && Date.parse(lead.add_time) >= since.getTime()) ids.push(lead.id);
+          if (batch.length < 100) break;
+        }
+      } catch (error) {
+        throw failure('list new records', error);
+      }
+      return ids.slice(0, limit);
+    },
   };
 }

@@ -58,5 +58,15 @@ export function salesforceApi(access: SalesforceAccess): CrmApi {
       }
       if (!result.success) throw new CrmRequestFailed('Salesforce refused to write the Lead owner', undefined, true);
     },
+    async listCreatedSince(since, limit) {
+      // A SOQL datetime literal is unquoted ISO 8601; `since` is ours, never a caller's text.
+      const soql = `SELECT Id FROM Lead WHERE CreatedDate >= ${since.toISOString().replace(/\.\d{3}Z$/, 'Z')} ORDER BY CreatedDate LIMIT ${Math.max(1, Math.floor(limit))}`;
+      try {
+        const result = await connection.query<{ Id: string }>(soql, { autoFetch: true, maxFetch: limit });
+        return result.records.map((lead) => lead.Id).slice(0, limit);
+      } catch (error) {
+        throw failure('list new Leads', error);
+      }
+    },
   };
 }

@@ -14,6 +14,8 @@ export interface CrmApi {
   /** The record, or null when the CRM has none with this id (deleted, merged). */
   fetchRecord(recordId: string): Promise<CrmRecord | null>;
   writeOwner(recordId: string, crmOwnerId: string): Promise<void>;
+  /** The ids of the records created since `since` (the catch-up sweep's listing), at most `limit`, oldest first. */
+  listCreatedSince(since: Date, limit: number): Promise<string[]>;
 }
 
 /**

@@ -53,3 +53,8 @@ export function findBusinessConnector(prisma: Prisma, business: string, crm: str
 export async function deleteConnector(prisma: Prisma, scope: Scope, crm: string): Promise<boolean> {
   return (await prisma.crmConnector.deleteMany({ where: { ...scope, crm } })).count > 0;
 }
+
+/** Every connector of every business, oldest first (the hourly catch-up sweep's list). */
+export function listConnectors(prisma: Prisma) {
+  return prisma.crmConnector.findMany({ orderBy: { createdAt: 'asc' } });
+}

@@ -49,11 +49,18 @@ export async function markEventProcessed(db: Prisma | Tx, id: string, outcome: s
 }
 
 /** Records with events left unhandled for longer than `graceMs`: what the sweep hands to their workflows again. */
-export function recordsWithStaleEvents(prisma: Prisma, graceMs: number, take: number, now = new Date()) {
+export function recordsWithStaleEvents(prisma: Prisma, graceMs: number, take: number, now = new Date(), of?: { business: string; crm: string }) {
   return prisma.crmInboundEvent.findMany({
-    where: { processedAt: null, receivedAt: { lt: new Date(now.getTime() - graceMs) } },
+    where: { ...of, processedAt: null, receivedAt: { lt: new Date(now.getTime() - graceMs) } },
     distinct: ['business', 'crm', 'recordId'],
     select: { business: true, crm: true, recordId: true },
     take,
   });
+}
+
+/** Of these records, the ones a creation was already recorded for (by a webhook or an earlier sweep). */
+export async function recordsWithCreation(prisma: Prisma, business: string, crm: string, recordIds: string[]): Promise<Set<string>> {
+  if (recordIds.length === 0) return new Set();
+  const rows = await prisma.crmInboundEvent.findMany({ where: { business, crm, kind: 'created', recordId: { in: recordIds } }, distinct: ['recordId'], select: { recordId: true } });
+  return new Set(rows.map((row) => row.recordId));
 }

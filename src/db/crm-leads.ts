@@ -20,7 +20,9 @@ export interface NewLead extends LeadKey {
   clientId: string;
   agents: string[];
   crmOwnerId: string | null;
-  writeStatus: 'pending' | 'unmapped';
+  /** `queued` while the routing policy's queue holds the client; `rejected` when the policy found nobody and says reject. */
+  writeStatus: 'pending' | 'unmapped' | 'queued' | 'rejected';
+  assignedAt?: Date | null;
 }
 
 const where = ({ business, crm, recordId }: LeadKey) => ({ business_crm_recordId: { business, crm, recordId } });
@@ -37,6 +39,20 @@ export async function insertLeadDecision(tx: Tx, lead: NewLead) {
 
 export async function markLeadAssigned(prisma: Prisma, key: LeadKey, now = new Date()): Promise<void> {
   await prisma.crmLead.updateMany({ where: { ...key, assignedAt: null }, data: { assignedAt: now } });
+}
+
+/** queued → pending (or unmapped): the routing queue assigned the client to `agent`. False when it was no longer queued. */
+export async function markLeadRouted(prisma: Prisma | Tx, key: LeadKey, agent: string, crmOwnerId: string | null, now = new Date()): Promise<boolean> {
+  const updated = await prisma.crmLead.updateMany({
+    where: { ...key, writeStatus: 'queued' },
+    data: { agents: [agent], crmOwnerId, assignedAt: now, writeStatus: crmOwnerId ? 'pending' : 'unmapped' },
+  });
+  return updated.count > 0;
+}
+
+/** queued → canceled: the client was taken out of the routing queue, so nobody is written back. */
+export async function markLeadUnrouted(prisma: Prisma, key: LeadKey, error: string): Promise<boolean> {
+  return (await prisma.crmLead.updateMany({ where: { ...key, writeStatus: 'queued' }, data: { writeStatus: 'canceled', writeError: error.slice(0, 500) } })).count > 0;
 }
 
 /** pending → written. */

@@ -192,7 +192,7 @@ async function standing(tx: Tx, decision: DecisionWithKeys): Promise<RouteOutcom
 }
 
 export type DrainStep =
-  | { outcome: 'assigned'; assigned: RecordedAssignment }
+  | { outcome: 'assigned'; assigned: RecordedAssignment; business: string; clientId: string }
   | { outcome: 'none'; waiting: number; oldestSince: Date | null; nextChangeAt: Date | null }
   | { outcome: 'gone' };
 
@@ -229,7 +229,12 @@ export async function assignOldestWaiting(tx: Tx, record: RecordEvent, policyPk:
   });
   events.push(routingEvent('routing.assigned', decision, scope, 'rule'));
   for (const event of events) await record(event);
-  return { outcome: 'assigned', assigned: tried.assigned };
+  return { outcome: 'assigned', assigned: tried.assigned, business: policy.business, clientId: oldest.client.id };
+}
+
+/** The decision a route request with this Idempotency-Key made for the user, or null. */
+export function findDecisionByKey(prisma: Prisma, scope: Scope, idempotencyKey: string) {
+  return prisma.routingDecision.findUnique({ where: { business_ownerId_idempotencyKey: { ...scope, idempotencyKey } }, include: DECISION_INCLUDE });
 }
 
 export function findDecision(prisma: Prisma, scope: Scope, id: string) {

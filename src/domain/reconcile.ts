@@ -44,7 +44,12 @@ export interface HousekeepingInput {
   /** Carried over continue-as-new: when the next full pass and the next sweep are due, ISO 8601. */
   nextFullAt?: string;
   nextSweepAt?: string;
+  /** When the next CRM catch-up sweep is due, ISO 8601 (carried over continue-as-new). */
+  nextCrmSyncAt?: string;
 }
+
+/** The CRM connectors' catch-up sweep runs this often (issue 32 § 4). */
+export const CRM_SYNC_EVERY_MS = 60 * 60 * 1000;
 
 /** Deliveries wait to be handed over: the housekeeping run sweeps now rather than at its next hour. */
 export const sweepWebhooksSignal = defineSignal('sweepWebhooks');

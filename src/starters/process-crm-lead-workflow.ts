@@ -1,5 +1,5 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import { crmClientId, crmEventRecordedSignal, crmLeadWorkflowId, PROCESS_CRM_LEAD_WORKFLOW, type ProcessCrmLeadInput, type ProcessCrmLeadWorkflow } from '../domain';
+import { CRMS, type Crm, crmClientId, crmEventRecordedSignal, crmLeadWorkflowId, PROCESS_CRM_LEAD_WORKFLOW, type ProcessCrmLeadInput, type ProcessCrmLeadWorkflow } from '../domain';
 import { searchAttributesOf } from './search-attributes';
 
 /* The one place a CRM lead's workflow (`processCrmLead`) is started or woken. */
@@ -18,4 +18,18 @@ export function signalCrmLeadWorkflow(temporal: TemporalClient, taskQueue: strin
     typedSearchAttributes: searchAttributesOf({ business: input.business, clientId: crmClientId(input.crm, input.recordId) }),
     staticSummary: `Lead ${input.crm} ${input.recordId}`,
   });
+}
+
+/**
+ * The routing queue assigned a client: when it is a CRM lead waiting for that, its run looks now
+ * instead of at its next poll. Best effort: nothing to wake is fine.
+ */
+export async function wakeQueuedCrmLead(temporal: TemporalClient, business: string, clientId: string): Promise<void> {
+  const [crm, ...rest] = clientId.split(':');
+  if (!(CRMS as readonly string[]).includes(crm) || rest.length === 0) return;
+  const input = { business, crm: crm as Crm, recordId: rest.join(':') };
+  await temporal.workflow
+    .getHandle(crmLeadWorkflowId(input))
+    .signal(crmEventRecordedSignal)
+    .catch(() => undefined);
 }

@@ -1,8 +1,8 @@
 import { ActivityFailure, condition, continueAsNew, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { FULL_RECONCILE_EVERY_MS, HOUSEKEEPING_RUN_MS, type HousekeepingInput, RECONCILE_EVERY_MS, sweepWebhooksSignal } from '../domain';
+import { CRM_SYNC_EVERY_MS, FULL_RECONCILE_EVERY_MS, HOUSEKEEPING_RUN_MS, type HousekeepingInput, RECONCILE_EVERY_MS, sweepWebhooksSignal } from '../domain';
 
-const { reconcileOrphans, handOverPendingDeliveries } = proxyActivities<ReturnType<typeof createActivities>>({
+const { reconcileOrphans, handOverPendingDeliveries, syncCrmConnectors } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '2 minutes',
   retry: { initialInterval: '5 seconds', maximumInterval: '1 minute', maximumAttempts: 5 },
@@ -11,7 +11,7 @@ const { reconcileOrphans, handOverPendingDeliveries } = proxyActivities<ReturnTy
 /**
  * The service's upkeep in one run per task queue, in place of a Schedule's run every two minutes: a
  * recent reconciler pass every RECONCILE_EVERY_MS (the first pass of a fresh run is full, then one every
- * FULL_RECONCILE_EVERY_MS), the webhook sweep every `sweepEveryMs` and at once when signaled. A pass that
+ * FULL_RECONCILE_EVERY_MS), the CRM connectors' catch-up sweep every hour, the webhook sweep every `sweepEveryMs` and at once when signaled. A pass that
  * fails after its retries is logged and the loop goes on: the next one covers it (a recent pass looks back
  * three intervals). Each loop is a handful of events; the run continues as new every HOUSEKEEPING_RUN_MS
  * (about 2,000 events), carrying when the next full pass and sweep are due.
@@ -21,6 +21,7 @@ export async function housekeeping(input: HousekeepingInput): Promise<void> {
   let nextFull = input.nextFullAt ? Date.parse(input.nextFullAt) : started;
   let nextSweep = input.nextSweepAt ? Date.parse(input.nextSweepAt) : started + input.sweepEveryMs;
   let nextRecent = started;
+  let nextCrmSync = input.nextCrmSyncAt ? Date.parse(input.nextCrmSyncAt) : started + CRM_SYNC_EVERY_MS;
   let sweepAsked = false;
   setHandler(sweepWebhooksSignal, () => {
     sweepAsked = true;
@@ -32,6 +33,10 @@ export async function housekeeping(input: HousekeepingInput): Promise<void> {
       await step('webhook sweep', () => handOverPendingDeliveries({ graceMs: input.sweepGraceMs }));
       nextSweep = Date.now() + input.sweepEveryMs;
     }
+    if (Date.now() >= nextCrmSync) {
+      await step('CRM catch-up sweep', () => syncCrmConnectors());
+      nextCrmSync = Date.now() + CRM_SYNC_EVERY_MS;
+    }
     if (Date.now() >= nextFull) {
       await step('full reconciler pass', () => reconcileOrphans({ full: true }));
       nextFull = Date.now() + FULL_RECONCILE_EVERY_MS;
@@ -41,9 +46,9 @@ export async function housekeeping(input: HousekeepingInput): Promise<void> {
       nextRecent = Date.now() + RECONCILE_EVERY_MS;
     }
     if (Date.now() - started >= HOUSEKEEPING_RUN_MS || workflowInfo().continueAsNewSuggested) {
-      await continueAsNew<typeof housekeeping>({ ...input, nextFullAt: new Date(nextFull).toISOString(), nextSweepAt: new Date(nextSweep).toISOString() });
+      await continueAsNew<typeof housekeeping>({ ...input, nextFullAt: new Date(nextFull).toISOString(), nextSweepAt: new Date(nextSweep).toISOString(), nextCrmSyncAt: new Date(nextCrmSync).toISOString() });
     }
-    const wake = Math.min(nextRecent, nextFull, nextSweep, started + HOUSEKEEPING_RUN_MS);
+    const wake = Math.min(nextRecent, nextFull, nextSweep, nextCrmSync, started + HOUSEKEEPING_RUN_MS);
     await condition(() => sweepAsked, Math.max(1, wake - Date.now()));
   }
 }

@@ -1,11 +1,11 @@
-import { ActivityFailure, ApplicationFailure, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, ContinueAsNew, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import { crmEventRecordedSignal, type ProcessCrmLeadInput } from '../domain';
 
 type Activities = ReturnType<typeof createActivities>;
 
 // Database steps: short, retried for a while.
-const { nextCrmEvent, finishCrmEvent, decideLead, failLeadOwnerWrite } = proxyActivities<Activities>({
+const { nextCrmEvent, finishCrmEvent, decideLead, awaitLeadRouting, failLeadOwnerWrite } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
@@ -16,6 +16,10 @@ const { syncLeadClient, assignLead, writeLeadOwner, handleOwnerChange } = proxyA
   startToCloseTimeout: '90 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 10 },
 });
+
+/** A lead waiting in its policy's queue is looked at again after this, doubling up to the cap; the queue's assignment also wakes the run. */
+const QUEUED_FIRST_LOOK_MS = 2_000;
+const QUEUED_LOOK_CAP_MS = 5 * 60_000;
 
 /** Events handled by one run before it continues as new, keeping its history short. */
 const EVENTS_PER_RUN = 50;
@@ -33,8 +37,10 @@ const failureMessage = (error: unknown) => {
  */
 export async function processCrmLead(input: ProcessCrmLeadInput): Promise<void> {
   let woken = false;
+  const poked = { value: false };
   setHandler(crmEventRecordedSignal, () => {
     woken = true;
+    poked.value = true;
   });
   for (let handled = 0; handled < EVENTS_PER_RUN; handled++) {
     woken = false;
@@ -43,13 +49,13 @@ export async function processCrmLead(input: ProcessCrmLeadInput): Promise<void> 
       if (woken) continue;
       return;
     }
-    const outcome = next.kind === 'created' ? await routeLead(input) : await handleOwnerChange(input, next.eventId).catch(() => 'failed');
+    const outcome = next.kind === 'created' ? await routeLead(input, poked) : await handleOwnerChange(input, next.eventId).catch(() => 'failed');
     await finishCrmEvent(next.eventId, outcome);
   }
   await continueAsNew<typeof processCrmLead>(input);
 }
 
-async function routeLead(input: ProcessCrmLeadInput): Promise<string> {
+async function routeLead(input: ProcessCrmLeadInput, poked: { value: boolean }): Promise<string> {
   let found: boolean;
   try {
     found = await syncLeadClient(input);
@@ -61,9 +67,19 @@ async function routeLead(input: ProcessCrmLeadInput): Promise<string> {
   try {
     writeStatus = await decideLead(input);
     await assignLead(input);
-  } catch {
+    // Queued by the connector's policy: the event stays unfinished while the lead waits, so a new run
+    // (after continue-as-new or a restart) comes back here and waits on.
+    for (let wait = QUEUED_FIRST_LOOK_MS; writeStatus === 'queued'; wait = Math.min(wait * 2, QUEUED_LOOK_CAP_MS)) {
+      poked.value = false;
+      await condition(() => poked.value, wait);
+      if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof processCrmLead>(input);
+      writeStatus = await awaitLeadRouting(input);
+    }
+  } catch (error) {
+    if (error instanceof ContinueAsNew) throw error;
     return 'assign_refused';
   }
+  if (writeStatus === 'rejected' || writeStatus === 'canceled') return writeStatus;
   if (writeStatus !== 'pending') return 'routed';
   try {
     await writeLeadOwner(input);

@@ -60,7 +60,8 @@ test('a connector is set, shown without its credentials, changed, and removed; i
 test('bad connectors are refused with the field named, and nothing is stored', async () => {
   const token = await userWithAgents('a1');
   const put = (crm: string, body: unknown) => stack.api('PUT', `/integrations/${crm}`, { token, body });
-  expectProblem(await put('hubspot', { policy: 'round-robin', settings: HUBSPOT }), 400, 'Routing policies are not available yet: name the agents to assign in agents');
+  expectProblem(await put('hubspot', { policy: 'round-robin', settings: HUBSPOT }), 400, 'Routing policy round-robin not found or not authorized');
+  expectProblem(await put('hubspot', { policy: 'round-robin', agents: ['a1'], settings: HUBSPOT }), 400, 'Invalid policy: name the agents to assign or a routing policy, not both');
   expectProblem(await put('hubspot', { settings: HUBSPOT }), 400, 'Missing agents: name the agents to assign (or a routing policy)');
   expectProblem(await put('hubspot', { agents: ['a9'], settings: HUBSPOT }), 400, 'Invalid agents: no agent a9');
   expectProblem(await put('hubspot', { agents: ['a1'], settings: HUBSPOT, agent_map: { '7': 'a9' } }), 400, 'Invalid agents: no agent a9');

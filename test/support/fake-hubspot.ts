@@ -68,6 +68,7 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
   const accessToken = `pat-na1-${Math.random().toString(36).slice(2)}`;
   const clientSecret = `secret-${Math.random().toString(36).slice(2)}`;
   const contacts = new Map<string, FakeContact>();
+  const createdAt = new Map<string, number>();
   const writes: FakeHubspot['writes'] = [];
   let refusals: number[] = [];
   let target: string | undefined;
@@ -101,6 +102,17 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
     const body = await readBody(req);
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
     if (req.headers.authorization !== `Bearer ${accessToken}`) return send(401, { status: 'error', category: 'INVALID_AUTHENTICATION', message: 'Authentication credentials not found.' });
+    if (req.method === 'POST' && req.url === '/crm/v3/objects/contacts/search') {
+      // The catch-up sweep's listing: contacts whose createdate is at or after the filter's, oldest first.
+      const request = JSON.parse(body) as { filterGroups?: { filters?: { propertyName: string; operator: string; value: string }[] }[]; limit?: number; after?: string };
+      const filter = request.filterGroups?.[0]?.filters?.find((f) => f.propertyName === 'createdate' && f.operator === 'GTE');
+      const since = filter ? Number(filter.value) : 0;
+      const all = [...createdAt].filter(([, at]) => at >= since).sort((a, b) => a[1] - b[1]);
+      const offset = Number(request.after ?? 0);
+      const page = all.slice(offset, offset + (request.limit ?? 10));
+      const results = page.map(([id, at]) => ({ id, properties: { createdate: new Date(at).toISOString(), hs_object_id: id }, createdAt: new Date(at).toISOString(), updatedAt: new Date(at).toISOString(), archived: false }));
+      return send(200, { total: all.length, results, ...(offset + page.length < all.length && { paging: { next: { after: String(offset + page.length) } } }) });
+    }
     const match = /^\/crm\/v3\/objects\/contacts\/(\d+)(\?.*)?$/.exec(req.url ?? '');
     if (!match) return send(404, { status: 'error', category: 'OBJECT_NOT_FOUND' });
     const id = match[1];
@@ -140,6 +152,7 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
     },
     createContact: (id, contact) => {
       contacts.set(String(id), { ...contact });
+      if (!createdAt.has(String(id))) createdAt.set(String(id), Date.now());
       return event(id, 'contact.creation');
     },
     deliver,

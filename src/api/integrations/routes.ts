@@ -1,8 +1,11 @@
 import { Router, type Request } from 'express';
 import type { Prisma } from '../../db/prisma';
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { CrmEndpoints } from '../../config/index';
 import type { SecretBox } from '../../secrets/secret-box';
 import { deleteCrmConnector, getCrmConnector, putCrmConnector } from '../../use-cases/integrations/connectors';
 import { crmOf } from '../../use-cases/integrations/request';
+import { syncCrmConnector } from '../../use-cases/integrations/sync';
 import { scopeOf } from '../http/scope';
 
 export interface IntegrationRoutesDeps {
@@ -11,6 +14,10 @@ export interface IntegrationRoutesDeps {
   secrets: SecretBox;
   /** Where the CRMs reach this API; unset: the request's own origin. */
   publicBaseUrl?: string;
+  temporal: TemporalClient;
+  taskQueue: string;
+  /** The CRMs' REST bases when not the vendors' (the sweep lists records through them). */
+  crmEndpoints?: CrmEndpoints;
 }
 
 /** Where a CRM posts: PUBLIC_BASE_URL, else the origin this request came to. */
@@ -27,6 +34,10 @@ export function integrationsRouter(deps: IntegrationRoutesDeps): Router {
 
   router.get('/integrations/:crm', async (req, res) => {
     res.json(await getCrmConnector(deps, scopeOf(req), crmOf(req.params.crm as string), inboundBaseOf(req, deps.publicBaseUrl)));
+  });
+
+  router.post('/integrations/:crm/sync', async (req, res) => {
+    res.json(await syncCrmConnector(deps, scopeOf(req), crmOf(req.params.crm as string)));
   });
 
   router.delete('/integrations/:crm', async (req, res) => {

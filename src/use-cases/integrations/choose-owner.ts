@@ -1,32 +1,20 @@
-import type { CrmConnector } from '../../generated/prisma/client';
+import type { Prisma } from '../../db/prisma';
+import { findPolicy } from '../../db/routing-policies';
+import type { Scope } from '../../db/scope';
 import { Invalid } from '../errors';
 
 /*
- * Whom a new lead goes to: the one seam between the connectors and lead routing. Until routing
- * policies exist here, a connector names its `agents` and all of them are assigned, as assign-agents
- * does; a policy (issue "Lead routing") plugs in here and in `refuseUnavailablePolicy`.
+ * Whom a new lead goes to: a connector names either its `agents` (all assigned, as assign-agents does)
+ * or one of its owner's routing policies (the lead is routed by it: src/use-cases/integrations/leads.ts).
  */
 
-export const POLICIES_UNAVAILABLE = 'Routing policies are not available yet: name the agents to assign in agents';
-
-/** A connector naming a routing policy is refused while this service has no routing. */
-export function refuseUnavailablePolicy(policy: string | null): void {
-  if (policy !== null) throw new Invalid(POLICIES_UNAVAILABLE);
+/** A connector's policy must be one of the connector owner's routing policies. */
+export async function refuseUnknownPolicy(prisma: Prisma, scope: Scope, policy: string | null): Promise<void> {
+  if (policy !== null && !(await findPolicy(prisma, scope, policy))) throw new Invalid(`Routing policy ${policy} not found or not authorized`);
 }
 
-export interface OwnerChoice {
-  /** The agents to assign, in the connector's order; the first is the one whose CRM owner is written back. */
-  agents: string[];
-}
-
-export interface LeadClient {
-  id: string;
-  timezone: string | null;
-}
-
-export function chooseOwner(connector: Pick<CrmConnector, 'agents' | 'policy'>, _client: LeadClient): OwnerChoice {
-  return { agents: [...connector.agents] };
-}
+/** The routing request's idempotency key of a CRM record: one decision per record, however often it arrives. */
+export const leadRoutingKey = (crm: string, recordId: string) => `crm-lead:${crm}:${recordId}`.slice(0, 255);
 
 /** The CRM owner id `agent_map` gives the agent, or null when it names none. */
 export function crmOwnerOf(agentMap: unknown, agentId: string): string | null {

@@ -6,7 +6,7 @@ import type { Crm } from '../../domain';
 import type { SecretBox } from '../../secrets/secret-box';
 import { connectorView, crmInboundUrl } from '../../views/crm-connector';
 import { Conflict, Invalid, NotFound } from '../errors';
-import { refuseUnavailablePolicy } from './choose-owner';
+import { refuseUnknownPolicy } from './choose-owner';
 import { CRM_SETTINGS, parseConnectorRequest } from './request';
 
 export interface ConnectorDeps {
@@ -28,7 +28,7 @@ export function openCrmSecrets(secrets: SecretBox, sealed: string): Record<strin
  */
 export async function putCrmConnector(deps: ConnectorDeps, scope: Scope, crm: Crm, body: unknown, base: string) {
   const request = parseConnectorRequest(crm, body);
-  refuseUnavailablePolicy(request.policy);
+  await refuseUnknownPolicy(deps.prisma, scope, request.policy);
   const named = [...new Set([...request.agents, ...Object.values(request.agentMap)])];
   const found = await existingAgentIds(deps.prisma, scope, named);
   const missing = named.find((id) => !found.has(id));

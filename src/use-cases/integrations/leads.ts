@@ -4,7 +4,9 @@ import { crmApiOf } from '../../crm';
 import { findClient, upsertClient } from '../../db/clients';
 import { findBusinessConnector } from '../../db/crm-connectors';
 import { findInboundEvent, markEventProcessed, nextPendingEvent } from '../../db/crm-inbound-events';
-import { findLead, followCrmOwner, insertLeadDecision, markLeadAssigned, markOwnerWriteFailed, markOwnerWritten, type LeadKey } from '../../db/crm-leads';
+import { findLead, followCrmOwner, insertLeadDecision, markLeadAssigned, markLeadRouted, markLeadUnrouted, markOwnerWriteFailed, markOwnerWritten, type LeadKey } from '../../db/crm-leads';
+import { findDecisionByKey } from '../../db/routing-decisions';
+import type { Scope } from '../../db/scope';
 import { withEvents } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
 import { crmClientId, DEFAULT_DT_UNTIL, type ProcessCrmLeadInput } from '../../domain';
@@ -12,10 +14,11 @@ import type { SecretBox } from '../../secrets/secret-box';
 import { ownerConflictData, ownerSyncFailedData } from '../../views/crm-lead';
 import { assignAgents } from '../assignments/assign';
 import { unassignAgent } from '../assignments/unassign';
-import { NotFound } from '../errors';
+import { Conflict, NotFound } from '../errors';
+import { NO_AGENT_AVAILABLE, routeClientRequest } from '../routing/route';
 import { isTimeZone } from '../input/time-zone';
 import { normalisePhone } from '../input/validation';
-import { agentOfCrmOwner, chooseOwner, crmOwnerOf } from './choose-owner';
+import { agentOfCrmOwner, crmOwnerOf, leadRoutingKey } from './choose-owner';
 import { openCrmSecrets } from './connectors';
 
 /*
@@ -73,25 +76,78 @@ export async function syncLeadClient(deps: LeadDeps, input: ProcessCrmLeadInput)
 }
 
 /**
- * The decision, made once per record: the agents `chooseOwner` names and the first one's CRM owner id.
- * Without one in `agent_map` nothing is written back, which `crm.owner_sync_failed` reports.
+ * The decision, made once per record. A connector naming `agents`: those agents, and the first one's
+ * CRM owner id. A connector naming a `policy`: the client is routed by it (Idempotency-Key derived from
+ * the record, so a repeat answers the same decision) — assigned: that agent and its CRM owner id;
+ * queued: decided, the owner written once the queue assigns (`awaitLeadRouting`); nobody eligible under
+ * `when_none_eligible: reject`: `rejected`, reported as `crm.owner_sync_failed`. Without a CRM owner in
+ * `agent_map` nothing is written back, which `crm.owner_sync_failed` reports.
  */
 export async function decideLead(deps: LeadDeps, input: ProcessCrmLeadInput) {
   const { connector, scope } = await connectorOf(deps, input);
   const clientId = crmClientId(input.crm, input.recordId);
+  const earlier = await findLead(deps.prisma, keyOf(input));
+  if (earlier) return { agents: earlier.agents, writeStatus: earlier.writeStatus, decidedNow: false };
   const client = await findClient(deps.prisma, scope, clientId);
   if (!client) throw new NotFound(`Client ${clientId} not found`);
-  const { agents } = chooseOwner(connector, client);
+  const routed = connector.policy ? await routeLead(deps, scope, clientId, connector.policy, input) : null;
+  const agents = routed ? (routed.agent ? [routed.agent] : []) : [...connector.agents];
   const crmOwnerId = agents.length ? crmOwnerOf(connector.agentMap, agents[0]) : null;
+  const writeStatus = routed?.status === 'queued' ? 'queued' : routed?.status === 'rejected' ? 'rejected' : crmOwnerId ? 'pending' : 'unmapped';
   const { lead, decidedNow } = await withEvents(deps.prisma, async (tx, record) => {
-    const decided = await insertLeadDecision(tx, { ...keyOf(input), ownerId: scope.ownerId, clientId, agents, crmOwnerId, writeStatus: crmOwnerId ? 'pending' : 'unmapped' });
-    if (decided.decidedNow && !crmOwnerId) {
-      const error = agents.length ? `Agent ${agents[0]} has no ${CRM_NAMES[input.crm]} owner in agent_map: the owner was not written back` : 'The connector names no agents';
+    const decided = await insertLeadDecision(tx, { ...keyOf(input), ownerId: scope.ownerId, clientId, agents, crmOwnerId, writeStatus, assignedAt: routed?.agent ? new Date() : null });
+    if (decided.decidedNow && (writeStatus === 'unmapped' || writeStatus === 'rejected')) {
+      const error =
+        writeStatus === 'rejected'
+          ? `No agent of routing policy ${connector.policy} is available: the lead was not assigned and no owner written back`
+          : agents.length
+            ? unmappedError(input, agents[0])
+            : 'The connector names no agents';
       await record({ scope, clientPk: client.pk, clientId, type: 'crm.owner_sync_failed', data: ownerSyncFailedData({ clientId, ...input }, agents[0] ?? null, null, error) });
     }
     return decided;
   });
   return { agents: lead.agents, writeStatus: lead.writeStatus, decidedNow };
+}
+
+const unmappedError = (input: ProcessCrmLeadInput, agent: string) => `Agent ${agent} has no ${CRM_NAMES[input.crm]} owner in agent_map: the owner was not written back`;
+
+/** Routes the lead's client by the connector's policy through the routing use case, once per record. */
+async function routeLead(deps: LeadDeps, scope: Scope, clientId: string, policy: string, input: ProcessCrmLeadInput) {
+  try {
+    const answer = await routeClientRequest(deps, scope, clientId, { policy, notes: `New lead from ${CRM_NAMES[input.crm]}` }, leadRoutingKey(input.crm, input.recordId));
+    return answer.status === 'assigned' ? { status: 'assigned' as const, agent: answer.body.agent } : { status: 'queued' as const, agent: null };
+  } catch (error) {
+    if (error instanceof Conflict && error.detail === NO_AGENT_AVAILABLE) return { status: 'rejected' as const, agent: null };
+    throw error;
+  }
+}
+
+/**
+ * A lead waiting in its policy's queue: whether the queue has assigned it since. Assigned: the decision
+ * becomes that agent's, its owner to be written back (`pending`, or `unmapped`, reported). Taken out of
+ * the queue: `canceled`, nothing written. Answers the lead's write status.
+ */
+export async function awaitLeadRouting(deps: LeadDeps, input: ProcessCrmLeadInput): Promise<string> {
+  const lead = await findLead(deps.prisma, keyOf(input));
+  if (!lead) throw new NotFound('The lead was not decided');
+  if (lead.writeStatus !== 'queued') return lead.writeStatus;
+  const scope = { business: lead.business, ownerId: lead.ownerId };
+  const decision = await findDecisionByKey(deps.prisma, scope, leadRoutingKey(input.crm, input.recordId));
+  if (decision?.status === 'queued') return 'queued';
+  if (decision?.status !== 'assigned' || !decision.agent) {
+    await markLeadUnrouted(deps.prisma, keyOf(input), 'The client was taken out of the routing queue: no owner written back');
+    return 'canceled';
+  }
+  const connector = await findBusinessConnector(deps.prisma, input.business, input.crm);
+  const agent = decision.agent.id;
+  const crmOwnerId = crmOwnerOf(connector?.agentMap, agent);
+  const client = await findClient(deps.prisma, scope, lead.clientId);
+  await withEvents(deps.prisma, async (tx, record) => {
+    if (!(await markLeadRouted(tx, keyOf(input), agent, crmOwnerId)) || crmOwnerId) return;
+    await record({ scope, clientPk: client?.pk ?? null, clientId: lead.clientId, type: 'crm.owner_sync_failed', data: ownerSyncFailedData(lead, agent, null, unmappedError(input, agent)) });
+  });
+  return (await findLead(deps.prisma, keyOf(input)))!.writeStatus;
 }
 
 /** Assigns the decided agents through the assign-agents use case, once; the request's key is the record's, so a repeat joins it. */

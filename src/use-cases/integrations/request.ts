@@ -76,6 +76,7 @@ export function crmOf(name: string): Crm {
 export function parseConnectorRequest(crm: Crm, body: unknown): ConnectorRequest {
   const fields = parseBody(connectorRequest, body);
   if (!fields.agents && !fields.policy) throw new Invalid('Missing agents: name the agents to assign (or a routing policy)');
+  if (fields.agents && fields.policy) throw new Invalid('Invalid policy: name the agents to assign or a routing policy, not both');
   if (fields.agents && new Set(fields.agents).size !== fields.agents.length) throw new Invalid('Invalid agents: each agent at most once');
   const agentMap = fields.agent_map ?? {};
   if (Object.keys(agentMap).length > MAX_AGENT_MAP_ENTRIES) throw new Invalid(`Invalid agent_map: at most ${MAX_AGENT_MAP_ENTRIES} entries`);

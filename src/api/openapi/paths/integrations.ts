@@ -68,7 +68,7 @@ export const integrationsApi: ApiPart = {
       properties: {
         crm: { enum: [...CRMS] },
         agents: { type: 'array', items: { type: 'string' }, description: 'Whom a new lead is assigned to (all of them; the first one\'s CRM owner id is written back).' },
-        policy: { type: ['string', 'null'], description: 'A routing policy; always null until the service has lead routing.' },
+        policy: { type: ['string', 'null'], description: 'The routing policy each new lead is routed by (then `agents` is empty), or null.' },
         settings: { type: 'object', additionalProperties: { type: 'string' }, description: 'The settings that are not credentials.' },
         secrets_set: { type: 'array', items: { type: 'string' }, description: 'The names of the credentials stored (never their values).' },
         agent_map: { type: 'object', additionalProperties: { type: 'string' }, description: 'CRM owner (or user) id → agent `_id`.' },
@@ -79,12 +79,22 @@ export const integrationsApi: ApiPart = {
       },
       examples: [connector],
     },
+    CrmSyncOutcome: {
+      type: 'object',
+      required: ['listed', 'recorded', 'resumed'],
+      additionalProperties: false,
+      properties: {
+        listed: { type: 'integer', description: 'Records the CRM created in the last 24 hours.' },
+        recorded: { type: 'integer', description: 'Of them, the ones no creation was recorded for: routed now.' },
+        resumed: { type: 'integer', description: 'Records whose unhandled events were handed to their workflows again.' },
+      },
+    },
     CrmConnectorRequest: {
       type: 'object',
       description: 'Unknown fields are ignored.',
       properties: {
         agents: { type: ['array', 'null'], items: { type: 'string' }, minItems: 1, maxItems: 100, description: 'The caller\'s agents to assign to each new lead, as assign-agents does.' },
-        policy: { type: ['string', 'null'], description: 'A routing policy\'s id. Refused (400) while the service has no lead routing: name `agents` instead.' },
+        policy: { type: ['string', 'null'], description: 'One of the caller\'s routing policies: each new lead is routed by it (POST /clients/{_id}/route, once per CRM record) and the routed agent\'s CRM owner written back. Give `agents` or `policy`, not both.' },
         settings: { type: ['object', 'null'], additionalProperties: { type: 'string' }, description: settingsDescription },
         agent_map: { type: ['object', 'null'], additionalProperties: { type: 'string' }, maxProperties: 1000, description: 'CRM owner (or user) id → the caller\'s agent `_id`.' },
         follow_crm_owner: { type: ['boolean', 'null'], description: 'Default false.' },
@@ -106,7 +116,8 @@ export const integrationsApi: ApiPart = {
           200: json('Changed.', ref('schemas', 'CrmConnector'), { example: connector }),
           201: json('Created.', ref('schemas', 'CrmConnector'), { example: connector }),
           400: problem(400, 'A field is not valid.', {
-            policy: 'Routing policies are not available yet: name the agents to assign in agents',
+            unknownPolicy: 'Routing policy round-robin not found or not authorized',
+            agentsAndPolicy: 'Invalid policy: name the agents to assign or a routing policy, not both',
             noAgents: 'Missing agents: name the agents to assign (or a routing policy)',
             unknownAgent: 'Invalid agents: no agent a9',
             missingSetting: 'Missing settings.client_secret: a hubspot connector needs client_secret, access_token',
@@ -137,6 +148,23 @@ export const integrationsApi: ApiPart = {
         description: 'Its inbound route answers 401 from now on. Clients and assignments it made stay.',
         responses: {
           204: { description: 'Removed.' },
+          400: problem(400, 'The path is not valid.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/integrations/{crm}/sync`]: {
+      parameters: [ref('parameters', 'businessname'), crmParameter],
+      post: {
+        operationId: 'syncCrmConnector',
+        tags: ['Integrations'],
+        summary: 'Catch up with the CRM now',
+        description:
+          'Lists through the CRM\'s API the records it created in the last 24 hours (at most 1,000, oldest first) and routes each one no creation was recorded for ' +
+          '(a webhook lost, or given up), once; hands events left unhandled for 5 minutes to their workflows again. The same sweep runs every hour for every connector.',
+        responses: {
+          200: json('Swept.', ref('schemas', 'CrmSyncOutcome'), { example: { listed: 12, recorded: 1, resumed: 0 } }),
           400: problem(400, 'The path is not valid.', BAD_PATH_EXAMPLE),
           404: problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),

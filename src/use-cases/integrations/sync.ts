@@ -1,0 +1,84 @@
+import type { CrmEndpoints } from '../../config/index';
+import { CrmRequestFailed, crmApiOf } from '../../crm';
+import { findOwnConnector, listConnectors } from '../../db/crm-connectors';
+import { recordsWithCreation, recordsWithStaleEvents } from '../../db/crm-inbound-events';
+import type { Scope } from '../../db/scope';
+import type { Crm } from '../../domain';
+import type { CrmConnector } from '../../generated/prisma/client';
+import { signalCrmLeadWorkflow } from '../../starters/process-crm-lead-workflow';
+import { NotFound, Unavailable } from '../errors';
+import { openCrmSecrets } from './connectors';
+import { recordAndHandOver, type InboundDeps } from './inbound';
+
+/*
+ * The catch-up sweep: the records the CRM created in the last 24 hours, listed through its SDK; each one
+ * no creation was recorded for (a webhook lost, banned or given up) is recorded as one (`sweep:<id>`)
+ * and handed to its lead workflow like a webhook's. Events recorded but never handed over (Temporal
+ * down right after the answer) are handed over again. A record is routed once, however it arrives.
+ */
+
+export const SWEEP_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Records listed per connector and sweep; more are left for the next sweep (the oldest come first). */
+export const SWEEP_MAX_RECORDS = 1000;
+/** An event not handled after this is handed over again. */
+export const STALE_EVENT_GRACE_MS = 5 * 60 * 1000;
+
+export type SyncDeps = InboundDeps & { crmEndpoints?: CrmEndpoints };
+
+export interface SyncOutcome {
+  /** Records the CRM created in the window. */
+  listed: number;
+  /** Of them, the ones no creation was recorded for before: routed now. */
+  recorded: number;
+  /** Records whose unhandled events were handed to their workflows again. */
+  resumed: number;
+}
+
+async function syncConnector(deps: SyncDeps, connector: CrmConnector, now: Date): Promise<SyncOutcome> {
+  const crm = connector.crm as Crm;
+  const api = crmApiOf(crm, connector.settings as Record<string, string>, openCrmSecrets(deps.secrets, connector.secrets), deps.crmEndpoints);
+  const listed = await api.listCreatedSince(new Date(now.getTime() - SWEEP_WINDOW_MS), SWEEP_MAX_RECORDS);
+  const known = await recordsWithCreation(deps.prisma, connector.business, crm, listed);
+  const missed = listed.filter((id) => !known.has(id));
+  const { recorded } = await recordAndHandOver(
+    deps,
+    connector.business,
+    crm,
+    missed.map((recordId) => ({ eventKey: `sweep:${recordId}`, recordId, kind: 'created', ownerValue: null, occurredAt: null })),
+  );
+  const stale = await recordsWithStaleEvents(deps.prisma, STALE_EVENT_GRACE_MS, SWEEP_MAX_RECORDS, now, { business: connector.business, crm });
+  for (const { recordId } of stale) await signalCrmLeadWorkflow(deps.temporal, deps.taskQueue, { business: connector.business, crm, recordId });
+  return { listed: listed.length, recorded, resumed: stale.length };
+}
+
+/** POST /integrations/{crm}/sync: the caller's connector swept now. A CRM that does not answer is a 503. */
+export async function syncCrmConnector(deps: SyncDeps, scope: Scope, crm: Crm, now = new Date()): Promise<SyncOutcome> {
+  const connector = await findOwnConnector(deps.prisma, scope, crm);
+  if (!connector) throw new NotFound(`No ${crm} connector`);
+  try {
+    return await syncConnector(deps, connector, now);
+  } catch (error) {
+    if (error instanceof CrmRequestFailed) throw new Unavailable(`${error.message}: nothing was swept, try again later`, 60);
+    throw error;
+  }
+}
+
+/** The hourly sweep of every connector; one that fails is reported and the others go on. */
+export async function syncAllCrmConnectors(
+  deps: SyncDeps,
+  onError: (connector: { business: string; crm: string }, error: unknown) => void,
+  beat: () => void = () => undefined,
+  now = new Date(),
+): Promise<number> {
+  let swept = 0;
+  for (const connector of await listConnectors(deps.prisma)) {
+    beat();
+    try {
+      await syncConnector(deps, connector, now);
+      swept++;
+    } catch (error) {
+      onError({ business: connector.business, crm: connector.crm }, error);
+    }
+  }
+  return swept;
+}
