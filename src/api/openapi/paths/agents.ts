@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 import { pageParameters } from './clients';
 
 
@@ -130,12 +130,8 @@ export const agentsApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/agents`]: {
-      parameters: [ref('parameters', 'businessname')],
-      post: {
-        operationId: 'createAgent',
-        tags: ['Agents'],
-        summary: 'Create an agent',
+    [`${PREFIX}/agents`]: inBusiness({
+      post: operation('createAgent', 'Agents', 'Create an agent', {
         requestBody: { required: false, content: { 'application/json': { schema: ref('schemas', 'NewAgent'), example: { _id: 'a1', name: 'Grace Hopper' } } } },
         responses: {
           201: json('Created.', ref('schemas', 'Agent'), {
@@ -149,40 +145,30 @@ export const agentsApi: ApiPart = {
             ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has an agent with this `_id` in this business.', { duplicate: 'Agent a1 already exists' }),
           ...businessResponses(true),
         },
-      },
-      get: {
-        operationId: 'listAgents',
-        tags: ['Agents'],
-        summary: 'List the caller\'s agents',
+      }),
+      get: operation('listAgents', 'Agents', 'List the caller\'s agents', {
         responses: {
           200: json('The caller\'s agents in this business.', ref('schemas', 'AgentList')),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          400: BAD_PATH,
+          404: UNKNOWN_BUSINESS,
           ...businessResponses(false),
         },
-      },
-    },
-    [`${PREFIX}/agents/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), agentIdParameter],
-      get: {
-        operationId: 'getAgent',
-        tags: ['Agents'],
-        summary: 'Read an agent, with its availability and load',
+      }),
+    }),
+    [`${PREFIX}/agents/{_id}`]: inBusiness({
+      get: operation('getAgent', 'Agents', 'Read an agent, with its availability and load', {
         responses: {
           200: json('The agent.', ref('schemas', 'Agent'), { example: AGENT_EXAMPLE }),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          400: BAD_PATH,
           404: AGENT_NOT_FOUND,
           ...businessResponses(false),
         },
-      },
-      patch: {
-        operationId: 'updateAgent',
-        tags: ['Agents'],
-        summary: 'Change an agent\'s name, time zone, working hours, presence or capacity (JSON merge patch)',
+      }),
+      patch: operation('updateAgent', 'Agents', 'Change an agent\'s name, time zone, working hours, presence or capacity (JSON merge patch)', {
         description: 'A presence back to `available`, a new capacity or new hours may free room: the caller\'s waiting clients are routed again at once.',
         requestBody: {
           required: true,
@@ -205,11 +191,8 @@ export const agentsApi: ApiPart = {
           404: AGENT_NOT_FOUND,
           ...businessResponses(true),
         },
-      },
-      delete: {
-        operationId: 'deleteAgent',
-        tags: ['Agents'],
-        summary: 'Delete an agent',
+      }),
+      delete: operation('deleteAgent', 'Agents', 'Delete an agent', {
         description:
           'Its active assignments end (`ended_by` `{ "actor": "user", "reason": "agent_deleted" }`, an `assignment.unassigned` each). It leaves the caller\'s ' +
           'rotations, which go on with the other agents from the same `starts_at`; when it held the period in progress, the rest of that period goes at once ' +
@@ -217,18 +200,14 @@ export const agentsApi: ApiPart = {
           'for a new agent. Asking again is a 404.',
         responses: {
           204: { description: 'Deleted.' },
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          400: BAD_PATH,
           404: AGENT_NOT_FOUND,
           ...businessResponses(false),
         },
-      },
-    },
-    [`${PREFIX}/agents/{_id}/absences`]: {
-      parameters: [ref('parameters', 'businessname'), agentIdParameter],
-      post: {
-        operationId: 'addAgentAbsence',
-        tags: ['Agents'],
-        summary: 'Record a time the agent is away: routing does not pick it then',
+      }),
+    }, agentIdParameter),
+    [`${PREFIX}/agents/{_id}/absences`]: inBusiness({
+      post: operation('addAgentAbsence', 'Agents', 'Record a time the agent is away: routing does not pick it then', {
         requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NewAbsence'), example: { from: '2026-12-21', until: '2027-01-04', note: 'holidays' } } } },
         responses: {
           201: json('Recorded.', ref('schemas', 'Absence'), { example: { _id: '9b2f4d1e-8a7c-4e3b-9f10-2a6b5c4d3e21', from: '2026-12-21T00:00:00.000Z', until: '2027-01-04T00:00:00.000Z', note: 'holidays' } }),
@@ -242,40 +221,29 @@ export const agentsApi: ApiPart = {
           404: AGENT_NOT_FOUND,
           ...businessResponses(true),
         },
-      },
-      get: {
-        operationId: 'listAgentAbsences',
-        tags: ['Agents'],
-        summary: 'The agent\'s absences in progress or to come',
+      }),
+      get: operation('listAgentAbsences', 'Agents', 'The agent\'s absences in progress or to come', {
         responses: {
           200: json('Soonest first.', ref('schemas', 'AbsenceList')),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          400: BAD_PATH,
           404: AGENT_NOT_FOUND,
           ...businessResponses(false),
         },
-      },
-    },
-    [`${PREFIX}/agents/{_id}/absences/{absence}`]: {
-      parameters: [ref('parameters', 'businessname'), agentIdParameter, { name: 'absence', in: 'path', required: true, description: 'The absence\'s `_id`.', schema: { type: 'string' } }],
-      delete: {
-        operationId: 'endAgentAbsence',
-        tags: ['Agents'],
-        summary: 'End an absence now',
+      }),
+    }, agentIdParameter),
+    [`${PREFIX}/agents/{_id}/absences/{absence}`]: inBusiness({
+      delete: operation('endAgentAbsence', 'Agents', 'End an absence now', {
         description: 'One in progress ends now (and is kept, ended); one still to come is removed. Clients waiting in a queue are routed again at once.',
         responses: {
           200: json('The absence as ended.', ref('schemas', 'Absence')),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          400: BAD_PATH,
           404: problem(404, 'No such agent, or no such absence left to end.', { agentNotFound: 'Agent not found', absenceNotFound: 'Absence not found', ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),
         },
-      },
-    },
-    [`${PREFIX}/agents/{_id}/clients`]: {
-      parameters: [ref('parameters', 'businessname'), agentIdParameter],
-      get: {
-        operationId: 'listAgentClients',
-        tags: ['Agents'],
-        summary: 'The clients an agent holds now',
+      }),
+    }, agentIdParameter, { name: 'absence', in: 'path', required: true, description: 'The absence\'s `_id`.', schema: { type: 'string' } }),
+    [`${PREFIX}/agents/{_id}/clients`]: inBusiness({
+      get: operation('listAgentClients', 'Agents', 'The clients an agent holds now', {
         description: 'One page at a time as `GET /messages`.',
         parameters: pageParameters,
         responses: {
@@ -288,7 +256,7 @@ export const agentsApi: ApiPart = {
           404: AGENT_NOT_FOUND,
           ...businessResponses(false),
         },
-      },
-    },
+      }),
+    }, agentIdParameter),
   },
 };

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 
 export const clientIdParameter = {
   name: '_id',
@@ -82,12 +82,8 @@ export const clientsApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/clients`]: {
-      parameters: [ref('parameters', 'businessname')],
-      get: {
-        operationId: 'listClients',
-        tags: ['Clients'],
-        summary: 'List the caller\'s clients',
+    [`${PREFIX}/clients`]: inBusiness({
+      get: operation('listClients', 'Clients', 'List the caller\'s clients', {
         description: 'The caller\'s clients in this business, oldest first, one page at a time as `GET /messages`; erased clients are not listed.',
         parameters: [
           {
@@ -110,14 +106,11 @@ export const clientsApi: ApiPart = {
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
             ...BAD_PATH_EXAMPLE,
           }),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          404: UNKNOWN_BUSINESS,
           ...businessResponses(false),
         },
-      },
-      post: {
-        operationId: 'createClient',
-        tags: ['Clients'],
-        summary: 'Create a client',
+      }),
+      post: operation('createClient', 'Clients', 'Create a client', {
         requestBody: {
           required: false,
           content: { 'application/json': { schema: ref('schemas', 'NewClient'), example: { _id: 'c1', name: 'Ada Lovelace', phone: '+1 415 555 0100', timezone: 'America/New_York' } } },
@@ -136,29 +129,22 @@ export const clientsApi: ApiPart = {
             ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has a client with this `_id` in this business.', { duplicate: 'Client c1 already exists' }),
           ...businessResponses(true),
         },
-      },
-    },
-    [`${PREFIX}/clients/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), clientIdParameter],
-      get: {
-        operationId: 'getClient',
-        tags: ['Clients'],
-        summary: 'Read a client',
+      }),
+    }),
+    [`${PREFIX}/clients/{_id}`]: inBusiness({
+      get: operation('getClient', 'Clients', 'Read a client', {
         responses: {
           200: json('The client.', ref('schemas', 'Client')),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          400: BAD_PATH,
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),
         },
-      },
-      patch: {
-        operationId: 'updateClient',
-        tags: ['Clients'],
-        summary: 'Change a client\'s name, phone or time zone',
+      }),
+      patch: operation('updateClient', 'Clients', 'Change a client\'s name, phone or time zone', {
         requestBody: {
           required: false,
           content: {
@@ -177,22 +163,19 @@ export const clientsApi: ApiPart = {
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(true),
         },
-      },
-      delete: {
-        operationId: 'deleteClient',
-        tags: ['Clients'],
-        summary: 'Erase a client',
+      }),
+      delete: operation('deleteClient', 'Clients', 'Erase a client', {
         description:
           'Its messages not yet sent are canceled (`canceled_by` `{ "actor": "user", "reason": "client_deleted" }`); its active assignments end ' +
           '(`ended_by` the same) and its rotation stops; its messages and events keep their ids, times and statuses but lose its phone, name and ' +
           'texts (and its assignments their notes); `client.deleted` is recorded. The id is then free for a new client. Asking again is a 404.',
         responses: {
           204: { description: 'Erased.' },
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          400: BAD_PATH,
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),
         },
-      },
-    },
+      }),
+    }, clientIdParameter),
   },
 };

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 
 const batchNotFound = { batchNotFound: 'Batch not found', ...NO_ROUTE_EXAMPLE };
 const batchIdParameter = {
@@ -128,12 +128,8 @@ export const messageBatchesApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/messages/batch`]: {
-      parameters: [ref('parameters', 'businessname')],
-      post: {
-        operationId: 'sendMessageBatch',
-        tags: ['Campaigns'],
-        summary: 'Send one text to up to 1,000 recipients',
+    [`${PREFIX}/messages/batch`]: inBusiness({
+      post: operation('sendMessageBatch', 'Campaigns', 'Send one text to up to 1,000 recipients', {
         description:
           'Checks the token, `Idempotency-Key`, `message_type` and `recipients` (a 400 for the whole request), then each recipient as `POST /messages` does. ' +
           'A phone is texted once per batch: a recipient whose phone (E.164, given as `client_phone` or through `client`) an earlier recipient that passed its checks ' +
@@ -201,7 +197,7 @@ export const messageBatchesApi: ApiPart = {
               },
             },
           },
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
+          404: UNKNOWN_BUSINESS,
           422: problem(422, 'This `Idempotency-Key` was used with a different request.', { keyReused: 'Idempotency-Key was already used with a different request' }),
           ...businessResponses(true),
           503: problem(
@@ -215,14 +211,10 @@ export const messageBatchesApi: ApiPart = {
             ['Retry-After'],
           ),
         },
-      },
-    },
-    [`${PREFIX}/messages/batches`]: {
-      parameters: [ref('parameters', 'businessname')],
-      get: {
-        operationId: 'listMessageBatches',
-        tags: ['Campaigns'],
-        summary: 'The caller\'s batches, newest first',
+      }),
+    }),
+    [`${PREFIX}/messages/batches`]: inBusiness({
+      get: operation('listMessageBatches', 'Campaigns', 'The caller\'s batches, newest first', {
         description: 'The caller\'s batches in this business, each with its messages counted by status, a page at a time.',
         parameters: [
           { name: 'limit', in: 'query', required: false, description: 'Batches a page, 1-100 (50 by default).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
@@ -250,38 +242,30 @@ export const messageBatchesApi: ApiPart = {
           404: problem(404, 'The business name in the path is not valid: no route.', NO_ROUTE_EXAMPLE),
           ...businessResponses(false),
         },
-      },
-    },
-    [`${PREFIX}/messages/batch/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), batchIdParameter],
-      get: {
-        operationId: 'getMessageBatch',
-        tags: ['Campaigns'],
-        summary: 'A batch and its messages counted by status',
+      }),
+    }),
+    [`${PREFIX}/messages/batch/{_id}`]: inBusiness({
+      get: operation('getMessageBatch', 'Campaigns', 'A batch and its messages counted by status', {
         responses: {
           200: json('The batch.', ref('schemas', 'MessageBatch'), { example: batchExample }),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          400: BAD_PATH,
           404: problem(404, 'No such batch of the caller in this business.', batchNotFound),
           ...businessResponses(false),
         },
-      },
-    },
-    [`${PREFIX}/messages/batch/{_id}/cancel`]: {
-      parameters: [ref('parameters', 'businessname'), batchIdParameter],
-      post: {
-        operationId: 'cancelMessageBatch',
-        tags: ['Campaigns'],
-        summary: 'Cancel what has not left',
+      }),
+    }, batchIdParameter),
+    [`${PREFIX}/messages/batch/{_id}/cancel`]: inBusiness({
+      post: operation('cancelMessageBatch', 'Campaigns', 'Cancel what has not left', {
         description:
           'Every message of the batch still `scheduled` becomes `canceled`; those already sending or sent are left as they are. Idempotent. ' +
           'When none is left sending, the batch is finished there and then (`finished_at`); otherwise when its last chunk in flight ends.',
         responses: {
           200: json('The batch after the cancel.', ref('schemas', 'MessageBatch'), { example: { ...batchExample, counts: { ...batchExample.counts, sent: 0, failed: 0, canceled: 996 } } }),
-          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
+          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such batch of the caller in this business.', batchNotFound),
           ...businessResponses(true),
         },
-      },
-    },
+      }),
+    }, batchIdParameter),
   },
 };
