@@ -130,6 +130,26 @@ export function businessResponses(withBody: boolean): OpenApiObject {
     : { 401: common[401], 403: common[403], 429: common[429], 500: common[500], 503: common[503] };
 }
 
+/**
+ * A business route's responses: the shared statuses, the 400 of a path (or, `withBody`, of a body) that cannot be read, and
+ * `byStatus`, which adds the route's own and may replace any of those.
+ */
+/** The `_id` path parameter of a resource; `description` says which ids are answered like a missing one. */
+export function idParameter(description: string, example: string): OpenApiObject {
+  return { name: '_id', in: 'path', required: true, description, schema: { type: 'string' }, example };
+}
+
+const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' };
+
+/** One page of a list: `field` holds the page's items (`array` is its schema), `next_cursor` leads to the next page. */
+export function pageSchema(field: string, array: OpenApiObject): OpenApiObject {
+  return { type: 'object', required: [field, 'next_cursor'], additionalProperties: false, properties: { [field]: array, next_cursor: NEXT_CURSOR } };
+}
+
+export function routeResponses(withBody: boolean, byStatus: OpenApiObject): OpenApiObject {
+  return { 400: withBody ? BAD_BODY_OR_PATH : BAD_PATH, ...businessResponses(withBody), ...byStatus };
+}
+
 export const components: OpenApiObject = {
   securitySchemes: {
     adminAuth: {

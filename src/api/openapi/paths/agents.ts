@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 import { pageParameters } from './clients';
 
 
@@ -14,14 +14,7 @@ const AGENT_EXAMPLE = {
   created_at: '2026-11-22T05:14:13.462Z',
 };
 
-const agentIdParameter = {
-  name: '_id',
-  in: 'path',
-  required: true,
-  description: 'The agent\'s id. One of another user or business, a deleted one, or one that could never exist, is the same 404 as a missing one.',
-  schema: { type: 'string' },
-  example: 'a1',
-};
+const agentIdParameter = idParameter('The agent\'s id. One of another user or business, a deleted one, or one that could never exist, is the same 404 as a missing one.', 'a1');
 
 const AGENT_NOT_FOUND = problem(404, 'No such agent of the caller in this business (or the business name is not one the service accepts).', { agentNotFound: 'Agent not found', ...NO_ROUTE_EXAMPLE });
 
@@ -133,7 +126,7 @@ export const agentsApi: ApiPart = {
     [`${PREFIX}/agents`]: inBusiness({
       post: operation('createAgent', 'Agents', 'Create an agent', {
         requestBody: { required: false, content: { 'application/json': { schema: ref('schemas', 'NewAgent'), example: { _id: 'a1', name: 'Grace Hopper' } } } },
-        responses: {
+        responses: routeResponses(true, {
           201: json('Created.', ref('schemas', 'Agent'), {
             headers: { Location: ref('headers', 'Location') },
             example: { ...AGENT_EXAMPLE, working_hours: null, timezone: null, load: 0 },
@@ -147,26 +140,15 @@ export const agentsApi: ApiPart = {
           }),
           404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has an agent with this `_id` in this business.', { duplicate: 'Agent a1 already exists' }),
-          ...businessResponses(true),
-        },
+        }),
       }),
       get: operation('listAgents', 'Agents', 'List the caller\'s agents', {
-        responses: {
-          200: json('The caller\'s agents in this business.', ref('schemas', 'AgentList')),
-          400: BAD_PATH,
-          404: UNKNOWN_BUSINESS,
-          ...businessResponses(false),
-        },
+        responses: routeResponses(false, { 200: json('The caller\'s agents in this business.', ref('schemas', 'AgentList')), 404: UNKNOWN_BUSINESS }),
       }),
     }),
     [`${PREFIX}/agents/{_id}`]: inBusiness({
       get: operation('getAgent', 'Agents', 'Read an agent, with its availability and load', {
-        responses: {
-          200: json('The agent.', ref('schemas', 'Agent'), { example: AGENT_EXAMPLE }),
-          400: BAD_PATH,
-          404: AGENT_NOT_FOUND,
-          ...businessResponses(false),
-        },
+        responses: routeResponses(false, { 200: json('The agent.', ref('schemas', 'Agent'), { example: AGENT_EXAMPLE }), 404: AGENT_NOT_FOUND }),
       }),
       patch: operation('updateAgent', 'Agents', 'Change an agent\'s name, time zone, working hours, presence or capacity (JSON merge patch)', {
         description: 'A presence back to `available`, a new capacity or new hours may free room: the caller\'s waiting clients are routed again at once.',
@@ -177,7 +159,7 @@ export const agentsApi: ApiPart = {
             'application/json': { schema: ref('schemas', 'AgentPatch'), example: { timezone: 'Europe/Paris', working_hours: { mon: [['09:00', '17:00']] }, capacity: 2 } },
           },
         },
-        responses: {
+        responses: routeResponses(true, {
           200: json('The agent as changed.', ref('schemas', 'Agent'), { example: AGENT_EXAMPLE }),
           400: problem(400, 'A field is invalid; the detail names it. Nothing is changed.', {
             invalidZone: 'Invalid timezone: must be an IANA time zone such as America/New_York',
@@ -189,8 +171,7 @@ export const agentsApi: ApiPart = {
             ...BAD_PATH_EXAMPLE,
           }),
           404: AGENT_NOT_FOUND,
-          ...businessResponses(true),
-        },
+        }),
       }),
       delete: operation('deleteAgent', 'Agents', 'Delete an agent', {
         description:
@@ -198,18 +179,13 @@ export const agentsApi: ApiPart = {
           'rotations, which go on with the other agents from the same `starts_at`; when it held the period in progress, the rest of that period goes at once ' +
           'to the agent the shortened list names. A rotation left with no agent stops (`rotation.stopped`, reason `agent_deleted`). The id is then free ' +
           'for a new agent. Asking again is a 404.',
-        responses: {
-          204: { description: 'Deleted.' },
-          400: BAD_PATH,
-          404: AGENT_NOT_FOUND,
-          ...businessResponses(false),
-        },
+        responses: routeResponses(false, { 204: { description: 'Deleted.' }, 404: AGENT_NOT_FOUND }),
       }),
     }, agentIdParameter),
     [`${PREFIX}/agents/{_id}/absences`]: inBusiness({
       post: operation('addAgentAbsence', 'Agents', 'Record a time the agent is away: routing does not pick it then', {
         requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NewAbsence'), example: { from: '2026-12-21', until: '2027-01-04', note: 'holidays' } } } },
-        responses: {
+        responses: routeResponses(true, {
           201: json('Recorded.', ref('schemas', 'Absence'), { example: { _id: '9b2f4d1e-8a7c-4e3b-9f10-2a6b5c4d3e21', from: '2026-12-21T00:00:00.000Z', until: '2027-01-04T00:00:00.000Z', note: 'holidays' } }),
           400: problem(400, 'A field is invalid; the detail names it.', {
             invalidFrom: 'Invalid from: must be an ISO 8601 date or date-time',
@@ -219,34 +195,26 @@ export const agentsApi: ApiPart = {
             ...BAD_PATH_EXAMPLE,
           }),
           404: AGENT_NOT_FOUND,
-          ...businessResponses(true),
-        },
+        }),
       }),
       get: operation('listAgentAbsences', 'Agents', 'The agent\'s absences in progress or to come', {
-        responses: {
-          200: json('Soonest first.', ref('schemas', 'AbsenceList')),
-          400: BAD_PATH,
-          404: AGENT_NOT_FOUND,
-          ...businessResponses(false),
-        },
+        responses: routeResponses(false, { 200: json('Soonest first.', ref('schemas', 'AbsenceList')), 404: AGENT_NOT_FOUND }),
       }),
     }, agentIdParameter),
     [`${PREFIX}/agents/{_id}/absences/{absence}`]: inBusiness({
       delete: operation('endAgentAbsence', 'Agents', 'End an absence now', {
         description: 'One in progress ends now (and is kept, ended); one still to come is removed. Clients waiting in a queue are routed again at once.',
-        responses: {
+        responses: routeResponses(false, {
           200: json('The absence as ended.', ref('schemas', 'Absence')),
-          400: BAD_PATH,
           404: problem(404, 'No such agent, or no such absence left to end.', { agentNotFound: 'Agent not found', absenceNotFound: 'Absence not found', ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
+        }),
       }),
     }, agentIdParameter, { name: 'absence', in: 'path', required: true, description: 'The absence\'s `_id`.', schema: { type: 'string' } }),
     [`${PREFIX}/agents/{_id}/clients`]: inBusiness({
       get: operation('listAgentClients', 'Agents', 'The clients an agent holds now', {
         description: 'One page at a time as `GET /messages`.',
         parameters: pageParameters,
-        responses: {
+        responses: routeResponses(false, {
           200: json('One page.', ref('schemas', 'HeldClientList')),
           400: problem(400, 'A query parameter is invalid; the detail names it.', {
             invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
@@ -254,8 +222,7 @@ export const agentsApi: ApiPart = {
             ...BAD_PATH_EXAMPLE,
           }),
           404: AGENT_NOT_FOUND,
-          ...businessResponses(false),
-        },
+        }),
       }),
     }, agentIdParameter),
   },

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_BODY_OR_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
 const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
@@ -138,7 +138,7 @@ export const assignmentsApi: ApiPart = {
             },
           },
         },
-        responses: {
+        responses: routeResponses(true, {
           200: json('Every agent is assigned.', ref('schemas', 'AssignAgentsResult'), {
             example: {
               client: 'c1',
@@ -172,8 +172,7 @@ export const assignmentsApi: ApiPart = {
             },
             ['Retry-After'],
           ),
-          ...businessResponses(true),
-        },
+        }),
       }),
     }, clientIdParameter),
     [`${PREFIX}/clients/{_id}/agents`]: inBusiness({
@@ -187,12 +186,11 @@ export const assignmentsApi: ApiPart = {
             schema: { type: 'string', enum: ['active', 'all'], default: 'active' },
           },
         ],
-        responses: {
+        responses: routeResponses(false, {
           200: json('The client\'s assignments.', ref('schemas', 'AssignmentList')),
           400: problem(400, '`status` is neither `active` nor `all`.', { invalidStatus: 'Invalid status: use active or all', ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
+        }),
       }),
     }, clientIdParameter),
     [`${PREFIX}/clients/{_id}/agents/{agent}`]: {
@@ -203,7 +201,7 @@ export const assignmentsApi: ApiPart = {
       ],
       delete: operation('unassignAgent', 'Assignments', 'Unassign an agent now', {
         description: 'The active assignment becomes `unassigned` and its expiry timer is cancelled.',
-        responses: {
+        responses: routeResponses(true, {
           200: json('The assignment is unassigned.', ref('schemas', 'Unassignment'), {
             example: {
               client: 'c1',
@@ -215,14 +213,12 @@ export const assignmentsApi: ApiPart = {
               workflow_id: 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
             },
           }),
-          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such client, or the agent is not actively assigned to it.', {
             clientNotFound: 'Client not found',
             notAssigned: 'Agent a1 is not assigned to this client',
             ...NO_ROUTE_EXAMPLE,
           }),
-          ...businessResponses(true),
-        },
+        }),
       }),
     },
   },

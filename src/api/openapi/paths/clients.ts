@@ -1,14 +1,7 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 
-export const clientIdParameter = {
-  name: '_id',
-  in: 'path',
-  required: true,
-  description: 'The client\'s id. One of another user or business, or one that could never exist, is the same 404 as a missing one.',
-  schema: { type: 'string' },
-  example: 'c1',
-};
+export const clientIdParameter = idParameter('The client\'s id. One of another user or business, or one that could never exist, is the same 404 as a missing one.', 'c1');
 
 const clientNotFound = { clientNotFound: 'Client not found' };
 
@@ -59,15 +52,7 @@ export const clientsApi: ApiPart = {
         timezone: { type: ['string', 'null'], description: 'An IANA time zone, as on creation.', examples: ['Europe/London'] },
       },
     },
-    ClientList: {
-      type: 'object',
-      required: ['clients', 'next_cursor'],
-      additionalProperties: false,
-      properties: {
-        clients: { type: 'array', items: ref('schemas', 'Client'), description: 'Oldest first.' },
-        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
-      },
-    },
+    ClientList: pageSchema('clients', { type: 'array', items: ref('schemas', 'Client'), description: 'Oldest first.' }),
     Client: {
       type: 'object',
       required: ['_id', 'name', 'phone', 'timezone', 'created_at'],
@@ -97,7 +82,7 @@ export const clientsApi: ApiPart = {
           { name: 'q', in: 'query', required: false, description: 'Only clients whose name starts with this, case-insensitively.', schema: { type: 'string', minLength: 1, maxLength: 200 }, example: 'ad' },
           ...pageParameters,
         ],
-        responses: {
+        responses: routeResponses(false, {
           200: json('One page.', ref('schemas', 'ClientList')),
           400: problem(400, 'A query parameter is invalid; the detail names it.', {
             invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
@@ -107,15 +92,14 @@ export const clientsApi: ApiPart = {
             ...BAD_PATH_EXAMPLE,
           }),
           404: UNKNOWN_BUSINESS,
-          ...businessResponses(false),
-        },
+        }),
       }),
       post: operation('createClient', 'Clients', 'Create a client', {
         requestBody: {
           required: false,
           content: { 'application/json': { schema: ref('schemas', 'NewClient'), example: { _id: 'c1', name: 'Ada Lovelace', phone: '+1 415 555 0100', timezone: 'America/New_York' } } },
         },
-        responses: {
+        responses: routeResponses(true, {
           201: json('Created.', ref('schemas', 'Client'), {
             headers: { Location: ref('headers', 'Location') },
             example: { _id: 'c1', name: 'Ada Lovelace', phone: '+14155550100', timezone: 'America/New_York', created_at: '2026-11-22T05:14:13.462Z' },
@@ -131,18 +115,15 @@ export const clientsApi: ApiPart = {
           }),
           404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has a client with this `_id` in this business.', { duplicate: 'Client c1 already exists' }),
-          ...businessResponses(true),
-        },
+        }),
       }),
     }),
     [`${PREFIX}/clients/{_id}`]: inBusiness({
       get: operation('getClient', 'Clients', 'Read a client', {
-        responses: {
+        responses: routeResponses(false, {
           200: json('The client.', ref('schemas', 'Client')),
-          400: BAD_PATH,
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
+        }),
       }),
       patch: operation('updateClient', 'Clients', 'Change a client\'s name, phone or time zone', {
         requestBody: {
@@ -152,7 +133,7 @@ export const clientsApi: ApiPart = {
             'application/merge-patch+json': { schema: ref('schemas', 'ClientChanges') },
           },
         },
-        responses: {
+        responses: routeResponses(true, {
           200: json('The client as changed.', ref('schemas', 'Client')),
           400: problem(400, 'A field is invalid; the detail names it. Nothing is changed.', {
             ...fieldErrors,
@@ -161,20 +142,17 @@ export const clientsApi: ApiPart = {
             ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(true),
-        },
+        }),
       }),
       delete: operation('deleteClient', 'Clients', 'Erase a client', {
         description:
           'Its messages not yet sent are canceled (`canceled_by` `{ "actor": "user", "reason": "client_deleted" }`); its active assignments end ' +
           '(`ended_by` the same) and its rotation stops; its messages and events keep their ids, times and statuses but lose its phone, name and ' +
           'texts (and its assignments their notes); `client.deleted` is recorded. The id is then free for a new client. Asking again is a 404.',
-        responses: {
+        responses: routeResponses(false, {
           204: { description: 'Erased.' },
-          400: BAD_PATH,
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
+        }),
       }),
     }, clientIdParameter),
   },

@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../domain';
 import type { ApiPart, OpenApiObject } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, inBusiness, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, inBusiness, json, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 import { assignmentsApi } from './assignments';
 import { messagesApi } from './messages';
 import { rotationApi } from './rotation';
@@ -211,7 +211,7 @@ export const eventsApi: ApiPart = {
           { name: 'client', in: 'query', required: false, description: 'Only events about this client; another user\'s id matches nothing.', schema: ref('schemas', 'ResourceId') },
           { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
         ],
-        responses: {
+        responses: routeResponses(false, {
           200: json('One page.', ref('schemas', 'EventPage'), { example: { events: [assignmentEvent], next_cursor: 'AWpHrA3pdisggkhddP93qMS9H7evIYdbmwFq8w2-RnKUfltF8A', has_more: false } }),
           400: problem(400, 'A query parameter is invalid; the detail names it. A cursor of another caller, or one altered, is an invalid `after`.', {
             invalidAfter: 'Invalid after: pass next_cursor from a previous page',
@@ -219,8 +219,7 @@ export const eventsApi: ApiPart = {
             ...BAD_PATH_EXAMPLE,
           }),
           404: UNKNOWN_BUSINESS,
-          ...businessResponses(false),
-        },
+        }),
       }),
     }),
   },

@@ -1,15 +1,8 @@
 import type { ApiPart } from '../components';
-import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 
 const batchNotFound = { batchNotFound: 'Batch not found', ...NO_ROUTE_EXAMPLE };
-const batchIdParameter = {
-  name: '_id',
-  in: 'path',
-  required: true,
-  description: 'The batch\'s id (`batch_id`). One of another user or business is the same 404 as a missing one.',
-  schema: { type: 'string' },
-  example: '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11',
-};
+const batchIdParameter = idParameter('The batch\'s id (`batch_id`). One of another user or business is the same 404 as a missing one.', '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11');
 const OUTBOUND_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed'];
 
 const batchExample = {
@@ -153,7 +146,7 @@ export const messageBatchesApi: ApiPart = {
             },
           },
         },
-        responses: {
+        responses: routeResponses(true, {
           202: json('Stored and scheduled: one result per recipient.', ref('schemas', 'MessageBatchAccepted'), {
             example: {
               batch_id: '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11',
@@ -199,7 +192,6 @@ export const messageBatchesApi: ApiPart = {
           },
           404: UNKNOWN_BUSINESS,
           422: problem(422, 'This `Idempotency-Key` was used with a different request.', { keyReused: 'Idempotency-Key was already used with a different request' }),
-          ...businessResponses(true),
           503: problem(
             503,
             'PostgreSQL or Temporal cannot be reached, or the batch could not be scheduled (with `Retry-After`). With an `Idempotency-Key` it is stored: repeat the request with the same key.',
@@ -210,7 +202,7 @@ export const messageBatchesApi: ApiPart = {
             },
             ['Retry-After'],
           ),
-        },
+        }),
       }),
     }),
     [`${PREFIX}/messages/batches`]: inBusiness({
@@ -220,18 +212,10 @@ export const messageBatchesApi: ApiPart = {
           { name: 'limit', in: 'query', required: false, description: 'Batches a page, 1-100 (50 by default).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
           { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
         ],
-        responses: {
+        responses: routeResponses(false, {
           200: json(
             'A page of batches.',
-            {
-              type: 'object',
-              required: ['batches', 'next_cursor'],
-              additionalProperties: false,
-              properties: {
-                batches: { type: 'array', items: ref('schemas', 'MessageBatch') },
-                next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
-              },
-            },
+            pageSchema('batches', { type: 'array', items: ref('schemas', 'MessageBatch') }),
             { example: { batches: [batchExample], next_cursor: null } },
           ),
           400: problem(400, '`limit` or `cursor` is not valid, or the path is not validly percent-encoded.', {
@@ -240,18 +224,15 @@ export const messageBatchesApi: ApiPart = {
             ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'The business name in the path is not valid: no route.', NO_ROUTE_EXAMPLE),
-          ...businessResponses(false),
-        },
+        }),
       }),
     }),
     [`${PREFIX}/messages/batch/{_id}`]: inBusiness({
       get: operation('getMessageBatch', 'Campaigns', 'A batch and its messages counted by status', {
-        responses: {
+        responses: routeResponses(false, {
           200: json('The batch.', ref('schemas', 'MessageBatch'), { example: batchExample }),
-          400: BAD_PATH,
           404: problem(404, 'No such batch of the caller in this business.', batchNotFound),
-          ...businessResponses(false),
-        },
+        }),
       }),
     }, batchIdParameter),
     [`${PREFIX}/messages/batch/{_id}/cancel`]: inBusiness({
@@ -259,12 +240,10 @@ export const messageBatchesApi: ApiPart = {
         description:
           'Every message of the batch still `scheduled` becomes `canceled`; those already sending or sent are left as they are. Idempotent. ' +
           'When none is left sending, the batch is finished there and then (`finished_at`); otherwise when its last chunk in flight ends.',
-        responses: {
+        responses: routeResponses(true, {
           200: json('The batch after the cancel.', ref('schemas', 'MessageBatch'), { example: { ...batchExample, counts: { ...batchExample.counts, sent: 0, failed: 0, canceled: 996 } } }),
-          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such batch of the caller in this business.', batchNotFound),
-          ...businessResponses(true),
-        },
+        }),
       }),
     }, batchIdParameter),
   },

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, inBusiness, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, inBusiness, json, operation, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 
 const record = {
   phone: '+14155550142',
@@ -60,18 +60,10 @@ export const optOutsApi: ApiPart = {
           { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
           { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 300 } },
         ],
-        responses: {
+        responses: routeResponses(false, {
           200: json(
             'One page.',
-            {
-              type: 'object',
-              required: ['opt_outs', 'next_cursor'],
-              additionalProperties: false,
-              properties: {
-                opt_outs: { type: 'array', items: ref('schemas', 'OptOut') },
-                next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
-              },
-            },
+            pageSchema('opt_outs', { type: 'array', items: ref('schemas', 'OptOut') }),
             { example: { opt_outs: [record], next_cursor: null } },
           ),
           400: problem(400, 'A query parameter is invalid; the detail names it.', {
@@ -80,8 +72,7 @@ export const optOutsApi: ApiPart = {
             ...BAD_PATH_EXAMPLE,
           }),
           404: UNKNOWN_BUSINESS,
-          ...businessResponses(false),
-        },
+        }),
       }),
     }),
   },

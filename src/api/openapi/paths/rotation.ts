@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_BODY_OR_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
 const nullable = (schema: object) => ({ oneOf: [{ type: 'null' }, schema] });
@@ -187,34 +187,30 @@ export const rotationApi: ApiPart = {
             },
           },
         },
-        responses: {
+        responses: routeResponses(true, {
           200: json('The rotation is replaced (or was already this one).', ref('schemas', 'Rotation'), { example: EXAMPLE }),
           201: json('The client had no rotation; this one is set.', ref('schemas', 'Rotation'), { example: EXAMPLE }),
           400: problem(400, 'The request is invalid, or an agent is not the caller\'s; nothing changed.', { ...VALIDATION_EXAMPLES, ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(true),
-        },
+        }),
       }),
       get: operation('getRotation', 'Rotation', 'Show the client\'s rotation', {
-        responses: {
+        responses: routeResponses(false, {
           200: json('The rotation, active or stopped.', ref('schemas', 'Rotation'), { example: EXAMPLE }),
           400: problem(400, 'The path is not validly percent-encoded.', { ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such client, or it never had a rotation.', { clientNotFound: 'Client not found', noRotation: 'No rotation on this client', ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
+        }),
       }),
       delete: operation('stopRotation', 'Rotation', 'Stop the client\'s rotation', {
         description: 'No further period is handed out; the assignment of the period in progress runs to its `dt_until`. A later PUT starts a rotation again.',
-        responses: {
+        responses: routeResponses(true, {
           200: json('The rotation is stopped.', ref('schemas', 'Rotation'), { example: { ...EXAMPLE, status: 'stopped', next: null, next_change_at: null, stopped_at: '2026-12-01T10:00:00.000Z', stopped_by: { actor: 'user', reason: 'api' }, version: 2 } }),
-          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such client, or no active rotation on it.', {
             clientNotFound: 'Client not found',
             notActive: 'No active rotation on this client',
             ...NO_ROUTE_EXAMPLE,
           }),
-          ...businessResponses(true),
-        },
+        }),
       }),
     }, clientIdParameter),
   },

@@ -1,16 +1,9 @@
 import { EVENT_PATTERNS } from '../../../domain';
 import type { ApiPart } from '../components';
-import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 import { EVENT_EXAMPLE } from './events';
 
-const webhookIdParameter = {
-  name: '_id',
-  in: 'path',
-  required: true,
-  description: 'The webhook\'s id. One of another user or business is the same 404 as a missing one.',
-  schema: { type: 'string' },
-  example: '3d4c1b2a-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-};
+const webhookIdParameter = idParameter('The webhook\'s id. One of another user or business is the same 404 as a missing one.', '3d4c1b2a-5e6f-4a7b-8c9d-0e1f2a3b4c5d');
 const webhookNotFound = { webhookNotFound: 'Webhook not found', ...NO_ROUTE_EXAMPLE };
 const dateOrNull = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description });
 
@@ -123,7 +116,7 @@ export const webhooksApi: ApiPart = {
       post: operation('createWebhook', 'Webhooks', 'Subscribe a URL to events', {
         description: 'Every event of the caller in this business whose type the subscription names is POSTed to `url` from now on. At most 20 per user, across its businesses.',
         requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NewWebhook'), example: { url: webhook.url, events: webhook.events, description: webhook.description } } } },
-        responses: {
+        responses: routeResponses(true, {
           201: json('Created; the answer carries the secret, once.', ref('schemas', 'WebhookWithSecret'), {
             headers: { Location: ref('headers', 'Location') },
             example: { ...webhook, secret },
@@ -140,35 +133,25 @@ export const webhooksApi: ApiPart = {
           }),
           404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has 20 webhooks, counted across its businesses.', { tooMany: 'At most 20 webhooks per user, across its businesses: delete one first' }),
-          ...businessResponses(true),
-        },
+        }),
       }),
       get: operation('listWebhooks', 'Webhooks', 'List the caller\'s webhooks', {
-        responses: {
+        responses: routeResponses(false, {
           200: json('The caller\'s webhooks in this business, without their secrets.', ref('schemas', 'WebhookList'), { example: { webhooks: [webhook] } }),
-          400: BAD_PATH,
           404: UNKNOWN_BUSINESS,
-          ...businessResponses(false),
-        },
+        }),
       }),
     }),
     [`${PREFIX}/webhooks/{_id}`]: inBusiness({
       get: operation('getWebhook', 'Webhooks', 'Read a webhook', {
-        responses: {
+        responses: routeResponses(false, {
           200: json('The webhook, without its secret.', ref('schemas', 'Webhook'), { example: webhook }),
-          400: BAD_PATH,
           404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
-          ...businessResponses(false),
-        },
+        }),
       }),
       delete: operation('deleteWebhook', 'Webhooks', 'Delete a webhook', {
         description: 'No event is delivered to it any more, including those still being retried; its delivery records go with it.',
-        responses: {
-          204: { description: 'Deleted.' },
-          400: BAD_BODY_OR_PATH,
-          404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
-          ...businessResponses(true),
-        },
+        responses: routeResponses(true, { 204: { description: 'Deleted.' }, 404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound) }),
       }),
     }, webhookIdParameter),
     [`${PREFIX}/webhooks/{_id}/rotate-secret`]: inBusiness({
@@ -176,20 +159,18 @@ export const webhooksApi: ApiPart = {
         description:
           'A new secret signs from now on; the one it replaces keeps signing beside it for 24 hours (`webhook-signature` carries both), ' +
           'so receivers can switch without losing an event. Rotating again within the 24 hours drops the older one. No body is needed.',
-        responses: {
+        responses: routeResponses(true, {
           200: json('The webhook with its new secret, shown once.', ref('schemas', 'WebhookWithSecret'), {
             example: { ...webhook, secret, previous_secret_expires_at: '2026-11-23T05:14:13.462Z', updated_at: '2026-11-22T05:14:13.462Z' },
           }),
-          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
-          ...businessResponses(true),
-        },
+        }),
       }),
     }, webhookIdParameter),
     [`${PREFIX}/webhooks/{_id}/deliveries`]: inBusiness({
       get: operation('listWebhookDeliveries', 'Webhooks', 'Recent deliveries of a webhook', {
         parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } }],
-        responses: {
+        responses: routeResponses(false, {
           200: json('The most recent deliveries and how their attempts went.', ref('schemas', 'WebhookDeliveryList'), {
             example: {
               deliveries: [
@@ -210,8 +191,7 @@ export const webhooksApi: ApiPart = {
           }),
           400: problem(400, '`limit` is invalid, or the path is not validly percent-encoded.', { invalidLimit: 'Invalid limit: must be a whole number from 1 to 100', ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
-          ...businessResponses(false),
-        },
+        }),
       }),
     }, webhookIdParameter),
   },
