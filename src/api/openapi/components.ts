@@ -95,6 +95,10 @@ export const BODY_EXAMPLES = {
   unstorable: 'Invalid ds_notes: must not contain NUL characters or unpaired surrogates',
 };
 
+/** The 400 of a route that reads fields of its body: `examples` are its own refusals, then what any body or path can be refused for. */
+export function badBody(description: string, examples: Record<string, ProblemExample>): OpenApiObject {
+  return problem(400, description, { ...examples, ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE });
+}
 /** The 400 of a route without a body: Express refused the path's percent-encoding. */
 export const BAD_PATH = problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE);
 /** The 400 of a route whose body is not read for fields: only JSON or the path can be wrong. */
@@ -144,6 +148,20 @@ const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as `cursor` f
 /** One page of a list: `field` holds the page's items (`array` is its schema), `next_cursor` leads to the next page. */
 export function pageSchema(field: string, array: OpenApiObject): OpenApiObject {
   return { type: 'object', required: [field, 'next_cursor'], additionalProperties: false, properties: { [field]: array, next_cursor: NEXT_CURSOR } };
+}
+
+/** A whole list: `field` holds every item, in the order `description` says. */
+export function listSchema(field: string, items: OpenApiObject, description: string): OpenApiObject {
+  return { type: 'object', required: [field], additionalProperties: false, properties: { [field]: { type: 'array', items, description } } };
+}
+
+/** A resource to create: every field optional, `_id` chosen by the caller or generated, then `properties`. */
+export function newResourceSchema(properties: OpenApiObject): OpenApiObject {
+  return {
+    type: 'object',
+    description: 'Every field is optional; unknown fields are ignored.',
+    properties: { _id: { ...ref('schemas', 'ResourceId'), description: 'Chosen by the caller; a UUID is generated when absent.' }, ...properties },
+  };
 }
 
 export function routeResponses(withBody: boolean, byStatus: OpenApiObject): OpenApiObject {

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, common, json, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, common, json, problem, ref } from '../components';
 
 const adminSecurity = [{ adminAuth: [] }];
 const pathParameters = [
@@ -224,12 +224,10 @@ export const adminApi: ApiPart = {
         requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NumberRegistration') } } },
         responses: {
           200: json('Registered.', ref('schemas', 'BusinessNumber'), { example: registered }),
-          400: problem(400, 'A field is not valid.', {
+          400: badBody('A field is not valid.', {
             badNumber: 'Invalid number: must be an E.164 phone number such as +14155550123',
             otherCarrier: 'Invalid carrier: this deployment sends through twilio',
             badCredentials: 'Invalid credentials.account_sid: must be AC followed by 32 hexadecimal digits',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           409: problem(409, 'Another business holds the number, or it is the shared sender.', {
             held: '+15005550001 belongs to another business: retire it there first',

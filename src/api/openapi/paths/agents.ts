@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, idParameter, inBusiness, json, listSchema, newResourceSchema, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 import { pageParameters } from './clients';
 
 
@@ -21,14 +21,9 @@ const AGENT_NOT_FOUND = problem(404, 'No such agent of the caller in this busine
 export const agentsApi: ApiPart = {
   tags: [{ name: 'Agents', description: 'The people assigned to clients. Each belongs to one user in one business.' }],
   schemas: {
-    NewAgent: {
-      type: 'object',
-      description: 'Every field is optional; unknown fields are ignored.',
-      properties: {
-        _id: { ...ref('schemas', 'ResourceId'), description: 'Chosen by the caller; a UUID is generated when absent.' },
-        name: { type: ['string', 'null'], maxLength: 200, examples: ['Grace Hopper'] },
-      },
-    },
+    NewAgent: newResourceSchema({
+      name: { type: ['string', 'null'], maxLength: 200, examples: ['Grace Hopper'] },
+    }),
     Agent: {
       type: 'object',
       required: ['_id', 'name', 'timezone', 'working_hours', 'presence', 'capacity', 'load', 'created_at'],
@@ -84,12 +79,7 @@ export const agentsApi: ApiPart = {
       additionalProperties: false,
       properties: { _id: { type: 'string', format: 'uuid' }, from: ref('schemas', 'DateTime'), until: ref('schemas', 'DateTime'), note: { type: ['string', 'null'] } },
     },
-    AbsenceList: {
-      type: 'object',
-      required: ['absences'],
-      additionalProperties: false,
-      properties: { absences: { type: 'array', items: ref('schemas', 'Absence'), description: 'In progress or to come, soonest first.' } },
-    },
+    AbsenceList: listSchema('absences', ref('schemas', 'Absence'), 'In progress or to come, soonest first.'),
     HeldClientList: {
       type: 'object',
       required: ['agent', 'clients', 'next_cursor'],
@@ -115,12 +105,7 @@ export const agentsApi: ApiPart = {
         next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
       },
     },
-    AgentList: {
-      type: 'object',
-      required: ['agents'],
-      additionalProperties: false,
-      properties: { agents: { type: 'array', items: ref('schemas', 'Agent'), description: 'Oldest first.' } },
-    },
+    AgentList: listSchema('agents', ref('schemas', 'Agent'), 'Oldest first.'),
   },
   paths: {
     [`${PREFIX}/agents`]: inBusiness({
@@ -131,12 +116,10 @@ export const agentsApi: ApiPart = {
             headers: { Location: ref('headers', 'Location') },
             example: { ...AGENT_EXAMPLE, working_hours: null, timezone: null, load: 0 },
           }),
-          400: problem(400, 'A field is invalid; the detail names it.', {
+          400: badBody('A field is invalid; the detail names it.', {
             invalidId: 'Invalid _id: must be 1-128 characters of A-Z a-z 0-9 . _ : @ -',
             invalidName: 'Invalid name: Invalid input: expected string, received number',
             notAnObject: 'Invalid request body: Invalid input: expected object, received null',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has an agent with this `_id` in this business.', { duplicate: 'Agent a1 already exists' }),
@@ -161,14 +144,12 @@ export const agentsApi: ApiPart = {
         },
         responses: routeResponses(true, {
           200: json('The agent as changed.', ref('schemas', 'Agent'), { example: AGENT_EXAMPLE }),
-          400: problem(400, 'A field is invalid; the detail names it. Nothing is changed.', {
+          400: badBody('A field is invalid; the detail names it. Nothing is changed.', {
             invalidZone: 'Invalid timezone: must be an IANA time zone such as America/New_York',
             invalidPresence: 'Invalid presence: Invalid option: expected one of "available"|"away"',
             invalidInterval: 'Invalid working_hours.mon.0: must end after it starts (split a night shift at midnight)',
             hoursWithoutZone: "Invalid working_hours: needs the agent's timezone (an IANA name such as Europe/Paris)",
             notAnObject: 'Invalid request body: must be a JSON object (a merge patch)',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           404: AGENT_NOT_FOUND,
         }),
@@ -187,12 +168,10 @@ export const agentsApi: ApiPart = {
         requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NewAbsence'), example: { from: '2026-12-21', until: '2027-01-04', note: 'holidays' } } } },
         responses: routeResponses(true, {
           201: json('Recorded.', ref('schemas', 'Absence'), { example: { _id: '9b2f4d1e-8a7c-4e3b-9f10-2a6b5c4d3e21', from: '2026-12-21T00:00:00.000Z', until: '2027-01-04T00:00:00.000Z', note: 'holidays' } }),
-          400: problem(400, 'A field is invalid; the detail names it.', {
+          400: badBody('A field is invalid; the detail names it.', {
             invalidFrom: 'Invalid from: must be an ISO 8601 date or date-time',
             untilBeforeFrom: 'Invalid until: must be after from',
             untilPast: 'Invalid until: must be in the future',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           404: AGENT_NOT_FOUND,
         }),

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
 const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
@@ -149,7 +149,7 @@ export const assignmentsApi: ApiPart = {
               ],
             },
           }),
-          400: problem(400, 'The request is invalid, or an agent is not the caller\'s; nothing was assigned.', {
+          400: badBody('The request is invalid, or an agent is not the caller\'s; nothing was assigned.', {
             missingAgents: 'Missing or invalid agents array',
             missingAgentId: 'Invalid agent data: missing agent ID',
             agentNotAuthorized: 'Agent a9 not found or not authorized',
@@ -158,8 +158,6 @@ export const assignmentsApi: ApiPart = {
             tooMany: 'Too many agents: at most 100 per request',
             duplicate: 'Duplicate agent a1 in agents array',
             invalidNotes: 'Invalid ds_notes: must be a string of at most 2000 characters',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
           504: problem(

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 
 export const clientIdParameter = idParameter('The client\'s id. One of another user or business, or one that could never exist, is the same 404 as a missing one.', 'c1');
 
@@ -20,26 +20,21 @@ const fieldErrors = {
 export const clientsApi: ApiPart = {
   tags: [{ name: 'Clients', description: 'The people messages go to and agents are assigned to. Each belongs to one user in one business.' }],
   schemas: {
-    NewClient: {
-      type: 'object',
-      description: 'Every field is optional; unknown fields are ignored.',
-      properties: {
-        _id: { ...ref('schemas', 'ResourceId'), description: 'Chosen by the caller; a UUID is generated when absent.' },
-        name: { type: ['string', 'null'], maxLength: 200, examples: ['Ada Lovelace'] },
-        phone: {
-          type: ['string', 'null'],
-          description: 'Spaces, dashes, dots and parentheses are removed; the rest must be E.164 (`+` and 7–15 digits).',
-          examples: ['+1 415 555 0100'],
-        },
-        timezone: {
-          type: ['string', 'null'],
-          description:
-            'The client\'s IANA time zone. A message\'s `send_window` is read in it unless the message names its own zone. ' +
-            'Kept as spelled; any name the time zone database knows, aliases included; UTC offsets such as `+05:30` are not zones.',
-          examples: ['America/New_York'],
-        },
+    NewClient: newResourceSchema({
+      name: { type: ['string', 'null'], maxLength: 200, examples: ['Ada Lovelace'] },
+      phone: {
+        type: ['string', 'null'],
+        description: 'Spaces, dashes, dots and parentheses are removed; the rest must be E.164 (`+` and 7–15 digits).',
+        examples: ['+1 415 555 0100'],
       },
-    },
+      timezone: {
+        type: ['string', 'null'],
+        description:
+          'The client\'s IANA time zone. A message\'s `send_window` is read in it unless the message names its own zone. ' +
+          'Kept as spelled; any name the time zone database knows, aliases included; UTC offsets such as `+05:30` are not zones.',
+        examples: ['America/New_York'],
+      },
+    }),
     ClientChanges: {
       type: 'object',
       description:
@@ -104,14 +99,12 @@ export const clientsApi: ApiPart = {
             headers: { Location: ref('headers', 'Location') },
             example: { _id: 'c1', name: 'Ada Lovelace', phone: '+14155550100', timezone: 'America/New_York', created_at: '2026-11-22T05:14:13.462Z' },
           }),
-          400: problem(400, 'A field is invalid; the detail names it.', {
+          400: badBody('A field is invalid; the detail names it.', {
             invalidId: 'Invalid _id: must be 1-128 characters of A-Z a-z 0-9 . _ : @ -',
             invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
             invalidName: 'Invalid name: Too big: expected string to have <=200 characters',
             invalidTimezone: 'Invalid timezone: must be an IANA time zone such as America/New_York',
             notAnObject: 'Invalid request body: Invalid input: expected object, received null',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has a client with this `_id` in this business.', { duplicate: 'Client c1 already exists' }),
@@ -135,11 +128,9 @@ export const clientsApi: ApiPart = {
         },
         responses: routeResponses(true, {
           200: json('The client as changed.', ref('schemas', 'Client')),
-          400: problem(400, 'A field is invalid; the detail names it. Nothing is changed.', {
+          400: badBody('A field is invalid; the detail names it. Nothing is changed.', {
             ...fieldErrors,
             changedId: "Invalid _id: a client's id cannot be changed",
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
         }),

@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS } from '../../../domain';
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, idParameter, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 import { EVENT_EXAMPLE } from './events';
 
 const webhookIdParameter = idParameter('The webhook\'s id. One of another user or business is the same 404 as a missing one.', '3d4c1b2a-5e6f-4a7b-8c9d-0e1f2a3b4c5d');
@@ -73,12 +73,7 @@ export const webhooksApi: ApiPart = {
         },
       },
     },
-    WebhookList: {
-      type: 'object',
-      required: ['webhooks'],
-      additionalProperties: false,
-      properties: { webhooks: { type: 'array', items: ref('schemas', 'Webhook'), description: 'Oldest first.' } },
-    },
+    WebhookList: listSchema('webhooks', ref('schemas', 'Webhook'), 'Oldest first.'),
     WebhookDelivery: {
       type: 'object',
       required: ['_id', 'event', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'delivered_at', 'created_at', 'updated_at'],
@@ -104,12 +99,7 @@ export const webhooksApi: ApiPart = {
         updated_at: ref('schemas', 'DateTime'),
       },
     },
-    WebhookDeliveryList: {
-      type: 'object',
-      required: ['deliveries'],
-      additionalProperties: false,
-      properties: { deliveries: { type: 'array', items: ref('schemas', 'WebhookDelivery'), description: 'Newest first.' } },
-    },
+    WebhookDeliveryList: listSchema('deliveries', ref('schemas', 'WebhookDelivery'), 'Newest first.'),
   },
   paths: {
     [`${PREFIX}/webhooks`]: inBusiness({
@@ -121,15 +111,13 @@ export const webhooksApi: ApiPart = {
             headers: { Location: ref('headers', 'Location') },
             example: { ...webhook, secret },
           }),
-          400: problem(400, 'The body is invalid; the detail names the field. Nothing was created.', {
+          400: badBody('The body is invalid; the detail names the field. Nothing was created.', {
             missingUrl: 'Invalid url: must be an http or https URL',
             longUrl: 'Invalid url: must be at most 2048 characters',
             badEvents: 'Invalid events: must be an array of event types (assignment.created, assignment.updated, assignment.expired, assignment.unassigned, message.scheduled, message.sending, message.sent, message.failed, message.canceled, rotation.stopped, assignment.*, message.*, rotation.*, *)',
             unknownEvent: 'Invalid events.0: must be one of assignment.created, assignment.updated, assignment.expired, assignment.unassigned, message.scheduled, message.sending, message.sent, message.failed, message.canceled, rotation.stopped, assignment.*, message.*, rotation.*, *',
             noEvents: 'Invalid events: must name at least one event type, or be left out for all of them',
             badDescription: 'Invalid description: must be at most 500 characters',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has 20 webhooks, counted across its businesses.', { tooMany: 'At most 20 webhooks per user, across its businesses: delete one first' }),
