@@ -138,9 +138,14 @@ export function businessResponses(withBody: boolean): OpenApiObject {
  * A business route's responses: the shared statuses, the 400 of a path (or, `withBody`, of a body) that cannot be read, and
  * `byStatus`, which adds the route's own and may replace any of those.
  */
+/** A parameter of the path. */
+export function pathParameter(name: string, description: string, schema: OpenApiObject, example?: string): OpenApiObject {
+  return { name, in: 'path', required: true, description, schema, ...(example !== undefined && { example }) };
+}
+
 /** The `_id` path parameter of a resource; `description` says which ids are answered like a missing one. */
 export function idParameter(description: string, example: string): OpenApiObject {
-  return { name: '_id', in: 'path', required: true, description, schema: { type: 'string' }, example };
+  return pathParameter('_id', description, { type: 'string' }, example);
 }
 
 const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' };

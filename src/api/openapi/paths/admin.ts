@@ -1,10 +1,10 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, common, json, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, common, json, pathParameter, problem, ref } from '../components';
 
 const adminSecurity = [{ adminAuth: [] }];
 const pathParameters = [
-  { name: 'business', in: 'path', required: true, description: 'The business (`{businessname}` of the API\'s paths).', schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' }, example: 'acme' },
-  { name: 'e164', in: 'path', required: true, description: 'The number, E.164 (encode `+` as `%2B`).', schema: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' }, example: '+15005550006' },
+  pathParameter('business', 'The business (`{businessname}` of the API\'s paths).', { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' }, 'acme'),
+  pathParameter('e164', 'The number, E.164 (encode `+` as `%2B`).', { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' }, '+15005550006'),
 ];
 const registered = {
   business: 'acme',
@@ -152,7 +152,7 @@ export const adminApi: ApiPart = {
   },
   paths: {
     '/admin/messages/{id}': {
-      parameters: [{ name: 'id', in: 'path', required: true, description: 'The message\'s id, as in its workflow id `message/{business}/{id}`.', schema: { type: 'string' }, example: operatorMessage._id }],
+      parameters: [pathParameter('id', 'The message\'s id, as in its workflow id `message/{business}/{id}`.', { type: 'string' }, operatorMessage._id)],
       get: {
         operationId: 'getMessageForOperator',
         tags: ['Operator'],

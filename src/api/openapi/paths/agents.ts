@@ -1,6 +1,6 @@
 import type { ApiPart } from '../components';
 import { BAD_PATH_EXAMPLE, badBody, idParameter, inBusiness, json, listSchema, newResourceSchema, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
-import { pageParameters } from './clients';
+import { pageExamples, pageParameters } from './clients';
 
 
 const AGENT_EXAMPLE = {
@@ -195,11 +195,7 @@ export const agentsApi: ApiPart = {
         parameters: pageParameters,
         responses: routeResponses(false, {
           200: json('One page.', ref('schemas', 'HeldClientList')),
-          400: problem(400, 'A query parameter is invalid; the detail names it.', {
-            invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
-            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
-            ...BAD_PATH_EXAMPLE,
-          }),
+          400: problem(400, 'A query parameter is invalid; the detail names it.', { ...pageExamples, ...BAD_PATH_EXAMPLE }),
           404: AGENT_NOT_FOUND,
         }),
       }),

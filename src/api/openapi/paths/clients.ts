@@ -10,6 +10,12 @@ export const pageParameters = [
   { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
 ];
 
+/** How a page's `limit` and `cursor` are refused. */
+export const pageExamples = {
+  invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
+  invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
+};
+
 const fieldErrors = {
   invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
   invalidName: 'Invalid name: Too big: expected string to have <=200 characters',
@@ -82,8 +88,7 @@ export const clientsApi: ApiPart = {
           400: problem(400, 'A query parameter is invalid; the detail names it.', {
             invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
             emptyQ: 'Invalid q: must not be empty',
-            invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
-            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
+            ...pageExamples,
             ...BAD_PATH_EXAMPLE,
           }),
           404: UNKNOWN_BUSINESS,

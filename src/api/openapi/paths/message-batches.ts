@@ -213,11 +213,7 @@ export const messageBatchesApi: ApiPart = {
           { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
         ],
         responses: routeResponses(false, {
-          200: json(
-            'A page of batches.',
-            pageSchema('batches', { type: 'array', items: ref('schemas', 'MessageBatch') }),
-            { example: { batches: [batchExample], next_cursor: null } },
-          ),
+          200: json('A page of batches.', pageSchema('batches', { type: 'array', items: ref('schemas', 'MessageBatch') }), { example: { batches: [batchExample], next_cursor: null } }),
           400: problem(400, '`limit` or `cursor` is not valid, or the path is not validly percent-encoded.', {
             invalidLimit: 'Invalid limit: must be a whole number from 1 to 100',
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
