@@ -150,6 +150,14 @@ export function idParameter(description: string, example: string): OpenApiObject
 
 const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' };
 
+/** The `limit` and `cursor` query parameters of a list read a page at a time. */
+export function pageParameters(limitDescription?: string, cursorMaxLength = 200): OpenApiObject[] {
+  return [
+    { name: 'limit', in: 'query', required: false, ...(limitDescription !== undefined && { description: limitDescription }), schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+    { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: cursorMaxLength } },
+  ];
+}
+
 /** One page of a list: `field` holds the page's items (`array` is its schema), `next_cursor` leads to the next page. */
 export function pageSchema(field: string, array: OpenApiObject): OpenApiObject {
   return { type: 'object', required: [field, 'next_cursor'], additionalProperties: false, properties: { [field]: array, next_cursor: NEXT_CURSOR } };

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, common, json, pathParameter, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, common, json, pageParameters, pathParameter, problem, ref } from '../components';
 
 const adminSecurity = [{ adminAuth: [] }];
 const pathParameters = [
@@ -50,10 +50,6 @@ const unmatchedText = {
   received_at: '2026-11-25T17:05:00.000Z',
   created_at: '2026-11-25T17:05:00.120Z',
 };
-const pageParameters = [
-  { name: 'limit', in: 'query', required: false, description: 'Texts a page, 1-100 (50 by default).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-  { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
-];
 
 export const adminApi: ApiPart = {
   tags: [
@@ -176,7 +172,7 @@ export const adminApi: ApiPart = {
         security: adminSecurity,
         summary: 'Inbound texts no message explains',
         description: 'Texts from numbers no business texted from that sender (kept, shown to no business), newest first, a page at a time.',
-        parameters: pageParameters,
+        parameters: pageParameters('Texts a page, 1-100 (50 by default).'),
         responses: {
           200: json(
             'A page of texts; `next_cursor` is null on the last.',

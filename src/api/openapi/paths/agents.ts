@@ -1,6 +1,6 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, idParameter, inBusiness, json, listSchema, newResourceSchema, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
-import { pageExamples, pageParameters } from './clients';
+import { BAD_PATH_EXAMPLE, badBody, idParameter, inBusiness, json, listSchema, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { pageExamples } from './clients';
 
 
 const AGENT_EXAMPLE = {
@@ -192,7 +192,7 @@ export const agentsApi: ApiPart = {
     [`${PREFIX}/agents/{_id}/clients`]: inBusiness({
       get: operation('listAgentClients', 'Agents', 'The clients an agent holds now', {
         description: 'One page at a time as `GET /messages`.',
-        parameters: pageParameters,
+        parameters: pageParameters(),
         responses: routeResponses(false, {
           200: json('One page.', ref('schemas', 'HeldClientList')),
           400: problem(400, 'A query parameter is invalid; the detail names it.', { ...pageExamples, ...BAD_PATH_EXAMPLE }),

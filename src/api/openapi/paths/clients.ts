@@ -1,14 +1,9 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 
 export const clientIdParameter = idParameter('The client\'s id. One of another user or business, or one that could never exist, is the same 404 as a missing one.', 'c1');
 
 const clientNotFound = { clientNotFound: 'Client not found' };
-
-export const pageParameters = [
-  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-  { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
-];
 
 /** How a page's `limit` and `cursor` are refused. */
 export const pageExamples = {
@@ -81,7 +76,7 @@ export const clientsApi: ApiPart = {
             example: '+14155550100',
           },
           { name: 'q', in: 'query', required: false, description: 'Only clients whose name starts with this, case-insensitively.', schema: { type: 'string', minLength: 1, maxLength: 200 }, example: 'ad' },
-          ...pageParameters,
+          ...pageParameters(),
         ],
         responses: routeResponses(false, {
           200: json('One page.', ref('schemas', 'ClientList')),

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 
 const batchNotFound = { batchNotFound: 'Batch not found', ...NO_ROUTE_EXAMPLE };
 const batchIdParameter = idParameter('The batch\'s id (`batch_id`). One of another user or business is the same 404 as a missing one.', '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11');
@@ -208,10 +208,7 @@ export const messageBatchesApi: ApiPart = {
     [`${PREFIX}/messages/batches`]: inBusiness({
       get: operation('listMessageBatches', 'Campaigns', 'The caller\'s batches, newest first', {
         description: 'The caller\'s batches in this business, each with its messages counted by status, a page at a time.',
-        parameters: [
-          { name: 'limit', in: 'query', required: false, description: 'Batches a page, 1-100 (50 by default).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-          { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
-        ],
+        parameters: pageParameters('Batches a page, 1-100 (50 by default).'),
         responses: routeResponses(false, {
           200: json('A page of batches.', pageSchema('batches', { type: 'array', items: ref('schemas', 'MessageBatch') }), { example: { batches: [batchExample], next_cursor: null } }),
           400: problem(400, '`limit` or `cursor` is not valid, or the path is not validly percent-encoded.', {

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, inBusiness, json, operation, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, inBusiness, json, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 
 const record = {
   phone: '+14155550142',
@@ -57,8 +57,7 @@ export const optOutsApi: ApiPart = {
             schema: { type: 'string' },
             example: '+14155550142',
           },
-          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-          { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 300 } },
+          ...pageParameters(undefined, 300),
         ],
         responses: routeResponses(false, {
           200: json('One page.', pageSchema('opt_outs', { type: 'array', items: ref('schemas', 'OptOut') }), { example: { opt_outs: [record], next_cursor: null } }),
