@@ -158,8 +158,9 @@ export function pageParameters(limitDescription?: string, cursorMaxLength = 200)
   ];
 }
 
-/** One page of a list: `field` holds the page's items (`array` is its schema), `next_cursor` leads to the next page. */
-export function pageSchema(field: string, array: OpenApiObject): OpenApiObject {
+/** One page of a list: `field` holds the page's items in the order `description` says, `next_cursor` leads to the next page. */
+export function pageSchema(field: string, items: OpenApiObject, description?: string): OpenApiObject {
+  const array = { type: 'array', items, ...(description !== undefined && { description }) };
   return { type: 'object', required: [field, 'next_cursor'], additionalProperties: false, properties: { [field]: array, next_cursor: NEXT_CURSOR } };
 }
 

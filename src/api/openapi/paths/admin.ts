@@ -1,4 +1,4 @@
-import type { ApiPart } from '../components';
+import type { ApiPart, OpenApiObject } from '../components';
 import { BAD_PATH_EXAMPLE, badBody, common, json, pageParameters, pathParameter, problem, ref } from '../components';
 
 const adminSecurity = [{ adminAuth: [] }];
@@ -51,6 +51,11 @@ const unmatchedText = {
   created_at: '2026-11-25T17:05:00.120Z',
 };
 
+/** A closed object whose every property is required, with `example` as its one example. */
+function exampledSchema(example: Record<string, unknown>, description: string, properties: OpenApiObject): OpenApiObject {
+  return { type: 'object', additionalProperties: false, required: Object.keys(example), description, properties, examples: [example] };
+}
+
 export const adminApi: ApiPart = {
   tags: [
     {
@@ -61,55 +66,41 @@ export const adminApi: ApiPart = {
     },
   ],
   schemas: {
-    OperatorMessage: {
-      type: 'object',
-      additionalProperties: false,
-      required: Object.keys(operatorMessage),
-      description: 'A message as the operator sees it: whose it is, where it is and why it ended so. Never its phone, name or text.',
-      properties: {
-        _id: { type: 'string', format: 'uuid' },
-        business: { type: 'string' },
-        user: { type: 'string', description: 'The user (token subject) whose message it is.' },
-        client: { type: ['string', 'null'] },
-        direction: { enum: ['outbound', 'inbound'] },
-        status: { enum: MESSAGE_STATUSES },
-        reason: {
-          type: ['string', 'null'],
-          description: 'Why it failed, was undelivered, suppressed or canceled, in words (the carrier\'s code in parentheses); null otherwise. The same words as the run\'s details in Temporal.',
-        },
-        error_code: { type: ['string', 'null'], description: 'The carrier\'s error code.' },
-        provider: { type: ['string', 'null'] },
-        workflow_id: { type: ['string', 'null'] },
-        batch_id: { type: ['string', 'null'], format: 'uuid' },
-        send_at: ref('schemas', 'DateTime'),
-        deferred_until: dateOrNull,
-        created_at: ref('schemas', 'DateTime'),
-        updated_at: ref('schemas', 'DateTime'),
-        dispatched_at: dateOrNull,
-        sent_at: dateOrNull,
-        delivered_at: dateOrNull,
-        canceled_at: dateOrNull,
-        suppressed_at: dateOrNull,
-        received_at: dateOrNull,
+    OperatorMessage: exampledSchema(operatorMessage, 'A message as the operator sees it: whose it is, where it is and why it ended so. Never its phone, name or text.', {
+      _id: { type: 'string', format: 'uuid' },
+      business: { type: 'string' },
+      user: { type: 'string', description: 'The user (token subject) whose message it is.' },
+      client: { type: ['string', 'null'] },
+      direction: { enum: ['outbound', 'inbound'] },
+      status: { enum: MESSAGE_STATUSES },
+      reason: {
+        type: ['string', 'null'],
+        description: 'Why it failed, was undelivered, suppressed or canceled, in words (the carrier\'s code in parentheses); null otherwise. The same words as the run\'s details in Temporal.',
       },
-      examples: [operatorMessage],
-    },
-    UnmatchedInboundText: {
-      type: 'object',
-      additionalProperties: false,
-      required: Object.keys(unmatchedText),
-      description: 'A text that came in from a number no business\'s message went to from that sender: kept for the operator, shown to no business.',
-      properties: {
-        _id: { type: 'string', format: 'uuid' },
-        provider: { type: 'string' },
-        from: { type: 'string', description: 'The number that texted.' },
-        to: { type: 'string', description: 'Our number it was sent to.' },
-        text: { type: 'string' },
-        received_at: ref('schemas', 'DateTime'),
-        created_at: ref('schemas', 'DateTime'),
-      },
-      examples: [unmatchedText],
-    },
+      error_code: { type: ['string', 'null'], description: 'The carrier\'s error code.' },
+      provider: { type: ['string', 'null'] },
+      workflow_id: { type: ['string', 'null'] },
+      batch_id: { type: ['string', 'null'], format: 'uuid' },
+      send_at: ref('schemas', 'DateTime'),
+      deferred_until: dateOrNull,
+      created_at: ref('schemas', 'DateTime'),
+      updated_at: ref('schemas', 'DateTime'),
+      dispatched_at: dateOrNull,
+      sent_at: dateOrNull,
+      delivered_at: dateOrNull,
+      canceled_at: dateOrNull,
+      suppressed_at: dateOrNull,
+      received_at: dateOrNull,
+    }),
+    UnmatchedInboundText: exampledSchema(unmatchedText, 'A text that came in from a number no business\'s message went to from that sender: kept for the operator, shown to no business.', {
+      _id: { type: 'string', format: 'uuid' },
+      provider: { type: 'string' },
+      from: { type: 'string', description: 'The number that texted.' },
+      to: { type: 'string', description: 'Our number it was sent to.' },
+      text: { type: 'string' },
+      received_at: ref('schemas', 'DateTime'),
+      created_at: ref('schemas', 'DateTime'),
+    }),
     BusinessNumber: {
       type: 'object',
       required: ['business', 'number', 'carrier', 'messaging_service_sid', 'own_account', 'created_at', 'updated_at'],

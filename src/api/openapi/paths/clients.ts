@@ -48,7 +48,7 @@ export const clientsApi: ApiPart = {
         timezone: { type: ['string', 'null'], description: 'An IANA time zone, as on creation.', examples: ['Europe/London'] },
       },
     },
-    ClientList: pageSchema('clients', { type: 'array', items: ref('schemas', 'Client'), description: 'Oldest first.' }),
+    ClientList: pageSchema('clients', ref('schemas', 'Client'), 'Oldest first.'),
     Client: {
       type: 'object',
       required: ['_id', 'name', 'phone', 'timezone', 'created_at'],

@@ -210,7 +210,7 @@ export const messageBatchesApi: ApiPart = {
         description: 'The caller\'s batches in this business, each with its messages counted by status, a page at a time.',
         parameters: pageParameters('Batches a page, 1-100 (50 by default).'),
         responses: routeResponses(false, {
-          200: json('A page of batches.', pageSchema('batches', { type: 'array', items: ref('schemas', 'MessageBatch') }), { example: { batches: [batchExample], next_cursor: null } }),
+          200: json('A page of batches.', pageSchema('batches', ref('schemas', 'MessageBatch')), { example: { batches: [batchExample], next_cursor: null } }),
           400: problem(400, '`limit` or `cursor` is not valid, or the path is not validly percent-encoded.', {
             invalidLimit: 'Invalid limit: must be a whole number from 1 to 100',
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',

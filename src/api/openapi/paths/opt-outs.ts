@@ -60,7 +60,7 @@ export const optOutsApi: ApiPart = {
           ...pageParameters(undefined, 300),
         ],
         responses: routeResponses(false, {
-          200: json('One page.', pageSchema('opt_outs', { type: 'array', items: ref('schemas', 'OptOut') }), { example: { opt_outs: [record], next_cursor: null } }),
+          200: json('One page.', pageSchema('opt_outs', ref('schemas', 'OptOut')), { example: { opt_outs: [record], next_cursor: null } }),
           400: problem(400, 'A query parameter is invalid; the detail names it.', {
             invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
