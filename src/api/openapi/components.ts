@@ -164,6 +164,11 @@ export function pageSchema(field: string, items: OpenApiObject, description?: st
   return { type: 'object', required: [field, 'next_cursor'], additionalProperties: false, properties: { [field]: array, next_cursor: NEXT_CURSOR } };
 }
 
+/** A closed object: no property but `properties`, and the `required` ones always there. */
+export function closedObject(required: string[], properties: OpenApiObject): OpenApiObject {
+  return { type: 'object', required, additionalProperties: false, properties };
+}
+
 /** A whole list: `field` holds every item, in the order `description` says. */
 export function listSchema(field: string, items: OpenApiObject, description: string): OpenApiObject {
   return { type: 'object', required: [field], additionalProperties: false, properties: { [field]: { type: 'array', items, description } } };

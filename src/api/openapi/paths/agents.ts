@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, idParameter, inBusiness, json, listSchema, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, closedObject, idParameter, inBusiness, json, listSchema, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 import { pageExamples } from './clients';
 
 
@@ -24,21 +24,16 @@ export const agentsApi: ApiPart = {
     NewAgent: newResourceSchema({
       name: { type: ['string', 'null'], maxLength: 200, examples: ['Grace Hopper'] },
     }),
-    Agent: {
-      type: 'object',
-      required: ['_id', 'name', 'timezone', 'working_hours', 'presence', 'capacity', 'load', 'created_at'],
-      additionalProperties: false,
-      properties: {
-        _id: ref('schemas', 'ResourceId'),
-        name: { type: ['string', 'null'] },
-        timezone: { type: ['string', 'null'], description: 'IANA time zone its working hours are read in.' },
-        working_hours: { oneOf: [{ type: 'null' }, ref('schemas', 'WorkingHours')], description: 'Null: always working.' },
-        presence: { type: 'string', enum: ['available', 'away'], description: 'Routing picks only `available` agents.' },
-        capacity: { type: ['integer', 'null'], minimum: 0, description: 'How many clients routing may give it at once; null: the routing policy\'s.' },
-        load: { type: 'integer', minimum: 0, description: 'Read only: its active assignments, whatever made them (assign-agents, rotation, routing).' },
-        created_at: ref('schemas', 'DateTime'),
-      },
-    },
+    Agent: closedObject(['_id', 'name', 'timezone', 'working_hours', 'presence', 'capacity', 'load', 'created_at'], {
+      _id: ref('schemas', 'ResourceId'),
+      name: { type: ['string', 'null'] },
+      timezone: { type: ['string', 'null'], description: 'IANA time zone its working hours are read in.' },
+      working_hours: { oneOf: [{ type: 'null' }, ref('schemas', 'WorkingHours')], description: 'Null: always working.' },
+      presence: { type: 'string', enum: ['available', 'away'], description: 'Routing picks only `available` agents.' },
+      capacity: { type: ['integer', 'null'], minimum: 0, description: 'How many clients routing may give it at once; null: the routing policy\'s.' },
+      load: { type: 'integer', minimum: 0, description: 'Read only: its active assignments, whatever made them (assign-agents, rotation, routing).' },
+      created_at: ref('schemas', 'DateTime'),
+    }),
     WorkingHours: {
       type: 'object',
       additionalProperties: false,
@@ -80,31 +75,21 @@ export const agentsApi: ApiPart = {
       properties: { _id: { type: 'string', format: 'uuid' }, from: ref('schemas', 'DateTime'), until: ref('schemas', 'DateTime'), note: { type: ['string', 'null'] } },
     },
     AbsenceList: listSchema('absences', ref('schemas', 'Absence'), 'In progress or to come, soonest first.'),
-    HeldClientList: {
-      type: 'object',
-      required: ['agent', 'clients', 'next_cursor'],
-      additionalProperties: false,
-      properties: {
-        agent: ref('schemas', 'ResourceId'),
-        clients: {
-          type: 'array',
-          description: 'The clients the agent holds now (an active assignment whose `dt_until` is ahead), oldest assignment first.',
-          items: {
-            type: 'object',
-            required: ['client', 'dt_until', 'rotation', 'assigned_at', 'workflow_id'],
-            additionalProperties: false,
-            properties: {
-              client: ref('schemas', 'ResourceId'),
-              dt_until: { ...ref('schemas', 'DateTime'), description: 'When the assignment ends.' },
-              rotation: { type: 'boolean', description: 'Made by the client\'s rotation.' },
-              assigned_at: ref('schemas', 'DateTime'),
-              workflow_id: { type: 'string', pattern: '^assignment/' },
-            },
-          },
-        },
-        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
+    HeldClientList: closedObject(['agent', 'clients', 'next_cursor'], {
+      agent: ref('schemas', 'ResourceId'),
+      clients: {
+        type: 'array',
+        description: 'The clients the agent holds now (an active assignment whose `dt_until` is ahead), oldest assignment first.',
+        items: closedObject(['client', 'dt_until', 'rotation', 'assigned_at', 'workflow_id'], {
+          client: ref('schemas', 'ResourceId'),
+          dt_until: { ...ref('schemas', 'DateTime'), description: 'When the assignment ends.' },
+          rotation: { type: 'boolean', description: 'Made by the client\'s rotation.' },
+          assigned_at: ref('schemas', 'DateTime'),
+          workflow_id: { type: 'string', pattern: '^assignment/' },
+        }),
       },
-    },
+      next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
+    }),
     AgentList: listSchema('agents', ref('schemas', 'Agent'), 'Oldest first.'),
   },
   paths: {

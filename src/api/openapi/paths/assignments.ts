@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, closedObject, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
 const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
@@ -44,82 +44,62 @@ export const assignmentsApi: ApiPart = {
         ds_notes: { type: ['string', 'null'], maxLength: 2000, description: 'Free-text notes, kept on each assignment in the database only (never in Temporal).', examples: ['new lead'] },
       },
     },
-    AssignAgentsResult: {
-      type: 'object',
-      required: ['client', 'ds_notes', 'assignments'],
-      additionalProperties: false,
-      properties: {
-        client: ref('schemas', 'ResourceId'),
-        ds_notes: { type: ['string', 'null'] },
-        assignments: {
-          type: 'array',
-          description: 'In request order.',
-          items: {
+    AssignAgentsResult: closedObject(['client', 'ds_notes', 'assignments'], {
+      client: ref('schemas', 'ResourceId'),
+      ds_notes: { type: ['string', 'null'] },
+      assignments: {
+        type: 'array',
+        description: 'In request order.',
+        items: closedObject(['agent', 'dt_until', 'status', 'workflow_id'], {
+          agent: ref('schemas', 'ResourceId'),
+          dt_until: ref('schemas', 'DateTime'),
+          status: { const: 'active' },
+          workflow_id: { ...assignmentWorkflowId, description: 'The Temporal workflow that expires this client and agent\'s assignment.' },
+        }),
+      },
+    }),
+    Assignment: closedObject(['agent', 'dt_until', 'status', 'ds_notes', 'workflow_id', 'assigned_at', 'updated_at', 'ended_at', 'ended_by', 'rotation', 'routed_by'], {
+      agent: ref('schemas', 'ResourceId'),
+      dt_until: ref('schemas', 'DateTime'),
+      status: { enum: ['active', 'expired', 'unassigned'] },
+      ds_notes: { type: ['string', 'null'] },
+      workflow_id: assignmentWorkflowId,
+      assigned_at: ref('schemas', 'DateTime'),
+      updated_at: ref('schemas', 'DateTime'),
+      ended_at: { type: ['string', 'null'], format: 'date-time', description: 'When it expired or was unassigned.' },
+      ended_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who ended it: `system`/`expiry` when it expired, `user`/`api` when its owner unassigned it, `operator`/`operator` when its workflow was canceled in the Temporal UI; null while active.' },
+      rotation: {
+        type: 'boolean',
+        description: 'Made (or last re-assigned) by the client\'s rotation, for one period (`PUT …/clients/{_id}/rotation`); false for an assign-agents request\'s.',
+      },
+      routed_by: {
+        oneOf: [
+          {
             type: 'object',
-            required: ['agent', 'dt_until', 'status', 'workflow_id'],
+            required: ['policy', 'version', 'decision_id'],
             additionalProperties: false,
-            properties: {
-              agent: ref('schemas', 'ResourceId'),
-              dt_until: ref('schemas', 'DateTime'),
-              status: { const: 'active' },
-              workflow_id: { ...assignmentWorkflowId, description: 'The Temporal workflow that expires this client and agent\'s assignment.' },
-            },
+            properties: { policy: ref('schemas', 'ResourceId'), version: { type: 'integer', minimum: 1 }, decision_id: { type: 'string', format: 'uuid' } },
           },
-        },
+          { type: 'null' },
+        ],
+        description: 'Made by lead routing (`POST …/clients/{_id}/route`): the policy, its version and the decision (`GET …/routing-decisions/{id}`); null for any other assignment.',
       },
-    },
-    Assignment: {
-      type: 'object',
-      required: ['agent', 'dt_until', 'status', 'ds_notes', 'workflow_id', 'assigned_at', 'updated_at', 'ended_at', 'ended_by', 'rotation', 'routed_by'],
-      additionalProperties: false,
-      properties: {
-        agent: ref('schemas', 'ResourceId'),
-        dt_until: ref('schemas', 'DateTime'),
-        status: { enum: ['active', 'expired', 'unassigned'] },
-        ds_notes: { type: ['string', 'null'] },
-        workflow_id: assignmentWorkflowId,
-        assigned_at: ref('schemas', 'DateTime'),
-        updated_at: ref('schemas', 'DateTime'),
-        ended_at: { type: ['string', 'null'], format: 'date-time', description: 'When it expired or was unassigned.' },
-        ended_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who ended it: `system`/`expiry` when it expired, `user`/`api` when its owner unassigned it, `operator`/`operator` when its workflow was canceled in the Temporal UI; null while active.' },
-        rotation: {
-          type: 'boolean',
-          description: 'Made (or last re-assigned) by the client\'s rotation, for one period (`PUT …/clients/{_id}/rotation`); false for an assign-agents request\'s.',
-        },
-        routed_by: {
-          oneOf: [
-            {
-              type: 'object',
-              required: ['policy', 'version', 'decision_id'],
-              additionalProperties: false,
-              properties: { policy: ref('schemas', 'ResourceId'), version: { type: 'integer', minimum: 1 }, decision_id: { type: 'string', format: 'uuid' } },
-            },
-            { type: 'null' },
-          ],
-          description: 'Made by lead routing (`POST …/clients/{_id}/route`): the policy, its version and the decision (`GET …/routing-decisions/{id}`); null for any other assignment.',
-        },
-      },
-    },
+    }),
     AssignmentList: {
       type: 'object',
       required: ['client', 'assignments'],
       additionalProperties: false,
       properties: { client: ref('schemas', 'ResourceId'), assignments: { type: 'array', items: ref('schemas', 'Assignment'), description: 'Oldest first.' } },
     },
-    Unassignment: {
-      type: 'object',
-      required: ['client', 'agent', 'dt_until', 'status', 'ended_at', 'ended_by', 'workflow_id'],
-      additionalProperties: false,
-      properties: {
-        client: ref('schemas', 'ResourceId'),
-        agent: { type: 'string' },
-        dt_until: ref('schemas', 'DateTime'),
-        status: { const: 'unassigned' },
-        ended_at: ref('schemas', 'DateTime'),
-        ended_by: { ...ref('schemas', 'ChangedBy'), description: 'Always `{ "actor": "user", "reason": "api" }`: the caller unassigned it.' },
-        workflow_id: assignmentWorkflowId,
-      },
-    },
+    Unassignment: closedObject(['client', 'agent', 'dt_until', 'status', 'ended_at', 'ended_by', 'workflow_id'], {
+      client: ref('schemas', 'ResourceId'),
+      agent: { type: 'string' },
+      dt_until: ref('schemas', 'DateTime'),
+      status: { const: 'unassigned' },
+      ended_at: ref('schemas', 'DateTime'),
+      ended_by: { ...ref('schemas', 'ChangedBy'), description: 'Always `{ "actor": "user", "reason": "api" }`: the caller unassigned it.' },
+      workflow_id: assignmentWorkflowId,
+    }),
   },
   paths: {
     [`${PREFIX}/clients/{_id}/assign-agents`]: inBusiness({

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, closedObject, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 
 export const clientIdParameter = idParameter('The client\'s id. One of another user or business, or one that could never exist, is the same 404 as a missing one.', 'c1');
 
@@ -49,18 +49,13 @@ export const clientsApi: ApiPart = {
       },
     },
     ClientList: pageSchema('clients', ref('schemas', 'Client'), 'Oldest first.'),
-    Client: {
-      type: 'object',
-      required: ['_id', 'name', 'phone', 'timezone', 'created_at'],
-      additionalProperties: false,
-      properties: {
-        _id: ref('schemas', 'ResourceId'),
-        name: { type: ['string', 'null'] },
-        phone: { type: ['string', 'null'], pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164.' },
-        timezone: { type: ['string', 'null'], description: 'IANA time zone, or null.', examples: ['America/New_York'] },
-        created_at: ref('schemas', 'DateTime'),
-      },
-    },
+    Client: closedObject(['_id', 'name', 'phone', 'timezone', 'created_at'], {
+      _id: ref('schemas', 'ResourceId'),
+      name: { type: ['string', 'null'] },
+      phone: { type: ['string', 'null'], pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164.' },
+      timezone: { type: ['string', 'null'], description: 'IANA time zone, or null.', examples: ['America/New_York'] },
+      created_at: ref('schemas', 'DateTime'),
+    }),
   },
   paths: {
     [`${PREFIX}/clients`]: inBusiness({

@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../domain';
 import type { ApiPart, OpenApiObject } from '../components';
-import { BAD_PATH_EXAMPLE, inBusiness, json, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, closedObject, inBusiness, json, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 import { assignmentsApi } from './assignments';
 import { messagesApi } from './messages';
 import { rotationApi } from './rotation';
@@ -104,17 +104,12 @@ export const eventsApi: ApiPart = {
         assignments: {
           type: 'array',
           description: 'Who has the client at the instant the text came in: its active assignments whose `dt_until` is ahead, oldest first. Empty for a message to a bare phone.',
-          items: {
-            type: 'object',
-            required: ['agent', 'dt_until', 'rotation', 'current_period'],
-            additionalProperties: false,
-            properties: {
-              agent: ref('schemas', 'ResourceId'),
-              dt_until: ref('schemas', 'DateTime'),
-              rotation: { type: 'boolean', description: 'Made by the client\'s rotation.' },
-              current_period: { type: 'boolean', description: 'This agent holds the period of the client\'s rotation in progress now.' },
-            },
-          },
+          items: closedObject(['agent', 'dt_until', 'rotation', 'current_period'], {
+            agent: ref('schemas', 'ResourceId'),
+            dt_until: ref('schemas', 'DateTime'),
+            rotation: { type: 'boolean', description: 'Made by the client\'s rotation.' },
+            current_period: { type: 'boolean', description: 'This agent holds the period of the client\'s rotation in progress now.' },
+          }),
         },
       },
       'The inbound message as `GET /messages/{_id}` shows it, the reason (`carrier`), and the client\'s assignments in force when it came in.',
@@ -177,21 +172,16 @@ export const eventsApi: ApiPart = {
         ref('schemas', 'CrmOwnerConflictEvent'),
       ],
     },
-    EventPage: {
-      type: 'object',
-      required: ['events', 'next_cursor', 'has_more'],
-      additionalProperties: false,
-      properties: {
-        events: { type: 'array', items: ref('schemas', 'Event'), description: 'Oldest first, in commit order.' },
-        next_cursor: {
-          type: ['string', 'null'],
-          description:
-            'Pass as `after` to read on. On the last page too: keep it and ask again later. Null only when there are no events at all. ' +
-            'Opaque: sealed for the caller (business and user) it was issued to, so it shows nothing and works for no one else; the same position may read differently each time.',
-        },
-        has_more: { type: 'boolean', description: 'Whether more events are there already.' },
+    EventPage: closedObject(['events', 'next_cursor', 'has_more'], {
+      events: { type: 'array', items: ref('schemas', 'Event'), description: 'Oldest first, in commit order.' },
+      next_cursor: {
+        type: ['string', 'null'],
+        description:
+          'Pass as `after` to read on. On the last page too: keep it and ask again later. Null only when there are no events at all. ' +
+          'Opaque: sealed for the caller (business and user) it was issued to, so it shows nothing and works for no one else; the same position may read differently each time.',
       },
-    },
+      has_more: { type: 'boolean', description: 'Whether more events are there already.' },
+    }),
   },
   paths: {
     [`${PREFIX}/events`]: inBusiness({

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 
 const batchNotFound = { batchNotFound: 'Batch not found', ...NO_ROUTE_EXAMPLE };
 const batchIdParameter = idParameter('The batch\'s id (`batch_id`). One of another user or business is the same 404 as a missing one.', '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11');
@@ -17,26 +17,21 @@ const batchExample = {
   finished_at: '2026-11-24T09:00:02.310Z',
 };
 
-const recipientResult = {
-  type: 'object',
-  required: ['index', 'status'],
-  additionalProperties: false,
-  properties: {
-    index: { type: 'integer', minimum: 0, description: 'The recipient\'s place in `recipients`.' },
-    _id: { type: 'string', format: 'uuid', description: 'The message\'s id (accepted only): `GET /messages/{_id}`, `POST /messages/{_id}/cancel`.' },
-    status: { enum: ['scheduled', 'rejected'] },
-    send_at: ref('schemas', 'DateTime'),
-    error: {
-      type: 'object',
-      required: ['type', 'status', 'detail'],
-      additionalProperties: false,
-      description:
-        'Refused only: the problem `POST /messages` answers for this recipient alone (its status, type and exact detail), or for a phone an earlier ' +
-        'recipient already has, 400 `Duplicate recipient: same phone as recipient {index}`.',
-      properties: { type: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' } },
-    },
+const recipientResult = closedObject(['index', 'status'], {
+  index: { type: 'integer', minimum: 0, description: 'The recipient\'s place in `recipients`.' },
+  _id: { type: 'string', format: 'uuid', description: 'The message\'s id (accepted only): `GET /messages/{_id}`, `POST /messages/{_id}/cancel`.' },
+  status: { enum: ['scheduled', 'rejected'] },
+  send_at: ref('schemas', 'DateTime'),
+  error: {
+    type: 'object',
+    required: ['type', 'status', 'detail'],
+    additionalProperties: false,
+    description:
+      'Refused only: the problem `POST /messages` answers for this recipient alone (its status, type and exact detail), or for a phone an earlier ' +
+      'recipient already has, 400 `Duplicate recipient: same phone as recipient {index}`.',
+    properties: { type: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' } },
   },
-};
+});
 
 export const messageBatchesApi: ApiPart = {
   tags: [
@@ -73,15 +68,10 @@ export const messageBatchesApi: ApiPart = {
         },
       },
     },
-    MessageBatchAccepted: {
-      type: 'object',
-      required: ['batch_id', 'results'],
-      additionalProperties: false,
-      properties: {
-        batch_id: { type: 'string', format: 'uuid' },
-        results: { type: 'array', items: recipientResult, description: 'One per recipient, in request order.' },
-      },
-    },
+    MessageBatchAccepted: closedObject(['batch_id', 'results'], {
+      batch_id: { type: 'string', format: 'uuid' },
+      results: { type: 'array', items: recipientResult, description: 'One per recipient, in request order.' },
+    }),
     MessageBatchRefusedProblem: {
       type: 'object',
       required: ['type', 'title', 'status', 'detail', 'batch_id', 'results'],
@@ -97,28 +87,23 @@ export const messageBatchesApi: ApiPart = {
         results: { type: 'array', items: recipientResult },
       },
     },
-    MessageBatch: {
-      type: 'object',
-      required: ['_id', 'send_at', 'send_window', 'workflow_id', 'total', 'accepted', 'counts', 'created_at', 'finished_at'],
-      additionalProperties: false,
-      properties: {
-        _id: { type: 'string', format: 'uuid' },
-        send_at: ref('schemas', 'DateTime'),
-        send_window: { type: ['object', 'null'] },
-        workflow_id: { type: 'string', pattern: '^message-batch/' },
-        total: { type: 'integer', description: 'Recipients in the request.' },
-        accepted: { type: 'integer', description: 'Recipients stored as messages.' },
-        counts: {
-          type: 'object',
-          description: 'The batch\'s messages by status.',
-          required: OUTBOUND_STATUSES,
-          additionalProperties: false,
-          properties: Object.fromEntries(OUTBOUND_STATUSES.map((s) => [s, { type: 'integer', minimum: 0 }])),
-        },
-        created_at: ref('schemas', 'DateTime'),
-        finished_at: { type: ['string', 'null'], format: 'date-time', description: 'When nothing was left to send: its workflow found none, or a cancel left none scheduled or sending.' },
+    MessageBatch: closedObject(['_id', 'send_at', 'send_window', 'workflow_id', 'total', 'accepted', 'counts', 'created_at', 'finished_at'], {
+      _id: { type: 'string', format: 'uuid' },
+      send_at: ref('schemas', 'DateTime'),
+      send_window: { type: ['object', 'null'] },
+      workflow_id: { type: 'string', pattern: '^message-batch/' },
+      total: { type: 'integer', description: 'Recipients in the request.' },
+      accepted: { type: 'integer', description: 'Recipients stored as messages.' },
+      counts: {
+        type: 'object',
+        description: 'The batch\'s messages by status.',
+        required: OUTBOUND_STATUSES,
+        additionalProperties: false,
+        properties: Object.fromEntries(OUTBOUND_STATUSES.map((s) => [s, { type: 'integer', minimum: 0 }])),
       },
-    },
+      created_at: ref('schemas', 'DateTime'),
+      finished_at: { type: ['string', 'null'], format: 'date-time', description: 'When nothing was left to send: its workflow found none, or a cancel left none scheduled or sending.' },
+    }),
   },
   paths: {
     [`${PREFIX}/messages/batch`]: inBusiness({

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
+import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, closedObject, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
 const nullable = (schema: object) => ({ oneOf: [{ type: 'null' }, schema] });
@@ -87,42 +87,27 @@ export const rotationApi: ApiPart = {
         },
       },
     },
-    RotationPeriod: {
-      type: 'object',
-      required: ['agent', 'position', 'of', 'from', 'until'],
-      additionalProperties: false,
-      properties: {
-        agent: { ...ref('schemas', 'ResourceId'), description: 'Who has the period: its agent, or the next in the list when that one was skipped.' },
-        position,
-        of,
-        from: dateTime('When the period (or the part of it this rotation covers) began.'),
-        until: dateTime('When it ends: the assignment\'s `dt_until` and the next period\'s start.'),
-      },
-    },
-    RotationNext: {
-      type: 'object',
-      required: ['agent', 'position', 'of', 'from'],
-      additionalProperties: false,
-      properties: {
-        agent: { ...ref('schemas', 'ResourceId'), description: 'Whose the next period is by the schedule (if that agent is gone by then, the next in the list takes it).' },
-        position,
-        of,
-        from: dateTime('When it starts; in the past only while no worker has handed it out yet.'),
-      },
-    },
-    RotationReplacement: {
-      type: 'object',
-      required: ['agents', 'period', 'period_ms', 'starts_at', 'ds_notes', 'from'],
-      additionalProperties: false,
-      properties: {
-        agents: { type: 'array', items: ref('schemas', 'ResourceId') },
-        period: { type: 'string' },
-        period_ms: { type: 'integer' },
-        starts_at: ref('schemas', 'DateTime'),
-        ds_notes: { type: ['string', 'null'] },
-        from: dateTime('When it takes over from the rotation in force.'),
-      },
-    },
+    RotationPeriod: closedObject(['agent', 'position', 'of', 'from', 'until'], {
+      agent: { ...ref('schemas', 'ResourceId'), description: 'Who has the period: its agent, or the next in the list when that one was skipped.' },
+      position,
+      of,
+      from: dateTime('When the period (or the part of it this rotation covers) began.'),
+      until: dateTime('When it ends: the assignment\'s `dt_until` and the next period\'s start.'),
+    }),
+    RotationNext: closedObject(['agent', 'position', 'of', 'from'], {
+      agent: { ...ref('schemas', 'ResourceId'), description: 'Whose the next period is by the schedule (if that agent is gone by then, the next in the list takes it).' },
+      position,
+      of,
+      from: dateTime('When it starts; in the past only while no worker has handed it out yet.'),
+    }),
+    RotationReplacement: closedObject(['agents', 'period', 'period_ms', 'starts_at', 'ds_notes', 'from'], {
+      agents: { type: 'array', items: ref('schemas', 'ResourceId') },
+      period: { type: 'string' },
+      period_ms: { type: 'integer' },
+      starts_at: ref('schemas', 'DateTime'),
+      ds_notes: { type: ['string', 'null'] },
+      from: dateTime('When it takes over from the rotation in force.'),
+    }),
     Rotation: {
       type: 'object',
       required: [
@@ -145,18 +130,13 @@ export const rotationApi: ApiPart = {
         skipped: {
           type: 'array',
           description: 'The latest periods (at most 50) not handed to their agent, and why: an agent deleted or no longer the caller\'s, or periods that ended before a step could hand them out (no worker ran, or the step came late; the reason says which).',
-          items: {
-            type: 'object',
-            required: ['from', 'until', 'agent', 'position', 'reason'],
-            additionalProperties: false,
-            properties: {
-              from: ref('schemas', 'DateTime'),
-              until: ref('schemas', 'DateTime'),
-              agent: { type: ['string', 'null'] },
-              position: { type: ['integer', 'null'], minimum: 1 },
-              reason: { type: 'string', examples: ['Agent a2 not found or not authorized'] },
-            },
-          },
+          items: closedObject(['from', 'until', 'agent', 'position', 'reason'], {
+            from: ref('schemas', 'DateTime'),
+            until: ref('schemas', 'DateTime'),
+            agent: { type: ['string', 'null'] },
+            position: { type: ['integer', 'null'], minimum: 1 },
+            reason: { type: 'string', examples: ['Agent a2 not found or not authorized'] },
+          }),
         },
         stopped_at: { type: ['string', 'null'], format: 'date-time' },
         stopped_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who stopped it: `user`/`api` (its owner, DELETE …/rotation) or `operator`/`operator` (its workflow canceled in the Temporal UI); null while active.' },

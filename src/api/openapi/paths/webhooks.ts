@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS } from '../../../domain';
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, idParameter, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, closedObject, idParameter, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
 import { EVENT_EXAMPLE } from './events';
 
 const webhookIdParameter = idParameter('The webhook\'s id. One of another user or business is the same 404 as a missing one.', '3d4c1b2a-5e6f-4a7b-8c9d-0e1f2a3b4c5d');
@@ -60,45 +60,35 @@ export const webhooksApi: ApiPart = {
       },
     },
     Webhook: { type: 'object', required: webhookRequired, additionalProperties: false, properties: webhookProperties },
-    WebhookWithSecret: {
-      type: 'object',
-      required: [...webhookRequired, 'secret'],
-      additionalProperties: false,
-      properties: {
-        ...webhookProperties,
-        secret: {
-          type: 'string',
-          pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
-          description: 'The signing secret, in Standard Webhooks form. Shown in this answer only: keep it.',
-        },
+    WebhookWithSecret: closedObject([...webhookRequired, 'secret'], {
+      ...webhookProperties,
+      secret: {
+        type: 'string',
+        pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
+        description: 'The signing secret, in Standard Webhooks form. Shown in this answer only: keep it.',
       },
-    },
+    }),
     WebhookList: listSchema('webhooks', ref('schemas', 'Webhook'), 'Oldest first.'),
-    WebhookDelivery: {
-      type: 'object',
-      required: ['_id', 'event', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'delivered_at', 'created_at', 'updated_at'],
-      additionalProperties: false,
-      properties: {
-        _id: { type: 'string', format: 'uuid' },
-        event: {
-          type: 'object',
-          required: ['id', 'type', 'created_at'],
-          additionalProperties: false,
-          properties: { id: { type: 'string', format: 'uuid' }, type: { type: 'string' }, created_at: ref('schemas', 'DateTime') },
-        },
-        status: {
-          enum: ['pending', 'delivered', 'failed', 'abandoned'],
-          description: '`failed`: the receiver refused it (a 4xx other than 408 and 429, or a 3xx). `abandoned`: retries ran out, or the webhook was disabled, or an operator canceled it.',
-        },
-        attempts: { type: 'integer', minimum: 0 },
-        last_status_code: { type: ['integer', 'null'], description: 'The receiver\'s last HTTP status; null when it could not be reached.' },
-        last_error: { type: ['string', 'null'], description: 'What went wrong, in the service\'s words (never the receiver\'s body).', examples: ['Receiver answered 503 Service Unavailable'] },
-        next_attempt_at: dateOrNull('When the next attempt is due, while pending after a failed one.'),
-        delivered_at: dateOrNull('When the receiver answered 2xx.'),
-        created_at: ref('schemas', 'DateTime'),
-        updated_at: ref('schemas', 'DateTime'),
+    WebhookDelivery: closedObject(['_id', 'event', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'delivered_at', 'created_at', 'updated_at'], {
+      _id: { type: 'string', format: 'uuid' },
+      event: {
+        type: 'object',
+        required: ['id', 'type', 'created_at'],
+        additionalProperties: false,
+        properties: { id: { type: 'string', format: 'uuid' }, type: { type: 'string' }, created_at: ref('schemas', 'DateTime') },
       },
-    },
+      status: {
+        enum: ['pending', 'delivered', 'failed', 'abandoned'],
+        description: '`failed`: the receiver refused it (a 4xx other than 408 and 429, or a 3xx). `abandoned`: retries ran out, or the webhook was disabled, or an operator canceled it.',
+      },
+      attempts: { type: 'integer', minimum: 0 },
+      last_status_code: { type: ['integer', 'null'], description: 'The receiver\'s last HTTP status; null when it could not be reached.' },
+      last_error: { type: ['string', 'null'], description: 'What went wrong, in the service\'s words (never the receiver\'s body).', examples: ['Receiver answered 503 Service Unavailable'] },
+      next_attempt_at: dateOrNull('When the next attempt is due, while pending after a failed one.'),
+      delivered_at: dateOrNull('When the receiver answered 2xx.'),
+      created_at: ref('schemas', 'DateTime'),
+      updated_at: ref('schemas', 'DateTime'),
+    }),
     WebhookDeliveryList: listSchema('deliveries', ref('schemas', 'WebhookDelivery'), 'Newest first.'),
   },
   paths: {
