@@ -134,10 +134,6 @@ export function businessResponses(withBody: boolean): OpenApiObject {
     : { 401: common[401], 403: common[403], 429: common[429], 500: common[500], 503: common[503] };
 }
 
-/**
- * A business route's responses: the shared statuses, the 400 of a path (or, `withBody`, of a body) that cannot be read, and
- * `byStatus`, which adds the route's own and may replace any of those.
- */
 /** A parameter of the path. */
 export function pathParameter(name: string, description: string, schema: OpenApiObject, example?: string): OpenApiObject {
   return { name, in: 'path', required: true, description, schema, ...(example !== undefined && { example }) };
@@ -161,7 +157,7 @@ export function pageParameters(limitDescription?: string, cursorMaxLength = 200)
 /** One page of a list: `field` holds the page's items in the order `description` says, `next_cursor` leads to the next page. */
 export function pageSchema(field: string, items: OpenApiObject, description?: string): OpenApiObject {
   const array = { type: 'array', items, ...(description !== undefined && { description }) };
-  return { type: 'object', required: [field, 'next_cursor'], additionalProperties: false, properties: { [field]: array, next_cursor: NEXT_CURSOR } };
+  return closedObject([field, 'next_cursor'], { [field]: array, next_cursor: NEXT_CURSOR });
 }
 
 /** A closed object: no property but `properties`, and the `required` ones always there. */
@@ -171,7 +167,7 @@ export function closedObject(required: string[], properties: OpenApiObject): Ope
 
 /** A whole list: `field` holds every item, in the order `description` says. */
 export function listSchema(field: string, items: OpenApiObject, description: string): OpenApiObject {
-  return { type: 'object', required: [field], additionalProperties: false, properties: { [field]: { type: 'array', items, description } } };
+  return closedObject([field], { [field]: { type: 'array', items, description } });
 }
 
 /** A resource to create: every field optional, `_id` chosen by the caller or generated, then `properties`. */
@@ -183,8 +179,12 @@ export function newResourceSchema(properties: OpenApiObject): OpenApiObject {
   };
 }
 
+/**
+ * A business route's responses: the shared statuses, the 400 of a path (or, `withBody`, of a body) that cannot be read, the 404 of
+ * a business name the service does not accept, and `byStatus`, which adds the route's own and may replace any of those.
+ */
 export function routeResponses(withBody: boolean, byStatus: OpenApiObject): OpenApiObject {
-  return { 400: withBody ? BAD_BODY_OR_PATH : BAD_PATH, ...businessResponses(withBody), ...byStatus };
+  return { 400: withBody ? BAD_BODY_OR_PATH : BAD_PATH, 404: UNKNOWN_BUSINESS, ...businessResponses(withBody), ...byStatus };
 }
 
 export const components: OpenApiObject = {

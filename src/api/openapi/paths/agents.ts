@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, closedObject, idParameter, inBusiness, json, listSchema, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, closedObject, idParameter, inBusiness, json, listSchema, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, PREFIX, problem, ref, routeResponses } from '../components';
 import { pageExamples } from './clients';
 
 
@@ -106,12 +106,11 @@ export const agentsApi: ApiPart = {
             invalidName: 'Invalid name: Invalid input: expected string, received number',
             notAnObject: 'Invalid request body: Invalid input: expected object, received null',
           }),
-          404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has an agent with this `_id` in this business.', { duplicate: 'Agent a1 already exists' }),
         }),
       }),
       get: operation('listAgents', 'Agents', 'List the caller\'s agents', {
-        responses: routeResponses(false, { 200: json('The caller\'s agents in this business.', ref('schemas', 'AgentList')), 404: UNKNOWN_BUSINESS }),
+        responses: routeResponses(false, { 200: json('The caller\'s agents in this business.', ref('schemas', 'AgentList')) }),
       }),
     }),
     [`${PREFIX}/agents/{_id}`]: inBusiness({

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, closedObject, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, closedObject, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
 
 export const clientIdParameter = idParameter('The client\'s id. One of another user or business, or one that could never exist, is the same 404 as a missing one.', 'c1');
 
@@ -81,7 +81,6 @@ export const clientsApi: ApiPart = {
             ...pageExamples,
             ...BAD_PATH_EXAMPLE,
           }),
-          404: UNKNOWN_BUSINESS,
         }),
       }),
       post: operation('createClient', 'Clients', 'Create a client', {
@@ -101,7 +100,6 @@ export const clientsApi: ApiPart = {
             invalidTimezone: 'Invalid timezone: must be an IANA time zone such as America/New_York',
             notAnObject: 'Invalid request body: Invalid input: expected object, received null',
           }),
-          404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has a client with this `_id` in this business.', { duplicate: 'Client c1 already exists' }),
         }),
       }),

@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../domain';
 import type { ApiPart, OpenApiObject } from '../components';
-import { BAD_PATH_EXAMPLE, closedObject, inBusiness, json, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, closedObject, inBusiness, json, operation, PREFIX, problem, ref, routeResponses } from '../components';
 import { assignmentsApi } from './assignments';
 import { messagesApi } from './messages';
 import { rotationApi } from './rotation';
@@ -208,7 +208,6 @@ export const eventsApi: ApiPart = {
             invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
             ...BAD_PATH_EXAMPLE,
           }),
-          404: UNKNOWN_BUSINESS,
         }),
       }),
     }),

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, inBusiness, json, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, inBusiness, json, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
 
 const record = {
   phone: '+14155550142',
@@ -66,7 +66,6 @@ export const optOutsApi: ApiPart = {
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
             ...BAD_PATH_EXAMPLE,
           }),
-          404: UNKNOWN_BUSINESS,
         }),
       }),
     }),

@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS } from '../../../domain';
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, closedObject, idParameter, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses, UNKNOWN_BUSINESS } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, closedObject, idParameter, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
 import { EVENT_EXAMPLE } from './events';
 
 const webhookIdParameter = idParameter('The webhook\'s id. One of another user or business is the same 404 as a missing one.', '3d4c1b2a-5e6f-4a7b-8c9d-0e1f2a3b4c5d');
@@ -109,14 +109,12 @@ export const webhooksApi: ApiPart = {
             noEvents: 'Invalid events: must name at least one event type, or be left out for all of them',
             badDescription: 'Invalid description: must be at most 500 characters',
           }),
-          404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has 20 webhooks, counted across its businesses.', { tooMany: 'At most 20 webhooks per user, across its businesses: delete one first' }),
         }),
       }),
       get: operation('listWebhooks', 'Webhooks', 'List the caller\'s webhooks', {
         responses: routeResponses(false, {
           200: json('The caller\'s webhooks in this business, without their secrets.', ref('schemas', 'WebhookList'), { example: { webhooks: [webhook] } }),
-          404: UNKNOWN_BUSINESS,
         }),
       }),
     }),
