@@ -99,6 +99,10 @@ export const BODY_EXAMPLES = {
 export function badBody(description: string, examples: Record<string, ProblemExample>): OpenApiObject {
   return problem(400, description, { ...examples, ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE });
 }
+/** The 400 of a route that reads its query or path parameters: `examples` are its own refusals, then what any path can be refused for. */
+export function badParameters(description: string, examples: Record<string, ProblemExample>): OpenApiObject {
+  return problem(400, description, { ...examples, ...BAD_PATH_EXAMPLE });
+}
 /** The 400 of a route without a body: Express refused the path's percent-encoding. */
 export const BAD_PATH = problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE);
 /** The 400 of a route whose body is not read for fields: only JSON or the path can be wrong. */

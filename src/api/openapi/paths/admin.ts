@@ -1,5 +1,5 @@
 import type { ApiPart, OpenApiObject } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, common, json, pageParameters, pathParameter, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, badParameters, common, json, pageParameters, pathParameter, problem, ref } from '../components';
 
 const adminSecurity = [{ adminAuth: [] }];
 const pathParameters = [
@@ -236,7 +236,7 @@ export const adminApi: ApiPart = {
           '(`Its sending number was retired from the business`).',
         responses: {
           204: { description: 'Retired.' },
-          400: problem(400, 'The path is not valid.', { badNumber: 'Invalid number: must be an E.164 phone number such as +14155550123', ...BAD_PATH_EXAMPLE }),
+          400: badParameters('The path is not valid.', { badNumber: 'Invalid number: must be an E.164 phone number such as +14155550123' }),
           404: problem(404, 'The business holds no such number.', { notFound: 'Number not found' }),
           ...responses,
         },

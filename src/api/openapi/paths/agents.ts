@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, closedObject, idParameter, inBusiness, json, listSchema, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, badParameters, closedObject, idParameter, inBusiness, json, listSchema, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, PREFIX, problem, ref, routeResponses } from '../components';
 import { pageExamples } from './clients';
 
 
@@ -179,7 +179,7 @@ export const agentsApi: ApiPart = {
         parameters: pageParameters(),
         responses: routeResponses(false, {
           200: json('One page.', ref('schemas', 'HeldClientList')),
-          400: problem(400, 'A query parameter is invalid; the detail names it.', { ...pageExamples, ...BAD_PATH_EXAMPLE }),
+          400: badParameters('A query parameter is invalid; the detail names it.', pageExamples),
           404: AGENT_NOT_FOUND,
         }),
       }),

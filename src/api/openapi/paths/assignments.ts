@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, closedObject, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, badParameters, closedObject, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
 const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
@@ -166,7 +166,7 @@ export const assignmentsApi: ApiPart = {
         ],
         responses: routeResponses(false, {
           200: json('The client\'s assignments.', ref('schemas', 'AssignmentList')),
-          400: problem(400, '`status` is neither `active` nor `all`.', { invalidStatus: 'Invalid status: use active or all', ...BAD_PATH_EXAMPLE }),
+          400: badParameters('`status` is neither `active` nor `all`.', { invalidStatus: 'Invalid status: use active or all' }),
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
         }),
       }),

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, closedObject, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, badParameters, closedObject, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
 
 export const clientIdParameter = idParameter('The client\'s id. One of another user or business, or one that could never exist, is the same 404 as a missing one.', 'c1');
 
@@ -75,11 +75,10 @@ export const clientsApi: ApiPart = {
         ],
         responses: routeResponses(false, {
           200: json('One page.', ref('schemas', 'ClientList')),
-          400: problem(400, 'A query parameter is invalid; the detail names it.', {
+          400: badParameters('A query parameter is invalid; the detail names it.', {
             invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
             emptyQ: 'Invalid q: must not be empty',
             ...pageExamples,
-            ...BAD_PATH_EXAMPLE,
           }),
         }),
       }),

@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../domain';
 import type { ApiPart, OpenApiObject } from '../components';
-import { BAD_PATH_EXAMPLE, closedObject, inBusiness, json, operation, PREFIX, problem, ref, routeResponses } from '../components';
+import { badParameters, closedObject, inBusiness, json, operation, PREFIX, ref, routeResponses } from '../components';
 import { assignmentsApi } from './assignments';
 import { messagesApi } from './messages';
 import { rotationApi } from './rotation';
@@ -203,10 +203,9 @@ export const eventsApi: ApiPart = {
         ],
         responses: routeResponses(false, {
           200: json('One page.', ref('schemas', 'EventPage'), { example: { events: [assignmentEvent], next_cursor: 'AWpHrA3pdisggkhddP93qMS9H7evIYdbmwFq8w2-RnKUfltF8A', has_more: false } }),
-          400: problem(400, 'A query parameter is invalid; the detail names it. A cursor of another caller, or one altered, is an invalid `after`.', {
+          400: badParameters('A query parameter is invalid; the detail names it. A cursor of another caller, or one altered, is an invalid `after`.', {
             invalidAfter: 'Invalid after: pass next_cursor from a previous page',
             invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
-            ...BAD_PATH_EXAMPLE,
           }),
         }),
       }),

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
+import { badParameters, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
 
 const batchNotFound = { batchNotFound: 'Batch not found', ...NO_ROUTE_EXAMPLE };
 const batchIdParameter = idParameter('The batch\'s id (`batch_id`). One of another user or business is the same 404 as a missing one.', '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11');
@@ -195,10 +195,9 @@ export const messageBatchesApi: ApiPart = {
         parameters: pageParameters('Batches a page, 1-100 (50 by default).'),
         responses: routeResponses(false, {
           200: json('A page of batches.', pageSchema('batches', ref('schemas', 'MessageBatch')), { example: { batches: [batchExample], next_cursor: null } }),
-          400: problem(400, '`limit` or `cursor` is not valid, or the path is not validly percent-encoded.', {
+          400: badParameters('`limit` or `cursor` is not valid, or the path is not validly percent-encoded.', {
             invalidLimit: 'Invalid limit: must be a whole number from 1 to 100',
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
-            ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'The business name in the path is not valid: no route.', NO_ROUTE_EXAMPLE),
         }),

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, inBusiness, json, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
+import { badParameters, inBusiness, json, operation, pageParameters, pageSchema, PREFIX, ref, routeResponses } from '../components';
 
 const record = {
   phone: '+14155550142',
@@ -61,10 +61,9 @@ export const optOutsApi: ApiPart = {
         ],
         responses: routeResponses(false, {
           200: json('One page.', pageSchema('opt_outs', ref('schemas', 'OptOut')), { example: { opt_outs: [record], next_cursor: null } }),
-          400: problem(400, 'A query parameter is invalid; the detail names it.', {
+          400: badParameters('A query parameter is invalid; the detail names it.', {
             invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
-            ...BAD_PATH_EXAMPLE,
           }),
         }),
       }),

@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS } from '../../../domain';
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, closedObject, idParameter, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, badParameters, closedObject, idParameter, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
 import { EVENT_EXAMPLE } from './events';
 
 const webhookIdParameter = idParameter('The webhook\'s id. One of another user or business is the same 404 as a missing one.', '3d4c1b2a-5e6f-4a7b-8c9d-0e1f2a3b4c5d');
@@ -165,7 +165,7 @@ export const webhooksApi: ApiPart = {
               ],
             },
           }),
-          400: problem(400, '`limit` is invalid, or the path is not validly percent-encoded.', { invalidLimit: 'Invalid limit: must be a whole number from 1 to 100', ...BAD_PATH_EXAMPLE }),
+          400: badParameters('`limit` is invalid, or the path is not validly percent-encoded.', { invalidLimit: 'Invalid limit: must be a whole number from 1 to 100' }),
           404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
         }),
       }),
