@@ -143,6 +143,11 @@ export function pathParameter(name: string, description: string, schema: OpenApi
   return { name, in: 'path', required: true, description, schema, ...(example !== undefined && { example }) };
 }
 
+/** An optional parameter of the query. */
+export function queryParameter(name: string, description: string, schema: OpenApiObject, example?: string): OpenApiObject {
+  return { name, in: 'query', required: false, description, schema, ...(example !== undefined && { example }) };
+}
+
 /** The `_id` path parameter of a resource; `description` says which ids are answered like a missing one. */
 export function idParameter(description: string, example: string): OpenApiObject {
   return pathParameter('_id', description, { type: 'string' }, example);
@@ -154,7 +159,7 @@ const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as `cursor` f
 export function pageParameters(limitDescription?: string, cursorMaxLength = 200): OpenApiObject[] {
   return [
     { name: 'limit', in: 'query', required: false, ...(limitDescription !== undefined && { description: limitDescription }), schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-    { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: cursorMaxLength } },
+    queryParameter('cursor', 'The `next_cursor` of the previous page.', { type: 'string', maxLength: cursorMaxLength }),
   ];
 }
 

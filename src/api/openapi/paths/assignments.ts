@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { badBody, badParameters, closedObject, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, badParameters, closedObject, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
 const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
@@ -156,13 +156,7 @@ export const assignmentsApi: ApiPart = {
     [`${PREFIX}/clients/{_id}/agents`]: inBusiness({
       get: operation('listClientAgents', 'Assignments', 'List a client\'s assignments', {
         parameters: [
-          {
-            name: 'status',
-            in: 'query',
-            required: false,
-            description: '`active`: the current assignments; `all`: also the expired and unassigned ones, for history.',
-            schema: { type: 'string', enum: ['active', 'all'], default: 'active' },
-          },
+          queryParameter('status', '`active`: the current assignments; `all`: also the expired and unassigned ones, for history.', { type: 'string', enum: ['active', 'all'], default: 'active' }),
         ],
         responses: routeResponses(false, {
           200: json('The client\'s assignments.', ref('schemas', 'AssignmentList')),

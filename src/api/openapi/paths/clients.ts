@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { badBody, badParameters, closedObject, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, badParameters, closedObject, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
 
 export const clientIdParameter = idParameter('The client\'s id. One of another user or business, or one that could never exist, is the same 404 as a missing one.', 'c1');
 
@@ -62,15 +62,8 @@ export const clientsApi: ApiPart = {
       get: operation('listClients', 'Clients', 'List the caller\'s clients', {
         description: 'The caller\'s clients in this business, oldest first, one page at a time as `GET /messages`; erased clients are not listed.',
         parameters: [
-          {
-            name: 'phone',
-            in: 'query',
-            required: false,
-            description: 'Only clients with exactly this phone (spaces, dashes, dots and parentheses are removed; the rest must be E.164; `+` is `%2B` in a URL).',
-            schema: { type: 'string', maxLength: 64 },
-            example: '+14155550100',
-          },
-          { name: 'q', in: 'query', required: false, description: 'Only clients whose name starts with this, case-insensitively.', schema: { type: 'string', minLength: 1, maxLength: 200 }, example: 'ad' },
+          queryParameter('phone', 'Only clients with exactly this phone (spaces, dashes, dots and parentheses are removed; the rest must be E.164; `+` is `%2B` in a URL).', { type: 'string', maxLength: 64 }, '+14155550100'),
+          queryParameter('q', 'Only clients whose name starts with this, case-insensitively.', { type: 'string', minLength: 1, maxLength: 200 }, 'ad'),
           ...pageParameters(),
         ],
         responses: routeResponses(false, {

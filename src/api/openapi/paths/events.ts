@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../domain';
 import type { ApiPart, OpenApiObject } from '../components';
-import { badParameters, closedObject, inBusiness, json, operation, PREFIX, ref, routeResponses } from '../components';
+import { badParameters, closedObject, inBusiness, json, operation, PREFIX, queryParameter, ref, routeResponses } from '../components';
 import { assignmentsApi } from './assignments';
 import { messagesApi } from './messages';
 import { rotationApi } from './rotation';
@@ -190,14 +190,8 @@ export const eventsApi: ApiPart = {
           'The caller\'s events in this business, oldest first, in the order their changes were committed: an event never appears before one ' +
           'that an earlier page ended with. Poll with the last `next_cursor` to follow along; events are kept.',
         parameters: [
-          {
-            name: 'after',
-            in: 'query',
-            required: false,
-            description: 'The `next_cursor` of a previous page of this caller (the same business and user); absent: from the first event.',
-            schema: { type: 'string', maxLength: 100 },
-          },
-          { name: 'type', in: 'query', required: false, description: 'Only this type, or `assignment.*` / `message.*` / `rotation.*` / `routing.*` / `client.*`.', schema: { enum: [...EVENT_PATTERNS] } },
+          queryParameter('after', 'The `next_cursor` of a previous page of this caller (the same business and user); absent: from the first event.', { type: 'string', maxLength: 100 }),
+          queryParameter('type', 'Only this type, or `assignment.*` / `message.*` / `rotation.*` / `routing.*` / `client.*`.', { enum: [...EVENT_PATTERNS] }),
           { name: 'client', in: 'query', required: false, description: 'Only events about this client; another user\'s id matches nothing.', schema: ref('schemas', 'ResourceId') },
           { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
         ],

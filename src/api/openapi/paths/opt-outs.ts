@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { badParameters, inBusiness, json, operation, pageParameters, pageSchema, PREFIX, ref, routeResponses } from '../components';
+import { badParameters, inBusiness, json, operation, pageParameters, pageSchema, PREFIX, queryParameter, ref, routeResponses } from '../components';
 
 const record = {
   phone: '+14155550142',
@@ -49,14 +49,7 @@ export const optOutsApi: ApiPart = {
           'A client at the number, a reply from it or a send refused for another reason is not enough: any other number is answered as an unknown one, ' +
           'so nothing is learnt about other businesses\' contacts.',
         parameters: [
-          {
-            name: 'phone',
-            in: 'query',
-            required: false,
-            description: 'Only this number (E.164; encode `+` as `%2B`, though a leading space where a `+` was is read as one).',
-            schema: { type: 'string' },
-            example: '+14155550142',
-          },
+          queryParameter('phone', 'Only this number (E.164; encode `+` as `%2B`, though a leading space where a `+` was is read as one).', { type: 'string' }, '+14155550142'),
           ...pageParameters(undefined, 300),
         ],
         responses: routeResponses(false, {
