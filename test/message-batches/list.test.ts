@@ -1,5 +1,5 @@
 import { expectProblem } from '../support/helpers';
-import { startTestStack, type TestStack } from '../support/stack';
+import { startStackFor, type TestStack } from '../support/stack';
 
 /**
  * The caller's campaigns: `GET /messages/batches` lists them newest first, a page at a time, each with
@@ -10,8 +10,7 @@ let alice: string;
 let bob: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  alice = stack.token('alice');
+  ({ stack, token: alice } = await startStackFor('alice'));
   bob = stack.token('bob');
 });
 afterAll(() => stack.stop());

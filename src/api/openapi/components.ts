@@ -95,6 +95,14 @@ export const BODY_EXAMPLES = {
   unstorable: 'Invalid ds_notes: must not contain NUL characters or unpaired surrogates',
 };
 
+/** The 400 of a route that reads fields of its body: `examples` are its own refusals, then what any body or path can be refused for. */
+export function badBody(description: string, examples: Record<string, ProblemExample>): OpenApiObject {
+  return problem(400, description, { ...examples, ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE });
+}
+/** The 400 of a route that reads its query or path parameters: `examples` are its own refusals, then what any path can be refused for. */
+export function badParameters(description: string, examples: Record<string, ProblemExample>): OpenApiObject {
+  return problem(400, description, { ...examples, ...BAD_PATH_EXAMPLE });
+}
 /** The 400 of a route without a body: Express refused the path's percent-encoding. */
 export const BAD_PATH = problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE);
 /** The 400 of a route whose body is not read for fields: only JSON or the path can be wrong. */
@@ -128,6 +136,64 @@ export function businessResponses(withBody: boolean): OpenApiObject {
   return withBody
     ? { 401: common[401], 403: common[403], 413: common[413], 415: common[415], 429: common[429], 500: common[500], 503: common[503] }
     : { 401: common[401], 403: common[403], 429: common[429], 500: common[500], 503: common[503] };
+}
+
+/** A parameter of the path. */
+export function pathParameter(name: string, description: string, schema: OpenApiObject, example?: string): OpenApiObject {
+  return { name, in: 'path', required: true, description, schema, ...(example !== undefined && { example }) };
+}
+
+/** An optional parameter of the query. */
+export function queryParameter(name: string, description: string, schema: OpenApiObject, example?: string): OpenApiObject {
+  return { name, in: 'query', required: false, description, schema, ...(example !== undefined && { example }) };
+}
+
+/** The `_id` path parameter of a resource; `description` says which ids are answered like a missing one. */
+export function idParameter(description: string, example: string): OpenApiObject {
+  return pathParameter('_id', description, { type: 'string' }, example);
+}
+
+const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' };
+
+/** The `limit` and `cursor` query parameters of a list read a page at a time. */
+export function pageParameters(limitDescription?: string, cursorMaxLength = 200): OpenApiObject[] {
+  return [
+    { name: 'limit', in: 'query', required: false, ...(limitDescription !== undefined && { description: limitDescription }), schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+    queryParameter('cursor', 'The `next_cursor` of the previous page.', { type: 'string', maxLength: cursorMaxLength }),
+  ];
+}
+
+/** One page of a list: `field` holds the page's items in the order `description` says, `next_cursor` leads to the next page. */
+export function pageSchema(field: string, items: OpenApiObject, description?: string): OpenApiObject {
+  const array = { type: 'array', items, ...(description !== undefined && { description }) };
+  return closedObject([field, 'next_cursor'], { [field]: array, next_cursor: NEXT_CURSOR });
+}
+
+/** A closed object: no property but `properties`, and the `required` ones always there. */
+export function closedObject(required: string[], properties: OpenApiObject): OpenApiObject {
+  return { type: 'object', required, additionalProperties: false, properties };
+}
+
+/** A whole list: `field` holds every item, in the order `description` says. */
+export function listSchema(field: string, items: OpenApiObject, description: string): OpenApiObject {
+  return closedObject([field], { [field]: { type: 'array', items, description } });
+}
+
+/** A resource to create: every field optional, `_id` chosen by the caller or generated, then `properties`. */
+export function newResourceSchema(properties: OpenApiObject): OpenApiObject {
+  return {
+    type: 'object',
+    description: 'Every field is optional; unknown fields are ignored.',
+    properties: { _id: { ...ref('schemas', 'ResourceId'), description: 'Chosen by the caller; a UUID is generated when absent.' }, ...properties },
+  };
+}
+
+/**
+ * A business route's responses: the shared statuses, the 400 of a path (or, `withBody`, of a body) that cannot be read, the 404 of
+ * a business name the service does not accept, and `byStatus`, which adds the route's own and may replace any of those.
+ */
+export function routeResponses(withBody: boolean, byStatus: OpenApiObject): OpenApiObject {
+  return { 400: withBody ? BAD_BODY_OR_PATH : BAD_PATH, 404: UNKNOWN_BUSINESS, ...businessResponses(withBody), ...byStatus };
 }
 
 export const components: OpenApiObject = {

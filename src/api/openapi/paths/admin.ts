@@ -1,10 +1,10 @@
-import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, common, json, problem, ref } from '../components';
+import type { ApiPart, OpenApiObject } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, badParameters, common, json, pageParameters, pathParameter, problem, ref } from '../components';
 
 const adminSecurity = [{ adminAuth: [] }];
 const pathParameters = [
-  { name: 'business', in: 'path', required: true, description: 'The business (`{businessname}` of the API\'s paths).', schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' }, example: 'acme' },
-  { name: 'e164', in: 'path', required: true, description: 'The number, E.164 (encode `+` as `%2B`).', schema: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' }, example: '+15005550006' },
+  pathParameter('business', 'The business (`{businessname}` of the API\'s paths).', { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' }, 'acme'),
+  pathParameter('e164', 'The number, E.164 (encode `+` as `%2B`).', { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' }, '+15005550006'),
 ];
 const registered = {
   business: 'acme',
@@ -50,10 +50,11 @@ const unmatchedText = {
   received_at: '2026-11-25T17:05:00.000Z',
   created_at: '2026-11-25T17:05:00.120Z',
 };
-const pageParameters = [
-  { name: 'limit', in: 'query', required: false, description: 'Texts a page, 1-100 (50 by default).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-  { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
-];
+
+/** A closed object whose every property is required, with `example` as its one example. */
+function exampledSchema(example: Record<string, unknown>, description: string, properties: OpenApiObject): OpenApiObject {
+  return { type: 'object', additionalProperties: false, required: Object.keys(example), description, properties, examples: [example] };
+}
 
 export const adminApi: ApiPart = {
   tags: [
@@ -65,55 +66,41 @@ export const adminApi: ApiPart = {
     },
   ],
   schemas: {
-    OperatorMessage: {
-      type: 'object',
-      additionalProperties: false,
-      required: Object.keys(operatorMessage),
-      description: 'A message as the operator sees it: whose it is, where it is and why it ended so. Never its phone, name or text.',
-      properties: {
-        _id: { type: 'string', format: 'uuid' },
-        business: { type: 'string' },
-        user: { type: 'string', description: 'The user (token subject) whose message it is.' },
-        client: { type: ['string', 'null'] },
-        direction: { enum: ['outbound', 'inbound'] },
-        status: { enum: MESSAGE_STATUSES },
-        reason: {
-          type: ['string', 'null'],
-          description: 'Why it failed, was undelivered, suppressed or canceled, in words (the carrier\'s code in parentheses); null otherwise. The same words as the run\'s details in Temporal.',
-        },
-        error_code: { type: ['string', 'null'], description: 'The carrier\'s error code.' },
-        provider: { type: ['string', 'null'] },
-        workflow_id: { type: ['string', 'null'] },
-        batch_id: { type: ['string', 'null'], format: 'uuid' },
-        send_at: ref('schemas', 'DateTime'),
-        deferred_until: dateOrNull,
-        created_at: ref('schemas', 'DateTime'),
-        updated_at: ref('schemas', 'DateTime'),
-        dispatched_at: dateOrNull,
-        sent_at: dateOrNull,
-        delivered_at: dateOrNull,
-        canceled_at: dateOrNull,
-        suppressed_at: dateOrNull,
-        received_at: dateOrNull,
+    OperatorMessage: exampledSchema(operatorMessage, 'A message as the operator sees it: whose it is, where it is and why it ended so. Never its phone, name or text.', {
+      _id: { type: 'string', format: 'uuid' },
+      business: { type: 'string' },
+      user: { type: 'string', description: 'The user (token subject) whose message it is.' },
+      client: { type: ['string', 'null'] },
+      direction: { enum: ['outbound', 'inbound'] },
+      status: { enum: MESSAGE_STATUSES },
+      reason: {
+        type: ['string', 'null'],
+        description: 'Why it failed, was undelivered, suppressed or canceled, in words (the carrier\'s code in parentheses); null otherwise. The same words as the run\'s details in Temporal.',
       },
-      examples: [operatorMessage],
-    },
-    UnmatchedInboundText: {
-      type: 'object',
-      additionalProperties: false,
-      required: Object.keys(unmatchedText),
-      description: 'A text that came in from a number no business\'s message went to from that sender: kept for the operator, shown to no business.',
-      properties: {
-        _id: { type: 'string', format: 'uuid' },
-        provider: { type: 'string' },
-        from: { type: 'string', description: 'The number that texted.' },
-        to: { type: 'string', description: 'Our number it was sent to.' },
-        text: { type: 'string' },
-        received_at: ref('schemas', 'DateTime'),
-        created_at: ref('schemas', 'DateTime'),
-      },
-      examples: [unmatchedText],
-    },
+      error_code: { type: ['string', 'null'], description: 'The carrier\'s error code.' },
+      provider: { type: ['string', 'null'] },
+      workflow_id: { type: ['string', 'null'] },
+      batch_id: { type: ['string', 'null'], format: 'uuid' },
+      send_at: ref('schemas', 'DateTime'),
+      deferred_until: dateOrNull,
+      created_at: ref('schemas', 'DateTime'),
+      updated_at: ref('schemas', 'DateTime'),
+      dispatched_at: dateOrNull,
+      sent_at: dateOrNull,
+      delivered_at: dateOrNull,
+      canceled_at: dateOrNull,
+      suppressed_at: dateOrNull,
+      received_at: dateOrNull,
+    }),
+    UnmatchedInboundText: exampledSchema(unmatchedText, 'A text that came in from a number no business\'s message went to from that sender: kept for the operator, shown to no business.', {
+      _id: { type: 'string', format: 'uuid' },
+      provider: { type: 'string' },
+      from: { type: 'string', description: 'The number that texted.' },
+      to: { type: 'string', description: 'Our number it was sent to.' },
+      text: { type: 'string' },
+      received_at: ref('schemas', 'DateTime'),
+      created_at: ref('schemas', 'DateTime'),
+    }),
     BusinessNumber: {
       type: 'object',
       required: ['business', 'number', 'carrier', 'messaging_service_sid', 'own_account', 'created_at', 'updated_at'],
@@ -152,7 +139,7 @@ export const adminApi: ApiPart = {
   },
   paths: {
     '/admin/messages/{id}': {
-      parameters: [{ name: 'id', in: 'path', required: true, description: 'The message\'s id, as in its workflow id `message/{business}/{id}`.', schema: { type: 'string' }, example: operatorMessage._id }],
+      parameters: [pathParameter('id', 'The message\'s id, as in its workflow id `message/{business}/{id}`.', { type: 'string' }, operatorMessage._id)],
       get: {
         operationId: 'getMessageForOperator',
         tags: ['Operator'],
@@ -176,7 +163,7 @@ export const adminApi: ApiPart = {
         security: adminSecurity,
         summary: 'Inbound texts no message explains',
         description: 'Texts from numbers no business texted from that sender (kept, shown to no business), newest first, a page at a time.',
-        parameters: pageParameters,
+        parameters: pageParameters('Texts a page, 1-100 (50 by default).'),
         responses: {
           200: json(
             'A page of texts; `next_cursor` is null on the last.',
@@ -224,12 +211,10 @@ export const adminApi: ApiPart = {
         requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NumberRegistration') } } },
         responses: {
           200: json('Registered.', ref('schemas', 'BusinessNumber'), { example: registered }),
-          400: problem(400, 'A field is not valid.', {
+          400: badBody('A field is not valid.', {
             badNumber: 'Invalid number: must be an E.164 phone number such as +14155550123',
             otherCarrier: 'Invalid carrier: this deployment sends through twilio',
             badCredentials: 'Invalid credentials.account_sid: must be AC followed by 32 hexadecimal digits',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           409: problem(409, 'Another business holds the number, or it is the shared sender.', {
             held: '+15005550001 belongs to another business: retire it there first',
@@ -251,7 +236,7 @@ export const adminApi: ApiPart = {
           '(`Its sending number was retired from the business`).',
         responses: {
           204: { description: 'Retired.' },
-          400: problem(400, 'The path is not valid.', { badNumber: 'Invalid number: must be an E.164 phone number such as +14155550123', ...BAD_PATH_EXAMPLE }),
+          400: badParameters('The path is not valid.', { badNumber: 'Invalid number: must be an E.164 phone number such as +14155550123' }),
           404: problem(404, 'The business holds no such number.', { notFound: 'Number not found' }),
           ...responses,
         },

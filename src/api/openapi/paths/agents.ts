@@ -1,6 +1,6 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
-import { pageParameters } from './clients';
+import { badBody, badParameters, closedObject, idParameter, inBusiness, json, listSchema, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, PREFIX, problem, ref, routeResponses } from '../components';
+import { pageExamples } from './clients';
 
 
 const AGENT_EXAMPLE = {
@@ -14,43 +14,26 @@ const AGENT_EXAMPLE = {
   created_at: '2026-11-22T05:14:13.462Z',
 };
 
-const agentIdParameter = {
-  name: '_id',
-  in: 'path',
-  required: true,
-  description: 'The agent\'s id. One of another user or business, a deleted one, or one that could never exist, is the same 404 as a missing one.',
-  schema: { type: 'string' },
-  example: 'a1',
-};
+const agentIdParameter = idParameter('The agent\'s id. One of another user or business, a deleted one, or one that could never exist, is the same 404 as a missing one.', 'a1');
 
 const AGENT_NOT_FOUND = problem(404, 'No such agent of the caller in this business (or the business name is not one the service accepts).', { agentNotFound: 'Agent not found', ...NO_ROUTE_EXAMPLE });
 
 export const agentsApi: ApiPart = {
   tags: [{ name: 'Agents', description: 'The people assigned to clients. Each belongs to one user in one business.' }],
   schemas: {
-    NewAgent: {
-      type: 'object',
-      description: 'Every field is optional; unknown fields are ignored.',
-      properties: {
-        _id: { ...ref('schemas', 'ResourceId'), description: 'Chosen by the caller; a UUID is generated when absent.' },
-        name: { type: ['string', 'null'], maxLength: 200, examples: ['Grace Hopper'] },
-      },
-    },
-    Agent: {
-      type: 'object',
-      required: ['_id', 'name', 'timezone', 'working_hours', 'presence', 'capacity', 'load', 'created_at'],
-      additionalProperties: false,
-      properties: {
-        _id: ref('schemas', 'ResourceId'),
-        name: { type: ['string', 'null'] },
-        timezone: { type: ['string', 'null'], description: 'IANA time zone its working hours are read in.' },
-        working_hours: { oneOf: [{ type: 'null' }, ref('schemas', 'WorkingHours')], description: 'Null: always working.' },
-        presence: { type: 'string', enum: ['available', 'away'], description: 'Routing picks only `available` agents.' },
-        capacity: { type: ['integer', 'null'], minimum: 0, description: 'How many clients routing may give it at once; null: the routing policy\'s.' },
-        load: { type: 'integer', minimum: 0, description: 'Read only: its active assignments, whatever made them (assign-agents, rotation, routing).' },
-        created_at: ref('schemas', 'DateTime'),
-      },
-    },
+    NewAgent: newResourceSchema({
+      name: { type: ['string', 'null'], maxLength: 200, examples: ['Grace Hopper'] },
+    }),
+    Agent: closedObject(['_id', 'name', 'timezone', 'working_hours', 'presence', 'capacity', 'load', 'created_at'], {
+      _id: ref('schemas', 'ResourceId'),
+      name: { type: ['string', 'null'] },
+      timezone: { type: ['string', 'null'], description: 'IANA time zone its working hours are read in.' },
+      working_hours: { oneOf: [{ type: 'null' }, ref('schemas', 'WorkingHours')], description: 'Null: always working.' },
+      presence: { type: 'string', enum: ['available', 'away'], description: 'Routing picks only `available` agents.' },
+      capacity: { type: ['integer', 'null'], minimum: 0, description: 'How many clients routing may give it at once; null: the routing policy\'s.' },
+      load: { type: 'integer', minimum: 0, description: 'Read only: its active assignments, whatever made them (assign-agents, rotation, routing).' },
+      created_at: ref('schemas', 'DateTime'),
+    }),
     WorkingHours: {
       type: 'object',
       additionalProperties: false,
@@ -91,98 +74,50 @@ export const agentsApi: ApiPart = {
       additionalProperties: false,
       properties: { _id: { type: 'string', format: 'uuid' }, from: ref('schemas', 'DateTime'), until: ref('schemas', 'DateTime'), note: { type: ['string', 'null'] } },
     },
-    AbsenceList: {
-      type: 'object',
-      required: ['absences'],
-      additionalProperties: false,
-      properties: { absences: { type: 'array', items: ref('schemas', 'Absence'), description: 'In progress or to come, soonest first.' } },
-    },
-    HeldClientList: {
-      type: 'object',
-      required: ['agent', 'clients', 'next_cursor'],
-      additionalProperties: false,
-      properties: {
-        agent: ref('schemas', 'ResourceId'),
-        clients: {
-          type: 'array',
-          description: 'The clients the agent holds now (an active assignment whose `dt_until` is ahead), oldest assignment first.',
-          items: {
-            type: 'object',
-            required: ['client', 'dt_until', 'rotation', 'assigned_at', 'workflow_id'],
-            additionalProperties: false,
-            properties: {
-              client: ref('schemas', 'ResourceId'),
-              dt_until: { ...ref('schemas', 'DateTime'), description: 'When the assignment ends.' },
-              rotation: { type: 'boolean', description: 'Made by the client\'s rotation.' },
-              assigned_at: ref('schemas', 'DateTime'),
-              workflow_id: { type: 'string', pattern: '^assignment/' },
-            },
-          },
-        },
-        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
+    AbsenceList: listSchema('absences', ref('schemas', 'Absence'), 'In progress or to come, soonest first.'),
+    HeldClientList: closedObject(['agent', 'clients', 'next_cursor'], {
+      agent: ref('schemas', 'ResourceId'),
+      clients: {
+        type: 'array',
+        description: 'The clients the agent holds now (an active assignment whose `dt_until` is ahead), oldest assignment first.',
+        items: closedObject(['client', 'dt_until', 'rotation', 'assigned_at', 'workflow_id'], {
+          client: ref('schemas', 'ResourceId'),
+          dt_until: { ...ref('schemas', 'DateTime'), description: 'When the assignment ends.' },
+          rotation: { type: 'boolean', description: 'Made by the client\'s rotation.' },
+          assigned_at: ref('schemas', 'DateTime'),
+          workflow_id: { type: 'string', pattern: '^assignment/' },
+        }),
       },
-    },
-    AgentList: {
-      type: 'object',
-      required: ['agents'],
-      additionalProperties: false,
-      properties: { agents: { type: 'array', items: ref('schemas', 'Agent'), description: 'Oldest first.' } },
-    },
+      next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
+    }),
+    AgentList: listSchema('agents', ref('schemas', 'Agent'), 'Oldest first.'),
   },
   paths: {
-    [`${PREFIX}/agents`]: {
-      parameters: [ref('parameters', 'businessname')],
-      post: {
-        operationId: 'createAgent',
-        tags: ['Agents'],
-        summary: 'Create an agent',
+    [`${PREFIX}/agents`]: inBusiness({
+      post: operation('createAgent', 'Agents', 'Create an agent', {
         requestBody: { required: false, content: { 'application/json': { schema: ref('schemas', 'NewAgent'), example: { _id: 'a1', name: 'Grace Hopper' } } } },
-        responses: {
+        responses: routeResponses(true, {
           201: json('Created.', ref('schemas', 'Agent'), {
             headers: { Location: ref('headers', 'Location') },
             example: { ...AGENT_EXAMPLE, working_hours: null, timezone: null, load: 0 },
           }),
-          400: problem(400, 'A field is invalid; the detail names it.', {
+          400: badBody('A field is invalid; the detail names it.', {
             invalidId: 'Invalid _id: must be 1-128 characters of A-Z a-z 0-9 . _ : @ -',
             invalidName: 'Invalid name: Invalid input: expected string, received number',
             notAnObject: 'Invalid request body: Invalid input: expected object, received null',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
           409: problem(409, 'The caller already has an agent with this `_id` in this business.', { duplicate: 'Agent a1 already exists' }),
-          ...businessResponses(true),
-        },
-      },
-      get: {
-        operationId: 'listAgents',
-        tags: ['Agents'],
-        summary: 'List the caller\'s agents',
-        responses: {
-          200: json('The caller\'s agents in this business.', ref('schemas', 'AgentList')),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
-          ...businessResponses(false),
-        },
-      },
-    },
-    [`${PREFIX}/agents/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), agentIdParameter],
-      get: {
-        operationId: 'getAgent',
-        tags: ['Agents'],
-        summary: 'Read an agent, with its availability and load',
-        responses: {
-          200: json('The agent.', ref('schemas', 'Agent'), { example: AGENT_EXAMPLE }),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
-          404: AGENT_NOT_FOUND,
-          ...businessResponses(false),
-        },
-      },
-      patch: {
-        operationId: 'updateAgent',
-        tags: ['Agents'],
-        summary: 'Change an agent\'s name, time zone, working hours, presence or capacity (JSON merge patch)',
+        }),
+      }),
+      get: operation('listAgents', 'Agents', 'List the caller\'s agents', {
+        responses: routeResponses(false, { 200: json('The caller\'s agents in this business.', ref('schemas', 'AgentList')) }),
+      }),
+    }),
+    [`${PREFIX}/agents/{_id}`]: inBusiness({
+      get: operation('getAgent', 'Agents', 'Read an agent, with its availability and load', {
+        responses: routeResponses(false, { 200: json('The agent.', ref('schemas', 'Agent'), { example: AGENT_EXAMPLE }), 404: AGENT_NOT_FOUND }),
+      }),
+      patch: operation('updateAgent', 'Agents', 'Change an agent\'s name, time zone, working hours, presence or capacity (JSON merge patch)', {
         description: 'A presence back to `available`, a new capacity or new hours may free room: the caller\'s waiting clients are routed again at once.',
         requestBody: {
           required: true,
@@ -191,104 +126,63 @@ export const agentsApi: ApiPart = {
             'application/json': { schema: ref('schemas', 'AgentPatch'), example: { timezone: 'Europe/Paris', working_hours: { mon: [['09:00', '17:00']] }, capacity: 2 } },
           },
         },
-        responses: {
+        responses: routeResponses(true, {
           200: json('The agent as changed.', ref('schemas', 'Agent'), { example: AGENT_EXAMPLE }),
-          400: problem(400, 'A field is invalid; the detail names it. Nothing is changed.', {
+          400: badBody('A field is invalid; the detail names it. Nothing is changed.', {
             invalidZone: 'Invalid timezone: must be an IANA time zone such as America/New_York',
             invalidPresence: 'Invalid presence: Invalid option: expected one of "available"|"away"',
             invalidInterval: 'Invalid working_hours.mon.0: must end after it starts (split a night shift at midnight)',
             hoursWithoutZone: "Invalid working_hours: needs the agent's timezone (an IANA name such as Europe/Paris)",
             notAnObject: 'Invalid request body: must be a JSON object (a merge patch)',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           404: AGENT_NOT_FOUND,
-          ...businessResponses(true),
-        },
-      },
-      delete: {
-        operationId: 'deleteAgent',
-        tags: ['Agents'],
-        summary: 'Delete an agent',
+        }),
+      }),
+      delete: operation('deleteAgent', 'Agents', 'Delete an agent', {
         description:
           'Its active assignments end (`ended_by` `{ "actor": "user", "reason": "agent_deleted" }`, an `assignment.unassigned` each). It leaves the caller\'s ' +
           'rotations, which go on with the other agents from the same `starts_at`; when it held the period in progress, the rest of that period goes at once ' +
           'to the agent the shortened list names. A rotation left with no agent stops (`rotation.stopped`, reason `agent_deleted`). The id is then free ' +
           'for a new agent. Asking again is a 404.',
-        responses: {
-          204: { description: 'Deleted.' },
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
-          404: AGENT_NOT_FOUND,
-          ...businessResponses(false),
-        },
-      },
-    },
-    [`${PREFIX}/agents/{_id}/absences`]: {
-      parameters: [ref('parameters', 'businessname'), agentIdParameter],
-      post: {
-        operationId: 'addAgentAbsence',
-        tags: ['Agents'],
-        summary: 'Record a time the agent is away: routing does not pick it then',
+        responses: routeResponses(false, { 204: { description: 'Deleted.' }, 404: AGENT_NOT_FOUND }),
+      }),
+    }, agentIdParameter),
+    [`${PREFIX}/agents/{_id}/absences`]: inBusiness({
+      post: operation('addAgentAbsence', 'Agents', 'Record a time the agent is away: routing does not pick it then', {
         requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NewAbsence'), example: { from: '2026-12-21', until: '2027-01-04', note: 'holidays' } } } },
-        responses: {
+        responses: routeResponses(true, {
           201: json('Recorded.', ref('schemas', 'Absence'), { example: { _id: '9b2f4d1e-8a7c-4e3b-9f10-2a6b5c4d3e21', from: '2026-12-21T00:00:00.000Z', until: '2027-01-04T00:00:00.000Z', note: 'holidays' } }),
-          400: problem(400, 'A field is invalid; the detail names it.', {
+          400: badBody('A field is invalid; the detail names it.', {
             invalidFrom: 'Invalid from: must be an ISO 8601 date or date-time',
             untilBeforeFrom: 'Invalid until: must be after from',
             untilPast: 'Invalid until: must be in the future',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           404: AGENT_NOT_FOUND,
-          ...businessResponses(true),
-        },
-      },
-      get: {
-        operationId: 'listAgentAbsences',
-        tags: ['Agents'],
-        summary: 'The agent\'s absences in progress or to come',
-        responses: {
-          200: json('Soonest first.', ref('schemas', 'AbsenceList')),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
-          404: AGENT_NOT_FOUND,
-          ...businessResponses(false),
-        },
-      },
-    },
-    [`${PREFIX}/agents/{_id}/absences/{absence}`]: {
-      parameters: [ref('parameters', 'businessname'), agentIdParameter, { name: 'absence', in: 'path', required: true, description: 'The absence\'s `_id`.', schema: { type: 'string' } }],
-      delete: {
-        operationId: 'endAgentAbsence',
-        tags: ['Agents'],
-        summary: 'End an absence now',
+        }),
+      }),
+      get: operation('listAgentAbsences', 'Agents', 'The agent\'s absences in progress or to come', {
+        responses: routeResponses(false, { 200: json('Soonest first.', ref('schemas', 'AbsenceList')), 404: AGENT_NOT_FOUND }),
+      }),
+    }, agentIdParameter),
+    [`${PREFIX}/agents/{_id}/absences/{absence}`]: inBusiness({
+      delete: operation('endAgentAbsence', 'Agents', 'End an absence now', {
         description: 'One in progress ends now (and is kept, ended); one still to come is removed. Clients waiting in a queue are routed again at once.',
-        responses: {
+        responses: routeResponses(false, {
           200: json('The absence as ended.', ref('schemas', 'Absence')),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
           404: problem(404, 'No such agent, or no such absence left to end.', { agentNotFound: 'Agent not found', absenceNotFound: 'Absence not found', ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
-      },
-    },
-    [`${PREFIX}/agents/{_id}/clients`]: {
-      parameters: [ref('parameters', 'businessname'), agentIdParameter],
-      get: {
-        operationId: 'listAgentClients',
-        tags: ['Agents'],
-        summary: 'The clients an agent holds now',
+        }),
+      }),
+    }, agentIdParameter, { name: 'absence', in: 'path', required: true, description: 'The absence\'s `_id`.', schema: { type: 'string' } }),
+    [`${PREFIX}/agents/{_id}/clients`]: inBusiness({
+      get: operation('listAgentClients', 'Agents', 'The clients an agent holds now', {
         description: 'One page at a time as `GET /messages`.',
-        parameters: pageParameters,
-        responses: {
+        parameters: pageParameters(),
+        responses: routeResponses(false, {
           200: json('One page.', ref('schemas', 'HeldClientList')),
-          400: problem(400, 'A query parameter is invalid; the detail names it.', {
-            invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
-            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
-            ...BAD_PATH_EXAMPLE,
-          }),
+          400: badParameters('A query parameter is invalid; the detail names it.', pageExamples),
           404: AGENT_NOT_FOUND,
-          ...businessResponses(false),
-        },
-      },
-    },
+        }),
+      }),
+    }, agentIdParameter),
   },
 };

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_BODY_OR_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref } from '../components';
+import { badBody, badParameters, closedObject, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
 const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
@@ -44,82 +44,62 @@ export const assignmentsApi: ApiPart = {
         ds_notes: { type: ['string', 'null'], maxLength: 2000, description: 'Free-text notes, kept on each assignment in the database only (never in Temporal).', examples: ['new lead'] },
       },
     },
-    AssignAgentsResult: {
-      type: 'object',
-      required: ['client', 'ds_notes', 'assignments'],
-      additionalProperties: false,
-      properties: {
-        client: ref('schemas', 'ResourceId'),
-        ds_notes: { type: ['string', 'null'] },
-        assignments: {
-          type: 'array',
-          description: 'In request order.',
-          items: {
+    AssignAgentsResult: closedObject(['client', 'ds_notes', 'assignments'], {
+      client: ref('schemas', 'ResourceId'),
+      ds_notes: { type: ['string', 'null'] },
+      assignments: {
+        type: 'array',
+        description: 'In request order.',
+        items: closedObject(['agent', 'dt_until', 'status', 'workflow_id'], {
+          agent: ref('schemas', 'ResourceId'),
+          dt_until: ref('schemas', 'DateTime'),
+          status: { const: 'active' },
+          workflow_id: { ...assignmentWorkflowId, description: 'The Temporal workflow that expires this client and agent\'s assignment.' },
+        }),
+      },
+    }),
+    Assignment: closedObject(['agent', 'dt_until', 'status', 'ds_notes', 'workflow_id', 'assigned_at', 'updated_at', 'ended_at', 'ended_by', 'rotation', 'routed_by'], {
+      agent: ref('schemas', 'ResourceId'),
+      dt_until: ref('schemas', 'DateTime'),
+      status: { enum: ['active', 'expired', 'unassigned'] },
+      ds_notes: { type: ['string', 'null'] },
+      workflow_id: assignmentWorkflowId,
+      assigned_at: ref('schemas', 'DateTime'),
+      updated_at: ref('schemas', 'DateTime'),
+      ended_at: { type: ['string', 'null'], format: 'date-time', description: 'When it expired or was unassigned.' },
+      ended_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who ended it: `system`/`expiry` when it expired, `user`/`api` when its owner unassigned it, `operator`/`operator` when its workflow was canceled in the Temporal UI; null while active.' },
+      rotation: {
+        type: 'boolean',
+        description: 'Made (or last re-assigned) by the client\'s rotation, for one period (`PUT …/clients/{_id}/rotation`); false for an assign-agents request\'s.',
+      },
+      routed_by: {
+        oneOf: [
+          {
             type: 'object',
-            required: ['agent', 'dt_until', 'status', 'workflow_id'],
+            required: ['policy', 'version', 'decision_id'],
             additionalProperties: false,
-            properties: {
-              agent: ref('schemas', 'ResourceId'),
-              dt_until: ref('schemas', 'DateTime'),
-              status: { const: 'active' },
-              workflow_id: { ...assignmentWorkflowId, description: 'The Temporal workflow that expires this client and agent\'s assignment.' },
-            },
+            properties: { policy: ref('schemas', 'ResourceId'), version: { type: 'integer', minimum: 1 }, decision_id: { type: 'string', format: 'uuid' } },
           },
-        },
+          { type: 'null' },
+        ],
+        description: 'Made by lead routing (`POST …/clients/{_id}/route`): the policy, its version and the decision (`GET …/routing-decisions/{id}`); null for any other assignment.',
       },
-    },
-    Assignment: {
-      type: 'object',
-      required: ['agent', 'dt_until', 'status', 'ds_notes', 'workflow_id', 'assigned_at', 'updated_at', 'ended_at', 'ended_by', 'rotation', 'routed_by'],
-      additionalProperties: false,
-      properties: {
-        agent: ref('schemas', 'ResourceId'),
-        dt_until: ref('schemas', 'DateTime'),
-        status: { enum: ['active', 'expired', 'unassigned'] },
-        ds_notes: { type: ['string', 'null'] },
-        workflow_id: assignmentWorkflowId,
-        assigned_at: ref('schemas', 'DateTime'),
-        updated_at: ref('schemas', 'DateTime'),
-        ended_at: { type: ['string', 'null'], format: 'date-time', description: 'When it expired or was unassigned.' },
-        ended_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who ended it: `system`/`expiry` when it expired, `user`/`api` when its owner unassigned it, `operator`/`operator` when its workflow was canceled in the Temporal UI; null while active.' },
-        rotation: {
-          type: 'boolean',
-          description: 'Made (or last re-assigned) by the client\'s rotation, for one period (`PUT …/clients/{_id}/rotation`); false for an assign-agents request\'s.',
-        },
-        routed_by: {
-          oneOf: [
-            {
-              type: 'object',
-              required: ['policy', 'version', 'decision_id'],
-              additionalProperties: false,
-              properties: { policy: ref('schemas', 'ResourceId'), version: { type: 'integer', minimum: 1 }, decision_id: { type: 'string', format: 'uuid' } },
-            },
-            { type: 'null' },
-          ],
-          description: 'Made by lead routing (`POST …/clients/{_id}/route`): the policy, its version and the decision (`GET …/routing-decisions/{id}`); null for any other assignment.',
-        },
-      },
-    },
+    }),
     AssignmentList: {
       type: 'object',
       required: ['client', 'assignments'],
       additionalProperties: false,
       properties: { client: ref('schemas', 'ResourceId'), assignments: { type: 'array', items: ref('schemas', 'Assignment'), description: 'Oldest first.' } },
     },
-    Unassignment: {
-      type: 'object',
-      required: ['client', 'agent', 'dt_until', 'status', 'ended_at', 'ended_by', 'workflow_id'],
-      additionalProperties: false,
-      properties: {
-        client: ref('schemas', 'ResourceId'),
-        agent: { type: 'string' },
-        dt_until: ref('schemas', 'DateTime'),
-        status: { const: 'unassigned' },
-        ended_at: ref('schemas', 'DateTime'),
-        ended_by: { ...ref('schemas', 'ChangedBy'), description: 'Always `{ "actor": "user", "reason": "api" }`: the caller unassigned it.' },
-        workflow_id: assignmentWorkflowId,
-      },
-    },
+    Unassignment: closedObject(['client', 'agent', 'dt_until', 'status', 'ended_at', 'ended_by', 'workflow_id'], {
+      client: ref('schemas', 'ResourceId'),
+      agent: { type: 'string' },
+      dt_until: ref('schemas', 'DateTime'),
+      status: { const: 'unassigned' },
+      ended_at: ref('schemas', 'DateTime'),
+      ended_by: { ...ref('schemas', 'ChangedBy'), description: 'Always `{ "actor": "user", "reason": "api" }`: the caller unassigned it.' },
+      workflow_id: assignmentWorkflowId,
+    }),
   },
   paths: {
     [`${PREFIX}/clients/{_id}/assign-agents`]: inBusiness({
@@ -138,7 +118,7 @@ export const assignmentsApi: ApiPart = {
             },
           },
         },
-        responses: {
+        responses: routeResponses(true, {
           200: json('Every agent is assigned.', ref('schemas', 'AssignAgentsResult'), {
             example: {
               client: 'c1',
@@ -149,7 +129,7 @@ export const assignmentsApi: ApiPart = {
               ],
             },
           }),
-          400: problem(400, 'The request is invalid, or an agent is not the caller\'s; nothing was assigned.', {
+          400: badBody('The request is invalid, or an agent is not the caller\'s; nothing was assigned.', {
             missingAgents: 'Missing or invalid agents array',
             missingAgentId: 'Invalid agent data: missing agent ID',
             agentNotAuthorized: 'Agent a9 not found or not authorized',
@@ -158,8 +138,6 @@ export const assignmentsApi: ApiPart = {
             tooMany: 'Too many agents: at most 100 per request',
             duplicate: 'Duplicate agent a1 in agents array',
             invalidNotes: 'Invalid ds_notes: must be a string of at most 2000 characters',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
           504: problem(
@@ -172,27 +150,19 @@ export const assignmentsApi: ApiPart = {
             },
             ['Retry-After'],
           ),
-          ...businessResponses(true),
-        },
+        }),
       }),
     }, clientIdParameter),
     [`${PREFIX}/clients/{_id}/agents`]: inBusiness({
       get: operation('listClientAgents', 'Assignments', 'List a client\'s assignments', {
         parameters: [
-          {
-            name: 'status',
-            in: 'query',
-            required: false,
-            description: '`active`: the current assignments; `all`: also the expired and unassigned ones, for history.',
-            schema: { type: 'string', enum: ['active', 'all'], default: 'active' },
-          },
+          queryParameter('status', '`active`: the current assignments; `all`: also the expired and unassigned ones, for history.', { type: 'string', enum: ['active', 'all'], default: 'active' }),
         ],
-        responses: {
+        responses: routeResponses(false, {
           200: json('The client\'s assignments.', ref('schemas', 'AssignmentList')),
-          400: problem(400, '`status` is neither `active` nor `all`.', { invalidStatus: 'Invalid status: use active or all', ...BAD_PATH_EXAMPLE }),
+          400: badParameters('`status` is neither `active` nor `all`.', { invalidStatus: 'Invalid status: use active or all' }),
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
+        }),
       }),
     }, clientIdParameter),
     [`${PREFIX}/clients/{_id}/agents/{agent}`]: {
@@ -203,7 +173,7 @@ export const assignmentsApi: ApiPart = {
       ],
       delete: operation('unassignAgent', 'Assignments', 'Unassign an agent now', {
         description: 'The active assignment becomes `unassigned` and its expiry timer is cancelled.',
-        responses: {
+        responses: routeResponses(true, {
           200: json('The assignment is unassigned.', ref('schemas', 'Unassignment'), {
             example: {
               client: 'c1',
@@ -215,14 +185,12 @@ export const assignmentsApi: ApiPart = {
               workflow_id: 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
             },
           }),
-          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such client, or the agent is not actively assigned to it.', {
             clientNotFound: 'Client not found',
             notAssigned: 'Agent a1 is not assigned to this client',
             ...NO_ROUTE_EXAMPLE,
           }),
-          ...businessResponses(true),
-        },
+        }),
       }),
     },
   },

@@ -1,21 +1,15 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { badBody, badParameters, closedObject, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
 
-export const clientIdParameter = {
-  name: '_id',
-  in: 'path',
-  required: true,
-  description: 'The client\'s id. One of another user or business, or one that could never exist, is the same 404 as a missing one.',
-  schema: { type: 'string' },
-  example: 'c1',
-};
+export const clientIdParameter = idParameter('The client\'s id. One of another user or business, or one that could never exist, is the same 404 as a missing one.', 'c1');
 
 const clientNotFound = { clientNotFound: 'Client not found' };
 
-export const pageParameters = [
-  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-  { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
-];
+/** How a page's `limit` and `cursor` are refused. */
+export const pageExamples = {
+  invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
+  invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
+};
 
 const fieldErrors = {
   invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
@@ -27,26 +21,21 @@ const fieldErrors = {
 export const clientsApi: ApiPart = {
   tags: [{ name: 'Clients', description: 'The people messages go to and agents are assigned to. Each belongs to one user in one business.' }],
   schemas: {
-    NewClient: {
-      type: 'object',
-      description: 'Every field is optional; unknown fields are ignored.',
-      properties: {
-        _id: { ...ref('schemas', 'ResourceId'), description: 'Chosen by the caller; a UUID is generated when absent.' },
-        name: { type: ['string', 'null'], maxLength: 200, examples: ['Ada Lovelace'] },
-        phone: {
-          type: ['string', 'null'],
-          description: 'Spaces, dashes, dots and parentheses are removed; the rest must be E.164 (`+` and 7–15 digits).',
-          examples: ['+1 415 555 0100'],
-        },
-        timezone: {
-          type: ['string', 'null'],
-          description:
-            'The client\'s IANA time zone. A message\'s `send_window` is read in it unless the message names its own zone. ' +
-            'Kept as spelled; any name the time zone database knows, aliases included; UTC offsets such as `+05:30` are not zones.',
-          examples: ['America/New_York'],
-        },
+    NewClient: newResourceSchema({
+      name: { type: ['string', 'null'], maxLength: 200, examples: ['Ada Lovelace'] },
+      phone: {
+        type: ['string', 'null'],
+        description: 'Spaces, dashes, dots and parentheses are removed; the rest must be E.164 (`+` and 7–15 digits).',
+        examples: ['+1 415 555 0100'],
       },
-    },
+      timezone: {
+        type: ['string', 'null'],
+        description:
+          'The client\'s IANA time zone. A message\'s `send_window` is read in it unless the message names its own zone. ' +
+          'Kept as spelled; any name the time zone database knows, aliases included; UTC offsets such as `+05:30` are not zones.',
+        examples: ['America/New_York'],
+      },
+    }),
     ClientChanges: {
       type: 'object',
       description:
@@ -59,106 +48,62 @@ export const clientsApi: ApiPart = {
         timezone: { type: ['string', 'null'], description: 'An IANA time zone, as on creation.', examples: ['Europe/London'] },
       },
     },
-    ClientList: {
-      type: 'object',
-      required: ['clients', 'next_cursor'],
-      additionalProperties: false,
-      properties: {
-        clients: { type: 'array', items: ref('schemas', 'Client'), description: 'Oldest first.' },
-        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
-      },
-    },
-    Client: {
-      type: 'object',
-      required: ['_id', 'name', 'phone', 'timezone', 'created_at'],
-      additionalProperties: false,
-      properties: {
-        _id: ref('schemas', 'ResourceId'),
-        name: { type: ['string', 'null'] },
-        phone: { type: ['string', 'null'], pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164.' },
-        timezone: { type: ['string', 'null'], description: 'IANA time zone, or null.', examples: ['America/New_York'] },
-        created_at: ref('schemas', 'DateTime'),
-      },
-    },
+    ClientList: pageSchema('clients', ref('schemas', 'Client'), 'Oldest first.'),
+    Client: closedObject(['_id', 'name', 'phone', 'timezone', 'created_at'], {
+      _id: ref('schemas', 'ResourceId'),
+      name: { type: ['string', 'null'] },
+      phone: { type: ['string', 'null'], pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164.' },
+      timezone: { type: ['string', 'null'], description: 'IANA time zone, or null.', examples: ['America/New_York'] },
+      created_at: ref('schemas', 'DateTime'),
+    }),
   },
   paths: {
-    [`${PREFIX}/clients`]: {
-      parameters: [ref('parameters', 'businessname')],
-      get: {
-        operationId: 'listClients',
-        tags: ['Clients'],
-        summary: 'List the caller\'s clients',
+    [`${PREFIX}/clients`]: inBusiness({
+      get: operation('listClients', 'Clients', 'List the caller\'s clients', {
         description: 'The caller\'s clients in this business, oldest first, one page at a time as `GET /messages`; erased clients are not listed.',
         parameters: [
-          {
-            name: 'phone',
-            in: 'query',
-            required: false,
-            description: 'Only clients with exactly this phone (spaces, dashes, dots and parentheses are removed; the rest must be E.164; `+` is `%2B` in a URL).',
-            schema: { type: 'string', maxLength: 64 },
-            example: '+14155550100',
-          },
-          { name: 'q', in: 'query', required: false, description: 'Only clients whose name starts with this, case-insensitively.', schema: { type: 'string', minLength: 1, maxLength: 200 }, example: 'ad' },
-          ...pageParameters,
+          queryParameter('phone', 'Only clients with exactly this phone (spaces, dashes, dots and parentheses are removed; the rest must be E.164; `+` is `%2B` in a URL).', { type: 'string', maxLength: 64 }, '+14155550100'),
+          queryParameter('q', 'Only clients whose name starts with this, case-insensitively.', { type: 'string', minLength: 1, maxLength: 200 }, 'ad'),
+          ...pageParameters(),
         ],
-        responses: {
+        responses: routeResponses(false, {
           200: json('One page.', ref('schemas', 'ClientList')),
-          400: problem(400, 'A query parameter is invalid; the detail names it.', {
+          400: badParameters('A query parameter is invalid; the detail names it.', {
             invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
             emptyQ: 'Invalid q: must not be empty',
-            invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
-            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
-            ...BAD_PATH_EXAMPLE,
+            ...pageExamples,
           }),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
-          ...businessResponses(false),
-        },
-      },
-      post: {
-        operationId: 'createClient',
-        tags: ['Clients'],
-        summary: 'Create a client',
+        }),
+      }),
+      post: operation('createClient', 'Clients', 'Create a client', {
         requestBody: {
           required: false,
           content: { 'application/json': { schema: ref('schemas', 'NewClient'), example: { _id: 'c1', name: 'Ada Lovelace', phone: '+1 415 555 0100', timezone: 'America/New_York' } } },
         },
-        responses: {
+        responses: routeResponses(true, {
           201: json('Created.', ref('schemas', 'Client'), {
             headers: { Location: ref('headers', 'Location') },
             example: { _id: 'c1', name: 'Ada Lovelace', phone: '+14155550100', timezone: 'America/New_York', created_at: '2026-11-22T05:14:13.462Z' },
           }),
-          400: problem(400, 'A field is invalid; the detail names it.', {
+          400: badBody('A field is invalid; the detail names it.', {
             invalidId: 'Invalid _id: must be 1-128 characters of A-Z a-z 0-9 . _ : @ -',
             invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
             invalidName: 'Invalid name: Too big: expected string to have <=200 characters',
             invalidTimezone: 'Invalid timezone: must be an IANA time zone such as America/New_York',
             notAnObject: 'Invalid request body: Invalid input: expected object, received null',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
           409: problem(409, 'The caller already has a client with this `_id` in this business.', { duplicate: 'Client c1 already exists' }),
-          ...businessResponses(true),
-        },
-      },
-    },
-    [`${PREFIX}/clients/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), clientIdParameter],
-      get: {
-        operationId: 'getClient',
-        tags: ['Clients'],
-        summary: 'Read a client',
-        responses: {
+        }),
+      }),
+    }),
+    [`${PREFIX}/clients/{_id}`]: inBusiness({
+      get: operation('getClient', 'Clients', 'Read a client', {
+        responses: routeResponses(false, {
           200: json('The client.', ref('schemas', 'Client')),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
-      },
-      patch: {
-        operationId: 'updateClient',
-        tags: ['Clients'],
-        summary: 'Change a client\'s name, phone or time zone',
+        }),
+      }),
+      patch: operation('updateClient', 'Clients', 'Change a client\'s name, phone or time zone', {
         requestBody: {
           required: false,
           content: {
@@ -166,33 +111,25 @@ export const clientsApi: ApiPart = {
             'application/merge-patch+json': { schema: ref('schemas', 'ClientChanges') },
           },
         },
-        responses: {
+        responses: routeResponses(true, {
           200: json('The client as changed.', ref('schemas', 'Client')),
-          400: problem(400, 'A field is invalid; the detail names it. Nothing is changed.', {
+          400: badBody('A field is invalid; the detail names it. Nothing is changed.', {
             ...fieldErrors,
             changedId: "Invalid _id: a client's id cannot be changed",
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(true),
-        },
-      },
-      delete: {
-        operationId: 'deleteClient',
-        tags: ['Clients'],
-        summary: 'Erase a client',
+        }),
+      }),
+      delete: operation('deleteClient', 'Clients', 'Erase a client', {
         description:
           'Its messages not yet sent are canceled (`canceled_by` `{ "actor": "user", "reason": "client_deleted" }`); its active assignments end ' +
           '(`ended_by` the same) and its rotation stops; its messages and events keep their ids, times and statuses but lose its phone, name and ' +
           'texts (and its assignments their notes); `client.deleted` is recorded. The id is then free for a new client. Asking again is a 404.',
-        responses: {
+        responses: routeResponses(false, {
           204: { description: 'Erased.' },
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
-      },
-    },
+        }),
+      }),
+    }, clientIdParameter),
   },
 };

@@ -1,6 +1,6 @@
 import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../domain';
 import type { ApiPart, OpenApiObject } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, inBusiness, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { badParameters, closedObject, inBusiness, json, operation, PREFIX, queryParameter, ref, routeResponses } from '../components';
 import { assignmentsApi } from './assignments';
 import { messagesApi } from './messages';
 import { rotationApi } from './rotation';
@@ -104,17 +104,12 @@ export const eventsApi: ApiPart = {
         assignments: {
           type: 'array',
           description: 'Who has the client at the instant the text came in: its active assignments whose `dt_until` is ahead, oldest first. Empty for a message to a bare phone.',
-          items: {
-            type: 'object',
-            required: ['agent', 'dt_until', 'rotation', 'current_period'],
-            additionalProperties: false,
-            properties: {
-              agent: ref('schemas', 'ResourceId'),
-              dt_until: ref('schemas', 'DateTime'),
-              rotation: { type: 'boolean', description: 'Made by the client\'s rotation.' },
-              current_period: { type: 'boolean', description: 'This agent holds the period of the client\'s rotation in progress now.' },
-            },
-          },
+          items: closedObject(['agent', 'dt_until', 'rotation', 'current_period'], {
+            agent: ref('schemas', 'ResourceId'),
+            dt_until: ref('schemas', 'DateTime'),
+            rotation: { type: 'boolean', description: 'Made by the client\'s rotation.' },
+            current_period: { type: 'boolean', description: 'This agent holds the period of the client\'s rotation in progress now.' },
+          }),
         },
       },
       'The inbound message as `GET /messages/{_id}` shows it, the reason (`carrier`), and the client\'s assignments in force when it came in.',
@@ -177,21 +172,16 @@ export const eventsApi: ApiPart = {
         ref('schemas', 'CrmOwnerConflictEvent'),
       ],
     },
-    EventPage: {
-      type: 'object',
-      required: ['events', 'next_cursor', 'has_more'],
-      additionalProperties: false,
-      properties: {
-        events: { type: 'array', items: ref('schemas', 'Event'), description: 'Oldest first, in commit order.' },
-        next_cursor: {
-          type: ['string', 'null'],
-          description:
-            'Pass as `after` to read on. On the last page too: keep it and ask again later. Null only when there are no events at all. ' +
-            'Opaque: sealed for the caller (business and user) it was issued to, so it shows nothing and works for no one else; the same position may read differently each time.',
-        },
-        has_more: { type: 'boolean', description: 'Whether more events are there already.' },
+    EventPage: closedObject(['events', 'next_cursor', 'has_more'], {
+      events: { type: 'array', items: ref('schemas', 'Event'), description: 'Oldest first, in commit order.' },
+      next_cursor: {
+        type: ['string', 'null'],
+        description:
+          'Pass as `after` to read on. On the last page too: keep it and ask again later. Null only when there are no events at all. ' +
+          'Opaque: sealed for the caller (business and user) it was issued to, so it shows nothing and works for no one else; the same position may read differently each time.',
       },
-    },
+      has_more: { type: 'boolean', description: 'Whether more events are there already.' },
+    }),
   },
   paths: {
     [`${PREFIX}/events`]: inBusiness({
@@ -200,27 +190,18 @@ export const eventsApi: ApiPart = {
           'The caller\'s events in this business, oldest first, in the order their changes were committed: an event never appears before one ' +
           'that an earlier page ended with. Poll with the last `next_cursor` to follow along; events are kept.',
         parameters: [
-          {
-            name: 'after',
-            in: 'query',
-            required: false,
-            description: 'The `next_cursor` of a previous page of this caller (the same business and user); absent: from the first event.',
-            schema: { type: 'string', maxLength: 100 },
-          },
-          { name: 'type', in: 'query', required: false, description: 'Only this type, or `assignment.*` / `message.*` / `rotation.*` / `routing.*` / `client.*`.', schema: { enum: [...EVENT_PATTERNS] } },
+          queryParameter('after', 'The `next_cursor` of a previous page of this caller (the same business and user); absent: from the first event.', { type: 'string', maxLength: 100 }),
+          queryParameter('type', 'Only this type, or `assignment.*` / `message.*` / `rotation.*` / `routing.*` / `client.*`.', { enum: [...EVENT_PATTERNS] }),
           { name: 'client', in: 'query', required: false, description: 'Only events about this client; another user\'s id matches nothing.', schema: ref('schemas', 'ResourceId') },
           { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
         ],
-        responses: {
+        responses: routeResponses(false, {
           200: json('One page.', ref('schemas', 'EventPage'), { example: { events: [assignmentEvent], next_cursor: 'AWpHrA3pdisggkhddP93qMS9H7evIYdbmwFq8w2-RnKUfltF8A', has_more: false } }),
-          400: problem(400, 'A query parameter is invalid; the detail names it. A cursor of another caller, or one altered, is an invalid `after`.', {
+          400: badParameters('A query parameter is invalid; the detail names it. A cursor of another caller, or one altered, is an invalid `after`.', {
             invalidAfter: 'Invalid after: pass next_cursor from a previous page',
             invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
-            ...BAD_PATH_EXAMPLE,
           }),
-          404: UNKNOWN_BUSINESS,
-          ...businessResponses(false),
-        },
+        }),
       }),
     }),
   },

@@ -1,15 +1,8 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { badParameters, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
 
 const batchNotFound = { batchNotFound: 'Batch not found', ...NO_ROUTE_EXAMPLE };
-const batchIdParameter = {
-  name: '_id',
-  in: 'path',
-  required: true,
-  description: 'The batch\'s id (`batch_id`). One of another user or business is the same 404 as a missing one.',
-  schema: { type: 'string' },
-  example: '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11',
-};
+const batchIdParameter = idParameter('The batch\'s id (`batch_id`). One of another user or business is the same 404 as a missing one.', '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11');
 const OUTBOUND_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed'];
 
 const batchExample = {
@@ -24,26 +17,21 @@ const batchExample = {
   finished_at: '2026-11-24T09:00:02.310Z',
 };
 
-const recipientResult = {
-  type: 'object',
-  required: ['index', 'status'],
-  additionalProperties: false,
-  properties: {
-    index: { type: 'integer', minimum: 0, description: 'The recipient\'s place in `recipients`.' },
-    _id: { type: 'string', format: 'uuid', description: 'The message\'s id (accepted only): `GET /messages/{_id}`, `POST /messages/{_id}/cancel`.' },
-    status: { enum: ['scheduled', 'rejected'] },
-    send_at: ref('schemas', 'DateTime'),
-    error: {
-      type: 'object',
-      required: ['type', 'status', 'detail'],
-      additionalProperties: false,
-      description:
-        'Refused only: the problem `POST /messages` answers for this recipient alone (its status, type and exact detail), or for a phone an earlier ' +
-        'recipient already has, 400 `Duplicate recipient: same phone as recipient {index}`.',
-      properties: { type: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' } },
-    },
+const recipientResult = closedObject(['index', 'status'], {
+  index: { type: 'integer', minimum: 0, description: 'The recipient\'s place in `recipients`.' },
+  _id: { type: 'string', format: 'uuid', description: 'The message\'s id (accepted only): `GET /messages/{_id}`, `POST /messages/{_id}/cancel`.' },
+  status: { enum: ['scheduled', 'rejected'] },
+  send_at: ref('schemas', 'DateTime'),
+  error: {
+    type: 'object',
+    required: ['type', 'status', 'detail'],
+    additionalProperties: false,
+    description:
+      'Refused only: the problem `POST /messages` answers for this recipient alone (its status, type and exact detail), or for a phone an earlier ' +
+      'recipient already has, 400 `Duplicate recipient: same phone as recipient {index}`.',
+    properties: { type: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' } },
   },
-};
+});
 
 export const messageBatchesApi: ApiPart = {
   tags: [
@@ -80,15 +68,10 @@ export const messageBatchesApi: ApiPart = {
         },
       },
     },
-    MessageBatchAccepted: {
-      type: 'object',
-      required: ['batch_id', 'results'],
-      additionalProperties: false,
-      properties: {
-        batch_id: { type: 'string', format: 'uuid' },
-        results: { type: 'array', items: recipientResult, description: 'One per recipient, in request order.' },
-      },
-    },
+    MessageBatchAccepted: closedObject(['batch_id', 'results'], {
+      batch_id: { type: 'string', format: 'uuid' },
+      results: { type: 'array', items: recipientResult, description: 'One per recipient, in request order.' },
+    }),
     MessageBatchRefusedProblem: {
       type: 'object',
       required: ['type', 'title', 'status', 'detail', 'batch_id', 'results'],
@@ -104,36 +87,27 @@ export const messageBatchesApi: ApiPart = {
         results: { type: 'array', items: recipientResult },
       },
     },
-    MessageBatch: {
-      type: 'object',
-      required: ['_id', 'send_at', 'send_window', 'workflow_id', 'total', 'accepted', 'counts', 'created_at', 'finished_at'],
-      additionalProperties: false,
-      properties: {
-        _id: { type: 'string', format: 'uuid' },
-        send_at: ref('schemas', 'DateTime'),
-        send_window: { type: ['object', 'null'] },
-        workflow_id: { type: 'string', pattern: '^message-batch/' },
-        total: { type: 'integer', description: 'Recipients in the request.' },
-        accepted: { type: 'integer', description: 'Recipients stored as messages.' },
-        counts: {
-          type: 'object',
-          description: 'The batch\'s messages by status.',
-          required: OUTBOUND_STATUSES,
-          additionalProperties: false,
-          properties: Object.fromEntries(OUTBOUND_STATUSES.map((s) => [s, { type: 'integer', minimum: 0 }])),
-        },
-        created_at: ref('schemas', 'DateTime'),
-        finished_at: { type: ['string', 'null'], format: 'date-time', description: 'When nothing was left to send: its workflow found none, or a cancel left none scheduled or sending.' },
+    MessageBatch: closedObject(['_id', 'send_at', 'send_window', 'workflow_id', 'total', 'accepted', 'counts', 'created_at', 'finished_at'], {
+      _id: { type: 'string', format: 'uuid' },
+      send_at: ref('schemas', 'DateTime'),
+      send_window: { type: ['object', 'null'] },
+      workflow_id: { type: 'string', pattern: '^message-batch/' },
+      total: { type: 'integer', description: 'Recipients in the request.' },
+      accepted: { type: 'integer', description: 'Recipients stored as messages.' },
+      counts: {
+        type: 'object',
+        description: 'The batch\'s messages by status.',
+        required: OUTBOUND_STATUSES,
+        additionalProperties: false,
+        properties: Object.fromEntries(OUTBOUND_STATUSES.map((s) => [s, { type: 'integer', minimum: 0 }])),
       },
-    },
+      created_at: ref('schemas', 'DateTime'),
+      finished_at: { type: ['string', 'null'], format: 'date-time', description: 'When nothing was left to send: its workflow found none, or a cancel left none scheduled or sending.' },
+    }),
   },
   paths: {
-    [`${PREFIX}/messages/batch`]: {
-      parameters: [ref('parameters', 'businessname')],
-      post: {
-        operationId: 'sendMessageBatch',
-        tags: ['Campaigns'],
-        summary: 'Send one text to up to 1,000 recipients',
+    [`${PREFIX}/messages/batch`]: inBusiness({
+      post: operation('sendMessageBatch', 'Campaigns', 'Send one text to up to 1,000 recipients', {
         description:
           'Checks the token, `Idempotency-Key`, `message_type` and `recipients` (a 400 for the whole request), then each recipient as `POST /messages` does. ' +
           'A phone is texted once per batch: a recipient whose phone (E.164, given as `client_phone` or through `client`) an earlier recipient that passed its checks ' +
@@ -157,7 +131,7 @@ export const messageBatchesApi: ApiPart = {
             },
           },
         },
-        responses: {
+        responses: routeResponses(true, {
           202: json('Stored and scheduled: one result per recipient.', ref('schemas', 'MessageBatchAccepted'), {
             example: {
               batch_id: '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11',
@@ -201,9 +175,7 @@ export const messageBatchesApi: ApiPart = {
               },
             },
           },
-          404: problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE),
           422: problem(422, 'This `Idempotency-Key` was used with a different request.', { keyReused: 'Idempotency-Key was already used with a different request' }),
-          ...businessResponses(true),
           503: problem(
             503,
             'PostgreSQL or Temporal cannot be reached, or the batch could not be scheduled (with `Retry-After`). With an `Idempotency-Key` it is stored: repeat the request with the same key.',
@@ -214,74 +186,41 @@ export const messageBatchesApi: ApiPart = {
             },
             ['Retry-After'],
           ),
-        },
-      },
-    },
-    [`${PREFIX}/messages/batches`]: {
-      parameters: [ref('parameters', 'businessname')],
-      get: {
-        operationId: 'listMessageBatches',
-        tags: ['Campaigns'],
-        summary: 'The caller\'s batches, newest first',
+        }),
+      }),
+    }),
+    [`${PREFIX}/messages/batches`]: inBusiness({
+      get: operation('listMessageBatches', 'Campaigns', 'The caller\'s batches, newest first', {
         description: 'The caller\'s batches in this business, each with its messages counted by status, a page at a time.',
-        parameters: [
-          { name: 'limit', in: 'query', required: false, description: 'Batches a page, 1-100 (50 by default).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-          { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
-        ],
-        responses: {
-          200: json(
-            'A page of batches.',
-            {
-              type: 'object',
-              required: ['batches', 'next_cursor'],
-              additionalProperties: false,
-              properties: {
-                batches: { type: 'array', items: ref('schemas', 'MessageBatch') },
-                next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
-              },
-            },
-            { example: { batches: [batchExample], next_cursor: null } },
-          ),
-          400: problem(400, '`limit` or `cursor` is not valid, or the path is not validly percent-encoded.', {
+        parameters: pageParameters('Batches a page, 1-100 (50 by default).'),
+        responses: routeResponses(false, {
+          200: json('A page of batches.', pageSchema('batches', ref('schemas', 'MessageBatch')), { example: { batches: [batchExample], next_cursor: null } }),
+          400: badParameters('`limit` or `cursor` is not valid, or the path is not validly percent-encoded.', {
             invalidLimit: 'Invalid limit: must be a whole number from 1 to 100',
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
-            ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'The business name in the path is not valid: no route.', NO_ROUTE_EXAMPLE),
-          ...businessResponses(false),
-        },
-      },
-    },
-    [`${PREFIX}/messages/batch/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), batchIdParameter],
-      get: {
-        operationId: 'getMessageBatch',
-        tags: ['Campaigns'],
-        summary: 'A batch and its messages counted by status',
-        responses: {
+        }),
+      }),
+    }),
+    [`${PREFIX}/messages/batch/{_id}`]: inBusiness({
+      get: operation('getMessageBatch', 'Campaigns', 'A batch and its messages counted by status', {
+        responses: routeResponses(false, {
           200: json('The batch.', ref('schemas', 'MessageBatch'), { example: batchExample }),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
           404: problem(404, 'No such batch of the caller in this business.', batchNotFound),
-          ...businessResponses(false),
-        },
-      },
-    },
-    [`${PREFIX}/messages/batch/{_id}/cancel`]: {
-      parameters: [ref('parameters', 'businessname'), batchIdParameter],
-      post: {
-        operationId: 'cancelMessageBatch',
-        tags: ['Campaigns'],
-        summary: 'Cancel what has not left',
+        }),
+      }),
+    }, batchIdParameter),
+    [`${PREFIX}/messages/batch/{_id}/cancel`]: inBusiness({
+      post: operation('cancelMessageBatch', 'Campaigns', 'Cancel what has not left', {
         description:
           'Every message of the batch still `scheduled` becomes `canceled`; those already sending or sent are left as they are. Idempotent. ' +
           'When none is left sending, the batch is finished there and then (`finished_at`); otherwise when its last chunk in flight ends.',
-        responses: {
+        responses: routeResponses(true, {
           200: json('The batch after the cancel.', ref('schemas', 'MessageBatch'), { example: { ...batchExample, counts: { ...batchExample.counts, sent: 0, failed: 0, canceled: 996 } } }),
-          400: problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such batch of the caller in this business.', batchNotFound),
-          ...businessResponses(true),
-        },
-      },
-    },
+        }),
+      }),
+    }, batchIdParameter),
   },
 };

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, inBusiness, json, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { badParameters, inBusiness, json, operation, pageParameters, pageSchema, PREFIX, queryParameter, ref, routeResponses } from '../components';
 
 const record = {
   phone: '+14155550142',
@@ -49,39 +49,16 @@ export const optOutsApi: ApiPart = {
           'A client at the number, a reply from it or a send refused for another reason is not enough: any other number is answered as an unknown one, ' +
           'so nothing is learnt about other businesses\' contacts.',
         parameters: [
-          {
-            name: 'phone',
-            in: 'query',
-            required: false,
-            description: 'Only this number (E.164; encode `+` as `%2B`, though a leading space where a `+` was is read as one).',
-            schema: { type: 'string' },
-            example: '+14155550142',
-          },
-          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-          { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 300 } },
+          queryParameter('phone', 'Only this number (E.164; encode `+` as `%2B`, though a leading space where a `+` was is read as one).', { type: 'string' }, '+14155550142'),
+          ...pageParameters(undefined, 300),
         ],
-        responses: {
-          200: json(
-            'One page.',
-            {
-              type: 'object',
-              required: ['opt_outs', 'next_cursor'],
-              additionalProperties: false,
-              properties: {
-                opt_outs: { type: 'array', items: ref('schemas', 'OptOut') },
-                next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
-              },
-            },
-            { example: { opt_outs: [record], next_cursor: null } },
-          ),
-          400: problem(400, 'A query parameter is invalid; the detail names it.', {
+        responses: routeResponses(false, {
+          200: json('One page.', pageSchema('opt_outs', ref('schemas', 'OptOut')), { example: { opt_outs: [record], next_cursor: null } }),
+          400: badParameters('A query parameter is invalid; the detail names it.', {
             invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
-            ...BAD_PATH_EXAMPLE,
           }),
-          404: UNKNOWN_BUSINESS,
-          ...businessResponses(false),
-        },
+        }),
       }),
     }),
   },

@@ -1,13 +1,7 @@
 import { CARRIER_NAMES } from '../../../carriers/types';
-import { type ApiPart, type OpenApiObject, operation, problem } from '../components';
+import { type ApiPart, type OpenApiObject, operation, pathParameter, problem } from '../components';
 
-const carrierParameter = {
-  name: 'carrier',
-  in: 'path',
-  required: true,
-  description: 'The configured carrier (`MESSAGE_PROVIDER`); any other name is a 404.',
-  schema: { enum: [...CARRIER_NAMES] },
-};
+const carrierParameter = pathParameter('carrier', 'The configured carrier (`MESSAGE_PROVIDER`); any other name is a 404.', { enum: [...CARRIER_NAMES] });
 
 const body = {
   required: true,
@@ -49,7 +43,7 @@ function receiptOperation(operationId: string, withId: boolean): OpenApiObject {
         'the receipt\'s.',
       security: [],
       parameters: withId
-        ? [carrierParameter, { name: 'messageId', in: 'path', required: true, description: 'Our message id, as the send named it.', schema: { type: 'string' } }]
+        ? [carrierParameter, pathParameter('messageId', 'Our message id, as the send named it.', { type: 'string' })]
         : [carrierParameter],
       requestBody: body,
       responses: { 200: answered, ...refusals },

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { BAD_BODY_OR_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, closedObject, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
 const nullable = (schema: object) => ({ oneOf: [{ type: 'null' }, schema] });
@@ -87,42 +87,27 @@ export const rotationApi: ApiPart = {
         },
       },
     },
-    RotationPeriod: {
-      type: 'object',
-      required: ['agent', 'position', 'of', 'from', 'until'],
-      additionalProperties: false,
-      properties: {
-        agent: { ...ref('schemas', 'ResourceId'), description: 'Who has the period: its agent, or the next in the list when that one was skipped.' },
-        position,
-        of,
-        from: dateTime('When the period (or the part of it this rotation covers) began.'),
-        until: dateTime('When it ends: the assignment\'s `dt_until` and the next period\'s start.'),
-      },
-    },
-    RotationNext: {
-      type: 'object',
-      required: ['agent', 'position', 'of', 'from'],
-      additionalProperties: false,
-      properties: {
-        agent: { ...ref('schemas', 'ResourceId'), description: 'Whose the next period is by the schedule (if that agent is gone by then, the next in the list takes it).' },
-        position,
-        of,
-        from: dateTime('When it starts; in the past only while no worker has handed it out yet.'),
-      },
-    },
-    RotationReplacement: {
-      type: 'object',
-      required: ['agents', 'period', 'period_ms', 'starts_at', 'ds_notes', 'from'],
-      additionalProperties: false,
-      properties: {
-        agents: { type: 'array', items: ref('schemas', 'ResourceId') },
-        period: { type: 'string' },
-        period_ms: { type: 'integer' },
-        starts_at: ref('schemas', 'DateTime'),
-        ds_notes: { type: ['string', 'null'] },
-        from: dateTime('When it takes over from the rotation in force.'),
-      },
-    },
+    RotationPeriod: closedObject(['agent', 'position', 'of', 'from', 'until'], {
+      agent: { ...ref('schemas', 'ResourceId'), description: 'Who has the period: its agent, or the next in the list when that one was skipped.' },
+      position,
+      of,
+      from: dateTime('When the period (or the part of it this rotation covers) began.'),
+      until: dateTime('When it ends: the assignment\'s `dt_until` and the next period\'s start.'),
+    }),
+    RotationNext: closedObject(['agent', 'position', 'of', 'from'], {
+      agent: { ...ref('schemas', 'ResourceId'), description: 'Whose the next period is by the schedule (if that agent is gone by then, the next in the list takes it).' },
+      position,
+      of,
+      from: dateTime('When it starts; in the past only while no worker has handed it out yet.'),
+    }),
+    RotationReplacement: closedObject(['agents', 'period', 'period_ms', 'starts_at', 'ds_notes', 'from'], {
+      agents: { type: 'array', items: ref('schemas', 'ResourceId') },
+      period: { type: 'string' },
+      period_ms: { type: 'integer' },
+      starts_at: ref('schemas', 'DateTime'),
+      ds_notes: { type: ['string', 'null'] },
+      from: dateTime('When it takes over from the rotation in force.'),
+    }),
     Rotation: {
       type: 'object',
       required: [
@@ -145,18 +130,13 @@ export const rotationApi: ApiPart = {
         skipped: {
           type: 'array',
           description: 'The latest periods (at most 50) not handed to their agent, and why: an agent deleted or no longer the caller\'s, or periods that ended before a step could hand them out (no worker ran, or the step came late; the reason says which).',
-          items: {
-            type: 'object',
-            required: ['from', 'until', 'agent', 'position', 'reason'],
-            additionalProperties: false,
-            properties: {
-              from: ref('schemas', 'DateTime'),
-              until: ref('schemas', 'DateTime'),
-              agent: { type: ['string', 'null'] },
-              position: { type: ['integer', 'null'], minimum: 1 },
-              reason: { type: 'string', examples: ['Agent a2 not found or not authorized'] },
-            },
-          },
+          items: closedObject(['from', 'until', 'agent', 'position', 'reason'], {
+            from: ref('schemas', 'DateTime'),
+            until: ref('schemas', 'DateTime'),
+            agent: { type: ['string', 'null'] },
+            position: { type: ['integer', 'null'], minimum: 1 },
+            reason: { type: 'string', examples: ['Agent a2 not found or not authorized'] },
+          }),
         },
         stopped_at: { type: ['string', 'null'], format: 'date-time' },
         stopped_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who stopped it: `user`/`api` (its owner, DELETE …/rotation) or `operator`/`operator` (its workflow canceled in the Temporal UI); null while active.' },
@@ -187,34 +167,30 @@ export const rotationApi: ApiPart = {
             },
           },
         },
-        responses: {
+        responses: routeResponses(true, {
           200: json('The rotation is replaced (or was already this one).', ref('schemas', 'Rotation'), { example: EXAMPLE }),
           201: json('The client had no rotation; this one is set.', ref('schemas', 'Rotation'), { example: EXAMPLE }),
           400: problem(400, 'The request is invalid, or an agent is not the caller\'s; nothing changed.', { ...VALIDATION_EXAMPLES, ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(true),
-        },
+        }),
       }),
       get: operation('getRotation', 'Rotation', 'Show the client\'s rotation', {
-        responses: {
+        responses: routeResponses(false, {
           200: json('The rotation, active or stopped.', ref('schemas', 'Rotation'), { example: EXAMPLE }),
           400: problem(400, 'The path is not validly percent-encoded.', { ...BAD_PATH_EXAMPLE }),
           404: problem(404, 'No such client, or it never had a rotation.', { clientNotFound: 'Client not found', noRotation: 'No rotation on this client', ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
+        }),
       }),
       delete: operation('stopRotation', 'Rotation', 'Stop the client\'s rotation', {
         description: 'No further period is handed out; the assignment of the period in progress runs to its `dt_until`. A later PUT starts a rotation again.',
-        responses: {
+        responses: routeResponses(true, {
           200: json('The rotation is stopped.', ref('schemas', 'Rotation'), { example: { ...EXAMPLE, status: 'stopped', next: null, next_change_at: null, stopped_at: '2026-12-01T10:00:00.000Z', stopped_by: { actor: 'user', reason: 'api' }, version: 2 } }),
-          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such client, or no active rotation on it.', {
             clientNotFound: 'Client not found',
             notActive: 'No active rotation on this client',
             ...NO_ROUTE_EXAMPLE,
           }),
-          ...businessResponses(true),
-        },
+        }),
       }),
     }, clientIdParameter),
   },

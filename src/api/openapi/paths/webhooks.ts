@@ -1,16 +1,9 @@
 import { EVENT_PATTERNS } from '../../../domain';
 import type { ApiPart } from '../components';
-import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { badBody, badParameters, closedObject, idParameter, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
 import { EVENT_EXAMPLE } from './events';
 
-const webhookIdParameter = {
-  name: '_id',
-  in: 'path',
-  required: true,
-  description: 'The webhook\'s id. One of another user or business is the same 404 as a missing one.',
-  schema: { type: 'string' },
-  example: '3d4c1b2a-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-};
+const webhookIdParameter = idParameter('The webhook\'s id. One of another user or business is the same 404 as a missing one.', '3d4c1b2a-5e6f-4a7b-8c9d-0e1f2a3b4c5d');
 const webhookNotFound = { webhookNotFound: 'Webhook not found', ...NO_ROUTE_EXAMPLE };
 const dateOrNull = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description });
 
@@ -67,108 +60,74 @@ export const webhooksApi: ApiPart = {
       },
     },
     Webhook: { type: 'object', required: webhookRequired, additionalProperties: false, properties: webhookProperties },
-    WebhookWithSecret: {
-      type: 'object',
-      required: [...webhookRequired, 'secret'],
-      additionalProperties: false,
-      properties: {
-        ...webhookProperties,
-        secret: {
-          type: 'string',
-          pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
-          description: 'The signing secret, in Standard Webhooks form. Shown in this answer only: keep it.',
-        },
+    WebhookWithSecret: closedObject([...webhookRequired, 'secret'], {
+      ...webhookProperties,
+      secret: {
+        type: 'string',
+        pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
+        description: 'The signing secret, in Standard Webhooks form. Shown in this answer only: keep it.',
       },
-    },
-    WebhookList: {
-      type: 'object',
-      required: ['webhooks'],
-      additionalProperties: false,
-      properties: { webhooks: { type: 'array', items: ref('schemas', 'Webhook'), description: 'Oldest first.' } },
-    },
-    WebhookDelivery: {
-      type: 'object',
-      required: ['_id', 'event', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'delivered_at', 'created_at', 'updated_at'],
-      additionalProperties: false,
-      properties: {
-        _id: { type: 'string', format: 'uuid' },
-        event: {
-          type: 'object',
-          required: ['id', 'type', 'created_at'],
-          additionalProperties: false,
-          properties: { id: { type: 'string', format: 'uuid' }, type: { type: 'string' }, created_at: ref('schemas', 'DateTime') },
-        },
-        status: {
-          enum: ['pending', 'delivered', 'failed', 'abandoned'],
-          description: '`failed`: the receiver refused it (a 4xx other than 408 and 429, or a 3xx). `abandoned`: retries ran out, or the webhook was disabled, or an operator canceled it.',
-        },
-        attempts: { type: 'integer', minimum: 0 },
-        last_status_code: { type: ['integer', 'null'], description: 'The receiver\'s last HTTP status; null when it could not be reached.' },
-        last_error: { type: ['string', 'null'], description: 'What went wrong, in the service\'s words (never the receiver\'s body).', examples: ['Receiver answered 503 Service Unavailable'] },
-        next_attempt_at: dateOrNull('When the next attempt is due, while pending after a failed one.'),
-        delivered_at: dateOrNull('When the receiver answered 2xx.'),
-        created_at: ref('schemas', 'DateTime'),
-        updated_at: ref('schemas', 'DateTime'),
+    }),
+    WebhookList: listSchema('webhooks', ref('schemas', 'Webhook'), 'Oldest first.'),
+    WebhookDelivery: closedObject(['_id', 'event', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'delivered_at', 'created_at', 'updated_at'], {
+      _id: { type: 'string', format: 'uuid' },
+      event: {
+        type: 'object',
+        required: ['id', 'type', 'created_at'],
+        additionalProperties: false,
+        properties: { id: { type: 'string', format: 'uuid' }, type: { type: 'string' }, created_at: ref('schemas', 'DateTime') },
       },
-    },
-    WebhookDeliveryList: {
-      type: 'object',
-      required: ['deliveries'],
-      additionalProperties: false,
-      properties: { deliveries: { type: 'array', items: ref('schemas', 'WebhookDelivery'), description: 'Newest first.' } },
-    },
+      status: {
+        enum: ['pending', 'delivered', 'failed', 'abandoned'],
+        description: '`failed`: the receiver refused it (a 4xx other than 408 and 429, or a 3xx). `abandoned`: retries ran out, or the webhook was disabled, or an operator canceled it.',
+      },
+      attempts: { type: 'integer', minimum: 0 },
+      last_status_code: { type: ['integer', 'null'], description: 'The receiver\'s last HTTP status; null when it could not be reached.' },
+      last_error: { type: ['string', 'null'], description: 'What went wrong, in the service\'s words (never the receiver\'s body).', examples: ['Receiver answered 503 Service Unavailable'] },
+      next_attempt_at: dateOrNull('When the next attempt is due, while pending after a failed one.'),
+      delivered_at: dateOrNull('When the receiver answered 2xx.'),
+      created_at: ref('schemas', 'DateTime'),
+      updated_at: ref('schemas', 'DateTime'),
+    }),
+    WebhookDeliveryList: listSchema('deliveries', ref('schemas', 'WebhookDelivery'), 'Newest first.'),
   },
   paths: {
     [`${PREFIX}/webhooks`]: inBusiness({
       post: operation('createWebhook', 'Webhooks', 'Subscribe a URL to events', {
         description: 'Every event of the caller in this business whose type the subscription names is POSTed to `url` from now on. At most 20 per user, across its businesses.',
         requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NewWebhook'), example: { url: webhook.url, events: webhook.events, description: webhook.description } } } },
-        responses: {
+        responses: routeResponses(true, {
           201: json('Created; the answer carries the secret, once.', ref('schemas', 'WebhookWithSecret'), {
             headers: { Location: ref('headers', 'Location') },
             example: { ...webhook, secret },
           }),
-          400: problem(400, 'The body is invalid; the detail names the field. Nothing was created.', {
+          400: badBody('The body is invalid; the detail names the field. Nothing was created.', {
             missingUrl: 'Invalid url: must be an http or https URL',
             longUrl: 'Invalid url: must be at most 2048 characters',
             badEvents: 'Invalid events: must be an array of event types (assignment.created, assignment.updated, assignment.expired, assignment.unassigned, message.scheduled, message.sending, message.sent, message.failed, message.canceled, rotation.stopped, assignment.*, message.*, rotation.*, *)',
             unknownEvent: 'Invalid events.0: must be one of assignment.created, assignment.updated, assignment.expired, assignment.unassigned, message.scheduled, message.sending, message.sent, message.failed, message.canceled, rotation.stopped, assignment.*, message.*, rotation.*, *',
             noEvents: 'Invalid events: must name at least one event type, or be left out for all of them',
             badDescription: 'Invalid description: must be at most 500 characters',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
-          404: UNKNOWN_BUSINESS,
           409: problem(409, 'The caller already has 20 webhooks, counted across its businesses.', { tooMany: 'At most 20 webhooks per user, across its businesses: delete one first' }),
-          ...businessResponses(true),
-        },
+        }),
       }),
       get: operation('listWebhooks', 'Webhooks', 'List the caller\'s webhooks', {
-        responses: {
+        responses: routeResponses(false, {
           200: json('The caller\'s webhooks in this business, without their secrets.', ref('schemas', 'WebhookList'), { example: { webhooks: [webhook] } }),
-          400: BAD_PATH,
-          404: UNKNOWN_BUSINESS,
-          ...businessResponses(false),
-        },
+        }),
       }),
     }),
     [`${PREFIX}/webhooks/{_id}`]: inBusiness({
       get: operation('getWebhook', 'Webhooks', 'Read a webhook', {
-        responses: {
+        responses: routeResponses(false, {
           200: json('The webhook, without its secret.', ref('schemas', 'Webhook'), { example: webhook }),
-          400: BAD_PATH,
           404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
-          ...businessResponses(false),
-        },
+        }),
       }),
       delete: operation('deleteWebhook', 'Webhooks', 'Delete a webhook', {
         description: 'No event is delivered to it any more, including those still being retried; its delivery records go with it.',
-        responses: {
-          204: { description: 'Deleted.' },
-          400: BAD_BODY_OR_PATH,
-          404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
-          ...businessResponses(true),
-        },
+        responses: routeResponses(true, { 204: { description: 'Deleted.' }, 404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound) }),
       }),
     }, webhookIdParameter),
     [`${PREFIX}/webhooks/{_id}/rotate-secret`]: inBusiness({
@@ -176,20 +135,18 @@ export const webhooksApi: ApiPart = {
         description:
           'A new secret signs from now on; the one it replaces keeps signing beside it for 24 hours (`webhook-signature` carries both), ' +
           'so receivers can switch without losing an event. Rotating again within the 24 hours drops the older one. No body is needed.',
-        responses: {
+        responses: routeResponses(true, {
           200: json('The webhook with its new secret, shown once.', ref('schemas', 'WebhookWithSecret'), {
             example: { ...webhook, secret, previous_secret_expires_at: '2026-11-23T05:14:13.462Z', updated_at: '2026-11-22T05:14:13.462Z' },
           }),
-          400: BAD_BODY_OR_PATH,
           404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
-          ...businessResponses(true),
-        },
+        }),
       }),
     }, webhookIdParameter),
     [`${PREFIX}/webhooks/{_id}/deliveries`]: inBusiness({
       get: operation('listWebhookDeliveries', 'Webhooks', 'Recent deliveries of a webhook', {
         parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } }],
-        responses: {
+        responses: routeResponses(false, {
           200: json('The most recent deliveries and how their attempts went.', ref('schemas', 'WebhookDeliveryList'), {
             example: {
               deliveries: [
@@ -208,10 +165,9 @@ export const webhooksApi: ApiPart = {
               ],
             },
           }),
-          400: problem(400, '`limit` is invalid, or the path is not validly percent-encoded.', { invalidLimit: 'Invalid limit: must be a whole number from 1 to 100', ...BAD_PATH_EXAMPLE }),
+          400: badParameters('`limit` is invalid, or the path is not validly percent-encoded.', { invalidLimit: 'Invalid limit: must be a whole number from 1 to 100' }),
           404: problem(404, 'No such webhook of the caller in this business.', webhookNotFound),
-          ...businessResponses(false),
-        },
+        }),
       }),
     }, webhookIdParameter),
   },
