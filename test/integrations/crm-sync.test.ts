@@ -1,6 +1,7 @@
 import { eventually } from '../support/helpers';
 import { startFakeHubspot, type FakeHubspot } from '../support/fake-hubspot';
-import { startTestStack, uniqueName, type TestStack } from '../support/stack';
+import { connectedStack } from '../support/crm';
+import type { TestStack } from '../support/stack';
 
 /*
  * The catch-up sweep (`POST /integrations/{crm}/sync`, and hourly): a contact HubSpot created but whose
@@ -15,15 +16,11 @@ let inboundUrl: string;
 
 beforeAll(async () => {
   hubspot = await startFakeHubspot();
-  stack = await startTestStack({ env: { HUBSPOT_API_URL: hubspot.url } });
-  token = stack.token(uniqueName('user'));
-  expect((await stack.api('POST', '/agents', { token, body: { _id: 'a1' } })).status).toBe(201);
-  const put = await stack.api('PUT', '/integrations/hubspot', {
-    token,
+  ({ stack, token, inboundUrl } = await connectedStack('hubspot', {
+    env: { HUBSPOT_API_URL: hubspot.url },
+    agents: ['a1'],
     body: { agents: ['a1'], settings: { client_secret: hubspot.clientSecret, access_token: hubspot.accessToken }, agent_map: { '501': 'a1' } },
-  });
-  expect(put.status).toBe(201);
-  inboundUrl = put.body.inbound_url;
+  }));
 });
 afterAll(async () => {
   await stack?.stop();

@@ -1,6 +1,7 @@
 import { eventually } from '../support/helpers';
 import { startFakeHubspot, type FakeHubspot } from '../support/fake-hubspot';
-import { startTestStack, uniqueName, type TestStack } from '../support/stack';
+import { connectedStack, type ConnectedStack } from '../support/crm';
+import type { TestStack } from '../support/stack';
 
 /*
  * A HubSpot connector naming a routing policy: each new contact is routed by it (round robin over the
@@ -17,15 +18,17 @@ const agentMap = { '501': 'a1', '777': 'a2' };
 
 beforeAll(async () => {
   hubspot = await startFakeHubspot();
-  stack = await startTestStack({ env: { HUBSPOT_API_URL: hubspot.url } });
-  token = stack.token(uniqueName('user'));
-  for (const _id of ['a1', 'a2']) expect((await stack.api('POST', '/agents', { token, body: { _id } })).status).toBe(201);
-  expect((await stack.api('PUT', '/teams/sales', { token, body: { name: 'Sales', members: [{ agent: 'a1' }, { agent: 'a2' }] } })).status).toBe(200);
-  expect((await stack.api('PUT', '/routing-policies/sales', { token, body: { team: 'sales', capacity: 1, working_hours: false } })).status).toBe(200);
-  const put = await stack.api('PUT', '/integrations/hubspot', { token, body: { policy: 'sales', settings: settings(), agent_map: agentMap } });
-  expect(put.status).toBe(201);
+  let put: ConnectedStack['put'];
+  ({ stack, token, inboundUrl, put } = await connectedStack('hubspot', {
+    env: { HUBSPOT_API_URL: hubspot.url },
+    agents: ['a1', 'a2'],
+    before: async (stack, token) => {
+      expect((await stack.api('PUT', '/teams/sales', { token, body: { name: 'Sales', members: [{ agent: 'a1' }, { agent: 'a2' }] } })).status).toBe(200);
+      expect((await stack.api('PUT', '/routing-policies/sales', { token, body: { team: 'sales', capacity: 1, working_hours: false } })).status).toBe(200);
+    },
+    body: { policy: 'sales', settings: settings(), agent_map: agentMap },
+  }));
   expect(put.body.policy).toBe('sales');
-  inboundUrl = put.body.inbound_url;
   hubspot.subscribe(inboundUrl);
 });
 afterAll(async () => {

@@ -2,7 +2,8 @@ import { crmLeadWorkflowId } from '../../src/domain';
 import { eventually } from '../support/helpers';
 import { temporalTextOf } from '../support/history';
 import { startFakeHubspot, type FakeHubspot } from '../support/fake-hubspot';
-import { startTestStack, uniqueName, type TestStack } from '../support/stack';
+import { connectedStack } from '../support/crm';
+import { uniqueName, type TestStack } from '../support/stack';
 
 /*
  * HubSpot end to end: its webhook sender (signing v3) posts to the inbound URL the connector answered,
@@ -18,15 +19,11 @@ let inboundUrl: string;
 
 beforeAll(async () => {
   hubspot = await startFakeHubspot();
-  stack = await startTestStack({ env: { HUBSPOT_API_URL: hubspot.url } });
-  token = stack.token(uniqueName('user'));
-  for (const _id of ['a1', 'a2']) expect((await stack.api('POST', '/agents', { token, body: { _id } })).status).toBe(201);
-  const put = await stack.api('PUT', '/integrations/hubspot', {
-    token,
+  ({ stack, token, inboundUrl } = await connectedStack('hubspot', {
+    env: { HUBSPOT_API_URL: hubspot.url },
+    agents: ['a1', 'a2'],
     body: { agents: ['a1'], settings: { client_secret: hubspot.clientSecret, access_token: hubspot.accessToken }, agent_map: { '501': 'a1', '777': 'a2' } },
-  });
-  expect(put.status).toBe(201);
-  inboundUrl = put.body.inbound_url;
+  }));
   expect(inboundUrl).toBe(`${stack.baseUrl.replace(/\/ext\/v2\/.*$/, '')}/integrations/hubspot/${stack.business}/webhook`);
   hubspot.subscribe(inboundUrl);
 });

@@ -1,6 +1,7 @@
 import { eventually } from '../support/helpers';
 import { startFakePipedrive, type FakePipedrive } from '../support/fake-pipedrive';
-import { startTestStack, uniqueName, type TestStack } from '../support/stack';
+import { connectedStack } from '../support/crm';
+import type { TestStack } from '../support/stack';
 
 /*
  * Pipedrive end to end: its webhooks v2 sender posts with the Basic credentials set on the webhook; the
@@ -16,15 +17,11 @@ const credentials = { user: 'crm-hook', password: 'a long webhook password' };
 
 beforeAll(async () => {
   pipedrive = await startFakePipedrive();
-  stack = await startTestStack({ env: { PIPEDRIVE_API_URL: pipedrive.url } });
-  token = stack.token(uniqueName('user'));
-  expect((await stack.api('POST', '/agents', { token, body: { _id: 'a1' } })).status).toBe(201);
-  const put = await stack.api('PUT', '/integrations/pipedrive', {
-    token,
+  ({ stack, token, inboundUrl } = await connectedStack('pipedrive', {
+    env: { PIPEDRIVE_API_URL: pipedrive.url },
+    agents: ['a1'],
     body: { agents: ['a1'], settings: { api_token: pipedrive.apiToken, webhook_user: credentials.user, webhook_password: credentials.password }, agent_map: { '4242': 'a1' } },
-  });
-  expect(put.status).toBe(201);
-  inboundUrl = put.body.inbound_url;
+  }));
   expect(inboundUrl).toMatch(new RegExp(`/integrations/pipedrive/${stack.business}/webhook$`));
 });
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { eventually } from '../support/helpers';
 import { startFakeSalesforce, type FakeSalesforce } from '../support/fake-salesforce';
-import { startTestStack, uniqueName, type TestStack } from '../support/stack';
+import { connectedStack } from '../support/crm';
+import type { TestStack } from '../support/stack';
 
 /*
  * Salesforce end to end: its Outbound Message sender posts a SOAP envelope to the inbound URL the
@@ -17,11 +18,9 @@ const OWNER_A1 = '005000000000001AAA';
 
 beforeAll(async () => {
   salesforce = await startFakeSalesforce();
-  stack = await startTestStack({ env: { SALESFORCE_API_URL: salesforce.url } });
-  token = stack.token(uniqueName('user'));
-  expect((await stack.api('POST', '/agents', { token, body: { _id: 'a1' } })).status).toBe(201);
-  const put = await stack.api('PUT', '/integrations/salesforce', {
-    token,
+  ({ stack, token, inboundUrl } = await connectedStack('salesforce', {
+    env: { SALESFORCE_API_URL: salesforce.url },
+    agents: ['a1'],
     body: {
       agents: ['a1'],
       settings: {
@@ -34,9 +33,7 @@ beforeAll(async () => {
       },
       agent_map: { [OWNER_A1]: 'a1' },
     },
-  });
-  expect(put.status).toBe(201);
-  inboundUrl = put.body.inbound_url;
+  }));
   expect(inboundUrl).toMatch(new RegExp(`/integrations/salesforce/${stack.business}/outbound-message$`));
 });
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './crm';
 
 /*
  * HubSpot as the tests meet it: its CRM API v3 for contacts (the SDK is pointed here by HUBSPOT_API_URL),
@@ -56,13 +57,6 @@ let nextEventId = 1_000_000 + Math.floor(Math.random() * 1_000_000);
 export function hubspotSignature(secret: string, method: string, uri: string, body: string, timestamp: number): string {
   return createHmac('sha256', secret).update(`${method}${uri}${body}${timestamp}`).digest('base64');
 }
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
 
 export async function startFakeHubspot(): Promise<FakeHubspot> {
   const accessToken = `pat-na1-${Math.random().toString(36).slice(2)}`;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './crm';
 
 /*
  * A local Pipedrive for its SDK: persons through API v2 (`/api/v2/persons/{id}`) and leads through API
@@ -39,13 +40,6 @@ export interface FakePipedrive {
   deliver(targetUrl: string, event: PipedriveWebhook, credentials: { user: string; password: string }): Promise<number>;
   stop(): Promise<void>;
 }
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
 
 export async function startFakePipedrive(): Promise<FakePipedrive> {
   const apiToken = `pd-${randomUUID()}`;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './crm';
 
 /*
  * A local Salesforce for jsforce: the OAuth token endpoint (refresh_token grant: a new access token,
@@ -42,13 +43,6 @@ export interface FakeSalesforce {
 
 const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const salesforceId = (prefix: string) => prefix + Array.from(randomBytes(15), (b) => ID_CHARS[b % ID_CHARS.length]).join('');
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
 
 export async function startFakeSalesforce(): Promise<FakeSalesforce> {
   const organizationId = salesforceId('00D');
