@@ -20,7 +20,7 @@ export { CRM_SERVICE_NAME };
 /** Who ended or canceled something: `user` (the owner, through the API or Nexus), `operator` (the Temporal UI) or `system` (a date reached), with its event's reason. */
 export interface ChangedBy {
   actor: 'user' | 'operator' | 'system';
-  reason: 'api' | 'expiry' | 'operator' | 'rule' | 'client_deleted' | 'agent_deleted';
+  reason: 'api' | 'expiry' | 'operator' | 'rule' | 'client_deleted' | 'agent_deleted' | 'routing';
 }
 
 export interface CrmCaller {

@@ -9,12 +9,15 @@ import { parsePolicyRequest } from './request';
 import { wakePolicyQueue, type WakeDeps } from './wake';
 
 /** A changed policy may take waiting clients at once (a higher capacity, hours no longer checked). */
-export type PolicyDeps = WakeDeps;
+export type PolicyDeps = WakeDeps & {
+  /** The shortest `first_response_within` accepted (10 s); tests lower it as rotations' minimum period. */
+  routingMinFirstResponseMs?: number;
+};
 
 /** PUT /routing-policies/{_id}: its team must be one of the caller's (400 otherwise). A change is a new version. */
 export async function putPolicyRequest(deps: PolicyDeps, scope: Scope, policyId: string, body: unknown) {
   if (!RESOURCE_ID_PATTERN.test(policyId)) throw new Invalid('Invalid _id: must be 1-128 characters of A-Z a-z 0-9 . _ : @ -');
-  const settings = parsePolicyRequest(body);
+  const settings = parsePolicyRequest(body, { minFirstResponseMs: deps.routingMinFirstResponseMs });
   if (!(await findTeam(deps.prisma, scope, settings.team))) throw new Invalid(`Team ${settings.team} not found or not authorized`);
   const { policy, changed } = await putPolicy(deps.prisma, scope, policyId, settings);
   if (changed) await wakePolicyQueue(deps, policy);

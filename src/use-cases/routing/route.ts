@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { routeClient, type RouteOutcome } from '../../db/routing-decisions';
 import type { Scope } from '../../db/scope';
 import { startOrWakeExpiry } from '../../starters/assignment-expiry-workflow';
+import { startFirstResponseClock } from '../../starters/first-response-workflow';
 import { findOwnedClient } from '../clients/owned-client';
 import { Conflict, NotFound } from '../errors';
 import { readIdempotencyKey } from '../messages/idempotency';
@@ -51,6 +52,7 @@ export async function routeClientRequest(deps: RoutingDeps, scope: Scope, client
   if (assigned) {
     try {
       await startOrWakeExpiry(deps.temporal, deps.taskQueue, assigned.workflowId, assigned.expiry);
+      if (outcome.firstResponse) await startFirstResponseClock(deps.temporal, deps.taskQueue, { business: scope.business, decisionId: decision.id });
     } catch (error) {
       deps.log?.(error);
     }
