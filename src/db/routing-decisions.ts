@@ -21,7 +21,7 @@ import { findAgents, loadsOf, lockAgents } from './agents';
 import { endActiveIn, recordForOwner } from './assignments';
 import type { NewEvent, RecordEvent } from './events';
 import type { Prisma } from './prisma';
-import { lockPolicy, saveStrategyState, settingsOf, strategyStateOf, type PolicyRow } from './routing-policies';
+import { lockPolicy, saveStrategyState, settingsOf, strategyStateOf, unownedRepliesPolicy, type PolicyRow } from './routing-policies';
 import type { Scope } from './scope';
 import { findTeam, membersOf } from './teams';
 
@@ -143,6 +143,8 @@ export interface RouteInput {
   idempotencyKey: string | null;
   requestHash: string;
   at: Date;
+  /** The events' reason: `api` a route request (the default), `rule` a reply from a client nobody holds. */
+  reason?: 'api' | 'rule';
 }
 
 /**
@@ -169,7 +171,8 @@ export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput
   const id = randomUUID();
   const events: NewEvent[] = [];
   const queueIsEmpty = (await tx.routingDecision.count({ where: { policyPk: policy.pk, status: 'queued' } })) === 0;
-  const tried = await attempt(tx, policy, input.client, input.at, id, input.notes, queueIsEmpty, events, 'api');
+  const reason = input.reason ?? 'api';
+  const tried = await attempt(tx, policy, input.client, input.at, id, input.notes, queueIsEmpty, events, reason);
   const settings = settingsOf(policy);
   const status = tried.assigned ? 'assigned' : settings.when_none_eligible === 'reject' ? 'rejected' : 'queued';
   const decision = await tx.routingDecision.create({
@@ -194,7 +197,7 @@ export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput
     include: DECISION_INCLUDE,
   });
   const type: EventType = status === 'assigned' ? 'routing.assigned' : status === 'queued' ? 'routing.queued' : 'routing.no_eligible_agent';
-  events.push(routingEvent(type, decision, scope, 'api'));
+  events.push(routingEvent(type, decision, scope, reason));
   for (const event of events) await record(event);
   const firstResponse = status === 'assigned' && !!settings.first_response_within;
   return { outcome: 'decided', decision, position: status === 'queued' ? await positionOf(tx, decision) : null, assigned: tried.assigned, repeated: false, firstResponse };
@@ -347,4 +350,19 @@ export async function firstResponseStep(tx: Tx, record: RecordEvent, decisionId:
  */
 export function markAnswered(prisma: Prisma | Tx, where: { clientPk: string; agentPk: string } | { id: string; agentPk?: undefined }, at: Date) {
   return prisma.routingDecision.updateManyAndReturn({ where: { ...where, status: 'assigned', answeredAt: null }, data: { answeredAt: at }, select: { id: true, business: true } });
+}
+
+/**
+ * A text from the owner's client came in: when the client holds no active assignment and the owner has
+ * a policy routing unowned replies, the client is routed by it, in the caller's transaction (the
+ * inbound text's), so the `message.received` recorded after names the new owner. Null when not routed.
+ */
+export async function routeUnownedReply(tx: Tx, record: RecordEvent, client: { business: string; ownerId: string; clientPk: string }, at: Date) {
+  const policy = await unownedRepliesPolicy(tx, { business: client.business, ownerId: client.ownerId });
+  if (!policy) return null;
+  if ((await tx.assignment.count({ where: { clientPk: client.clientPk, status: 'active' } })) > 0) return null;
+  const row = await tx.client.findUnique({ where: { pk: client.clientPk }, select: { id: true } });
+  if (!row) return null;
+  const outcome = await routeClient(tx, record, { policyPk: policy.pk, client: { pk: client.clientPk, id: row.id }, notes: null, idempotencyKey: null, requestHash: 'unowned-reply', at, reason: 'rule' });
+  return outcome.outcome === 'decided' ? { outcome, policy: { business: policy.business, pk: policy.pk, id: policy.id } } : null;
 }

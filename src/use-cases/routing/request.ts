@@ -54,13 +54,9 @@ export const MIN_FIRST_RESPONSE_MS = 10_000;
 /** A duration's length from the epoch (months as UTC calendar months), for bounds only. */
 const lengthMs = (parts: { months: number; days: number; ms: number }) => parts.months * 31 * 86_400_000 + parts.days * 86_400_000 + parts.ms;
 
-/**
- * A policy as stored. Routing of unowned replies is not built yet: a policy asking for it is refused
- * rather than accepted and silently not kept.
- */
+/** A policy as stored. */
 export function parsePolicyRequest(body: unknown, options: { minFirstResponseMs?: number } = {}): PolicySettings {
   const p = parseBody(policyBody, body);
-  if (p.route_unowned_replies) throw new Invalid('Invalid route_unowned_replies: routing replies from unowned clients is not available yet');
   const minMs = options.minFirstResponseMs ?? MIN_FIRST_RESPONSE_MS;
   if (p.first_response_within !== undefined && p.first_response_within !== null) {
     const parts = parseIsoDuration(p.first_response_within);
@@ -77,7 +73,7 @@ export function parsePolicyRequest(body: unknown, options: { minFirstResponseMs?
     sticky: p.sticky,
     assignment_duration: p.assignment_duration ?? null,
     when_none_eligible: p.when_none_eligible,
-    route_unowned_replies: false,
+    route_unowned_replies: p.route_unowned_replies,
     // Only when set: a policy without them keeps the settings (and version) it had.
     ...(p.first_response_within && { first_response_within: p.first_response_within, max_reassignments: p.max_reassignments ?? 0 }),
   };

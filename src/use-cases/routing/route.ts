@@ -24,6 +24,25 @@ export type RouteAnswer =
   | { status: 'queued'; body: { decision_id: string; status: 'queued'; position: number } };
 
 /**
+ * What follows a committed route: the new assignment's expiry workflow and first-response clock (the
+ * reconciler restores an expiry workflow a failure left missing), and the queue's workflow for the
+ * first client waiting (for a shift start or an absence end; behind it one already runs, and capacity
+ * freed wakes it, src/use-cases/routing/wake.ts).
+ */
+export async function afterRouted(deps: RoutingDeps, outcome: Extract<RouteOutcome, { outcome: 'decided' }>, policy: { business: string; pk: string; id: string }): Promise<void> {
+  const { decision, assigned, position } = outcome;
+  if (assigned) {
+    try {
+      await startOrWakeExpiry(deps.temporal, deps.taskQueue, assigned.workflowId, assigned.expiry);
+      if (outcome.firstResponse) await startFirstResponseClock(deps.temporal, deps.taskQueue, { business: policy.business, decisionId: decision.id });
+    } catch (error) {
+      deps.log?.(error);
+    }
+  }
+  if (decision.status === 'queued' && !outcome.repeated && position === 1) await wakePolicyQueue(deps, policy);
+}
+
+/**
  * POST /clients/{_id}/route: the Idempotency-Key, the body, the client (404), the policy (404), then one
  * transaction under the policy's lock (src/db/routing-decisions.ts). The assignment exists when this
  * answers; its expiry workflow is started after the commit (the reconciler restores one a crash left
@@ -47,19 +66,8 @@ export async function routeClientRequest(deps: RoutingDeps, scope: Scope, client
   }
   if (outcome.outcome === 'keyReused') throw new Conflict('Idempotency-Key was already used with a different request', 'idempotency-key-reused');
   if (outcome.outcome === 'policyGone') throw new NotFound('Routing policy not found');
-  const { decision, assigned, position } = outcome;
-
-  if (assigned) {
-    try {
-      await startOrWakeExpiry(deps.temporal, deps.taskQueue, assigned.workflowId, assigned.expiry);
-      if (outcome.firstResponse) await startFirstResponseClock(deps.temporal, deps.taskQueue, { business: scope.business, decisionId: decision.id });
-    } catch (error) {
-      deps.log?.(error);
-    }
-  }
-  // The first client waiting needs the queue's workflow running (for a shift start or an absence end);
-  // behind it one already runs, and capacity freed wakes it (src/use-cases/routing/wake.ts).
-  if (decision.status === 'queued' && !outcome.repeated && position === 1) await wakePolicyQueue(deps, policy);
+  const { decision, position } = outcome;
+  await afterRouted(deps, outcome, policy);
 
   switch (decision.status) {
     case 'assigned':

@@ -101,7 +101,7 @@ export const routingApi: ApiPart = {
     RoutingPolicyRequest: {
       type: 'object',
       required: ['team'],
-      description: 'Unknown fields are ignored. `route_unowned_replies: true` is refused (400) until it is built.',
+      description: 'Unknown fields are ignored.',
       properties: {
         team: ref('schemas', 'ResourceId'),
         strategy: { enum: [...ROUTING_STRATEGIES], default: 'round_robin' },
@@ -118,7 +118,11 @@ export const routingApi: ApiPart = {
         },
         max_reassignments: { type: ['integer', 'null'], minimum: 0, maximum: 100, description: 'How many times a missed first response moves the client (default 0: escalate at once). Needs `first_response_within`.' },
         when_none_eligible: { enum: ['queue', 'reject'], default: 'queue' },
-        route_unowned_replies: { type: 'boolean', const: false, default: false },
+        route_unowned_replies: {
+          type: 'boolean',
+          default: false,
+          description: 'A text from a client of the caller that holds no active assignment routes the client by this policy (at most one policy of a user says true: 400 otherwise).',
+        },
       },
     },
     RoutingPolicy: {
@@ -284,7 +288,7 @@ export const routingApi: ApiPart = {
             invalidStrategy: 'Invalid strategy: Invalid option: expected one of "round_robin"|"weighted"|"least_loaded"',
             invalidDuration: 'Invalid assignment_duration: must be an ISO 8601 duration such as P14D or PT8H, longer than zero and at most 10 years',
             invalidFirstResponse: 'Invalid first_response_within: must be an ISO 8601 duration such as P14D or PT8H, at least 10 seconds and at most 10 years',
-            notYet: 'Invalid route_unowned_replies: routing replies from unowned clients is not available yet',
+            secondUnownedReplies: 'Invalid route_unowned_replies: policy sales already routes unowned replies',
             ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),
