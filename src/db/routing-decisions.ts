@@ -145,6 +145,8 @@ export interface RouteInput {
   at: Date;
   /** The events' reason: `api` a route request (the default), `rule` a reply from a client nobody holds. */
   reason?: 'api' | 'rule';
+  /** A reroute: the agent the client leaves (never picked) and its assignment, ended when the client gets a new owner. */
+  replacing?: { agentId: string; assignmentId: string };
 }
 
 /**
@@ -164,7 +166,7 @@ export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput
     if (earlier) return earlier.requestHash === input.requestHash ? again(earlier) : { outcome: 'keyReused' };
   }
   const held = await tx.routingDecision.findFirst({ where: { policyPk: policy.pk, clientPk: input.client.pk, status: 'assigned' }, orderBy: { decidedAt: 'desc' }, include: DECISION_INCLUDE });
-  if (held?.assignmentId && (await tx.assignment.count({ where: { id: held.assignmentId, status: 'active' } })) > 0) return again(held);
+  if (held?.assignmentId && held.assignmentId !== input.replacing?.assignmentId && (await tx.assignment.count({ where: { id: held.assignmentId, status: 'active' } })) > 0) return again(held);
   const waiting = await tx.routingDecision.findFirst({ where: { policyPk: policy.pk, clientPk: input.client.pk, status: 'queued' }, include: DECISION_INCLUDE });
   if (waiting) return again(waiting);
 
@@ -172,7 +174,19 @@ export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput
   const events: NewEvent[] = [];
   const queueIsEmpty = (await tx.routingDecision.count({ where: { policyPk: policy.pk, status: 'queued' } })) === 0;
   const reason = input.reason ?? 'api';
-  const tried = await attempt(tx, policy, input.client, input.at, id, input.notes, queueIsEmpty, events, reason);
+  const { replacing } = input;
+  const tried = await attempt(
+    tx,
+    policy,
+    input.client,
+    input.at,
+    id,
+    input.notes,
+    queueIsEmpty,
+    events,
+    reason,
+    replacing && { excluded: new Set([replacing.agentId]), beforeRecord: async () => void (await endActiveIn(tx, { id: replacing.assignmentId }, 'api', input.at, events)) },
+  );
   const settings = settingsOf(policy);
   const status = tried.assigned ? 'assigned' : settings.when_none_eligible === 'reject' ? 'rejected' : 'queued';
   const decision = await tx.routingDecision.create({
@@ -365,4 +379,18 @@ export async function routeUnownedReply(tx: Tx, record: RecordEvent, client: { b
   if (!row) return null;
   const outcome = await routeClient(tx, record, { policyPk: policy.pk, client: { pk: client.clientPk, id: row.id }, notes: null, idempotencyKey: null, requestHash: 'unowned-reply', at, reason: 'rule' });
   return outcome.outcome === 'decided' ? { outcome, policy: { business: policy.business, pk: policy.pk, id: policy.id } } : null;
+}
+
+/**
+ * Routes again a client the agent holds (POST /agents/{_id}/reroute), in the caller's transaction: never
+ * to that agent. The agent's assignment ends (`ended_by` api) when the client gets a new owner or waits
+ * in the queue — then, or already held by another under this policy — and stays when nobody is eligible
+ * under a `reject` policy.
+ */
+export async function rerouteAssignment(tx: Tx, record: RecordEvent, input: RouteInput & { replacing: { agentId: string; assignmentId: string } }): Promise<RouteOutcome> {
+  const events: NewEvent[] = [];
+  const outcome = await routeClient(tx, record, input);
+  if (outcome.outcome === 'decided' && outcome.decision.status !== 'rejected') await endActiveIn(tx, { id: input.replacing.assignmentId }, 'api', input.at, events);
+  for (const event of events) await record(event);
+  return outcome;
 }

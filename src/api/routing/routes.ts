@@ -3,6 +3,7 @@ import { scopeOf } from '../http/scope';
 import { policyDetails, policyList, putPolicyRequest, type PolicyDeps } from '../../use-cases/routing/policies';
 import { cancelRoute, decisionDetails, policyQueue } from '../../use-cases/routing/queue';
 import { acceptDecisionRequest } from '../../use-cases/routing/answer';
+import { rerouteAgentRequest } from '../../use-cases/routing/reroute';
 import { routeClientRequest, type RoutingDeps } from '../../use-cases/routing/route';
 import { putTeamRequest, teamDetails, teamList } from '../../use-cases/routing/teams';
 
@@ -45,6 +46,9 @@ export function routingRouter(deps: RoutingRoutesDeps): Router {
 
   router.get('/routing-decisions/:decisionId', async (req, res) => {
     res.json(await decisionDetails(deps, scopeOf(req), req.params.decisionId));
+  });
+  router.post('/agents/:agentId/reroute', async (req, res) => {
+    res.json(await rerouteAgentRequest(deps, scopeOf(req), req.params.agentId, req.body));
   });
   router.post('/routing-decisions/:decisionId/accept', async (req, res) => {
     res.json(await acceptDecisionRequest(deps, scopeOf(req), req.params.decisionId));

@@ -381,6 +381,53 @@ export const routingApi: ApiPart = {
         },
       },
     },
+    [`${PREFIX}/agents/{_id}/reroute`]: {
+      parameters: [ref('parameters', 'businessname'), idParameter('agent', 'a1')],
+      post: {
+        operationId: 'rerouteAgent',
+        tags: ['Routing'],
+        summary: 'Route again every client the agent holds (a rep who leaves)',
+        description:
+          'Each client the agent holds now is routed again, never to this agent: by `policy`, else by the policy that routed it (a client assigned by hand stays when no ' +
+          '`policy` is named). The agent\'s assignment ends (`ended_by` user/api) when the client gets a new owner or waits in the queue; it stays when a `reject` policy finds nobody.',
+        requestBody: {
+          required: false,
+          content: { 'application/json': { schema: { type: 'object', properties: { policy: { ...ref('schemas', 'ResourceId'), description: 'Route every client by this policy.' } } }, example: { policy: 'sales' } } },
+        },
+        responses: {
+          200: json(
+            'One item per client the agent held, oldest assignment first.',
+            {
+              type: 'object',
+              required: ['agent', 'decisions'],
+              additionalProperties: false,
+              properties: {
+                agent: ref('schemas', 'ResourceId'),
+                decisions: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['client', 'status', 'decision_id', 'agent', 'position'],
+                    additionalProperties: false,
+                    properties: {
+                      client: ref('schemas', 'ResourceId'),
+                      status: { enum: ['assigned', 'queued', 'rejected', 'kept'], description: '`kept` (and `rejected`): the agent keeps the client.' },
+                      decision_id: { oneOf: [uuid, { type: 'null' }] },
+                      agent: { oneOf: [ref('schemas', 'ResourceId'), { type: 'null' }], description: 'Who holds the client now; null while it waits.' },
+                      position: { type: ['integer', 'null'], minimum: 1 },
+                    },
+                  },
+                },
+              },
+            },
+            { example: { agent: 'a1', decisions: [{ client: 'c7', status: 'assigned', decision_id: DECISION_ID, agent: 'a2', position: null }] } },
+          ),
+          400: problem(400, 'A field is invalid.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
+          404: problem(404, 'No such agent or policy of the caller.', { agentNotFound: 'Agent not found', policyNotFound: 'Routing policy not found', ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(true),
+        },
+      },
+    },
     [`${PREFIX}/routing-decisions/{id}/accept`]: {
       parameters: [ref('parameters', 'businessname'), { name: 'id', in: 'path', required: true, description: 'The decision\'s id (`decision_id`).', schema: { type: 'string' } }],
       post: {
