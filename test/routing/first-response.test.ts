@@ -95,3 +95,22 @@ test('accept answers for the owner; another user\'s decision is a 404 and anothe
   expect(batch.status).toBe(400);
   expect(JSON.stringify(batch.body)).toContain('Agent a1 not found or not authorized');
 });
+
+test('a client the queue assigns gets the clock too', async () => {
+  const token = await setUp(['a1', 'a2'], { capacity: 1, first_response_within: 'PT2S', max_reassignments: 1 });
+  for (const _id of ['c2', 'c3']) expect((await stack.api('POST', '/clients', { token, body: { _id } })).status).toBe(201);
+  // Both answer at once, so only the queued client's clock runs out.
+  for (const [c, a] of [['c1', 'a1'], ['c2', 'a2']]) {
+    const routed = await stack.api('POST', `/clients/${c}/route`, { token, body: { policy: 'sales' } });
+    expect(routed.body.agent).toBe(a);
+    expect((await stack.api('POST', `/routing-decisions/${routed.body.decision_id}/accept`, { token })).status).toBe(200);
+  }
+  const waiting = await stack.api('POST', '/clients/c3/route', { token, body: { policy: 'sales' } });
+  expect(waiting.status).toBe(202);
+  expect((await stack.api('DELETE', '/clients/c1/agents/a1', { token })).status).toBe(200);
+  const id = waiting.body.decision_id;
+  await eventually(async () => (await decision(token, id)).agent === 'a1');
+  // a2 is at capacity: nobody else is eligible, so a1 keeps c3 and the decision is escalated.
+  const escalated = await eventually(async () => ((await decision(token, id)).escalated_at ? decision(token, id) : null), 30_000);
+  expect(escalated).toMatchObject({ agent: 'a1', reassignments: 0 });
+});
