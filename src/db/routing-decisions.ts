@@ -394,3 +394,24 @@ export async function rerouteAssignment(tx: Tx, record: RecordEvent, input: Rout
   for (const event of events) await record(event);
   return outcome;
 }
+
+/**
+ * The reconciler's page of decisions whose first-response clock may be missing: assigned, not answered,
+ * not escalated, under a policy with `first_response_within`, unchanged since `before`.
+ */
+export function unansweredDecisionsBefore(prisma: Prisma, filter: { before: Date; business?: string }, afterId: string | undefined, take: number) {
+  return prisma.routingDecision.findMany({
+    where: {
+      status: 'assigned',
+      answeredAt: null,
+      escalatedAt: null,
+      updatedAt: { lt: filter.before },
+      ...(filter.business && { business: filter.business }),
+      ...(afterId && { id: { gt: afterId } }),
+      policy: { settings: { path: ['first_response_within'], string_starts_with: 'P' } },
+    },
+    select: { id: true, business: true },
+    orderBy: { id: 'asc' },
+    take,
+  });
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectProblem, eventually } from '../support/helpers';
-import { startTestStack, type TestStack } from '../support/stack';
+import { firstResponseWorkflowId, RECONCILE_WORKFLOW, type ReconcileResult } from '../../src/domain';
+import { startTestStack, uniqueName, type TestStack } from '../support/stack';
 
 /*
  * Section 5 of issue 31 on the real stack: a durable first-response clock per routed decision. The
@@ -113,4 +114,21 @@ test('a client the queue assigns gets the clock too', async () => {
   // a2 is at capacity: nobody else is eligible, so a1 keeps c3 and the decision is escalated.
   const escalated = await eventually(async () => ((await decision(token, id)).escalated_at ? decision(token, id) : null), 30_000);
   expect(escalated).toMatchObject({ agent: 'a1', reassignments: 0 });
+});
+
+test('a clock an operator terminated is given back by the reconciler; an answered one is not', async () => {
+  const token = await setUp(['a1', 'a2'], { first_response_within: 'PT1H' });
+  const id = (await stack.api('POST', '/clients/c1/route', { token, body: { policy: 'sales' } })).body.decision_id;
+  const handle = stack.temporal.workflow.getHandle(firstResponseWorkflowId({ business: stack.business, decisionId: id }));
+  await eventually(async () => (await handle.describe()).status.name === 'RUNNING');
+  await handle.terminate('operator test');
+  const reconcile = (): Promise<ReconcileResult> =>
+    stack.temporal.workflow.execute(RECONCILE_WORKFLOW, { taskQueue: stack.taskQueue, workflowId: uniqueName('reconcile'), args: [{ graceMs: 0, business: stack.business }] });
+  expect(await reconcile()).toMatchObject({ firstResponseClocksRestarted: 1 });
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+  expect(await reconcile()).toMatchObject({ firstResponseClocksRestarted: 0 });
+
+  await stack.api('POST', `/routing-decisions/${id}/accept`, { token });
+  await eventually(async () => (await handle.describe()).status.name === 'COMPLETED');
+  expect(await reconcile()).toMatchObject({ firstResponseClocksRestarted: 0 });
 });
