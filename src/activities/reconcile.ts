@@ -4,6 +4,8 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import { activeAssignmentsChangedBefore } from '../db/assignments';
 import { unsentMessagesCreatedBefore } from '../db/messages';
 import { activeRotationsChangedBefore } from '../db/rotations';
+import { unansweredDecisionsBefore } from '../db/routing-decisions';
+import { startFirstResponseClock } from '../starters/first-response-workflow';
 import type { Prisma } from '../db/prisma';
 import type { ReconcilerFilter } from '../db/reconciler-filter';
 import { logEvent, logger } from '../logger';
@@ -12,6 +14,7 @@ import { restartMessageBatchWorkflow } from '../starters/send-message-batch-work
 import { findBatch } from '../db/message-batches';
 import { startOrWakeRotation } from '../starters/rotation-workflow';
 import {
+  firstResponseWorkflowId,
   ASSIGNMENT_EXPIRY_WORKFLOW,
   RECENT_RECONCILE_WINDOW_MS,
   ROTATION_WORKFLOW,
@@ -120,6 +123,8 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
         messagesRestarted: 0,
         rotationsChecked: 0,
         rotationsRestarted: 0,
+        firstResponseClocksChecked: 0,
+        firstResponseClocksRestarted: 0,
       };
 
       const runningExpiries = await runningIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since);
@@ -203,6 +208,25 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
           result.rotationsRestarted++;
           observeReconcilerRestart?.('rotation');
           logEvent('reconciler.rotation_restarted', { workflowId, lastRun });
+        }
+        heartbeat(result);
+      }
+
+      // A routed client whose first-response clock never started (Temporal unreachable just after the
+      // route's commit) or was terminated. A run that completed decided already (answered, escalated,
+      // or its assignment ended): it is not started again.
+      for (let afterId: string | undefined; ; ) {
+        const rows = await unansweredDecisionsBefore(prisma, { before, business }, afterId, PAGE);
+        if (rows.length === 0) break;
+        afterId = rows[rows.length - 1].id;
+        result.firstResponseClocksChecked += rows.length;
+        for (const row of rows) {
+          const input = { business: row.business, decisionId: row.id };
+          const lastRun = await runState(temporal, firstResponseWorkflowId(input));
+          if (lastRun === 'running' || lastRun === 'completed') continue;
+          await startFirstResponseClock(temporal, taskQueue, input);
+          result.firstResponseClocksRestarted++;
+          logEvent('reconciler.first_response_clock_restarted', { workflowId: firstResponseWorkflowId(input), lastRun });
         }
         heartbeat(result);
       }

@@ -2,9 +2,10 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { findClientScope } from '../db/clients';
 import { withEvents } from '../db/events';
 import type { Prisma } from '../db/prisma';
-import { assignOldestWaiting, policiesWithWaiting } from '../db/routing-decisions';
-import type { DrainResult, RoutingQueueInput } from '../domain';
-import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
+import { assignOldestWaiting, firstResponseStep, policiesWithWaiting } from '../db/routing-decisions';
+import type { DrainResult, FirstResponseInput, FirstResponseStep, RoutingQueueInput } from '../domain';
+import { startOrWakeExpiry, wakeExpiry } from '../starters/assignment-expiry-workflow';
+import { startFirstResponseClock } from '../starters/first-response-workflow';
 import { wakeQueuedCrmLead } from '../starters/process-crm-lead-workflow';
 import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
 
@@ -33,9 +34,24 @@ export function createRoutingActivities({ prisma, temporal, taskQueue }: Routing
         }
         assigned++;
         await startOrWakeExpiry(temporal, taskQueue, step.assigned.workflowId, step.assigned.expiry);
+        if (step.firstResponse) await startFirstResponseClock(temporal, taskQueue, { business: input.business, decisionId: step.decisionId });
         await wakeQueuedCrmLead(temporal, step.business, step.clientId);
         if (assigned >= MAX_PER_DRAIN) return { assigned, waiting: -1, oldestSince: null, nextChangeAt: null, gone: false };
       }
+    },
+
+    /**
+     * Looks at a decision's first-response clock; when it is out, reassigns (the new assignment's expiry
+     * workflow started, the ended one's woken, the policy's queue told of the capacity freed) or escalates.
+     */
+    async checkFirstResponse(input: FirstResponseInput): Promise<FirstResponseStep> {
+      const step = await withEvents(prisma, (tx, record) => firstResponseStep(tx, record, input.decisionId, new Date()));
+      if (step.state === 'waiting') return { state: 'waiting', dueAt: step.dueAt?.toISOString() ?? null, reassignments: step.reassignments };
+      if (step.state === 'done') return step;
+      await startOrWakeExpiry(temporal, taskQueue, step.assigned.workflowId, step.assigned.expiry);
+      await wakeExpiry(temporal, step.endedWorkflowId);
+      await wakeRoutingQueue(temporal, taskQueue, { business: step.policy.business, policyKey: step.policy.pk, policyId: step.policy.id });
+      return { state: 'reassigned', reassignments: step.reassignments };
     },
   };
 }

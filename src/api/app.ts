@@ -28,7 +28,7 @@ import { numbersRouter, type NumberRoutesDeps } from './admin/numbers-routes';
 import { operatorMessagesRouter } from './admin/messages-routes';
 import { operatorAuthentication, type OperatorCredentials } from './http/operator-auth';
 import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
-import { routingRouter } from './routing/routes';
+import { routingRouter, type RoutingRoutesDeps } from './routing/routes';
 import { integrationsRouter, type IntegrationRoutesDeps } from './integrations/routes';
 import { crmInboundRouter } from './integrations/inbound-routes';
 
@@ -54,6 +54,7 @@ export type AppDeps = HealthDeps &
   IntegrationRoutesDeps &
   Omit<NumberRoutesDeps, 'carrier'> &
   Pick<RotationRoutesDeps, 'rotationMinPeriodMs' | 'rotationApplyWaitMs'> &
+  Pick<RoutingRoutesDeps, 'routingMinFirstResponseMs'> &
   HttpOptions & {
     auth: AuthConfig;
     assignTimeoutMs?: number;

@@ -181,7 +181,7 @@ function endActive(prisma: Prisma, where: Pair | { id: string }, by: 'api' | 'op
 }
 
 /** Who ends an assignment before its date. */
-export type EndedBy = 'api' | 'operator' | 'client_deleted' | 'agent_deleted';
+export type EndedBy = 'api' | 'operator' | 'client_deleted' | 'agent_deleted' | 'routing';
 
 /**
  * active → unassigned, inside the caller's transaction, for the active rows `where` selects (one

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Prisma as Db } from '../generated/prisma/client';
 import {
   addIsoDuration,
+  addWorkingTime,
   assess,
   DEFAULT_DT_UNTIL,
   nextEligibilityChange,
@@ -17,10 +18,10 @@ import {
 import { routingDecisionView, type DecisionWithKeys } from '../views/routing-decision';
 import { absenceEndsAt } from './agent-absences';
 import { findAgents, loadsOf, lockAgents } from './agents';
-import { recordForOwner } from './assignments';
+import { endActiveIn, recordForOwner } from './assignments';
 import type { NewEvent, RecordEvent } from './events';
 import type { Prisma } from './prisma';
-import { lockPolicy, saveStrategyState, settingsOf, strategyStateOf, type PolicyRow } from './routing-policies';
+import { lockPolicy, saveStrategyState, settingsOf, strategyStateOf, unownedRepliesPolicy, type PolicyRow } from './routing-policies';
 import type { Scope } from './scope';
 import { findTeam, membersOf } from './teams';
 
@@ -79,15 +80,26 @@ interface Attempt {
 }
 
 /** Assesses the members and, when `mayAssign` and one is eligible, assigns the client to the pick (sticky first). */
-async function attempt(tx: Tx, policy: PolicyRow, client: Client, at: Date, decisionId: string, notes: string | null, mayAssign: boolean, events: NewEvent[], reason: 'api' | 'rule'): Promise<Attempt> {
+async function attempt(
+  tx: Tx,
+  policy: PolicyRow,
+  client: Client,
+  at: Date,
+  decisionId: string,
+  notes: string | null,
+  mayAssign: boolean,
+  events: NewEvent[],
+  reason: 'api' | 'rule',
+  reassigning?: { excluded: ReadonlySet<string>; beforeRecord: () => Promise<void> },
+): Promise<Attempt> {
   const scope = { business: policy.business, ownerId: policy.ownerId };
   const settings = settingsOf(policy);
   const members = await readMembers(tx, scope, settings.team, at);
-  const candidates = assess(members, settings, at);
+  const candidates = assess(members, settings, at, reassigning?.excluded);
   if (!mayAssign) return { candidates, members, assigned: null };
 
   let choice: string | null = null;
-  if (settings.sticky) {
+  if (settings.sticky && !reassigning) {
     const last = await tx.routingDecision.findFirst({ where: { policyPk: policy.pk, clientPk: client.pk, status: 'assigned' }, orderBy: { decidedAt: 'desc' }, include: { agent: { select: { id: true } } } });
     if (last?.agent && candidates.some((c) => c.agent === last.agent!.id && c.eligible)) choice = last.agent.id;
   }
@@ -98,6 +110,7 @@ async function attempt(tx: Tx, policy: PolicyRow, client: Client, at: Date, deci
     await saveStrategyState(tx, policy.pk, picked.state);
   }
 
+  await reassigning?.beforeRecord();
   const dtUntil = settings.assignment_duration ? addIsoDuration(at, settings.assignment_duration).toISOString() : DEFAULT_DT_UNTIL;
   const recorded = await recordForOwner(tx, { business: policy.business, clientId: client.id, agents: [{ agentId: choice, dtUntil }] }, scope, notes, {
     events,
@@ -119,7 +132,7 @@ async function positionOf(tx: Tx | Prisma, d: { id: string; policyPk: string; qu
 }
 
 export type RouteOutcome =
-  | { outcome: 'decided'; decision: DecisionWithKeys; position: number | null; assigned: RecordedAssignment | null; repeated: boolean }
+  | { outcome: 'decided'; decision: DecisionWithKeys; position: number | null; assigned: RecordedAssignment | null; repeated: boolean; firstResponse: boolean }
   | { outcome: 'keyReused' }
   | { outcome: 'policyGone' };
 
@@ -130,6 +143,10 @@ export interface RouteInput {
   idempotencyKey: string | null;
   requestHash: string;
   at: Date;
+  /** The events' reason: `api` a route request (the default), `rule` a reply from a client nobody holds. */
+  reason?: 'api' | 'rule';
+  /** A reroute: the agent the client leaves (never picked) and its assignment, ended when the client gets a new owner. */
+  replacing?: { agentId: string; assignmentId: string };
 }
 
 /**
@@ -149,14 +166,27 @@ export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput
     if (earlier) return earlier.requestHash === input.requestHash ? again(earlier) : { outcome: 'keyReused' };
   }
   const held = await tx.routingDecision.findFirst({ where: { policyPk: policy.pk, clientPk: input.client.pk, status: 'assigned' }, orderBy: { decidedAt: 'desc' }, include: DECISION_INCLUDE });
-  if (held?.assignmentId && (await tx.assignment.count({ where: { id: held.assignmentId, status: 'active' } })) > 0) return again(held);
+  if (held?.assignmentId && held.assignmentId !== input.replacing?.assignmentId && (await tx.assignment.count({ where: { id: held.assignmentId, status: 'active' } })) > 0) return again(held);
   const waiting = await tx.routingDecision.findFirst({ where: { policyPk: policy.pk, clientPk: input.client.pk, status: 'queued' }, include: DECISION_INCLUDE });
   if (waiting) return again(waiting);
 
   const id = randomUUID();
   const events: NewEvent[] = [];
   const queueIsEmpty = (await tx.routingDecision.count({ where: { policyPk: policy.pk, status: 'queued' } })) === 0;
-  const tried = await attempt(tx, policy, input.client, input.at, id, input.notes, queueIsEmpty, events, 'api');
+  const reason = input.reason ?? 'api';
+  const { replacing } = input;
+  const tried = await attempt(
+    tx,
+    policy,
+    input.client,
+    input.at,
+    id,
+    input.notes,
+    queueIsEmpty,
+    events,
+    reason,
+    replacing && { excluded: new Set([replacing.agentId]), beforeRecord: async () => void (await endActiveIn(tx, { id: replacing.assignmentId }, 'api', input.at, events)) },
+  );
   const settings = settingsOf(policy);
   const status = tried.assigned ? 'assigned' : settings.when_none_eligible === 'reject' ? 'rejected' : 'queued';
   const decision = await tx.routingDecision.create({
@@ -181,18 +211,19 @@ export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput
     include: DECISION_INCLUDE,
   });
   const type: EventType = status === 'assigned' ? 'routing.assigned' : status === 'queued' ? 'routing.queued' : 'routing.no_eligible_agent';
-  events.push(routingEvent(type, decision, scope, 'api'));
+  events.push(routingEvent(type, decision, scope, reason));
   for (const event of events) await record(event);
-  return { outcome: 'decided', decision, position: status === 'queued' ? await positionOf(tx, decision) : null, assigned: tried.assigned, repeated: false };
+  const firstResponse = status === 'assigned' && !!settings.first_response_within;
+  return { outcome: 'decided', decision, position: status === 'queued' ? await positionOf(tx, decision) : null, assigned: tried.assigned, repeated: false, firstResponse };
 }
 
 async function standing(tx: Tx, decision: DecisionWithKeys): Promise<RouteOutcome> {
   const position = decision.status === 'queued' ? await positionOf(tx, decision) : null;
-  return { outcome: 'decided', decision, position, assigned: null, repeated: true };
+  return { outcome: 'decided', decision, position, assigned: null, repeated: true, firstResponse: false };
 }
 
 export type DrainStep =
-  | { outcome: 'assigned'; assigned: RecordedAssignment; business: string; clientId: string }
+  | { outcome: 'assigned'; assigned: RecordedAssignment; business: string; clientId: string; decisionId: string; firstResponse: boolean }
   | { outcome: 'none'; waiting: number; oldestSince: Date | null; nextChangeAt: Date | null }
   | { outcome: 'gone' };
 
@@ -229,7 +260,7 @@ export async function assignOldestWaiting(tx: Tx, record: RecordEvent, policyPk:
   });
   events.push(routingEvent('routing.assigned', decision, scope, 'rule'));
   for (const event of events) await record(event);
-  return { outcome: 'assigned', assigned: tried.assigned, business: policy.business, clientId: oldest.client.id };
+  return { outcome: 'assigned', assigned: tried.assigned, business: policy.business, clientId: oldest.client.id, decisionId: decision.id, firstResponse: !!settingsOf(policy).first_response_within };
 }
 
 /** The decision a route request with this Idempotency-Key made for the user, or null. */
@@ -264,4 +295,128 @@ export async function eraseClientDecisions(tx: Tx, clientPk: string, now: Date):
 export async function policiesWithWaiting(prisma: Prisma, scope: Scope): Promise<{ pk: string; id: string; business: string }[]> {
   const rows = await prisma.routingDecision.findMany({ where: { ...scope, status: 'queued' }, distinct: ['policyPk'], select: { policy: { select: { pk: true, id: true, business: true } } } });
   return rows.map((r) => r.policy);
+}
+
+export type FirstResponseOutcome =
+  | { state: 'waiting'; dueAt: Date | null; reassignments: number }
+  | { state: 'reassigned'; reassignments: number; assigned: RecordedAssignment; endedWorkflowId: string; policy: { business: string; pk: string; id: string } }
+  | { state: 'done'; outcome: 'answered' | 'escalated' | 'ended' };
+
+/**
+ * One look at a decision's first-response clock, under its policy's lock. The clock starts when the
+ * current owner got the client (`decided_at`) and, when the policy checks working hours, runs only
+ * inside the owner's. Once it is out and nobody answered: the assignment ends (`ended_by` routing) and
+ * the client goes to an eligible member who has not held it under this decision, while reassignments
+ * are left; otherwise the owner keeps it and the decision is escalated. The policy's current settings
+ * apply (a policy that dropped the clock stops it).
+ */
+export async function firstResponseStep(tx: Tx, record: RecordEvent, decisionId: string, at: Date): Promise<FirstResponseOutcome> {
+  const first = await tx.routingDecision.findUnique({ where: { id: decisionId }, select: { policyPk: true } });
+  const policy = first && (await lockPolicy(tx, first.policyPk));
+  if (!policy) return { state: 'done', outcome: 'ended' };
+  const d = await tx.routingDecision.findUniqueOrThrow({ where: { id: decisionId }, include: { ...DECISION_INCLUDE, agent: { select: { id: true, timezone: true, workingHours: true } } } });
+  if (d.answeredAt) return { state: 'done', outcome: 'answered' };
+  if (d.escalatedAt) return { state: 'done', outcome: 'escalated' };
+  const settings = settingsOf(policy);
+  const active = d.status === 'assigned' && d.assignmentId && d.agent ? await tx.assignment.findFirst({ where: { id: d.assignmentId, status: 'active' }, select: { workflowId: true } }) : null;
+  if (!active || !d.agent || !d.agentPk || !settings.first_response_within) return { state: 'done', outcome: 'ended' };
+
+  const withinMs = addIsoDuration(d.decidedAt, settings.first_response_within).getTime() - d.decidedAt.getTime();
+  const dueAt = settings.working_hours ? addWorkingTime(d.agent.workingHours as WorkingHours | null, d.agent.timezone, d.decidedAt, withinMs) : new Date(d.decidedAt.getTime() + withinMs);
+  if (!dueAt || at < dueAt) return { state: 'waiting', dueAt, reassignments: d.reassignments };
+
+  const scope = { business: policy.business, ownerId: policy.ownerId };
+  const events: NewEvent[] = [];
+  const heldPks = [...d.heldBy, d.agentPk];
+  const tried =
+    d.reassignments < (settings.max_reassignments ?? 0)
+      ? await attempt(tx, policy, { pk: d.clientPk, id: d.client.id }, at, d.id, d.notes, true, events, 'rule', {
+          excluded: new Set((await tx.agent.findMany({ where: { pk: { in: heldPks } }, select: { id: true } })).map((a) => a.id)),
+          beforeRecord: async () => void (await endActiveIn(tx, { id: d.assignmentId! }, 'routing', at, events)),
+        })
+      : null;
+  if (!tried?.assigned) {
+    const escalated = await tx.routingDecision.update({
+      where: { id: d.id },
+      data: { escalatedAt: at, ...(tried && { candidates: tried.candidates as unknown as Db.InputJsonArray }) },
+      include: DECISION_INCLUDE,
+    });
+    await record(routingEvent('routing.escalated', escalated, scope, 'rule'));
+    return { state: 'done', outcome: 'escalated' };
+  }
+  const decision = await tx.routingDecision.update({
+    where: { id: d.id },
+    data: {
+      version: policy.version,
+      agentPk: tried.assigned.agentPk,
+      assignmentId: tried.assigned.assignmentId,
+      dtUntil: new Date(tried.assigned.dtUntil),
+      candidates: tried.candidates as unknown as Db.InputJsonArray,
+      decidedAt: at,
+      reassignments: { increment: 1 },
+      heldBy: heldPks,
+    },
+    include: DECISION_INCLUDE,
+  });
+  events.push({ ...routingEvent('routing.reassigned', decision, scope, 'rule'), data: { ...routingDecisionView(decision), reason: 'rule', previous_agent: d.agent.id } });
+  for (const event of events) await record(event);
+  return { state: 'reassigned', reassignments: decision.reassignments, assigned: tried.assigned, endedWorkflowId: active.workflowId, policy: { business: policy.business, pk: policy.pk, id: policy.id } };
+}
+
+/**
+ * The current owner answered: the decisions that gave it this client, whose clock runs, stop it.
+ * `decisionId` narrows to one decision (accept). Returns the decisions answered now.
+ */
+export function markAnswered(prisma: Prisma | Tx, where: { clientPk: string; agentPk: string } | { id: string; agentPk?: undefined }, at: Date) {
+  return prisma.routingDecision.updateManyAndReturn({ where: { ...where, status: 'assigned', answeredAt: null }, data: { answeredAt: at }, select: { id: true, business: true } });
+}
+
+/**
+ * A text from the owner's client came in: when the client holds no active assignment and the owner has
+ * a policy routing unowned replies, the client is routed by it, in the caller's transaction (the
+ * inbound text's), so the `message.received` recorded after names the new owner. Null when not routed.
+ */
+export async function routeUnownedReply(tx: Tx, record: RecordEvent, client: { business: string; ownerId: string; clientPk: string }, at: Date) {
+  const policy = await unownedRepliesPolicy(tx, { business: client.business, ownerId: client.ownerId });
+  if (!policy) return null;
+  if ((await tx.assignment.count({ where: { clientPk: client.clientPk, status: 'active' } })) > 0) return null;
+  const row = await tx.client.findUnique({ where: { pk: client.clientPk }, select: { id: true } });
+  if (!row) return null;
+  const outcome = await routeClient(tx, record, { policyPk: policy.pk, client: { pk: client.clientPk, id: row.id }, notes: null, idempotencyKey: null, requestHash: 'unowned-reply', at, reason: 'rule' });
+  return outcome.outcome === 'decided' ? { outcome, policy: { business: policy.business, pk: policy.pk, id: policy.id } } : null;
+}
+
+/**
+ * Routes again a client the agent holds (POST /agents/{_id}/reroute), in the caller's transaction: never
+ * to that agent. The agent's assignment ends (`ended_by` api) when the client gets a new owner or waits
+ * in the queue — then, or already held by another under this policy — and stays when nobody is eligible
+ * under a `reject` policy.
+ */
+export async function rerouteAssignment(tx: Tx, record: RecordEvent, input: RouteInput & { replacing: { agentId: string; assignmentId: string } }): Promise<RouteOutcome> {
+  const events: NewEvent[] = [];
+  const outcome = await routeClient(tx, record, input);
+  if (outcome.outcome === 'decided' && outcome.decision.status !== 'rejected') await endActiveIn(tx, { id: input.replacing.assignmentId }, 'api', input.at, events);
+  for (const event of events) await record(event);
+  return outcome;
+}
+
+/**
+ * The reconciler's page of decisions whose first-response clock may be missing: assigned, not answered,
+ * not escalated, under a policy with `first_response_within`, unchanged since `before`.
+ */
+export function unansweredDecisionsBefore(prisma: Prisma, filter: { before: Date; business?: string }, afterId: string | undefined, take: number) {
+  return prisma.routingDecision.findMany({
+    where: {
+      status: 'assigned',
+      answeredAt: null,
+      escalatedAt: null,
+      updatedAt: { lt: filter.before },
+      ...(filter.business && { business: filter.business }),
+      ...(afterId && { id: { gt: afterId } }),
+      policy: { settings: { path: ['first_response_within'], string_starts_with: 'P' } },
+    },
+    select: { id: true, business: true },
+    orderBy: { id: 'asc' },
+    take,
+  });
 }

@@ -61,3 +61,8 @@ export async function saveStrategyState(tx: Tx, pk: string, state: StrategyState
 export function policiesOfTeam(prisma: Prisma, scope: Scope, team: string) {
   return prisma.routingPolicy.findMany({ where: { ...scope, settings: { path: ['team'], equals: team } } });
 }
+
+/** The owner's policy that routes replies from clients nobody holds (at most one; see putPolicy's check), or null. */
+export function unownedRepliesPolicy(prisma: Prisma | Tx, scope: Scope) {
+  return prisma.routingPolicy.findFirst({ where: { ...scope, settings: { path: ['route_unowned_replies'], equals: true } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}

@@ -23,6 +23,9 @@ export interface ReconcileResult {
   messagesRestarted: number;
   rotationsChecked: number;
   rotationsRestarted: number;
+  /** Routing decisions whose owner has not answered yet, under a policy with `first_response_within`. */
+  firstResponseClocksChecked: number;
+  firstResponseClocksRestarted: number;
 }
 
 export const RECONCILE_WORKFLOW = 'reconcile';

@@ -35,6 +35,10 @@ export interface PolicySettings {
   assignment_duration: string | null;
   when_none_eligible: WhenNoneEligible;
   route_unowned_replies: boolean;
+  /** ISO 8601 duration the owner has to answer (working time when `working_hours`); null: no clock. */
+  first_response_within?: string | null;
+  /** How many times a missed first response moves the client; null: the default, 0 when unset. */
+  max_reassignments?: number | null;
 }
 
 /** One team member as routing sees it at one instant. */
@@ -200,3 +204,22 @@ export function addIsoDuration(at: Date, duration: string): Date {
   d.setUTCDate(Math.min(day, new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate()));
   return new Date(d.getTime() + parts.days * 86_400_000 + parts.ms);
 }
+
+/** The first-response clock of one routing decision: ids only (the decision's uuid stands for the client and its owner). */
+export interface FirstResponseInput {
+  business: string;
+  decisionId: string;
+}
+
+/** What one look at the clock found: still running until `dueAt` (null: the owner has no working time ahead), or over. */
+export type FirstResponseStep =
+  | { state: 'waiting'; dueAt: string | null; reassignments: number }
+  | { state: 'reassigned'; reassignments: number }
+  | { state: 'done'; outcome: 'answered' | 'escalated' | 'ended' };
+
+export const FIRST_RESPONSE_WORKFLOW = 'routingFirstResponse';
+export type FirstResponseWorkflow = (input: FirstResponseInput) => Promise<{ outcome: 'answered' | 'escalated' | 'ended' }>;
+/** One per decision: the business, then the decision's id. */
+export const firstResponseWorkflowId = (input: FirstResponseInput) => ['routing-first-response', input.business, input.decisionId].join('/');
+/** The owner answered (a message naming it, or accept): the clock looks at once. */
+export const firstResponseAnsweredSignal = defineSignal('answered');

@@ -88,3 +88,35 @@ export function nextShiftStart(hours: WorkingHours | null, timeZone: string | nu
   }
   return best === null ? null : new Date(best);
 }
+
+/** The end of the interval `at` falls in, or null when `at` is outside the hours. */
+function currentShiftEnd(hours: WorkingHours, zone: string, at: Date): Date | null {
+  const local = localTime(at, zone);
+  const interval = (hours[local.weekday] ?? []).find(([from, to]) => local.minutes >= minutesOf(from) && local.minutes < minutesOf(to));
+  return interval ? instantOf(local.year, local.month, local.day, minutesOf(interval[1]), zone) : null;
+}
+
+/**
+ * When `ms` of working time will have passed since `from`: the clock runs only inside the hours (no
+ * hours: always). Null when the hours hold no time at all.
+ */
+export function addWorkingTime(hours: WorkingHours | null, timeZone: string | null, from: Date, ms: number): Date | null {
+  if (!hours) return new Date(from.getTime() + ms);
+  const zone = timeZone ?? 'UTC';
+  let at = from;
+  let left = ms;
+  // Each step crosses one interval or one gap; a year of weekly shifts is well within the bound.
+  for (let step = 0; step < 2000; step++) {
+    const end = currentShiftEnd(hours, zone, at);
+    if (end) {
+      if (end.getTime() - at.getTime() >= left) return new Date(at.getTime() + left);
+      left -= end.getTime() - at.getTime();
+      at = end;
+    } else {
+      const next = nextShiftStart(hours, zone, at);
+      if (!next) return null;
+      at = next;
+    }
+  }
+  return null;
+}

@@ -20,7 +20,7 @@ export { CRM_SERVICE_NAME };
 /** Who ended or canceled something: `user` (the owner, through the API or Nexus), `operator` (the Temporal UI) or `system` (a date reached), with its event's reason. */
 export interface ChangedBy {
   actor: 'user' | 'operator' | 'system';
-  reason: 'api' | 'expiry' | 'operator' | 'rule' | 'client_deleted' | 'agent_deleted';
+  reason: 'api' | 'expiry' | 'operator' | 'rule' | 'client_deleted' | 'agent_deleted' | 'routing';
 }
 
 export interface CrmCaller {
@@ -95,6 +95,8 @@ export interface SendMessageInput extends CrmCaller {
    * message due outside the window waits for it to open (`deferred_until`).
    */
   send_window?: { from: string; to: string; timezone?: string | null } | null;
+  /** The caller's agent the message answers for: its first response to a routed client (docs/routing.md). */
+  agent?: string | null;
   /**
    * As the HTTP `Idempotency-Key`. Without it the operation's own request id is the key, so the
    * retries of one operation never send twice.
@@ -130,7 +132,7 @@ export interface SendMessageBatchInput extends CrmCaller {
   delay?: string | number | null;
   send_window?: { from: string; to: string; timezone?: string | null } | null;
   /** 1 to 1,000, each checked as a `sendMessage` input would be. */
-  recipients: { client?: string | null; client_phone?: string | null; client_name?: string | null; text_message?: string | null }[];
+  recipients: { client?: string | null; client_phone?: string | null; client_name?: string | null; text_message?: string | null; agent?: string | null }[];
   /** As the HTTP `Idempotency-Key`. Without it the operation's own request id is the key. */
   idempotency_key?: string;
 }
@@ -145,7 +147,23 @@ export interface SendMessageBatchOutput {
 }
 
 
+export interface RouteClientInput extends CrmCaller {
+  client: string;
+  /** As `POST /clients/{client}/route`. */
+  policy: string;
+  notes?: string | null;
+  /** As the HTTP `Idempotency-Key`. Without it the operation's own request id is the key. */
+  idempotency_key?: string;
+}
+
+/** As `POST /clients/{client}/route`: assigned (200 there) or queued (202 there). */
+export type RouteClientOutput =
+  | { decision_id: string; status: 'assigned'; agent: string; dt_until: string }
+  | { decision_id: string; status: 'queued'; position: number };
+
 export const crmService = service(CRM_SERVICE_NAME, {
+  /** Synchronous. Lead routing: the policy picks the agent, or the client waits in its queue; nobody eligible under `reject` is a `/problems/conflict`. */
+  routeClient: operation<RouteClientInput, RouteClientOutput>(),
   /** Synchronous. All or nothing, as the HTTP route. */
   assignAgents: operation<AssignAgentsInput, AssignAgentsOutput>(),
   /** Synchronous. */

@@ -6,6 +6,7 @@ import { HandlerStartOperationResult, serviceHandler, type OperationHandler, typ
 import { assignAgentsRequest, DEFAULT_ASSIGN_TIMEOUT_MS } from '../use-cases/assignments/assign';
 import { listAssignments } from '../use-cases/assignments/list';
 import { unassignAgentRequest } from '../use-cases/assignments/unassign';
+import { routeClientRequest } from '../use-cases/routing/route';
 import { sendMessageRequest, type AcceptDeps } from '../use-cases/messages/accept';
 import { sendMessageBatchRequest } from '../use-cases/messages/accept-batch';
 import { cancelIfScheduled, cancelMessage } from '../use-cases/messages/cancel';
@@ -19,6 +20,7 @@ import {
   crmService,
   type AssignmentItem,
   type CancelMessageOutput,
+  type RouteClientOutput,
   type SendMessageBatchOutput,
   type SendMessageInput,
   type SendMessageOutput,
@@ -117,6 +119,14 @@ export function crmServiceHandler(options: CrmServiceDeps) {
     }),
 
     sendMessage,
+
+    routeClient: answer(async (ctx, fields) => {
+      const scope = callerScope(fields);
+      const { idempotency_key: key, business: _b, user: _u, client: _c, ...body } = fields;
+      const idempotencyKey = key === undefined || key === null ? nexusRequestId(ctx) : typeof key === 'string' ? key : '';
+      const routed = await routeClientRequest(deps, scope, idField(fields, 'client'), body, idempotencyKey);
+      return routed.body satisfies RouteClientOutput;
+    }),
 
     sendMessageBatch: answer(async (ctx, fields) => {
       const scope = callerScope(fields);

@@ -17,6 +17,7 @@ export function changedBy(by: string | null): ChangedBy | null {
   if (by === 'api') return { actor: 'user', reason: 'api' };
   if (by === 'client_deleted' || by === 'agent_deleted') return { actor: 'user', reason: by };
   if (by === 'operator') return { actor: 'operator', reason: 'operator' };
+  if (by === 'routing') return { actor: 'system', reason: 'routing' };
   return null;
 }
 

@@ -14,5 +14,8 @@ export const routingDecisionView = (d: DecisionWithKeys) => ({
   dt_until: d.dtUntil?.toISOString() ?? null,
   queued_at: d.queuedAt?.toISOString() ?? null,
   decided_at: d.decidedAt.toISOString(),
+  answered_at: d.answeredAt?.toISOString() ?? null,
+  reassignments: d.reassignments,
+  escalated_at: d.escalatedAt?.toISOString() ?? null,
   candidates: d.candidates as unknown as Candidate[],
 });

@@ -14,6 +14,8 @@ export const teamView = (t: Team) => ({
 export const routingPolicyView = (p: RoutingPolicy) => ({
   _id: p.id,
   version: p.version,
+  first_response_within: null as string | null,
+  max_reassignments: null as number | null,
   ...(p.settings as unknown as PolicySettings),
   created_at: p.createdAt.toISOString(),
   updated_at: p.updatedAt.toISOString(),

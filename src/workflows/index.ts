@@ -1,7 +1,8 @@
-import type { ProcessCrmLeadWorkflow, AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, RoutingQueueWorkflow, SendMessageBatchWorkflow, SendMessageWorkflow } from '../domain';
+import type { FirstResponseWorkflow, ProcessCrmLeadWorkflow, AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, RoutingQueueWorkflow, SendMessageBatchWorkflow, SendMessageWorkflow } from '../domain';
 import { sendMessageBatch } from './send-message-batch';
 import { rotation } from './rotation';
 import { routingQueue } from './routing-queue';
+import { routingFirstResponse } from './routing-first-response';
 import { sendMessage } from './send-message';
 import { assignmentExpiry } from './assignment-expiry';
 import { deliverWebhook } from './deliver-webhook';
@@ -27,5 +28,7 @@ export { processCrmLead };
 export { rotation };
 routingQueue satisfies RoutingQueueWorkflow;
 export { routingQueue };
+routingFirstResponse satisfies FirstResponseWorkflow;
+export { routingFirstResponse };
 export { reconcile } from './reconcile';
 export { housekeeping } from './housekeeping';

@@ -360,3 +360,31 @@ describe('sendMessageBatch', () => {
     expect(problemOf(outcome)).toEqual(httpProblem(http));
   });
 });
+
+describe('routeClient', () => {
+  test('routes as POST /clients/{_id}/route does: the same use case, the same answers and refusals', async () => {
+    const router = stack.token('router-user');
+    for (const _id of ['r1', 'r2']) expect((await stack.api('POST', '/agents', { token: router, body: { _id } })).status).toBe(201);
+    for (const _id of ['rc1', 'rc2', 'rc3']) expect((await stack.api('POST', '/clients', { token: router, body: { _id } })).status).toBe(201);
+    expect((await stack.api('PUT', '/teams/t', { token: router, body: { members: [{ agent: 'r1' }, { agent: 'r2' }] } })).status).toBe(200);
+    expect((await stack.api('PUT', '/routing-policies/p', { token: router, body: { team: 't', capacity: 1 } })).status).toBe(200);
+    const asRouter = (input: object) => as(input, 'router-user');
+
+    const [first, again] = await caller.call([
+      { operation: 'routeClient', input: asRouter({ client: 'rc1', policy: 'p', idempotency_key: 'lead-1' }) },
+      { operation: 'routeClient', input: asRouter({ client: 'rc1', policy: 'p', idempotency_key: 'lead-1' }) },
+    ]);
+    expect(okOf(first)).toEqual({ decision_id: expect.any(String), status: 'assigned', agent: 'r1', dt_until: '2143-06-23T00:00:00.000Z' });
+    expect(okOf(again)).toEqual(okOf(first));
+    const http = await stack.api('POST', '/clients/rc2/route', { token: router, body: { policy: 'p' } });
+    expect(http.body).toMatchObject({ status: 'assigned', agent: 'r2' });
+    const [queued] = await caller.call([{ operation: 'routeClient', input: asRouter({ client: 'rc3', policy: 'p' }) }]);
+    expect(okOf(queued)).toEqual({ decision_id: expect.any(String), status: 'queued', position: 1 });
+
+    await expectSameRejections([
+      { name: 'unknown policy', http: () => stack.api('POST', '/clients/rc1/route', { token: router, body: { policy: 'nope' } }), call: { operation: 'routeClient', input: asRouter({ client: 'rc1', policy: 'nope' }) } },
+      { name: 'unknown client', http: () => stack.api('POST', '/clients/ghost/route', { token: router, body: { policy: 'p' } }), call: { operation: 'routeClient', input: asRouter({ client: 'ghost', policy: 'p' }) } },
+      { name: 'another user\'s client', http: () => stack.api('POST', '/clients/cx/route', { token: router, body: { policy: 'p' } }), call: { operation: 'routeClient', input: asRouter({ client: 'cx', policy: 'p' }) } },
+    ]);
+  });
+});

@@ -59,8 +59,9 @@ describe('teams and routing policies', () => {
     [{ members: [{ agent: 'a1', weight: 0 }] }, /^Invalid members\.0\.weight: /, 'teams'],
     [{ team: 'sales', strategy: 'random' }, /^Invalid strategy: /, 'routing-policies'],
     [{ team: 'sales', assignment_duration: 'two weeks' }, /^Invalid assignment_duration: /, 'routing-policies'],
-    [{ team: 'sales', first_response_within: 'PT15M' }, 'Invalid first_response_within: reassignment on a missed first response is not available yet', 'routing-policies'],
-    [{ team: 'sales', route_unowned_replies: true }, 'Invalid route_unowned_replies: routing replies from unowned clients is not available yet', 'routing-policies'],
+    [{ team: 'sales', first_response_within: 'PT9S' }, 'Invalid first_response_within: must be an ISO 8601 duration such as P14D or PT8H, at least 10 seconds and at most 10 years', 'routing-policies'],
+    [{ team: 'sales', route_unowned_replies: 'yes' }, /^Invalid route_unowned_replies: /, 'routing-policies'],
+    [{ team: 'sales', max_reassignments: -1 }, /^Invalid max_reassignments: /, 'routing-policies'],
   ])('refuses %j with a 400', async (body, detail, resource) => {
     const token = await setUp(['a1']);
     expectProblem(await stack.api('PUT', `/${resource}/other`, { token, body }), 400, detail);
@@ -115,6 +116,9 @@ describe('POST /clients/{_id}/route', () => {
       dt_until: '2143-06-23T00:00:00.000Z',
       queued_at: null,
       decided_at: expect.any(String),
+      answered_at: null,
+      reassignments: 0,
+      escalated_at: null,
       candidates: [
         { agent: 'away', eligible: false, reasons: ['away'], load: 0, capacity: null },
         { agent: 'night', eligible: false, reasons: ['outside_working_hours'], load: 0, capacity: null },

@@ -41,7 +41,7 @@ export interface TestStack extends TestApi {
   stopWorker(): Promise<void>;
 }
 
-export interface TestStackOptions extends Pick<ServiceOverrides, 'provider' | 'carrier'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger' | 'rotationMinPeriodMs'> {
+export interface TestStackOptions extends Pick<ServiceOverrides, 'provider' | 'carrier'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger' | 'rotationMinPeriodMs' | 'routingMinFirstResponseMs'> {
   business?: string;
   temporalAddress?: string;
   /** More configuration, e.g. shorter WEBHOOK_* retry settings. */
@@ -96,6 +96,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   const main = await startApi({
     assignTimeoutMs: options.assignTimeoutMs,
     rotationMinPeriodMs: options.rotationMinPeriodMs,
+    routingMinFirstResponseMs: options.routingMinFirstResponseMs,
     ...(options.logger && { logger: options.logger }),
   });
 

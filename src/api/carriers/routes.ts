@@ -20,8 +20,9 @@ export interface ProviderRoutesDeps {
   sharedSenderMatchMs?: number;
   /** Where carriers reach this API: the signed URL is this plus the request's path. Unset: the request's own host. */
   publicBaseUrl?: string;
-  /** Where a message's run is told of its receipt. */
+  /** Where a message's run is told of its receipt, and a reply routed to a new owner gets its workflows. */
   temporal?: TemporalClient;
+  taskQueue?: string;
   /** What HELP and INFO are answered with (SMS_HELP_TEXT). */
   smsHelpText?: string;
 }
@@ -113,6 +114,7 @@ export function providersRouter(deps: ProviderRoutesDeps & { registry: Registry;
         countUnmatched: () => unmatched!.inc(),
         // The SDK's error may quote the number or the text: only its kind is logged.
         onReplyFailed: (error) => logger.warn({ event: 'carrier.reply_failed', carrier: carrier!.name, error: (error as Error)?.name }, 'a keyword\'s answer was not sent'),
+        ...(deps.temporal && deps.taskQueue && { routing: { prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue } }),
       },
       callback,
     );

@@ -269,7 +269,7 @@ export const components: OpenApiObject = {
       additionalProperties: false,
       properties: {
         actor: { enum: ['user', 'operator', 'system'] },
-        reason: { enum: ['api', 'expiry', 'operator', 'rule', 'client_deleted', 'agent_deleted'] },
+        reason: { enum: ['api', 'expiry', 'operator', 'rule', 'client_deleted', 'agent_deleted', 'routing'] },
       },
       examples: [{ actor: 'user', reason: 'api' }],
     },

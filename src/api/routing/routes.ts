@@ -1,11 +1,13 @@
 import { Router } from 'express';
 import { scopeOf } from '../http/scope';
-import { policyDetails, policyList, putPolicyRequest } from '../../use-cases/routing/policies';
+import { policyDetails, policyList, putPolicyRequest, type PolicyDeps } from '../../use-cases/routing/policies';
 import { cancelRoute, decisionDetails, policyQueue } from '../../use-cases/routing/queue';
+import { acceptDecisionRequest } from '../../use-cases/routing/answer';
+import { rerouteAgentRequest } from '../../use-cases/routing/reroute';
 import { routeClientRequest, type RoutingDeps } from '../../use-cases/routing/route';
 import { putTeamRequest, teamDetails, teamList } from '../../use-cases/routing/teams';
 
-export type RoutingRoutesDeps = RoutingDeps;
+export type RoutingRoutesDeps = RoutingDeps & PolicyDeps;
 
 export function routingRouter(deps: RoutingRoutesDeps): Router {
   const router = Router({ mergeParams: true });
@@ -44,6 +46,12 @@ export function routingRouter(deps: RoutingRoutesDeps): Router {
 
   router.get('/routing-decisions/:decisionId', async (req, res) => {
     res.json(await decisionDetails(deps, scopeOf(req), req.params.decisionId));
+  });
+  router.post('/agents/:agentId/reroute', async (req, res) => {
+    res.json(await rerouteAgentRequest(deps, scopeOf(req), req.params.agentId, req.body));
+  });
+  router.post('/routing-decisions/:decisionId/accept', async (req, res) => {
+    res.json(await acceptDecisionRequest(deps, scopeOf(req), req.params.decisionId));
   });
 
   return router;

@@ -2,6 +2,8 @@ import type { Carrier, CarrierCallback } from '../../carriers';
 import { withEvents } from '../../db/events';
 import { answeredBy, inboundSeenBefore, inboundTargetOf, storeInbound, type InboundOutcome, type NewInbound } from '../../db/messages';
 import { recordOptIn, recordOptOut } from '../../db/opt-outs';
+import { routeUnownedReply } from '../../db/routing-decisions';
+import { afterRouted, type RoutingDeps } from '../routing/route';
 import type { Prisma } from '../../db/prisma';
 import { keywordOf, OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION } from './keywords';
 import { readCallback } from './receipts';
@@ -22,6 +24,8 @@ export interface InboundDeps {
   countUnmatched?: () => void;
   /** A keyword's answer that the carrier did not take: reported without the number or the text. */
   onReplyFailed?: (error: unknown) => void;
+  /** Where a reply routed to a new owner (route_unowned_replies) gets its workflows; without it, only the rows (the reconciler starts expiries). */
+  routing?: RoutingDeps;
 }
 
 /** Text as PostgreSQL can store it: no NUL, no lone surrogate. */
@@ -36,6 +40,8 @@ const storable = (text: string) => Buffer.from(text.replace(/\0/g, ''), 'utf8').
  * synonyms) opts the number out — of every number of that business, or of the shared sender — and
  * START back in, and HELP gets the help text. Each answer is sent once, from the number texted, after
  * the commit, and only for a text seen the first time; a carrier that refuses it does not undo anything.
+ * A text (not a keyword) from a client nobody holds is routed by its owner's `route_unowned_replies`
+ * policy in the same transaction, so `message.received` names the new owner.
  */
 export async function receiveInbound(deps: InboundDeps, callback: CarrierCallback): Promise<InboundOutcome | null> {
   const { carrier, prisma } = deps;
@@ -63,13 +69,17 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
     sender: carrier.sender,
     sharedSenderMatchMs: deps.sharedSenderMatchMs ?? 30 * 24 * 60 * 60 * 1000,
   };
+  const reply: { routed: Awaited<ReturnType<typeof routeUnownedReply>> } = { routed: null };
   const outcome = await withEvents(prisma, async (tx, record): Promise<InboundOutcome> => {
     if (await inboundSeenBefore(tx, stored.inboundKey)) return { stored: 'repeat' };
     const found = await answeredBy(tx, stored, target);
     if (keyword?.kind === 'optOut') await recordOptOut(tx, { ...change, source: 'keyword' });
     if (keyword?.kind === 'optIn') await recordOptIn(tx, change);
+    // A keyword is no lead's reply: STOP, START or HELP from a client nobody holds is not routed.
+    if (found && found !== 'ambiguous' && found.clientPk && !keyword) reply.routed = await routeUnownedReply(tx, record, { ...found, clientPk: found.clientPk }, now);
     return storeInbound(tx, record, stored, found, now);
   });
+  if (reply.routed && deps.routing) await afterRouted(deps.routing, reply.routed.outcome, reply.routed.policy);
   if (outcome.stored === 'unmatched') (outcome.ambiguous ? deps.countAmbiguous : deps.countUnmatched)?.();
   if (outcome.stored !== 'repeat' && keyword) {
     const answer = { optOut: OPT_OUT_CONFIRMATION, optIn: OPT_IN_CONFIRMATION, help: deps.helpText }[keyword.kind];

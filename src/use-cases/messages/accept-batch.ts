@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { MessageBatch } from '../../generated/prisma/client';
+import { findAgents } from '../../db/agents';
 import { findClients } from '../../db/clients';
 import { closeScheduledInBatch, insertMessageBatch } from '../../db/message-batches';
 import { OPTED_OUT as OPTED_OUT_TEXT } from '../../db/messages';
@@ -11,6 +12,7 @@ import { Conflict, Invalid, refusalOf, Unavailable, type UseCaseError } from '..
 import { parseBatchRequest, type BatchRequest } from './batch-request';
 import { idempotencyKeyReused, inMessagePlace, newMessageOf, RETRY_AFTER_SECONDS, type AcceptDeps } from './accept';
 import { readIdempotencyKey } from './idempotency';
+import { answerFirstResponse } from '../routing/answer';
 import { sendersOf } from './sender';
 
 /** What a batch's accept needs: a single message's (the same backpressure, carrier and opt-outs). */
@@ -56,7 +58,7 @@ export async function sendMessageBatchRequest(
 ): Promise<BatchAnswer> {
   const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
   return inMessagePlace(deps, scope, async () => {
-    const request = await parseBatchRequest(body, (ids) => findClients(deps.prisma, scope, ids));
+    const request = await parseBatchRequest(body, (ids) => findClients(deps.prisma, scope, ids), undefined, (ids) => findAgents(deps.prisma, scope, ids));
     refuseWhileKnownDown(deps.temporal);
     return storeAndStart(deps, scope, request, (body ?? {}) as Record<string, unknown>, idempotencyKey, requestId, start);
   });
@@ -121,6 +123,13 @@ async function storeAndStart(
     if (idempotencyKey) throw new Unavailable('The batch is stored but not scheduled yet: repeat the request with the same Idempotency-Key', RETRY_AFTER_SECONDS);
     await closeScheduledInBatch(deps.prisma, batch.id, { status: 'failed', error: 'Could not be scheduled' });
     throw new Unavailable('The batch could not be scheduled and will not be sent: try again', RETRY_AFTER_SECONDS);
+  }
+  if (!stored.replayed) {
+    for (const recipient of request.recipients) {
+      if ('request' in recipient && recipient.request.client && recipient.request.agent && !optedOut.has(recipient.request.phone)) {
+        await answerFirstResponse(deps, { clientPk: recipient.request.client.pk, agentPk: recipient.request.agent.pk });
+      }
+    }
   }
   return answer;
 }

@@ -9,6 +9,8 @@ import { refuseWhileKnownDown } from '../../starters/availability';
 import { Conflict, Unavailable } from '../errors';
 import type { Scope } from '../../db/scope';
 import { findClient } from '../../db/clients';
+import { findAgent } from '../../db/agents';
+import { answerFirstResponse } from '../routing/answer';
 import type { MessageStartConfirmations } from '../../db/message-start-confirmations';
 import { readIdempotencyKey, requestHash } from './idempotency';
 import { parseMessageRequest, type MessageRequest } from './request';
@@ -126,6 +128,7 @@ async function storeAndStart(
     }
     // Otherwise its workflow did start and has already claimed it.
   }
+  if (!replayed && request.client && request.agent) await answerFirstResponse(deps, { clientPk: request.client.pk, agentPk: request.agent.pk });
   return { message, replayed };
 }
 
@@ -144,7 +147,7 @@ export async function sendMessageRequest(
 ): Promise<{ message: Message; replayed: boolean }> {
   const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
   return inMessagePlace(deps, scope, async () => {
-    const request = await parseMessageRequest(body, (id) => findClient(deps.prisma, scope, id));
+    const request = await parseMessageRequest(body, (id) => findClient(deps.prisma, scope, id), undefined, (id) => findAgent(deps.prisma, scope, id));
     return acceptMessage(deps, scope, request, idempotencyKey, requestId, start);
   });
 }

@@ -1,7 +1,7 @@
 import { MAX_BATCH_RECIPIENTS } from '../../domain';
 import { Invalid, UseCaseError } from '../errors';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
-import { parseMessageRequest, type KnownClient, type MessageRequest } from './request';
+import { parseMessageRequest, type KnownAgent, type KnownClient, type MessageRequest } from './request';
 
 /** What `{{client_name}}` in a text stands for. */
 const CLIENT_NAME = /\{\{\s*client_name\s*\}\}/g;
@@ -27,6 +27,7 @@ export async function parseBatchRequest(
   body: unknown,
   findClients: (ids: string[]) => Promise<KnownClient[]>,
   now = new Date(),
+  findAgents: (ids: string[]) => Promise<KnownAgent[]> = async () => [],
 ): Promise<BatchRequest> {
   const fields = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   if (fields.message_type !== 'text') throw new Invalid('Invalid message_type: must be "text"');
@@ -37,6 +38,9 @@ export async function parseBatchRequest(
   const ids = [...new Set(recipients.map((r) => (r as Record<string, unknown>).client).filter((id): id is string => typeof id === 'string' && RESOURCE_ID_PATTERN.test(id)))];
   const clients = new Map((await findClients(ids)).map((client) => [client.id, client]));
   const findClient = async (id: string) => clients.get(id) ?? null;
+  const agentIds = [...new Set(recipients.map((r) => (r as Record<string, unknown>).agent).filter((id): id is string => typeof id === 'string' && RESOURCE_ID_PATTERN.test(id)))];
+  const agents = new Map((await findAgents(agentIds)).map((agent) => [agent.id, agent]));
+  const findAgent = async (id: string) => agents.get(id) ?? null;
 
   const outcomes: RecipientOutcome[] = [];
   for (const recipient of recipients as Record<string, unknown>[]) {
@@ -49,9 +53,10 @@ export async function parseBatchRequest(
       text_message: text,
       delay: fields.delay,
       send_window: fields.send_window,
+      agent: recipient.agent,
     };
     try {
-      outcomes.push({ request: await withName(await parseMessageRequest(single, findClient, now), single) });
+      outcomes.push({ request: await withName(await parseMessageRequest(single, findClient, now, findAgent), single) });
     } catch (error) {
       if (!(error instanceof UseCaseError)) throw error;
       outcomes.push({ error });
@@ -83,6 +88,6 @@ async function withName(request: MessageRequest, single: Record<string, unknown>
   if (!request.name) throw new Invalid('Missing client_name: text_message uses {{client_name}}');
   const text = request.text.replace(CLIENT_NAME, () => request.name!);
   // The substituted text meets the single send's rules too (its length above all); the fingerprint keeps the text as asked.
-  await parseMessageRequest({ ...single, text_message: text }, async () => request.client);
+  await parseMessageRequest({ ...single, text_message: text }, async () => request.client, undefined, async () => request.agent);
   return { ...request, text };
 }

@@ -33,6 +33,14 @@ export interface MessageFingerprint {
   delay: Delay;
   /** Only when given, so that a request without one hashes as it did before windows existed. */
   send_window?: SendWindow;
+  /** Only when given, as send_window. */
+  agent?: string;
+}
+
+/** One of the caller's agents, named by a message as its author (lead routing's first response). */
+export interface KnownAgent {
+  pk: string;
+  id: string;
 }
 
 export interface MessageRequest {
@@ -44,6 +52,8 @@ export interface MessageRequest {
   sendWindow: SendWindow | null;
   /** When a message due outside its window goes out instead; null when `sendAt` is inside it (or no window). */
   deferredUntil: Date | null;
+  /** The caller's agent the message answers for; null when it names none. */
+  agent: KnownAgent | null;
   fingerprint: MessageFingerprint;
 }
 
@@ -63,13 +73,14 @@ function characters(text: string): number {
 /**
  * The checks of the send-message request, in the order of the contract: message_type, client or
  * client_phone present, the client's ownership (404), the phone, text_message, client_name, delay,
- * send_window.
- * `findClient` returns the caller's client with that id, or null.
+ * send_window, agent.
+ * `findClient` returns the caller's client with that id, or null; `findAgent` the caller's agent.
  */
 export async function parseMessageRequest(
   body: unknown,
   findClient: (id: string) => Promise<KnownClient | null>,
   now = new Date(),
+  findAgent: (id: string) => Promise<KnownAgent | null> = async () => null,
 ): Promise<MessageRequest> {
   const fields = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
 
@@ -110,6 +121,13 @@ export async function parseMessageRequest(
 
   const window = given(fields.send_window) ? parseSendWindow(fields.send_window, client) : null;
 
+  let agent: KnownAgent | null = null;
+  if (given(fields.agent)) {
+    if (typeof fields.agent !== 'string') throw new Invalid('Invalid agent: must be an agent id string');
+    agent = RESOURCE_ID_PATTERN.test(fields.agent) ? await findAgent(fields.agent) : null;
+    if (!agent) throw new Invalid(`Agent ${fields.agent} not found or not authorized`);
+  }
+
   return {
     client,
     phone,
@@ -118,6 +136,7 @@ export async function parseMessageRequest(
     sendAt,
     sendWindow: window?.given ?? null,
     deferredUntil: window ? windowOpening(sendAt, window.daily, window.zone) : null,
+    agent,
     fingerprint: {
       message_type: 'text',
       client: client?.id ?? null,
@@ -126,6 +145,7 @@ export async function parseMessageRequest(
       text_message: text,
       delay,
       ...(window && { send_window: window.given }),
+      ...(agent && { agent: agent.id }),
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Prisma } from '../../db/prisma';
-import { findPolicy, listPolicies, putPolicy } from '../../db/routing-policies';
+import { findPolicy, listPolicies, putPolicy, unownedRepliesPolicy } from '../../db/routing-policies';
 import type { Scope } from '../../db/scope';
 import { findTeam } from '../../db/teams';
 import { routingPolicyView } from '../../views/team';
@@ -9,13 +9,20 @@ import { parsePolicyRequest } from './request';
 import { wakePolicyQueue, type WakeDeps } from './wake';
 
 /** A changed policy may take waiting clients at once (a higher capacity, hours no longer checked). */
-export type PolicyDeps = WakeDeps;
+export type PolicyDeps = WakeDeps & {
+  /** The shortest `first_response_within` accepted (10 s); tests lower it as rotations' minimum period. */
+  routingMinFirstResponseMs?: number;
+};
 
 /** PUT /routing-policies/{_id}: its team must be one of the caller's (400 otherwise). A change is a new version. */
 export async function putPolicyRequest(deps: PolicyDeps, scope: Scope, policyId: string, body: unknown) {
   if (!RESOURCE_ID_PATTERN.test(policyId)) throw new Invalid('Invalid _id: must be 1-128 characters of A-Z a-z 0-9 . _ : @ -');
-  const settings = parsePolicyRequest(body);
+  const settings = parsePolicyRequest(body, { minFirstResponseMs: deps.routingMinFirstResponseMs });
   if (!(await findTeam(deps.prisma, scope, settings.team))) throw new Invalid(`Team ${settings.team} not found or not authorized`);
+  if (settings.route_unowned_replies) {
+    const other = await unownedRepliesPolicy(deps.prisma, scope);
+    if (other && other.id !== policyId) throw new Invalid(`Invalid route_unowned_replies: policy ${other.id} already routes unowned replies`);
+  }
   const { policy, changed } = await putPolicy(deps.prisma, scope, policyId, settings);
   if (changed) await wakePolicyQueue(deps, policy);
   return routingPolicyView(policy);

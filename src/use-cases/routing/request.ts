@@ -7,6 +7,7 @@ import { optionalName, parseBody, resourceId } from '../input/validation';
 export const MAX_TEAM_MEMBERS = 100;
 export const MAX_WEIGHT = 1000;
 export const MAX_CAPACITY = 10_000;
+export const MAX_REASSIGNMENTS = 100;
 /** Ten years: the longest routed assignment a policy may give. */
 const MAX_DURATION_MS = 10 * 366 * 86_400_000;
 
@@ -41,21 +42,29 @@ const policyBody = z.object({
   working_hours: z.boolean().default(true),
   sticky: z.boolean().default(false),
   assignment_duration: duration.nullish(),
-  first_response_within: z.unknown().optional(),
-  max_reassignments: z.unknown().optional(),
+  first_response_within: z.string().nullish(),
+  max_reassignments: z.number().int().min(0).max(MAX_REASSIGNMENTS).nullish(),
   when_none_eligible: z.enum(WHEN_NONE_ELIGIBLE).default('queue'),
   route_unowned_replies: z.boolean().default(false),
 });
 
-/**
- * A policy as stored. First-response reassignment and routing of unowned replies are not built yet:
- * a policy asking for them is refused rather than accepted and silently not kept.
- */
-export function parsePolicyRequest(body: unknown): PolicySettings {
+/** The shortest first-response time a policy may give (issue 31: 10 seconds). */
+export const MIN_FIRST_RESPONSE_MS = 10_000;
+
+/** A duration's length from the epoch (months as UTC calendar months), for bounds only. */
+const lengthMs = (parts: { months: number; days: number; ms: number }) => parts.months * 31 * 86_400_000 + parts.days * 86_400_000 + parts.ms;
+
+/** A policy as stored. */
+export function parsePolicyRequest(body: unknown, options: { minFirstResponseMs?: number } = {}): PolicySettings {
   const p = parseBody(policyBody, body);
-  if (p.first_response_within !== undefined && p.first_response_within !== null) throw new Invalid('Invalid first_response_within: reassignment on a missed first response is not available yet');
-  if (p.max_reassignments !== undefined && p.max_reassignments !== null) throw new Invalid('Invalid max_reassignments: reassignment on a missed first response is not available yet');
-  if (p.route_unowned_replies) throw new Invalid('Invalid route_unowned_replies: routing replies from unowned clients is not available yet');
+  const minMs = options.minFirstResponseMs ?? MIN_FIRST_RESPONSE_MS;
+  if (p.first_response_within !== undefined && p.first_response_within !== null) {
+    const parts = parseIsoDuration(p.first_response_within);
+    if (!parts || lengthMs(parts) < minMs || lengthMs(parts) > MAX_DURATION_MS) {
+      throw new Invalid(`Invalid first_response_within: ${DURATION_RULE}, at least ${minMs / 1000} seconds and at most 10 years`);
+    }
+  }
+  if (p.max_reassignments != null && !p.first_response_within) throw new Invalid('Invalid max_reassignments: needs first_response_within');
   return {
     team: p.team,
     strategy: p.strategy,
@@ -64,7 +73,9 @@ export function parsePolicyRequest(body: unknown): PolicySettings {
     sticky: p.sticky,
     assignment_duration: p.assignment_duration ?? null,
     when_none_eligible: p.when_none_eligible,
-    route_unowned_replies: false,
+    route_unowned_replies: p.route_unowned_replies,
+    // Only when set: a policy without them keeps the settings (and version) it had.
+    ...(p.first_response_within && { first_response_within: p.first_response_within, max_reassignments: p.max_reassignments ?? 0 }),
   };
 }
 

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { routeClient, type RouteOutcome } from '../../db/routing-decisions';
 import type { Scope } from '../../db/scope';
 import { startOrWakeExpiry } from '../../starters/assignment-expiry-workflow';
+import { startFirstResponseClock } from '../../starters/first-response-workflow';
 import { findOwnedClient } from '../clients/owned-client';
 import { Conflict, NotFound } from '../errors';
 import { readIdempotencyKey } from '../messages/idempotency';
@@ -21,6 +22,25 @@ export const NO_AGENT_AVAILABLE = 'No agent is available';
 export type RouteAnswer =
   | { status: 'assigned'; body: { decision_id: string; status: 'assigned'; agent: string; dt_until: string } }
   | { status: 'queued'; body: { decision_id: string; status: 'queued'; position: number } };
+
+/**
+ * What follows a committed route: the new assignment's expiry workflow and first-response clock (the
+ * reconciler restores an expiry workflow a failure left missing), and the queue's workflow for the
+ * first client waiting (for a shift start or an absence end; behind it one already runs, and capacity
+ * freed wakes it, src/use-cases/routing/wake.ts).
+ */
+export async function afterRouted(deps: RoutingDeps, outcome: Extract<RouteOutcome, { outcome: 'decided' }>, policy: { business: string; pk: string; id: string }): Promise<void> {
+  const { decision, assigned, position } = outcome;
+  if (assigned) {
+    try {
+      await startOrWakeExpiry(deps.temporal, deps.taskQueue, assigned.workflowId, assigned.expiry);
+      if (outcome.firstResponse) await startFirstResponseClock(deps.temporal, deps.taskQueue, { business: policy.business, decisionId: decision.id });
+    } catch (error) {
+      deps.log?.(error);
+    }
+  }
+  if (decision.status === 'queued' && !outcome.repeated && position === 1) await wakePolicyQueue(deps, policy);
+}
 
 /**
  * POST /clients/{_id}/route: the Idempotency-Key, the body, the client (404), the policy (404), then one
@@ -46,18 +66,8 @@ export async function routeClientRequest(deps: RoutingDeps, scope: Scope, client
   }
   if (outcome.outcome === 'keyReused') throw new Conflict('Idempotency-Key was already used with a different request', 'idempotency-key-reused');
   if (outcome.outcome === 'policyGone') throw new NotFound('Routing policy not found');
-  const { decision, assigned, position } = outcome;
-
-  if (assigned) {
-    try {
-      await startOrWakeExpiry(deps.temporal, deps.taskQueue, assigned.workflowId, assigned.expiry);
-    } catch (error) {
-      deps.log?.(error);
-    }
-  }
-  // The first client waiting needs the queue's workflow running (for a shift start or an absence end);
-  // behind it one already runs, and capacity freed wakes it (src/use-cases/routing/wake.ts).
-  if (decision.status === 'queued' && !outcome.repeated && position === 1) await wakePolicyQueue(deps, policy);
+  const { decision, position } = outcome;
+  await afterRouted(deps, outcome, policy);
 
   switch (decision.status) {
     case 'assigned':

@@ -9,7 +9,7 @@ import { routingApi } from './routing';
 const ASSIGNMENT_TYPES: EventType[] = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'];
 const MESSAGE_TYPES: EventType[] = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed'];
 const ROTATION_TYPES: EventType[] = ['rotation.stopped'];
-const ROUTING_TYPES: EventType[] = ['routing.assigned', 'routing.queued', 'routing.no_eligible_agent'];
+const ROUTING_TYPES: EventType[] = ['routing.assigned', 'routing.queued', 'routing.reassigned', 'routing.escalated', 'routing.no_eligible_agent'];
 const CLIENT_TYPES: EventType[] = ['client.deleted'];
 
 const reason = {
@@ -29,6 +29,16 @@ function withEventFields(resource: OpenApiObject, extra: Record<string, OpenApiO
     additionalProperties: false,
     properties: { ...extra, ...resource.properties },
   };
+}
+
+/** The decision, its reason, and for `routing.reassigned` the agent it was taken from. */
+function routingEventData(): OpenApiObject {
+  const data = withEventFields(
+    routingApi.schemas!.RoutingDecision,
+    { reason },
+    'The decision as `GET /routing-decisions/{id}` shows it, and the reason (`api` a route request, `rule` the queue assigning a waiting client or the first-response clock reassigning or escalating).',
+  );
+  return { ...data, properties: { ...data.properties, previous_agent: { ...ref('schemas', 'ResourceId'), description: '`routing.reassigned` only: the owner that did not answer in time.' } } };
 }
 
 function eventSchema(types: EventType[], data: string, description: string): OpenApiObject {
@@ -79,7 +89,7 @@ export const eventsApi: ApiPart = {
         'Every change of an assignment or a message, and a rotation stopped, recorded in the transaction that made it: `assignment.created`, ' +
         '`assignment.updated`, `assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, ' +
         '`message.delivered`, `message.undelivered` (a carrier\'s receipt), `message.failed`, `message.canceled`, `message.suppressed` (not sent: the recipient opted out), `message.received` (a text the client sent), ' +
-        '`rotation.stopped`, `routing.assigned`, `routing.queued`, `routing.no_eligible_agent` (lead routing\'s decisions), `client.deleted` (a client erased: its earlier events lose its phone, name and texts), `crm.owner_sync_failed` and `crm.owner_conflict` (a connected CRM\'s lead, see `docs/integrations.md`). ' +
+        '`rotation.stopped`, `routing.assigned`, `routing.queued`, `routing.reassigned`, `routing.escalated`, `routing.no_eligible_agent` (lead routing\'s decisions; `routing.reassigned` also names `previous_agent`), `client.deleted` (a client erased: its earlier events lose its phone, name and texts), `crm.owner_sync_failed` and `crm.owner_conflict` (a connected CRM\'s lead, see `docs/integrations.md`). ' +
         'Read them here, in commit order, or receive them by webhook.',
     },
   ],
@@ -116,8 +126,12 @@ export const eventsApi: ApiPart = {
     ),
     ReceivedMessageEvent: eventSchema(['message.received'], 'ReceivedMessageEventData', 'A text the client sent, matched to the latest message to its number that the carrier accepted.'),
     RotationEvent: eventSchema(ROTATION_TYPES, 'RotationEventData', 'A rotation stopped.'),
-    RoutingEventData: withEventFields(routingApi.schemas!.RoutingDecision, { reason }, 'The decision as `GET /routing-decisions/{id}` shows it, and the reason (`api` a route request, `rule` the queue assigning a waiting client).'),
-    RoutingEvent: eventSchema(ROUTING_TYPES, 'RoutingEventData', 'A routing decision: a client assigned or queued, or nobody eligible under a `reject` policy.'),
+    RoutingEventData: routingEventData(),
+    RoutingEvent: eventSchema(
+      ROUTING_TYPES,
+      'RoutingEventData',
+      'A routing decision: a client assigned or queued, nobody eligible under a `reject` policy, a client moved to another member after a missed first response, or escalated (its owner keeps it).',
+    ),
     ClientEventData: {
       type: 'object',
       description: 'The erased client\'s id, when it was erased, and the reason (`api`: its owner\'s DELETE).',

@@ -62,6 +62,7 @@ export const messageBatchesApi: ApiPart = {
               client: { type: ['string', 'null'] },
               client_phone: { type: ['string', 'null'] },
               client_name: { type: ['string', 'null'], maxLength: 200 },
+              agent: { type: ['string', 'null'], description: 'As `agent` of `POST /messages`: the caller\'s agent the message answers for.' },
               text_message: { type: ['string', 'null'], description: 'This recipient\'s own text.' },
             },
           },

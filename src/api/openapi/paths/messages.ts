@@ -109,6 +109,13 @@ export const messagesApi: ApiPart = {
           },
           examples: [{ from: '08:00', to: '21:00', timezone: 'America/New_York' }],
         },
+        agent: {
+          type: ['string', 'null'],
+          description:
+            'The caller\'s agent the message answers for (else 400 `Agent {id} not found or not authorized`). Accepting a message to a `client` that names its owner ' +
+            'counts as that owner\'s first response to the routing decision that gave it the client (lead routing). Not stored on the message.',
+          examples: ['a1'],
+        },
       },
     },
     AcceptedMessage: {

@@ -22,6 +22,8 @@ const POLICY_EXAMPLE = {
   working_hours: true,
   sticky: false,
   assignment_duration: 'P14D',
+  first_response_within: 'PT15M',
+  max_reassignments: 2,
   when_none_eligible: 'queue',
   route_unowned_replies: false,
   created_at: '2026-11-25T09:00:00.000Z',
@@ -44,6 +46,9 @@ const DECISION_EXAMPLE = {
   dt_until: '2026-12-09T10:00:00.000Z',
   queued_at: null,
   decided_at: '2026-11-25T10:00:00.000Z',
+  answered_at: null,
+  reassignments: 0,
+  escalated_at: null,
   candidates: [
     { agent: 'a1', eligible: false, reasons: ['away'], load: 0, capacity: 5 },
     { agent: 'a2', eligible: true, reasons: [], load: 2, capacity: 5 },
@@ -96,7 +101,7 @@ export const routingApi: ApiPart = {
     RoutingPolicyRequest: {
       type: 'object',
       required: ['team'],
-      description: 'Unknown fields are ignored. `first_response_within`, `max_reassignments` and `route_unowned_replies: true` are refused (400) until reassignment is built.',
+      description: 'Unknown fields are ignored.',
       properties: {
         team: ref('schemas', 'ResourceId'),
         strategy: { enum: [...ROUTING_STRATEGIES], default: 'round_robin' },
@@ -104,13 +109,25 @@ export const routingApi: ApiPart = {
         working_hours: { type: 'boolean', default: true, description: 'Skip agents outside their working hours.' },
         sticky: { type: 'boolean', default: false, description: 'A client routed again goes back to its last owner under this policy when eligible.' },
         assignment_duration: { type: ['string', 'null'], description: 'ISO 8601 duration: a routed assignment\'s `dt_until` is this far ahead; absent: the default 2143-06-23.', examples: ['P14D'] },
+        first_response_within: {
+          type: ['string', 'null'],
+          description:
+            'ISO 8601 duration, at least 10 seconds: the owner must answer a routed client within it (a message naming the agent, or accept), else the client goes to another ' +
+            'eligible member. With `working_hours` the clock runs only inside the owner\'s hours. Absent or null: no clock.',
+          examples: ['PT15M'],
+        },
+        max_reassignments: { type: ['integer', 'null'], minimum: 0, maximum: 100, description: 'How many times a missed first response moves the client (default 0: escalate at once). Needs `first_response_within`.' },
         when_none_eligible: { enum: ['queue', 'reject'], default: 'queue' },
-        route_unowned_replies: { type: 'boolean', const: false, default: false },
+        route_unowned_replies: {
+          type: 'boolean',
+          default: false,
+          description: 'A text from a client of the caller that holds no active assignment routes the client by this policy (at most one policy of a user says true: 400 otherwise).',
+        },
       },
     },
     RoutingPolicy: {
       type: 'object',
-      required: ['_id', 'version', 'team', 'strategy', 'capacity', 'working_hours', 'sticky', 'assignment_duration', 'when_none_eligible', 'route_unowned_replies', 'created_at', 'updated_at'],
+      required: ['_id', 'version', 'team', 'strategy', 'capacity', 'working_hours', 'sticky', 'assignment_duration', 'first_response_within', 'max_reassignments', 'when_none_eligible', 'route_unowned_replies', 'created_at', 'updated_at'],
       additionalProperties: false,
       properties: {
         _id: ref('schemas', 'ResourceId'),
@@ -121,6 +138,8 @@ export const routingApi: ApiPart = {
         working_hours: { type: 'boolean' },
         sticky: { type: 'boolean' },
         assignment_duration: { type: ['string', 'null'] },
+        first_response_within: { type: ['string', 'null'] },
+        max_reassignments: { type: ['integer', 'null'] },
         when_none_eligible: { enum: ['queue', 'reject'] },
         route_unowned_replies: { type: 'boolean' },
         created_at: ref('schemas', 'DateTime'),
@@ -159,7 +178,7 @@ export const routingApi: ApiPart = {
     },
     RoutingDecision: {
       type: 'object',
-      required: ['decision_id', 'policy', 'version', 'client', 'status', 'agent', 'dt_until', 'queued_at', 'decided_at', 'candidates'],
+      required: ['decision_id', 'policy', 'version', 'client', 'status', 'agent', 'dt_until', 'queued_at', 'decided_at', 'answered_at', 'reassignments', 'escalated_at', 'candidates'],
       additionalProperties: false,
       properties: {
         decision_id: uuid,
@@ -170,7 +189,10 @@ export const routingApi: ApiPart = {
         agent: { oneOf: [ref('schemas', 'ResourceId'), { type: 'null' }] },
         dt_until: { type: ['string', 'null'], format: 'date-time' },
         queued_at: { type: ['string', 'null'], format: 'date-time', description: 'When it joined the queue; null if it never waited.' },
-        decided_at: { ...ref('schemas', 'DateTime'), description: 'When it reached its status.' },
+        decided_at: { ...ref('schemas', 'DateTime'), description: 'When it reached its status (for a reassigned one: when its current owner got the client, the start of its first-response clock).' },
+        answered_at: { type: ['string', 'null'], format: 'date-time', description: 'When the current owner answered (a message naming it, or accept); null while unanswered.' },
+        reassignments: { type: 'integer', minimum: 0, description: 'How many times a missed first response moved the client.' },
+        escalated_at: { type: ['string', 'null'], format: 'date-time', description: 'When a missed first response found no reassignment left or nobody else eligible: the owner kept the client.' },
         candidates: { type: 'array', items: ref('schemas', 'RoutingCandidate'), description: 'Every team member in member order, as assessed when it was last decided (for a queued one: its last look).' },
       },
     },
@@ -265,7 +287,8 @@ export const routingApi: ApiPart = {
             teamNotAuthorized: 'Team sales not found or not authorized',
             invalidStrategy: 'Invalid strategy: Invalid option: expected one of "round_robin"|"weighted"|"least_loaded"',
             invalidDuration: 'Invalid assignment_duration: must be an ISO 8601 duration such as P14D or PT8H, longer than zero and at most 10 years',
-            notYet: 'Invalid first_response_within: reassignment on a missed first response is not available yet',
+            invalidFirstResponse: 'Invalid first_response_within: must be an ISO 8601 duration such as P14D or PT8H, at least 10 seconds and at most 10 years',
+            secondUnownedReplies: 'Invalid route_unowned_replies: policy sales already routes unowned replies',
             ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),
@@ -355,6 +378,69 @@ export const routingApi: ApiPart = {
           400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
           404: problem(404, 'No such decision of the caller.', { decisionNotFound: 'Routing decision not found', ...NO_ROUTE_EXAMPLE }),
           ...businessResponses(false),
+        },
+      },
+    },
+    [`${PREFIX}/agents/{_id}/reroute`]: {
+      parameters: [ref('parameters', 'businessname'), idParameter('agent', 'a1')],
+      post: {
+        operationId: 'rerouteAgent',
+        tags: ['Routing'],
+        summary: 'Route again every client the agent holds (a rep who leaves)',
+        description:
+          'Each client the agent holds now is routed again, never to this agent: by `policy`, else by the policy that routed it (a client assigned by hand stays when no ' +
+          '`policy` is named). The agent\'s assignment ends (`ended_by` user/api) when the client gets a new owner or waits in the queue; it stays when a `reject` policy finds nobody.',
+        requestBody: {
+          required: false,
+          content: { 'application/json': { schema: { type: 'object', properties: { policy: { ...ref('schemas', 'ResourceId'), description: 'Route every client by this policy.' } } }, example: { policy: 'sales' } } },
+        },
+        responses: {
+          200: json(
+            'One item per client the agent held, oldest assignment first.',
+            {
+              type: 'object',
+              required: ['agent', 'decisions'],
+              additionalProperties: false,
+              properties: {
+                agent: ref('schemas', 'ResourceId'),
+                decisions: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['client', 'status', 'decision_id', 'agent', 'position'],
+                    additionalProperties: false,
+                    properties: {
+                      client: ref('schemas', 'ResourceId'),
+                      status: { enum: ['assigned', 'queued', 'rejected', 'kept'], description: '`kept` (and `rejected`): the agent keeps the client.' },
+                      decision_id: { oneOf: [uuid, { type: 'null' }] },
+                      agent: { oneOf: [ref('schemas', 'ResourceId'), { type: 'null' }], description: 'Who holds the client now; null while it waits.' },
+                      position: { type: ['integer', 'null'], minimum: 1 },
+                    },
+                  },
+                },
+              },
+            },
+            { example: { agent: 'a1', decisions: [{ client: 'c7', status: 'assigned', decision_id: DECISION_ID, agent: 'a2', position: null }] } },
+          ),
+          400: problem(400, 'A field is invalid.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
+          404: problem(404, 'No such agent or policy of the caller.', { agentNotFound: 'Agent not found', policyNotFound: 'Routing policy not found', ...NO_ROUTE_EXAMPLE }),
+          ...businessResponses(true),
+        },
+      },
+    },
+    [`${PREFIX}/routing-decisions/{id}/accept`]: {
+      parameters: [ref('parameters', 'businessname'), { name: 'id', in: 'path', required: true, description: 'The decision\'s id (`decision_id`).', schema: { type: 'string' } }],
+      post: {
+        operationId: 'acceptRoutingDecision',
+        tags: ['Routing'],
+        summary: 'The owner takes the routed client: its first-response clock stops',
+        description: 'Counts as the owner\'s first response. Accepting again answers the same. No body.',
+        responses: {
+          200: json('The decision, with `answered_at`.', ref('schemas', 'RoutingDecision'), { example: { ...DECISION_EXAMPLE, answered_at: '2026-11-25T10:03:00.000Z' } }),
+          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
+          404: problem(404, 'No such decision of the caller.', { decisionNotFound: 'Routing decision not found', ...NO_ROUTE_EXAMPLE }),
+          409: problem(409, 'The decision assigns nobody (queued, rejected or canceled).', { notAssigned: `Routing decision ${DECISION_ID} is queued: there is no owner to accept it` }),
+          ...businessResponses(true),
         },
       },
     },

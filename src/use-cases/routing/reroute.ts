@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { findAgent } from '../../db/agents';
+import { listHeldClients, type HeldCursor } from '../../db/assignments';
+import { withEvents } from '../../db/events';
+import { rerouteAssignment } from '../../db/routing-decisions';
+import { findPolicy } from '../../db/routing-policies';
+import type { Scope } from '../../db/scope';
+import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
+import { NotFound } from '../errors';
+import { parseBody, RESOURCE_ID_PATTERN, resourceId } from '../input/validation';
+import { findOwnedPolicy } from './policies';
+import { afterRouted, type RoutingDeps } from './route';
+import { createSerialRunner } from './serial';
+import { wakeWaitingQueues } from './wake';
+
+const serially = createSerialRunner();
+const PAGE = 100;
+
+export interface RerouteItem {
+  client: string;
+  /** `kept`: the agent keeps the client — no policy to route it by, or nobody eligible under a `reject` policy (`decision_id` then says so). */
+  status: 'assigned' | 'queued' | 'rejected' | 'kept';
+  decision_id: string | null;
+  agent: string | null;
+  position: number | null;
+}
+
+/**
+ * POST /agents/{_id}/reroute `{ policy? }`: every client the agent holds now is routed again, never to
+ * that agent — by `policy`, else by the policy that routed it (a client assigned by hand, without
+ * `policy`, stays). Each client is one transaction under its policy's lock; the agent's assignment ends
+ * when the client gets a new owner or waits, and stays when a `reject` policy finds nobody.
+ */
+export async function rerouteAgentRequest(deps: RoutingDeps, scope: Scope, agentId: string, body: unknown): Promise<{ agent: string; decisions: RerouteItem[] }> {
+  const request = parseBody(z.object({ policy: resourceId.nullish() }), body ?? {});
+  const agent = RESOURCE_ID_PATTERN.test(agentId) ? await findAgent(deps.prisma, scope, agentId) : null;
+  if (!agent) throw new NotFound('Agent not found');
+  const named = request.policy ? await findOwnedPolicy(deps.prisma, scope, request.policy) : null;
+
+  const decisions: RerouteItem[] = [];
+  let after: HeldCursor | undefined;
+  for (;;) {
+    const page = await listHeldClients(deps.prisma, agent.pk, new Date(), after, PAGE);
+    for (const held of page) {
+      const routedBy = held.routedBy as { policy?: string } | null;
+      const policy = named ?? (routedBy?.policy ? await findPolicy(deps.prisma, scope, routedBy.policy) : null);
+      const kept: RerouteItem = { client: held.client.id, status: 'kept', decision_id: null, agent: agent.id, position: null };
+      if (!policy) {
+        decisions.push(kept);
+        continue;
+      }
+      const input = {
+        policyPk: policy.pk,
+        client: { pk: held.clientPk, id: held.client.id },
+        notes: held.notes,
+        idempotencyKey: null,
+        requestHash: 'reroute',
+        at: new Date(),
+        replacing: { agentId: agent.id, assignmentId: held.id },
+      };
+      const outcome = await serially(policy.pk, () => withEvents(deps.prisma, (tx, record) => rerouteAssignment(tx, record, { ...input, at: new Date() })));
+      if (outcome.outcome !== 'decided') {
+        decisions.push(kept);
+        continue;
+      }
+      await afterRouted(deps, outcome, policy);
+      const { decision, position } = outcome;
+      if (decision.status !== 'rejected') await wakeExpiry(deps.temporal, held.workflowId, deps.log);
+      const status = decision.status === 'assigned' || decision.status === 'queued' || decision.status === 'rejected' ? decision.status : 'kept';
+      decisions.push({ client: held.client.id, status, decision_id: decision.id, agent: status === 'rejected' ? agent.id : (decision.agent?.id ?? null), position: decision.status === 'queued' ? position : null });
+    }
+    if (page.length < PAGE) break;
+    after = { createdAt: page.at(-1)!.createdAt, id: page.at(-1)!.id };
+  }
+  await wakeWaitingQueues(deps, scope);
+  return { agent: agent.id, decisions };
+}
