@@ -54,6 +54,16 @@ async function workflowIds(temporal: TemporalClient, query: string): Promise<Set
   return ids;
 }
 
+/** The rows of a query paged by key, a page at a time, until one comes back empty. */
+async function* keyPages<T>(page: (after: string | undefined) => Promise<T[]>, keyOf: (row: T) => string): AsyncGenerator<T[]> {
+  for (let after: string | undefined; ; ) {
+    const rows = await page(after);
+    if (rows.length === 0) return;
+    after = keyOf(rows[rows.length - 1]);
+    yield rows;
+  }
+}
+
 /** Running workflows of a type (started since `since`, when given). */
 const runningIds = (temporal: TemporalClient, workflowType: string, since?: Date) =>
   workflowIds(temporal, `WorkflowType = '${workflowType}' AND ExecutionStatus = 'Running'${since ? ` AND StartTime >= '${since.toISOString()}'` : ''}`);
@@ -194,10 +204,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       // start found Temporal down); the new run hands out what is due from the schedule. Rotations are
       // few (at most one per client and user): every pass checks them all.
       const runningRotations = await runningIds(temporal, ROTATION_WORKFLOW);
-      for (let afterKey: string | undefined; ; ) {
-        const rows = await activeRotationsChangedBefore(prisma, { before, business }, afterKey, PAGE);
-        if (rows.length === 0) break;
-        afterKey = rows[rows.length - 1].key;
+      for await (const rows of keyPages((after) => activeRotationsChangedBefore(prisma, { before, business }, after, PAGE), (row) => row.key)) {
         result.rotationsChecked += rows.length;
         for (const row of rows) {
           const workflowId = rotationWorkflowId({ business: row.business, clientPk: row.clientPk, rotationKey: row.key });
@@ -215,10 +222,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       // A routed client whose first-response clock never started (Temporal unreachable just after the
       // route's commit) or was terminated. A run that completed decided already (answered, escalated,
       // or its assignment ended): it is not started again.
-      for (let afterId: string | undefined; ; ) {
-        const rows = await unansweredDecisionsBefore(prisma, { before, business }, afterId, PAGE);
-        if (rows.length === 0) break;
-        afterId = rows[rows.length - 1].id;
+      for await (const rows of keyPages((after) => unansweredDecisionsBefore(prisma, { before, business }, after, PAGE), (row) => row.id)) {
         result.firstResponseClocksChecked += rows.length;
         for (const row of rows) {
           const input = { business: row.business, decisionId: row.id };

@@ -79,6 +79,16 @@ interface Attempt {
   assigned: (RecordedAssignment & { agentPk: string; assignmentId: string; dtUntil: string }) | null;
 }
 
+/** What a decision records of the assignment an attempt made: the policy's version, the agent, and why. */
+const assignedBy = (policy: PolicyRow, assigned: NonNullable<Attempt['assigned']>, candidates: Candidate[], at: Date) => ({
+  version: policy.version,
+  agentPk: assigned.agentPk,
+  assignmentId: assigned.assignmentId,
+  dtUntil: new Date(assigned.dtUntil),
+  candidates: candidates as unknown as Db.InputJsonArray,
+  decidedAt: at,
+});
+
 /** Assesses the members and, when `mayAssign` and one is eligible, assigns the client to the pick (sticky first). */
 async function attempt(
   tx: Tx,
@@ -246,16 +256,7 @@ export async function assignOldestWaiting(tx: Tx, record: RecordEvent, policyPk:
   }
   const decision = await tx.routingDecision.update({
     where: { id: oldest.id },
-    data: {
-      status: 'assigned',
-      waitingSlot: null,
-      version: policy.version,
-      agentPk: tried.assigned.agentPk,
-      assignmentId: tried.assigned.assignmentId,
-      dtUntil: new Date(tried.assigned.dtUntil),
-      candidates: tried.candidates as unknown as Db.InputJsonArray,
-      decidedAt: at,
-    },
+    data: { status: 'assigned', waitingSlot: null, ...assignedBy(policy, tried.assigned, tried.candidates, at) },
     include: DECISION_INCLUDE,
   });
   events.push(routingEvent('routing.assigned', decision, scope, 'rule'));
@@ -347,12 +348,7 @@ export async function firstResponseStep(tx: Tx, record: RecordEvent, decisionId:
   const decision = await tx.routingDecision.update({
     where: { id: d.id },
     data: {
-      version: policy.version,
-      agentPk: tried.assigned.agentPk,
-      assignmentId: tried.assigned.assignmentId,
-      dtUntil: new Date(tried.assigned.dtUntil),
-      candidates: tried.candidates as unknown as Db.InputJsonArray,
-      decidedAt: at,
+      ...assignedBy(policy, tried.assigned, tried.candidates, at),
       reassignments: { increment: 1 },
       heldBy: heldPks,
     },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { NewInboundEvent } from '../../db/crm-inbound-events';
 import { verifyHubspotSignature } from '../../crm';
 import { Invalid } from '../errors';
-import { connectorForInbound, invalidSignature, recordAndHandOver, type InboundDeps, type Recorded } from './inbound';
+import { connectorForInbound, invalidSignature, jsonBodyOf, recordAndHandOver, type InboundDeps, type Recorded } from './inbound';
 
 /*
  * HubSpot's webhooks (v3 signatures): an array of up to 100 events. `contact.creation` routes the
@@ -34,12 +34,7 @@ const hubspotBody = z.array(z.unknown()).min(1).max(MAX_HUBSPOT_EVENTS);
 
 /** The events of the delivery this service acts on; an unreadable one is a 400 (HubSpot retries, so nothing is half recorded). */
 function eventsOf(rawBody: Buffer): NewInboundEvent[] {
-  let body: unknown;
-  try {
-    body = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    throw new Invalid('Malformed JSON body', 'malformed-json');
-  }
+  const body = jsonBodyOf(rawBody);
   const list = hubspotBody.safeParse(body);
   if (!list.success) throw new Invalid(`Invalid body: must be an array of 1 to ${MAX_HUBSPOT_EVENTS} HubSpot events`);
   return list.data.flatMap((item, i) => {

@@ -6,7 +6,7 @@ import type { Prisma } from '../../db/prisma';
 import type { Crm } from '../../domain';
 import type { SecretBox } from '../../secrets/secret-box';
 import { signalCrmLeadWorkflow } from '../../starters/process-crm-lead-workflow';
-import { Unauthenticated } from '../errors';
+import { Invalid, Unauthenticated } from '../errors';
 import { openCrmSecrets } from './connectors';
 
 /*
@@ -47,4 +47,13 @@ export async function recordAndHandOver(deps: InboundDeps, business: string, crm
     signalCrmLeadWorkflow(deps.temporal, deps.taskQueue, { business, crm, recordId }).catch((error) => deps.onHandOverError?.(error));
   }
   return { received: events.length, recorded: inserted };
+}
+
+/** A CRM's JSON body, read once its sender is verified; unreadable JSON is a 400 (the CRM retries, nothing is half recorded). */
+export function jsonBodyOf(rawBody: Buffer): unknown {
+  try {
+    return JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new Invalid('Malformed JSON body', 'malformed-json');
+  }
 }

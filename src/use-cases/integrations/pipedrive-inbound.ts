@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { verifyBasicAuth } from '../../crm';
 import { Invalid } from '../errors';
-import { connectorForInbound, invalidSignature, recordAndHandOver, type InboundDeps, type Recorded } from './inbound';
+import { connectorForInbound, invalidSignature, jsonBodyOf, recordAndHandOver, type InboundDeps, type Recorded } from './inbound';
 
 /*
  * Pipedrive webhooks v2: authenticated only by the HTTP Basic credentials set on the webhook (compared
@@ -28,12 +28,7 @@ export async function receivePipedriveWebhook(deps: InboundDeps, business: strin
   const { connector, secrets } = await connectorForInbound(deps, business, 'pipedrive');
   const user = (connector.settings as Record<string, string>).webhook_user;
   if (!verifyBasicAuth(authorization, user ?? '', secrets.webhook_password ?? '')) throw invalidSignature();
-  let body: unknown;
-  try {
-    body = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    throw new Invalid('Malformed JSON body', 'malformed-json');
-  }
+  const body = jsonBodyOf(rawBody);
   const parsed = pipedriveBody.safeParse(body);
   if (!parsed.success) throw new Invalid('Invalid body: must be a Pipedrive webhook (v2) with meta.action and meta.entity');
   const { meta, data, previous } = parsed.data;
