@@ -1,8 +1,10 @@
 import { CRMS } from '../../../domain';
-import type { ApiPart } from '../components';
+import type { ApiPart, OpenApiObject } from '../components';
 import { badBody, badParameters, closedObject, common, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
 
 const crmParameter = pathParameter('crm', 'The CRM: `hubspot`, `salesforce` or `pipedrive`.', { enum: [...CRMS] }, 'hubspot');
+/** A path about one CRM's connector: the business, then the CRM. */
+const crmPath = (operations: OpenApiObject) => inBusiness(operations, crmParameter);
 const businessParameter = pathParameter(
   'business',
   'The business whose connector the CRM posts to (`{businessname}` of the API\'s paths).',
@@ -13,6 +15,11 @@ const businessParameter = pathParameter(
 const inboundAnswer = closedObject(['received', 'recorded'], {
   received: { type: 'integer', description: 'Events in the delivery this service acts on.' },
   recorded: { type: 'integer', description: 'Of them, the ones not seen before (a repeat delivery records none).' },
+});
+const syncOutcome = closedObject(['listed', 'recorded', 'resumed'], {
+  listed: { type: 'integer', description: 'Records the CRM created in the last 24 hours.' },
+  recorded: { type: 'integer', description: 'Of them, the ones no creation was recorded for: routed now.' },
+  resumed: { type: 'integer', description: 'Records whose unhandled events were handed to their workflows again.' },
 });
 
 const CONNECTED_AT = '2026-11-25T20:00:00.000Z';
@@ -58,11 +65,7 @@ export const integrationsApi: ApiPart = {
       }),
       examples: [connector],
     },
-    CrmSyncOutcome: closedObject(['listed', 'recorded', 'resumed'], {
-      listed: { type: 'integer', description: 'Records the CRM created in the last 24 hours.' },
-      recorded: { type: 'integer', description: 'Of them, the ones no creation was recorded for: routed now.' },
-      resumed: { type: 'integer', description: 'Records whose unhandled events were handed to their workflows again.' },
-    }),
+    CrmSyncOutcome: syncOutcome,
     CrmConnectorRequest: {
       type: 'object',
       description: 'Unknown fields are ignored.',
@@ -77,52 +80,46 @@ export const integrationsApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/integrations/{crm}`]: inBusiness(
-      {
-        put: operation('putCrmConnector', 'Integrations', 'Connect a CRM (or change its connector)', {
-          description:
-            'One connector per business and CRM, owned by the user who set it: the clients it creates are that user\'s. The answer names `inbound_url`, the URL to paste into the CRM.',
-          requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'CrmConnectorRequest') } } },
-          responses: routeResponses(true, {
-            200: json('Changed.', ref('schemas', 'CrmConnector'), { example: connector }),
-            201: json('Created.', ref('schemas', 'CrmConnector'), { example: connector }),
-            400: badBody('A field is not valid.', {
-              unknownPolicy: 'Routing policy round-robin not found or not authorized',
-              agentsAndPolicy: 'Invalid policy: name the agents to assign or a routing policy, not both',
-              noAgents: 'Missing agents: name the agents to assign (or a routing policy)',
-              unknownAgent: 'Invalid agents: no agent a9',
-              missingSetting: 'Missing settings.client_secret: a hubspot connector needs client_secret, access_token',
-              badSetting: 'Invalid settings.instance_url: must be an https URL such as https://acme.my.salesforce.com',
-            }),
-            404: problem(404, 'No such CRM.', { ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
-            409: problem(409, 'Another user of the business set this connector.', { held: 'The business already has a hubspot connector, set by another user' }),
+    [`${PREFIX}/integrations/{crm}`]: crmPath({
+      put: operation('putCrmConnector', 'Integrations', 'Connect a CRM (or change its connector)', {
+        description:
+          'One connector per business and CRM, owned by the user who set it: the clients it creates are that user\'s. The answer names `inbound_url`, the URL to paste into the CRM.',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'CrmConnectorRequest') } } },
+        responses: routeResponses(true, {
+          200: json('Changed.', ref('schemas', 'CrmConnector'), { example: connector }),
+          201: json('Created.', ref('schemas', 'CrmConnector'), { example: connector }),
+          400: badBody('A field is not valid.', {
+            unknownPolicy: 'Routing policy round-robin not found or not authorized',
+            agentsAndPolicy: 'Invalid policy: name the agents to assign or a routing policy, not both',
+            noAgents: 'Missing agents: name the agents to assign (or a routing policy)',
+            unknownAgent: 'Invalid agents: no agent a9',
+            missingSetting: 'Missing settings.client_secret: a hubspot connector needs client_secret, access_token',
+            badSetting: 'Invalid settings.instance_url: must be an https URL such as https://acme.my.salesforce.com',
           }),
+          404: problem(404, 'No such CRM.', { ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
+          409: problem(409, 'Another user of the business set this connector.', { held: 'The business already has a hubspot connector, set by another user' }),
         }),
-        get: operation('getCrmConnector', 'Integrations', 'The connector, without its credentials', {
-          responses: routeResponses(false, { 200: json('The connector.', ref('schemas', 'CrmConnector'), { example: connector }), 400: BAD_CRM_PATH, 404: NO_CONNECTOR }),
+      }),
+      get: operation('getCrmConnector', 'Integrations', 'The connector, without its credentials', {
+        responses: routeResponses(false, { 200: json('The connector.', ref('schemas', 'CrmConnector'), { example: connector }), 400: BAD_CRM_PATH, 404: NO_CONNECTOR }),
+      }),
+      delete: operation('deleteCrmConnector', 'Integrations', 'Disconnect the CRM', {
+        description: 'Its inbound route answers 401 from now on. Clients and assignments it made stay.',
+        responses: routeResponses(false, { 204: { description: 'Removed.' }, 400: BAD_CRM_PATH, 404: NO_CONNECTOR }),
+      }),
+    }),
+    [`${PREFIX}/integrations/{crm}/sync`]: crmPath({
+      post: operation('syncCrmConnector', 'Integrations', 'Catch up with the CRM now', {
+        description:
+          'Lists through the CRM\'s API the records it created in the last 24 hours (at most 1,000, oldest first) and routes each one no creation was recorded for ' +
+          '(a webhook lost, or given up), once; hands events left unhandled for 5 minutes to their workflows again. The same sweep runs every hour for every connector.',
+        responses: routeResponses(false, {
+          200: json('Swept.', ref('schemas', 'CrmSyncOutcome'), { example: { listed: 12, recorded: 1, resumed: 0 } }),
+          400: BAD_CRM_PATH,
+          404: NO_CONNECTOR,
         }),
-        delete: operation('deleteCrmConnector', 'Integrations', 'Disconnect the CRM', {
-          description: 'Its inbound route answers 401 from now on. Clients and assignments it made stay.',
-          responses: routeResponses(false, { 204: { description: 'Removed.' }, 400: BAD_CRM_PATH, 404: NO_CONNECTOR }),
-        }),
-      },
-      crmParameter,
-    ),
-    [`${PREFIX}/integrations/{crm}/sync`]: inBusiness(
-      {
-        post: operation('syncCrmConnector', 'Integrations', 'Catch up with the CRM now', {
-          description:
-            'Lists through the CRM\'s API the records it created in the last 24 hours (at most 1,000, oldest first) and routes each one no creation was recorded for ' +
-            '(a webhook lost, or given up), once; hands events left unhandled for 5 minutes to their workflows again. The same sweep runs every hour for every connector.',
-          responses: routeResponses(false, {
-            200: json('Swept.', ref('schemas', 'CrmSyncOutcome'), { example: { listed: 12, recorded: 1, resumed: 0 } }),
-            400: BAD_CRM_PATH,
-            404: NO_CONNECTOR,
-          }),
-        }),
-      },
-      crmParameter,
-    ),
+      }),
+    }),
     '/integrations/hubspot/{business}/webhook': {
       parameters: [businessParameter],
       post: {
