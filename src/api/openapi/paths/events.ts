@@ -81,6 +81,10 @@ const assignmentEvent = {
 
 export const EVENT_EXAMPLE = assignmentEvent;
 
+const FEED_ORDER =
+  'The caller\'s events in this business, oldest first, in the order their changes were committed: an event never appears before one ' +
+  'that an earlier page ended with. Poll with the last `next_cursor` to follow along; events are kept.';
+
 export const eventsApi: ApiPart = {
   tags: [
     {
@@ -200,9 +204,7 @@ export const eventsApi: ApiPart = {
   paths: {
     [`${PREFIX}/events`]: inBusiness({
       get: operation('listEvents', 'Events', 'Read the caller\'s events', {
-        description:
-          'The caller\'s events in this business, oldest first, in the order their changes were committed: an event never appears before one ' +
-          'that an earlier page ended with. Poll with the last `next_cursor` to follow along; events are kept.',
+        description: FEED_ORDER,
         parameters: [
           queryParameter('after', 'The `next_cursor` of a previous page of this caller (the same business and user); absent: from the first event.', { type: 'string', maxLength: 100 }),
           queryParameter('type', 'Only this type, or `assignment.*` / `message.*` / `rotation.*` / `routing.*` / `client.*`.', { enum: [...EVENT_PATTERNS] }),

@@ -1,46 +1,31 @@
 import { CRMS } from '../../../domain';
-import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, json, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import type { ApiPart, OpenApiObject } from '../components';
+import { badBody, badParameters, closedObject, common, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
 
-const crmParameter = {
-  name: 'crm',
-  in: 'path',
-  required: true,
-  description: 'The CRM: `hubspot`, `salesforce` or `pipedrive`.',
-  schema: { enum: [...CRMS] },
-  example: 'hubspot',
-};
+const crmParameter = pathParameter('crm', 'The CRM: `hubspot`, `salesforce` or `pipedrive`.', { enum: [...CRMS] }, 'hubspot');
+/** A path about one CRM's connector: the business, then the CRM. */
+const crmPath = (operations: OpenApiObject) => inBusiness(operations, crmParameter);
+const businessParameter = pathParameter(
+  'business',
+  'The business whose connector the CRM posts to (`{businessname}` of the API\'s paths).',
+  { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+  'acme',
+);
 
-const businessParameter = {
-  name: 'business',
-  in: 'path',
-  required: true,
-  description: 'The business whose connector the CRM posts to (`{businessname}` of the API\'s paths).',
-  schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
-  example: 'acme',
-};
+const inboundAnswer = closedObject(['received', 'recorded'], {
+  received: { type: 'integer', description: 'Events in the delivery this service acts on.' },
+  recorded: { type: 'integer', description: 'Of them, the ones not seen before (a repeat delivery records none).' },
+});
+const syncOutcome = closedObject(['listed', 'recorded', 'resumed'], {
+  listed: { type: 'integer', description: 'Records the CRM created in the last 24 hours.' },
+  recorded: { type: 'integer', description: 'Of them, the ones no creation was recorded for: routed now.' },
+  resumed: { type: 'integer', description: 'Records whose unhandled events were handed to their workflows again.' },
+});
 
-const inboundAnswer = {
-  type: 'object',
-  required: ['received', 'recorded'],
-  additionalProperties: false,
-  properties: {
-    received: { type: 'integer', description: 'Events in the delivery this service acts on.' },
-    recorded: { type: 'integer', description: 'Of them, the ones not seen before (a repeat delivery records none).' },
-  },
-};
-
+const CONNECTED_AT = '2026-11-25T20:00:00.000Z';
 const connector = {
-  crm: 'hubspot',
-  agents: ['a1'],
-  policy: null,
-  settings: { app_id: '1234567' },
-  secrets_set: ['access_token', 'client_secret'],
-  agent_map: { '90210': 'a1' },
-  follow_crm_owner: false,
-  inbound_url: 'https://crm.example.com/integrations/hubspot/acme/webhook',
-  created_at: '2026-11-25T20:00:00.000Z',
-  updated_at: '2026-11-25T20:00:00.000Z',
+  crm: 'hubspot', agents: ['a1'], policy: null, settings: { app_id: '1234567' }, secrets_set: ['access_token', 'client_secret'], agent_map: { '90210': 'a1' },
+  follow_crm_owner: false, inbound_url: 'https://crm.example.com/integrations/hubspot/acme/webhook', created_at: CONNECTED_AT, updated_at: CONNECTED_AT,
 };
 
 const settingsDescription =
@@ -50,6 +35,10 @@ const settingsDescription =
   'Pipedrive: `api_token`, `webhook_user`, `webhook_password` (the HTTP Basic credentials set on the webhook).';
 
 const unknownCrm = { unknownCrm: 'Unknown CRM zoho: one of hubspot, salesforce, pipedrive' };
+const BAD_CRM_PATH = badParameters('The path is not valid.', {});
+const NO_CONNECTOR = problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE });
+/** The shared statuses an inbound route can answer besides its own 400 and 401. */
+const INBOUND_RESPONSES = { 413: common[413], 500: common[500], 503: common[503] };
 
 export const integrationsApi: ApiPart = {
   tags: [
@@ -62,10 +51,7 @@ export const integrationsApi: ApiPart = {
   ],
   schemas: {
     CrmConnector: {
-      type: 'object',
-      required: ['crm', 'agents', 'policy', 'settings', 'secrets_set', 'agent_map', 'follow_crm_owner', 'inbound_url', 'created_at', 'updated_at'],
-      additionalProperties: false,
-      properties: {
+      ...closedObject(['crm', 'agents', 'policy', 'settings', 'secrets_set', 'agent_map', 'follow_crm_owner', 'inbound_url', 'created_at', 'updated_at'], {
         crm: { enum: [...CRMS] },
         agents: { type: 'array', items: { type: 'string' }, description: 'Whom a new lead is assigned to (all of them; the first one\'s CRM owner id is written back).' },
         policy: { type: ['string', 'null'], description: 'The routing policy each new lead is routed by (then `agents` is empty), or null.' },
@@ -76,19 +62,10 @@ export const integrationsApi: ApiPart = {
         inbound_url: { type: 'string', format: 'uri', description: 'What to paste into the CRM: `<PUBLIC_BASE_URL>/integrations/{crm}/{business}/webhook` (Salesforce: `…/outbound-message`).' },
         created_at: ref('schemas', 'DateTime'),
         updated_at: ref('schemas', 'DateTime'),
-      },
+      }),
       examples: [connector],
     },
-    CrmSyncOutcome: {
-      type: 'object',
-      required: ['listed', 'recorded', 'resumed'],
-      additionalProperties: false,
-      properties: {
-        listed: { type: 'integer', description: 'Records the CRM created in the last 24 hours.' },
-        recorded: { type: 'integer', description: 'Of them, the ones no creation was recorded for: routed now.' },
-        resumed: { type: 'integer', description: 'Records whose unhandled events were handed to their workflows again.' },
-      },
-    },
+    CrmSyncOutcome: syncOutcome,
     CrmConnectorRequest: {
       type: 'object',
       description: 'Unknown fields are ignored.',
@@ -103,74 +80,46 @@ export const integrationsApi: ApiPart = {
     },
   },
   paths: {
-    [`${PREFIX}/integrations/{crm}`]: {
-      parameters: [ref('parameters', 'businessname'), crmParameter],
-      put: {
-        operationId: 'putCrmConnector',
-        tags: ['Integrations'],
-        summary: 'Connect a CRM (or change its connector)',
+    [`${PREFIX}/integrations/{crm}`]: crmPath({
+      put: operation('putCrmConnector', 'Integrations', 'Connect a CRM (or change its connector)', {
         description:
           'One connector per business and CRM, owned by the user who set it: the clients it creates are that user\'s. The answer names `inbound_url`, the URL to paste into the CRM.',
         requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'CrmConnectorRequest') } } },
-        responses: {
+        responses: routeResponses(true, {
           200: json('Changed.', ref('schemas', 'CrmConnector'), { example: connector }),
           201: json('Created.', ref('schemas', 'CrmConnector'), { example: connector }),
-          400: problem(400, 'A field is not valid.', {
+          400: badBody('A field is not valid.', {
             unknownPolicy: 'Routing policy round-robin not found or not authorized',
             agentsAndPolicy: 'Invalid policy: name the agents to assign or a routing policy, not both',
             noAgents: 'Missing agents: name the agents to assign (or a routing policy)',
             unknownAgent: 'Invalid agents: no agent a9',
             missingSetting: 'Missing settings.client_secret: a hubspot connector needs client_secret, access_token',
             badSetting: 'Invalid settings.instance_url: must be an https URL such as https://acme.my.salesforce.com',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, 'No such CRM.', { ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
           409: problem(409, 'Another user of the business set this connector.', { held: 'The business already has a hubspot connector, set by another user' }),
-          ...businessResponses(true),
-        },
-      },
-      get: {
-        operationId: 'getCrmConnector',
-        tags: ['Integrations'],
-        summary: 'The connector, without its credentials',
-        responses: {
-          200: json('The connector.', ref('schemas', 'CrmConnector'), { example: connector }),
-          400: problem(400, 'The path is not valid.', BAD_PATH_EXAMPLE),
-          404: problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
-      },
-      delete: {
-        operationId: 'deleteCrmConnector',
-        tags: ['Integrations'],
-        summary: 'Disconnect the CRM',
+        }),
+      }),
+      get: operation('getCrmConnector', 'Integrations', 'The connector, without its credentials', {
+        responses: routeResponses(false, { 200: json('The connector.', ref('schemas', 'CrmConnector'), { example: connector }), 400: BAD_CRM_PATH, 404: NO_CONNECTOR }),
+      }),
+      delete: operation('deleteCrmConnector', 'Integrations', 'Disconnect the CRM', {
         description: 'Its inbound route answers 401 from now on. Clients and assignments it made stay.',
-        responses: {
-          204: { description: 'Removed.' },
-          400: problem(400, 'The path is not valid.', BAD_PATH_EXAMPLE),
-          404: problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
-      },
-    },
-    [`${PREFIX}/integrations/{crm}/sync`]: {
-      parameters: [ref('parameters', 'businessname'), crmParameter],
-      post: {
-        operationId: 'syncCrmConnector',
-        tags: ['Integrations'],
-        summary: 'Catch up with the CRM now',
+        responses: routeResponses(false, { 204: { description: 'Removed.' }, 400: BAD_CRM_PATH, 404: NO_CONNECTOR }),
+      }),
+    }),
+    [`${PREFIX}/integrations/{crm}/sync`]: crmPath({
+      post: operation('syncCrmConnector', 'Integrations', 'Catch up with the CRM now', {
         description:
           'Lists through the CRM\'s API the records it created in the last 24 hours (at most 1,000, oldest first) and routes each one no creation was recorded for ' +
           '(a webhook lost, or given up), once; hands events left unhandled for 5 minutes to their workflows again. The same sweep runs every hour for every connector.',
-        responses: {
+        responses: routeResponses(false, {
           200: json('Swept.', ref('schemas', 'CrmSyncOutcome'), { example: { listed: 12, recorded: 1, resumed: 0 } }),
-          400: problem(400, 'The path is not valid.', BAD_PATH_EXAMPLE),
-          404: problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
-      },
-    },
+          400: BAD_CRM_PATH,
+          404: NO_CONNECTOR,
+        }),
+      }),
+    }),
     '/integrations/hubspot/{business}/webhook': {
       parameters: [businessParameter],
       post: {
@@ -187,9 +136,7 @@ export const integrationsApi: ApiPart = {
           200: json('Recorded.', inboundAnswer, { example: { received: 1, recorded: 1 } }),
           400: problem(400, 'Not an array of HubSpot events.', { notArray: 'Invalid body: must be an array of 1 to 100 HubSpot events', malformedJson: { type: '/problems/malformed-json', detail: 'Malformed JSON body' } }),
           401: problem(401, 'No connector, or a signature that does not check out or is too old.', { signature: 'Invalid signature' }),
-          413: ref('responses', 'PayloadTooLarge'),
-          500: ref('responses', 'InternalError'),
-          503: ref('responses', 'Unavailable'),
+          ...INBOUND_RESPONSES,
         },
       },
     },
@@ -208,9 +155,7 @@ export const integrationsApi: ApiPart = {
           200: { description: 'Recorded and acknowledged.', content: { 'text/xml': { schema: { type: 'string' } } } },
           400: problem(400, 'Not an Outbound Message of Lead notifications.', { notifications: 'Invalid body: must be an Outbound Message of 1 to 100 notifications' }),
           401: problem(401, 'No connector, or another organization.', { signature: 'Invalid signature' }),
-          413: ref('responses', 'PayloadTooLarge'),
-          500: ref('responses', 'InternalError'),
-          503: ref('responses', 'Unavailable'),
+          ...INBOUND_RESPONSES,
         },
       },
     },
@@ -229,9 +174,7 @@ export const integrationsApi: ApiPart = {
           200: json('Recorded.', inboundAnswer, { example: { received: 1, recorded: 1 } }),
           400: problem(400, 'Not a Pipedrive webhook.', { shape: 'Invalid body: must be a Pipedrive webhook (v2) with meta.action and meta.entity' }),
           401: problem(401, 'No connector, or other credentials.', { signature: 'Invalid signature' }),
-          413: ref('responses', 'PayloadTooLarge'),
-          500: ref('responses', 'InternalError'),
-          503: ref('responses', 'Unavailable'),
+          ...INBOUND_RESPONSES,
         },
       },
     },

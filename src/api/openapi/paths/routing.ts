@@ -1,16 +1,10 @@
 import { INELIGIBLE_REASONS, ROUTING_STRATEGIES } from '../../../domain';
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, businessResponses, json, BODY_EXAMPLES, NO_ROUTE_EXAMPLE, PREFIX, problem, ref } from '../components';
+import { BAD_PATH, badBody, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
-const idParameter = (what: string, example: string) => ({
-  name: '_id',
-  in: 'path',
-  required: true,
-  description: `The ${what}'s id. Another user's or business's is the same 404 as a missing one.`,
-  schema: { type: 'string' },
-  example,
-});
+const ownedIdParameter = (what: string, example: string) => idParameter(`The ${what}'s id. Another user's or business's is the same 404 as a missing one.`, example);
+const decisionIdParameter = pathParameter('id', 'The decision\'s id (`decision_id`).', { type: 'string' });
 const uuid = { type: 'string', format: 'uuid' };
 const DECISION_ID = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 const POLICY_EXAMPLE = {
@@ -55,6 +49,15 @@ const DECISION_EXAMPLE = {
     { agent: 'a3', eligible: false, reasons: ['outside_working_hours', 'at_capacity'], load: 5, capacity: 5 },
   ],
 };
+const UNKNOWN_BUSINESS_NAME = problem(404, 'Unknown business name.', NO_ROUTE_EXAMPLE);
+const DECISION_NOT_FOUND = problem(404, 'No such decision of the caller.', { decisionNotFound: 'Routing decision not found', ...NO_ROUTE_EXAMPLE });
+const REROUTED_CLIENT = closedObject(['client', 'status', 'decision_id', 'agent', 'position'], {
+  client: ref('schemas', 'ResourceId'),
+  status: { enum: ['assigned', 'queued', 'rejected', 'kept'], description: '`kept` (and `rejected`): the agent keeps the client.' },
+  decision_id: { oneOf: [uuid, { type: 'null' }] },
+  agent: { oneOf: [ref('schemas', 'ResourceId'), { type: 'null' }], description: 'Who holds the client now; null while it waits.' },
+  position: { type: ['integer', 'null'], minimum: 1 },
+});
 const POLICY_NOT_FOUND = problem(404, 'No such routing policy of the caller in this business.', { policyNotFound: 'Routing policy not found', ...NO_ROUTE_EXAMPLE });
 
 export const routingApi: ApiPart = {
@@ -82,22 +85,17 @@ export const routingApi: ApiPart = {
         },
       },
     },
-    Team: {
-      type: 'object',
-      required: ['_id', 'name', 'members', 'created_at', 'updated_at'],
-      additionalProperties: false,
-      properties: {
-        _id: ref('schemas', 'ResourceId'),
-        name: { type: ['string', 'null'] },
-        members: {
-          type: 'array',
-          items: { type: 'object', required: ['agent', 'weight'], additionalProperties: false, properties: { agent: ref('schemas', 'ResourceId'), weight: { type: 'integer', minimum: 1 } } },
-        },
-        created_at: ref('schemas', 'DateTime'),
-        updated_at: ref('schemas', 'DateTime'),
+    Team: closedObject(['_id', 'name', 'members', 'created_at', 'updated_at'], {
+      _id: ref('schemas', 'ResourceId'),
+      name: { type: ['string', 'null'] },
+      members: {
+        type: 'array',
+        items: { type: 'object', required: ['agent', 'weight'], additionalProperties: false, properties: { agent: ref('schemas', 'ResourceId'), weight: { type: 'integer', minimum: 1 } } },
       },
-    },
-    TeamList: { type: 'object', required: ['teams'], additionalProperties: false, properties: { teams: { type: 'array', items: ref('schemas', 'Team') } } },
+      created_at: ref('schemas', 'DateTime'),
+      updated_at: ref('schemas', 'DateTime'),
+    }),
+    TeamList: closedObject(['teams'], { teams: { type: 'array', items: ref('schemas', 'Team') } }),
     RoutingPolicyRequest: {
       type: 'object',
       required: ['team'],
@@ -125,324 +123,217 @@ export const routingApi: ApiPart = {
         },
       },
     },
-    RoutingPolicy: {
-      type: 'object',
-      required: ['_id', 'version', 'team', 'strategy', 'capacity', 'working_hours', 'sticky', 'assignment_duration', 'first_response_within', 'max_reassignments', 'when_none_eligible', 'route_unowned_replies', 'created_at', 'updated_at'],
-      additionalProperties: false,
-      properties: {
-        _id: ref('schemas', 'ResourceId'),
-        version: { type: 'integer', minimum: 1, description: 'Raised by each PUT that changes a setting; every decision names the version it used.' },
-        team: ref('schemas', 'ResourceId'),
-        strategy: { enum: [...ROUTING_STRATEGIES] },
-        capacity: { type: ['integer', 'null'] },
-        working_hours: { type: 'boolean' },
-        sticky: { type: 'boolean' },
-        assignment_duration: { type: ['string', 'null'] },
-        first_response_within: { type: ['string', 'null'] },
-        max_reassignments: { type: ['integer', 'null'] },
-        when_none_eligible: { enum: ['queue', 'reject'] },
-        route_unowned_replies: { type: 'boolean' },
-        created_at: ref('schemas', 'DateTime'),
-        updated_at: ref('schemas', 'DateTime'),
-      },
-    },
-    RoutingPolicyList: { type: 'object', required: ['routing_policies'], additionalProperties: false, properties: { routing_policies: { type: 'array', items: ref('schemas', 'RoutingPolicy') } } },
+    RoutingPolicy: closedObject(['_id', 'version', 'team', 'strategy', 'capacity', 'working_hours', 'sticky', 'assignment_duration', 'first_response_within', 'max_reassignments', 'when_none_eligible', 'route_unowned_replies', 'created_at', 'updated_at'], {
+      _id: ref('schemas', 'ResourceId'),
+      version: { type: 'integer', minimum: 1, description: 'Raised by each PUT that changes a setting; every decision names the version it used.' },
+      team: ref('schemas', 'ResourceId'),
+      strategy: { enum: [...ROUTING_STRATEGIES] },
+      capacity: { type: ['integer', 'null'] },
+      working_hours: { type: 'boolean' },
+      sticky: { type: 'boolean' },
+      assignment_duration: { type: ['string', 'null'] },
+      first_response_within: { type: ['string', 'null'] },
+      max_reassignments: { type: ['integer', 'null'] },
+      when_none_eligible: { enum: ['queue', 'reject'] },
+      route_unowned_replies: { type: 'boolean' },
+      created_at: ref('schemas', 'DateTime'),
+      updated_at: ref('schemas', 'DateTime'),
+    }),
+    RoutingPolicyList: closedObject(['routing_policies'], { routing_policies: { type: 'array', items: ref('schemas', 'RoutingPolicy') } }),
     RouteRequest: {
       type: 'object',
       required: ['policy'],
       properties: { policy: ref('schemas', 'ResourceId'), notes: { type: ['string', 'null'], maxLength: 2000, description: 'The routed assignment\'s `ds_notes`.' } },
     },
-    RouteAssigned: {
-      type: 'object',
-      required: ['decision_id', 'status', 'agent', 'dt_until'],
-      additionalProperties: false,
-      properties: { decision_id: uuid, status: { const: 'assigned' }, agent: ref('schemas', 'ResourceId'), dt_until: ref('schemas', 'DateTime') },
-    },
-    RouteQueued: {
-      type: 'object',
-      required: ['decision_id', 'status', 'position'],
-      additionalProperties: false,
-      properties: { decision_id: uuid, status: { const: 'queued' }, position: { type: 'integer', minimum: 1, description: '1: the next to be assigned.' } },
-    },
-    RoutingCandidate: {
-      type: 'object',
-      required: ['agent', 'eligible', 'reasons', 'load', 'capacity'],
-      additionalProperties: false,
-      properties: {
-        agent: ref('schemas', 'ResourceId'),
-        eligible: { type: 'boolean' },
-        reasons: { type: 'array', items: { enum: [...INELIGIBLE_REASONS] }, description: 'Why not eligible; empty when eligible.' },
-        load: { type: 'integer', minimum: 0, description: 'Its active assignments at the decision.' },
-        capacity: { type: ['integer', 'null'], description: 'The capacity that applied (the agent\'s, else the policy\'s); null: none.' },
+    RouteAssigned: closedObject(['decision_id', 'status', 'agent', 'dt_until'], { decision_id: uuid, status: { const: 'assigned' }, agent: ref('schemas', 'ResourceId'), dt_until: ref('schemas', 'DateTime') }),
+    RouteQueued: closedObject(['decision_id', 'status', 'position'], { decision_id: uuid, status: { const: 'queued' }, position: { type: 'integer', minimum: 1, description: '1: the next to be assigned.' } }),
+    RoutingCandidate: closedObject(['agent', 'eligible', 'reasons', 'load', 'capacity'], {
+      agent: ref('schemas', 'ResourceId'),
+      eligible: { type: 'boolean' },
+      reasons: { type: 'array', items: { enum: [...INELIGIBLE_REASONS] }, description: 'Why not eligible; empty when eligible.' },
+      load: { type: 'integer', minimum: 0, description: 'Its active assignments at the decision.' },
+      capacity: { type: ['integer', 'null'], description: 'The capacity that applied (the agent\'s, else the policy\'s); null: none.' },
+    }),
+    RoutingDecision: closedObject(['decision_id', 'policy', 'version', 'client', 'status', 'agent', 'dt_until', 'queued_at', 'decided_at', 'answered_at', 'reassignments', 'escalated_at', 'candidates'], {
+      decision_id: uuid,
+      policy: ref('schemas', 'ResourceId'),
+      version: { type: 'integer', minimum: 1 },
+      client: ref('schemas', 'ResourceId'),
+      status: { enum: ['assigned', 'queued', 'rejected', 'canceled'] },
+      agent: { oneOf: [ref('schemas', 'ResourceId'), { type: 'null' }] },
+      dt_until: { type: ['string', 'null'], format: 'date-time' },
+      queued_at: { type: ['string', 'null'], format: 'date-time', description: 'When it joined the queue; null if it never waited.' },
+      decided_at: { ...ref('schemas', 'DateTime'), description: 'When it reached its status (for a reassigned one: when its current owner got the client, the start of its first-response clock).' },
+      answered_at: { type: ['string', 'null'], format: 'date-time', description: 'When the current owner answered (a message naming it, or accept); null while unanswered.' },
+      reassignments: { type: 'integer', minimum: 0, description: 'How many times a missed first response moved the client.' },
+      escalated_at: { type: ['string', 'null'], format: 'date-time', description: 'When a missed first response found no reassignment left or nobody else eligible: the owner kept the client.' },
+      candidates: { type: 'array', items: ref('schemas', 'RoutingCandidate'), description: 'Every team member in member order, as assessed when it was last decided (for a queued one: its last look).' },
+    }),
+    RoutingQueue: closedObject(['queue'], {
+      queue: {
+        type: 'array',
+        description: 'Oldest first.',
+        items: closedObject(['client', 'position', 'since', 'decision_id'], {
+          client: ref('schemas', 'ResourceId'),
+          position: { type: 'integer', minimum: 1 },
+          since: ref('schemas', 'DateTime'),
+          decision_id: uuid,
+        }),
       },
-    },
-    RoutingDecision: {
-      type: 'object',
-      required: ['decision_id', 'policy', 'version', 'client', 'status', 'agent', 'dt_until', 'queued_at', 'decided_at', 'answered_at', 'reassignments', 'escalated_at', 'candidates'],
-      additionalProperties: false,
-      properties: {
-        decision_id: uuid,
-        policy: ref('schemas', 'ResourceId'),
-        version: { type: 'integer', minimum: 1 },
-        client: ref('schemas', 'ResourceId'),
-        status: { enum: ['assigned', 'queued', 'rejected', 'canceled'] },
-        agent: { oneOf: [ref('schemas', 'ResourceId'), { type: 'null' }] },
-        dt_until: { type: ['string', 'null'], format: 'date-time' },
-        queued_at: { type: ['string', 'null'], format: 'date-time', description: 'When it joined the queue; null if it never waited.' },
-        decided_at: { ...ref('schemas', 'DateTime'), description: 'When it reached its status (for a reassigned one: when its current owner got the client, the start of its first-response clock).' },
-        answered_at: { type: ['string', 'null'], format: 'date-time', description: 'When the current owner answered (a message naming it, or accept); null while unanswered.' },
-        reassignments: { type: 'integer', minimum: 0, description: 'How many times a missed first response moved the client.' },
-        escalated_at: { type: ['string', 'null'], format: 'date-time', description: 'When a missed first response found no reassignment left or nobody else eligible: the owner kept the client.' },
-        candidates: { type: 'array', items: ref('schemas', 'RoutingCandidate'), description: 'Every team member in member order, as assessed when it was last decided (for a queued one: its last look).' },
-      },
-    },
-    RoutingQueue: {
-      type: 'object',
-      required: ['queue'],
-      additionalProperties: false,
-      properties: {
-        queue: {
-          type: 'array',
-          description: 'Oldest first.',
-          items: {
-            type: 'object',
-            required: ['client', 'position', 'since', 'decision_id'],
-            additionalProperties: false,
-            properties: { client: ref('schemas', 'ResourceId'), position: { type: 'integer', minimum: 1 }, since: ref('schemas', 'DateTime'), decision_id: uuid },
-          },
-        },
-      },
-    },
-    RouteCanceled: {
-      type: 'object',
-      required: ['client', 'canceled'],
-      additionalProperties: false,
-      properties: { client: ref('schemas', 'ResourceId'), canceled: { type: 'array', items: uuid, description: 'The waiting decisions taken out.' } },
-    },
+    }),
+    RouteCanceled: closedObject(['client', 'canceled'], { client: ref('schemas', 'ResourceId'), canceled: { type: 'array', items: uuid, description: 'The waiting decisions taken out.' } }),
   },
   paths: {
-    [`${PREFIX}/teams`]: {
-      parameters: [ref('parameters', 'businessname')],
-      get: {
-        operationId: 'listTeams',
-        tags: ['Routing'],
-        summary: 'The caller\'s teams',
-        responses: { 200: json('Oldest first.', ref('schemas', 'TeamList')), 400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE), 404: problem(404, 'Unknown business name.', NO_ROUTE_EXAMPLE), ...businessResponses(false) },
-      },
-    },
-    [`${PREFIX}/teams/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), idParameter('team', 'sales')],
-      put: {
-        operationId: 'putTeam',
-        tags: ['Routing'],
-        summary: 'Create or replace a team',
-        requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'TeamRequest'), example: { name: 'Sales', members: [{ agent: 'a1' }, { agent: 'a2', weight: 3 }] } } } },
-        responses: {
-          200: json('The team as stored.', ref('schemas', 'Team'), { example: TEAM_EXAMPLE }),
-          400: problem(400, 'A field is invalid, or a member is not one of the caller\'s agents.', {
-            agentNotAuthorized: 'Agent a9 not found or not authorized',
-            duplicate: 'Duplicate agent a1 in members',
-            invalidWeight: 'Invalid members.0.weight: Too small: expected number to be >=1',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
+    [`${PREFIX}/teams`]: inBusiness({
+      get: operation('listTeams', 'Routing', 'The caller\'s teams', { responses: routeResponses(false, { 200: json('Oldest first.', ref('schemas', 'TeamList')), 404: UNKNOWN_BUSINESS_NAME }) }),
+    }),
+    [`${PREFIX}/teams/{_id}`]: inBusiness(
+      {
+        put: operation('putTeam', 'Routing', 'Create or replace a team', {
+          requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'TeamRequest'), example: { name: 'Sales', members: [{ agent: 'a1' }, { agent: 'a2', weight: 3 }] } } } },
+          responses: routeResponses(true, {
+            200: json('The team as stored.', ref('schemas', 'Team'), { example: TEAM_EXAMPLE }),
+            400: badBody('A field is invalid, or a member is not one of the caller\'s agents.', {
+              agentNotAuthorized: 'Agent a9 not found or not authorized',
+              duplicate: 'Duplicate agent a1 in members',
+              invalidWeight: 'Invalid members.0.weight: Too small: expected number to be >=1',
+            }),
+            404: UNKNOWN_BUSINESS_NAME,
           }),
-          404: problem(404, 'Unknown business name.', NO_ROUTE_EXAMPLE),
-          ...businessResponses(true),
-        },
-      },
-      get: {
-        operationId: 'getTeam',
-        tags: ['Routing'],
-        summary: 'Read a team',
-        responses: {
-          200: json('The team.', ref('schemas', 'Team'), { example: TEAM_EXAMPLE }),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
-          404: problem(404, 'No such team of the caller.', { teamNotFound: 'Team not found', ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
-      },
-    },
-    [`${PREFIX}/routing-policies`]: {
-      parameters: [ref('parameters', 'businessname')],
-      get: {
-        operationId: 'listRoutingPolicies',
-        tags: ['Routing'],
-        summary: 'The caller\'s routing policies',
-        responses: { 200: json('Oldest first.', ref('schemas', 'RoutingPolicyList')), 400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE), 404: problem(404, 'Unknown business name.', NO_ROUTE_EXAMPLE), ...businessResponses(false) },
-      },
-    },
-    [`${PREFIX}/routing-policies/{_id}`]: {
-      parameters: [ref('parameters', 'businessname'), idParameter('routing policy', 'sales')],
-      put: {
-        operationId: 'putRoutingPolicy',
-        tags: ['Routing'],
-        summary: 'Create or change a routing policy (each change is a new version)',
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: ref('schemas', 'RoutingPolicyRequest'), example: { team: 'sales', strategy: 'round_robin', capacity: 5, working_hours: true, assignment_duration: 'P14D', when_none_eligible: 'queue' } } },
-        },
-        responses: {
-          200: json('The policy in force, with its version.', ref('schemas', 'RoutingPolicy'), { example: POLICY_EXAMPLE }),
-          400: problem(400, 'A field is invalid, or the team is not one of the caller\'s.', {
-            teamNotAuthorized: 'Team sales not found or not authorized',
-            invalidStrategy: 'Invalid strategy: Invalid option: expected one of "round_robin"|"weighted"|"least_loaded"',
-            invalidDuration: 'Invalid assignment_duration: must be an ISO 8601 duration such as P14D or PT8H, longer than zero and at most 10 years',
-            invalidFirstResponse: 'Invalid first_response_within: must be an ISO 8601 duration such as P14D or PT8H, at least 10 seconds and at most 10 years',
-            secondUnownedReplies: 'Invalid route_unowned_replies: policy sales already routes unowned replies',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
+        }),
+        get: operation('getTeam', 'Routing', 'Read a team', {
+          responses: routeResponses(false, {
+            200: json('The team.', ref('schemas', 'Team'), { example: TEAM_EXAMPLE }),
+            404: problem(404, 'No such team of the caller.', { teamNotFound: 'Team not found', ...NO_ROUTE_EXAMPLE }),
           }),
-          404: problem(404, 'Unknown business name.', NO_ROUTE_EXAMPLE),
-          ...businessResponses(true),
-        },
+        }),
       },
-      get: {
-        operationId: 'getRoutingPolicy',
-        tags: ['Routing'],
-        summary: 'Read a routing policy',
-        responses: { 200: json('The policy in force.', ref('schemas', 'RoutingPolicy'), { example: POLICY_EXAMPLE }), 400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE), 404: POLICY_NOT_FOUND, ...businessResponses(false) },
-      },
-    },
-    [`${PREFIX}/routing-policies/{_id}/queue`]: {
-      parameters: [ref('parameters', 'businessname'), idParameter('routing policy', 'sales')],
-      get: {
-        operationId: 'getRoutingQueue',
-        tags: ['Routing'],
-        summary: 'The clients waiting in a policy\'s queue, oldest first',
-        responses: {
-          200: json('The queue.', ref('schemas', 'RoutingQueue'), { example: { queue: [{ client: 'c7', position: 1, since: '2026-11-25T10:00:00.000Z', decision_id: DECISION_ID }] } }),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
-          404: POLICY_NOT_FOUND,
-          ...businessResponses(false),
-        },
-      },
-    },
-    [`${PREFIX}/clients/{_id}/route`]: {
-      parameters: [ref('parameters', 'businessname'), clientIdParameter],
-      post: {
-        operationId: 'routeClient',
-        tags: ['Routing'],
-        summary: 'Route a client: the policy picks the agent',
-        description:
-          'Takes `Idempotency-Key` as `POST /messages` does: the same key and body answer the first decision as it stands, another body is a 422. A client already holding ' +
-          'an active assignment made by this policy gets that decision again (200), one already waiting its place (202): never a second owner. While anyone waits in ' +
-          'the policy\'s queue a new client queues behind them.',
-        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, description: '1-255 printable ASCII characters.', schema: { type: 'string' } }],
-        requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'RouteRequest'), example: { policy: 'sales', notes: 'inbound lead' } } } },
-        responses: {
-          200: json('Assigned: the assignment exists (with `routed_by`) and its expiry workflow is started.', ref('schemas', 'RouteAssigned'), {
-            example: { decision_id: DECISION_ID, status: 'assigned', agent: 'a2', dt_until: '2026-12-09T10:00:00.000Z' },
+      ownedIdParameter('team', 'sales'),
+    ),
+    [`${PREFIX}/routing-policies`]: inBusiness({
+      get: operation('listRoutingPolicies', 'Routing', 'The caller\'s routing policies', {
+        responses: routeResponses(false, { 200: json('Oldest first.', ref('schemas', 'RoutingPolicyList')), 404: UNKNOWN_BUSINESS_NAME }),
+      }),
+    }),
+    [`${PREFIX}/routing-policies/{_id}`]: inBusiness(
+      {
+        put: operation('putRoutingPolicy', 'Routing', 'Create or change a routing policy (each change is a new version)', {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref('schemas', 'RoutingPolicyRequest'), example: { team: 'sales', strategy: 'round_robin', capacity: 5, working_hours: true, assignment_duration: 'P14D', when_none_eligible: 'queue' } } },
+          },
+          responses: routeResponses(true, {
+            200: json('The policy in force, with its version.', ref('schemas', 'RoutingPolicy'), { example: POLICY_EXAMPLE }),
+            400: badBody('A field is invalid, or the team is not one of the caller\'s.', {
+              teamNotAuthorized: 'Team sales not found or not authorized',
+              invalidStrategy: 'Invalid strategy: Invalid option: expected one of "round_robin"|"weighted"|"least_loaded"',
+              invalidDuration: 'Invalid assignment_duration: must be an ISO 8601 duration such as P14D or PT8H, longer than zero and at most 10 years',
+              invalidFirstResponse: 'Invalid first_response_within: must be an ISO 8601 duration such as P14D or PT8H, at least 10 seconds and at most 10 years',
+              secondUnownedReplies: 'Invalid route_unowned_replies: policy sales already routes unowned replies',
+            }),
+            404: UNKNOWN_BUSINESS_NAME,
           }),
-          202: json('Queued: nobody is eligible now; the client waits in the policy\'s queue.', ref('schemas', 'RouteQueued'), { example: { decision_id: DECISION_ID, status: 'queued', position: 1 } }),
-          400: problem(400, 'A field or the Idempotency-Key is invalid.', {
-            invalidPolicy: 'Invalid policy: Invalid input: expected string, received undefined',
-            invalidKey: 'Invalid Idempotency-Key: must be 1-255 printable ASCII characters',
-            ...BODY_EXAMPLES,
-            ...BAD_PATH_EXAMPLE,
+        }),
+        get: operation('getRoutingPolicy', 'Routing', 'Read a routing policy', {
+          responses: routeResponses(false, { 200: json('The policy in force.', ref('schemas', 'RoutingPolicy'), { example: POLICY_EXAMPLE }), 404: POLICY_NOT_FOUND }),
+        }),
+      },
+      ownedIdParameter('routing policy', 'sales'),
+    ),
+    [`${PREFIX}/routing-policies/{_id}/queue`]: inBusiness(
+      {
+        get: operation('getRoutingQueue', 'Routing', 'The clients waiting in a policy\'s queue, oldest first', {
+          responses: routeResponses(false, {
+            200: json('The queue.', ref('schemas', 'RoutingQueue'), { example: { queue: [{ client: 'c7', position: 1, since: '2026-11-25T10:00:00.000Z', decision_id: DECISION_ID }] } }),
+            404: POLICY_NOT_FOUND,
           }),
-          404: problem(404, 'No such client or routing policy of the caller.', { clientNotFound: 'Client not found', policyNotFound: 'Routing policy not found', ...NO_ROUTE_EXAMPLE }),
-          409: problem(409, 'Nobody is eligible and the policy says `reject` (the decision is stored); or the decision the Idempotency-Key names was canceled.', {
-            noAgent: 'No agent is available',
-            canceled: `Routing decision ${DECISION_ID} was canceled: the client was taken out of the queue`,
+        }),
+      },
+      ownedIdParameter('routing policy', 'sales'),
+    ),
+    [`${PREFIX}/clients/{_id}/route`]: inBusiness(
+      {
+        post: operation('routeClient', 'Routing', 'Route a client: the policy picks the agent', {
+          description:
+            'Takes `Idempotency-Key` as `POST /messages` does: the same key and body answer the first decision as it stands, another body is a 422. A client already holding ' +
+            'an active assignment made by this policy gets that decision again (200), one already waiting its place (202): never a second owner. While anyone waits in ' +
+            'the policy\'s queue a new client queues behind them.',
+          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, description: '1-255 printable ASCII characters.', schema: { type: 'string' } }],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'RouteRequest'), example: { policy: 'sales', notes: 'inbound lead' } } } },
+          responses: routeResponses(true, {
+            200: json('Assigned: the assignment exists (with `routed_by`) and its expiry workflow is started.', ref('schemas', 'RouteAssigned'), {
+              example: { decision_id: DECISION_ID, status: 'assigned', agent: 'a2', dt_until: '2026-12-09T10:00:00.000Z' },
+            }),
+            202: json('Queued: nobody is eligible now; the client waits in the policy\'s queue.', ref('schemas', 'RouteQueued'), { example: { decision_id: DECISION_ID, status: 'queued', position: 1 } }),
+            400: badBody('A field or the Idempotency-Key is invalid.', {
+              invalidPolicy: 'Invalid policy: Invalid input: expected string, received undefined',
+              invalidKey: 'Invalid Idempotency-Key: must be 1-255 printable ASCII characters',
+            }),
+            404: problem(404, 'No such client or routing policy of the caller.', { clientNotFound: 'Client not found', policyNotFound: 'Routing policy not found', ...NO_ROUTE_EXAMPLE }),
+            409: problem(409, 'Nobody is eligible and the policy says `reject` (the decision is stored); or the decision the Idempotency-Key names was canceled.', {
+              noAgent: 'No agent is available',
+              canceled: `Routing decision ${DECISION_ID} was canceled: the client was taken out of the queue`,
+            }),
+            422: problem(422, 'The Idempotency-Key was used with another request.', { reused: { type: '/problems/idempotency-key-reused', detail: 'Idempotency-Key was already used with a different request' } }),
           }),
-          422: problem(422, 'The Idempotency-Key was used with another request.', { reused: { type: '/problems/idempotency-key-reused', detail: 'Idempotency-Key was already used with a different request' } }),
-          ...businessResponses(true),
-        },
-      },
-      delete: {
-        operationId: 'cancelRoute',
-        tags: ['Routing'],
-        summary: 'Take a client out of the routing queue (of `policy`, or of every policy of the caller)',
-        parameters: [{ name: 'policy', in: 'query', required: false, schema: { type: 'string' } }],
-        responses: {
-          200: json('Taken out.', ref('schemas', 'RouteCanceled'), { example: { client: 'c7', canceled: [DECISION_ID] } }),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
-          404: problem(404, 'No such client or policy, or the client is not waiting.', {
-            clientNotFound: 'Client not found',
-            policyNotFound: 'Routing policy not found',
-            notWaiting: 'Client is not waiting in a routing queue',
-            ...NO_ROUTE_EXAMPLE,
+        }),
+        delete: operation('cancelRoute', 'Routing', 'Take a client out of the routing queue (of `policy`, or of every policy of the caller)', {
+          parameters: [{ name: 'policy', in: 'query', required: false, schema: { type: 'string' } }],
+          responses: routeResponses(false, {
+            200: json('Taken out.', ref('schemas', 'RouteCanceled'), { example: { client: 'c7', canceled: [DECISION_ID] } }),
+            404: problem(404, 'No such client or policy, or the client is not waiting.', {
+              clientNotFound: 'Client not found',
+              policyNotFound: 'Routing policy not found',
+              notWaiting: 'Client is not waiting in a routing queue',
+              ...NO_ROUTE_EXAMPLE,
+            }),
           }),
-          ...businessResponses(false),
-        },
+        }),
       },
-    },
-    [`${PREFIX}/routing-decisions/{id}`]: {
-      parameters: [ref('parameters', 'businessname'), { name: 'id', in: 'path', required: true, description: 'The decision\'s id (`decision_id`).', schema: { type: 'string' } }],
-      get: {
-        operationId: 'getRoutingDecision',
-        tags: ['Routing'],
-        summary: 'Why this agent: the decision with every candidate and the reasons',
-        responses: {
-          200: json('The decision.', ref('schemas', 'RoutingDecision'), { example: DECISION_EXAMPLE }),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
-          404: problem(404, 'No such decision of the caller.', { decisionNotFound: 'Routing decision not found', ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(false),
-        },
+      clientIdParameter,
+    ),
+    [`${PREFIX}/routing-decisions/{id}`]: inBusiness(
+      {
+        get: operation('getRoutingDecision', 'Routing', 'Why this agent: the decision with every candidate and the reasons', {
+          responses: routeResponses(false, { 200: json('The decision.', ref('schemas', 'RoutingDecision'), { example: DECISION_EXAMPLE }), 404: DECISION_NOT_FOUND }),
+        }),
       },
-    },
-    [`${PREFIX}/agents/{_id}/reroute`]: {
-      parameters: [ref('parameters', 'businessname'), idParameter('agent', 'a1')],
-      post: {
-        operationId: 'rerouteAgent',
-        tags: ['Routing'],
-        summary: 'Route again every client the agent holds (a rep who leaves)',
-        description:
-          'Each client the agent holds now is routed again, never to this agent: by `policy`, else by the policy that routed it (a client assigned by hand stays when no ' +
-          '`policy` is named). The agent\'s assignment ends (`ended_by` user/api) when the client gets a new owner or waits in the queue; it stays when a `reject` policy finds nobody.',
-        requestBody: {
-          required: false,
-          content: { 'application/json': { schema: { type: 'object', properties: { policy: { ...ref('schemas', 'ResourceId'), description: 'Route every client by this policy.' } } }, example: { policy: 'sales' } } },
-        },
-        responses: {
-          200: json(
-            'One item per client the agent held, oldest assignment first.',
-            {
-              type: 'object',
-              required: ['agent', 'decisions'],
-              additionalProperties: false,
-              properties: {
-                agent: ref('schemas', 'ResourceId'),
-                decisions: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    required: ['client', 'status', 'decision_id', 'agent', 'position'],
-                    additionalProperties: false,
-                    properties: {
-                      client: ref('schemas', 'ResourceId'),
-                      status: { enum: ['assigned', 'queued', 'rejected', 'kept'], description: '`kept` (and `rejected`): the agent keeps the client.' },
-                      decision_id: { oneOf: [uuid, { type: 'null' }] },
-                      agent: { oneOf: [ref('schemas', 'ResourceId'), { type: 'null' }], description: 'Who holds the client now; null while it waits.' },
-                      position: { type: ['integer', 'null'], minimum: 1 },
-                    },
-                  },
-                },
-              },
-            },
-            { example: { agent: 'a1', decisions: [{ client: 'c7', status: 'assigned', decision_id: DECISION_ID, agent: 'a2', position: null }] } },
-          ),
-          400: problem(400, 'A field is invalid.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
-          404: problem(404, 'No such agent or policy of the caller.', { agentNotFound: 'Agent not found', policyNotFound: 'Routing policy not found', ...NO_ROUTE_EXAMPLE }),
-          ...businessResponses(true),
-        },
+      decisionIdParameter,
+    ),
+    [`${PREFIX}/agents/{_id}/reroute`]: inBusiness(
+      {
+        post: operation('rerouteAgent', 'Routing', 'Route again every client the agent holds (a rep who leaves)', {
+          description:
+            'Each client the agent holds now is routed again, never to this agent: by `policy`, else by the policy that routed it (a client assigned by hand stays when no ' +
+            '`policy` is named). The agent\'s assignment ends (`ended_by` user/api) when the client gets a new owner or waits in the queue; it stays when a `reject` policy finds nobody.',
+          requestBody: {
+            required: false,
+            content: { 'application/json': { schema: { type: 'object', properties: { policy: { ...ref('schemas', 'ResourceId'), description: 'Route every client by this policy.' } } }, example: { policy: 'sales' } } },
+          },
+          responses: routeResponses(true, {
+            200: json('One item per client the agent held, oldest assignment first.', closedObject(['agent', 'decisions'], { agent: ref('schemas', 'ResourceId'), decisions: { type: 'array', items: REROUTED_CLIENT } }), {
+              example: { agent: 'a1', decisions: [{ client: 'c7', status: 'assigned', decision_id: DECISION_ID, agent: 'a2', position: null }] },
+            }),
+            400: badBody('A field is invalid.', {}),
+            404: problem(404, 'No such agent or policy of the caller.', { agentNotFound: 'Agent not found', policyNotFound: 'Routing policy not found', ...NO_ROUTE_EXAMPLE }),
+          }),
+        }),
       },
-    },
-    [`${PREFIX}/routing-decisions/{id}/accept`]: {
-      parameters: [ref('parameters', 'businessname'), { name: 'id', in: 'path', required: true, description: 'The decision\'s id (`decision_id`).', schema: { type: 'string' } }],
-      post: {
-        operationId: 'acceptRoutingDecision',
-        tags: ['Routing'],
-        summary: 'The owner takes the routed client: its first-response clock stops',
-        description: 'Counts as the owner\'s first response. Accepting again answers the same. No body.',
-        responses: {
-          200: json('The decision, with `answered_at`.', ref('schemas', 'RoutingDecision'), { example: { ...DECISION_EXAMPLE, answered_at: '2026-11-25T10:03:00.000Z' } }),
-          400: problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE),
-          404: problem(404, 'No such decision of the caller.', { decisionNotFound: 'Routing decision not found', ...NO_ROUTE_EXAMPLE }),
-          409: problem(409, 'The decision assigns nobody (queued, rejected or canceled).', { notAssigned: `Routing decision ${DECISION_ID} is queued: there is no owner to accept it` }),
-          ...businessResponses(true),
-        },
+      ownedIdParameter('agent', 'a1'),
+    ),
+    [`${PREFIX}/routing-decisions/{id}/accept`]: inBusiness(
+      {
+        post: operation('acceptRoutingDecision', 'Routing', 'The owner takes the routed client: its first-response clock stops', {
+          description: 'Counts as the owner\'s first response. Accepting again answers the same. No body.',
+          responses: routeResponses(true, {
+            200: json('The decision, with `answered_at`.', ref('schemas', 'RoutingDecision'), { example: { ...DECISION_EXAMPLE, answered_at: '2026-11-25T10:03:00.000Z' } }),
+            400: BAD_PATH,
+            404: DECISION_NOT_FOUND,
+            409: problem(409, 'The decision assigns nobody (queued, rejected or canceled).', { notAssigned: `Routing decision ${DECISION_ID} is queued: there is no owner to accept it` }),
+          }),
+        }),
       },
-    },
+      decisionIdParameter,
+    ),
   },
 };
