@@ -221,9 +221,6 @@ export function listHeldClients(prisma: Prisma, agentPk: string, now: Date, afte
   });
 }
 
-/** An active assignment as the reconciler reads it: enough to give it its expiry workflow again. */
-export type ActiveAssignmentRow = Awaited<ReturnType<typeof activeAssignmentsChangedBefore>>[number];
-
 /**
  * Active assignments unchanged since `before` (and changed since `since`, of one business, of these
  * workflow ids, when given), by id after `afterId`: what the reconciler checks.

@@ -46,20 +46,11 @@ export async function lockPolicy(tx: Tx, pk: string) {
   return rows.length === 0 ? null : tx.routingPolicy.findUnique({ where: { pk } });
 }
 
-export function findPolicyByKey(prisma: Prisma, pk: string) {
-  return prisma.routingPolicy.findUnique({ where: { pk } });
-}
-
 export const settingsOf = (policy: { settings: Db.JsonValue }) => policy.settings as unknown as PolicySettings;
 export const strategyStateOf = (policy: { strategyState: Db.JsonValue }) => ({ ...EMPTY_STRATEGY_STATE, ...(policy.strategyState as object) }) as StrategyState;
 
 export async function saveStrategyState(tx: Tx, pk: string, state: StrategyState): Promise<void> {
   await tx.routingPolicy.update({ where: { pk }, data: { strategyState: state as unknown as Db.InputJsonObject } });
-}
-
-/** The caller's policies whose team is one of these (every policy when `teams` is absent). */
-export function policiesOfTeam(prisma: Prisma, scope: Scope, team: string) {
-  return prisma.routingPolicy.findMany({ where: { ...scope, settings: { path: ['team'], equals: team } } });
 }
 
 /** The owner's policy that routes replies from clients nobody holds (at most one; see putPolicy's check), or null. */

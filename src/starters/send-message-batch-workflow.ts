@@ -1,13 +1,10 @@
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
-import { startWorkflow, type WorkflowHandle } from '@temporalio/nexus';
-import type { StartOperationContext } from 'nexus-rpc';
 import {
   messageBatchChangedSignal,
   messageBatchWorkflowId,
   REQUEST_ID_MEMO,
   SEND_MESSAGE_BATCH_WORKFLOW,
   type SendMessageBatchInput,
-  type SendMessageBatchResult,
   type SendMessageBatchWorkflow,
   taskQueuesOf,
 } from '../domain';
@@ -48,8 +45,3 @@ const runs = delayedWorkflow<SendMessageBatchWorkflow, ScheduledBatch>(SEND_MESS
 export const startMessageBatchWorkflow = runs.start;
 export const wakeMessageBatchWorkflow = runs.wake;
 export const restartMessageBatchWorkflow = runs.restart;
-
-/** The Nexus operation's start: the same run, with the operation's completion callback attached. */
-export function startMessageBatchWorkflowForOperation(ctx: StartOperationContext, taskQueue: string, batch: ScheduledBatch): Promise<WorkflowHandle<SendMessageBatchResult>> {
-  return startWorkflow<SendMessageBatchWorkflow>(ctx, SEND_MESSAGE_BATCH_WORKFLOW, messageBatchWorkflowOptions(taskQueue, batch));
-}

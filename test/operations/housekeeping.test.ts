@@ -124,5 +124,5 @@ test('a run whose memo this client cannot decode (another payload key) does not 
     for await (const run of otherKey.workflow.list({ query: `WorkflowId = '${stranger.workflowId}' AND ExecutionStatus = 'Terminated'` })) return run;
     return undefined;
   });
-  await expect(new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, full: false })).resolves.toEqual(expect.objectContaining({ messagesRestarted: 0 }));
+  await expect(new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: stack.business, full: false })).resolves.toEqual(expect.objectContaining({ messagesRestarted: 0 }));
 });

@@ -150,8 +150,8 @@ test('every JSON view lives in src/views: no view.ts under src/api', () => {
   expect(sourceFiles(join(SRC, 'api')).filter((file) => file.endsWith('/view.ts')).map((f) => relative(PROJECT_ROOT, f))).toEqual([]);
 });
 
-/** Where a workflow is started, signaled or updated: a client call, a Nexus start, or a Schedule's action. */
-const STARTS = /\.workflow\.(?:start|signalWithStart|execute)\b|\bstartWorkflow\b|\.executeUpdate\b|\.signal\(|workflowType: [A-Z_]+_WORKFLOW/;
+/** Where a workflow is started, signaled or updated: a client call, a Nexus start, a delayed workflow's starter, or a Schedule's action. */
+const STARTS = /\.workflow\.(?:start|signalWithStart|execute)\b|\bstartWorkflow\b|\bdelayedWorkflow<|\.executeUpdate\b|\.signal\(|workflowType: [A-Z_]+_WORKFLOW/;
 
 test('each workflow type is started, signaled and updated from exactly one module, in src/starters', () => {
   const names = [...readFileSync(join(SRC, 'domain', 'index.ts'), 'utf8').matchAll(/from '\.\/([^']+)'/g)].flatMap((m) =>
