@@ -1,8 +1,10 @@
-import { Configuration as ConfigurationV1, LeadsApi } from 'pipedrive/v1';
-import { Configuration, PersonsApi } from 'pipedrive/v2';
 import { failureOfStatus, type CrmApi, type CrmRecord } from './types';
 
 /* Pipedrive through its SDK: persons (API v2) and leads (API v1), read and their owner_id written. */
+
+// Loaded on first use: about a thousand modules that a process with no Pipedrive connector never needs.
+const sdkV1 = () => require('pipedrive/v1') as typeof import('pipedrive/v1');
+const sdkV2 = () => require('pipedrive/v2') as typeof import('pipedrive/v2');
 
 export const PIPEDRIVE_API_URL = 'https://api.pipedrive.com';
 
@@ -31,8 +33,10 @@ const isLeadId = (recordId: string) => !/^\d+$/.test(recordId);
 
 export function pipedriveApi(apiToken: string, base = PIPEDRIVE_API_URL): CrmApi {
   const root = base.replace(/\/+$/, '');
-  const persons = keepStatus(new PersonsApi(new Configuration({ apiKey: apiToken, basePath: `${root}/api/v2` })));
-  const leads = keepStatus(new LeadsApi(new ConfigurationV1({ apiKey: apiToken, basePath: `${root}/v1` })));
+  const v1 = sdkV1();
+  const v2 = sdkV2();
+  const persons = keepStatus(new v2.PersonsApi(new v2.Configuration({ apiKey: apiToken, basePath: `${root}/api/v2` })));
+  const leads = keepStatus(new v1.LeadsApi(new v1.Configuration({ apiKey: apiToken, basePath: `${root}/v1` })));
   return {
     async fetchRecord(recordId): Promise<CrmRecord | null> {
       try {

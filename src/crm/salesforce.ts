@@ -1,7 +1,9 @@
-import { Connection } from 'jsforce';
 import { CrmRequestFailed, type CrmApi, type CrmRecord } from './types';
 
 /* Salesforce through jsforce: Leads read and their OwnerId written, with the org's assignment rules kept out. */
+
+// Loaded on first use: a process with no Salesforce connector never needs jsforce's few hundred modules.
+const jsforce = () => require('jsforce') as typeof import('jsforce');
 
 export const SALESFORCE_API_VERSION = '62.0';
 
@@ -28,7 +30,7 @@ function failure(action: string, error: unknown): CrmRequestFailed {
 }
 
 export function salesforceApi(access: SalesforceAccess): CrmApi {
-  const connection = new Connection({
+  const connection = new (jsforce().Connection)({
     instanceUrl: access.instanceUrl,
     accessToken: access.accessToken,
     version: SALESFORCE_API_VERSION,

@@ -3,7 +3,7 @@ import { authConfigOf, loadConfig } from '../config/index';
 import { logEvent, configureLogging } from '../logger';
 import { createApi, openServices } from './services';
 import { onShutdown } from './shutdown';
-import { stopTracing } from '../telemetry/tracing';
+import { stopTracing } from '../telemetry/active-tracing';
 import { httpMetrics, listen, serveMetrics } from '../api';
 
 /** The API process of a production deployment: needs DATABASE_URL, TEMPORAL_ADDRESS and a JWT key. */

@@ -22,7 +22,7 @@ import { createApi, openServices, runObservedWorker } from './services';
 import { installTemporalRuntime } from '../worker/telemetry';
 import { onShutdown } from './shutdown';
 import { tracingLine } from '../telemetry/settings';
-import { stopTracing } from '../telemetry/tracing';
+import { stopTracing } from '../telemetry/active-tracing';
 
 /** How an operator reaches the codec from the CLI, naming where its secret is rather than printing it. */
 function codecLine(codecUrl: string, secretFrom: string | undefined): string {

@@ -1,3 +1,4 @@
+import './compile-cache';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';

@@ -4,7 +4,7 @@ import { freePort } from '../stack/ports';
 import { logEvent, configureLogging } from '../logger';
 import { openServices, runObservedWorker } from './services';
 import { onShutdown } from './shutdown';
-import { stopTracing } from '../telemetry/tracing';
+import { stopTracing } from '../telemetry/active-tracing';
 import { installTemporalRuntime } from '../worker/telemetry';
 
 /** The worker process of a production deployment: needs DATABASE_URL and TEMPORAL_ADDRESS. */

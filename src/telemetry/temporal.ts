@@ -1,15 +1,7 @@
-import {
-  makeWorkflowExporter,
-  OpenTelemetryActivityInboundInterceptor,
-  OpenTelemetryActivityOutboundInterceptor,
-  OpenTelemetryNexusInboundInterceptor,
-  OpenTelemetryNexusOutboundInterceptor,
-  OpenTelemetryWorkflowClientInterceptor,
-  type OpenTelemetrySinks,
-} from '@temporalio/interceptors-opentelemetry';
+import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import type { ActivityInterceptorsFactory, InjectedSinks, NexusInterceptorsFactory } from '@temporalio/worker';
-import { activeTracing } from './tracing';
+import { activeTracing } from './active-tracing';
 import { workflowSpanProcessor } from './workflow-span-shape';
 
 /*
@@ -17,16 +9,24 @@ import { workflowSpanProcessor } from './workflow-span-shape';
  * start header, the workflow's interceptors (in the bundle, src/paths.ts) trace it and its activities,
  * and the activities' spans continue that trace in the worker. Installed only in a process that traces
  * (src/telemetry/tracing.ts starts first): otherwise the client would still send an empty trace header
- * with every start.
+ * with every start. Loaded only then, too: a process that does not trace never needs their modules.
  */
 
-export const workflowClientTracing = (): WorkflowClientInterceptor[] => (activeTracing() ? [new OpenTelemetryWorkflowClientInterceptor()] : []);
+const interceptors = () => require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
 
-export const activityTracing = (): ActivityInterceptorsFactory[] =>
-  activeTracing() ? [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })] : [];
+export const workflowClientTracing = (): WorkflowClientInterceptor[] => (activeTracing() ? [new (interceptors().OpenTelemetryWorkflowClientInterceptor)()] : []);
 
-export const nexusTracing = (): NexusInterceptorsFactory[] =>
-  activeTracing() ? [(ctx) => ({ inbound: new OpenTelemetryNexusInboundInterceptor(ctx), outbound: new OpenTelemetryNexusOutboundInterceptor(ctx) })] : [];
+export function activityTracing(): ActivityInterceptorsFactory[] {
+  if (!activeTracing()) return [];
+  const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } = interceptors();
+  return [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })];
+}
+
+export function nexusTracing(): NexusInterceptorsFactory[] {
+  if (!activeTracing()) return [];
+  const { OpenTelemetryNexusInboundInterceptor, OpenTelemetryNexusOutboundInterceptor } = interceptors();
+  return [(ctx) => ({ inbound: new OpenTelemetryNexusInboundInterceptor(ctx), outbound: new OpenTelemetryNexusOutboundInterceptor(ctx) })];
+}
 
 /**
  * The sink through which the workflow interceptors of a traced run (src/telemetry/workflow-interceptors.ts)
@@ -37,6 +37,7 @@ export function workflowSpanSinks(): InjectedSinks<OpenTelemetrySinks> {
   const tracing = activeTracing();
   if (!tracing) return { exporter: { export: { fn: () => undefined } } };
   // The exporter's types are OpenTelemetry 1.x's (its own dependency); what it calls is onEnd, with spans workflowSpanProcessor reshapes.
+  const { makeWorkflowExporter } = interceptors();
   type Arguments = Parameters<typeof makeWorkflowExporter>;
   return { exporter: makeWorkflowExporter(workflowSpanProcessor(tracing.processor) as unknown as Arguments[0], tracing.resource as unknown as Arguments[1]) };
 }

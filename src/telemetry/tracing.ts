@@ -5,31 +5,14 @@ import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/export
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Request } from 'express';
 import { routeOf } from './http-route';
 import { scrubbingProcessor } from './private-attributes';
 import { tracingSettingsOf } from './settings';
-
-export interface Tracing {
-  /** Where every span ends, scrubbed: the SDK's spans and the workflow spans Temporal's sink hands over. */
-  processor: SpanProcessor;
-  resource: Resource;
-  instrumentations: { http: HttpInstrumentation; pg: PgInstrumentation; undici: UndiciInstrumentation };
-  shutdown(): Promise<void>;
-}
-
-let active: Tracing | undefined;
-
-/** This process's tracing, if it was started. */
-export const activeTracing = (): Tracing | undefined => active;
-
-/** Sends the spans still buffered and stops tracing: the last step of a process's shutdown. */
-export async function stopTracing(): Promise<void> {
-  await active?.shutdown().catch(() => undefined);
-}
+import { activeTracing, setActiveTracing, type Tracing } from './active-tracing';
 
 /** Scrapes and probes are not requests anyone follows. */
 const UNTRACED_PATHS = new Set(['/metrics', '/healthz', '/readyz']);
@@ -50,7 +33,8 @@ function describeServerSpan(span: Span, request: IncomingMessage): void {
  * they load.
  */
 export function startTracing(options: { env?: Record<string, string | undefined>; processor?: SpanProcessor; serviceName?: string } = {}): Tracing | undefined {
-  if (active) return active;
+  const running = activeTracing();
+  if (running) return running;
   const settings = tracingSettingsOf(options.env);
   if (!settings.OTEL_EXPORTER_OTLP_ENDPOINT && !options.processor) return undefined;
   const exporter = () => (settings.OTEL_EXPORTER_OTLP_PROTOCOL === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter());
@@ -77,14 +61,13 @@ export function startTracing(options: { env?: Record<string, string | undefined>
     instrumentations: Object.values(instrumentations),
   });
   sdk.start();
-  active = {
+  return setActiveTracing({
     processor,
     resource,
     instrumentations,
     shutdown: async () => {
-      active = undefined;
+      setActiveTracing(undefined);
       await sdk.shutdown();
     },
-  };
-  return active;
+  });
 }

@@ -1,6 +1,6 @@
-import { APIConnectionTimeoutError, APIError } from 'telnyx';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../../retry-after';
 import { CarrierRejected, CarrierUnavailable } from '../types';
+import { telnyxSdk } from './sdk';
 
 /*
  * Telnyx's answers, classified from its documented error codes
@@ -67,6 +67,7 @@ export function retryAfterOf(headers: Headers | undefined, now = Date.now()): nu
 
 /** What an SDK call's failure means for the message: CarrierRejected or CarrierUnavailable, in our words. */
 export function classifyTelnyxError(error: unknown): CarrierRejected | CarrierUnavailable {
+  const { APIConnectionTimeoutError, APIError } = telnyxSdk();
   if (!(error instanceof APIError) || error.status === undefined) {
     return new CarrierUnavailable(error instanceof APIConnectionTimeoutError ? 'Telnyx did not answer in time' : 'Telnyx could not be reached');
   }

@@ -1,7 +1,7 @@
-import Telnyx, { NotFoundError } from 'telnyx';
 import type { Carrier, CarrierAccepted, CarrierCallback, CarrierSend } from '../types';
 import { CarrierUnavailable } from '../types';
 import { classifyTelnyxError, telnyxCodeMeaning } from './errors';
+import { telnyxSdk } from './sdk';
 import { inboundOf, priceOf, receiptOf, telnyxCallbackNumber } from './events';
 import { telnyxPublicKey } from './public-key';
 
@@ -36,7 +36,7 @@ export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
   if (!apiKey || !(from || profile) || !settings.TELNYX_PUBLIC_KEY) {
     throw new Error('Invalid configuration: MESSAGE_PROVIDER=telnyx needs TELNYX_API_KEY, TELNYX_FROM or TELNYX_MESSAGING_PROFILE_ID, and TELNYX_PUBLIC_KEY');
   }
-  const client = new Telnyx({
+  const client = new (telnyxSdk().default)({
     apiKey,
     publicKey: telnyxPublicKey(settings.TELNYX_PUBLIC_KEY),
     baseURL: settings.TELNYX_API_URL ?? 'https://api.telnyx.com/v2',
@@ -67,7 +67,7 @@ export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
     try {
       return (await client.messages.retrieve(id)).data?.webhook_url ?? undefined;
     } catch (error) {
-      if (error instanceof NotFoundError) return undefined;
+      if (error instanceof telnyxSdk().NotFoundError) return undefined;
       throw error;
     }
   }

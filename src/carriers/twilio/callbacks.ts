@@ -1,5 +1,5 @@
-import twilio from 'twilio';
 import type { CarrierCallback, Inbound, Receipt, ReceiptStatus } from '../types';
+import { twilioSdk } from './client';
 import { isTwilioOptOutCode } from './errors';
 
 /*
@@ -29,7 +29,7 @@ function header(callback: CarrierCallback, name: string): string | undefined {
 export function verifyTwilioSignature(authToken: string, callback: CarrierCallback): boolean {
   const signature = header(callback, 'x-twilio-signature');
   if (!signature) return false;
-  return twilio.validateRequest(authToken, signature, callback.url, formParams(callback.rawBody));
+  return twilioSdk().validateRequest(authToken, signature, callback.url, formParams(callback.rawBody));
 }
 
 /** Twilio's message statuses we record; the others (accepted, queued, sending, scheduled, receiving…) say nothing new. */

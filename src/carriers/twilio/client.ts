@@ -1,4 +1,4 @@
-import twilio from 'twilio';
+import type twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient';
 import type Response from 'twilio/lib/http/response';
 import { retryAfterMs } from '../../retry-after';
@@ -18,13 +18,16 @@ export interface TwilioCredentials {
   timeoutMs?: number;
 }
 
+// Loaded on first use: a process that never talks to Twilio does without the SDK's modules.
+export const twilioSdk = () => require('twilio') as typeof twilio;
+
 /**
  * The SDK's own HTTP client (auth, form encoding, paging) with two changes: requests for Twilio's REST
  * base go to `apiUrl` instead, and an answer that is not a success becomes CarrierRejected or
  * CarrierUnavailable here, where its status, its code and its Retry-After header are still at hand (the
  * SDK's RestException keeps Twilio's message text and drops the headers).
  */
-class TwilioHttpClient extends twilio.RequestClient {
+const httpClientClass = () => class TwilioHttpClient extends twilioSdk().RequestClient {
   constructor(
     private readonly apiUrl: string | undefined,
     timeoutMs: number,
@@ -42,7 +45,9 @@ class TwilioHttpClient extends twilio.RequestClient {
     const code = (body as { code?: number | string } | null)?.code;
     throw classifyTwilioAnswer(response.statusCode, code, retryAfterMs((response.headers as Record<string, string | undefined>)?.['retry-after']));
   }
-}
+};
+
+let TwilioHttpClient: ReturnType<typeof httpClientClass> | undefined;
 
 function safeJson(text: string): unknown {
   try {
@@ -54,8 +59,9 @@ function safeJson(text: string): unknown {
 
 /** The official client: the auth token, or an API key and secret with the account SID. */
 export function twilioClient(credentials: TwilioCredentials): twilio.Twilio {
+  TwilioHttpClient ??= httpClientClass();
   const httpClient = new TwilioHttpClient(credentials.apiUrl, credentials.timeoutMs ?? 10_000);
   const [username, password] = credentials.apiKey ? [credentials.apiKey.sid, credentials.apiKey.secret] : [credentials.accountSid, credentials.authToken];
   if (!password) throw new Error('Twilio needs TWILIO_AUTH_TOKEN or TWILIO_API_KEY_SID and TWILIO_API_KEY_SECRET');
-  return twilio(username, password, { accountSid: credentials.accountSid, httpClient });
+  return twilioSdk()(username, password, { accountSid: credentials.accountSid, httpClient });
 }

@@ -1,9 +1,11 @@
-import { Vonage } from '@vonage/server-sdk';
 import type { Carrier, CarrierAccepted, CarrierSend } from '../types';
 import { CarrierUnavailable } from '../types';
 import { classifyVonageError, vonageCodeMeaning } from './errors';
 import { silenceVonageDebugLog } from './quiet-sdk';
 import { e164Of, inboundOf, receiptOf, verifyVonageSignature, vonageCallbackNumber } from './webhooks';
+
+// Loaded on first use: a process that never talks to Vonage does without the SDK's modules.
+const vonageSdk = () => require('@vonage/server-sdk') as typeof import('@vonage/server-sdk');
 
 export interface VonageSettings {
   VONAGE_API_KEY?: string;
@@ -43,7 +45,7 @@ export function createVonageCarrier(settings: VonageSettings): Carrier {
     throw new Error('Invalid configuration: MESSAGE_PROVIDER=vonage needs VONAGE_APPLICATION_ID and VONAGE_PRIVATE_KEY (or VONAGE_API_KEY and VONAGE_API_SECRET), VONAGE_FROM and VONAGE_SIGNATURE_SECRET');
   }
   silenceVonageDebugLog();
-  const vonage = new Vonage(jwt ? { applicationId: applicationId!, privateKey: privateKey! } : { apiKey: apiKey!, apiSecret: apiSecret! }, {
+  const vonage = new (vonageSdk().Vonage)(jwt ? { applicationId: applicationId!, privateKey: privateKey! } : { apiKey: apiKey!, apiSecret: apiSecret! }, {
     apiHost: (settings.VONAGE_API_URL ?? 'https://api.nexmo.com').replace(/\/+$/, ''),
     timeout: REQUEST_TIMEOUT_MS,
   });

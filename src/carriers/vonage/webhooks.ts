@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { verifySignature } from '@vonage/jwt';
 import type { CarrierCallback, Inbound, Receipt, ReceiptStatus } from '../types';
 import { isVonageOptOutCode, vonageErrorCode } from './errors';
+
+const vonageJwt = () => require('@vonage/jwt') as typeof import('@vonage/jwt');
 
 /*
  * Vonage's Messages API webhooks (v1). Status: `{ message_uuid, to, from, timestamp, status, channel,
@@ -50,7 +51,7 @@ export function verifyVonageSignature(callback: CarrierCallback, expected: Signa
   const token = match[1]!;
   const [headerPart, claimsPart] = token.split('.');
   if (decodePart(headerPart)?.alg !== 'HS256') return false;
-  if (!verifySignature(token, expected.secret)) return false;
+  if (!vonageJwt().verifySignature(token, expected.secret)) return false;
   const claims = decodePart(claimsPart) as SignedClaims | undefined;
   if (!claims || typeof claims.payload_hash !== 'string' || typeof claims.iat !== 'number') return false;
   if (!sameText(claims.payload_hash.toLowerCase(), createHash('sha256').update(callback.rawBody).digest('hex'))) return false;
