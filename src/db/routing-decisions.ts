@@ -304,6 +304,16 @@ export async function eraseClientDecisions(tx: Tx, clientPk: string, now: Date):
   await tx.routingDecision.updateMany({ where: { clientPk, notes: { not: null } }, data: { notes: null } });
 }
 
+/** The reconciler's policies with a client waiting since before `before` (each policy once). */
+export async function policiesWaitingBefore(prisma: Prisma, filter: { before: Date; business?: string }): Promise<{ pk: string; id: string; business: string }[]> {
+  const rows = await prisma.routingDecision.findMany({
+    where: { status: 'queued', queuedAt: { lt: filter.before }, ...(filter.business && { business: filter.business }) },
+    distinct: ['policyPk'],
+    select: { policy: { select: { pk: true, id: true, business: true } } },
+  });
+  return rows.map((r) => r.policy);
+}
+
 /** The owner's policies with clients waiting: those to wake when capacity may have freed. */
 export async function policiesWithWaiting(prisma: Prisma, scope: Scope): Promise<{ pk: string; id: string; business: string }[]> {
   const rows = await prisma.routingDecision.findMany({ where: { ...scope, status: 'queued' }, distinct: ['policyPk'], select: { policy: { select: { pk: true, id: true, business: true } } } });

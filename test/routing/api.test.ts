@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectProblem, eventually } from '../support/helpers';
-import { startTestStack, type TestStack } from '../support/stack';
+import { RECONCILE_WORKFLOW, routingQueueWorkflowId, type ReconcileResult } from '../../src/domain';
+import { startTestStack, uniqueName, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -204,6 +205,25 @@ describe('the queue', () => {
     await stack.api('DELETE', '/clients/c1/agents/a1', { token });
     await eventually(async () => (await stack.api('GET', '/clients/c3/agents', { token })).body.assignments.length === 1, 5_000, 100);
     expect((await stack.api('GET', '/clients/c2/agents', { token })).body.assignments).toEqual([]);
+  });
+
+  test('a policy with clients waiting and no queue run (its start lost with an API process) gets one from the reconciler', async () => {
+    const token = await setUp(['a1']);
+    await newClients(token, 1);
+    // a1 is back by itself in 2 s: only the queue's run, which is gone, would have noticed.
+    await stack.api('POST', '/agents/a1/absences', { token, body: { from: new Date(Date.now() - 60_000).toISOString(), until: new Date(Date.now() + 2_000).toISOString() } });
+    expect((await route(token, 'c1')).status).toBe(202);
+    const policy = await stack.prisma.routingPolicy.findFirstOrThrow({ where: { business: stack.business, id: 'sales', decisions: { some: { status: 'queued' } } }, orderBy: { createdAt: 'desc' } });
+    const handle = stack.temporal.workflow.getHandle(routingQueueWorkflowId({ business: stack.business, policyKey: policy.pk }));
+    await handle.terminate('lost with its API process');
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect((await stack.api('GET', '/clients/c1/agents', { token })).body.assignments).toEqual([]);
+
+    const reconcile = (): Promise<ReconcileResult> =>
+      stack.temporal.workflow.execute(RECONCILE_WORKFLOW, { taskQueue: stack.taskQueue, workflowId: uniqueName('reconcile'), args: [{ graceMs: 0, business: stack.business }] });
+    expect(await reconcile()).toMatchObject({ routingQueuesRestarted: 1 });
+    await eventually(async () => (await stack.api('GET', '/clients/c1/agents', { token })).body.assignments.length === 1, 10_000, 100);
+    expect(await reconcile()).toMatchObject({ routingQueuesRestarted: 0 });
   });
 
   test('clients waiting while no worker runs are assigned once one is back, none twice', async () => {
