@@ -5,6 +5,7 @@ import * as campaign from './scenarios/campaign';
 import * as isolation from './scenarios/isolation';
 import * as lateness from './scenarios/lateness';
 import * as reconcile from './scenarios/reconcile';
+import * as routing from './scenarios/routing';
 import * as scale from './scenarios/scale';
 import * as scaleOut from './scenarios/scale-out';
 import * as startCampaign from './scenarios/start-campaign';
@@ -22,6 +23,7 @@ const scenarios: Record<string, { usage: string; run: (args: string[]) => Promis
   accept: { usage: '[requests=300] [concurrency=10] [rounds=3]', run: accept.run },
   assign: { usage: '[requests=200] [concurrency=1] [rounds=3]', run: assign.run },
   reconcile: { usage: '[recentMessages=10000] [requests=300]', run: reconcile.run },
+  routing: { usage: '[requests=200] [rounds=3]', run: routing.run },
   campaign: { usage: '[perMessage=1000] [bulk=10000] [paced=10000] [rate=100]', run: campaign.run },
   'start-campaign': { usage: '[recipients=1000] [rounds=2] [variants=bench,start,start-warn] [mode=batch|single]', run: startCampaign.run },
 };

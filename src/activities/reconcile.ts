@@ -4,7 +4,8 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import { activeAssignmentsChangedBefore } from '../db/assignments';
 import { unsentMessagesCreatedBefore } from '../db/messages';
 import { activeRotationsChangedBefore } from '../db/rotations';
-import { unansweredDecisionsBefore } from '../db/routing-decisions';
+import { policiesWaitingBefore, unansweredDecisionsBefore } from '../db/routing-decisions';
+import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
 import { startFirstResponseClock } from '../starters/first-response-workflow';
 import type { Prisma } from '../db/prisma';
 import type { ReconcilerFilter } from '../db/reconciler-filter';
@@ -15,6 +16,7 @@ import { findBatch } from '../db/message-batches';
 import { startOrWakeRotation } from '../starters/rotation-workflow';
 import {
   firstResponseWorkflowId,
+  routingQueueWorkflowId,
   ASSIGNMENT_EXPIRY_WORKFLOW,
   RECENT_RECONCILE_WINDOW_MS,
   ROTATION_WORKFLOW,
@@ -135,6 +137,8 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
         rotationsRestarted: 0,
         firstResponseClocksChecked: 0,
         firstResponseClocksRestarted: 0,
+        routingQueuesChecked: 0,
+        routingQueuesRestarted: 0,
       };
 
       const runningExpiries = await runningIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since);
@@ -233,6 +237,19 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
           logEvent('reconciler.first_response_clock_restarted', { workflowId: firstResponseWorkflowId(input), lastRun });
         }
         heartbeat(result);
+      }
+
+      // A policy with clients waiting and no queue run: the first waiting client's signal-with-start was
+      // lost with its API process (killed between the commit and the start), or an operator terminated
+      // the run. Policies are few: every pass checks them all.
+      for (const policy of await policiesWaitingBefore(prisma, { before, business })) {
+        result.routingQueuesChecked++;
+        const workflowId = routingQueueWorkflowId({ business: policy.business, policyKey: policy.pk });
+        const lastRun = await runState(temporal, workflowId);
+        if (lastRun === 'running') continue;
+        await wakeRoutingQueue(temporal, taskQueue, { business: policy.business, policyKey: policy.pk, policyId: policy.id });
+        result.routingQueuesRestarted++;
+        logEvent('reconciler.routing_queue_restarted', { workflowId, lastRun });
       }
       return result;
     },

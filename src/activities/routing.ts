@@ -8,6 +8,7 @@ import { startOrWakeExpiry, wakeExpiry } from '../starters/assignment-expiry-wor
 import { startFirstResponseClock } from '../starters/first-response-workflow';
 import { wakeQueuedCrmLead } from '../starters/process-crm-lead-workflow';
 import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
+import { whileHeartbeating } from './heartbeat';
 
 export interface RoutingActivityDeps {
   prisma: Prisma;
@@ -19,25 +20,30 @@ export interface RoutingActivityDeps {
 const MAX_PER_DRAIN = 50;
 
 export function createRoutingActivities({ prisma, temporal, taskQueue }: RoutingActivityDeps) {
+  async function drain(input: RoutingQueueInput): Promise<DrainResult> {
+    let assigned = 0;
+    for (;;) {
+      const step = await withEvents(prisma, (tx, record) => assignOldestWaiting(tx, record, input.policyKey, new Date()));
+      if (step.outcome === 'gone') return { assigned, waiting: 0, oldestSince: null, nextChangeAt: null, gone: true };
+      if (step.outcome === 'none') {
+        return { assigned, waiting: step.waiting, oldestSince: step.oldestSince?.toISOString() ?? null, nextChangeAt: step.nextChangeAt?.toISOString() ?? null, gone: false };
+      }
+      assigned++;
+      await startOrWakeExpiry(temporal, taskQueue, step.assigned.workflowId, step.assigned.expiry);
+      if (step.firstResponse) await startFirstResponseClock(temporal, taskQueue, { business: input.business, decisionId: step.decisionId });
+      await wakeQueuedCrmLead(temporal, step.business, step.clientId);
+      if (assigned >= MAX_PER_DRAIN) return { assigned, waiting: -1, oldestSince: null, nextChangeAt: null, gone: false };
+    }
+  }
+
   return {
     /**
      * Assigns waiting clients oldest first, one transaction each, while someone is eligible; each new
      * assignment gets its expiry workflow. Reports what is left and when the clock may free someone.
      */
     async drainRoutingQueue(input: RoutingQueueInput): Promise<DrainResult> {
-      let assigned = 0;
-      for (;;) {
-        const step = await withEvents(prisma, (tx, record) => assignOldestWaiting(tx, record, input.policyKey, new Date()));
-        if (step.outcome === 'gone') return { assigned, waiting: 0, oldestSince: null, nextChangeAt: null, gone: true };
-        if (step.outcome === 'none') {
-          return { assigned, waiting: step.waiting, oldestSince: step.oldestSince?.toISOString() ?? null, nextChangeAt: step.nextChangeAt?.toISOString() ?? null, gone: false };
-        }
-        assigned++;
-        await startOrWakeExpiry(temporal, taskQueue, step.assigned.workflowId, step.assigned.expiry);
-        if (step.firstResponse) await startFirstResponseClock(temporal, taskQueue, { business: input.business, decisionId: step.decisionId });
-        await wakeQueuedCrmLead(temporal, step.business, step.clientId);
-        if (assigned >= MAX_PER_DRAIN) return { assigned, waiting: -1, oldestSince: null, nextChangeAt: null, gone: false };
-      }
+      // A worker killed mid-drain is noticed by its missed heartbeat, within seconds.
+      return whileHeartbeating(() => drain(input));
     },
 
     /**

@@ -182,20 +182,26 @@ export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput
 
   const id = randomUUID();
   const events: NewEvent[] = [];
-  const queueIsEmpty = (await tx.routingDecision.count({ where: { policyPk: policy.pk, status: 'queued' } })) === 0;
+  // The queue's order is its `queued_at`: taken from the database's clock once the policy's lock is
+  // held, and after the newest waiting client's, so it is the order in which the routes committed,
+  // whichever process (and whichever clock) made them. A time taken before the lock let a route that
+  // waited for it queue ahead of one already answered, and two answers carry the same position.
+  const newest = await tx.routingDecision.findFirst({ where: { policyPk: policy.pk, status: 'queued' }, orderBy: { queuedAt: 'desc' }, select: { queuedAt: true } });
+  const queueIsEmpty = !newest;
+  const at = await timeAfter(tx, newest?.queuedAt ?? null);
   const reason = input.reason ?? 'api';
   const { replacing } = input;
   const tried = await attempt(
     tx,
     policy,
     input.client,
-    input.at,
+    at,
     id,
     input.notes,
     queueIsEmpty,
     events,
     reason,
-    replacing && { excluded: new Set([replacing.agentId]), beforeRecord: async () => void (await endActiveIn(tx, { id: replacing.assignmentId }, 'api', input.at, events)) },
+    replacing && { excluded: new Set([replacing.agentId]), beforeRecord: async () => void (await endActiveIn(tx, { id: replacing.assignmentId }, 'api', at, events)) },
   );
   const settings = settingsOf(policy);
   const status = tried.assigned ? 'assigned' : settings.when_none_eligible === 'reject' ? 'rejected' : 'queued';
@@ -215,8 +221,8 @@ export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput
       notes: input.notes,
       idempotencyKey: input.idempotencyKey,
       requestHash: input.requestHash,
-      queuedAt: status === 'queued' ? input.at : null,
-      decidedAt: input.at,
+      queuedAt: status === 'queued' ? at : null,
+      decidedAt: at,
     },
     include: DECISION_INCLUDE,
   });
@@ -225,6 +231,12 @@ export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput
   for (const event of events) await record(event);
   const firstResponse = status === 'assigned' && !!settings.first_response_within;
   return { outcome: 'decided', decision, position: status === 'queued' ? await positionOf(tx, decision) : null, assigned: tried.assigned, repeated: false, firstResponse };
+}
+
+/** The database's clock now, and at least a millisecond (the column's precision) after `after`. */
+async function timeAfter(tx: Tx, after: Date | null): Promise<Date> {
+  const [{ now }] = await tx.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS now`;
+  return after && now.getTime() <= after.getTime() ? new Date(after.getTime() + 1) : now;
 }
 
 async function standing(tx: Tx, decision: DecisionWithKeys): Promise<RouteOutcome> {
@@ -290,6 +302,16 @@ export function cancelWaiting(prisma: Prisma, scope: Scope, clientPk: string, po
 export async function eraseClientDecisions(tx: Tx, clientPk: string, now: Date): Promise<void> {
   await tx.routingDecision.updateMany({ where: { clientPk, status: 'queued' }, data: { status: 'canceled', waitingSlot: null, decidedAt: now } });
   await tx.routingDecision.updateMany({ where: { clientPk, notes: { not: null } }, data: { notes: null } });
+}
+
+/** The reconciler's policies with a client waiting since before `before` (each policy once). */
+export async function policiesWaitingBefore(prisma: Prisma, filter: { before: Date; business?: string }): Promise<{ pk: string; id: string; business: string }[]> {
+  const rows = await prisma.routingDecision.findMany({
+    where: { status: 'queued', queuedAt: { lt: filter.before }, ...(filter.business && { business: filter.business }) },
+    distinct: ['policyPk'],
+    select: { policy: { select: { pk: true, id: true, business: true } } },
+  });
+  return rows.map((r) => r.policy);
 }
 
 /** The owner's policies with clients waiting: those to wake when capacity may have freed. */

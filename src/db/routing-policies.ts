@@ -12,23 +12,32 @@ export type PolicyRow = Awaited<ReturnType<typeof findPolicy>> & {};
 const canonical = (value: object) => JSON.stringify(Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))));
 const sameSettings = (a: Db.JsonValue, b: PolicySettings) => canonical(a as object) === canonical(b);
 
+export type PutPolicyOutcome = { outcome: 'put'; policy: PolicyRow; changed: boolean } | { outcome: 'unownedRepliesTaken'; by: string };
+
 /**
  * Creates or changes the caller's policy. A change of any setting is a new version; the same settings
  * again keep the version. The strategy's memory is kept across versions (a new weight starts from it).
+ * A policy routing unowned replies is refused while another of the owner's does: the owner's advisory
+ * lock makes that check and the write one step, so two concurrent PUTs cannot both set it.
  */
-export async function putPolicy(prisma: Prisma, scope: Scope, id: string, settings: PolicySettings) {
+export async function putPolicy(prisma: Prisma, scope: Scope, id: string, settings: PolicySettings): Promise<PutPolicyOutcome> {
   return prisma.$transaction(async (tx) => {
+    if (settings.route_unowned_replies) {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`routing-unowned-replies/${scope.business}/${scope.ownerId}`}, 0))`;
+      const other = await unownedRepliesPolicy(tx, scope);
+      if (other && other.id !== id) return { outcome: 'unownedRepliesTaken', by: other.id };
+    }
     const existing = await tx.routingPolicy.findUnique({ where: { business_ownerId_id: { ...scope, id } } });
     if (!existing) {
       const created = await tx.routingPolicy.create({ data: { ...scope, id, settings: settings as unknown as Db.InputJsonObject } });
-      return { policy: created, changed: true };
+      return { outcome: 'put', policy: created, changed: true };
     }
-    if (sameSettings(existing.settings, settings)) return { policy: existing, changed: false };
+    if (sameSettings(existing.settings, settings)) return { outcome: 'put', policy: existing, changed: false };
     const updated = await tx.routingPolicy.update({
       where: { pk: existing.pk, version: existing.version },
       data: { settings: settings as unknown as Db.InputJsonObject, version: { increment: 1 } },
     });
-    return { policy: updated, changed: true };
+    return { outcome: 'put', policy: updated, changed: true };
   });
 }
 

@@ -26,6 +26,9 @@ export interface ReconcileResult {
   /** Routing decisions whose owner has not answered yet, under a policy with `first_response_within`. */
   firstResponseClocksChecked: number;
   firstResponseClocksRestarted: number;
+  /** Routing policies with clients waiting since before the grace period, and those whose queue workflow was started again. */
+  routingQueuesChecked: number;
+  routingQueuesRestarted: number;
 }
 
 export const RECONCILE_WORKFLOW = 'reconcile';

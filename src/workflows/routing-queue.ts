@@ -2,9 +2,11 @@ import { allHandlersFinished, condition, continueAsNew, proxyActivities, setCurr
 import type { createActivities } from '../activities';
 import { describeQueue, routingCapacityChangedSignal, routingQueueStateQuery, type DrainResult, type RoutingQueueInput } from '../domain';
 
-// A database that is down delays the drain; the clients keep their places in PostgreSQL meanwhile.
+// A database that is down delays the drain; the clients keep their places in PostgreSQL meanwhile. The
+// drain heartbeats after each assignment, so one whose worker was killed is retried within seconds.
 const { drainRoutingQueue } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 

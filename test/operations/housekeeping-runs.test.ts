@@ -28,7 +28,7 @@ function countingActivities() {
     activities: {
       async reconcileOrphans(input: ReconcileInput) {
         passes.push(input);
-        return { full: input.full === true, assignmentsChecked: 0, assignmentsRestarted: 0, messagesChecked: 0, messagesRestarted: 0, rotationsChecked: 0, rotationsRestarted: 0, firstResponseClocksChecked: 0, firstResponseClocksRestarted: 0 };
+        return { full: input.full === true, assignmentsChecked: 0, assignmentsRestarted: 0, messagesChecked: 0, messagesRestarted: 0, rotationsChecked: 0, rotationsRestarted: 0, firstResponseClocksChecked: 0, firstResponseClocksRestarted: 0, routingQueuesChecked: 0, routingQueuesRestarted: 0 };
       },
       async handOverPendingDeliveries() {
         sweeps.push(await env.currentTimeMs());

@@ -69,6 +69,28 @@ test('with nobody else eligible the owner keeps the client and the decision is e
   expect((await assignments(token)).map((a) => [a.agent, a.status])).toEqual([['a1', 'active']]);
 });
 
+test('with working_hours the clock runs only inside the owner\'s hours: an owner off shift is not reassigned, and the deadline moves to its next shift', async () => {
+  const token = await setUp(['a1', 'a2'], { first_response_within: 'PT3S', max_reassignments: 1 });
+  const routed = await stack.api('POST', '/clients/c1/route', { token, body: { policy: 'sales' } });
+  expect(routed.body.agent).toBe('a1');
+  const routedAt = Date.now();
+  // a1 goes off shift at once: its only hours are one minute, three days from now.
+  const now = new Date();
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 3, 3, 0, 0));
+  const weekday = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][day.getUTCDay()];
+  expect((await stack.api('PATCH', '/agents/a1', { token, body: { timezone: 'UTC', working_hours: { [weekday]: [['03:00', '03:01']] } } })).status).toBe(200);
+
+  // The run sleeps until the shift's start plus the clock's 3 s: no working time has passed since.
+  const handle = stack.temporal.workflow.getHandle(firstResponseWorkflowId({ business: stack.business, decisionId: routed.body.decision_id }));
+  const due = new Date(day.getTime() + 3_000).toISOString();
+  await eventually(async () => String((await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails).includes(`must answer by ${due}`), 15_000, 200);
+  // Well past the 3 s the clock would have run on a wall clock.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, routedAt + 6_000 - Date.now())));
+  expect(await decision(token, routed.body.decision_id)).toMatchObject({ agent: 'a1', reassignments: 0, escalated_at: null });
+  expect((await assignments(token)).map((a) => [a.agent, a.status])).toEqual([['a1', 'active']]);
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+});
+
 test('a message naming the owner answers: the client is not reassigned', async () => {
   const token = await setUp(['a1', 'a2'], { first_response_within: 'PT3S', max_reassignments: 1 });
   const id = (await stack.api('POST', '/clients/c1/route', { token, body: { policy: 'sales' } })).body.decision_id;

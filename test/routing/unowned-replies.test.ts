@@ -75,3 +75,21 @@ test('at most one policy of a user routes unowned replies', async () => {
   expect((await stack.api('PUT', '/routing-policies/replies', { token, body: { team: 'sales', route_unowned_replies: true, capacity: 3 } })).status).toBe(200);
   expect((await stack.api('PUT', '/routing-policies/other', { token, body: { team: 'sales' } })).status).toBe(200);
 });
+
+test('two concurrent PUTs each setting route_unowned_replies on another policy: exactly one wins, the other is the 400', async () => {
+  const outcomes = await Promise.all(
+    Array.from({ length: 5 }, async () => {
+      const token = stack.token(`user-${randomUUID()}`);
+      expect((await stack.api('POST', '/agents', { token, body: { _id: 'a1' } })).status).toBe(201);
+      expect((await stack.api('PUT', '/teams/sales', { token, body: { members: [{ agent: 'a1' }] } })).status).toBe(200);
+      const [p1, p2] = await Promise.all(['p1', 'p2'].map((p) => stack.api('PUT', `/routing-policies/${p}`, { token, body: { team: 'sales', route_unowned_replies: true } })));
+      const policies = (await stack.api('GET', '/routing-policies', { token })).body.routing_policies as { _id: string; route_unowned_replies: boolean }[];
+      return { statuses: [p1.status, p2.status].sort(), loser: [p1, p2].find((r) => r.status !== 200)?.body.detail, routing: policies.filter((p) => p.route_unowned_replies).length };
+    }),
+  );
+  for (const { statuses, loser, routing } of outcomes) {
+    expect(statuses).toEqual([200, 400]);
+    expect(loser).toMatch(/^Invalid route_unowned_replies: policy p[12] already routes unowned replies$/);
+    expect(routing).toBe(1);
+  }
+});

@@ -1,5 +1,5 @@
 import type { Prisma } from '../../db/prisma';
-import { findPolicy, listPolicies, putPolicy, unownedRepliesPolicy } from '../../db/routing-policies';
+import { findPolicy, listPolicies, putPolicy } from '../../db/routing-policies';
 import type { Scope } from '../../db/scope';
 import { findTeam } from '../../db/teams';
 import { routingPolicyView } from '../../views/team';
@@ -19,11 +19,9 @@ export async function putPolicyRequest(deps: PolicyDeps, scope: Scope, policyId:
   if (!RESOURCE_ID_PATTERN.test(policyId)) throw new Invalid('Invalid _id: must be 1-128 characters of A-Z a-z 0-9 . _ : @ -');
   const settings = parsePolicyRequest(body, { minFirstResponseMs: deps.routingMinFirstResponseMs });
   if (!(await findTeam(deps.prisma, scope, settings.team))) throw new Invalid(`Team ${settings.team} not found or not authorized`);
-  if (settings.route_unowned_replies) {
-    const other = await unownedRepliesPolicy(deps.prisma, scope);
-    if (other && other.id !== policyId) throw new Invalid(`Invalid route_unowned_replies: policy ${other.id} already routes unowned replies`);
-  }
-  const { policy, changed } = await putPolicy(deps.prisma, scope, policyId, settings);
+  const put = await putPolicy(deps.prisma, scope, policyId, settings);
+  if (put.outcome === 'unownedRepliesTaken') throw new Invalid(`Invalid route_unowned_replies: policy ${put.by} already routes unowned replies`);
+  const { policy, changed } = put;
   if (changed) await wakePolicyQueue(deps, policy);
   return routingPolicyView(policy);
 }

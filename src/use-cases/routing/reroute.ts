@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { findAgent } from '../../db/agents';
 import { listHeldClients, type HeldCursor } from '../../db/assignments';
 import { withEvents } from '../../db/events';
-import { rerouteAssignment } from '../../db/routing-decisions';
+import { rerouteAssignment, type RouteOutcome } from '../../db/routing-decisions';
 import { findPolicy } from '../../db/routing-policies';
 import type { Scope } from '../../db/scope';
 import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
@@ -10,10 +10,13 @@ import { NotFound } from '../errors';
 import { parseBody, RESOURCE_ID_PATTERN, resourceId } from '../input/validation';
 import { findOwnedPolicy } from './policies';
 import { afterRouted, type RoutingDeps } from './route';
-import { createSerialRunner } from './serial';
+import { createBatchingRunner } from './serial';
 import { wakeWaitingQueues } from './wake';
 
-const serially = createSerialRunner();
+type RerouteInput = Parameters<typeof rerouteAssignment>[2];
+
+// One reroute of a policy at a time in this process (no batching: each is its own transaction).
+const serially = createBatchingRunner<RerouteInput, RouteOutcome>(1);
 const PAGE = 100;
 
 export interface RerouteItem {
@@ -58,7 +61,7 @@ export async function rerouteAgentRequest(deps: RoutingDeps, scope: Scope, agent
         at: new Date(),
         replacing: { agentId: agent.id, assignmentId: held.id },
       };
-      const outcome = await serially(policy.pk, () => withEvents(deps.prisma, (tx, record) => rerouteAssignment(tx, record, { ...input, at: new Date() })));
+      const outcome = await serially(policy.pk, input, async ([one]) => [await withEvents(deps.prisma, (tx, record) => rerouteAssignment(tx, record, { ...one, at: new Date() }))]);
       if (outcome.outcome !== 'decided') {
         decisions.push(kept);
         continue;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { withEvents } from '../../db/events';
 import { isUniqueViolation } from '../../db/errors';
-import { routeClient, type RouteOutcome } from '../../db/routing-decisions';
+import { routeClient, type RouteInput, type RouteOutcome } from '../../db/routing-decisions';
 import type { Scope } from '../../db/scope';
 import { startOrWakeExpiry } from '../../starters/assignment-expiry-workflow';
 import { startFirstResponseClock } from '../../starters/first-response-workflow';
@@ -10,10 +10,12 @@ import { Conflict, NotFound } from '../errors';
 import { readIdempotencyKey } from '../messages/idempotency';
 import { findOwnedPolicy } from './policies';
 import { parseRouteRequest } from './request';
-import { createSerialRunner } from './serial';
+import { createBatchingRunner } from './serial';
 import { wakePolicyQueue, type WakeDeps } from './wake';
 
-const serially = createSerialRunner();
+/** Routes of one policy that arrive together, this many at most to one transaction (docs/routing.md). */
+const MAX_ROUTES_PER_TRANSACTION = 10;
+const batched = createBatchingRunner<RouteInput, RouteOutcome>(MAX_ROUTES_PER_TRANSACTION);
 
 export type RoutingDeps = WakeDeps;
 
@@ -55,7 +57,14 @@ export async function routeClientRequest(deps: RoutingDeps, scope: Scope, client
   const policy = await findOwnedPolicy(deps.prisma, scope, request.policy);
   const requestHash = `v1:${createHash('sha256').update(JSON.stringify([client.id, policy.id, request.notes])).digest('hex')}`;
   const input = { policyPk: policy.pk, client: { pk: client.pk, id: client.id }, notes: request.notes, idempotencyKey, requestHash, at: new Date() };
-  const route = () => serially(policy.pk, () => withEvents(deps.prisma, (tx, record) => routeClient(tx, record, { ...input, at: new Date() })));
+  const route = () =>
+    batched(policy.pk, input, (inputs) =>
+      withEvents(deps.prisma, async (tx, record) => {
+        const outcomes: RouteOutcome[] = [];
+        for (const each of inputs) outcomes.push(await routeClient(tx, record, { ...each, at: new Date() }));
+        return outcomes;
+      }),
+    );
   let outcome: RouteOutcome;
   try {
     outcome = await route();
