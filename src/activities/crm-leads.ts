@@ -7,6 +7,7 @@ import type { Prisma } from '../db/prisma';
 import { CrmFailureType, type ProcessCrmLeadInput } from '../domain';
 import type { SecretBox } from '../secrets/secret-box';
 import { UseCaseError } from '../use-cases/errors';
+import { followLeadHolder } from '../use-cases/integrations/lead-holder';
 import { syncAllCrmConnectors } from '../use-cases/integrations/sync';
 import { assignLead, awaitLeadRouting, decideLead, failLeadOwnerWrite, finishCrmEvent, handleOwnerChange, nextCrmEvent, syncLeadClient, writeLeadOwner } from '../use-cases/integrations/leads';
 
@@ -45,6 +46,7 @@ export function createCrmLeadActivities(deps: CrmLeadActivityDeps) {
     decideLead: (input: ProcessCrmLeadInput) => asTemporalFailure(async () => (await decideLead(deps, input)).writeStatus),
     awaitLeadRouting: (input: ProcessCrmLeadInput) => asTemporalFailure(() => awaitLeadRouting(deps, input)),
     assignLead: (input: ProcessCrmLeadInput) => asTemporalFailure(() => assignLead(deps, input)),
+    followLeadHolder: (input: ProcessCrmLeadInput) => followLeadHolder(deps, input),
     writeLeadOwner: (input: ProcessCrmLeadInput) => asTemporalFailure(() => writeLeadOwner(deps, input)),
     failLeadOwnerWrite: (input: ProcessCrmLeadInput, error: string) => failLeadOwnerWrite(deps, input, error),
     /** The hourly catch-up sweep of every connector (housekeeping); a CRM that fails is logged, the others go on. */

@@ -110,7 +110,7 @@ export async function decideLead(deps: LeadDeps, input: ProcessCrmLeadInput) {
   return { agents: lead.agents, writeStatus: lead.writeStatus, decidedNow };
 }
 
-const unmappedError = (input: ProcessCrmLeadInput, agent: string) => `Agent ${agent} has no ${CRM_NAMES[input.crm]} owner in agent_map: the owner was not written back`;
+export const unmappedError = (input: ProcessCrmLeadInput, agent: string) => `Agent ${agent} has no ${CRM_NAMES[input.crm]} owner in agent_map: the owner was not written back`;
 
 /** Routes the lead's client by the connector's policy through the routing use case, once per record. */
 async function routeLead(deps: LeadDeps, scope: Scope, clientId: string, policy: string, input: ProcessCrmLeadInput) {
