@@ -49,14 +49,19 @@ export function createCrmLeadActivities(deps: CrmLeadActivityDeps) {
     followLeadHolder: (input: ProcessCrmLeadInput) => followLeadHolder(deps, input),
     writeLeadOwner: (input: ProcessCrmLeadInput) => asTemporalFailure(() => writeLeadOwner(deps, input)),
     failLeadOwnerWrite: (input: ProcessCrmLeadInput, error: string) => failLeadOwnerWrite(deps, input, error),
-    /** The hourly catch-up sweep of every connector (housekeeping); a CRM that fails is logged, the others go on. */
-    syncCrmConnectors: () =>
-      syncAllCrmConnectors(
-        deps,
-        (connector, error) => log.warn('CRM catch-up sweep failed for a connector', { business: connector.business, crm: connector.crm, error: error instanceof Error ? error.message : String(error) }),
-        // The housekeeping activities' heartbeat timeout is 2 minutes: one beat per connector.
-        () => heartbeat(),
-      ),
+    /** The hourly catch-up sweep of every connector (housekeeping); a CRM that fails or stalls is logged, the others go on. */
+    syncCrmConnectors: async () => {
+      // The housekeeping activities' heartbeat timeout is 2 minutes; connectors run concurrently, so beat on a clock.
+      const beating = setInterval(() => heartbeat(), 30_000);
+      heartbeat();
+      try {
+        return await syncAllCrmConnectors(deps, (connector, error) =>
+          log.warn('CRM catch-up sweep failed for a connector', { business: connector.business, crm: connector.crm, error: error instanceof Error ? error.message : String(error) }),
+        );
+      } finally {
+        clearInterval(beating);
+      }
+    },
     handleOwnerChange: (input: ProcessCrmLeadInput, eventId: string) => asTemporalFailure(() => handleOwnerChange(deps, input, eventId)),
   };
 }
