@@ -2,8 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sweepConnectors } from '../../src/use-cases/integrations/sync';
 import { eventually } from '../support/helpers';
-import { startFakeHubspot, type FakeHubspot } from '../support/fake-hubspot';
-import { startFakePipedrive, type FakePipedrive } from '../support/fake-pipedrive';
+import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
+import { startFakePipedrive, type FakePipedrive } from '../../src/stack/crm-fakes/pipedrive';
 import { connectedStack } from '../support/crm';
 import type { TestStack } from '../support/stack';
 

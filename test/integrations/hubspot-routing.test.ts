@@ -1,5 +1,5 @@
 import { eventually } from '../support/helpers';
-import { startFakeHubspot, type FakeHubspot } from '../support/fake-hubspot';
+import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
 import { connectedStack, type ConnectedStack } from '../support/crm';
 import type { TestStack } from '../support/stack';
 

@@ -1,7 +1,7 @@
 import { crmLeadWorkflowId } from '../../src/domain';
 import { eventually } from '../support/helpers';
 import { temporalTextOf } from '../support/history';
-import { startFakeHubspot, type FakeHubspot } from '../support/fake-hubspot';
+import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
 import { connectedStack } from '../support/crm';
 import { uniqueName, type TestStack } from '../support/stack';
 
