@@ -1,4 +1,4 @@
-import { heartbeat, log } from '@temporalio/activity';
+import { Context, heartbeat, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { CrmEndpoints } from '../config/index';
@@ -20,12 +20,17 @@ export interface CrmLeadActivityDeps {
   crmEndpoints?: CrmEndpoints;
 }
 
+const HEARTBEAT_EVERY_MS = 3_000;
+
 /**
  * The CRM's refusals as Temporal failures: a final one ends the activity at once; a 429 retries after
  * its Retry-After instead of the backoff; a refused step of ours (the connector gone, an agent deleted)
  * ends it too. The messages are our words and a status code, never the CRM's body.
  */
 async function asTemporalFailure<T>(step: () => Promise<T>): Promise<T> {
+  // Beats while the step runs, so the server notices a worker that died mid-call within the heartbeat
+  // timeout (the lead workflow's CRM steps) instead of the whole start-to-close timeout.
+  const beating = setInterval(() => heartbeat(), HEARTBEAT_EVERY_MS);
   try {
     return await step();
   } catch (error) {
@@ -35,6 +40,8 @@ async function asTemporalFailure<T>(step: () => Promise<T>): Promise<T> {
     }
     if (error instanceof UseCaseError) throw ApplicationFailure.create({ type: CrmFailureType.ConnectorGone, message: error.detail, nonRetryable: true });
     throw error;
+  } finally {
+    clearInterval(beating);
   }
 }
 
@@ -47,7 +54,7 @@ export function createCrmLeadActivities(deps: CrmLeadActivityDeps) {
     awaitLeadRouting: (input: ProcessCrmLeadInput) => asTemporalFailure(() => awaitLeadRouting(deps, input)),
     assignLead: (input: ProcessCrmLeadInput) => asTemporalFailure(() => assignLead(deps, input)),
     followLeadHolder: (input: ProcessCrmLeadInput) => followLeadHolder(deps, input),
-    writeLeadOwner: (input: ProcessCrmLeadInput) => asTemporalFailure(() => writeLeadOwner(deps, input)),
+    writeLeadOwner: (input: ProcessCrmLeadInput) => asTemporalFailure(() => writeLeadOwner(deps, input, { retried: Context.current().info.attempt > 1 })),
     failLeadOwnerWrite: (input: ProcessCrmLeadInput, error: string) => failLeadOwnerWrite(deps, input, error),
     /** The hourly catch-up sweep of every connector (housekeeping); a CRM that fails or stalls is logged, the others go on. */
     syncCrmConnectors: async () => {

@@ -12,8 +12,10 @@ const { nextCrmEvent, finishCrmEvent, decideLead, awaitLeadRouting, failLeadOwne
 
 // Steps that call the CRM or wait for the assign-agents workflow. A 429 waits its Retry-After instead of
 // the backoff; after 10 attempts (about 40 minutes) the write is given up and reported.
+// They heartbeat while they run: a worker killed mid-step is noticed within 15 s, and the step retried.
 const { syncLeadClient, assignLead, writeLeadOwner, handleOwnerChange } = proxyActivities<Activities>({
   startToCloseTimeout: '90 seconds',
+  heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 10 },
 });
 

@@ -44,6 +44,8 @@ export interface FakeHubspot {
   writes: { id: string; owner: string; status: number }[];
   /** The next writes' answers (then 200): e.g. `[429]` answers one 429 with Retry-After: 1. */
   refuseNextWrites(statuses: number[]): void;
+  /** Writes are applied and counted but answered only when `false` again: a caller dies with its write in flight. */
+  holdAnswers(hold: boolean): void;
   /** Where property changes are posted, signed (the app's webhook target URL); unset: nowhere. */
   subscribe(targetUrl: string | undefined): void;
   /** A contact created in HubSpot, by a person. */
@@ -79,6 +81,8 @@ export async function startFakeHubspot(options: FakeHubspotOptions = {}): Promis
   const createdAt = new Map<string, number>();
   const writes: FakeHubspot['writes'] = [];
   let refusals: number[] = [];
+  let holding = false;
+  let held: (() => void)[] = [];
   let target: string | undefined;
   const event = (objectId: number, subscriptionType: string, more: Partial<HubspotEvent> = {}): HubspotEvent => ({
     eventId: nextEventId++,
@@ -148,6 +152,11 @@ export async function startFakeHubspot(options: FakeHubspotOptions = {}): Promis
       if (refusal) return send(refusal, { status: 'error', category: 'VALIDATION_ERROR', message: 'refused' });
       const changed = contact.hubspot_owner_id !== owner;
       contact.hubspot_owner_id = owner;
+      if (holding) {
+        const answer = view();
+        held.push(() => send(200, answer));
+        return;
+      }
       send(200, view());
       if (changed && target) void deliver(target, [event(Number(id), 'contact.propertyChange', { propertyName: 'hubspot_owner_id', propertyValue: owner, changeSource: 'INTEGRATION' })]).catch(() => undefined);
       return;
@@ -162,6 +171,12 @@ export async function startFakeHubspot(options: FakeHubspotOptions = {}): Promis
     clientSecret,
     contacts,
     writes,
+    holdAnswers: (hold) => {
+      holding = hold;
+      if (hold) return;
+      for (const answer of held) answer();
+      held = [];
+    },
     refuseNextWrites: (statuses) => {
       refusals = [...statuses];
     },
