@@ -1,9 +1,8 @@
 import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
 import { connectedStack } from '../support/crm';
 import { eventually } from '../support/helpers';
-import { testPort } from '../support/ports';
-import { runEntryPoint, type RunningProcess } from '../support/process';
 import type { TestStack } from '../support/stack';
+import { startWorkerProcess } from '../support/worker-process';
 
 /*
  * kill -9 of the worker process between HubSpot's acknowledged webhook and the owner's write-back: the
@@ -31,24 +30,7 @@ afterAll(async () => {
   await hubspot?.stop();
 });
 
-async function workerProcess(): Promise<RunningProcess> {
-  const port = await testPort();
-  const worker = runEntryPoint(
-    'src/main/worker.ts',
-    {
-      DATABASE_URL: process.env.TEST_DATABASE_URL!,
-      TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
-      TEMPORAL_TASK_QUEUE: stack.taskQueue,
-      SECRETS_KEY: stack.services.config.SECRETS_KEY!,
-      HUBSPOT_API_URL: hubspot.url,
-      WORKER_HTTP_PORT: String(port),
-    },
-    '"event":"worker.running"',
-    { ports: [port] },
-  );
-  await worker.ready;
-  return worker;
-}
+const workerProcess = () => startWorkerProcess(stack.taskQueue, { SECRETS_KEY: stack.services.config.SECRETS_KEY!, HUBSPOT_API_URL: hubspot.url });
 
 test('kill -9 of the worker while the owner\'s write is in flight: another worker finishes the lead and HubSpot sees one write', async () => {
   const id = 90_000 + Math.floor(Math.random() * 1000);
