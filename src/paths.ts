@@ -35,6 +35,9 @@ export function dataPaths(dataDir: string) {
     devSecretsKey: join(root, 'dev-secrets-key'),
     /** The simulator's auth token (it signs the simulator's receipts and texts) when MESSAGE_PROVIDER=simulator. */
     devSimulatorToken: join(root, 'dev-simulator-token'),
+    /** The seed of the CRM fakes' credentials (CRM_FAKES=1), and the settings they accept, for the connectors. */
+    devCrmFakesSecret: join(root, 'dev-crm-fakes-secret'),
+    devCrmFakes: join(root, 'dev-crm-fakes.json'),
     /** Who holds the data directory: the running `npm start`'s pid, ports and state. */
     stackLock: join(root, 'stack.lock'),
   };

@@ -1,4 +1,4 @@
-import { heartbeat, log } from '@temporalio/activity';
+import { Context, heartbeat, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { CrmEndpoints } from '../config/index';
@@ -7,6 +7,7 @@ import type { Prisma } from '../db/prisma';
 import { CrmFailureType, type ProcessCrmLeadInput } from '../domain';
 import type { SecretBox } from '../secrets/secret-box';
 import { UseCaseError } from '../use-cases/errors';
+import { followLeadHolder } from '../use-cases/integrations/lead-holder';
 import { syncAllCrmConnectors } from '../use-cases/integrations/sync';
 import { assignLead, awaitLeadRouting, decideLead, failLeadOwnerWrite, finishCrmEvent, handleOwnerChange, nextCrmEvent, syncLeadClient, writeLeadOwner } from '../use-cases/integrations/leads';
 
@@ -19,12 +20,17 @@ export interface CrmLeadActivityDeps {
   crmEndpoints?: CrmEndpoints;
 }
 
+const HEARTBEAT_EVERY_MS = 3_000;
+
 /**
  * The CRM's refusals as Temporal failures: a final one ends the activity at once; a 429 retries after
  * its Retry-After instead of the backoff; a refused step of ours (the connector gone, an agent deleted)
  * ends it too. The messages are our words and a status code, never the CRM's body.
  */
 async function asTemporalFailure<T>(step: () => Promise<T>): Promise<T> {
+  // Beats while the step runs, so the server notices a worker that died mid-call within the heartbeat
+  // timeout (the lead workflow's CRM steps) instead of the whole start-to-close timeout.
+  const beating = setInterval(() => heartbeat(), HEARTBEAT_EVERY_MS);
   try {
     return await step();
   } catch (error) {
@@ -34,6 +40,8 @@ async function asTemporalFailure<T>(step: () => Promise<T>): Promise<T> {
     }
     if (error instanceof UseCaseError) throw ApplicationFailure.create({ type: CrmFailureType.ConnectorGone, message: error.detail, nonRetryable: true });
     throw error;
+  } finally {
+    clearInterval(beating);
   }
 }
 
@@ -45,16 +53,22 @@ export function createCrmLeadActivities(deps: CrmLeadActivityDeps) {
     decideLead: (input: ProcessCrmLeadInput) => asTemporalFailure(async () => (await decideLead(deps, input)).writeStatus),
     awaitLeadRouting: (input: ProcessCrmLeadInput) => asTemporalFailure(() => awaitLeadRouting(deps, input)),
     assignLead: (input: ProcessCrmLeadInput) => asTemporalFailure(() => assignLead(deps, input)),
-    writeLeadOwner: (input: ProcessCrmLeadInput) => asTemporalFailure(() => writeLeadOwner(deps, input)),
+    followLeadHolder: (input: ProcessCrmLeadInput) => followLeadHolder(deps, input),
+    writeLeadOwner: (input: ProcessCrmLeadInput) => asTemporalFailure(() => writeLeadOwner(deps, input, { retried: Context.current().info.attempt > 1 })),
     failLeadOwnerWrite: (input: ProcessCrmLeadInput, error: string) => failLeadOwnerWrite(deps, input, error),
-    /** The hourly catch-up sweep of every connector (housekeeping); a CRM that fails is logged, the others go on. */
-    syncCrmConnectors: () =>
-      syncAllCrmConnectors(
-        deps,
-        (connector, error) => log.warn('CRM catch-up sweep failed for a connector', { business: connector.business, crm: connector.crm, error: error instanceof Error ? error.message : String(error) }),
-        // The housekeeping activities' heartbeat timeout is 2 minutes: one beat per connector.
-        () => heartbeat(),
-      ),
+    /** The hourly catch-up sweep of every connector (housekeeping); a CRM that fails or stalls is logged, the others go on. */
+    syncCrmConnectors: async () => {
+      // The housekeeping activities' heartbeat timeout is 2 minutes; connectors run concurrently, so beat on a clock.
+      const beating = setInterval(() => heartbeat(), 30_000);
+      heartbeat();
+      try {
+        return await syncAllCrmConnectors(deps, (connector, error) =>
+          log.warn('CRM catch-up sweep failed for a connector', { business: connector.business, crm: connector.crm, error: error instanceof Error ? error.message : String(error) }),
+        );
+      } finally {
+        clearInterval(beating);
+      }
+    },
     handleOwnerChange: (input: ProcessCrmLeadInput, eventId: string) => asTemporalFailure(() => handleOwnerChange(deps, input, eventId)),
   };
 }

@@ -6,7 +6,7 @@ import { assignOldestWaiting, firstResponseStep, policiesWithWaiting } from '../
 import type { DrainResult, FirstResponseInput, FirstResponseStep, RoutingQueueInput } from '../domain';
 import { startOrWakeExpiry, wakeExpiry } from '../starters/assignment-expiry-workflow';
 import { startFirstResponseClock } from '../starters/first-response-workflow';
-import { wakeQueuedCrmLead } from '../starters/process-crm-lead-workflow';
+import { wakeCrmLeadOfClient, wakeQueuedCrmLead } from '../starters/process-crm-lead-workflow';
 import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
 import { whileHeartbeating } from './heartbeat';
 
@@ -57,6 +57,7 @@ export function createRoutingActivities({ prisma, temporal, taskQueue }: Routing
       await startOrWakeExpiry(temporal, taskQueue, step.assigned.workflowId, step.assigned.expiry);
       await wakeExpiry(temporal, step.endedWorkflowId);
       await wakeRoutingQueue(temporal, taskQueue, { business: step.policy.business, policyKey: step.policy.pk, policyId: step.policy.id });
+      await wakeCrmLeadOfClient(temporal, taskQueue, step.policy.business, step.clientId);
       return { state: 'reassigned', reassignments: step.reassignments };
     },
   };
@@ -64,12 +65,14 @@ export function createRoutingActivities({ prisma, temporal, taskQueue }: Routing
 
 /**
  * After an assignment of this client ended by itself (expiry) or by an operator: its owner's waiting
- * queues drain. Best effort, never failing the caller: a waiting queue also re-checks every minute.
+ * queues drain, and a CRM lead's owner follows the new holder. Best effort, never failing the caller:
+ * a waiting queue also re-checks every minute, the CRM sweep hands over a lead's event left unhandled.
  */
 export async function wakeQueuesOfClientOwner(deps: RoutingActivityDeps, clientPk: string): Promise<void> {
   try {
     const client = await findClientScope(deps.prisma, clientPk);
     if (!client) return;
+    await wakeCrmLeadOfClient(deps.temporal, deps.taskQueue, client.business, client.id);
     for (const policy of await policiesWithWaiting(deps.prisma, client)) {
       await wakeRoutingQueue(deps.temporal, deps.taskQueue, { business: policy.business, policyKey: policy.pk, policyId: policy.id });
     }

@@ -91,6 +91,8 @@ export const envSchema = z.object({
   HUBSPOT_API_URL: optional.pipe(z.string().url().optional()),
   SALESFORCE_API_URL: optional.pipe(z.string().url().optional()),
   PIPEDRIVE_API_URL: optional.pipe(z.string().url().optional()),
+  /** `1`: npm start runs local fakes of HubSpot, Salesforce and Pipedrive and points the SDKs at them (development only). */
+  CRM_FAKES: optional.pipe(z.enum(['0', '1']).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `pretty` (readable lines) or `json`; unset: pretty on a terminal outside production, JSON otherwise. */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
@@ -281,6 +283,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // The simulator answers like Twilio and serves its routes to whoever calls them: never in production, whichever process reads this.
   if (config.MESSAGE_PROVIDER === 'simulator' && config.NODE_ENV === 'production') {
     throw new Error('Invalid configuration: MESSAGE_PROVIDER=simulator is for development; production sends through a carrier');
+  }
+  // The CRM fakes take any write and serve their control routes to whoever calls them: never in production.
+  if (config.CRM_FAKES === '1' && config.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration: CRM_FAKES=1 is for development; production talks to the CRMs themselves');
   }
   const carrierProblem = carrierSettingsProblem(config);
   if (carrierProblem) throw new Error(`Invalid configuration: ${carrierProblem}`);

@@ -1,4 +1,5 @@
 import { Prisma as Db } from '../generated/prisma/client';
+import { crmRecordOfClientId } from '../domain';
 import type { Prisma } from './prisma';
 
 /*
@@ -63,4 +64,27 @@ export async function recordsWithCreation(prisma: Prisma, business: string, crm:
   if (recordIds.length === 0) return new Set();
   const rows = await prisma.crmInboundEvent.findMany({ where: { business, crm, kind: 'created', recordId: { in: recordIds } }, distinct: ['recordId'], select: { recordId: true } });
   return new Set(rows.map((row) => row.recordId));
+}
+
+/** The events that end an assignment. */
+const ENDINGS = new Set(['assignment.expired', 'assignment.unassigned']);
+
+/**
+ * An assignment of a CRM lead's client ended (expiry, unassign, the router's reassignment, an agent or
+ * the client deleted): recorded as the record's `holder_changed` event in the ending's own transaction,
+ * so the lead's workflow writes whoever holds the client now back as the CRM's owner, however the
+ * process fares after the commit. Only for clients with a lead decision; once per ended assignment.
+ * Called before the ending's events are recorded (see withEvents: no row waits after the event lock).
+ */
+export async function recordHolderChanges(tx: Tx, events: { type: string; clientId: string | null; scope: { business: string }; data: Record<string, unknown> }[]): Promise<void> {
+  for (const event of events) {
+    const record = ENDINGS.has(event.type) && event.clientId ? crmRecordOfClientId(event.clientId) : null;
+    if (!record) continue;
+    const eventKey = `holder:${String(event.data.workflow_id)}:${String(event.data.ended_at)}`.slice(0, 255);
+    await tx.$executeRaw`
+      INSERT INTO crm_inbound_events (id, business, crm, event_key, record_id, kind)
+      SELECT gen_random_uuid(), l.business, l.crm, ${eventKey}, l.record_id, 'holder_changed'
+        FROM crm_leads l WHERE l.business = ${event.scope.business} AND l.crm = ${record.crm} AND l.record_id = ${record.recordId}
+      ON CONFLICT (business, crm, event_key) DO NOTHING`;
+  }
 }

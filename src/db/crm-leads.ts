@@ -69,3 +69,16 @@ export async function markOwnerWriteFailed(tx: Tx, key: LeadKey, error: string):
 export async function followCrmOwner(prisma: Prisma, key: LeadKey, crmOwnerId: string, agents: string[]): Promise<void> {
   await prisma.crmLead.update({ where: where(key), data: { crmOwnerId, agents, writeStatus: 'written', writeError: null } });
 }
+
+/**
+ * Whoever holds the client now became the lead's owner (the one the connector assigned no longer
+ * does): its CRM owner id is the one to write back (`pending`), or none is mapped (`unmapped`). A queued
+ * or rejected lead is left to its routing. False when the lead is not one to follow.
+ */
+export async function followHolder(tx: Tx, key: LeadKey, agent: string, crmOwnerId: string | null): Promise<boolean> {
+  const updated = await tx.crmLead.updateMany({
+    where: { ...key, writeStatus: { notIn: ['queued', 'rejected', 'canceled'] } },
+    data: { agents: [agent], crmOwnerId, writeStatus: crmOwnerId ? 'pending' : 'unmapped', writeError: null, writtenAt: null },
+  });
+  return updated.count > 0;
+}

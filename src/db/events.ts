@@ -3,6 +3,7 @@ import { assignmentView } from '../views/assignment';
 import { deletedClientView } from '../views/client';
 import { messageView } from '../views/message';
 import type { EventPattern, EventReason, EventType } from '../domain';
+import { recordHolderChanges } from './crm-inbound-events';
 import type { NewDelivery, Prisma } from './prisma';
 
 export type { DeliveryHandOver, NewDelivery } from './prisma';
@@ -108,9 +109,11 @@ export async function withEvents<T>(prisma: Prisma, work: (tx: Tx, record: Recor
     return work(
       tx,
       async (event) => {
+        await recordHolderChanges(tx, [event]);
         deliveries.push(...(await recordEvent(tx, event)));
       },
       async (scope, events) => {
+        await recordHolderChanges(tx, events.map((event) => ({ ...event, scope })));
         deliveries.push(...(await recordEvents(tx, scope, events)));
       },
     );

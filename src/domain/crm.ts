@@ -8,12 +8,23 @@ import { defineSignal } from '@temporalio/workflow';
 export const CRMS = ['hubspot', 'salesforce', 'pipedrive'] as const;
 export type Crm = (typeof CRMS)[number];
 
-/** What an inbound CRM event asks for: a record to route (`created`), or its owner changed in the CRM. */
-export const CRM_INBOUND_KINDS = ['created', 'owner_changed'] as const;
+/**
+ * What a record's event asks for: a record to route (`created`), its owner changed in the CRM, or (recorded
+ * here, not by the CRM) an assignment of its client ended, so the owner follows the new holder.
+ */
+export const CRM_INBOUND_KINDS = ['created', 'owner_changed', 'holder_changed'] as const;
 export type CrmInboundKind = (typeof CRM_INBOUND_KINDS)[number];
 
 /** A lead's client id here: `hubspot:123`, `salesforce:00Q…`, `pipedrive:42`. */
 export const crmClientId = (crm: Crm, recordId: string) => `${crm}:${recordId}`;
+
+const CRM_CLIENT_ID = new RegExp(`^(${CRMS.join('|')}):(.+)$`, 's');
+
+/** The CRM record a client id names (`hubspot:123`), or null for a client of another kind. */
+export function crmRecordOfClientId(clientId: string): { crm: Crm; recordId: string } | null {
+  const match = CRM_CLIENT_ID.exec(clientId);
+  return match ? { crm: match[1] as Crm, recordId: match[2] } : null;
+}
 
 export interface ProcessCrmLeadInput {
   business: string;

@@ -1,9 +1,12 @@
 import './register-telemetry';
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { httpMetrics, listen, serveMetrics } from '../api';
 import { codecTokenOf, loadStackConfig } from '../config/index';
 import { type RunningSimulator, simulatorSettings, startSimulator } from '../stack/simulator';
+import { type RunningCrmFakes, startCrmFakes } from '../stack/crm-fakes';
+import { crmFakesLines, crmInboundLines } from '../stack/crm-fakes/summary';
+import { listConnectors } from '../db/crm-connectors';
 import { provideDatabase } from '../stack/database';
 import { developmentSecret } from '../secrets/development-secret';
 import { passwordsFileOf } from '../stack/postgres';
@@ -117,7 +120,7 @@ async function main() {
     const uiOrigins = uiUrl ? [uiUrl, uiUrl.replace('127.0.0.1', 'localhost')] : [];
     // The simulator posts its receipts and texts to the API's callback routes: PUBLIC_BASE_URL, else this API.
     const apiPort = config.PORT || (await freePort());
-    const publicBaseUrl = config.PUBLIC_BASE_URL ?? (config.MESSAGE_PROVIDER === 'simulator' ? `http://127.0.0.1:${apiPort}` : undefined);
+    const publicBaseUrl = config.PUBLIC_BASE_URL ?? (config.MESSAGE_PROVIDER === 'simulator' || config.CRM_FAKES === '1' ? `http://127.0.0.1:${apiPort}` : undefined);
     let simulator: RunningSimulator | undefined;
     let simulatorToken: string | undefined;
     if (config.MESSAGE_PROVIDER === 'simulator') {
@@ -130,9 +133,16 @@ async function main() {
       });
       stops.push(simulator.stop);
     }
+    let crmFakes: RunningCrmFakes | undefined;
+    if (config.CRM_FAKES === '1') {
+      crmFakes = await startCrmFakes(await developmentSecret(paths.devCrmFakesSecret, () => randomBytes(16).toString('hex')));
+      stops.push(crmFakes.stop);
+      await writeFile(paths.devCrmFakes, `${JSON.stringify(crmFakes.credentials, null, 2)}\n`, { mode: 0o600 });
+    }
     const services = await openServices(
       {
         ...config,
+        ...crmFakes?.endpoints,
         PUBLIC_BASE_URL: publicBaseUrl,
         ...(simulator ? simulatorSettings(simulator, simulatorToken!) : {}),
         JWT_SECRET: jwtSecret,
@@ -181,6 +191,8 @@ async function main() {
   Provider     ${services.provider.name}${simulator ? ` (Twilio-shaped at ${simulator.url}, sending from ${simulator.number}; receipts to ${publicBaseUrl}/providers/simulator/…)` : ''}${simulator ? `
   Text in      npm run sms -- +14155550100 "STOP"   (a client texting ${simulator.number}; --to <number> for a business's own)` : ''}
   Numbers      npm run number -- <business> <+E.164>${simulator ? '   (the simulator has +15005550000 to +15005550009; the shared sender is its own)' : ''}${adminToken ? `; operator API /admin with Authorization: Bearer ${config.ADMIN_TOKEN ? '$ADMIN_TOKEN' : `$(cat ${paths.devAdminToken})`}` : ' (set ADMIN_TOKEN or ADMIN_JWT_AUDIENCE to serve /admin)'}
+  CRM in       ${crmInboundLines(publicBaseUrl ?? `http://localhost:${http.port}`, await listConnectors(services.prisma))}${crmFakes ? `
+  CRM fakes    ${crmFakesLines(crmFakes.credentials, paths.devCrmFakes)}` : ''}
   Token        npm run token -- <userId>${generatedSecret ? `   (development secret in ${paths.devJwtSecret})` : ''}
   Example      npm run example:deal-won -- <business> <user> <client> <agent>   (finds Temporal ${services.temporalAddress} in ${paths.stackLock})
   Ctrl-C stops everything.

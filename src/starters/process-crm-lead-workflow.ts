@@ -1,5 +1,5 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import { CRMS, type Crm, crmClientId, crmEventRecordedSignal, crmLeadWorkflowId, PROCESS_CRM_LEAD_WORKFLOW, type ProcessCrmLeadInput, type ProcessCrmLeadWorkflow } from '../domain';
+import { crmClientId, crmRecordOfClientId, crmEventRecordedSignal, crmLeadWorkflowId, PROCESS_CRM_LEAD_WORKFLOW, type ProcessCrmLeadInput, type ProcessCrmLeadWorkflow } from '../domain';
 import { searchAttributesOf } from './search-attributes';
 
 /* The one place a CRM lead's workflow (`processCrmLead`) is started or woken. */
@@ -25,11 +25,21 @@ export function signalCrmLeadWorkflow(temporal: TemporalClient, taskQueue: strin
  * instead of at its next poll. Best effort: nothing to wake is fine.
  */
 export async function wakeQueuedCrmLead(temporal: TemporalClient, business: string, clientId: string): Promise<void> {
-  const [crm, ...rest] = clientId.split(':');
-  if (!(CRMS as readonly string[]).includes(crm) || rest.length === 0) return;
-  const input = { business, crm: crm as Crm, recordId: rest.join(':') };
+  const record = crmRecordOfClientId(clientId);
+  if (!record) return;
+  const input = { business, ...record };
   await temporal.workflow
     .getHandle(crmLeadWorkflowId(input))
     .signal(crmEventRecordedSignal)
     .catch(() => undefined);
+}
+
+/**
+ * An assignment of this client ended: when it is a CRM lead's, its run (started if none is running)
+ * reads the `holder_changed` event the ending recorded. Best effort: the hourly sweep hands over an
+ * event left unhandled.
+ */
+export async function wakeCrmLeadOfClient(temporal: TemporalClient, taskQueue: string, business: string, clientId: string): Promise<void> {
+  const record = crmRecordOfClientId(clientId);
+  if (record) await signalCrmLeadWorkflow(temporal, taskQueue, { business, ...record }).catch(() => undefined);
 }

@@ -5,15 +5,17 @@ import { crmEventRecordedSignal, type ProcessCrmLeadInput } from '../domain';
 type Activities = ReturnType<typeof createActivities>;
 
 // Database steps: short, retried for a while.
-const { nextCrmEvent, finishCrmEvent, decideLead, awaitLeadRouting, failLeadOwnerWrite } = proxyActivities<Activities>({
+const { nextCrmEvent, finishCrmEvent, decideLead, awaitLeadRouting, failLeadOwnerWrite, followLeadHolder } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
 // Steps that call the CRM or wait for the assign-agents workflow. A 429 waits its Retry-After instead of
 // the backoff; after 10 attempts (about 40 minutes) the write is given up and reported.
+// They heartbeat while they run: a worker killed mid-step is noticed within 15 s, and the step retried.
 const { syncLeadClient, assignLead, writeLeadOwner, handleOwnerChange } = proxyActivities<Activities>({
   startToCloseTimeout: '90 seconds',
+  heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 10 },
 });
 
@@ -31,8 +33,9 @@ const failureMessage = (error: unknown) => {
 
 /**
  * One run at a time per CRM record: handles its recorded events in order — a new record is made a
- * client, decided, assigned and its owner written back; a change of owner is an echo or a conflict —
- * and ends when none is left. A signal from the inbound route (signal-with-start) means another event
+ * client, decided, assigned and its owner written back; a change of owner is an echo or a conflict;
+ * an ended assignment of the client makes its new holder the owner written back — and ends when none
+ * is left. A signal from the inbound route (signal-with-start) means another event
  * was recorded: the run reads it before it ends. Only ids pass through here.
  */
 export async function processCrmLead(input: ProcessCrmLeadInput): Promise<void> {
@@ -49,7 +52,12 @@ export async function processCrmLead(input: ProcessCrmLeadInput): Promise<void> 
       if (woken) continue;
       return;
     }
-    const outcome = next.kind === 'created' ? await routeLead(input, poked) : await handleOwnerChange(input, next.eventId).catch(() => 'failed');
+    const outcome =
+      next.kind === 'created'
+        ? await routeLead(input, poked)
+        : next.kind === 'holder_changed'
+          ? await followHolder(input)
+          : await handleOwnerChange(input, next.eventId).catch(() => 'failed');
     await finishCrmEvent(next.eventId, outcome);
   }
   await continueAsNew<typeof processCrmLead>(input);
@@ -81,11 +89,23 @@ async function routeLead(input: ProcessCrmLeadInput, poked: { value: boolean }):
   }
   if (writeStatus === 'rejected' || writeStatus === 'canceled') return writeStatus;
   if (writeStatus !== 'pending') return 'routed';
+  return (await writeOwner(input)) ? 'routed' : 'owner_sync_failed';
+}
+
+/** An assignment of the lead's client ended: whoever holds it now is written back as the owner (nobody: left as is). */
+async function followHolder(input: ProcessCrmLeadInput): Promise<string> {
+  const outcome = await followLeadHolder(input);
+  if (outcome !== 'pending') return outcome;
+  return (await writeOwner(input)) ? 'written' : 'owner_sync_failed';
+}
+
+/** The lead's pending owner written back, retried as the CRM allows; a final refusal is recorded. */
+async function writeOwner(input: ProcessCrmLeadInput): Promise<boolean> {
   try {
     await writeLeadOwner(input);
+    return true;
   } catch (error) {
     await failLeadOwnerWrite(input, failureMessage(error));
-    return 'owner_sync_failed';
+    return false;
   }
-  return 'routed';
 }

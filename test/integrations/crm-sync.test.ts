@@ -1,5 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sweepConnectors } from '../../src/use-cases/integrations/sync';
 import { eventually } from '../support/helpers';
-import { startFakeHubspot, type FakeHubspot } from '../support/fake-hubspot';
+import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
+import { startFakePipedrive, type FakePipedrive } from '../../src/stack/crm-fakes/pipedrive';
 import { connectedStack } from '../support/crm';
 import type { TestStack } from '../support/stack';
 
@@ -11,13 +15,15 @@ import type { TestStack } from '../support/stack';
 
 let stack: TestStack;
 let hubspot: FakeHubspot;
+let pipedrive: FakePipedrive;
 let token: string;
 let inboundUrl: string;
 
 beforeAll(async () => {
   hubspot = await startFakeHubspot();
+  pipedrive = await startFakePipedrive();
   ({ stack, token, inboundUrl } = await connectedStack('hubspot', {
-    env: { HUBSPOT_API_URL: hubspot.url },
+    env: { HUBSPOT_API_URL: hubspot.url, PIPEDRIVE_API_URL: pipedrive.url },
     agents: ['a1'],
     body: { agents: ['a1'], settings: { client_secret: hubspot.clientSecret, access_token: hubspot.accessToken }, agent_map: { '501': 'a1' } },
   }));
@@ -25,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await hubspot?.stop();
+  await pipedrive?.stop();
 });
 
 const writesOf = (id: number) => hubspot.writes.filter((w) => w.id === String(id));
@@ -59,4 +66,37 @@ test('a sweep of a CRM the caller has not connected is a 404', async () => {
   const answer = await stack.api('POST', '/integrations/salesforce/sync', { token });
   expect(answer.status).toBe(404);
   expect(answer.body.detail).toBe('No salesforce connector');
+});
+
+test('the hourly sweep runs connectors side by side: a CRM that stalls delays no other\'s catch-up, and is given up at its own timeout', async () => {
+  const pipedriveSettings = { api_token: pipedrive.apiToken, webhook_user: 'hook', webhook_password: 'pw-sweep' };
+  expect((await stack.api('PUT', '/integrations/pipedrive', { token, body: { agents: ['a1'], settings: pipedriveSettings, agent_map: { '4242': 'a1' } } })).status).toBe(201);
+  const person = 60_000 + Math.floor(Math.random() * 1000);
+  pipedrive.createPerson(person, { name: 'Swept Aside', phones: [{ value: '+14155550162', primary: true }] });
+  // HubSpot's API accepts the connection and never answers.
+  const stalled = createServer(() => undefined);
+  await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+  const stalledUrl = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}`;
+  try {
+    // HubSpot's connector comes first: swept one after the other, Pipedrive's would wait behind it.
+    const connectors = await stack.prisma.crmConnector.findMany({ where: { business: stack.business }, orderBy: { crm: 'asc' } });
+    expect(connectors.map((c) => c.crm)).toEqual(['hubspot', 'pipedrive']);
+    const deps = { prisma: stack.prisma, secrets: stack.services.secrets, temporal: stack.temporal, taskQueue: stack.taskQueue, crmEndpoints: { hubspot: stalledUrl, pipedrive: pipedrive.url } };
+    const failures: [string, string][] = [];
+    const started = Date.now();
+    let ended = false;
+    const sweep = sweepConnectors(deps, connectors, (connector, error) => failures.push([connector.crm, (error as Error).message]), { timeoutMs: 10_000 }).finally(() => {
+      ended = true;
+    });
+    // Pipedrive's missed person is recorded and routed while HubSpot's sweep still hangs.
+    await eventually(async () => pipedrive.writes.some((w) => w.id === String(person)) || undefined, 9_000);
+    expect(ended).toBe(false);
+    expect(await sweep).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
+    expect(failures).toEqual([['hubspot', 'The hubspot sweep took longer than 10000 ms: given up until the next sweep']]);
+    expect(await stack.prisma.crmInboundEvent.count({ where: { business: stack.business, crm: 'pipedrive', recordId: String(person), eventKey: `sweep:${person}` } })).toBe(1);
+  } finally {
+    stalled.closeAllConnections();
+    await new Promise((resolve) => stalled.close(resolve));
+  }
 });

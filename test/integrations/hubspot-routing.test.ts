@@ -1,5 +1,5 @@
 import { eventually } from '../support/helpers';
-import { startFakeHubspot, type FakeHubspot } from '../support/fake-hubspot';
+import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
 import { connectedStack, type ConnectedStack } from '../support/crm';
 import type { TestStack } from '../support/stack';
 
@@ -104,4 +104,21 @@ test('under a policy that rejects when nobody is eligible, the lead is not assig
   const events = (await stack.api('GET', `/events?type=crm.owner_sync_failed&client=${encodeURIComponent(clientId)}`, { token })).body.events;
   expect(events).toHaveLength(1);
   expect(events[0].data).toMatchObject({ client: clientId, agent: null, error: 'No agent of routing policy strict is available: the lead was not assigned and no owner written back' });
+});
+
+test('the router reassigning a lead nobody answered writes the new agent\'s HubSpot owner back', async () => {
+  expect((await stack.api('PUT', '/routing-policies/answering', { token, body: { team: 'sales', capacity: 5, working_hours: false, first_response_within: 'PT10S', max_reassignments: 1 } })).status).toBe(200);
+  expect((await stack.api('PUT', '/integrations/hubspot', { token, body: { policy: 'answering', settings: settings(), agent_map: agentMap } })).status).toBe(200);
+  const id = await newLead();
+  await eventually(async () => writesOf(id).length === 1 || undefined, 30_000);
+  const [first] = await activeAgents(`hubspot:${id}`);
+  const other = first === 'a1' ? 'a2' : 'a1';
+  const ownerOf = (agent: string) => Object.entries(agentMap).find(([, a]) => a === agent)![0];
+  expect(writesOf(id)[0].owner).toBe(ownerOf(first));
+
+  // Nobody answers within 10 s: the router moves the client to the other agent, and HubSpot follows.
+  await eventually(async () => writesOf(id).length === 2 || undefined, 60_000);
+  expect(await activeAgents(`hubspot:${id}`)).toEqual([other]);
+  expect(writesOf(id)[1]).toEqual({ id: String(id), owner: ownerOf(other), status: 200 });
+  expect(hubspot.contacts.get(String(id))!.hubspot_owner_id).toBe(ownerOf(other));
 });

@@ -1,7 +1,7 @@
 import { crmLeadWorkflowId } from '../../src/domain';
 import { eventually } from '../support/helpers';
 import { temporalTextOf } from '../support/history';
-import { startFakeHubspot, type FakeHubspot } from '../support/fake-hubspot';
+import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
 import { connectedStack } from '../support/crm';
 import { uniqueName, type TestStack } from '../support/stack';
 
@@ -143,4 +143,41 @@ test('a person changing the owner in HubSpot after our write is crm.owner_confli
   });
   expect(await activeAgents(`hubspot:${id}`)).toEqual(['a1']);
   expect(writesOf(id)).toHaveLength(1);
+});
+
+test('when the connector\'s assignment ends, HubSpot\'s owner follows whoever holds the client: after an unassign, after an expiry, and left as is when nobody does', async () => {
+  const id = newContactId();
+  const clientId = `hubspot:${id}`;
+  const processed = async () => (await inboundEvents(id)).every((row) => row.processedAt);
+  const assign = (agent: string, dt_until?: string) => stack.api('POST', `/clients/${clientId}/assign-agents`, { token, body: { agents: [{ agent, ...(dt_until && { dt_until }) }] } });
+  expect(await hubspot.deliver(inboundUrl, [hubspot.createContact(id, { firstname: 'Alan' })])).toBe(200);
+  await eventually(async () => writesOf(id).length === 1 && (await inboundEvents(id)).length === 2 && (await processed()) || undefined, 30_000);
+
+  // a2 assigned by hand beside the connector's a1, then a1 unassigned: a2's owner is written back.
+  expect((await assign('a2')).status).toBe(200);
+  expect((await stack.api('DELETE', `/clients/${clientId}/agents/a1`, { token })).status).toBe(200);
+  await eventually(async () => writesOf(id).length === 2 || undefined, 30_000);
+  expect(hubspot.contacts.get(String(id))!.hubspot_owner_id).toBe('777');
+
+  // a1 back by hand (a2 still holds: nothing to write), then a2's assignment expires: a1's owner again.
+  expect((await assign('a1')).status).toBe(200);
+  expect((await assign('a2', new Date(Date.now() + 3_000).toISOString())).status).toBe(200);
+  await eventually(async () => writesOf(id).length === 3 || undefined, 30_000);
+  expect((await stack.api('GET', `/clients/${clientId}/agents?status=all`, { token })).body.assignments.find((a: any) => a.agent === 'a2' && a.status === 'expired')).toBeDefined();
+
+  // Nobody holds the client: HubSpot's owner stays the last holder's.
+  expect((await stack.api('DELETE', `/clients/${clientId}/agents/a1`, { token })).status).toBe(200);
+  await eventually(async () => ((await inboundEvents(id)).filter((row) => row.kind === 'holder_changed' && row.processedAt).length === 3 ? true : undefined), 30_000);
+  await eventually(processed, 30_000);
+  expect(writesOf(id)).toEqual([
+    { id: String(id), owner: '501', status: 200 },
+    { id: String(id), owner: '777', status: 200 },
+    { id: String(id), owner: '501', status: 200 },
+  ]);
+  expect(hubspot.contacts.get(String(id))!.hubspot_owner_id).toBe('501');
+  const outcomes = (await inboundEvents(id)).map((row) => [row.kind, row.outcome]);
+  expect(outcomes.filter(([kind]) => kind === 'holder_changed').map(([, outcome]) => outcome)).toEqual(['written', 'written', 'unheld']);
+  // Each write's echo is recognised as ours: no conflict.
+  expect(outcomes.filter(([kind]) => kind === 'owner_changed').map(([, outcome]) => outcome)).toEqual(['echo', 'echo', 'echo']);
+  expect(await eventsOfType('crm.owner_conflict', clientId)).toEqual([]);
 });

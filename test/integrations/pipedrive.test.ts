@@ -1,5 +1,5 @@
 import { eventually } from '../support/helpers';
-import { startFakePipedrive, type FakePipedrive } from '../support/fake-pipedrive';
+import { startFakePipedrive, type FakePipedrive } from '../../src/stack/crm-fakes/pipedrive';
 import { connectedStack } from '../support/crm';
 import type { TestStack } from '../support/stack';
 

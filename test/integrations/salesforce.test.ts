@@ -1,5 +1,5 @@
 import { eventually } from '../support/helpers';
-import { startFakeSalesforce, type FakeSalesforce } from '../support/fake-salesforce';
+import { startFakeSalesforce, type FakeSalesforce } from '../../src/stack/crm-fakes/salesforce';
 import { connectedStack } from '../support/crm';
 import type { TestStack } from '../support/stack';
 

@@ -1,8 +1,8 @@
 import { createWebhookProvider } from '../../src/activities/providers/webhook';
-import { testPort } from '../support/ports';
-import { runEntryPoint, type RunningProcess } from '../support/process';
+import type { RunningProcess } from '../support/process';
 import { eventually, startTestStack, type TestStack } from '../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { startWorkerProcess } from '../support/worker-process';
 
 /**
  * A batch sent by a worker process that is killed with SIGKILL mid-batch, and a batch paced to a rate:
@@ -16,25 +16,8 @@ afterAll(() => receiver.close());
 
 const recipients = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ client_phone: `+1${prefix}${String(i).padStart(4, '0')}` }));
 
-async function workerProcess(stack: TestStack, env: Record<string, string> = {}): Promise<RunningProcess> {
-  const port = await testPort();
-  const worker = runEntryPoint(
-    'src/main/worker.ts',
-    {
-      DATABASE_URL: process.env.TEST_DATABASE_URL!,
-      TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
-      TEMPORAL_TASK_QUEUE: stack.taskQueue,
-      MESSAGE_PROVIDER: 'webhook',
-      MESSAGE_WEBHOOK_URL: receiver.url,
-      WORKER_HTTP_PORT: String(port),
-      ...env,
-    },
-    '"event":"worker.running"',
-    { ports: [port] },
-  );
-  await worker.ready;
-  return worker;
-}
+const workerProcess = (stack: TestStack, env: Record<string, string> = {}): Promise<RunningProcess> =>
+  startWorkerProcess(stack.taskQueue, { MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url, ...env });
 
 test('kill -9 of the worker mid-batch: every message is sent, and a message handed over again carries the same Idempotency-Key', async () => {
   const stack = await startTestStack({ provider: createWebhookProvider({ url: receiver.url }) });

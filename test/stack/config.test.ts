@@ -46,3 +46,9 @@ test('the feed cursor key comes from CURSOR_SECRET, else from JWT_SECRET; produc
   expect(cursorKeyOf(development)).toHaveLength(32);
   expect(cursorKeyOf(development)).toEqual(cursorKeyOf(development));
 });
+
+test('CRM_FAKES=1 (npm start\'s local HubSpot, Salesforce and Pipedrive) is refused in production and accepted outside it', () => {
+  expect(() => loadConfig({ JWT_SECRET: secret, NODE_ENV: 'production', CRM_FAKES: '1' })).toThrow('Invalid configuration: CRM_FAKES=1 is for development; production talks to the CRMs themselves');
+  expect(loadConfig({ JWT_SECRET: secret, CRM_FAKES: '1' }).CRM_FAKES).toBe('1');
+  expect(() => loadConfig({ JWT_SECRET: secret, CRM_FAKES: 'yes' })).toThrow('CRM_FAKES');
+});

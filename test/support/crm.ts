@@ -1,14 +1,5 @@
-import type { IncomingMessage } from 'node:http';
 import type { ApiResponse } from './http';
 import { startTestStack, uniqueName, type TestStack } from './stack';
-
-/** A request's whole body as text: the CRM fakes read the JSON or SOAP their callers send. */
-export const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
 
 export interface ConnectedStack {
   stack: TestStack;

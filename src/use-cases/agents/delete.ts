@@ -6,6 +6,7 @@ import type { Prisma } from '../../db/prisma';
 import { dropAgentFromRotations } from '../../db/rotations';
 import type { Scope } from '../../db/scope';
 import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
+import { wakeCrmLeadOfClient } from '../../starters/process-crm-lead-workflow';
 import { wakeRotation } from '../../starters/rotation-workflow';
 import { NotFound } from '../errors';
 import { findOwnedAgent } from './owned-agent';
@@ -13,6 +14,8 @@ import { findOwnedAgent } from './owned-agent';
 export interface DeleteAgentDeps {
   prisma: Prisma;
   temporal: TemporalClient;
+  /** Where a CRM lead's workflow runs: its owner follows the client's new holder. */
+  taskQueue: string;
   log?: (error: unknown) => void;
 }
 
@@ -35,6 +38,9 @@ export async function deleteAgent(deps: DeleteAgentDeps, scope: Scope, agentId: 
     for (const event of events) await record(event);
     return { assignments, rotations };
   });
-  for (const a of assignments) await wakeExpiry(deps.temporal, a.workflowId, deps.log);
+  for (const a of assignments) {
+    await wakeExpiry(deps.temporal, a.workflowId, deps.log);
+    await wakeCrmLeadOfClient(deps.temporal, deps.taskQueue, a.client.business, a.client.id);
+  }
   for (const r of rotations) await wakeRotation(deps.temporal, { business: r.business, clientPk: r.clientPk, rotationKey: r.key }, deps.log);
 }

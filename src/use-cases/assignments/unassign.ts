@@ -2,6 +2,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { unassignAgent as unassignRow } from '../../db/assignments';
 import type { Prisma } from '../../db/prisma';
 import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
+import { wakeCrmLeadOfClient } from '../../starters/process-crm-lead-workflow';
 import { changedBy } from '../../views/changed-by';
 import { findOwnedClient } from '../clients/owned-client';
 import { NotFound } from '../errors';
@@ -26,6 +27,7 @@ export async function unassignAgent(deps: UnassignDeps, scope: Scope, client: { 
   // row at its next wake-up (at most one timer chunk away) and ends then.
   await wakeExpiry(deps.temporal, ended.workflowId, deps.log);
   await wakeWaitingQueues(deps, scope);
+  await wakeCrmLeadOfClient(deps.temporal, deps.taskQueue, scope.business, client.id);
   return {
     client: client.id,
     agent: agentId,

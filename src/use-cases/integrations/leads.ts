@@ -110,7 +110,7 @@ export async function decideLead(deps: LeadDeps, input: ProcessCrmLeadInput) {
   return { agents: lead.agents, writeStatus: lead.writeStatus, decidedNow };
 }
 
-const unmappedError = (input: ProcessCrmLeadInput, agent: string) => `Agent ${agent} has no ${CRM_NAMES[input.crm]} owner in agent_map: the owner was not written back`;
+export const unmappedError = (input: ProcessCrmLeadInput, agent: string) => `Agent ${agent} has no ${CRM_NAMES[input.crm]} owner in agent_map: the owner was not written back`;
 
 /** Routes the lead's client by the connector's policy through the routing use case, once per record. */
 async function routeLead(deps: LeadDeps, scope: Scope, clientId: string, policy: string, input: ProcessCrmLeadInput) {
@@ -165,12 +165,18 @@ export async function assignLead(deps: LeadDeps, input: ProcessCrmLeadInput): Pr
   await markLeadAssigned(deps.prisma, keyOf(input));
 }
 
-/** Writes the decided owner into the CRM unless it is already written; a CrmRequestFailed says whether to try again. */
-export async function writeLeadOwner(deps: LeadDeps, input: ProcessCrmLeadInput): Promise<void> {
+/**
+ * Writes the decided owner into the CRM unless it is already written; a CrmRequestFailed says whether to
+ * try again. A `retried` write (an earlier attempt may have reached the CRM before its worker died, or its
+ * answer was lost) reads the record first and writes nothing when the CRM already has that owner, so the
+ * CRM sees one write.
+ */
+export async function writeLeadOwner(deps: LeadDeps, input: ProcessCrmLeadInput, options: { retried?: boolean } = {}): Promise<void> {
   const lead = await findLead(deps.prisma, keyOf(input));
   if (!lead || lead.writeStatus !== 'pending' || !lead.crmOwnerId) return;
   const { api } = await connectorOf(deps, input);
-  await api.writeOwner(input.recordId, lead.crmOwnerId);
+  const already = options.retried && (await api.fetchRecord(input.recordId))?.ownerId === lead.crmOwnerId;
+  if (!already) await api.writeOwner(input.recordId, lead.crmOwnerId);
   await markOwnerWritten(deps.prisma, keyOf(input));
 }
 

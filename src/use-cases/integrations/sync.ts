@@ -63,22 +63,52 @@ export async function syncCrmConnector(deps: SyncDeps, scope: Scope, crm: Crm, n
   }
 }
 
-/** The hourly sweep of every connector; one that fails is reported and the others go on. */
-export async function syncAllCrmConnectors(
-  deps: SyncDeps,
-  onError: (connector: { business: string; crm: string }, error: unknown) => void,
-  beat: () => void = () => undefined,
-  now = new Date(),
-): Promise<number> {
+/** How many connectors the hourly sweep runs at once, and how long one may take before it is given up. */
+export const SWEEP_CONCURRENCY = 4;
+export const SWEEP_CONNECTOR_TIMEOUT_MS = 5 * 60 * 1000;
+
+export interface SweepOptions {
+  concurrency?: number;
+  timeoutMs?: number;
+  now?: Date;
+}
+
+class SweepTimedOut extends Error {}
+
+/** The connector's sweep, or its timeout: a CRM that stalls is given up (its requests left to end by themselves). */
+function sweepWithin(deps: SyncDeps, connector: CrmConnector, timeoutMs: number, now: Date): Promise<SyncOutcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new SweepTimedOut(`The ${connector.crm} sweep took longer than ${timeoutMs} ms: given up until the next sweep`)), timeoutMs);
+  });
+  return Promise.race([syncConnector(deps, connector, now), timedOut]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Sweeps these connectors, a few at once, each within its own timeout, so one slow or stalled CRM
+ * delays nobody else's catch-up; one that fails or times out is reported and the others go on.
+ * Answers how many were swept.
+ */
+export async function sweepConnectors(deps: SyncDeps, connectors: CrmConnector[], onError: (connector: { business: string; crm: string }, error: unknown) => void, options: SweepOptions = {}): Promise<number> {
+  const { concurrency = SWEEP_CONCURRENCY, timeoutMs = SWEEP_CONNECTOR_TIMEOUT_MS, now = new Date() } = options;
+  let next = 0;
   let swept = 0;
-  for (const connector of await listConnectors(deps.prisma)) {
-    beat();
-    try {
-      await syncConnector(deps, connector, now);
-      swept++;
-    } catch (error) {
-      onError({ business: connector.business, crm: connector.crm }, error);
+  const lane = async () => {
+    while (next < connectors.length) {
+      const connector = connectors[next++];
+      try {
+        await sweepWithin(deps, connector, timeoutMs, now);
+        swept++;
+      } catch (error) {
+        onError({ business: connector.business, crm: connector.crm }, error);
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, connectors.length)) }, lane));
   return swept;
+}
+
+/** The hourly sweep of every connector (see sweepConnectors). */
+export async function syncAllCrmConnectors(deps: SyncDeps, onError: (connector: { business: string; crm: string }, error: unknown) => void, options: SweepOptions = {}): Promise<number> {
+  return sweepConnectors(deps, await listConnectors(deps.prisma), onError, options);
 }

@@ -9,6 +9,7 @@ import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
 import { NotFound } from '../errors';
 import { parseBody, RESOURCE_ID_PATTERN, resourceId } from '../input/validation';
 import { findOwnedPolicy } from './policies';
+import { wakeCrmLeadOfClient } from '../../starters/process-crm-lead-workflow';
 import { afterRouted, type RoutingDeps } from './route';
 import { createBatchingRunner } from './serial';
 import { wakeWaitingQueues } from './wake';
@@ -68,7 +69,10 @@ export async function rerouteAgentRequest(deps: RoutingDeps, scope: Scope, agent
       }
       await afterRouted(deps, outcome, policy);
       const { decision, position } = outcome;
-      if (decision.status !== 'rejected') await wakeExpiry(deps.temporal, held.workflowId, deps.log);
+      if (decision.status !== 'rejected') {
+        await wakeExpiry(deps.temporal, held.workflowId, deps.log);
+        await wakeCrmLeadOfClient(deps.temporal, deps.taskQueue, scope.business, held.client.id);
+      }
       const status = decision.status === 'assigned' || decision.status === 'queued' || decision.status === 'rejected' ? decision.status : 'kept';
       decisions.push({ client: held.client.id, status, decision_id: decision.id, agent: status === 'rejected' ? agent.id : (decision.agent?.id ?? null), position: decision.status === 'queued' ? position : null });
     }

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readBody } from './crm';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { closeServer, listenLocally, readBody, sendWebhook, type SentWebhook } from './http';
 
 /*
  * A local Salesforce for jsforce: the OAuth token endpoint (refresh_token grant: a new access token,
  * the old one expired), the REST sobject Lead retrieve and update of API v62.0, and an org assignment
  * rule that takes the Lead's owner over unless the update says `Sforce-Auto-Assign: FALSE`. Its
  * Outbound Message sender posts SOAP envelopes as Salesforce documents them (notifications of Lead).
+ * `npm start` (CRM_FAKES=1) drives it through its control routes, unauthenticated and development only:
+ * `POST /_fake/leads` `{ FirstName?, LastName, Phone?, target, organizationId? }` creates a Lead and sends
+ * its Outbound Message to `target`, answering the delivery (replayable as is); `GET /_fake/writes`.
  */
 
 export interface FakeLead {
@@ -37,20 +39,28 @@ export interface FakeSalesforce {
   createLead(id: string, lead: FakeLead): void;
   /** An Outbound Message of these Leads, each notification with its own id (or the ids given). */
   outboundMessage(leadIds: string[], options?: { organizationId?: string; notificationIds?: string[] }): string;
-  send(targetUrl: string, envelope: string): Promise<{ status: number; body: string; contentType: string | null }>;
+  send(targetUrl: string, envelope: string): Promise<SentWebhook>;
   stop(): Promise<void>;
 }
 
 const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const salesforceId = (prefix: string) => prefix + Array.from(randomBytes(15), (b) => ID_CHARS[b % ID_CHARS.length]).join('');
 
-export async function startFakeSalesforce(): Promise<FakeSalesforce> {
-  const organizationId = salesforceId('00D');
+export interface FakeSalesforceOptions {
+  port?: number;
+  organizationId?: string;
+  refreshToken?: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+export async function startFakeSalesforce(options: FakeSalesforceOptions = {}): Promise<FakeSalesforce> {
+  const organizationId = options.organizationId ?? salesforceId('00D');
   const state = {
     accessToken: `00D!expired-${randomBytes(6).toString('hex')}`,
-    refreshToken: `5Aep${randomBytes(12).toString('hex')}`,
-    clientId: `3MVG9${randomBytes(8).toString('hex')}`,
-    clientSecret: randomBytes(16).toString('hex'),
+    refreshToken: options.refreshToken ?? `5Aep${randomBytes(12).toString('hex')}`,
+    clientId: options.clientId ?? `3MVG9${randomBytes(8).toString('hex')}`,
+    clientSecret: options.clientSecret ?? randomBytes(16).toString('hex'),
   };
   const validTokens = new Set<string>();
   const leads = new Map<string, FakeLead>();
@@ -58,8 +68,20 @@ export async function startFakeSalesforce(): Promise<FakeSalesforce> {
   const writes: FakeSalesforce['writes'] = [];
   let url = '';
 
+  const control = async (req: { method?: string; url?: string }, body: string, res: ServerResponse) => {
+    const answer = (status: number, payload: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+    if (req.method === 'GET' && req.url === '/_fake/writes') return answer(200, writes);
+    if (req.method !== 'POST' || req.url !== '/_fake/leads') return answer(404, { error: 'POST /_fake/leads or GET /_fake/writes' });
+    const { target, organizationId: org, ...lead } = JSON.parse(body || '{}') as Partial<FakeLead> & { target?: string; organizationId?: string };
+    if (typeof target !== 'string' || typeof lead.LastName !== 'string') return answer(400, { error: 'LastName and target (the inbound URL) are required' });
+    const id = fake.newLeadId();
+    fake.createLead(id, lead as FakeLead);
+    answer(200, { id, ...(await fake.send(target, fake.outboundMessage([id], { organizationId: org }))) });
+  };
+
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
+    if (req.url?.startsWith('/_fake/')) return control(req, body, res).catch((error) => res.writeHead(500).end(String(error)));
     const send = (status: number, payload?: unknown) => {
       if (payload === undefined) return res.writeHead(status).end();
       res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8' }).end(JSON.stringify(payload));
@@ -106,8 +128,7 @@ export async function startFakeSalesforce(): Promise<FakeSalesforce> {
     }
     send(405, [{ errorCode: 'METHOD_NOT_ALLOWED', message: 'HTTP Method not allowed' }]);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = await listenLocally(server, options.port);
 
   const fake: FakeSalesforce = {
     url,
@@ -143,11 +164,8 @@ export async function startFakeSalesforce(): Promise<FakeSalesforce> {
         `${notifications}</notifications></soapenv:Body></soapenv:Envelope>`
       );
     },
-    send: async (targetUrl, envelope) => {
-      const response = await fetch(targetUrl, { method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' }, body: envelope });
-      return { status: response.status, body: await response.text(), contentType: response.headers.get('content-type') };
-    },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    send: (targetUrl, envelope) => sendWebhook(targetUrl, { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' }, envelope),
+    stop: () => closeServer(server),
   };
   return fake;
 }

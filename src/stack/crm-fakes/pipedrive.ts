@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readBody } from './crm';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { closeServer, listenLocally, readBody, sendWebhook } from './http';
 
 /*
  * A local Pipedrive for its SDK: persons through API v2 (`/api/v2/persons/{id}`) and leads through API
  * v1 (`/v1/leads/{id}`), read and their `owner_id` updated, the API token in `x-api-token`. Its webhook
  * sender posts webhooks v2 (`meta` with action, entity, entity_id, attempt…, `data`, `previous`) with
  * the HTTP Basic credentials set on the webhook, and retries the same event with `meta.attempt` raised.
+ * `npm start` (CRM_FAKES=1) drives it through its control routes, unauthenticated and development only:
+ * `POST /_fake/persons` `{ id, name, phone?, target, user, password }` creates a person and posts its
+ * `create` webhook to `target` with those credentials, answering the delivery (replayable as is);
+ * `GET /_fake/writes`.
  */
 
 export interface FakePerson {
@@ -41,15 +44,22 @@ export interface FakePipedrive {
   stop(): Promise<void>;
 }
 
-export async function startFakePipedrive(): Promise<FakePipedrive> {
-  const apiToken = `pd-${randomUUID()}`;
+export interface FakePipedriveOptions {
+  port?: number;
+  apiToken?: string;
+}
+
+export async function startFakePipedrive(options: FakePipedriveOptions = {}): Promise<FakePipedrive> {
+  const apiToken = options.apiToken ?? `pd-${randomUUID()}`;
   const persons = new Map<number, FakePerson>();
   const leads = new Map<string, FakePipedriveLead>();
   const addedAt = new Map<string, number>();
   const writes: FakePipedrive['writes'] = [];
 
+  let control: (req: { method?: string; url?: string }, body: string, res: ServerResponse) => Promise<unknown> = async () => undefined;
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
+    if (req.url?.startsWith('/_fake/')) return control(req, body, res).catch((error) => res.writeHead(500).end(String(error)));
     const send = (status: number, payload: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
     if (req.headers['x-api-token'] !== apiToken) return send(401, { success: false, error: 'unauthorized access', errorCode: 401 });
     const path = (req.url ?? '').split('?')[0];
@@ -97,7 +107,7 @@ export async function startFakePipedrive(): Promise<FakePipedrive> {
     }
     send(404, { success: false, error: 'Unknown method', errorCode: 404 });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const url = await listenLocally(server, options.port);
 
   const created = (entity: string, id: string, data: Record<string, unknown>): PipedriveWebhook => ({
     meta: {
@@ -121,17 +131,32 @@ export async function startFakePipedrive(): Promise<FakePipedrive> {
     previous: null,
   });
 
+  const createPerson = (id: number, person: FakePerson) => {
+    persons.set(id, { ...person });
+    addedAt.set(`p${id}`, Date.now());
+    return created('person', String(id), { name: person.name, owner_id: person.owner_id ?? 1 });
+  };
+  const send = (targetUrl: string, event: PipedriveWebhook, { user, password }: { user: string; password: string }) =>
+    sendWebhook(targetUrl, { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` }, JSON.stringify(event));
+  control = async (req, body, res) => {
+    const answer = (status: number, payload: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+    if (req.method === 'GET' && req.url === '/_fake/writes') return answer(200, writes);
+    if (req.method !== 'POST' || req.url !== '/_fake/persons') return answer(404, { error: 'POST /_fake/persons or GET /_fake/writes' });
+    const { id, name, phone, target, user, password } = JSON.parse(body || '{}') as { id?: number; name?: string; phone?: string; target?: string; user?: string; password?: string };
+    if (!Number.isInteger(id) || typeof name !== 'string' || typeof target !== 'string' || typeof user !== 'string' || typeof password !== 'string') {
+      return answer(400, { error: 'id (an integer), name, target (the inbound URL), user and password (the webhook\'s credentials) are required' });
+    }
+    const event = createPerson(id!, { name, ...(phone && { phones: [{ value: phone, primary: true, label: 'mobile' }] }) });
+    answer(200, await send(target, event, { user, password }));
+  };
+
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     apiToken,
     persons,
     leads,
     writes,
-    createPerson: (id, person) => {
-      persons.set(id, { ...person });
-      addedAt.set(`p${id}`, Date.now());
-      return created('person', String(id), { name: person.name, owner_id: person.owner_id ?? 1 });
-    },
+    createPerson,
     createLead: (lead) => {
       const id = randomUUID();
       leads.set(id, { ...lead });
@@ -142,15 +167,7 @@ export async function startFakePipedrive(): Promise<FakePipedrive> {
       ...event,
       meta: { ...event.meta, attempt: event.meta.attempt + 1, ...(options.webhookId && { webhook_id: options.webhookId, id: randomUUID(), attempt: 1 }) },
     }),
-    deliver: async (targetUrl, event, { user, password }) => {
-      const response = await fetch(targetUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
-        body: JSON.stringify(event),
-      });
-      await response.text();
-      return response.status;
-    },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    deliver: async (targetUrl, event, credentials) => (await send(targetUrl, event, credentials)).status,
+    stop: () => closeServer(server),
   };
 }

@@ -1,0 +1,94 @@
+import { startFakeHubspot } from '../../src/stack/crm-fakes/hubspot';
+import { cpuAccumulator } from '../cpu';
+import { printResult, ratio, type ScenarioResult } from '../report';
+import { distribution, expectStatus, measure, sleep, startBenchStack } from '../stack';
+
+/*
+ * `npm run bench -- crm [contacts=1000] [agents=10]`: `contacts` HubSpot contact creations, each its own
+ * signed webhook, posted at once to the connector's inbound URL (a routing policy over a team of
+ * `agents`), on a fresh embedded stack whose SDK talks to the HubSpot fake (in this process). Measured:
+ * each acknowledgement's latency, and the time from the first post until HubSpot has every owner written
+ * back. Against `assign` in the same run: as many assign-agents requests (one agent, new clients) posted
+ * at once, each answered once its assignment is made.
+ */
+
+export async function run(args: string[]): Promise<ScenarioResult> {
+  const [contacts = 1000, agents = 10] = args.map(Number);
+  const hubspot = await startFakeHubspot();
+  process.env.HUBSPOT_API_URL = hubspot.url;
+  const stack = await startBenchStack();
+  try {
+    const { api, path } = stack;
+    const agentIds = Array.from({ length: agents }, (_, i) => `agent-${i}`);
+    for (const _id of agentIds) await expectStatus(api.POST('/ext/v2/{businessname}/agents', { params: { path }, body: { _id } }), 201);
+    await expectStatus(api.PUT('/ext/v2/{businessname}/teams/{_id}', { params: { path: { ...path, _id: 'sales' } }, body: { members: agentIds.map((agent) => ({ agent })) } }), 200);
+    await expectStatus(api.PUT('/ext/v2/{businessname}/routing-policies/{_id}', { params: { path: { ...path, _id: 'sales' } }, body: { team: 'sales', working_hours: false } }), 200);
+    const put = await api.PUT('/ext/v2/{businessname}/integrations/{crm}', {
+      params: { path: { ...path, crm: 'hubspot' } },
+      body: { policy: 'sales', settings: { client_secret: hubspot.clientSecret, access_token: hubspot.accessToken }, agent_map: Object.fromEntries(agentIds.map((agent, i) => [String(1000 + i), agent])) },
+    });
+    if (put.response.status !== 201) throw new Error(`PUT /integrations/hubspot answered ${put.response.status}`);
+    const inboundUrl = (put.data as { inbound_url: string }).inbound_url;
+    for (let i = 0; i < contacts * 2 + 40; i++) await expectStatus(api.POST('/ext/v2/{businessname}/clients', { params: { path }, body: { _id: `client-${i}` } }), 201);
+
+    let nextContact = 1;
+    /** Posts `count` contact creations at once; answers each acknowledgement's latency and when every owner was written. */
+    const crmRound = async (count: number) => {
+      const ids = Array.from({ length: count }, () => nextContact++);
+      const events = ids.map((id) => hubspot.createContact(id, { firstname: `Lead ${id}`, phone: `+1415555${String(id % 10000).padStart(4, '0')}` }));
+      const started = performance.now();
+      const acks = await Promise.all(
+        events.map(async (event) => {
+          const t0 = performance.now();
+          const status = await hubspot.deliver(inboundUrl, [event]);
+          if (status !== 200) throw new Error(`the webhook was answered ${status}`);
+          return performance.now() - t0;
+        }),
+      );
+      const wanted = new Set(ids.map(String));
+      for (;;) {
+        const written = new Set(hubspot.writes.filter((w) => w.status === 200 && wanted.has(w.id)).map((w) => w.id));
+        if (written.size === wanted.size) break;
+        if (performance.now() - started > 15 * 60_000) throw new Error(`only ${written.size} of ${count} owners written after 15 minutes`);
+        await sleep(50);
+      }
+      const allWrittenMs = performance.now() - started;
+      const { p50, p99, max } = distribution(acks);
+      return { contacts: count, ackP50: p50, ackP99: p99, ackMax: max, allWrittenSeconds: +(allWrittenMs / 1000).toFixed(2), perSecond: +(count / (allWrittenMs / 1000)).toFixed(1) };
+    };
+    let nextClient = 0;
+    const assign = () =>
+      expectStatus(
+        api.POST('/ext/v2/{businessname}/clients/{_id}/assign-agents', { params: { path: { ...path, _id: `client-${nextClient++}` } }, body: { agents: [{ agent: 'agent-0' }] } }),
+        200,
+      );
+    /** `count` assign-agents requests at once: each answer's latency, and when the last one came. */
+    const assignRound = async (count: number) => {
+      const round = await measure(count, count, () => assign());
+      return { requests: count, p50: round.p50, p99: round.p99, max: round.max, allAnsweredSeconds: +(count / round.perSecond).toFixed(2), perSecond: round.perSecond };
+    };
+
+    await crmRound(20); // warm-up
+    await assignRound(20);
+    const crmCpu = cpuAccumulator();
+    const assignCpu = cpuAccumulator();
+    const baseline = await assignCpu.during(() => assignRound(contacts));
+    const project = await crmCpu.during(() => crmRound(contacts));
+    const writes = hubspot.writes.filter((w) => w.status === 200).length;
+    return printResult({
+      scenario: 'crm',
+      what: `${contacts} signed HubSpot contact.creation webhooks posted at once (one contact each), routed by a policy over ${agents} agents, owners written back to the HubSpot fake (in this process); embedded stack, one process, ${stack.engine === 'server' ? 'Temporal server engine on PostgreSQL' : 'dev server on SQLite (WAL)'}`,
+      baseline: { label: `POST /clients/{_id}/assign-agents, one agent, ${contacts} at once`, figures: baseline },
+      project: { label: 'POST /integrations/hubspot/{business}/webhook, acknowledged, then routed and written back', figures: project },
+      ratios: { ackP99VsAssignP99: ratio(project.ackP99, baseline.p99), allWrittenVsAllAssigned: ratio(project.allWrittenSeconds, baseline.allAnsweredSeconds) },
+      goals: [{ goal: 'every webhook acknowledged within 1 s (p99)', measured: `${project.ackP99} ms`, met: project.ackP99 <= 1000 }],
+      answered503: stack.busy.answered503,
+      cpu: { assign: assignCpu.per(contacts), crm: crmCpu.per(contacts) },
+      engine: stack.engine,
+      notes: { ownerWrites: writes, leadsRouted: contacts + 20 },
+    });
+  } finally {
+    await stack.stop();
+    await hubspot.stop();
+  }
+}
