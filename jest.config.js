@@ -10,7 +10,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 90_000,
-  maxWorkers: 2,
+  // Three on two cores: a file waits on timers and other processes much of its time (docs/design.md, "Tests").
+  maxWorkers: 3,
   // The slowest files first, from jest's cache or, on a fresh clone, from their times on CI.
   testSequencer: '<rootDir>/test/support/sequencer.js',
   verbose: true,
