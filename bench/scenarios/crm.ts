@@ -9,8 +9,13 @@ import { distribution, expectStatus, measure, sleep, startBenchStack } from '../
  * `agents`), on a fresh embedded stack whose SDK talks to the HubSpot fake (in this process). Measured:
  * each acknowledgement's latency, and the time from the first post until HubSpot has every owner written
  * back. Against `assign` in the same run: as many assign-agents requests (one agent, new clients) posted
- * at once, each answered once its assignment is made.
+ * at once, each answered once its assignment is made. Then the same number of contacts as HubSpot itself
+ * delivers them (up to 100 events in a request, at most 10 requests in flight: its webhook settings'
+ * default concurrency): each acknowledgement's latency.
  */
+
+const HUBSPOT_EVENTS_PER_REQUEST = 100;
+const HUBSPOT_REQUESTS_IN_FLIGHT = 10;
 
 export async function run(args: string[]): Promise<ScenarioResult> {
   const [contacts = 1000, agents = 10] = args.map(Number);
@@ -56,6 +61,30 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       const { p50, p99, max } = distribution(acks);
       return { contacts: count, ackP50: p50, ackP99: p99, ackMax: max, allWrittenSeconds: +(allWrittenMs / 1000).toFixed(2), perSecond: +(count / (allWrittenMs / 1000)).toFixed(1) };
     };
+    /** `count` contact creations as HubSpot delivers them: batches of 100, 10 requests in flight. */
+    const hubspotShapedRound = async (count: number) => {
+      const ids = Array.from({ length: count }, () => nextContact++);
+      const events = ids.map((id) => hubspot.createContact(id, { firstname: `Lead ${id}`, phone: `+1415555${String(id % 10000).padStart(4, '0')}` }));
+      const batches = Array.from({ length: Math.ceil(events.length / HUBSPOT_EVENTS_PER_REQUEST) }, (_, i) => events.slice(i * HUBSPOT_EVENTS_PER_REQUEST, (i + 1) * HUBSPOT_EVENTS_PER_REQUEST));
+      const acks: number[] = [];
+      const sender = async () => {
+        for (let batch = batches.shift(); batch; batch = batches.shift()) {
+          const t0 = performance.now();
+          const status = await hubspot.deliver(inboundUrl, batch);
+          if (status !== 200) throw new Error(`the webhook was answered ${status}`);
+          acks.push(performance.now() - t0);
+        }
+      };
+      const started = performance.now();
+      await Promise.all(Array.from({ length: HUBSPOT_REQUESTS_IN_FLIGHT }, sender));
+      const wanted = new Set(ids.map(String));
+      while (hubspot.writes.filter((w) => w.status === 200 && wanted.has(w.id)).length < wanted.size) {
+        if (performance.now() - started > 15 * 60_000) throw new Error(`not every owner written after 15 minutes`);
+        await sleep(50);
+      }
+      const { p50, p99, max } = distribution(acks);
+      return { contacts: count, requests: acks.length, ackP50: p50, ackP99: p99, ackMax: max, allWrittenSeconds: +((performance.now() - started) / 1000).toFixed(2) };
+    };
     let nextClient = 0;
     const assign = () =>
       expectStatus(
@@ -75,17 +104,21 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const baseline = await assignCpu.during(() => assignRound(contacts));
     const project = await crmCpu.during(() => crmRound(contacts));
     const writes = hubspot.writes.filter((w) => w.status === 200).length;
+    const shaped = await hubspotShapedRound(contacts);
     return printResult({
       scenario: 'crm',
       what: `${contacts} signed HubSpot contact.creation webhooks posted at once (one contact each), routed by a policy over ${agents} agents, owners written back to the HubSpot fake (in this process); embedded stack, one process, ${stack.engine === 'server' ? 'Temporal server engine on PostgreSQL' : 'dev server on SQLite (WAL)'}`,
       baseline: { label: `POST /clients/{_id}/assign-agents, one agent, ${contacts} at once`, figures: baseline },
       project: { label: 'POST /integrations/hubspot/{business}/webhook, acknowledged, then routed and written back', figures: project },
       ratios: { ackP99VsAssignP99: ratio(project.ackP99, baseline.p99), allWrittenVsAllAssigned: ratio(project.allWrittenSeconds, baseline.allAnsweredSeconds) },
-      goals: [{ goal: 'every webhook acknowledged within 1 s (p99)', measured: `${project.ackP99} ms`, met: project.ackP99 <= 1000 }],
+      goals: [
+        { goal: 'every webhook acknowledged within 1 s (p99), all posted at once', measured: `${project.ackP99} ms`, met: project.ackP99 <= 1000 },
+        { goal: 'every webhook acknowledged within 1 s (p99), delivered as HubSpot does (100 events a request, 10 in flight)', measured: `${shaped.ackP99} ms over ${shaped.requests} requests`, met: shaped.ackP99 <= 1000 },
+      ],
       answered503: stack.busy.answered503,
       cpu: { assign: assignCpu.per(contacts), crm: crmCpu.per(contacts) },
       engine: stack.engine,
-      notes: { ownerWrites: writes, leadsRouted: contacts + 20 },
+      notes: { ownerWrites: writes, leadsRouted: contacts + 20, hubspotShaped: shaped },
     });
   } finally {
     await stack.stop();

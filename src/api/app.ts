@@ -30,7 +30,7 @@ import { operatorAuthentication, type OperatorCredentials } from './http/operato
 import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
 import { routingRouter, type RoutingRoutesDeps } from './routing/routes';
 import { integrationsRouter, type IntegrationRoutesDeps } from './integrations/routes';
-import { crmInboundRouter } from './integrations/inbound-routes';
+import { crmInboundRouter, type InboundRoutesDeps } from './integrations/inbound-routes';
 
 export interface HttpOptions {
   /** Where request lines and errors go; the process's logger by default. */
@@ -52,6 +52,7 @@ export type AppDeps = HealthDeps &
   EventRoutesDeps &
   ProviderRoutesDeps &
   IntegrationRoutesDeps &
+  Pick<InboundRoutesDeps, 'admission'> &
   Omit<NumberRoutesDeps, 'carrier'> &
   Pick<RotationRoutesDeps, 'rotationMinPeriodMs' | 'rotationApplyWaitMs'> &
   Pick<RoutingRoutesDeps, 'routingMinFirstResponseMs'> &

@@ -174,6 +174,8 @@ export function createAdmission({ limit, waitMs, waitingPerTenant, retryAfterSec
 export interface Admissions {
   messages: Admission;
   assign: Admission;
+  /** CRM events handed to their lead workflows after the webhook was answered (nobody waits on them: long waits, long lines). */
+  leads: Admission;
 }
 
 /**
@@ -188,6 +190,7 @@ export interface Admissions {
 export const DEFAULT_ADMISSION: Record<keyof Admissions, AdmissionLimit> = {
   messages: { limit: 6, waitMs: 1000, waitingPerTenant: 100, retryAfterSeconds: 1 },
   assign: { limit: 32, waitMs: 2000, waitingPerTenant: 100, retryAfterSeconds: 2 },
+  leads: { limit: 8, waitMs: 300_000, waitingPerTenant: 10_000, retryAfterSeconds: 1 },
 };
 
 /** The gates with the configured numbers of places (`MESSAGE_STARTS_IN_FLIGHT`, `ASSIGN_REQUESTS_IN_FLIGHT`). */
@@ -195,9 +198,10 @@ export function admissionLimits(places: { messages: number; assign: number }): R
   return {
     messages: { ...DEFAULT_ADMISSION.messages, limit: places.messages },
     assign: { ...DEFAULT_ADMISSION.assign, limit: places.assign },
+    leads: DEFAULT_ADMISSION.leads,
   };
 }
 
 export function createAdmissions(limits: Record<keyof Admissions, AdmissionLimit> = DEFAULT_ADMISSION): Admissions {
-  return { messages: createAdmission(limits.messages), assign: createAdmission(limits.assign) };
+  return { messages: createAdmission(limits.messages), assign: createAdmission(limits.assign), leads: createAdmission(limits.leads) };
 }

@@ -140,7 +140,7 @@ function slowTemporal(temporal: Client) {
 async function withBusyApi(gate: 'messages' | 'assign', retryAfterSeconds: number, body: (api: Awaited<ReturnType<TestStack['startApi']>>, release: () => void) => Promise<void>) {
   const slow = slowTemporal(stack.temporal);
   const roomy = { limit: 10, waitMs: 50, waitingPerTenant: 10, retryAfterSeconds };
-  const places = { messages: roomy, assign: roomy, [gate]: { ...roomy, limit: 1 } };
+  const places = { messages: roomy, assign: roomy, leads: roomy, [gate]: { ...roomy, limit: 1 } };
   const api = await stack.startApi({ temporal: slow.client, admission: createAdmissions(places) });
   try {
     await body(api, slow.release);

@@ -3,7 +3,8 @@ import { eventually } from '../support/helpers';
 import { temporalTextOf } from '../support/history';
 import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
 import { connectedStack } from '../support/crm';
-import { uniqueName, type TestStack } from '../support/stack';
+import { createAdmissions, DEFAULT_ADMISSION } from '../../src/starters/admission';
+import { originOf, uniqueName, type TestStack } from '../support/stack';
 
 /*
  * HubSpot end to end: its webhook sender (signing v3) posts to the inbound URL the connector answered,
@@ -180,4 +181,35 @@ test('when the connector\'s assignment ends, HubSpot\'s owner follows whoever ho
   // Each write's echo is recognised as ours: no conflict.
   expect(outcomes.filter(([kind]) => kind === 'owner_changed').map(([, outcome]) => outcome)).toEqual(['echo', 'echo', 'echo']);
   expect(await eventsOfType('crm.owner_conflict', clientId)).toEqual([]);
+});
+
+test('a burst of contacts is answered at once and handed to their workflows a few at a time, each routed and written back', async () => {
+  let inFlight = 0;
+  let mostInFlight = 0;
+  let handedOver = 0;
+  const workflow = new Proxy(stack.temporal.workflow, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property !== 'signalWithStart' || typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return await value.apply(target, args);
+        } finally {
+          inFlight--;
+          handedOver++;
+        }
+      };
+    },
+  });
+  const temporal = new Proxy(stack.temporal, { get: (target, property, receiver) => (property === 'workflow' ? workflow : Reflect.get(target, property, receiver)) });
+  const leads = { ...DEFAULT_ADMISSION.leads, limit: 2 };
+  const api = await stack.startApi({ temporal, admission: createAdmissions({ ...DEFAULT_ADMISSION, leads }) });
+  const ids = Array.from({ length: 8 }, newContactId);
+  expect(await hubspot.deliver(`${originOf(api)}/integrations/hubspot/${stack.business}/webhook`, ids.map((id) => hubspot.createContact(id, { firstname: `Burst ${id}` })))).toBe(200);
+  // Answered without waiting for the hand-overs (eight of them, two at a time, take 1.2 s at least).
+  expect(handedOver).toBeLessThan(ids.length);
+  await eventually(async () => ids.every((id) => writesOf(id).some((w) => w.status === 200)), 30_000);
+  expect(mostInFlight).toBe(2);
 });

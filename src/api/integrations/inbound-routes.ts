@@ -1,12 +1,14 @@
 import express, { Router, type Request } from 'express';
 import type { Logger } from 'pino';
+import type { Admissions } from '../../starters/admission';
 import type { InboundDeps } from '../../use-cases/integrations/inbound';
 import { receiveHubspotWebhook } from '../../use-cases/integrations/hubspot-inbound';
 import { receivePipedriveWebhook } from '../../use-cases/integrations/pipedrive-inbound';
 import { receiveSalesforceOutboundMessage, SOAP_ACK } from '../../use-cases/integrations/salesforce-inbound';
 import { BUSINESS_PATTERN } from '../../use-cases/input/validation';
 
-export type InboundRoutesDeps = Omit<InboundDeps, 'onHandOverError'> & {
+export type InboundRoutesDeps = Omit<InboundDeps, 'onHandOverError' | 'handOvers'> & {
+  admission?: Pick<Admissions, 'leads'>;
   /** Where the CRMs reach this API: the signed URL is this plus the request's path. Unset: the request's own origin. */
   publicBaseUrl?: string;
 };
@@ -26,6 +28,7 @@ export function crmInboundRouter(deps: InboundRoutesDeps & { logger: Logger }): 
   const router = Router();
   const inbound: InboundDeps = {
     ...deps,
+    handOvers: deps.admission?.leads,
     onHandOverError: (error) => deps.logger.warn({ event: 'crm.hand_over_failed', err: error }, 'the CRM event waits for the sweep'),
   };
   const raw = express.raw({ type: () => true, limit: INBOUND_BODY_LIMIT });

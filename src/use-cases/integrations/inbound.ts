@@ -5,6 +5,7 @@ import { recordInboundEvents, type NewInboundEvent } from '../../db/crm-inbound-
 import type { Prisma } from '../../db/prisma';
 import type { Crm } from '../../domain';
 import type { SecretBox } from '../../secrets/secret-box';
+import type { Admission } from '../../starters/admission';
 import { signalCrmLeadWorkflow } from '../../starters/process-crm-lead-workflow';
 import { Invalid, Unauthenticated } from '../errors';
 import { openCrmSecrets } from './connectors';
@@ -22,6 +23,12 @@ export interface InboundDeps {
   taskQueue: string;
   /** Where a failed hand-over is reported (it is retried by the sweep). */
   onHandOverError?: (error: unknown) => void;
+  /**
+   * Places for hand-overs in flight, shared fairly between businesses. A burst of webhooks is answered
+   * at once and handed over a few at a time, rather than a thousand signal-with-starts in flight
+   * competing with the answers (unset: the sweep's own, already bounded).
+   */
+  handOvers?: Admission;
 }
 
 export const invalidSignature = () => new Unauthenticated('Invalid signature');
@@ -44,7 +51,8 @@ export interface Recorded {
 export async function recordAndHandOver(deps: InboundDeps, business: string, crm: Crm, events: NewInboundEvent[]): Promise<Recorded> {
   const { inserted, recordIds } = await recordInboundEvents(deps.prisma, business, crm, events);
   for (const recordId of recordIds) {
-    signalCrmLeadWorkflow(deps.temporal, deps.taskQueue, { business, crm, recordId }).catch((error) => deps.onHandOverError?.(error));
+    const handOver = () => signalCrmLeadWorkflow(deps.temporal, deps.taskQueue, { business, crm, recordId });
+    (deps.handOvers ? deps.handOvers.run(business, handOver) : handOver()).catch((error) => deps.onHandOverError?.(error));
   }
   return { received: events.length, recorded: inserted };
 }
