@@ -1,7 +1,5 @@
-import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
-import { connectedStack } from '../support/crm';
+import { hubspotSuite } from '../support/crm';
 import { eventually } from '../support/helpers';
-import type { TestStack } from '../support/stack';
 import { startWorkerProcess } from '../support/worker-process';
 
 /*
@@ -10,48 +8,31 @@ import { startWorkerProcess } from '../support/worker-process';
  * still sees exactly one write of the owner.
  */
 
-let stack: TestStack;
-let hubspot: FakeHubspot;
-let inboundUrl: string;
-let token: string;
+// Only the worker processes below run this suite's workflows.
+const suite = hubspotSuite({ after: ({ stack }) => stack.stopWorker() });
 
-beforeAll(async () => {
-  hubspot = await startFakeHubspot();
-  ({ stack, inboundUrl, token } = await connectedStack('hubspot', {
-    env: { HUBSPOT_API_URL: hubspot.url },
-    agents: ['a1'],
-    body: { agents: ['a1'], settings: { client_secret: hubspot.clientSecret, access_token: hubspot.accessToken }, agent_map: { '501': 'a1' } },
-  }));
-  // Only the worker processes below run this suite's workflows.
-  await stack.stopWorker();
-});
-afterAll(async () => {
-  await stack?.stop();
-  await hubspot?.stop();
-});
-
-const workerProcess = () => startWorkerProcess(stack.taskQueue, { SECRETS_KEY: stack.services.config.SECRETS_KEY!, HUBSPOT_API_URL: hubspot.url });
+const workerProcess = () => startWorkerProcess(suite.stack.taskQueue, { SECRETS_KEY: suite.stack.services.config.SECRETS_KEY!, HUBSPOT_API_URL: suite.hubspot.url });
 
 test('kill -9 of the worker while the owner\'s write is in flight: another worker finishes the lead and HubSpot sees one write', async () => {
   const id = 90_000 + Math.floor(Math.random() * 1000);
-  const writesOf = () => hubspot.writes.filter((w) => w.id === String(id));
+  const writesOf = () => suite.hubspot.writes.filter((w) => w.id === String(id));
   const first = await workerProcess();
-  hubspot.holdAnswers(true);
-  expect(await hubspot.deliver(inboundUrl, [hubspot.createContact(id, { firstname: 'Ada', phone: '+14155550170' })])).toBe(200);
+  suite.hubspot.holdAnswers(true);
+  expect(await suite.hubspot.deliver(suite.inboundUrl, [suite.hubspot.createContact(id, { firstname: 'Ada', phone: '+14155550170' })])).toBe(200);
   await eventually(async () => writesOf().length === 1 || undefined, 60_000, 50);
   first.child.kill('SIGKILL');
   await first.exited;
-  hubspot.holdAnswers(false);
-  const lead = () => stack.prisma.crmLead.findFirst({ where: { business: stack.business, crm: 'hubspot', recordId: String(id) } });
+  suite.hubspot.holdAnswers(false);
+  const lead = () => suite.stack.prisma.crmLead.findFirst({ where: { business: suite.stack.business, crm: 'hubspot', recordId: String(id) } });
   expect((await lead())!.writeStatus).toBe('pending');
 
   const second = await workerProcess();
   try {
     await eventually(async () => (await lead())?.writeStatus === 'written' || undefined, 90_000);
-    await eventually(async () => (await stack.prisma.crmInboundEvent.findMany({ where: { business: stack.business, crm: 'hubspot', recordId: String(id) } })).every((e) => e.processedAt) || undefined, 30_000);
+    await eventually(async () => (await suite.stack.prisma.crmInboundEvent.findMany({ where: { business: suite.stack.business, crm: 'hubspot', recordId: String(id) } })).every((e) => e.processedAt) || undefined, 30_000);
     expect(writesOf()).toEqual([{ id: String(id), owner: '501', status: 200 }]);
-    expect(hubspot.contacts.get(String(id))!.hubspot_owner_id).toBe('501');
-    const assignments = (await stack.api('GET', `/clients/hubspot:${id}/agents?status=all`, { token })).body.assignments;
+    expect(suite.hubspot.contacts.get(String(id))!.hubspot_owner_id).toBe('501');
+    const assignments = (await suite.stack.api('GET', `/clients/hubspot:${id}/agents?status=all`, { token: suite.token })).body.assignments;
     expect(assignments.map((a: any) => [a.agent, a.status])).toEqual([['a1', 'active']]);
   } finally {
     await second.stop();

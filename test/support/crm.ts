@@ -1,3 +1,4 @@
+import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
 import type { ApiResponse } from './http';
 import { startTestStack, uniqueName, type TestStack } from './stack';
 
@@ -21,4 +22,32 @@ export async function connectedStack(crm: 'hubspot' | 'salesforce' | 'pipedrive'
   const put = await stack.api('PUT', `/integrations/${crm}`, { token, body: options.body });
   expect(put.status).toBe(201);
   return { stack, token, inboundUrl: put.body.inbound_url, put };
+}
+
+export interface HubspotSuite extends Omit<ConnectedStack, 'put'> {
+  hubspot: FakeHubspot;
+}
+
+/**
+ * A file's stack with a HubSpot connector to a HubSpot fake of its own, assigning `a1` (HubSpot owner
+ * 501): started before the file's tests and stopped after them. Its fields are there from the first test.
+ */
+export function hubspotSuite(options: { env?: (hubspot: FakeHubspot) => Record<string, string>; after?: (suite: HubspotSuite) => Promise<void> } = {}): HubspotSuite {
+  const suite = {} as HubspotSuite;
+  beforeAll(async () => {
+    suite.hubspot = await startFakeHubspot();
+    const { hubspot } = suite;
+    const connected = await connectedStack('hubspot', {
+      env: { HUBSPOT_API_URL: hubspot.url, ...options.env?.(hubspot) },
+      agents: ['a1'],
+      body: { agents: ['a1'], settings: { client_secret: hubspot.clientSecret, access_token: hubspot.accessToken }, agent_map: { '501': 'a1' } },
+    });
+    Object.assign(suite, { stack: connected.stack, token: connected.token, inboundUrl: connected.inboundUrl });
+    await options.after?.(suite);
+  });
+  afterAll(async () => {
+    await suite.stack?.stop();
+    await suite.hubspot?.stop();
+  });
+  return suite;
 }
