@@ -62,10 +62,11 @@ export interface RunningWorker {
 }
 
 /**
- * Without a prebuilt bundle (running from src/): the workflows bundled once for every task queue's
- * worker, rather than once per worker (five webpack runs, about 3 s of CPU each).
+ * The workflows and their interceptors bundled: by `npm run build`, and by a worker without a prebuilt
+ * bundle (running from src/) once for every task queue's worker, rather than once per worker (five
+ * webpack runs, about 3 s of CPU each).
  */
-async function bundleWorkflows(): Promise<{ code: string }> {
+export async function bundleWorkflows(): Promise<{ code: string }> {
   const silent = () => undefined;
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { enableCompileCache } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../../src/config/index';
 import { applyMigrations } from '../../src/db/migrate';
-import { PROJECT_ROOT, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/paths';
+import { PROJECT_ROOT } from '../../src/paths';
+import { bundleWorkflows } from '../../src/worker';
 import { startEmbeddedPostgres } from '../../src/stack/postgres';
 import { startTemporalEngine } from '../../src/stack/temporal-engine';
 import { findTemporalCli, findTimeSkippingTestServer } from '../../src/stack/temporal-cli';
@@ -29,8 +29,7 @@ async function builtWorkflows(workDir: string): Promise<{ path: string; dist: bo
     return { path: join(PROJECT_ROOT, 'dist', 'workflow-bundle.js'), dist: true };
   } catch (error) {
     console.warn(`npm start's build failed; the suites run the sources through tsx:\n${(error as { stdout?: string }).stdout ?? error}`);
-    const silent = () => undefined;
-    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: { log: silent, trace: silent, debug: silent, info: silent, warn: console.warn, error: console.error } });
+    const { code } = await bundleWorkflows();
     const path = join(workDir, 'workflow-bundle.js');
     await writeFile(path, code);
     return { path, dist: false };
