@@ -22,6 +22,7 @@ import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
 import { BATCH_BODY_LIMIT, messageBatchesRouter } from './messages/batch-routes';
 import { openApiRouter } from './openapi/routes';
 import { optOutsRouter } from './opt-outs/routes';
+import { unmatchedInboundRouter } from './unmatched-inbound/routes';
 import { providersRouter, type ProviderRoutesDeps } from './carriers/routes';
 import { webhooksRouter, type WebhookRoutesDeps } from './webhooks/routes';
 import { numbersRouter, type NumberRoutesDeps } from './admin/numbers-routes';
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps): Express {
   business.use(messageBatchesRouter({ ...deps, log }));
   business.use(messagesRouter({ ...deps, log }));
   business.use(optOutsRouter(deps));
+  business.use(unmatchedInboundRouter(deps));
   business.use(webhooksRouter(deps));
   business.use(eventsRouter(deps));
   business.use(rotationRouter({ ...deps, log }));

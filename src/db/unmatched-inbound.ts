@@ -2,8 +2,8 @@ import type { Prisma as Db } from '../generated/prisma/client';
 import type { Prisma } from './prisma';
 
 /*
- * Texts that came in from a number no outbound message went to from our sender: kept (not dropped) for
- * an operator to look at, and counted. Written only by storeInbound (src/db/messages/inbound.ts), in the
+ * Texts no outbound message explains (none went to that phone from the number, or several users' did):
+ * kept (not dropped) and counted; the operator sees them all, a business those sent to its numbers. Written only by storeInbound (src/db/messages/inbound.ts), in the
  * transaction in which inboundSeenBefore has already made sure the carrier's id was not stored before.
  */
 
@@ -15,6 +15,10 @@ export interface UnmatchedText {
   phone: string;
   text: string;
   receivedAt: Date;
+  /** The business whose number it went to; null on the shared sender. */
+  business: string | null;
+  /** More than one user could own it. */
+  ambiguous: boolean;
 }
 
 export async function insertUnmatchedInbound(tx: Db.TransactionClient, text: UnmatchedText): Promise<void> {
@@ -25,11 +29,14 @@ export async function unmatchedInboundExists(tx: Db.TransactionClient, inboundKe
   return (await tx.unmatchedInbound.count({ where: { inboundKey } })) > 0;
 }
 
-/** A page of the unmatched texts, newest first, after the cursor (creation time, then id). */
-export function listUnmatchedInbound(prisma: Prisma, page: { after?: { createdAt: Date; id: string }; take: number }) {
-  const { after, take } = page;
+/** A page of the unmatched texts (of one business, when given), newest first, after the cursor (creation time, then id). */
+export function listUnmatchedInbound(prisma: Prisma, page: { business?: string; after?: { createdAt: Date; id: string }; take: number }) {
+  const { business, after, take } = page;
   return prisma.unmatchedInbound.findMany({
-    where: after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
+    where: {
+      ...(business !== undefined && { business }),
+      ...(after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }),
+    },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take,
   });

@@ -32,13 +32,17 @@ export const operatorMessageView = (m: Message & { client: { id: string } | null
   received_at: isoOrNull(m.receivedAt),
 });
 
-/** A text no business's message explains, as the operator lists it: who sent it to which of our numbers, and what. */
+/** A text no message explains, as its business lists it: who sent it to which of its numbers, what, and whether several of its users could own it. */
 export const unmatchedInboundView = (u: UnmatchedInbound) => ({
   _id: u.id,
   provider: u.provider,
   from: u.phone,
   to: u.sender,
   text: u.text,
+  ambiguous: u.ambiguous,
   received_at: u.receivedAt.toISOString(),
   created_at: u.createdAt.toISOString(),
 });
+
+/** The same as the operator lists it, with the business whose number it went to (null: the shared sender). */
+export const operatorUnmatchedInboundView = (u: UnmatchedInbound) => ({ ...unmatchedInboundView(u), business: u.business });

@@ -186,6 +186,45 @@ test('each business sends from its own number with its own subaccount; replies a
   expect(logged).not.toContain(GLOBEX_ACCOUNT.authToken);
 });
 
+const countOf = async (metric: string) => Number(/ (\d+)$/m.exec(await metrics.registry.getSingleMetricAsString(metric))?.[1] ?? 0);
+const receivedTexts = async (business: string, token: string) =>
+  (await inBusiness(business)('GET', '/events?type=message.received&limit=100', { token })).body.events.map((e: any) => e.data.text_message);
+
+test('a reply to a business\'s number from a phone two of its users texted from it reaches neither: kept unmatched, counted, listed to the business and the operator', async () => {
+  const phone = '+14155550181';
+  const userW = stack.token('user-w');
+  const fromX = await send(acme, userX, phone, 'Your statement is ready (X)');
+  const fromW = await send(acme, userW, phone, 'Your statement is ready (W)');
+  expect([fromX.from, fromW.from]).toEqual([ACME_NUMBER, ACME_NUMBER]);
+  const ambiguousBefore = await countOf('crm_inbound_ambiguous_total');
+
+  expect(await textFrom(phone, ACME_NUMBER, 'My account PIN is 4412', ACME_ACCOUNT)).toBe(200);
+  expect(await countOf('crm_inbound_ambiguous_total')).toBe(ambiguousBefore + 1);
+  for (const token of [userX, userW]) {
+    expect(await inboundTexts(acme, token)).not.toContain('My account PIN is 4412');
+    expect(await receivedTexts(acme, token)).not.toContain('My account PIN is 4412');
+  }
+  const listed = await inBusiness(acme)('GET', '/unmatched-inbound?limit=100', { token: userW });
+  expect(listed.status).toBe(200);
+  expect(listed.body.texts.filter((t: any) => t.from === phone)).toEqual([
+    { _id: expect.any(String), provider: 'twilio', from: phone, to: ACME_NUMBER, text: 'My account PIN is 4412', ambiguous: true, received_at: expect.any(String), created_at: expect.any(String) },
+  ]);
+  // Another business does not see it; the operator does, with the business it went to.
+  expect((await inBusiness(globex)('GET', '/unmatched-inbound?limit=100', { token: userY })).body.texts.filter((t: any) => t.from === phone)).toEqual([]);
+  const operator = await admin('GET', '/unmatched-inbound?limit=100');
+  expect(operator.body.texts.filter((t: any) => t.from === phone)).toEqual([expect.objectContaining({ business: acme, ambiguous: true, text: 'My account PIN is 4412' })]);
+  expectProblem(await inBusiness(acme)('GET', '/unmatched-inbound?limit=0', { token: userX }), 400, 'Invalid limit: must be a whole number from 1 to 100');
+
+  // A phone only one user of acme texted: its reply is that user's, as before, and nobody else's.
+  const solo = '+14155550182';
+  await send(acme, userX, solo, 'Your parcel is on its way');
+  expect(await textFrom(solo, ACME_NUMBER, 'Thanks, X', ACME_ACCOUNT)).toBe(200);
+  expect(await receivedTexts(acme, userX)).toContain('Thanks, X');
+  expect(await receivedTexts(acme, userW)).not.toContain('Thanks, X');
+  expect((await inBusiness(acme)('GET', '/unmatched-inbound?limit=100', { token: userX })).body.texts.filter((t: any) => t.from === solo)).toEqual([]);
+  expect(await countOf('crm_inbound_ambiguous_total')).toBe(ambiguousBefore + 1);
+});
+
 test('a STOP to one of acme\'s numbers blocks every acme number to that phone and nothing of globex\'s; START to any acme number lifts it', async () => {
   const phone = '+14155550178';
   await send(acme, userX, phone, 'Acme sale');

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import type { Prisma } from '../../db/prisma';
-import { messageForOperator, unmatchedInboundPage } from '../../use-cases/operator/messages';
-import { operatorMessageView, unmatchedInboundView } from '../../views/operator-message';
+import { unmatchedInboundPage } from '../../use-cases/messages/unmatched-inbound';
+import { messageForOperator } from '../../use-cases/operator/messages';
+import { operatorMessageView, operatorUnmatchedInboundView } from '../../views/operator-message';
 
 export interface OperatorMessageRoutesDeps {
   prisma: Prisma;
@@ -15,7 +16,7 @@ export function operatorMessagesRouter(deps: OperatorMessageRoutesDeps): Router 
   });
   router.get('/unmatched-inbound', async (req, res) => {
     const { rows, nextCursor } = await unmatchedInboundPage(deps.prisma, req.query);
-    res.json({ texts: rows.map(unmatchedInboundView), next_cursor: nextCursor });
+    res.json({ texts: rows.map(operatorUnmatchedInboundView), next_cursor: nextCursor });
   });
   return router;
 }

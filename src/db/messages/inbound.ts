@@ -30,7 +30,7 @@ export type InboundTarget = { business: string } | { business: null };
 
 export type InboundOutcome =
   | { stored: 'matched'; message: MessageWithClient }
-  /** `ambiguous`: on the shared sender, more than one business or user had texted the phone. */
+  /** `ambiguous`: more than one user (on the shared sender: business or user) had texted the phone from that number. */
   | { stored: 'unmatched'; ambiguous: boolean }
   /** Its carrier id was stored before: nothing done. */
   | { stored: 'repeat' };
@@ -51,28 +51,28 @@ const ANSWERABLE_SQL = Db.sql`(m.status IN ('sent', 'delivered') OR (m.status = 
 export type Answered = { business: string; ownerId: string; clientPk: string | null; name: string | null };
 
 /**
- * The message a reply answers. To a business's own number: that business's latest ANSWERABLE message
- * to the phone, nothing of another business consulted. To the shared sender: the latest one from it,
- * only when exactly one (business, user) texted the phone from it within the window; `ambiguous` when
- * several did (then no tenant sees a reply that may be another's).
+ * The message a reply answers: the latest ANSWERABLE one from the number the reply went to, only when
+ * exactly one (business, user) texted the phone from it within SHARED_SENDER_MATCH_DAYS; `ambiguous`
+ * when several did (then nobody is told of a reply that may be another's). To a business's own number
+ * only that business's messages from it count, nothing of another business consulted; to the shared
+ * sender, every business's.
  */
 export async function answeredBy(tx: Db.TransactionClient, inbound: NewInbound, target: InboundTarget): Promise<Answered | 'ambiguous' | null> {
   const select = { business: true, ownerId: true, clientPk: true, name: true } as const;
   const latest = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
-  if (target.business !== null) {
-    return tx.message.findFirst({ where: { phone: inbound.from, business: target.business, direction: 'outbound', OR: ANSWERABLE }, orderBy: latest, select });
-  }
+  const sender = target.business === null ? inbound.sender : inbound.to;
+  const ofBusiness = target.business === null ? Db.empty : Db.sql`AND m.business = ${target.business}`;
   const since = new Date(inbound.receivedAt.getTime() - inbound.sharedSenderMatchMs);
-  // Which (business, user) pairs texted the phone from the shared sender lately: two are enough to know it is ambiguous.
+  // Which (business, user) pairs texted the phone from that number lately: two are enough to know it is ambiguous.
   const texters = await tx.$queryRaw<{ business: string; ownerId: string }[]>`
     SELECT DISTINCT m.business, m.owner_id AS "ownerId" FROM messages m
-     WHERE m.phone = ${inbound.from} AND m.sender = ${inbound.sender} AND m.direction = 'outbound' AND m.created_at >= ${since}
-       AND ${ANSWERABLE_SQL}
+     WHERE m.phone = ${inbound.from} AND m.sender = ${sender} AND m.direction = 'outbound' AND m.created_at >= ${since}
+       ${ofBusiness} AND ${ANSWERABLE_SQL}
      LIMIT 2`;
   if (texters.length === 0) return null;
   if (texters.length > 1) return 'ambiguous';
   const [only] = texters;
-  return tx.message.findFirst({ where: { phone: inbound.from, sender: inbound.sender, direction: 'outbound', business: only.business, ownerId: only.ownerId, OR: ANSWERABLE }, orderBy: latest, select });
+  return tx.message.findFirst({ where: { phone: inbound.from, sender, direction: 'outbound', business: only.business, ownerId: only.ownerId, OR: ANSWERABLE }, orderBy: latest, select });
 }
 
 /** The business a text to `to` belongs to: the one holding that number (or that held it last), else the shared sender. */
@@ -94,19 +94,20 @@ export async function inboundSeenBefore(tx: Db.TransactionClient, inboundKey: st
  * Stores a text seen the first time (inboundSeenBefore, in the same transaction): matched (see
  * answeredBy) to the business, owner and client of the message it answers, as a `received` message
  * with its `message.received` event naming the client's assignments in force at `now`; else kept as
- * unmatched.
+ * unmatched, listed to the business whose number it went to (the operator's only on the shared sender).
  */
 export async function storeInbound(
   tx: Db.TransactionClient,
   record: RecordEvent,
   inbound: NewInbound,
+  target: InboundTarget,
   found: Answered | 'ambiguous' | null,
   now: Date,
 ): Promise<Exclude<InboundOutcome, { stored: 'repeat' }>> {
   const answered = found === 'ambiguous' ? null : found;
   if (!answered) {
     const { provider, inboundKey, to, from, text, receivedAt } = inbound;
-    await insertUnmatchedInbound(tx, { provider, inboundKey, sender: to, phone: from, text, receivedAt });
+    await insertUnmatchedInbound(tx, { provider, inboundKey, sender: to, phone: from, text, receivedAt, business: target.business, ambiguous: found === 'ambiguous' });
     return { stored: 'unmatched', ambiguous: found === 'ambiguous' };
   }
   const message = await tx.message.create({

@@ -16,7 +16,7 @@ export interface InboundDeps {
   answeringCarrier?: Carrier;
   /** SHARED_SENDER_MATCH_DAYS in ms; 30 days when absent. */
   sharedSenderMatchMs?: number;
-  /** Counts a reply on the shared sender that more than one business or user could own (kept unmatched). */
+  /** Counts a reply that more than one user of the business (on the shared sender: business or user) could own (kept unmatched). */
   countAmbiguous?: () => void;
   /** What HELP and INFO are answered with (SMS_HELP_TEXT). */
   helpText: string;
@@ -33,10 +33,9 @@ const storable = (text: string) => Buffer.from(text.replace(/\0/g, ''), 'utf8').
 
 /**
  * A verified inbound-text callback. The text is stored once per carrier id and matched by the number
- * it was sent to: a business's own number reaches that business only (its latest message the carrier
- * accepted to the phone); the shared sender only when one business and user texted the phone from it
- * lately (answeredBy). Matched: `message.received`, naming the client's assignments in force; else
- * kept as unmatched. A keyword is also an ordinary reply the owner sees; besides, STOP (and its
+ * it was sent to: a business's own number reaches that business only, the shared sender any; either
+ * only when one user (of that business) texted the phone from it lately (answeredBy). Matched:
+ * `message.received`, naming the client's assignments in force; else kept as unmatched. A keyword is also an ordinary reply the owner sees; besides, STOP (and its
  * synonyms) opts the number out — of every number of that business, or of the shared sender — and
  * START back in, and HELP gets the help text. Each answer is sent once, from the number texted, after
  * the commit, and only for a text seen the first time; a carrier that refuses it does not undo anything.
@@ -77,7 +76,7 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
     if (keyword?.kind === 'optIn') await recordOptIn(tx, change);
     // A keyword is no lead's reply: STOP, START or HELP from a client nobody holds is not routed.
     if (found && found !== 'ambiguous' && found.clientPk && !keyword) reply.routed = await routeUnownedReply(tx, record, { ...found, clientPk: found.clientPk }, now);
-    return storeInbound(tx, record, stored, found, now);
+    return storeInbound(tx, record, stored, target, found, now);
   });
   if (reply.routed && deps.routing) await afterRouted(deps.routing, reply.routed.outcome, reply.routed.policy);
   if (outcome.stored === 'unmatched') (outcome.ambiguous ? deps.countAmbiguous : deps.countUnmatched)?.();

@@ -47,8 +47,10 @@ const unmatchedText = {
   from: '+14155550199',
   to: '+15005550006',
   text: 'Who is this?',
+  ambiguous: false,
   received_at: '2026-11-25T17:05:00.000Z',
   created_at: '2026-11-25T17:05:00.120Z',
+  business: null,
 };
 
 /** A closed object whose every property is required, with `example` as its one example. */
@@ -92,12 +94,14 @@ export const adminApi: ApiPart = {
       suppressed_at: dateOrNull,
       received_at: dateOrNull,
     }),
-    UnmatchedInboundText: exampledSchema(unmatchedText, 'A text that came in from a number no business\'s message went to from that sender: kept for the operator, shown to no business.', {
+    UnmatchedInboundText: exampledSchema(unmatchedText, 'A text no message explains: none went to the phone from that number lately, or several users\' did (`ambiguous`). Kept; a business lists those to its numbers.', {
       _id: { type: 'string', format: 'uuid' },
       provider: { type: 'string' },
       from: { type: 'string', description: 'The number that texted.' },
       to: { type: 'string', description: 'Our number it was sent to.' },
       text: { type: 'string' },
+      ambiguous: { type: 'boolean', description: 'More than one user (on the shared sender: business or user) texted the phone from that number lately.' },
+      business: { type: ['string', 'null'], description: 'The business whose number it went to (it lists the text at `GET /ext/v2/{businessname}/unmatched-inbound`); null: the shared sender.' },
       received_at: ref('schemas', 'DateTime'),
       created_at: ref('schemas', 'DateTime'),
     }),
@@ -162,7 +166,7 @@ export const adminApi: ApiPart = {
         tags: ['Operator'],
         security: adminSecurity,
         summary: 'Inbound texts no message explains',
-        description: 'Texts from numbers no business texted from that sender (kept, shown to no business), newest first, a page at a time.',
+        description: 'Texts no message explains, of every business and the shared sender, newest first, a page at a time.',
         parameters: pageParameters('Texts a page, 1-100 (50 by default).'),
         responses: {
           200: json(
