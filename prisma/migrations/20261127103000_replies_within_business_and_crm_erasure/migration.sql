@@ -1,6 +1,6 @@
--- Issue 37: a reply to a business's number that more than one of its users could own is kept unmatched
--- for that business (listed at GET /unmatched-inbound); an erased CRM lead's record is remembered by a
--- digest only, so its later events are ignored.
+-- Issue 37: a reply to a business number that more than one of its users could own is kept unmatched
+-- for that business (listed at GET /unmatched-inbound), and the record of an erased CRM lead is
+-- remembered by a digest only, so that its later events are ignored.
 ALTER TABLE "unmatched_inbound" ADD COLUMN "business" TEXT,
 ADD COLUMN "ambiguous" BOOLEAN NOT NULL DEFAULT false;
 
