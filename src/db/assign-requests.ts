@@ -51,3 +51,9 @@ export async function lockAssignRequest(tx: Tx, workflowId: string): Promise<Ass
 export async function settleAssignRequest(tx: Tx, workflowId: string, outcome: object): Promise<void> {
   await tx.assignRequest.update({ where: { workflowId }, data: { ownerId: null, notes: null, outcome: outcome as Db.InputJsonObject } });
 }
+
+/** The requests about an erased client (their workflow ids name it, `assign-agents/<business>/<client id>/…`): gone. */
+export async function deleteClientAssignRequests(tx: Tx, business: string, clientId: string): Promise<void> {
+  const prefix = `assign-agents/${business}/${clientId}/`;
+  await tx.$executeRaw`DELETE FROM assign_requests WHERE business = ${business} AND left(workflow_id, ${prefix.length}) = ${prefix}`;
+}

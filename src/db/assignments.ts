@@ -202,6 +202,14 @@ export async function eraseClientAssignmentNotes(tx: Tx, clientPk: string): Prom
   await tx.assignment.updateMany({ where: { clientPk, notes: { not: null } }, data: { notes: null } });
 }
 
+/**
+ * An erased CRM lead's ended assignments keep no workflow id naming its record (`erased/<id>`): their
+ * runs are found by client and agent, and are woken with the ids read before.
+ */
+export async function eraseClientWorkflowIds(tx: Tx, clientPk: string): Promise<void> {
+  await tx.$executeRaw`UPDATE assignments SET workflow_id = 'erased/' || id::text WHERE client_pk = ${clientPk}::uuid AND status <> 'active'`;
+}
+
 /** The position after the last item of an agent's clients page: by assignment, oldest first. */
 export type HeldCursor = { createdAt: Date; id: string };
 

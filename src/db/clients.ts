@@ -91,7 +91,7 @@ export function findClientScope(prisma: Prisma, pk: string) {
  * Creates the client, or brings its name, phone and time zone up to date with what another system
  * (a CRM) holds: a value it does not have leaves the stored one as it is.
  */
-export function upsertClient(prisma: Prisma, scope: Scope, client: NewClient) {
+export function upsertClient(prisma: Prisma | Tx, scope: Scope, client: NewClient) {
   const changes = Object.fromEntries(Object.entries({ name: client.name, phone: client.phone, timezone: client.timezone }).filter(([, value]) => value !== null));
   return prisma.client.upsert({ where: { business_ownerId_id_liveSlot: { ...scope, id: client.id, liveSlot: true } }, create: { ...scope, ...client }, update: changes });
 }

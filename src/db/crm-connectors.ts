@@ -1,4 +1,4 @@
-import type { CrmConnector } from '../generated/prisma/client';
+import type { CrmConnector, Prisma as Db } from '../generated/prisma/client';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 
@@ -45,7 +45,7 @@ export function findOwnConnector(prisma: Prisma, scope: Scope, crm: string) {
 }
 
 /** The business's connector to `crm`, whoever set it: what an inbound request of the CRM is checked with. */
-export function findBusinessConnector(prisma: Prisma, business: string, crm: string) {
+export function findBusinessConnector(prisma: Prisma | Db.TransactionClient, business: string, crm: string) {
   return prisma.crmConnector.findUnique({ where: { business_crm: { business, crm } } });
 }
 

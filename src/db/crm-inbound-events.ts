@@ -49,6 +49,22 @@ export async function markEventProcessed(db: Prisma | Tx, id: string, outcome: s
   await db.crmInboundEvent.updateMany({ where: { id, processedAt: null }, data: { processedAt: now, outcome } });
 }
 
+/** The events of a record whose client was erased: gone. */
+export async function deleteRecordEvents(tx: Tx, business: string, crm: string, recordId: string): Promise<void> {
+  await tx.crmInboundEvent.deleteMany({ where: { business, crm, recordId } });
+}
+
+/**
+ * Events of an erased record, handled as ignored (`erased`): stamped, and stripped of the record's id
+ * (and of a key that may hold it), so the row says only that an event came and was ignored.
+ */
+export async function markEventsErased(db: Prisma | Tx, where: { id: string } | { business: string; crm: string; recordId: string }, now = new Date()): Promise<number> {
+  const of = 'id' in where ? Db.sql`id = ${where.id}::uuid` : Db.sql`business = ${where.business} AND crm = ${where.crm} AND record_id = ${where.recordId}`;
+  return db.$executeRaw`
+    UPDATE crm_inbound_events SET processed_at = ${now}, outcome = 'erased', record_id = '', event_key = 'erased:' || id::text
+     WHERE ${of} AND processed_at IS NULL`;
+}
+
 /** Records with events left unhandled for longer than `graceMs`: what the sweep hands to their workflows again. */
 export function recordsWithStaleEvents(prisma: Prisma, graceMs: number, take: number, now = new Date(), of?: { business: string; crm: string }) {
   return prisma.crmInboundEvent.findMany({

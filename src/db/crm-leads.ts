@@ -82,3 +82,8 @@ export async function followHolder(tx: Tx, key: LeadKey, agent: string, crmOwner
   });
   return updated.count > 0;
 }
+
+/** The decision about a record whose client was erased: gone, with its owners. */
+export async function deleteLead(tx: Tx, key: LeadKey): Promise<void> {
+  await tx.crmLead.deleteMany({ where: key });
+}

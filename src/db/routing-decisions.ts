@@ -304,6 +304,11 @@ export async function eraseClientDecisions(tx: Tx, clientPk: string, now: Date):
   await tx.routingDecision.updateMany({ where: { clientPk, notes: { not: null } }, data: { notes: null } });
 }
 
+/** An erased CRM lead's decision forgets the key that names its record. */
+export async function forgetDecisionKey(tx: Tx, clientPk: string, idempotencyKey: string): Promise<void> {
+  await tx.routingDecision.updateMany({ where: { clientPk, idempotencyKey }, data: { idempotencyKey: null } });
+}
+
 /** The reconciler's policies with a client waiting since before `before` (each policy once). */
 export async function policiesWaitingBefore(prisma: Prisma, filter: { before: Date; business?: string }): Promise<{ pk: string; id: string; business: string }[]> {
   const rows = await prisma.routingDecision.findMany({

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { NamedKey } from '../config/key-list';
 
 const VERSION = 'v1';
@@ -63,6 +63,15 @@ export class SecretBox {
   /** Whether `stored` is in the sealed form (rather than a plain value from before encryption). */
   isSealed(stored: string): boolean {
     return SEALED.test(stored);
+  }
+
+  /**
+   * A keyed digest of `value` for `purpose` under each key, the sealing key's first (`<key id>:<HMAC-SHA256,
+   * base64url>`): what remembers a value without keeping it. One made under any key of SECRETS_KEY is
+   * among them, so a lookup finds it across a rotation while its key is listed.
+   */
+  digests(value: string, purpose: string): string[] {
+    return this.keys.map(({ id, key }) => `${id}:${createHmac('sha256', key).update(`${VERSION}:${purpose}:`).update(value, 'utf8').digest('base64url')}`);
   }
 
   /** Whether `stored` is sealed under the key that seals now: nothing for a rotation to do. */

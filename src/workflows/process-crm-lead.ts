@@ -64,12 +64,14 @@ export async function processCrmLead(input: ProcessCrmLeadInput): Promise<void> 
 }
 
 async function routeLead(input: ProcessCrmLeadInput, poked: { value: boolean }): Promise<string> {
-  let found: boolean;
+  let found: boolean | 'erased';
   try {
     found = await syncLeadClient(input);
   } catch {
     return 'unreadable';
   }
+  // Its client was erased meanwhile: the event is ignored, and stripped of the record's id.
+  if (found === 'erased') return 'erased';
   if (!found) return 'gone';
   let writeStatus: string;
   try {

@@ -7,9 +7,11 @@ import type { Prisma } from '../../db/prisma';
 import { stopClientRotations } from '../../db/rotations';
 import { eraseClientDecisions } from '../../db/routing-decisions';
 import type { Scope } from '../../db/scope';
+import type { SecretBox } from '../../secrets/secret-box';
 import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
 import { wakeRotation } from '../../starters/rotation-workflow';
 import { NotFound } from '../errors';
+import { forgetErasedLead } from '../integrations/erased-leads';
 import { cancelIfScheduled } from '../messages/cancel';
 import { findOwnedClient } from './owned-client';
 
@@ -17,6 +19,8 @@ export interface EraseClientDeps {
   prisma: Prisma;
   temporal: TemporalClient;
   taskQueue: string;
+  /** Keys the digest that remembers an erased CRM lead's record. */
+  secrets: SecretBox;
   log?: (error: unknown) => void;
 }
 
@@ -24,7 +28,8 @@ export interface EraseClientDeps {
  * `DELETE /clients/{_id}`, the client's erasure. Its messages not yet sent are canceled first, through
  * the cancel path (their runs end). Then, in one transaction holding the client: its row keeps only its
  * keys (the id is free again), its active assignments end (`ended_by` client_deleted), its rotation
- * stops, its places in routing queues are given up, its messages and events lose its phone, name and texts, and `client.deleted` is recorded. Last,
+ * stops, its places in routing queues are given up, its messages and events lose its phone, name and texts,
+ * a CRM lead's record is forgotten (forgetErasedLead), and `client.deleted` is recorded. Last,
  * the expiry and rotation runs are woken so they end, and a message a racing send accepted meanwhile is
  * canceled and erased too.
  */
@@ -42,6 +47,8 @@ export async function eraseClient(deps: EraseClientDeps, scope: Scope, clientId:
     const assignments = await endActiveIn(tx, { clientPk: client.pk }, 'client_deleted', now, events);
     const rotations = await stopClientRotations(tx, client.pk, now, events);
     await eraseClientDecisions(tx, client.pk, now);
+    // Before the ends are recorded, so that no `holder_changed` is made for a lead being forgotten.
+    await forgetErasedLead(tx, deps.secrets, scope, client, now);
     await eraseMessagesAndEvents(tx, client.pk, [...phones, ...(await phonesOfMessages(tx, client.pk))]);
     const erased = await eraseClientRow(tx, client.pk, now);
     events.push(clientDeletedEvent(erased));

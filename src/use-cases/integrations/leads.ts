@@ -3,7 +3,8 @@ import type { CrmEndpoints } from '../../config/index';
 import { crmApiOf } from '../../crm';
 import { findClient, upsertClient } from '../../db/clients';
 import { findBusinessConnector } from '../../db/crm-connectors';
-import { findInboundEvent, markEventProcessed, nextPendingEvent } from '../../db/crm-inbound-events';
+import { lockErasedRecord } from '../../db/crm-erased-records';
+import { findInboundEvent, markEventProcessed, markEventsErased, nextPendingEvent } from '../../db/crm-inbound-events';
 import { findLead, followCrmOwner, insertLeadDecision, markLeadAssigned, markLeadRouted, markLeadUnrouted, markOwnerWriteFailed, markOwnerWritten, type LeadKey } from '../../db/crm-leads';
 import { findDecisionByKey } from '../../db/routing-decisions';
 import type { Scope } from '../../db/scope';
@@ -19,6 +20,7 @@ import { NO_AGENT_AVAILABLE, routeClientRequest } from '../routing/route';
 import { isTimeZone } from '../input/time-zone';
 import { normalisePhone } from '../input/validation';
 import { agentOfCrmOwner, crmOwnerOf, leadRoutingKey } from './choose-owner';
+import { erasedRecordKey, isErasedLead } from './erased-leads';
 import { openCrmSecrets } from './connectors';
 
 /*
@@ -50,29 +52,45 @@ async function connectorOf(deps: LeadDeps, input: ProcessCrmLeadInput) {
 
 const keyOf = (input: ProcessCrmLeadInput): LeadKey => ({ business: input.business, crm: input.crm, recordId: input.recordId });
 
-/** The record's oldest event not yet handled: its id and kind, nothing personal. */
-export async function nextCrmEvent(deps: Pick<LeadDeps, 'prisma'>, input: ProcessCrmLeadInput) {
+/**
+ * The record's oldest event not yet handled: its id and kind, nothing personal. A record whose client
+ * was erased has none to handle: its events are stamped `erased` (ignored) and lose its id.
+ */
+export async function nextCrmEvent(deps: Pick<LeadDeps, 'prisma' | 'secrets'>, input: ProcessCrmLeadInput) {
   const event = await nextPendingEvent(deps.prisma, input.business, input.crm, input.recordId);
-  return event && { eventId: event.id, kind: event.kind };
+  if (!event) return null;
+  if (await isErasedLead(deps.prisma, deps.secrets, input)) {
+    await markEventsErased(deps.prisma, input);
+    return null;
+  }
+  return { eventId: event.id, kind: event.kind };
 }
 
 export async function finishCrmEvent(deps: Pick<LeadDeps, 'prisma'>, eventId: string, outcome: string): Promise<void> {
-  await markEventProcessed(deps.prisma, eventId, outcome);
+  if (outcome === 'erased') await markEventsErased(deps.prisma, { id: eventId });
+  else await markEventProcessed(deps.prisma, eventId, outcome);
 }
 
 /**
  * Reads the record through the CRM's SDK and makes or updates its client (`hubspot:<id>`, …): name,
  * phone in E.164 (left out when the CRM's is not one), time zone when the CRM has one. False when
- * the CRM no longer has the record.
+ * the CRM no longer has the record; `erased` when its client was erased (then nothing is made: the
+ * check and the write hold the record's erasure lock, so an erasure racing them is seen or comes after).
  */
-export async function syncLeadClient(deps: LeadDeps, input: ProcessCrmLeadInput): Promise<boolean> {
+export async function syncLeadClient(deps: LeadDeps, input: ProcessCrmLeadInput): Promise<boolean | 'erased'> {
+  if (await isErasedLead(deps.prisma, deps.secrets, input)) return 'erased';
   const { api, scope } = await connectorOf(deps, input);
   const record = await api.fetchRecord(input.recordId);
   if (!record) return false;
   const timezone = record.timezone && isTimeZone(record.timezone) ? record.timezone : null;
   const phone = record.phone ? (normalisePhone(record.phone) ?? null) : null;
-  await upsertClient(deps.prisma, scope, { id: crmClientId(input.crm, input.recordId), name: record.name?.slice(0, 200) ?? null, phone, timezone });
-  return true;
+  const client = { id: crmClientId(input.crm, input.recordId), name: record.name?.slice(0, 200) ?? null, phone, timezone };
+  return deps.prisma.$transaction(async (tx) => {
+    await lockErasedRecord(tx, erasedRecordKey(deps.secrets, input));
+    if (await isErasedLead(tx, deps.secrets, input)) return 'erased' as const;
+    await upsertClient(tx, scope, client);
+    return true;
+  });
 }
 
 /**

@@ -8,6 +8,8 @@ import type { CrmConnector } from '../../generated/prisma/client';
 import { signalCrmLeadWorkflow } from '../../starters/process-crm-lead-workflow';
 import { NotFound, Unavailable } from '../errors';
 import { openCrmSecrets } from './connectors';
+import { erasedRecordKey } from './erased-leads';
+import { erasedDigests } from '../../db/crm-erased-records';
 import { recordAndHandOver, type InboundDeps } from './inbound';
 
 /*
@@ -39,7 +41,8 @@ async function syncConnector(deps: SyncDeps, connector: CrmConnector, now: Date)
   const api = crmApiOf(crm, connector.settings as Record<string, string>, openCrmSecrets(deps.secrets, connector.secrets), deps.crmEndpoints);
   const listed = await api.listCreatedSince(new Date(now.getTime() - SWEEP_WINDOW_MS), SWEEP_MAX_RECORDS);
   const known = await recordsWithCreation(deps.prisma, connector.business, crm, listed);
-  const missed = listed.filter((id) => !known.has(id));
+  const erased = await erasedAmong(deps, connector.business, crm, listed.filter((id) => !known.has(id)));
+  const missed = listed.filter((id) => !known.has(id) && !erased.has(id));
   const { recorded } = await recordAndHandOver(
     deps,
     connector.business,
@@ -49,6 +52,13 @@ async function syncConnector(deps: SyncDeps, connector: CrmConnector, now: Date)
   const stale = await recordsWithStaleEvents(deps.prisma, STALE_EVENT_GRACE_MS, SWEEP_MAX_RECORDS, now, { business: connector.business, crm });
   for (const { recordId } of stale) await signalCrmLeadWorkflow(deps.temporal, deps.taskQueue, { business: connector.business, crm, recordId });
   return { listed: listed.length, recorded, resumed: stale.length };
+}
+
+/** Of these records, the ones whose client was erased: a sweep does not bring them back. */
+async function erasedAmong(deps: SyncDeps, business: string, crm: Crm, recordIds: string[]): Promise<Set<string>> {
+  const keys = recordIds.map((recordId) => ({ recordId, digests: erasedRecordKey(deps.secrets, { business, crm, recordId }).digests }));
+  const erased = await erasedDigests(deps.prisma, business, crm, keys.flatMap((k) => k.digests));
+  return new Set(keys.filter((k) => k.digests.some((d) => erased.has(d))).map((k) => k.recordId));
 }
 
 /** POST /integrations/{crm}/sync: the caller's connector swept now. A CRM that does not answer is a 503. */
