@@ -125,11 +125,20 @@ async function connectAsSuperuser(urlWith: (password: string) => string, passwor
   throw new Error(`The embedded PostgreSQL refuses the superuser's password kept in ${passwordsFile}: restore that file, or remove it with the data directory beside it to start afresh`);
 }
 
-/** The service's role, not a superuser, with the file's password (set again at each start). */
+/**
+ * The service's role, not a superuser, with the file's password (set again at each start). It may
+ * checkpoint (`pg_checkpoint`), so that an erasure can push what it erased out of the WAL.
+ */
 async function ensureAppRole(admin: Client, passwords: Passwords): Promise<void> {
   const exists = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [APP_ROLE]);
   const attributes = `LOGIN CREATEDB NOSUPERUSER NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD '${passwords[APP_ROLE]}'`;
   await admin.query(`${exists.rowCount ? 'ALTER' : 'CREATE'} ROLE ${quoteIdent(APP_ROLE)} ${attributes}`);
+  await admin.query(`GRANT pg_checkpoint TO ${quoteIdent(APP_ROLE)}`);
+}
+
+/** In the service's database (functions' rights are per database): it may switch to a new WAL segment, for the same reason. */
+async function allowWalSwitch(client: Client): Promise<void> {
+  await client.query(`GRANT EXECUTE ON FUNCTION pg_catalog.pg_switch_wal() TO ${quoteIdent(APP_ROLE)}`);
 }
 
 /**
@@ -179,7 +188,8 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port?: n
       persistent: true,
       createPostgresUser: isRoot,
       initdbFlags: ['--encoding=UTF8', '--locale=C'],
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
+      // wal_recycle off: a segment a checkpoint frees is removed, not kept under a new name with what it held (see src/db/wal.ts).
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on', '-c', 'wal_recycle=off'],
       onLog: (message: string) => {
         recentLog.push(...message.trim().split('\n'));
         recentLog.splice(0, Math.max(0, recentLog.length - 10));
@@ -231,7 +241,10 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port?: n
       if (existing.rowCount === 0) await admin.query(`CREATE DATABASE ${quoteIdent(name)} OWNER ${quoteIdent(APP_ROLE)}`);
       else if (existing.rows[0].owner !== APP_ROLE) await admin.query(`ALTER DATABASE ${quoteIdent(name)} OWNER TO ${quoteIdent(APP_ROLE)}`);
     });
-    await asAdmin(name, handOverToAppRole);
+    await asAdmin(name, async (admin) => {
+      await handOverToAppRole(admin);
+      await allowWalSwitch(admin);
+    });
     return urlAs(APP_ROLE, passwords[APP_ROLE], name);
   };
   return { adminUrl, appDatabase, stop: () => server.stop() };
