@@ -24,8 +24,8 @@ afterAll(async () => {
 });
 
 async function walDir(): Promise<string> {
-  const { rows } = await admin.query<{ dir: string }>('SHOW data_directory');
-  return join(rows[0].dir, 'pg_wal');
+  const { rows } = await admin.query<{ data_directory: string }>('SHOW data_directory');
+  return join(rows[0].data_directory, 'pg_wal');
 }
 
 /** The WAL segments that hold `needle`, read from the cluster's own files. */
