@@ -1,6 +1,6 @@
 import { CRMS } from '../../../domain';
 import type { ApiPart, OpenApiObject } from '../components';
-import { badBody, badParameters, closedObject, common, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, badParameters, BUSINESS_NAME_SCHEMA, closedObject, common, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
 
 const crmParameter = pathParameter('crm', 'The CRM: `hubspot`, `salesforce` or `pipedrive`.', { enum: [...CRMS] }, 'hubspot');
 /** A path about one CRM's connector: the business, then the CRM. */
@@ -8,7 +8,7 @@ const crmPath = (operations: OpenApiObject) => inBusiness(operations, crmParamet
 const businessParameter = pathParameter(
   'business',
   'The business whose connector the CRM posts to (`{businessname}` of the API\'s paths).',
-  { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+  BUSINESS_NAME_SCHEMA,
   'acme',
 );
 
