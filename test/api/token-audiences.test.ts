@@ -30,7 +30,7 @@ test('a token for the business API alone opens the business routes, not /admin',
   expect((await api.api('GET', '/agents', { token })).status).toBe(200);
   const before = refusals().length;
   expect((await admin(token)).status).toBe(401);
-  expect(refusals().slice(before)).toEqual([expect.objectContaining({ level: 40, event: 'admin.access_refused', reason: 'credential not accepted', method: 'GET', path: '/messages/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4' })]);
+  expect(refusals().slice(before)).toEqual([expect.objectContaining({ level: 'warn', event: 'admin.access_refused', reason: 'credential not accepted', method: 'GET', path: '/messages/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4' })]);
 });
 
 test('a token for the operator API alone opens /admin, not the business routes', async () => {

@@ -37,7 +37,7 @@ export function routingRouter(deps: RoutingRoutesDeps): Router {
 
   router.post('/clients/:clientId/route', async (req, res) => {
     const answer = await routeClientRequest(deps, scopeOf(req), req.params.clientId, req.body, req.get('Idempotency-Key'));
-    res.status(answer.status === 'assigned' ? 200 : 202).json(answer.body);
+    res.status(answer.status === 'queued' ? 202 : 200).json(answer.body);
   });
   router.delete('/clients/:clientId/route', async (req, res) => {
     const policy = typeof req.query.policy === 'string' ? req.query.policy : undefined;
