@@ -366,8 +366,41 @@ export function findDecisionByKey(prisma: Prisma, scope: Scope, idempotencyKey: 
   return prisma.routingDecision.findUnique({ where: { business_ownerId_idempotencyKey: { ...scope, idempotencyKey } }, include: DECISION_INCLUDE });
 }
 
+export interface DecisionFilter {
+  clientId?: string;
+  agentId?: string;
+  policyId?: string;
+  status?: string;
+  /** The last decision of the page before (newest first). */
+  after?: { createdAt: Date; id: string };
+  take: number;
+}
+
+/** A page of the owner's decisions, newest first; `clientId` / `agentId` name the client or agent that has that id now. */
+export function listDecisions(prisma: Prisma, scope: Scope, filter: DecisionFilter) {
+  const { clientId, agentId, policyId, status, after, take } = filter;
+  return prisma.routingDecision.findMany({
+    where: {
+      ...scope,
+      ...(status && { status }),
+      ...(clientId !== undefined && { client: { is: { id: clientId, liveSlot: true } } }),
+      ...(agentId !== undefined && { agent: { is: { id: agentId, liveSlot: true } } }),
+      ...(policyId !== undefined && { policy: { is: { id: policyId } } }),
+      ...(after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    include: DECISION_INCLUDE,
+    take,
+  });
+}
+
 export function findDecision(prisma: Prisma, scope: Scope, id: string) {
   return prisma.routingDecision.findFirst({ where: { id, ...scope }, include: DECISION_INCLUDE });
+}
+
+/** How many clients wait in these policies' queues. */
+export function countWaiting(tx: Tx | Prisma, policyPks: string[]): Promise<number> {
+  return policyPks.length === 0 ? Promise.resolve(0) : tx.routingDecision.count({ where: { policyPk: { in: policyPks }, status: 'queued' } });
 }
 
 /** The policy's queue, oldest first. */

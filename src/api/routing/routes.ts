@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { scopeOf } from '../http/scope';
 import { policyDetails, policyList, putPolicyRequest, type PolicyDeps } from '../../use-cases/routing/policies';
-import { cancelRoute, decisionDetails, policyQueue } from '../../use-cases/routing/queue';
+import { cancelRoute, decisionDetails, decisionList, policyQueue } from '../../use-cases/routing/queue';
+import { deletePolicyRequest, deleteTeamRequest } from '../../use-cases/routing/delete';
 import { acceptDecisionRequest } from '../../use-cases/routing/answer';
 import { rerouteAgentRequest } from '../../use-cases/routing/reroute';
 import { routeClientRequest, type RoutingDeps } from '../../use-cases/routing/route';
@@ -21,6 +22,10 @@ export function routingRouter(deps: RoutingRoutesDeps): Router {
   router.get('/teams/:teamId', async (req, res) => {
     res.json(await teamDetails(deps, scopeOf(req), req.params.teamId));
   });
+  router.delete('/teams/:teamId', async (req, res) => {
+    await deleteTeamRequest(deps, scopeOf(req), req.params.teamId);
+    res.status(204).end();
+  });
 
   router.put('/routing-policies/:policyId', async (req, res) => {
     res.json(await putPolicyRequest(deps, scopeOf(req), req.params.policyId, req.body));
@@ -30,6 +35,10 @@ export function routingRouter(deps: RoutingRoutesDeps): Router {
   });
   router.get('/routing-policies/:policyId', async (req, res) => {
     res.json(await policyDetails(deps, scopeOf(req), req.params.policyId));
+  });
+  router.delete('/routing-policies/:policyId', async (req, res) => {
+    await deletePolicyRequest(deps, scopeOf(req), req.params.policyId);
+    res.status(204).end();
   });
   router.get('/routing-policies/:policyId/queue', async (req, res) => {
     res.json(await policyQueue(deps, scopeOf(req), req.params.policyId));
@@ -44,6 +53,9 @@ export function routingRouter(deps: RoutingRoutesDeps): Router {
     res.json(await cancelRoute(deps, scopeOf(req), req.params.clientId, policy));
   });
 
+  router.get('/routing-decisions', async (req, res) => {
+    res.json(await decisionList(deps, scopeOf(req), req.query));
+  });
   router.get('/routing-decisions/:decisionId', async (req, res) => {
     res.json(await decisionDetails(deps, scopeOf(req), req.params.decisionId));
   });
