@@ -11,7 +11,7 @@ import { startTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ routingMinFirstResponseMs: 1000 });
 });
 afterAll(() => stack.stop());
 
@@ -99,4 +99,21 @@ test('a reroute of a client another member holds by hand leaves it with that mem
   const res = await stack.api('POST', '/agents/a1/reroute', { token, body: {} });
   expect(res.body.decisions).toEqual([{ client: 'c1', status: 'already_assigned', decision_id: expect.any(String), agent: 'a2', position: null }]);
   expect(await holdings(token, 'c1')).toEqual([{ agent: 'a2', dt_until: HAND_MADE, routed_by: null }]);
+});
+
+test('a missed first response moves the client past a member who holds it by hand, whose date stays', async () => {
+  const token = await setUp(['a1', 'a2', 'a3'], { first_response_within: 'PT1S', max_reassignments: 1 });
+  const routed = await route(token, 'c1');
+  expect(routed.body).toMatchObject({ status: 'assigned', agent: 'a1' });
+  await byHand(token, 'c1', 'a2');
+  // Round robin would give a2 next: a2 holds the client already, so the clock moves it to a3.
+  const decision = await eventually(async () => {
+    const d = (await stack.api('GET', `/routing-decisions/${routed.body.decision_id}`, { token })).body;
+    return d.reassignments === 1 ? d : null;
+  }, 20_000, 250);
+  expect(decision).toMatchObject({ agent: 'a3', status: 'assigned' });
+  expect(decision.candidates.find((c: { agent: string }) => c.agent === 'a2').reasons).toContain('holds_client');
+  const held = await holdings(token, 'c1');
+  expect(held).toEqual(expect.arrayContaining([{ agent: 'a2', dt_until: HAND_MADE, routed_by: null }, expect.objectContaining({ agent: 'a3' })]));
+  expect(held.map((h: { agent: string }) => h.agent)).not.toContain('a1');
 });
