@@ -28,9 +28,12 @@ export function createRoutingActivities({ prisma, temporal, taskQueue }: Routing
       if (step.outcome === 'none') {
         return { assigned, waiting: step.waiting, oldestSince: step.oldestSince?.toISOString() ?? null, nextChangeAt: step.nextChangeAt?.toISOString() ?? null, gone: false };
       }
+      // A client found held already left the queue too: it counts as taken, so the workflow looks again.
       assigned++;
-      await startOrWakeExpiry(temporal, taskQueue, step.assigned.workflowId, step.assigned.expiry);
-      if (step.firstResponse) await startFirstResponseClock(temporal, taskQueue, { business: input.business, decisionId: step.decisionId });
+      if (step.outcome === 'assigned') {
+        await startOrWakeExpiry(temporal, taskQueue, step.assigned.workflowId, step.assigned.expiry);
+        if (step.firstResponse) await startFirstResponseClock(temporal, taskQueue, { business: input.business, decisionId: step.decisionId });
+      }
       await wakeQueuedCrmLead(temporal, step.business, step.clientId);
       if (assigned >= MAX_PER_DRAIN) return { assigned, waiting: -1, oldestSince: null, nextChangeAt: null, gone: false };
     }

@@ -81,11 +81,15 @@ export function createTokenVerifier(config: AuthConfig) {
     if (hasUnstorableCharacters(payload.sub)) throw unauthorized('Token subject contains NUL characters or unpaired surrogates');
     if (payload.sub.length > MAX_SUBJECT_LENGTH) throw unauthorized(`Token subject is longer than ${MAX_SUBJECT_LENGTH} characters`);
     if (typeof payload.exp !== 'number') throw unauthorized('Token has no expiry');
+    const foreign = audiencesOf(payload.aud).find((aud) => config.refusedAudiences?.includes(aud));
+    if (foreign !== undefined) throw unauthorized(`Token is also for another service (aud ${foreign}): use a token made for this one alone`);
     if (config.maxAgeSeconds !== undefined) checkLifetime(payload.exp, payload.iat, config.maxAgeSeconds);
     if (config.businessClaim === undefined) return { userId: payload.sub };
     return { userId: payload.sub, businesses: businessesOf(payload[config.businessClaim]) };
   };
 }
+
+const audiencesOf = (aud: unknown): string[] => (typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud.filter((a): a is string => typeof a === 'string') : []);
 
 /**
  * The business names a claim holds: a string, or an array of strings (as identity providers issue a

@@ -8,4 +8,10 @@ export interface AuthConfig {
   maxAgeSeconds?: number;
   /** JWT_BUSINESS_CLAIM: the claim naming the businesses a token may act for; unset: any business. */
   businessClaim?: string;
+  /**
+   * The other services' audiences (the operator API's, the codec's, the business API's): a token whose
+   * `aud` names one of them is refused here even when it names this service's too, so one token never
+   * opens two services.
+   */
+  refusedAudiences?: readonly string[];
 }

@@ -307,7 +307,20 @@ export function authConfigOf(config: Config): AuthConfig {
   if (!config.JWT_SECRET && !config.JWT_PUBLIC_KEY) {
     throw new Error('Invalid configuration: set JWT_SECRET (HS256) or JWT_PUBLIC_KEY (RS256/ES256); there is no default secret');
   }
-  return { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxAgeSeconds: config.jwtMaxAgeSeconds, businessClaim: config.JWT_BUSINESS_CLAIM };
+  return {
+    secret: config.JWT_SECRET,
+    publicKey: config.JWT_PUBLIC_KEY,
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    maxAgeSeconds: config.jwtMaxAgeSeconds,
+    businessClaim: config.JWT_BUSINESS_CLAIM,
+    refusedAudiences: otherAudiences(config, config.JWT_AUDIENCE),
+  };
+}
+
+/** The audiences of the services other than the one whose audience is `own`: a token naming one of them is not this service's. */
+function otherAudiences(config: Config, own: string | undefined): string[] {
+  return [config.JWT_AUDIENCE, config.ADMIN_JWT_AUDIENCE, config.CODEC_JWT_AUDIENCE].filter((aud): aud is string => aud !== undefined && aud !== own);
 }
 
 /** Who may call the codec endpoint: the holder of a bearer secret, or of a JWT made for the codec. */
@@ -319,7 +332,7 @@ export interface CodecCredentials {
 /** The codec's credentials from CODEC_AUTH_TOKEN and CODEC_JWT_AUDIENCE; none: the codec endpoint is not served. */
 export function codecCredentialsOf(config: Config): CodecCredentials | undefined {
   const jwt = config.CODEC_JWT_AUDIENCE
-    ? { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.CODEC_JWT_AUDIENCE, maxAgeSeconds: config.jwtMaxAgeSeconds }
+    ? { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.CODEC_JWT_AUDIENCE, maxAgeSeconds: config.jwtMaxAgeSeconds, refusedAudiences: otherAudiences(config, config.CODEC_JWT_AUDIENCE) }
     : undefined;
   return config.CODEC_AUTH_TOKEN || jwt ? { token: config.CODEC_AUTH_TOKEN, jwt } : undefined;
 }
@@ -327,10 +340,17 @@ export function codecCredentialsOf(config: Config): CodecCredentials | undefined
 /** Who may call the operator API (/admin): the holder of ADMIN_TOKEN, or of a JWT made for ADMIN_JWT_AUDIENCE; undefined: not served. */
 export function adminCredentialsOf(config: Config): CodecCredentials | undefined {
   const jwt = config.ADMIN_JWT_AUDIENCE
-    ? { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.ADMIN_JWT_AUDIENCE, maxAgeSeconds: config.jwtMaxAgeSeconds }
+    ? { secret: config.JWT_SECRET, publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.ADMIN_JWT_AUDIENCE, maxAgeSeconds: config.jwtMaxAgeSeconds, refusedAudiences: otherAudiences(config, config.ADMIN_JWT_AUDIENCE) }
     : undefined;
   return config.ADMIN_TOKEN || jwt ? { token: config.ADMIN_TOKEN, jwt } : undefined;
 }
+
+/**
+ * Whether the CRM connectors' routes need tokens bound to businesses (JWT_BUSINESS_CLAIM): in production.
+ * A connector is the whole business's (one per business and CRM); without the claim any user could set
+ * any business's first. Elsewhere a development token acts for any business, as for every other route.
+ */
+export const connectorsNeedBoundTokensOf = (config: Config): boolean => config.NODE_ENV === 'production';
 
 /** Whether a business needs numbers of its own to send (REQUIRE_BUSINESS_NUMBERS; in production by default). */
 export const requireBusinessNumbersOf = (config: Config): boolean => (config.REQUIRE_BUSINESS_NUMBERS ?? (config.NODE_ENV === 'production' ? 'true' : 'false')) === 'true';

@@ -44,6 +44,11 @@ export function findOwnConnector(prisma: Prisma, scope: Scope, crm: string) {
   return prisma.crmConnector.findFirst({ where: { ...scope, crm } });
 }
 
+/** The caller's connectors in the business (at most one per CRM). */
+export function listOwnConnectors(prisma: Prisma, scope: Scope) {
+  return prisma.crmConnector.findMany({ where: scope });
+}
+
 /** The business's connector to `crm`, whoever set it: what an inbound request of the CRM is checked with. */
 export function findBusinessConnector(prisma: Prisma | Db.TransactionClient, business: string, crm: string) {
   return prisma.crmConnector.findUnique({ where: { business_crm: { business, crm } } });

@@ -73,11 +73,47 @@ async function readMembers(tx: Tx, scope: Scope, team: string, at: Date): Promis
   });
 }
 
+/** An active assignment of the client that routing found and left as it is. */
+export interface Holding {
+  agentPk: string;
+  agentId: string;
+  assignmentId: string;
+  dtUntil: Date;
+}
+
 interface Attempt {
   candidates: Candidate[];
   members: Member[];
   assigned: (RecordedAssignment & { agentPk: string; assignmentId: string; dtUntil: string }) | null;
+  /** The eligible member who holds the client already: the answer, nothing assigned. */
+  holder?: Holding;
 }
+
+/** The client's active assignments (but `leaving`, the one a reroute replaces), oldest first. */
+async function holdingsOf(tx: Tx, clientPk: string, leaving?: string): Promise<Holding[]> {
+  const rows = await tx.assignment.findMany({
+    where: { clientPk, status: 'active', ...(leaving && { id: { not: leaving } }) },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, agentPk: true, dtUntil: true, agent: { select: { id: true } } },
+  });
+  return rows.map((r) => ({ agentPk: r.agentPk, agentId: r.agent.id, assignmentId: r.id, dtUntil: r.dtUntil }));
+}
+
+/**
+ * The member (first in member order) who holds the client and would be eligible but for the load that
+ * this very client adds: a member at capacity because of it still holds it.
+ */
+function eligibleHolder(candidates: Candidate[], holdings: Holding[]): Holding | undefined {
+  for (const c of candidates) {
+    const holding = holdings.find((h) => h.agentId === c.agent);
+    if (holding && c.reasons.every((r) => r === 'at_capacity')) return holding;
+  }
+  return undefined;
+}
+
+/** Routing never gives a client to an agent who holds it already (that would rewrite the holder's own assignment). */
+const withHoldersExcluded = (candidates: Candidate[], holdings: Holding[]): Candidate[] =>
+  candidates.map((c) => (holdings.some((h) => h.agentId === c.agent) ? { ...c, eligible: false, reasons: [...c.reasons, 'holds_client'] } : c));
 
 /** What a decision records of the assignment an attempt made: the policy's version, the agent, and why. */
 const assignedBy = (policy: PolicyRow, assigned: NonNullable<Attempt['assigned']>, candidates: Candidate[], at: Date) => ({
@@ -89,7 +125,12 @@ const assignedBy = (policy: PolicyRow, assigned: NonNullable<Attempt['assigned']
   decidedAt: at,
 });
 
-/** Assesses the members and, when `mayAssign` and one is eligible, assigns the client to the pick (sticky first). */
+/**
+ * Assesses the members and, when `mayAssign` and one is eligible, assigns the client to the pick (sticky
+ * first). A client an eligible member holds already is answered with that holder (`answerHolder`: a
+ * route or the queue; a reassignment moves the client on instead); a member holding it otherwise is never
+ * picked, so an existing assignment's date is never changed by routing.
+ */
 async function attempt(
   tx: Tx,
   policy: PolicyRow,
@@ -100,12 +141,16 @@ async function attempt(
   mayAssign: boolean,
   events: NewEvent[],
   reason: 'api' | 'rule',
-  reassigning?: { excluded: ReadonlySet<string>; beforeRecord: () => Promise<void> },
+  reassigning?: { excluded: ReadonlySet<string>; beforeRecord: () => Promise<void>; leaving?: string; answerHolder?: boolean },
 ): Promise<Attempt> {
   const scope = { business: policy.business, ownerId: policy.ownerId };
   const settings = settingsOf(policy);
   const members = await readMembers(tx, scope, settings.team, at);
-  const candidates = assess(members, settings, at, reassigning?.excluded);
+  const assessed = assess(members, settings, at, reassigning?.excluded);
+  const holdings = await holdingsOf(tx, client.pk, reassigning?.leaving);
+  const holder = !reassigning || reassigning.answerHolder ? eligibleHolder(assessed, holdings) : undefined;
+  if (holder) return { candidates: assessed, members, assigned: null, holder };
+  const candidates = withHoldersExcluded(assessed, holdings);
   if (!mayAssign) return { candidates, members, assigned: null };
 
   let choice: string | null = null;
@@ -141,8 +186,23 @@ async function positionOf(tx: Tx | Prisma, d: { id: string; policyPk: string; qu
   return ahead + 1;
 }
 
+/** Another agent holding the client beside the decision's: the answer names them. */
+export interface OtherHolder {
+  agent: string;
+  dt_until: string;
+}
+
 export type RouteOutcome =
-  | { outcome: 'decided'; decision: DecisionWithKeys; position: number | null; assigned: RecordedAssignment | null; repeated: boolean; firstResponse: boolean }
+  | {
+      outcome: 'decided';
+      decision: DecisionWithKeys;
+      position: number | null;
+      assigned: RecordedAssignment | null;
+      repeated: boolean;
+      firstResponse: boolean;
+      /** For an assigned or already assigned decision: the client's other active assignments now. */
+      otherHolders: OtherHolder[];
+    }
   | { outcome: 'keyReused' }
   | { outcome: 'policyGone' };
 
@@ -201,10 +261,16 @@ export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput
     queueIsEmpty,
     events,
     reason,
-    replacing && { excluded: new Set([replacing.agentId]), beforeRecord: async () => void (await endActiveIn(tx, { id: replacing.assignmentId }, 'api', at, events)) },
+    replacing && {
+      excluded: new Set([replacing.agentId]),
+      beforeRecord: async () => void (await endActiveIn(tx, { id: replacing.assignmentId }, 'api', at, events)),
+      leaving: replacing.assignmentId,
+      answerHolder: true,
+    },
   );
   const settings = settingsOf(policy);
-  const status = tried.assigned ? 'assigned' : settings.when_none_eligible === 'reject' ? 'rejected' : 'queued';
+  const { holder } = tried;
+  const status = tried.assigned ? 'assigned' : holder ? 'already_assigned' : settings.when_none_eligible === 'reject' ? 'rejected' : 'queued';
   const decision = await tx.routingDecision.create({
     data: {
       id,
@@ -214,9 +280,9 @@ export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput
       clientPk: input.client.pk,
       status,
       waitingSlot: status === 'queued' ? true : null,
-      agentPk: tried.assigned?.agentPk ?? null,
-      assignmentId: tried.assigned?.assignmentId ?? null,
-      dtUntil: tried.assigned ? new Date(tried.assigned.dtUntil) : null,
+      agentPk: tried.assigned?.agentPk ?? holder?.agentPk ?? null,
+      assignmentId: tried.assigned?.assignmentId ?? holder?.assignmentId ?? null,
+      dtUntil: tried.assigned ? new Date(tried.assigned.dtUntil) : (holder?.dtUntil ?? null),
       candidates: tried.candidates as unknown as Db.InputJsonArray,
       notes: input.notes,
       idempotencyKey: input.idempotencyKey,
@@ -226,11 +292,20 @@ export async function routeClient(tx: Tx, record: RecordEvent, input: RouteInput
     },
     include: DECISION_INCLUDE,
   });
-  const type: EventType = status === 'assigned' ? 'routing.assigned' : status === 'queued' ? 'routing.queued' : 'routing.no_eligible_agent';
-  events.push(routingEvent(type, decision, scope, reason));
+  // A client found already held changed nothing: no event (the assignment made its own when it was made).
+  const type: EventType | null = status === 'assigned' ? 'routing.assigned' : status === 'queued' ? 'routing.queued' : status === 'rejected' ? 'routing.no_eligible_agent' : null;
+  if (type) events.push(routingEvent(type, decision, scope, reason));
   for (const event of events) await record(event);
   const firstResponse = status === 'assigned' && !!settings.first_response_within;
-  return { outcome: 'decided', decision, position: status === 'queued' ? await positionOf(tx, decision) : null, assigned: tried.assigned, repeated: false, firstResponse };
+  const position = status === 'queued' ? await positionOf(tx, decision) : null;
+  return { outcome: 'decided', decision, position, assigned: tried.assigned, repeated: false, firstResponse, otherHolders: await otherHoldersOf(tx, decision) };
+}
+
+/** The client's active assignments besides the one an assigned (or already assigned) decision names. */
+async function otherHoldersOf(tx: Tx, decision: DecisionWithKeys): Promise<OtherHolder[]> {
+  if ((decision.status !== 'assigned' && decision.status !== 'already_assigned') || !decision.assignmentId) return [];
+  const others = await holdingsOf(tx, decision.clientPk, decision.assignmentId);
+  return others.map((h) => ({ agent: h.agentId, dt_until: h.dtUntil.toISOString() }));
 }
 
 /** The database's clock now, and at least a millisecond (the column's precision) after `after`. */
@@ -241,11 +316,12 @@ async function timeAfter(tx: Tx, after: Date | null): Promise<Date> {
 
 async function standing(tx: Tx, decision: DecisionWithKeys): Promise<RouteOutcome> {
   const position = decision.status === 'queued' ? await positionOf(tx, decision) : null;
-  return { outcome: 'decided', decision, position, assigned: null, repeated: true, firstResponse: false };
+  return { outcome: 'decided', decision, position, assigned: null, repeated: true, firstResponse: false, otherHolders: await otherHoldersOf(tx, decision) };
 }
 
 export type DrainStep =
   | { outcome: 'assigned'; assigned: RecordedAssignment; business: string; clientId: string; decisionId: string; firstResponse: boolean }
+  | { outcome: 'alreadyAssigned'; business: string; clientId: string }
   | { outcome: 'none'; waiting: number; oldestSince: Date | null; nextChangeAt: Date | null }
   | { outcome: 'gone' };
 
@@ -261,6 +337,15 @@ export async function assignOldestWaiting(tx: Tx, record: RecordEvent, policyPk:
   if (!oldest) return { outcome: 'none', waiting: 0, oldestSince: null, nextChangeAt: null };
   const events: NewEvent[] = [];
   const tried = await attempt(tx, policy, { pk: oldest.clientPk, id: oldest.client.id }, at, oldest.id, oldest.notes, true, events, 'rule');
+  if (tried.holder) {
+    // Assigned to a member by hand (or by another policy) while it waited: it leaves the queue with that holder.
+    const { agentPk, assignmentId, dtUntil } = tried.holder;
+    await tx.routingDecision.update({
+      where: { id: oldest.id },
+      data: { status: 'already_assigned', waitingSlot: null, version: policy.version, agentPk, assignmentId, dtUntil, candidates: tried.candidates as unknown as Db.InputJsonArray, decidedAt: at },
+    });
+    return { outcome: 'alreadyAssigned', business: policy.business, clientId: oldest.client.id };
+  }
   if (!tried.assigned) {
     await tx.routingDecision.update({ where: { id: oldest.id }, data: { candidates: tried.candidates as unknown as Db.InputJsonArray } });
     const waiting = await tx.routingDecision.count({ where: { policyPk, status: 'queued' } });
@@ -281,8 +366,41 @@ export function findDecisionByKey(prisma: Prisma, scope: Scope, idempotencyKey: 
   return prisma.routingDecision.findUnique({ where: { business_ownerId_idempotencyKey: { ...scope, idempotencyKey } }, include: DECISION_INCLUDE });
 }
 
+export interface DecisionFilter {
+  clientId?: string;
+  agentId?: string;
+  policyId?: string;
+  status?: string;
+  /** The last decision of the page before (newest first). */
+  after?: { createdAt: Date; id: string };
+  take: number;
+}
+
+/** A page of the owner's decisions, newest first; `clientId` / `agentId` name the client or agent that has that id now. */
+export function listDecisions(prisma: Prisma, scope: Scope, filter: DecisionFilter) {
+  const { clientId, agentId, policyId, status, after, take } = filter;
+  return prisma.routingDecision.findMany({
+    where: {
+      ...scope,
+      ...(status && { status }),
+      ...(clientId !== undefined && { client: { is: { id: clientId, liveSlot: true } } }),
+      ...(agentId !== undefined && { agent: { is: { id: agentId, liveSlot: true } } }),
+      ...(policyId !== undefined && { policy: { is: { id: policyId } } }),
+      ...(after && { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    include: DECISION_INCLUDE,
+    take,
+  });
+}
+
 export function findDecision(prisma: Prisma, scope: Scope, id: string) {
   return prisma.routingDecision.findFirst({ where: { id, ...scope }, include: DECISION_INCLUDE });
+}
+
+/** How many clients wait in these policies' queues. */
+export function countWaiting(tx: Tx | Prisma, policyPks: string[]): Promise<number> {
+  return policyPks.length === 0 ? Promise.resolve(0) : tx.routingDecision.count({ where: { policyPk: { in: policyPks }, status: 'queued' } });
 }
 
 /** The policy's queue, oldest first. */
@@ -361,6 +479,7 @@ export async function firstResponseStep(tx: Tx, record: RecordEvent, decisionId:
       ? await attempt(tx, policy, { pk: d.clientPk, id: d.client.id }, at, d.id, d.notes, true, events, 'rule', {
           excluded: new Set((await tx.agent.findMany({ where: { pk: { in: heldPks } }, select: { id: true } })).map((a) => a.id)),
           beforeRecord: async () => void (await endActiveIn(tx, { id: d.assignmentId! }, 'routing', at, events)),
+          leaving: d.assignmentId!,
         })
       : null;
   if (!tried?.assigned) {

@@ -66,3 +66,13 @@ export async function saveStrategyState(tx: Tx, pk: string, state: StrategyState
 export function unownedRepliesPolicy(prisma: Prisma | Tx, scope: Scope) {
   return prisma.routingPolicy.findFirst({ where: { ...scope, settings: { path: ['route_unowned_replies'], equals: true } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
+
+/** The owner's policies that route by this team, in key order (the order their locks are taken in). */
+export function policiesOfTeam(tx: Tx, scope: Scope, teamId: string) {
+  return tx.routingPolicy.findMany({ where: { ...scope, settings: { path: ['team'], equals: teamId } }, orderBy: { pk: 'asc' } });
+}
+
+/** Deletes the policy's row (its decisions go with it); false when it was gone already. */
+export async function deletePolicyRow(tx: Tx, pk: string): Promise<boolean> {
+  return (await tx.routingPolicy.deleteMany({ where: { pk } })).count > 0;
+}

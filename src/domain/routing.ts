@@ -16,11 +16,16 @@ export type RoutingStrategy = (typeof ROUTING_STRATEGIES)[number];
 export const WHEN_NONE_ELIGIBLE = ['queue', 'reject'] as const;
 export type WhenNoneEligible = (typeof WHEN_NONE_ELIGIBLE)[number];
 
-export const INELIGIBLE_REASONS = ['away', 'absent', 'outside_working_hours', 'at_capacity', 'excluded_previous_owner', 'not_a_member'] as const;
+/** `holds_client`: already holds the client, by another assignment, which routing never changes (a reassignment picks someone else). */
+export const INELIGIBLE_REASONS = ['away', 'absent', 'outside_working_hours', 'at_capacity', 'excluded_previous_owner', 'not_a_member', 'holds_client'] as const;
 export type IneligibleReason = (typeof INELIGIBLE_REASONS)[number];
 
-/** `queued` waits in its policy's queue; `canceled` was taken out of it; `rejected` found nobody under a `reject` policy. */
-export const DECISION_STATUSES = ['assigned', 'queued', 'rejected', 'canceled'] as const;
+/**
+ * `queued` waits in its policy's queue; `canceled` was taken out of it; `rejected` found nobody under a
+ * `reject` policy; `already_assigned` found the client held by an eligible member already (by hand, or by
+ * another policy), whose assignment stays as it is.
+ */
+export const DECISION_STATUSES = ['assigned', 'queued', 'rejected', 'canceled', 'already_assigned'] as const;
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 
 /** A policy as stored (one version of it). */

@@ -9,7 +9,7 @@ import type { DataConverter } from '@temporalio/common';
 import { dataConverterOf } from '../temporal-client/data-converter';
 import { createProvider, type MessageProvider } from '../activities/providers';
 import { createApp, type AppDeps } from '../api';
-import { adminCredentialsOf, authConfigOf, crmEndpointsOf, type CrmEndpoints, codecCredentialsOf, requireBusinessNumbersOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from '../config/index';
+import { adminCredentialsOf, authConfigOf, connectorsNeedBoundTokensOf, crmEndpointsOf, type CrmEndpoints, codecCredentialsOf, requireBusinessNumbersOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from '../config/index';
 import { createPrisma, type Prisma } from '../db/prisma';
 import { createMessageStartConfirmations, type MessageStartConfirmations } from '../db/message-start-confirmations';
 import { connectTemporalClient } from '../temporal-client/connection';
@@ -117,7 +117,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'routingMinFirstResponseMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'connectorsNeedBoundTokens' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'routingMinFirstResponseMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
 
 /** The API on these services, with the HTTP settings of the configuration. */
 export function createApi(services: Services, options: ApiOptions = {}) {
@@ -129,6 +129,7 @@ export function createApi(services: Services, options: ApiOptions = {}) {
     trustProxy: config.TRUST_PROXY,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     smsHelpText: config.SMS_HELP_TEXT,
+    connectorsNeedBoundTokens: connectorsNeedBoundTokensOf(config),
     ...options,
     auth: options.auth ?? authConfigOf(config),
     adminCredentials: 'adminCredentials' in options ? options.adminCredentials : adminCredentialsOf(config),

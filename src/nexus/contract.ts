@@ -156,9 +156,9 @@ export interface RouteClientInput extends CrmCaller {
   idempotency_key?: string;
 }
 
-/** As `POST /clients/{client}/route`: assigned (200 there) or queued (202 there). */
+/** As `POST /clients/{client}/route`: assigned or already assigned (200 there; `other_holders` when others hold the client too), or queued (202 there). */
 export type RouteClientOutput =
-  | { decision_id: string; status: 'assigned'; agent: string; dt_until: string }
+  | { decision_id: string; status: 'assigned' | 'already_assigned'; agent: string; dt_until: string; other_holders?: { agent: string; dt_until: string }[] }
   | { decision_id: string; status: 'queued'; position: number };
 
 export const crmService = service(CRM_SERVICE_NAME, {

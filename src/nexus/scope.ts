@@ -2,7 +2,7 @@ import { MAX_SUBJECT_LENGTH } from '../auth/bearer-token';
 import { Invalid } from '../use-cases/errors';
 import { firstUnstorableField, unstorableField } from '../use-cases/input/storable';
 import type { Scope } from '../db/scope';
-import { BUSINESS_PATTERN } from '../use-cases/input/validation';
+import { BUSINESS_PATTERN, INVALID_BUSINESS } from '../use-cases/input/validation';
 
 /**
  * An operation's input as a record: whatever a caller sent, a non-object reads as no fields at all. A
@@ -19,7 +19,7 @@ export function fieldsOf(input: unknown): Record<string, unknown> {
 export function callerScope(fields: Record<string, unknown>): Scope {
   const { business, user } = fields;
   if (typeof business !== 'string' || !BUSINESS_PATTERN.test(business)) {
-    throw new Invalid('Invalid business: must be 1-64 characters of A-Z a-z 0-9 . _ -');
+    throw new Invalid(INVALID_BUSINESS);
   }
   if (typeof user !== 'string' || user === '' || user.length > MAX_SUBJECT_LENGTH) {
     throw new Invalid(`Invalid user: must be a string of 1-${MAX_SUBJECT_LENGTH} characters`);

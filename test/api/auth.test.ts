@@ -1,9 +1,11 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import jwt from 'jsonwebtoken';
 import type { AuthConfig } from '../../src/auth/bearer-token';
 import { authConfigOf, loadConfig } from '../../src/config/index';
 import { startTestStack, uniqueName, type ApiResponse, type TestStack } from '../support/stack';
 import { REQUEST_INSTANCE } from '../support/helpers';
+import { INVALID_BUSINESS } from '../../src/use-cases/input/validation';
 
 let stack: TestStack;
 
@@ -16,6 +18,23 @@ afterAll(async () => {
 
 const b64url = (value: object | string) =>
   Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+
+/** A request whose path goes to the server exactly as written (node:http resolves no dot segments). */
+function rawRequest(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; contentType: string | undefined; body: any }> {
+  const { hostname, port } = new URL(stack.baseUrl);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers = { ...(token && { authorization: `Bearer ${token}` }), ...(payload && { 'content-type': 'application/json' }) };
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, path, method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, contentType: res.headers['content-type'], body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -189,20 +208,43 @@ describe('business names', () => {
     ['a dollar sign', 'a$b'],
     ['an encoded slash', 'a%2Fb'],
     ['a non-ASCII letter', 'caf%C3%A9'],
-  ])('outside [A-Za-z0-9._-]{1,64} are 404: %s', async (_name, business) => {
+    ['two dots', '..'],
+    ['two encoded dots', '%2e%2e'],
+    ['three dots', '...'],
+    ['one dot', '.'],
+    ['two dots inside', 'acme..corp'],
+    ['a leading dot', '.acme'],
+    ['a leading dash', '-acme'],
+    ['a leading underscore', '_acme'],
+  ])('outside the allowed names are a 400 before the token is read: %s', async (_name, business) => {
     for (const token of [stack.token('alice'), undefined]) {
-      const res = await stack.api('GET', `//ext/v2/${business}/agents`, { token });
+      // Sent as written: fetch would resolve `..` and `%2e%2e` away before the server saw them.
+      const res = await rawRequest('GET', `/ext/v2/${business}/agents`, token);
       expect({ status: res.status, body: res.body }).toEqual({
-        status: 404,
-        body: { type: '/problems/not-found', title: 'Not Found', status: 404, detail: expect.any(String), instance: REQUEST_INSTANCE },
+        status: 400,
+        body: { type: '/problems/invalid-request', title: 'Bad Request', status: 400, detail: INVALID_BUSINESS, instance: REQUEST_INSTANCE },
       });
-      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.contentType).toMatch(/^application\/problem\+json/);
     }
   });
 
-  test('of 64 characters of letters, digits, dot, underscore and dash are served', async () => {
-    const business = `A.b_c-9${'x'.repeat(57)}`;
-    expect(business).toHaveLength(64);
+  test('a refused name stores nothing', async () => {
+    const id = uniqueName('c-dots');
+    for (const business of ['..', '%2e%2e', '...']) {
+      const res = await rawRequest('POST', `/ext/v2/${business}/clients`, stack.token('alice'), { _id: id });
+      expect([business, res.status]).toEqual([business, 400]);
+    }
+    expect(await stack.prisma.client.count({ where: { id } })).toBe(0);
+  });
+
+  test.each([
+    ['64 characters of letters, digits, dot, underscore and dash', `A.b_c-9${'x'.repeat(57)}`],
+    ['a single letter', 'b'],
+    ['a single digit', '7'],
+    ['single dots between parts', 'acme.co.uk'],
+    ['a trailing dot', 'acme.'],
+  ])('are served: %s', async (_name, business) => {
+    expect(business.length).toBeLessThanOrEqual(64);
     const res = await stack.api('GET', `//ext/v2/${business}/agents`, { token: stack.token('alice') });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ agents: [] });

@@ -293,7 +293,7 @@ describe('over HTTP', () => {
       check(method, `/ext/v2/${stack.business}${path}`, res);
     }
     const badBusiness = await stack.api('GET', '//ext/v2/not!a!name/agents', { token });
-    expect(badBusiness.status).toBe(404);
+    expect(badBusiness.status).toBe(400);
     check('GET', '/ext/v2/not!a!name/agents', badBusiness);
   });
 });

@@ -90,3 +90,25 @@ test('one connector per business and CRM: another user of the business cannot re
   expect((await stack.api('GET', '/integrations/pipedrive', { token: owner })).body.settings).toEqual({ webhook_user: 'crm' });
   expect((await stack.api('DELETE', '/integrations/pipedrive', { token: owner })).status).toBe(204);
 });
+
+test('GET /integrations lists the caller\'s connectors, in CRM order, without credentials; another user\'s is not listed', async () => {
+  const token = await userWithAgents('a1');
+  expect((await stack.api('GET', '/integrations', { token })).body).toEqual({ integrations: [] });
+  const pipedrive = { api_token: 'pd-secret-api-token', webhook_user: 'pd-user', webhook_password: 'pd-secret-password' };
+  const business = uniqueName('listing');
+  const inBusiness = (method: string, path: string, body?: unknown) => stack.api(method, `//ext/v2/${business}${path}`, { token, body });
+  expect((await inBusiness('POST', '/agents', { _id: 'a1' })).status).toBe(201);
+  expect((await inBusiness('PUT', '/integrations/pipedrive', { agents: ['a1'], settings: pipedrive })).status).toBe(201);
+  const hubspot = await inBusiness('PUT', '/integrations/hubspot', { agents: ['a1'], settings: HUBSPOT });
+  expect(hubspot.status).toBe(201);
+
+  const listed = await inBusiness('GET', '/integrations');
+  expect(listed.status).toBe(200);
+  expect(listed.body.integrations.map((c: { crm: string }) => c.crm)).toEqual(['hubspot', 'pipedrive']);
+  expect(listed.body.integrations[0]).toEqual(hubspot.body);
+  expect(listed.body.integrations[1]).toMatchObject({ crm: 'pipedrive', settings: { webhook_user: 'pd-user' }, secrets_set: ['api_token', 'webhook_password'] });
+  expect(JSON.stringify(listed.body)).not.toMatch(/secret-token|secret-api-token|secret-password|hs-client-secret/);
+
+  const other = stack.token(uniqueName('user'));
+  expect((await stack.api('GET', `//ext/v2/${business}/integrations`, { token: other })).body).toEqual({ integrations: [] });
+});

@@ -21,7 +21,8 @@ declare module 'express-serve-static-core' {
 
 /**
  * The operator routes' authentication (every /admin route mounts it): the bearer secret or an operator
- * JWT, else a 401; each access is logged with who asked, never with the credential.
+ * JWT, else a 401; each access is logged with who asked, each refusal (`admin.access_refused`, warn) with
+ * why, never with the credential.
  */
 export function operatorAuthentication(credentials: OperatorCredentials, logger: Logger): RequestHandler {
   const check = serviceCredentialCheck(credentials);
@@ -33,7 +34,12 @@ export function operatorAuthentication(credentials: OperatorCredentials, logger:
   };
   return (req, _res, next) => {
     const operator = identify(req.get('authorization'));
-    if (!operator) throw unauthorized('Missing or invalid operator credential');
+    if (!operator) {
+      // A refused operator call is worth an operator's attention: someone tried the door (a business token, a guessed secret).
+      const reason = bearerOf(req.get('authorization')) === undefined ? 'no bearer credential' : 'credential not accepted';
+      logger.warn({ event: 'admin.access_refused', reason, method: req.method, path: req.path, ip: req.ip }, 'operator API access refused');
+      throw unauthorized('Missing or invalid operator credential');
+    }
     req.operator = operator;
     logger.info({ event: 'admin.access', caller: operator.caller, credential: operator.credential, method: req.method, path: req.path }, 'operator API access');
     next();

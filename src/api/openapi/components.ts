@@ -1,3 +1,5 @@
+import { BUSINESS_PATTERN, INVALID_BUSINESS } from '../../use-cases/input/validation';
+
 /**
  * Building blocks shared by every part of the API description: the problem document, the common
  * parameters, headers and responses, and helpers that keep each route's description short.
@@ -84,10 +86,12 @@ export function json(description: string, schema: OpenApiObject, extra: OpenApiO
   };
 }
 
-/** Any request may fail like this when the business name in the path is not one the service accepts. */
-export const NO_ROUTE_EXAMPLE = { noRoute: 'No route for GET /ext/v2/not%20a%20name/agents' };
+/** Any request may fail like this when its path names no route. */
+export const NO_ROUTE_EXAMPLE = { noRoute: 'No route for GET /ext/v2/acme/agentz' };
+/** `{businessname}` as the API accepts it (BUSINESS_PATTERN). */
+export const BUSINESS_NAME_SCHEMA = { type: 'string', pattern: BUSINESS_PATTERN.source };
 /** Express refuses a path whose percent-encoding is broken (`%ZZ`) before any route sees it. */
-export const BAD_PATH_EXAMPLE = { badPathEncoding: { type: '/problems/bad-request', detail: 'Bad Request' } };
+export const BAD_PATH_EXAMPLE = { badPathEncoding: { type: '/problems/bad-request', detail: 'Bad Request' }, badBusinessName: INVALID_BUSINESS };
 /** What any JSON body can be refused for before the route reads it. */
 export const BODY_EXAMPLES = {
   malformedJson: { type: '/problems/malformed-json', detail: 'Malformed JSON body' },
@@ -104,11 +108,11 @@ export function badParameters(description: string, examples: Record<string, Prob
   return problem(400, description, { ...examples, ...BAD_PATH_EXAMPLE });
 }
 /** The 400 of a route without a body: Express refused the path's percent-encoding. */
-export const BAD_PATH = problem(400, 'The path is not validly percent-encoded.', BAD_PATH_EXAMPLE);
+export const BAD_PATH = problem(400, 'The path is not validly percent-encoded, or its business name is not one the service accepts.', BAD_PATH_EXAMPLE);
 /** The 400 of a route whose body is not read for fields: only JSON or the path can be wrong. */
 export const BAD_BODY_OR_PATH = problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE });
 /** The 404 of a route that names nothing of the caller's but the business. */
-export const UNKNOWN_BUSINESS = problem(404, 'The business name is not one the service accepts.', NO_ROUTE_EXAMPLE);
+export const UNKNOWN_BUSINESS = problem(404, 'No such route.', NO_ROUTE_EXAMPLE);
 
 /** A path under the business prefix: its operations, and the parameters of the path after `businessname`. */
 export function inBusiness(operations: OpenApiObject, ...pathParameters: OpenApiObject[]): OpenApiObject {
@@ -219,8 +223,10 @@ export const components: OpenApiObject = {
       name: 'businessname',
       in: 'path',
       required: true,
-      description: 'The business. Any other spelling than 1–64 characters of `A-Z a-z 0-9 . _ -` is a 404.',
-      schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+      description:
+        'The business: 1–64 characters of `A-Z a-z 0-9 . _ -`, starting with a letter or digit, without two dots in a row (so never `.`, `..` or `...`). ' +
+        `Any other name is a 400 \`${INVALID_BUSINESS}\`, before the token is read.`,
+      schema: BUSINESS_NAME_SCHEMA,
       example: 'acme',
     },
   },

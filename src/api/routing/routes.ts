@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { scopeOf } from '../http/scope';
 import { policyDetails, policyList, putPolicyRequest, type PolicyDeps } from '../../use-cases/routing/policies';
-import { cancelRoute, decisionDetails, policyQueue } from '../../use-cases/routing/queue';
+import { cancelRoute, decisionDetails, decisionList, policyQueue } from '../../use-cases/routing/queue';
+import { deletePolicyRequest, deleteTeamRequest } from '../../use-cases/routing/delete';
 import { acceptDecisionRequest } from '../../use-cases/routing/answer';
 import { rerouteAgentRequest } from '../../use-cases/routing/reroute';
 import { routeClientRequest, type RoutingDeps } from '../../use-cases/routing/route';
@@ -21,6 +22,10 @@ export function routingRouter(deps: RoutingRoutesDeps): Router {
   router.get('/teams/:teamId', async (req, res) => {
     res.json(await teamDetails(deps, scopeOf(req), req.params.teamId));
   });
+  router.delete('/teams/:teamId', async (req, res) => {
+    await deleteTeamRequest(deps, scopeOf(req), req.params.teamId);
+    res.status(204).end();
+  });
 
   router.put('/routing-policies/:policyId', async (req, res) => {
     res.json(await putPolicyRequest(deps, scopeOf(req), req.params.policyId, req.body));
@@ -31,19 +36,26 @@ export function routingRouter(deps: RoutingRoutesDeps): Router {
   router.get('/routing-policies/:policyId', async (req, res) => {
     res.json(await policyDetails(deps, scopeOf(req), req.params.policyId));
   });
+  router.delete('/routing-policies/:policyId', async (req, res) => {
+    await deletePolicyRequest(deps, scopeOf(req), req.params.policyId);
+    res.status(204).end();
+  });
   router.get('/routing-policies/:policyId/queue', async (req, res) => {
     res.json(await policyQueue(deps, scopeOf(req), req.params.policyId));
   });
 
   router.post('/clients/:clientId/route', async (req, res) => {
     const answer = await routeClientRequest(deps, scopeOf(req), req.params.clientId, req.body, req.get('Idempotency-Key'));
-    res.status(answer.status === 'assigned' ? 200 : 202).json(answer.body);
+    res.status(answer.status === 'queued' ? 202 : 200).json(answer.body);
   });
   router.delete('/clients/:clientId/route', async (req, res) => {
     const policy = typeof req.query.policy === 'string' ? req.query.policy : undefined;
     res.json(await cancelRoute(deps, scopeOf(req), req.params.clientId, policy));
   });
 
+  router.get('/routing-decisions', async (req, res) => {
+    res.json(await decisionList(deps, scopeOf(req), req.query));
+  });
   router.get('/routing-decisions/:decisionId', async (req, res) => {
     res.json(await decisionDetails(deps, scopeOf(req), req.params.decisionId));
   });

@@ -4,6 +4,7 @@ import { endActiveIn } from '../../db/assignments';
 import { withEvents, type NewEvent } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
 import { dropAgentFromRotations } from '../../db/rotations';
+import { removeAgentFromTeams } from '../../db/teams';
 import type { Scope } from '../../db/scope';
 import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
 import { wakeCrmLeadOfClient } from '../../starters/process-crm-lead-workflow';
@@ -21,7 +22,7 @@ export interface DeleteAgentDeps {
 
 /**
  * `DELETE /agents/{_id}`, in one transaction: the agent leaves the owner's rotations (which go on with
- * the others; one left with nobody stops), its active assignments end (`ended_by` agent_deleted, an
+ * the others; one left with nobody stops) and teams, its active assignments end (`ended_by` agent_deleted, an
  * `assignment.unassigned` each), and its row keeps only its keys (the id is free again). Then the
  * expiry runs of the ended assignments and the changed rotations' runs are woken.
  */
@@ -33,6 +34,7 @@ export async function deleteAgent(deps: DeleteAgentDeps, scope: Scope, agentId: 
     // Rotations first: a rotation's step locks its row, then the agents it hands periods to.
     const rotations = await dropAgentFromRotations(tx, scope, agent, now, events);
     if (!(await deleteAgentRow(tx, agent.pk, now))) throw new NotFound('Agent not found');
+    await removeAgentFromTeams(tx, scope, agent.id);
     const assignments = await endActiveIn(tx, { agentPk: agent.pk }, 'agent_deleted', now, events);
     // Last, once every row it changes is locked (see withEvents).
     for (const event of events) await record(event);

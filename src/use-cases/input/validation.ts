@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { Invalid } from '../errors';
 
 export const RESOURCE_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
-export const BUSINESS_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+/**
+ * A business name (the path's `{businessname}`): 1–64 characters of letters, digits, `.`, `_` and `-`,
+ * starting with a letter or digit and without two dots in a row. It becomes part of workflow ids and
+ * URLs, where `.` or `..` would read as a directory.
+ */
+export const BUSINESS_PATTERN = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** What BUSINESS_PATTERN asks, in the words of a 400. */
+export const INVALID_BUSINESS = 'Invalid business: must be 1-64 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit, without two dots in a row';
 
 /**
  * Characters that show nothing: white space, format characters (zero-width space and joiners, word

@@ -1,8 +1,8 @@
-import { CRM_SECRETS_PURPOSE, deleteConnector, findOwnConnector, putConnector } from '../../db/crm-connectors';
+import { CRM_SECRETS_PURPOSE, deleteConnector, findOwnConnector, listOwnConnectors, putConnector } from '../../db/crm-connectors';
 import { existingAgentIds } from '../../db/agents';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
-import type { Crm } from '../../domain';
+import { CRMS, type Crm } from '../../domain';
 import type { SecretBox } from '../../secrets/secret-box';
 import { connectorView, crmInboundUrl } from '../../views/crm-connector';
 import { Conflict, Invalid, NotFound } from '../errors';
@@ -59,6 +59,17 @@ export async function getCrmConnector(deps: ConnectorDeps, scope: Scope, crm: Cr
   if (!connector) throw connectorNotFound(crm);
   const secretNames = Object.keys(openCrmSecrets(deps.secrets, connector.secrets)).sort();
   return connectorView(connector, secretNames, crmInboundUrl(base, crm, scope.business));
+}
+
+/** GET /integrations: the caller's connectors in this business, in the order of CRMS, each as GET /integrations/{crm} shows it (no credentials). */
+export async function listCrmConnectors(deps: ConnectorDeps, scope: Scope, base: string) {
+  const connectors = await listOwnConnectors(deps.prisma, scope);
+  const order = (crm: string) => (CRMS as readonly string[]).indexOf(crm);
+  return {
+    integrations: connectors
+      .sort((a, b) => order(a.crm) - order(b.crm))
+      .map((connector) => connectorView(connector, Object.keys(openCrmSecrets(deps.secrets, connector.secrets)).sort(), crmInboundUrl(base, connector.crm as Crm, scope.business))),
+  };
 }
 
 export async function deleteCrmConnector(deps: ConnectorDeps, scope: Scope, crm: Crm): Promise<void> {

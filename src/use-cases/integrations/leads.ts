@@ -134,7 +134,8 @@ export const unmappedError = (input: ProcessCrmLeadInput, agent: string) => `Age
 async function routeLead(deps: LeadDeps, scope: Scope, clientId: string, policy: string, input: ProcessCrmLeadInput) {
   try {
     const answer = await routeClientRequest(deps, scope, clientId, { policy, notes: `New lead from ${CRM_NAMES[input.crm]}` }, leadRoutingKey(input.crm, input.recordId));
-    return answer.status === 'assigned' ? { status: 'assigned' as const, agent: answer.body.agent } : { status: 'queued' as const, agent: null };
+    // Already held by a member of the policy's team: that holder is the lead's owner.
+    return answer.status === 'queued' ? { status: 'queued' as const, agent: null } : { status: 'assigned' as const, agent: answer.body.agent };
   } catch (error) {
     if (error instanceof Conflict && error.detail === NO_AGENT_AVAILABLE) return { status: 'rejected' as const, agent: null };
     throw error;
@@ -153,7 +154,7 @@ export async function awaitLeadRouting(deps: LeadDeps, input: ProcessCrmLeadInpu
   const scope = { business: lead.business, ownerId: lead.ownerId };
   const decision = await findDecisionByKey(deps.prisma, scope, leadRoutingKey(input.crm, input.recordId));
   if (decision?.status === 'queued') return 'queued';
-  if (decision?.status !== 'assigned' || !decision.agent) {
+  if ((decision?.status !== 'assigned' && decision?.status !== 'already_assigned') || !decision.agent) {
     await markLeadUnrouted(deps.prisma, keyOf(input), 'The client was taken out of the routing queue: no owner written back');
     return 'canceled';
   }

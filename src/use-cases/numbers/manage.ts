@@ -4,7 +4,7 @@ import { activeNumbersOf, registerNumber, retireNumber } from '../../db/business
 import type { Prisma } from '../../db/prisma';
 import type { SecretBox } from '../../secrets/secret-box';
 import { Conflict, Invalid, NotFound } from '../errors';
-import { BUSINESS_PATTERN, parseBody } from '../input/validation';
+import { BUSINESS_PATTERN, INVALID_BUSINESS, parseBody } from '../input/validation';
 import { sealCredentials } from './credentials';
 import { telnyxPublicKeyProblem } from '../../carriers/telnyx/public-key';
 
@@ -55,7 +55,7 @@ export const numberView = (row: BusinessNumber) => ({
 });
 
 function checkPath(business: string, number: string): void {
-  if (!BUSINESS_PATTERN.test(business)) throw new Invalid('Invalid business: must be 1-64 characters of A-Z a-z 0-9 . _ -');
+  if (!BUSINESS_PATTERN.test(business)) throw new Invalid(INVALID_BUSINESS);
   if (!E164.test(number)) throw new Invalid('Invalid number: must be an E.164 phone number such as +14155550123');
 }
 
@@ -84,7 +84,7 @@ export async function putNumber(deps: NumberDeps, business: string, number: stri
 }
 
 export async function listNumbers(deps: Pick<NumberDeps, 'prisma'>, business: string): Promise<BusinessNumber[]> {
-  if (!BUSINESS_PATTERN.test(business)) throw new Invalid('Invalid business: must be 1-64 characters of A-Z a-z 0-9 . _ -');
+  if (!BUSINESS_PATTERN.test(business)) throw new Invalid(INVALID_BUSINESS);
   return activeNumbersOf(deps.prisma, business);
 }
 

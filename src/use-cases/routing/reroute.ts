@@ -22,8 +22,12 @@ const PAGE = 100;
 
 export interface RerouteItem {
   client: string;
-  /** `kept`: the agent keeps the client — no policy to route it by, or nobody eligible under a `reject` policy (`decision_id` then says so). */
-  status: 'assigned' | 'queued' | 'rejected' | 'kept';
+  /**
+   * `kept`: the agent keeps the client — no policy to route it by, or nobody eligible under a `reject`
+   * policy (`decision_id` then says so). `already_assigned`: another eligible member held it already and
+   * keeps it; the agent's assignment ends.
+   */
+  status: 'assigned' | 'queued' | 'rejected' | 'kept' | 'already_assigned';
   decision_id: string | null;
   agent: string | null;
   position: number | null;
@@ -73,7 +77,7 @@ export async function rerouteAgentRequest(deps: RoutingDeps, scope: Scope, agent
         await wakeExpiry(deps.temporal, held.workflowId, deps.log);
         await wakeCrmLeadOfClient(deps.temporal, deps.taskQueue, scope.business, held.client.id);
       }
-      const status = decision.status === 'assigned' || decision.status === 'queued' || decision.status === 'rejected' ? decision.status : 'kept';
+      const status = decision.status === 'assigned' || decision.status === 'queued' || decision.status === 'rejected' || decision.status === 'already_assigned' ? decision.status : 'kept';
       decisions.push({ client: held.client.id, status, decision_id: decision.id, agent: status === 'rejected' ? agent.id : (decision.agent?.id ?? null), position: decision.status === 'queued' ? position : null });
     }
     if (page.length < PAGE) break;

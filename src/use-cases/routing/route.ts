@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { withEvents } from '../../db/events';
 import { isUniqueViolation } from '../../db/errors';
-import { routeClient, type RouteInput, type RouteOutcome } from '../../db/routing-decisions';
+import { routeClient, type OtherHolder, type RouteInput, type RouteOutcome } from '../../db/routing-decisions';
 import type { Scope } from '../../db/scope';
 import { startOrWakeExpiry } from '../../starters/assignment-expiry-workflow';
 import { startFirstResponseClock } from '../../starters/first-response-workflow';
@@ -21,8 +21,12 @@ export type RoutingDeps = WakeDeps;
 
 export const NO_AGENT_AVAILABLE = 'No agent is available';
 
+/** Set only when others hold the client too: who, and until when. */
+type OthersHolding = { other_holders?: OtherHolder[] };
+
 export type RouteAnswer =
-  | { status: 'assigned'; body: { decision_id: string; status: 'assigned'; agent: string; dt_until: string } }
+  | { status: 'assigned'; body: { decision_id: string; status: 'assigned'; agent: string; dt_until: string } & OthersHolding }
+  | { status: 'already_assigned'; body: { decision_id: string; status: 'already_assigned'; agent: string; dt_until: string } & OthersHolding }
   | { status: 'queued'; body: { decision_id: string; status: 'queued'; position: number } };
 
 /**
@@ -46,7 +50,9 @@ export async function afterRouted(deps: RoutingDeps, outcome: Extract<RouteOutco
 
 /**
  * POST /clients/{_id}/route: the Idempotency-Key, the body, the client (404), the policy (404), then one
- * transaction under the policy's lock (src/db/routing-decisions.ts). The assignment exists when this
+ * transaction under the policy's lock (src/db/routing-decisions.ts). A client an eligible member holds
+ * already is answered `already_assigned` with that holder, its assignment unchanged; an answer that
+ * leaves others holding the client beside its agent names them (`other_holders`). The assignment exists when this
  * answers; its expiry workflow is started after the commit (the reconciler restores one a crash left
  * missing). A client that joined the queue wakes the policy's queue workflow.
  */
@@ -77,10 +83,13 @@ export async function routeClientRequest(deps: RoutingDeps, scope: Scope, client
   if (outcome.outcome === 'policyGone') throw new NotFound('Routing policy not found');
   const { decision, position } = outcome;
   await afterRouted(deps, outcome, policy);
+  const others = outcome.otherHolders.length > 0 ? { other_holders: outcome.otherHolders } : {};
 
   switch (decision.status) {
     case 'assigned':
-      return { status: 'assigned', body: { decision_id: decision.id, status: 'assigned', agent: decision.agent!.id, dt_until: decision.dtUntil!.toISOString() } };
+      return { status: 'assigned', body: { decision_id: decision.id, status: 'assigned', agent: decision.agent!.id, dt_until: decision.dtUntil!.toISOString(), ...others } };
+    case 'already_assigned':
+      return { status: 'already_assigned', body: { decision_id: decision.id, status: 'already_assigned', agent: decision.agent!.id, dt_until: decision.dtUntil!.toISOString(), ...others } };
     case 'queued':
       return { status: 'queued', body: { decision_id: decision.id, status: 'queued', position: position! } };
     case 'rejected':

@@ -1,9 +1,10 @@
 import type { ApiPart, OpenApiObject } from '../components';
-import { BAD_PATH_EXAMPLE, badBody, badParameters, common, json, pageParameters, pathParameter, problem, ref } from '../components';
+import { BAD_PATH_EXAMPLE, badBody, badParameters, BUSINESS_NAME_SCHEMA, common, json, pageParameters, pathParameter, problem, ref } from '../components';
+import { INVALID_BUSINESS } from '../../../use-cases/input/validation';
 
 const adminSecurity = [{ adminAuth: [] }];
 const pathParameters = [
-  pathParameter('business', 'The business (`{businessname}` of the API\'s paths).', { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' }, 'acme'),
+  pathParameter('business', 'The business (`{businessname}` of the API\'s paths).', BUSINESS_NAME_SCHEMA, 'acme'),
   pathParameter('e164', 'The number, E.164 (encode `+` as `%2B`).', { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' }, '+15005550006'),
 ];
 const registered = {
@@ -197,7 +198,7 @@ export const adminApi: ApiPart = {
         description: 'Its numbers now registered, by number. A retired number is not listed.',
         responses: {
           200: json('The numbers.', { type: 'object', required: ['numbers'], additionalProperties: false, properties: { numbers: { type: 'array', items: ref('schemas', 'BusinessNumber') } } }, { example: { numbers: [registered] } }),
-          400: problem(400, 'The business name is not valid.', { badBusiness: 'Invalid business: must be 1-64 characters of A-Z a-z 0-9 . _ -' }),
+          400: problem(400, 'The business name is not valid.', { badBusiness: INVALID_BUSINESS }),
           ...responses,
         },
       },

@@ -1,6 +1,7 @@
 import { CRMS } from '../../../domain';
+import { CONNECTORS_NEED_BOUND_TOKENS } from '../../integrations/routes';
 import type { ApiPart, OpenApiObject } from '../components';
-import { badBody, badParameters, closedObject, common, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, badParameters, BUSINESS_NAME_SCHEMA, closedObject, common, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
 
 const crmParameter = pathParameter('crm', 'The CRM: `hubspot`, `salesforce` or `pipedrive`.', { enum: [...CRMS] }, 'hubspot');
 /** A path about one CRM's connector: the business, then the CRM. */
@@ -8,7 +9,7 @@ const crmPath = (operations: OpenApiObject) => inBusiness(operations, crmParamet
 const businessParameter = pathParameter(
   'business',
   'The business whose connector the CRM posts to (`{businessname}` of the API\'s paths).',
-  { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+  BUSINESS_NAME_SCHEMA,
   'acme',
 );
 
@@ -33,6 +34,13 @@ const settingsDescription =
   'the others are shown back. HubSpot: `client_secret`, `access_token` (a private app\'s token, or an OAuth access token), `app_id`. ' +
   'Salesforce: `organization_id` (00D…), `instance_url` (https), `access_token`, optionally `refresh_token`, `client_id`, `client_secret`, `login_url` to refresh it. ' +
   'Pipedrive: `api_token`, `webhook_user`, `webhook_password` (the HTTP Basic credentials set on the webhook).';
+
+/** Every connector route's 403: a token bound to another business, or, in production, a token bound to none. */
+const CONNECTOR_FORBIDDEN = problem(
+  403,
+  'The token\'s `JWT_BUSINESS_CLAIM` claim does not name the business; or the server runs in production without `JWT_BUSINESS_CLAIM`: a connector belongs to the whole business, so its routes need tokens bound to it.',
+  { wrongBusiness: 'Token is not valid for this business', unboundTokens: CONNECTORS_NEED_BOUND_TOKENS },
+);
 
 const unknownCrm = { unknownCrm: 'Unknown CRM zoho: one of hubspot, salesforce, pipedrive' };
 const BAD_CRM_PATH = badParameters('The path is not valid.', {});
@@ -80,6 +88,15 @@ export const integrationsApi: ApiPart = {
     },
   },
   paths: {
+    [`${PREFIX}/integrations`]: inBusiness({
+      get: operation('listCrmConnectors', 'Integrations', 'The caller\'s connectors in this business, without their credentials', {
+        description: 'One item per CRM the caller connected, in the order hubspot, salesforce, pipedrive, each as `GET /integrations/{crm}` shows it. A connector another user of the business set is not listed (its `PUT` is a 409).',
+        responses: routeResponses(false, {
+          200: json('The connectors.', closedObject(['integrations'], { integrations: { type: 'array', items: ref('schemas', 'CrmConnector') } }), { example: { integrations: [connector] } }),
+          403: CONNECTOR_FORBIDDEN,
+        }),
+      }),
+    }),
     [`${PREFIX}/integrations/{crm}`]: crmPath({
       put: operation('putCrmConnector', 'Integrations', 'Connect a CRM (or change its connector)', {
         description:
@@ -97,15 +114,16 @@ export const integrationsApi: ApiPart = {
             badSetting: 'Invalid settings.instance_url: must be an https URL such as https://acme.my.salesforce.com',
           }),
           404: problem(404, 'No such CRM.', { ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
+          403: CONNECTOR_FORBIDDEN,
           409: problem(409, 'Another user of the business set this connector.', { held: 'The business already has a hubspot connector, set by another user' }),
         }),
       }),
       get: operation('getCrmConnector', 'Integrations', 'The connector, without its credentials', {
-        responses: routeResponses(false, { 200: json('The connector.', ref('schemas', 'CrmConnector'), { example: connector }), 400: BAD_CRM_PATH, 404: NO_CONNECTOR }),
+        responses: routeResponses(false, { 200: json('The connector.', ref('schemas', 'CrmConnector'), { example: connector }), 400: BAD_CRM_PATH, 403: CONNECTOR_FORBIDDEN, 404: NO_CONNECTOR }),
       }),
       delete: operation('deleteCrmConnector', 'Integrations', 'Disconnect the CRM', {
         description: 'Its inbound route answers 401 from now on. Clients and assignments it made stay.',
-        responses: routeResponses(false, { 204: { description: 'Removed.' }, 400: BAD_CRM_PATH, 404: NO_CONNECTOR }),
+        responses: routeResponses(false, { 204: { description: 'Removed.' }, 400: BAD_CRM_PATH, 403: CONNECTOR_FORBIDDEN, 404: NO_CONNECTOR }),
       }),
     }),
     [`${PREFIX}/integrations/{crm}/sync`]: crmPath({
@@ -116,6 +134,7 @@ export const integrationsApi: ApiPart = {
         responses: routeResponses(false, {
           200: json('Swept.', ref('schemas', 'CrmSyncOutcome'), { example: { listed: 12, recorded: 1, resumed: 0 } }),
           400: BAD_CRM_PATH,
+          403: CONNECTOR_FORBIDDEN,
           404: NO_CONNECTOR,
         }),
       }),

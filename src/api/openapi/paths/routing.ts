@@ -1,6 +1,7 @@
 import { INELIGIBLE_REASONS, ROUTING_STRATEGIES } from '../../../domain';
 import type { ApiPart } from '../components';
-import { BAD_PATH, badBody, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
+import { DECISION_STATUSES } from '../../../domain';
+import { BAD_PATH, badBody, badParameters, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, pathParameter, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
 const ownedIdParameter = (what: string, example: string) => idParameter(`The ${what}'s id. Another user's or business's is the same 404 as a missing one.`, example);
@@ -53,7 +54,10 @@ const UNKNOWN_BUSINESS_NAME = problem(404, 'Unknown business name.', NO_ROUTE_EX
 const DECISION_NOT_FOUND = problem(404, 'No such decision of the caller.', { decisionNotFound: 'Routing decision not found', ...NO_ROUTE_EXAMPLE });
 const REROUTED_CLIENT = closedObject(['client', 'status', 'decision_id', 'agent', 'position'], {
   client: ref('schemas', 'ResourceId'),
-  status: { enum: ['assigned', 'queued', 'rejected', 'kept'], description: '`kept` (and `rejected`): the agent keeps the client.' },
+  status: {
+    enum: ['assigned', 'queued', 'rejected', 'kept', 'already_assigned'],
+    description: '`kept` (and `rejected`): the agent keeps the client. `already_assigned`: another eligible member held it already and keeps it; the agent\'s assignment ends.',
+  },
   decision_id: { oneOf: [uuid, { type: 'null' }] },
   agent: { oneOf: [ref('schemas', 'ResourceId'), { type: 'null' }], description: 'Who holds the client now; null while it waits.' },
   position: { type: ['integer', 'null'], minimum: 1 },
@@ -145,7 +149,18 @@ export const routingApi: ApiPart = {
       required: ['policy'],
       properties: { policy: ref('schemas', 'ResourceId'), notes: { type: ['string', 'null'], maxLength: 2000, description: 'The routed assignment\'s `ds_notes`.' } },
     },
-    RouteAssigned: closedObject(['decision_id', 'status', 'agent', 'dt_until'], { decision_id: uuid, status: { const: 'assigned' }, agent: ref('schemas', 'ResourceId'), dt_until: ref('schemas', 'DateTime') }),
+    RouteAssigned: closedObject(['decision_id', 'status', 'agent', 'dt_until'], {
+      decision_id: uuid,
+      status: { enum: ['assigned', 'already_assigned'], description: '`already_assigned`: an eligible member of the team held the client already; that assignment is the answer, unchanged (its own `dt_until`).' },
+      agent: ref('schemas', 'ResourceId'),
+      dt_until: ref('schemas', 'DateTime'),
+      other_holders: {
+        type: 'array',
+        minItems: 1,
+        description: 'Present only when other agents hold the client too (by hand, or by another policy): the owner was added beside them. Their assignments are unchanged.',
+        items: closedObject(['agent', 'dt_until'], { agent: ref('schemas', 'ResourceId'), dt_until: ref('schemas', 'DateTime') }),
+      },
+    }),
     RouteQueued: closedObject(['decision_id', 'status', 'position'], { decision_id: uuid, status: { const: 'queued' }, position: { type: 'integer', minimum: 1, description: '1: the next to be assigned.' } }),
     RoutingCandidate: closedObject(['agent', 'eligible', 'reasons', 'load', 'capacity'], {
       agent: ref('schemas', 'ResourceId'),
@@ -159,7 +174,7 @@ export const routingApi: ApiPart = {
       policy: ref('schemas', 'ResourceId'),
       version: { type: 'integer', minimum: 1 },
       client: ref('schemas', 'ResourceId'),
-      status: { enum: ['assigned', 'queued', 'rejected', 'canceled'] },
+      status: { enum: [...DECISION_STATUSES], description: '`already_assigned`: the client was held by an eligible member already (`agent`, with that assignment\'s `dt_until`); nothing was assigned.' },
       agent: { oneOf: [ref('schemas', 'ResourceId'), { type: 'null' }] },
       dt_until: { type: ['string', 'null'], format: 'date-time' },
       queued_at: { type: ['string', 'null'], format: 'date-time', description: 'When it joined the queue; null if it never waited.' },
@@ -181,6 +196,7 @@ export const routingApi: ApiPart = {
         }),
       },
     }),
+    RoutingDecisionPage: pageSchema('decisions', ref('schemas', 'RoutingDecision'), 'Newest first.'),
     RouteCanceled: closedObject(['client', 'canceled'], { client: ref('schemas', 'ResourceId'), canceled: { type: 'array', items: uuid, description: 'The waiting decisions taken out.' } }),
   },
   paths: {
@@ -205,6 +221,17 @@ export const routingApi: ApiPart = {
           responses: routeResponses(false, {
             200: json('The team.', ref('schemas', 'Team'), { example: TEAM_EXAMPLE }),
             404: problem(404, 'No such team of the caller.', { teamNotFound: 'Team not found', ...NO_ROUTE_EXAMPLE }),
+          }),
+        }),
+        delete: operation('deleteTeam', 'Routing', 'Delete a team', {
+          description:
+            'Refused (409) while a client waits in the queue of a policy that routes by this team. Otherwise the team goes; a policy naming it has no members until a team of that id is put again (its routes queue, or are rejected under `reject`). Assignments stay.',
+          responses: routeResponses(false, {
+            204: { description: 'Deleted.' },
+            404: problem(404, 'No such team of the caller.', { teamNotFound: 'Team not found', ...NO_ROUTE_EXAMPLE }),
+            409: problem(409, 'A client waits in the queue of a policy routing by this team.', {
+              waiting: 'Team sales is the team of routing policy sales, which has 1 client waiting in its queue: take it out first (DELETE /clients/{_id}/route?policy=sales)',
+            }),
           }),
         }),
       },
@@ -237,6 +264,15 @@ export const routingApi: ApiPart = {
         get: operation('getRoutingPolicy', 'Routing', 'Read a routing policy', {
           responses: routeResponses(false, { 200: json('The policy in force.', ref('schemas', 'RoutingPolicy'), { example: POLICY_EXAMPLE }), 404: POLICY_NOT_FOUND }),
         }),
+        delete: operation('deleteRoutingPolicy', 'Routing', 'Delete a routing policy', {
+          description:
+            'Refused (409) while clients wait in its queue: take them out first. Otherwise the policy goes with its decisions; the assignments it made stay (their `routed_by` names it still), and their first-response clocks stop.',
+          responses: routeResponses(false, {
+            204: { description: 'Deleted.' },
+            404: POLICY_NOT_FOUND,
+            409: problem(409, 'Clients wait in its queue.', { waiting: 'Routing policy sales has 2 clients waiting in its queue: take them out first (DELETE /clients/{_id}/route?policy=sales)' }),
+          }),
+        }),
       },
       ownedIdParameter('routing policy', 'sales'),
     ),
@@ -256,14 +292,26 @@ export const routingApi: ApiPart = {
         post: operation('routeClient', 'Routing', 'Route a client: the policy picks the agent', {
           description:
             'Takes `Idempotency-Key` as `POST /messages` does: the same key and body answer the first decision as it stands, another body is a 422. A client already holding ' +
-            'an active assignment made by this policy gets that decision again (200), one already waiting its place (202): never a second owner. While anyone waits in ' +
+            'an active assignment made by this policy gets that decision again (200), one already waiting its place (202): never a second owner. A client held by an eligible ' +
+            'member of the team (by hand, or by another policy) is answered `already_assigned` with that holder: routing never changes an existing assignment. While anyone waits in ' +
             'the policy\'s queue a new client queues behind them.',
           parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, description: '1-255 printable ASCII characters.', schema: { type: 'string' } }],
           requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'RouteRequest'), example: { policy: 'sales', notes: 'inbound lead' } } } },
           responses: routeResponses(true, {
-            200: json('Assigned: the assignment exists (with `routed_by`) and its expiry workflow is started.', ref('schemas', 'RouteAssigned'), {
-              example: { decision_id: DECISION_ID, status: 'assigned', agent: 'a2', dt_until: '2026-12-09T10:00:00.000Z' },
-            }),
+            200: {
+              description:
+                'Assigned: the assignment exists (with `routed_by`) and its expiry workflow is started; `other_holders` names the agents holding the client beside it. Or already assigned: an eligible member of the team held the client already, and keeps it as it was.',
+              content: {
+                'application/json': {
+                  schema: ref('schemas', 'RouteAssigned'),
+                  examples: {
+                    assigned: { value: { decision_id: DECISION_ID, status: 'assigned', agent: 'a2', dt_until: '2026-12-09T10:00:00.000Z' } },
+                    besideOthers: { value: { decision_id: DECISION_ID, status: 'assigned', agent: 'a2', dt_until: '2026-12-09T10:00:00.000Z', other_holders: [{ agent: 'a9', dt_until: '2030-01-01T00:00:00.000Z' }] } },
+                    alreadyAssigned: { value: { decision_id: DECISION_ID, status: 'already_assigned', agent: 'a1', dt_until: '2030-01-01T00:00:00.000Z' } },
+                  },
+                },
+              },
+            },
             202: json('Queued: nobody is eligible now; the client waits in the policy\'s queue.', ref('schemas', 'RouteQueued'), { example: { decision_id: DECISION_ID, status: 'queued', position: 1 } }),
             400: badBody('A field or the Idempotency-Key is invalid.', {
               invalidPolicy: 'Invalid policy: Invalid input: expected string, received undefined',
@@ -292,6 +340,25 @@ export const routingApi: ApiPart = {
       },
       clientIdParameter,
     ),
+    [`${PREFIX}/routing-decisions`]: inBusiness({
+      get: operation('listRoutingDecisions', 'Routing', 'The caller\'s routing decisions, newest first, by client, agent, policy or status', {
+        parameters: [
+          queryParameter('client', 'Only the decisions about the caller\'s client of this id.', ref('schemas', 'ResourceId'), 'c7'),
+          queryParameter('agent', 'Only the decisions naming the caller\'s agent of this id.', ref('schemas', 'ResourceId'), 'a2'),
+          queryParameter('policy', 'Only the decisions of this policy.', ref('schemas', 'ResourceId'), 'sales'),
+          queryParameter('status', 'Only the decisions in this status.', { enum: [...DECISION_STATUSES] }),
+          ...pageParameters(),
+        ],
+        responses: routeResponses(false, {
+          200: json('A page of decisions.', ref('schemas', 'RoutingDecisionPage'), { example: { decisions: [DECISION_EXAMPLE], next_cursor: null } }),
+          400: badParameters('A query parameter is invalid.', {
+            invalidStatus: 'Invalid status: Invalid option: expected one of "assigned"|"queued"|"rejected"|"canceled"|"already_assigned"',
+            invalidLimit: 'Invalid limit: Too big: expected number to be <=100',
+            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
+          }),
+        }),
+      }),
+    }),
     [`${PREFIX}/routing-decisions/{id}`]: inBusiness(
       {
         get: operation('getRoutingDecision', 'Routing', 'Why this agent: the decision with every candidate and the reasons', {
