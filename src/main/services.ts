@@ -22,6 +22,7 @@ import type { SecretBox } from '../secrets/secret-box';
 import { resealStoredSecrets } from '../use-cases/secrets/reseal';
 import { numberCarrierOf, numberCarriers, type NumberCarriers } from '../carriers/numbers';
 import { numberAccounts } from '../use-cases/numbers/accounts';
+import type { HostLookup } from '../net/public-address';
 
 /** What every process of the service is built from: opened once from validated config. */
 export interface Services {
@@ -58,7 +59,10 @@ export interface Services {
   stop(): Promise<void>;
 }
 
-export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets' | 'requireBusinessNumbers'>>;
+export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets' | 'requireBusinessNumbers'>> & {
+  /** How the outbound guard resolves names (tests answer with addresses of their choosing); unset: the system's resolver. */
+  hostLookup?: HostLookup;
+};
 
 /** The one composition root: `npm start`, the API and worker processes, the benchmarks and the tests. */
 export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -78,7 +82,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
     const temporal = overrides.temporal ?? (await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.temporalConnection, dataConverter));
     if (!overrides.temporal) closers.push(() => temporal.connection.close());
     const taskQueue = overrides.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
-    const webhooks = webhookSettingsOf(config);
+    const webhooks = webhookSettingsOf(config, overrides.hostLookup);
     outbox = deliveryOutbox({ prisma, temporal, taskQueue, retry: webhooks.retry }, (error) =>
       logger.warn({ event: 'webhook.hand_over_failed', err: error }, 'webhook deliveries left to the sweep'),
     );
@@ -91,7 +95,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       config,
       prisma,
       temporal,
-      provider: overrides.provider ?? createProvider(config, prisma, carriers),
+      provider: overrides.provider ?? createProvider(config, prisma, carriers, webhooks.network),
       secrets,
       carrier,
       carriers,
@@ -106,7 +110,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       campaigns: { chunkSize: config.MESSAGE_BATCH_CHUNK_SIZE, concurrency: config.MESSAGE_BATCH_CONCURRENCY, ratePerSecond: config.MESSAGE_SEND_RATE_PER_SECOND },
       admission: overrides.admission ?? createAdmissions(admissionLimits({ messages: config.MESSAGE_STARTS_IN_FLIGHT, assign: config.ASSIGN_REQUESTS_IN_FLIGHT })),
       messageStarts,
-      crmEndpoints: crmEndpointsOf(config),
+      crmEndpoints: crmEndpointsOf(config, overrides.hostLookup),
       stop: async () => {
         for (const close of closers.reverse()) await close();
       },
