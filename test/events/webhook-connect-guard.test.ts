@@ -1,0 +1,122 @@
+import { get } from 'node:http';
+import { ApplicationFailure } from '@temporalio/common';
+import { fetch } from 'undici';
+import { createProvider, type OutgoingMessage } from '../../src/activities/providers';
+import { createWebhookProvider } from '../../src/activities/providers/webhook';
+import { postWebhook } from '../../src/activities/webhooks/post';
+import { crmEndpointsOf, loadConfig, webhookSettingsOf } from '../../src/config/index';
+import { isNonPublicAddressRefusal, outboundNetwork } from '../../src/net/outbound';
+import type { HostLookup } from '../../src/net/public-address';
+import { startCountingListener, type CountingListener } from '../support/counting-listener';
+
+/*
+ * The public-address guard where sockets are opened: whatever a name resolves to when the connection is
+ * made, and whatever spelling an address is written in, nothing reaches a private address while the
+ * guard is on (production). Names are resolved by a stand-in resolver: `*.example.test` is this machine.
+ */
+
+const NOT_PUBLIC = 'Receiver address is not public: private, loopback and link-local addresses are refused';
+const PUBLIC_ADDRESS = '93.184.216.34';
+
+let listener: CountingListener;
+beforeAll(async () => {
+  listener = await startCountingListener();
+});
+afterAll(() => listener.close());
+beforeEach(() => {
+  listener.connections = 0;
+  listener.requests = [];
+});
+
+const toLoopback: HostLookup = async () => [{ address: '127.0.0.1' }];
+const urlOn = (host: string) => `http://${host}:${listener.port}/hook`;
+
+/** Answers public to its first `publicAnswers` questions and 127.0.0.1 after: a DNS rebinding name. */
+function rebindingLookup(publicAnswers = 1) {
+  const asked: string[] = [];
+  const lookup: HostLookup = async (host) => {
+    asked.push(host);
+    return [{ address: asked.length <= publicAnswers ? PUBLIC_ADDRESS : '127.0.0.1' }];
+  };
+  return { lookup, asked };
+}
+
+let counter = 0;
+const message = (): OutgoingMessage => ({ id: `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`, business: 'acme', client: null, to: '+14155550123', name: null, text: 'Hi', sent_at: '2026-01-01T00:00:00.000Z' });
+
+test('without the guard the stand-in resolver is what connects: a name it resolves to 127.0.0.1 reaches the listener', async () => {
+  const network = outboundNetwork({ publicOnly: false, lookup: toLoopback });
+  expect(await postWebhook(urlOn('hooks.example.test'), {}, '{}', 5000, { network })).toEqual({ kind: 'delivered', statusCode: 204 });
+  expect(listener.requests).toEqual(['POST /hook']);
+});
+
+test('production webhook settings refuse a receiver whose name resolves to 127.0.0.1, and nothing reaches it', async () => {
+  const settings = webhookSettingsOf(loadConfig({ NODE_ENV: 'production' }), toLoopback);
+  expect(await postWebhook(urlOn('hooks.example.test'), {}, '{}', 5000, settings)).toEqual({ kind: 'refused', statusCode: null, error: NOT_PUBLIC, gone: false });
+  expect(listener.connections).toBe(0);
+});
+
+test('DNS rebinding: a name that answers public to the check and 127.0.0.1 when connecting is refused at connect time', async () => {
+  const { lookup, asked } = rebindingLookup(1);
+  const answer = await postWebhook(urlOn('rebind.example.test'), {}, '{}', 5000, { network: outboundNetwork({ publicOnly: true, lookup }) });
+  // Asked twice: once by the early check (public), once by the socket (private), which refused it.
+  expect(asked).toEqual(['rebind.example.test', 'rebind.example.test']);
+  expect(answer).toEqual({ kind: 'refused', statusCode: null, error: NOT_PUBLIC, gone: false });
+  expect(listener.connections).toBe(0);
+});
+
+test.each([
+  ['dotted', '127.0.0.1'],
+  ['decimal', '2130706433'],
+  ['hex', '0x7f.1'],
+  ['octal', '017700000001'],
+  ['IPv4-mapped IPv6', '[::ffff:127.0.0.1]'],
+  ['a name resolving to loopback', 'loopback.example.test'],
+  ['localhost', 'localhost'],
+])('the guarded dispatcher and agents refuse %s (%s) before any connection', async (_form, host) => {
+  const network = outboundNetwork({ publicOnly: true, lookup: toLoopback });
+  const viaFetch = await fetch(urlOn(host), { dispatcher: network.dispatcher }).then(
+    () => 'answered',
+    (error: unknown) => error,
+  );
+  expect(isNonPublicAddressRefusal(viaFetch)).toBe(true);
+  const viaAgent = await new Promise<unknown>((resolve) => {
+    get(urlOn(host), { agent: network.httpAgent }, () => resolve('answered')).on('error', resolve);
+  });
+  expect(isNonPublicAddressRefusal(viaAgent)).toBe(true);
+  expect(listener.connections).toBe(0);
+});
+
+test('a name whose answers mix a public and a private address is refused whole', async () => {
+  const network = outboundNetwork({ publicOnly: true, lookup: async () => [{ address: PUBLIC_ADDRESS }, { address: '127.0.0.1' }] });
+  const error = await fetch(urlOn('mixed.example.test'), { dispatcher: network.dispatcher }).catch((e: unknown) => e);
+  expect(isNonPublicAddressRefusal(error)).toBe(true);
+  expect(listener.connections).toBe(0);
+});
+
+test('the webhook provider under production settings refuses a private receiver for good, and nothing reaches it', async () => {
+  const config = loadConfig({ NODE_ENV: 'production', MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: urlOn('127.0.0.1') });
+  const error = await createProvider(config, undefined as never, undefined).deliver(message()).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ApplicationFailure);
+  expect(error).toMatchObject({ nonRetryable: true, message: 'Webhook address is not public: private, loopback and link-local addresses are refused' });
+  expect(listener.connections).toBe(0);
+});
+
+test('the webhook provider refuses a rebinding name at connect time; without the guard the same name is delivered to', async () => {
+  const { lookup } = rebindingLookup(0);
+  const guarded = createWebhookProvider({ url: urlOn('provider.example.test'), network: outboundNetwork({ publicOnly: true, lookup }) });
+  await expect(guarded.deliver(message())).rejects.toMatchObject({ nonRetryable: true, message: expect.stringContaining('not public') });
+  expect(listener.connections).toBe(0);
+  const open = createWebhookProvider({ url: urlOn('provider.example.test'), network: outboundNetwork({ publicOnly: false, lookup }) });
+  await open.deliver(message());
+  expect(listener.requests).toEqual(['POST /hook']);
+});
+
+test('production guards webhooks and CRM APIs unless told otherwise; development and tests do not', () => {
+  expect(webhookSettingsOf(loadConfig({ NODE_ENV: 'production' })).network.publicOnly).toBe(true);
+  expect(crmEndpointsOf(loadConfig({ NODE_ENV: 'production' })).network!.publicOnly).toBe(true);
+  expect(crmEndpointsOf(loadConfig({ NODE_ENV: 'production', CRM_ALLOW_PRIVATE_URLS: 'true' })).network!.publicOnly).toBe(false);
+  expect(crmEndpointsOf(loadConfig({ NODE_ENV: 'development' })).network!.publicOnly).toBe(false);
+  expect(crmEndpointsOf(loadConfig({ NODE_ENV: 'test', CRM_ALLOW_PRIVATE_URLS: 'false' })).network!.publicOnly).toBe(true);
+  expect(() => loadConfig({ CRM_ALLOW_PRIVATE_URLS: 'yes' })).toThrow('CRM_ALLOW_PRIVATE_URLS');
+});
