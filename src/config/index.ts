@@ -7,8 +7,6 @@ import { carrierSettingsProblem } from './carriers';
 import { DEFAULT_DATA_DIR, DEFAULT_TOOLS_DIR } from '../paths';
 import { parsePayloadKeys, type PayloadKey } from './payload-keys';
 import { parseKeyList, type NamedKey } from './key-list';
-import { outboundNetwork, publicOnlyNetwork, type OutboundNetwork } from '../net/outbound';
-import type { HostLookup } from '../net/public-address';
 import { DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY, DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from '../domain';
 
 /** What a HELP or INFO text is answered with unless SMS_HELP_TEXT says otherwise. */
@@ -390,8 +388,6 @@ export interface WebhookSettings {
   retry: WebhookRetry;
   /** Receivers on private, loopback or link-local addresses are allowed (development, tests). */
   allowPrivateUrls: boolean;
-  /** What deliveries connect through: the public-address guard unless `allowPrivateUrls`. */
-  network: OutboundNetwork;
   /** Events older than this are deleted by the sweep once no delivery waits on them. */
   eventRetentionMs: number;
   timeoutMs: number;
@@ -400,12 +396,12 @@ export interface WebhookSettings {
 }
 
 /** The settings without any WEBHOOK_* variable. */
-export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { retry: DEFAULT_WEBHOOK_RETRY, allowPrivateUrls: false, network: publicOnlyNetwork(), eventRetentionMs: 90 * 24 * 60 * 60 * 1000, timeoutMs: 10_000, sweepEveryMs: 30_000, sweepGraceMs: 10_000 };
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { retry: DEFAULT_WEBHOOK_RETRY, allowPrivateUrls: false, eventRetentionMs: 90 * 24 * 60 * 60 * 1000, timeoutMs: 10_000, sweepEveryMs: 30_000, sweepGraceMs: 10_000 };
 
 /** Private addresses are refused in production unless the setting (`allow`) says otherwise, and allowed elsewhere. */
 const allowsPrivate = (allow: 'true' | 'false' | undefined, nodeEnv: string | undefined) => (allow ? allow === 'true' : nodeEnv !== 'production');
 
-export function webhookSettingsOf(config: Config, lookup?: HostLookup): WebhookSettings {
+export function webhookSettingsOf(config: Config): WebhookSettings {
   const allowPrivateUrls = allowsPrivate(config.WEBHOOK_ALLOW_PRIVATE_URLS, config.NODE_ENV);
   return {
     retry: {
@@ -414,7 +410,6 @@ export function webhookSettingsOf(config: Config, lookup?: HostLookup): WebhookS
       giveUpAfterMs: config.WEBHOOK_GIVE_UP_AFTER_MS,
     },
     allowPrivateUrls,
-    network: outboundNetwork({ publicOnly: !allowPrivateUrls, lookup }),
     eventRetentionMs: config.EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     sweepEveryMs: config.WEBHOOK_SWEEP_EVERY_MS,
@@ -422,7 +417,7 @@ export function webhookSettingsOf(config: Config, lookup?: HostLookup): WebhookS
   };
 }
 
-/** Where the CRMs' SDKs send their requests, and through what: the vendors' bases unless overridden (tests, fakes). */
+/** Where the CRMs' SDKs send their requests: the vendors' bases unless overridden (tests, fakes). */
 export interface CrmEndpoints {
   hubspot?: string;
   /** Replaces every Salesforce connector's instance_url. */
@@ -430,17 +425,16 @@ export interface CrmEndpoints {
   pipedrive?: string;
   /** SALESFORCE_ALLOWED_DOMAINS: domains beyond Salesforce's own that a connector's URLs may name. */
   salesforceDomains?: readonly string[];
-  /** The public-address guard the SDKs connect through (CRM_ALLOW_PRIVATE_URLS); unset: guarded. */
-  network?: OutboundNetwork;
+  /** CRM_ALLOW_PRIVATE_URLS: the SDKs may connect to private, loopback and link-local addresses (unset: they may not). */
+  allowPrivateUrls?: boolean;
 }
 
 export const crmEndpointsOf = (
   config: Pick<Config, 'HUBSPOT_API_URL' | 'SALESFORCE_API_URL' | 'PIPEDRIVE_API_URL' | 'SALESFORCE_ALLOWED_DOMAINS' | 'CRM_ALLOW_PRIVATE_URLS' | 'NODE_ENV'>,
-  lookup?: HostLookup,
 ): CrmEndpoints => ({
   hubspot: config.HUBSPOT_API_URL,
   salesforce: config.SALESFORCE_API_URL,
   pipedrive: config.PIPEDRIVE_API_URL,
   salesforceDomains: config.SALESFORCE_ALLOWED_DOMAINS,
-  network: outboundNetwork({ publicOnly: !allowsPrivate(config.CRM_ALLOW_PRIVATE_URLS, config.NODE_ENV), lookup }),
+  allowPrivateUrls: allowsPrivate(config.CRM_ALLOW_PRIVATE_URLS, config.NODE_ENV),
 });

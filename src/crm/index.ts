@@ -1,6 +1,6 @@
 import type { CrmEndpoints } from '../config/index';
 import type { Crm } from '../domain';
-import { publicOnlyNetwork } from '../net/outbound';
+import { publicOnlyNetwork, type OutboundNetwork } from '../net/outbound';
 import { hubspotApi } from './hubspot';
 import { pipedriveApi } from './pipedrive';
 import { salesforceApi } from './salesforce';
@@ -10,9 +10,11 @@ export type { CrmApi, CrmRecord } from './types';
 export { CrmRequestFailed } from './types';
 export { verifyBasicAuth, verifyHubspotSignature, hubspotSignatureV3, HUBSPOT_SIGNATURE_MAX_AGE_MS } from './signatures';
 
-/** The CRM's SDK client for one connector: its plain settings and its opened credentials, connecting through `endpoints.network`. */
-export function crmApiOf(crm: Crm, settings: Record<string, string>, secrets: Record<string, string>, endpoints: CrmEndpoints = {}): CrmApi {
-  const network = endpoints.network ?? publicOnlyNetwork();
+/**
+ * The CRM's SDK client for one connector: its plain settings and its opened credentials, connecting
+ * through `network` (the public-address guard by default).
+ */
+export function crmApiOf(crm: Crm, settings: Record<string, string>, secrets: Record<string, string>, endpoints: CrmEndpoints = {}, network: OutboundNetwork = publicOnlyNetwork()): CrmApi {
   switch (crm) {
     case 'hubspot':
       return hubspotApi(secrets.access_token, endpoints.hubspot, network);

@@ -23,6 +23,7 @@ import { resealStoredSecrets } from '../use-cases/secrets/reseal';
 import { numberCarrierOf, numberCarriers, type NumberCarriers } from '../carriers/numbers';
 import { numberAccounts } from '../use-cases/numbers/accounts';
 import type { HostLookup } from '../net/public-address';
+import { outboundNetworksOf, type OutboundNetwork } from '../net/outbound';
 
 /** What every process of the service is built from: opened once from validated config. */
 export interface Services {
@@ -53,6 +54,12 @@ export interface Services {
   admission: Admissions;
   /** The CRMs' REST bases when not the vendors' (HUBSPOT_API_URL, SALESFORCE_API_URL, PIPEDRIVE_API_URL). */
   crmEndpoints: CrmEndpoints;
+  /**
+   * What the event webhooks and the `webhook` provider (WEBHOOK_ALLOW_PRIVATE_URLS), and the CRMs' SDKs
+   * (CRM_ALLOW_PRIVATE_URLS) connect through: the public-address guard, checked as sockets open.
+   */
+  webhookNetwork: OutboundNetwork;
+  crmNetwork: OutboundNetwork;
   /** Marks each accepted message whose workflow start succeeded, a few at a time (the reconciler's recent pass reads the rest). */
   messageStarts: MessageStartConfirmations;
   /** Closes what `openServices` opened (not what was handed in as an override), after the pending webhook hand-overs. */
@@ -82,7 +89,8 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
     const temporal = overrides.temporal ?? (await connectTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.temporalConnection, dataConverter));
     if (!overrides.temporal) closers.push(() => temporal.connection.close());
     const taskQueue = overrides.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
-    const webhooks = webhookSettingsOf(config, overrides.hostLookup);
+    const webhooks = webhookSettingsOf(config);
+    const networks = outboundNetworksOf(config, overrides.hostLookup);
     outbox = deliveryOutbox({ prisma, temporal, taskQueue, retry: webhooks.retry }, (error) =>
       logger.warn({ event: 'webhook.hand_over_failed', err: error }, 'webhook deliveries left to the sweep'),
     );
@@ -95,7 +103,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       config,
       prisma,
       temporal,
-      provider: overrides.provider ?? createProvider(config, prisma, carriers, webhooks.network),
+      provider: overrides.provider ?? createProvider(config, prisma, carriers, networks.webhooks),
       secrets,
       carrier,
       carriers,
@@ -110,7 +118,9 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       campaigns: { chunkSize: config.MESSAGE_BATCH_CHUNK_SIZE, concurrency: config.MESSAGE_BATCH_CONCURRENCY, ratePerSecond: config.MESSAGE_SEND_RATE_PER_SECOND },
       admission: overrides.admission ?? createAdmissions(admissionLimits({ messages: config.MESSAGE_STARTS_IN_FLIGHT, assign: config.ASSIGN_REQUESTS_IN_FLIGHT })),
       messageStarts,
-      crmEndpoints: crmEndpointsOf(config, overrides.hostLookup),
+      crmEndpoints: crmEndpointsOf(config),
+      webhookNetwork: networks.webhooks,
+      crmNetwork: networks.crm,
       stop: async () => {
         for (const close of closers.reverse()) await close();
       },

@@ -2,6 +2,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { crmEndpointsOf, webhookSettingsOf, type Config } from '../config/index';
 import { isLocalName, isPublicAddress, systemLookup, type HostLookup } from './public-address';
 
 /*
@@ -127,5 +128,13 @@ export function outboundNetwork(options: { publicOnly: boolean; lookup?: HostLoo
       return agentsOf().https;
     },
     agentFor: (url) => (new URL(url).protocol === 'https:' ? agentsOf().https : agentsOf().http),
+  };
+}
+
+/** The networks of a process: its event webhooks' and `webhook` provider's (WEBHOOK_ALLOW_PRIVATE_URLS), its CRMs' (CRM_ALLOW_PRIVATE_URLS). */
+export function outboundNetworksOf(config: Config, lookup?: HostLookup): { webhooks: OutboundNetwork; crm: OutboundNetwork } {
+  return {
+    webhooks: outboundNetwork({ publicOnly: !webhookSettingsOf(config).allowPrivateUrls, lookup }),
+    crm: outboundNetwork({ publicOnly: !crmEndpointsOf(config).allowPrivateUrls, lookup }),
   };
 }

@@ -4,8 +4,8 @@ import { fetch } from 'undici';
 import { createProvider, type OutgoingMessage } from '../../src/activities/providers';
 import { createWebhookProvider } from '../../src/activities/providers/webhook';
 import { postWebhook } from '../../src/activities/webhooks/post';
-import { crmEndpointsOf, loadConfig, webhookSettingsOf } from '../../src/config/index';
-import { isNonPublicAddressRefusal, outboundNetwork } from '../../src/net/outbound';
+import { loadConfig } from '../../src/config/index';
+import { isNonPublicAddressRefusal, outboundNetwork, outboundNetworksOf } from '../../src/net/outbound';
 import type { HostLookup } from '../../src/net/public-address';
 import { startCountingListener, type CountingListener } from '../support/counting-listener';
 
@@ -51,8 +51,8 @@ test('without the guard the stand-in resolver is what connects: a name it resolv
 });
 
 test('production webhook settings refuse a receiver whose name resolves to 127.0.0.1, and nothing reaches it', async () => {
-  const settings = webhookSettingsOf(loadConfig({ NODE_ENV: 'production' }), toLoopback);
-  expect(await postWebhook(urlOn('hooks.example.test'), {}, '{}', 5000, settings)).toEqual({ kind: 'refused', statusCode: null, error: NOT_PUBLIC, gone: false });
+  const { webhooks } = outboundNetworksOf(loadConfig({ NODE_ENV: 'production' }), toLoopback);
+  expect(await postWebhook(urlOn('hooks.example.test'), {}, '{}', 5000, { network: webhooks })).toEqual({ kind: 'refused', statusCode: null, error: NOT_PUBLIC, gone: false });
   expect(listener.connections).toBe(0);
 });
 
@@ -113,10 +113,11 @@ test('the webhook provider refuses a rebinding name at connect time; without the
 });
 
 test('production guards webhooks and CRM APIs unless told otherwise; development and tests do not', () => {
-  expect(webhookSettingsOf(loadConfig({ NODE_ENV: 'production' })).network.publicOnly).toBe(true);
-  expect(crmEndpointsOf(loadConfig({ NODE_ENV: 'production' })).network!.publicOnly).toBe(true);
-  expect(crmEndpointsOf(loadConfig({ NODE_ENV: 'production', CRM_ALLOW_PRIVATE_URLS: 'true' })).network!.publicOnly).toBe(false);
-  expect(crmEndpointsOf(loadConfig({ NODE_ENV: 'development' })).network!.publicOnly).toBe(false);
-  expect(crmEndpointsOf(loadConfig({ NODE_ENV: 'test', CRM_ALLOW_PRIVATE_URLS: 'false' })).network!.publicOnly).toBe(true);
+  const networks = (env: Record<string, string>) => outboundNetworksOf(loadConfig(env));
+  expect(networks({ NODE_ENV: 'production' })).toMatchObject({ webhooks: { publicOnly: true }, crm: { publicOnly: true } });
+  expect(networks({ NODE_ENV: 'development' })).toMatchObject({ webhooks: { publicOnly: false }, crm: { publicOnly: false } });
+  expect(networks({ NODE_ENV: 'production', CRM_ALLOW_PRIVATE_URLS: 'true' })).toMatchObject({ webhooks: { publicOnly: true }, crm: { publicOnly: false } });
+  expect(networks({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' })).toMatchObject({ webhooks: { publicOnly: false }, crm: { publicOnly: true } });
+  expect(networks({ NODE_ENV: 'test', CRM_ALLOW_PRIVATE_URLS: 'false' }).crm.publicOnly).toBe(true);
   expect(() => loadConfig({ CRM_ALLOW_PRIVATE_URLS: 'yes' })).toThrow('CRM_ALLOW_PRIVATE_URLS');
 });

@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import type { Prisma } from '../../db/prisma';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { CrmEndpoints } from '../../config/index';
+import type { OutboundNetwork } from '../../net/outbound';
 import type { SecretBox } from '../../secrets/secret-box';
 import { deleteCrmConnector, getCrmConnector, putCrmConnector } from '../../use-cases/integrations/connectors';
 import { crmOf } from '../../use-cases/integrations/request';
@@ -18,6 +19,8 @@ export interface IntegrationRoutesDeps {
   taskQueue: string;
   /** The CRMs' REST bases when not the vendors' (the sweep lists records through them). */
   crmEndpoints?: CrmEndpoints;
+  /** What the sweep's SDK calls connect through (the public-address guard in production). */
+  crmNetwork?: OutboundNetwork;
 }
 
 /** Where a CRM posts: PUBLIC_BASE_URL, else the origin this request came to. */
