@@ -8,6 +8,8 @@ import { loadConfig } from '../../src/config/index';
 import { isNonPublicAddressRefusal, outboundNetwork, outboundNetworksOf } from '../../src/net/outbound';
 import type { HostLookup } from '../../src/net/public-address';
 import { startCountingListener, type CountingListener } from '../support/counting-listener';
+import { eventually } from '../support/helpers';
+import { startTestStack, type TestStack } from '../support/stack';
 
 /*
  * The public-address guard where sockets are opened: whatever a name resolves to when the connection is
@@ -120,4 +122,33 @@ test('production guards webhooks and CRM APIs unless told otherwise; development
   expect(networks({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' })).toMatchObject({ webhooks: { publicOnly: false }, crm: { publicOnly: true } });
   expect(networks({ NODE_ENV: 'test', CRM_ALLOW_PRIVATE_URLS: 'false' }).crm.publicOnly).toBe(true);
   expect(() => loadConfig({ CRM_ALLOW_PRIVATE_URLS: 'yes' })).toThrow('CRM_ALLOW_PRIVATE_URLS');
+});
+
+describe('an event webhook of a stack guarded as in production', () => {
+  let stack: TestStack;
+  // Per name: public to the first question (the subscription's early check), 127.0.0.1 after (the socket's).
+  const asked = new Map<string, number>();
+  const rebinding: HostLookup = async (host) => {
+    asked.set(host, (asked.get(host) ?? 0) + 1);
+    return [{ address: asked.get(host) === 1 ? PUBLIC_ADDRESS : '127.0.0.1' }];
+  };
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }, hostLookup: rebinding });
+  });
+  afterAll(() => stack?.stop());
+
+  test('a receiver name rebound to 127.0.0.1 after the check fails its delivery as not public; nothing reaches the listener', async () => {
+    const token = stack.token('rebinding-user');
+    const created = await stack.api('POST', '/webhooks', { token, body: { url: urlOn('rebind-stack.example.test') } });
+    expect(created.status).toBe(201);
+    expect((await stack.api('POST', '/clients', { token, body: { _id: 'c1', phone: '+14155550100' } })).status).toBe(201);
+    expect((await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'hi', delay: '1h' } })).status).toBe(202);
+    const [delivery] = await eventually(async () => {
+      const listed = (await stack.api('GET', `/webhooks/${created.body._id}/deliveries`, { token })).body.deliveries;
+      return listed.length && listed[0].status !== 'pending' ? listed : undefined;
+    });
+    expect(delivery).toMatchObject({ status: 'failed', last_status_code: null, last_error: NOT_PUBLIC });
+    expect(asked.get('rebind-stack.example.test')).toBeGreaterThanOrEqual(2);
+    expect(listener.connections).toBe(0);
+  });
 });
