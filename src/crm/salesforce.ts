@@ -45,7 +45,10 @@ function failure(action: string, error: unknown): CrmRequestFailed {
   // No Salesforce error code: the request did not get an answer (refused, reset, timed out).
   const passing = !code || PASSING.has(code) || /^E[A-Z]+$/.test(code);
   const status = code?.startsWith('ERROR_HTTP_') ? Number(code.slice(11)) : undefined;
-  if (code) logCrmFailure('Salesforce', action, status, code);
+  // A refused token renewal names its OAuth error (`invalid_grant`) as the error's name instead.
+  const name = (error as { name?: unknown }).name;
+  const oauthError = !code && typeof name === 'string' && /^(?:[a-z_]+|ERROR_HTTP_\d+)$/.test(name) ? name : undefined;
+  if (code || oauthError) logCrmFailure('Salesforce', action, status, code ?? oauthError);
   const said = status ? ` (HTTP ${status})` : code ? ' (an error answer: its code is in the service\'s log)' : ' (no answer)';
   return new CrmRequestFailed(`Salesforce refused to ${action}${said}`, status, !passing);
 }
