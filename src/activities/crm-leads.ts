@@ -2,6 +2,7 @@ import { Context, heartbeat, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { CrmEndpoints } from '../config/index';
+import type { OutboundNetwork } from '../net/outbound';
 import { CrmRequestFailed } from '../crm';
 import type { Prisma } from '../db/prisma';
 import { CrmFailureType, type ProcessCrmLeadInput } from '../domain';
@@ -18,6 +19,8 @@ export interface CrmLeadActivityDeps {
   secrets: SecretBox;
   /** The CRMs' REST bases when not the vendors' (tests, the fakes of npm start). */
   crmEndpoints?: CrmEndpoints;
+  /** What the CRMs' SDKs connect through (the public-address guard in production). */
+  crmNetwork?: OutboundNetwork;
 }
 
 const HEARTBEAT_EVERY_MS = 3_000;

@@ -18,6 +18,9 @@ const optional = z
   .transform((v) => (v && v.trim() ? v : undefined));
 
 /** RFC 7519's registered claims, which name no business. */
+/** A DNS name of two labels or more, its last one not a number (an address is not a domain). */
+const DOMAIN_NAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
 const REGISTERED_CLAIMS = ['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti'];
 
 export const envSchema = z.object({
@@ -91,6 +94,19 @@ export const envSchema = z.object({
   HUBSPOT_API_URL: optional.pipe(z.string().url().optional()),
   SALESFORCE_API_URL: optional.pipe(z.string().url().optional()),
   PIPEDRIVE_API_URL: optional.pipe(z.string().url().optional()),
+  /**
+   * More domains whose subdomains Salesforce connectors' instance_url and login_url may name (a
+   * partner's or government cloud), comma-separated (`example.com` or `*.example.com`); Salesforce's own are always allowed.
+   */
+  SALESFORCE_ALLOWED_DOMAINS: optional.transform((list, ctx) => {
+    const domains = list ? list.split(',').map((d) => d.trim().toLowerCase().replace(/^\*?\./, '')).filter(Boolean) : [];
+    for (const domain of domains) {
+      if (!DOMAIN_NAME.test(domain)) ctx.addIssue({ code: 'custom', message: `${domain} is not a domain name such as example.com` });
+    }
+    return domains;
+  }),
+  /** CRM APIs on private, loopback or link-local addresses: refused in production, allowed elsewhere by default (the fakes). */
+  CRM_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).optional(),
   /** `1`: npm start runs local fakes of HubSpot, Salesforce and Pipedrive and points the SDKs at them (development only). */
   CRM_FAKES: optional.pipe(z.enum(['0', '1']).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -402,14 +418,18 @@ export interface WebhookSettings {
 /** The settings without any WEBHOOK_* variable. */
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { retry: DEFAULT_WEBHOOK_RETRY, allowPrivateUrls: false, eventRetentionMs: 90 * 24 * 60 * 60 * 1000, timeoutMs: 10_000, sweepEveryMs: 30_000, sweepGraceMs: 10_000 };
 
+/** Private addresses are refused in production unless the setting (`allow`) says otherwise, and allowed elsewhere. */
+const allowsPrivate = (allow: 'true' | 'false' | undefined, nodeEnv: string | undefined) => (allow ? allow === 'true' : nodeEnv !== 'production');
+
 export function webhookSettingsOf(config: Config): WebhookSettings {
+  const allowPrivateUrls = allowsPrivate(config.WEBHOOK_ALLOW_PRIVATE_URLS, config.NODE_ENV);
   return {
     retry: {
       initialIntervalMs: config.WEBHOOK_RETRY_INITIAL_MS,
       maximumIntervalMs: Math.max(config.WEBHOOK_RETRY_MAX_INTERVAL_MS, config.WEBHOOK_RETRY_INITIAL_MS),
       giveUpAfterMs: config.WEBHOOK_GIVE_UP_AFTER_MS,
     },
-    allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS ? config.WEBHOOK_ALLOW_PRIVATE_URLS === 'true' : config.NODE_ENV !== 'production',
+    allowPrivateUrls,
     eventRetentionMs: config.EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     sweepEveryMs: config.WEBHOOK_SWEEP_EVERY_MS,
@@ -423,10 +443,18 @@ export interface CrmEndpoints {
   /** Replaces every Salesforce connector's instance_url. */
   salesforce?: string;
   pipedrive?: string;
+  /** SALESFORCE_ALLOWED_DOMAINS: domains beyond Salesforce's own that a connector's URLs may name. */
+  salesforceDomains?: readonly string[];
+  /** CRM_ALLOW_PRIVATE_URLS: the SDKs may connect to private, loopback and link-local addresses (unset: they may not). */
+  allowPrivateUrls?: boolean;
 }
 
-export const crmEndpointsOf = (config: Pick<Config, 'HUBSPOT_API_URL' | 'SALESFORCE_API_URL' | 'PIPEDRIVE_API_URL'>): CrmEndpoints => ({
+export const crmEndpointsOf = (
+  config: Pick<Config, 'HUBSPOT_API_URL' | 'SALESFORCE_API_URL' | 'PIPEDRIVE_API_URL' | 'SALESFORCE_ALLOWED_DOMAINS' | 'CRM_ALLOW_PRIVATE_URLS' | 'NODE_ENV'>,
+): CrmEndpoints => ({
   hubspot: config.HUBSPOT_API_URL,
   salesforce: config.SALESFORCE_API_URL,
   pipedrive: config.PIPEDRIVE_API_URL,
+  salesforceDomains: config.SALESFORCE_ALLOWED_DOMAINS,
+  allowPrivateUrls: allowsPrivate(config.CRM_ALLOW_PRIVATE_URLS, config.NODE_ENV),
 });

@@ -1,4 +1,5 @@
 import { Client } from '@hubspot/api-client';
+import { publicOnlyNetwork, type OutboundNetwork } from '../net/outbound';
 import { failureOfStatus, ianaOfHubspotZone, type CrmApi, type CrmRecord } from './types';
 
 /* HubSpot through its SDK: contacts read and their `hubspot_owner_id` written (CRM API v3). */
@@ -6,16 +7,21 @@ import { failureOfStatus, ianaOfHubspotZone, type CrmApi, type CrmRecord } from 
 export const HUBSPOT_API_URL = 'https://api.hubapi.com';
 const PROPERTIES = ['firstname', 'lastname', 'phone', 'mobilephone', 'hs_timezone', 'hubspot_owner_id'];
 
-type SdkError = { code?: number; headers?: Record<string, string> };
+/** The SDK's ApiException: the status as `code`, HubSpot's error answer as `body` (its code is `category`). */
+type SdkError = { code?: unknown; headers?: Record<string, string>; body?: { category?: unknown; subCategory?: unknown } };
 
 function failure(action: string, error: unknown) {
-  const { code, headers } = (error ?? {}) as SdkError;
-  return failureOfStatus('HubSpot', action, typeof code === 'number' && code > 0 ? code : undefined, headers?.['retry-after']);
+  const { code, headers, body } = (error ?? {}) as SdkError;
+  const status = typeof code === 'number' && code > 0 ? code : undefined;
+  const crmCode = typeof body === 'object' && body ? (body.subCategory ?? body.category) : undefined;
+  return failureOfStatus('HubSpot', action, status, headers?.['retry-after'], error, crmCode);
 }
 
-export function hubspotApi(accessToken: string, basePath = HUBSPOT_API_URL): CrmApi {
+/** `network`: what the SDK connects through (the public-address guard in production); unset, guarded. */
+export function hubspotApi(accessToken: string, basePath = HUBSPOT_API_URL, network: OutboundNetwork = publicOnlyNetwork()): CrmApi {
   // Retries are the workflow's (they honour Retry-After across worker restarts), not the SDK's.
-  const client = new Client({ accessToken, basePath, numberOfApiCallRetries: 0 });
+  // With an agent the SDK sends through node:http, which connects through the guard's lookup.
+  const client = new Client({ accessToken, basePath, numberOfApiCallRetries: 0, httpAgent: network.agentFor(basePath) });
   return {
     async fetchRecord(recordId): Promise<CrmRecord | null> {
       try {

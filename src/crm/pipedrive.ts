@@ -1,3 +1,4 @@
+import { publicOnlyNetwork, type OutboundNetwork } from '../net/outbound';
 import { failureOfStatus, type CrmApi, type CrmRecord } from './types';
 
 /* Pipedrive through its SDK: persons (API v2) and leads (API v1), read and their owner_id written. */
@@ -8,22 +9,37 @@ const sdkV2 = () => require('pipedrive/v2') as typeof import('pipedrive/v2');
 
 export const PIPEDRIVE_API_URL = 'https://api.pipedrive.com';
 
-type AxiosLike = { interceptors: { response: { clear(): void; use(ok: (r: any) => any, fail: (e: any) => any): void } } };
+type AxiosLike = { interceptors: { response: { clear(): void; use(ok: (r: any) => any, fail: (e: any) => any): void } }; defaults: Record<string, unknown> };
+
+const axiosOf = (api: object) => (api as unknown as { axios: AxiosLike }).axios;
+
+/**
+ * Each API's own axios instance connects through `network` (redirects it follows too); an HTTP(S)_PROXY
+ * of the environment would connect around the guard, so none is taken.
+ */
+function connectThrough<T extends object>(api: T, network: OutboundNetwork): T {
+  Object.assign(axiosOf(api).defaults, { httpAgent: network.httpAgent, httpsAgent: network.httpsAgent, proxy: false });
+  return api;
+}
 
 /**
  * The SDK's own error interceptor rejects with the response's body alone, dropping the status and
  * Retry-After that retries need: answers are unwrapped the same way, errors kept whole.
  */
 function keepStatus<T extends object>(api: T): T {
-  const axios = (api as unknown as { axios: AxiosLike }).axios;
+  const axios = axiosOf(api);
   axios.interceptors.response.clear();
   axios.interceptors.response.use((response) => response?.data ?? response, (error) => Promise.reject(error));
   return api;
 }
 
+/** An axios error: Pipedrive's answer, whose body names its error as `errorCode` (or `error_info`'s code). */
+type SdkError = { response?: { status?: number; headers?: Record<string, string>; data?: { errorCode?: unknown; code?: unknown } } };
+
 function failure(action: string, error: unknown) {
-  const response = (error as { response?: { status?: number; headers?: Record<string, string> } }).response;
-  return failureOfStatus('Pipedrive', action, response?.status, response?.headers?.['retry-after']);
+  const response = (error as SdkError).response;
+  const data = typeof response?.data === 'object' && response.data ? response.data : undefined;
+  return failureOfStatus('Pipedrive', action, response?.status, response?.headers?.['retry-after'], error, data?.errorCode ?? data?.code);
 }
 
 const statusOf = (error: unknown) => (error as { response?: { status?: number } }).response?.status;
@@ -31,12 +47,13 @@ const statusOf = (error: unknown) => (error as { response?: { status?: number } 
 /** A lead's id is a UUID, a person's a number. */
 const isLeadId = (recordId: string) => !/^\d+$/.test(recordId);
 
-export function pipedriveApi(apiToken: string, base = PIPEDRIVE_API_URL): CrmApi {
+/** `network`: what axios (under the SDK) connects through (the public-address guard in production); unset, guarded. */
+export function pipedriveApi(apiToken: string, base = PIPEDRIVE_API_URL, network: OutboundNetwork = publicOnlyNetwork()): CrmApi {
   const root = base.replace(/\/+$/, '');
   const v1 = sdkV1();
   const v2 = sdkV2();
-  const persons = keepStatus(new v2.PersonsApi(new v2.Configuration({ apiKey: apiToken, basePath: `${root}/api/v2` })));
-  const leads = keepStatus(new v1.LeadsApi(new v1.Configuration({ apiKey: apiToken, basePath: `${root}/v1` })));
+  const persons = connectThrough(keepStatus(new v2.PersonsApi(new v2.Configuration({ apiKey: apiToken, basePath: `${root}/api/v2` }))), network);
+  const leads = connectThrough(keepStatus(new v1.LeadsApi(new v1.Configuration({ apiKey: apiToken, basePath: `${root}/v1` }))), network);
   return {
     async fetchRecord(recordId): Promise<CrmRecord | null> {
       try {

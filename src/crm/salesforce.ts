@@ -1,9 +1,23 @@
-import { CrmRequestFailed, type CrmApi, type CrmRecord } from './types';
+import type { Dispatcher } from 'undici';
+import { isNonPublicAddressRefusal, publicOnlyNetwork, type OutboundNetwork } from '../net/outbound';
+import { crmAddressNotPublic, CrmRequestFailed, logCrmFailure, type CrmApi, type CrmRecord } from './types';
 
 /* Salesforce through jsforce: Leads read and their OwnerId written, with the org's assignment rules kept out. */
 
 // Loaded on first use: a process with no Salesforce connector never needs jsforce's few hundred modules.
 const jsforce = () => require('jsforce') as typeof import('jsforce');
+const jsforceRequests = () => require('jsforce/lib/request') as typeof import('jsforce/lib/request');
+
+/**
+ * jsforce sends every request (the REST API, the token renewal, the redirects it follows) through one
+ * undici dispatcher of its module: the guard's is put there. A process has one network for its CRMs.
+ */
+let jsforceDispatcher: Dispatcher | undefined;
+function connectJsforceThrough(network: OutboundNetwork) {
+  if (jsforceDispatcher === network.dispatcher) return;
+  jsforceRequests().setDispatcher(network.dispatcher);
+  jsforceDispatcher = network.dispatcher;
+}
 
 export const SALESFORCE_API_VERSION = '62.0';
 
@@ -21,15 +35,27 @@ export interface SalesforceAccess {
 const PASSING = new Set(['REQUEST_LIMIT_EXCEEDED', 'SERVER_UNAVAILABLE', 'UNABLE_TO_LOCK_ROW', 'ERROR_HTTP_429', 'ERROR_HTTP_500', 'ERROR_HTTP_502', 'ERROR_HTTP_503', 'ERROR_HTTP_504']);
 const GONE = new Set(['NOT_FOUND', 'ENTITY_IS_DELETED', 'INVALID_CROSS_REFERENCE_KEY', 'MALFORMED_ID']);
 
+/**
+ * Our words and the status; Salesforce's error code goes to our log only (it may carry anything the
+ * org's host chose to answer).
+ */
 function failure(action: string, error: unknown): CrmRequestFailed {
+  if (isNonPublicAddressRefusal(error)) return crmAddressNotPublic('Salesforce', action);
   const code = (error as { errorCode?: string }).errorCode;
   // No Salesforce error code: the request did not get an answer (refused, reset, timed out).
   const passing = !code || PASSING.has(code) || /^E[A-Z]+$/.test(code);
   const status = code?.startsWith('ERROR_HTTP_') ? Number(code.slice(11)) : undefined;
-  return new CrmRequestFailed(`Salesforce refused to ${action}${code ? ` (${code})` : ' (no answer)'}`, status, !passing);
+  // A refused token renewal names its OAuth error (`invalid_grant`) as the error's name instead.
+  const name = (error as { name?: unknown }).name;
+  const oauthError = !code && typeof name === 'string' && /^(?:[a-z_]+|ERROR_HTTP_\d+)$/.test(name) ? name : undefined;
+  if (code || oauthError) logCrmFailure('Salesforce', action, status, code ?? oauthError);
+  const said = status ? ` (HTTP ${status})` : code ? ' (an error answer: its code is in the service\'s log)' : ' (no answer)';
+  return new CrmRequestFailed(`Salesforce refused to ${action}${said}`, status, !passing);
 }
 
-export function salesforceApi(access: SalesforceAccess): CrmApi {
+/** `network`: what jsforce connects through (the public-address guard in production); unset, guarded. */
+export function salesforceApi(access: SalesforceAccess, network: OutboundNetwork = publicOnlyNetwork()): CrmApi {
+  connectJsforceThrough(network);
   const connection = new (jsforce().Connection)({
     instanceUrl: access.instanceUrl,
     accessToken: access.accessToken,

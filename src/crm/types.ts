@@ -1,3 +1,6 @@
+import { logger } from '../logger';
+import { isNonPublicAddressRefusal } from '../net/outbound';
+
 /* What the lead workflow needs of a CRM, whichever it is: read a record, write its owner. */
 
 /** A record as this service keeps it: a client's name, phone and time zone, and who owns it in the CRM. */
@@ -43,8 +46,27 @@ export function retryAfterMsOf(value: string | null | undefined, now = Date.now(
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** A failed request by its HTTP status: 429 and 5xx (and no status: the network) may pass; other 4xx will not. */
-export function failureOfStatus(crm: string, action: string, status: number | undefined, retryAfter?: string | null): CrmRequestFailed {
+/**
+ * Our log keeps what the CRM said its error was (its code, never its text, which may echo a record),
+ * for the operator: answers and events say only our words and the status.
+ */
+export function logCrmFailure(crm: string, action: string, status: number | undefined, crmCode: unknown): void {
+  const code = typeof crmCode === 'string' || typeof crmCode === 'number' ? String(crmCode).slice(0, 100) : undefined;
+  logger.warn({ event: 'crm.request_failed', crm, action, status, code }, `${crm} refused to ${action}`);
+}
+
+/** The guard refused the CRM's address (a URL setting or an override naming our own network): final. */
+export function crmAddressNotPublic(crm: string, action: string): CrmRequestFailed {
+  return new CrmRequestFailed(`${crm} was not asked to ${action}: its address is not public (private, loopback and link-local addresses are refused)`, undefined, true);
+}
+
+/**
+ * A failed request by its HTTP status: 429 and 5xx (and no status: the network) may pass; other 4xx
+ * will not. `error` is the SDK's; `crmCode` the CRM's own code for it, logged and not repeated.
+ */
+export function failureOfStatus(crm: string, action: string, status: number | undefined, retryAfter?: string | null, error?: unknown, crmCode?: unknown): CrmRequestFailed {
+  if (isNonPublicAddressRefusal(error)) return crmAddressNotPublic(crm, action);
+  if (status !== undefined || crmCode !== undefined) logCrmFailure(crm, action, status, crmCode);
   const final = status !== undefined && status >= 400 && status < 500 && status !== 429 && status !== 408;
   return new CrmRequestFailed(`${crm} refused to ${action}${status ? ` (HTTP ${status})` : ' (no answer)'}`, status, final, retryAfterMsOf(retryAfter));
 }

@@ -22,6 +22,8 @@ import type { SecretBox } from '../secrets/secret-box';
 import { resealStoredSecrets } from '../use-cases/secrets/reseal';
 import { numberCarrierOf, numberCarriers, type NumberCarriers } from '../carriers/numbers';
 import { numberAccounts } from '../use-cases/numbers/accounts';
+import type { HostLookup } from '../net/public-address';
+import { outboundNetworksOf, type OutboundNetwork } from '../net/outbound';
 
 /** What every process of the service is built from: opened once from validated config. */
 export interface Services {
@@ -52,13 +54,22 @@ export interface Services {
   admission: Admissions;
   /** The CRMs' REST bases when not the vendors' (HUBSPOT_API_URL, SALESFORCE_API_URL, PIPEDRIVE_API_URL). */
   crmEndpoints: CrmEndpoints;
+  /**
+   * What the event webhooks and the `webhook` provider (WEBHOOK_ALLOW_PRIVATE_URLS), and the CRMs' SDKs
+   * (CRM_ALLOW_PRIVATE_URLS) connect through: the public-address guard, checked as sockets open.
+   */
+  webhookNetwork: OutboundNetwork;
+  crmNetwork: OutboundNetwork;
   /** Marks each accepted message whose workflow start succeeded, a few at a time (the reconciler's recent pass reads the rest). */
   messageStarts: MessageStartConfirmations;
   /** Closes what `openServices` opened (not what was handed in as an override), after the pending webhook hand-overs. */
   stop(): Promise<void>;
 }
 
-export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets' | 'requireBusinessNumbers'>>;
+export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets' | 'requireBusinessNumbers'>> & {
+  /** How the outbound guard resolves names (tests answer with addresses of their choosing); unset: the system's resolver. */
+  hostLookup?: HostLookup;
+};
 
 /** The one composition root: `npm start`, the API and worker processes, the benchmarks and the tests. */
 export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -79,6 +90,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
     if (!overrides.temporal) closers.push(() => temporal.connection.close());
     const taskQueue = overrides.taskQueue ?? config.TEMPORAL_TASK_QUEUE;
     const webhooks = webhookSettingsOf(config);
+    const networks = outboundNetworksOf(config, overrides.hostLookup);
     outbox = deliveryOutbox({ prisma, temporal, taskQueue, retry: webhooks.retry }, (error) =>
       logger.warn({ event: 'webhook.hand_over_failed', err: error }, 'webhook deliveries left to the sweep'),
     );
@@ -91,7 +103,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       config,
       prisma,
       temporal,
-      provider: overrides.provider ?? createProvider(config, prisma, carriers),
+      provider: overrides.provider ?? createProvider(config, prisma, carriers, networks.webhooks),
       secrets,
       carrier,
       carriers,
@@ -107,6 +119,8 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       admission: overrides.admission ?? createAdmissions(admissionLimits({ messages: config.MESSAGE_STARTS_IN_FLIGHT, assign: config.ASSIGN_REQUESTS_IN_FLIGHT })),
       messageStarts,
       crmEndpoints: crmEndpointsOf(config),
+      webhookNetwork: networks.webhooks,
+      crmNetwork: networks.crm,
       stop: async () => {
         for (const close of closers.reverse()) await close();
       },

@@ -109,7 +109,7 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
  * or without the trailing dot, `localhost.localdomain`, Debian's `ip6-localhost` …) and the domains
  * reserved for local networks (`.local`, `.localdomain`, `.internal`, `.home.arpa`).
  */
-function isLocalName(host: string): boolean {
+export function isLocalName(host: string): boolean {
   const name = host.toLowerCase().replace(/\.+$/, '');
   if (['localhost', 'localhost6', 'ip6-localhost', 'ip6-loopback', 'localdomain', 'local', 'internal', 'home.arpa'].includes(name)) return true;
   return /\.(localhost|localdomain|local|internal|home\.arpa)$/.test(name) || /^localhost6?\./.test(name);
@@ -125,7 +125,7 @@ export function namesNonPublicHost(url: URL): boolean {
 /** How a host name becomes addresses: the system resolver, or a stand-in. */
 export type HostLookup = (host: string) => Promise<readonly { address: string }[]>;
 
-const systemLookup: HostLookup = (host) => lookup(host, { all: true, verbatim: true });
+export const systemLookup: HostLookup = (host) => lookup(host, { all: true, verbatim: true });
 
 /**
  * Every address the URL's host resolves to is public (checked just before each attempt). A lookup

@@ -9,6 +9,7 @@ import type { MessageProvider } from '../activities/providers';
 import type { Carrier } from '../carriers';
 import type { Prisma } from '../db/prisma';
 import type { CrmEndpoints, TemporalConnectionOptions, WebhookSettings } from '../config/index';
+import type { OutboundNetwork } from '../net/outbound';
 import { crmServiceHandler } from '../nexus/service';
 import type { MessageStartConfirmations } from '../db/message-start-confirmations';
 import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../paths';
@@ -43,6 +44,9 @@ export interface WorkerDeps {
   messageStarts?: MessageStartConfirmations;
   /** The CRMs' REST bases when not the vendors' (CRM_* _API_URL). */
   crmEndpoints?: CrmEndpoints;
+  /** What the webhooks and the CRMs' SDKs connect through (see Services). */
+  webhookNetwork?: OutboundNetwork;
+  crmNetwork?: OutboundNetwork;
 }
 
 export interface WorkerOptions {
@@ -91,6 +95,8 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     requireBusinessNumbers: deps.requireBusinessNumbers,
     campaigns: deps.campaigns,
     crmEndpoints: deps.crmEndpoints,
+    webhookNetwork: deps.webhookNetwork,
+    crmNetwork: deps.crmNetwork,
     observeLateness: options.observeLateness,
     observeReconcilerRestart: options.observeReconcilerRestart,
   });

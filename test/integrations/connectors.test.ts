@@ -70,7 +70,7 @@ test('bad connectors are refused with the field named, and nothing is stored', a
   expectProblem(
     await put('salesforce', { agents: ['a1'], settings: { organization_id: '00D000000000001AAA', instance_url: 'http://acme.my.salesforce.com', access_token: 't' } }),
     400,
-    'Invalid settings.instance_url: must be an https URL such as https://acme.my.salesforce.com',
+    'Invalid settings.instance_url: must be an https URL on a Salesforce domain',
   );
   expectProblem(await put('zoho', { agents: ['a1'] }), 404, 'Unknown CRM zoho: one of hubspot, salesforce, pipedrive');
   expect(await stack.prisma.crmConnector.count({ where: { business: stack.business, ownerId: { not: '' }, crm: { in: ['hubspot', 'salesforce'] } } })).toBe(0);

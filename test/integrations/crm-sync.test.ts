@@ -65,7 +65,7 @@ test('the hourly sweep runs connectors side by side: a CRM that stalls delays no
     // HubSpot's connector comes first: swept one after the other, Pipedrive's would wait behind it.
     const connectors = await suite.stack.prisma.crmConnector.findMany({ where: { business: suite.stack.business }, orderBy: { crm: 'asc' } });
     expect(connectors.map((c) => c.crm)).toEqual(['hubspot', 'pipedrive']);
-    const deps = { prisma: suite.stack.prisma, secrets: suite.stack.services.secrets, temporal: suite.stack.temporal, taskQueue: suite.stack.taskQueue, crmEndpoints: { hubspot: stalledUrl, pipedrive: pipedrive.url } };
+    const deps = { prisma: suite.stack.prisma, secrets: suite.stack.services.secrets, temporal: suite.stack.temporal, taskQueue: suite.stack.taskQueue, crmEndpoints: { hubspot: stalledUrl, pipedrive: pipedrive.url }, crmNetwork: suite.stack.services.crmNetwork };
     const failures: [string, string][] = [];
     const started = Date.now();
     let ended = false;

@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { ApplicationFailure } from '@temporalio/common';
+import { fetch } from 'undici';
 import { ActivityFailureType } from '../../domain';
+import { isNonPublicAddressRefusal, outboundNetwork, type OutboundNetwork } from '../../net/outbound';
 import { retryAfterMs } from '../../retry-after';
 import type { MessageProvider, OutgoingMessage } from './types';
 
@@ -12,6 +14,8 @@ export interface WebhookOptions {
   url: string;
   secret?: string;
   timeoutMs?: number;
+  /** What it connects through: the composition root's follows WEBHOOK_ALLOW_PRIVATE_URLS; unset, no guard (tests' receivers). */
+  network?: OutboundNetwork;
 }
 
 /**
@@ -32,7 +36,7 @@ function isTransientStatus(status: number): boolean {
 const PROVIDER_REF = /^[A-Za-z0-9._:\/-]{1,200}$/;
 
 /** The receiver's `id` from a 2xx JSON answer, when it looks like a reference. */
-async function providerRefOf(response: Response): Promise<string | undefined> {
+async function providerRefOf(response: Awaited<ReturnType<typeof fetch>>): Promise<string | undefined> {
   const text = await response.text().catch(() => '');
   try {
     const id = (JSON.parse(text) as { id?: unknown }).id;
@@ -56,7 +60,7 @@ function answerOf(status: number): string {
  * and 5xx are retried (after the receiver's `Retry-After` when it sends one); any other non-2xx answer
  * is a rejection.
  */
-export function createWebhookProvider({ url, secret, timeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS }: WebhookOptions): MessageProvider {
+export function createWebhookProvider({ url, secret, timeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS, network = outboundNetwork({ publicOnly: false }) }: WebhookOptions): MessageProvider {
   return {
     name: 'webhook',
     async deliver(message: OutgoingMessage) {
@@ -68,10 +72,14 @@ export function createWebhookProvider({ url, secret, timeoutMs = DEFAULT_WEBHOOK
       };
       if (secret) headers[SIGNATURE_HEADER] = webhookSignature(secret, Math.floor(Date.now() / 1000), body);
 
-      let response: Response;
+      let response: Awaited<ReturnType<typeof fetch>>;
       try {
-        response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+        response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), dispatcher: network.dispatcher });
       } catch (error) {
+        // Final: the address will not become public by asking again.
+        if (isNonPublicAddressRefusal(error)) {
+          throw ApplicationFailure.create({ type: ActivityFailureType.ProviderRejected, message: 'Webhook address is not public: private, loopback and link-local addresses are refused', nonRetryable: true });
+        }
         const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
         throw new Error(`Webhook unreachable: ${reason}`);
       }

@@ -2,6 +2,7 @@ import { Context, heartbeat } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config/index';
+import { outboundNetwork, publicOnlyNetwork, type OutboundNetwork } from '../../net/outbound';
 import { deleteEventsCreatedBefore } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
 import { UnreadableSecret, type SecretBox } from '../../secrets/secret-box';
@@ -36,6 +37,8 @@ export interface WebhookActivityDeps {
   secrets: SecretBox;
   /** The WEBHOOK_* settings; the defaults without them. */
   webhooks?: WebhookSettings;
+  /** What deliveries connect through; unset: the guard, unless `webhooks.allowPrivateUrls`. */
+  webhookNetwork?: OutboundNetwork;
 }
 
 /** The body of every attempt of an event: the same bytes each time, built from the stored event. */
@@ -65,7 +68,8 @@ function secretsToSign(subscription: Parameters<typeof signingSecrets>[0], secre
   }
 }
 
-export function createWebhookActivities({ prisma, temporal, taskQueue, secrets, webhooks = DEFAULT_WEBHOOK_SETTINGS }: WebhookActivityDeps) {
+export function createWebhookActivities({ prisma, temporal, taskQueue, secrets, webhooks = DEFAULT_WEBHOOK_SETTINGS, webhookNetwork }: WebhookActivityDeps) {
+  const network = webhookNetwork ?? (webhooks.allowPrivateUrls ? outboundNetwork({ publicOnly: false }) : publicOnlyNetwork());
   return {
     /**
      * One attempt of one delivery: reads the event and the subscription, signs (Standard Webhooks, with
@@ -86,7 +90,7 @@ export function createWebhookActivities({ prisma, temporal, taskQueue, secrets, 
       }
       const body = eventBody(event);
       const headers = standardWebhookHeaders(secretsToSign(subscription, secrets), event.id, Math.floor(Date.now() / 1000), body);
-      const answer = await postWebhook(subscription.url, headers, body, webhooks.timeoutMs, webhooks);
+      const answer = await postWebhook(subscription.url, headers, body, webhooks.timeoutMs, { network });
       switch (answer.kind) {
         case 'delivered':
           await markWebhookDelivered(prisma, delivery.id, answer.statusCode);

@@ -1,5 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import { resolvesToPublicAddresses, type HostLookup } from '../../net/public-address';
+import { fetch } from 'undici';
+import { isNonPublicAddressRefusal, type OutboundNetwork } from '../../net/outbound';
+import { resolvesToPublicAddresses } from '../../net/public-address';
 import { retryAfterMs } from '../../retry-after';
 
 /** What one POST to a receiver came to; `error` is our own words, never the receiver's body. */
@@ -15,28 +17,28 @@ const answerText = (status: number) => `Receiver answered ${status}${STATUS_CODE
 /** A receiver's Retry-After is followed up to an hour: the backoff's own longest wait. */
 export const MAX_WEBHOOK_RETRY_AFTER_MS = 60 * 60 * 1000;
 
-/** POSTs `body` as JSON with `headers`, without following redirects, and classifies the answer. */
-export async function postWebhook(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs: number,
-  options: { allowPrivateUrls: boolean; lookup?: HostLookup } = { allowPrivateUrls: false },
-): Promise<WebhookAnswer> {
-  if (!options.allowPrivateUrls) {
+const NOT_PUBLIC = 'Receiver address is not public: private, loopback and link-local addresses are refused';
+
+/**
+ * POSTs `body` as JSON with `headers`, without following redirects, and classifies the answer. Through
+ * `network`: with its guard on, an address that is not public is refused when the name is looked up
+ * first (a clear answer early) and again when the socket is opened (whatever the name resolves to then).
+ */
+export async function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number, { network }: { network: OutboundNetwork }): Promise<WebhookAnswer> {
+  if (network.publicOnly) {
     /*
-     * A failed lookup proves nothing about the address: posting anyway would let fetch's own lookup,
-     * a moment later, reach a private one. It is retried like any other transient failure.
+     * A failed lookup proves nothing about the address: it is retried like any other transient failure
+     * rather than left to the connect-time lookup, so that the delivery says why.
      */
     let isPublic: boolean;
     try {
-      isPublic = await resolvesToPublicAddresses(new URL(url), options.lookup);
+      isPublic = await resolvesToPublicAddresses(new URL(url), network.lookup);
     } catch (error) {
       return { kind: 'transient', statusCode: null, error: `Receiver address could not be resolved: ${errorCode(error) ?? 'DNS error'}` };
     }
-    if (!isPublic) return { kind: 'refused', statusCode: null, error: 'Receiver address is not public: private, loopback and link-local addresses are refused', gone: false };
+    if (!isPublic) return { kind: 'refused', statusCode: null, error: NOT_PUBLIC, gone: false };
   }
-  let response: Response;
+  let response: Awaited<ReturnType<typeof fetch>>;
   try {
     response = await fetch(url, {
       method: 'POST',
@@ -44,8 +46,10 @@ export async function postWebhook(
       body,
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
+      dispatcher: network.dispatcher,
     });
   } catch (error) {
+    if (isNonPublicAddressRefusal(error)) return { kind: 'refused', statusCode: null, error: NOT_PUBLIC, gone: false };
     const reason = (error as Error).name === 'TimeoutError' ? `No answer within ${timeoutMs} ms` : `Receiver unreachable: ${networkErrorCode(error)}`;
     return { kind: 'transient', statusCode: null, error: reason };
   }

@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import type { Prisma } from '../../db/prisma';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { CrmEndpoints } from '../../config/index';
+import type { OutboundNetwork } from '../../net/outbound';
 import type { SecretBox } from '../../secrets/secret-box';
 import { deleteCrmConnector, getCrmConnector, listCrmConnectors, putCrmConnector } from '../../use-cases/integrations/connectors';
 import { forbidden } from '../http/problem';
@@ -21,6 +22,8 @@ export interface IntegrationRoutesDeps {
   crmEndpoints?: CrmEndpoints;
   /** Production: a connector belongs to its whole business, so its routes need tokens bound to businesses (JWT_BUSINESS_CLAIM). */
   connectorsNeedBoundTokens?: boolean;
+  /** What the sweep's SDK calls connect through (the public-address guard in production). */
+  crmNetwork?: OutboundNetwork;
 }
 
 export const CONNECTORS_NEED_BOUND_TOKENS =

@@ -3,6 +3,7 @@ import { existingAgentIds } from '../../db/agents';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
 import { CRMS, type Crm } from '../../domain';
+import type { CrmEndpoints } from '../../config/index';
 import type { SecretBox } from '../../secrets/secret-box';
 import { connectorView, crmInboundUrl } from '../../views/crm-connector';
 import { Conflict, Invalid, NotFound } from '../errors';
@@ -12,6 +13,8 @@ import { CRM_SETTINGS, parseConnectorRequest } from './request';
 export interface ConnectorDeps {
   prisma: Prisma;
   secrets: SecretBox;
+  /** Its `salesforceDomains` widen where Salesforce URLs may point. */
+  crmEndpoints?: Pick<CrmEndpoints, 'salesforceDomains'>;
 }
 
 const connectorNotFound = (crm: Crm) => new NotFound(`No ${crm} connector`);
@@ -27,7 +30,7 @@ export function openCrmSecrets(secrets: SecretBox, sealed: string): Record<strin
  * CRM reaches this service (PUBLIC_BASE_URL, else the request's origin).
  */
 export async function putCrmConnector(deps: ConnectorDeps, scope: Scope, crm: Crm, body: unknown, base: string) {
-  const request = parseConnectorRequest(crm, body);
+  const request = parseConnectorRequest(crm, body, { salesforceDomains: deps.crmEndpoints?.salesforceDomains });
   await refuseUnknownPolicy(deps.prisma, scope, request.policy);
   const named = [...new Set([...request.agents, ...Object.values(request.agentMap)])];
   const found = await existingAgentIds(deps.prisma, scope, named);

@@ -1,5 +1,6 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { CrmEndpoints } from '../../config/index';
+import type { OutboundNetwork } from '../../net/outbound';
 import { crmApiOf } from '../../crm';
 import { findClient, upsertClient } from '../../db/clients';
 import { findBusinessConnector } from '../../db/crm-connectors';
@@ -36,6 +37,8 @@ export interface LeadDeps {
   temporal: TemporalClient;
   taskQueue: string;
   crmEndpoints?: CrmEndpoints;
+  /** What the CRMs' SDKs connect through (the public-address guard in production). */
+  crmNetwork?: OutboundNetwork;
   /** How long an assignment request waits for its workflow. */
   assignTimeoutMs?: number;
 }
@@ -46,7 +49,7 @@ export const connectorGone = (input: ProcessCrmLeadInput) => new NotFound(`The b
 async function connectorOf(deps: LeadDeps, input: ProcessCrmLeadInput) {
   const connector = await findBusinessConnector(deps.prisma, input.business, input.crm);
   if (!connector) throw connectorGone(input);
-  const api = crmApiOf(input.crm, connector.settings as Record<string, string>, openCrmSecrets(deps.secrets, connector.secrets), deps.crmEndpoints);
+  const api = crmApiOf(input.crm, connector.settings as Record<string, string>, openCrmSecrets(deps.secrets, connector.secrets), deps.crmEndpoints, deps.crmNetwork);
   return { connector, api, scope: { business: connector.business, ownerId: connector.ownerId } };
 }
 

@@ -26,20 +26,36 @@ export const CRM_SETTINGS: Record<Crm, { plain: readonly string[]; secret: reado
 const SALESFORCE_ORG_ID = /^00D[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?$/;
 const CRM_OWNER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-function isHttpsUrl(value: string): boolean {
+/** Salesforce's own domains: an org's instance and login URLs are on their subdomains. */
+export const SALESFORCE_DOMAINS = ['salesforce.com', 'force.com', 'salesforce-setup.com', 'cloudforce.com', 'database.com'] as const;
+
+/**
+ * An https URL on a subdomain of one of `domains`, without credentials. The service sends the
+ * connector's token there: any other host could be our own network (`https://169.254.169.254`,
+ * `https://2130706433`, which the URL parser reads as 127.0.0.1) or a stranger's.
+ */
+function isSalesforceUrl(value: string, domains: readonly string[]): boolean {
+  let url: URL;
   try {
-    return new URL(value).protocol === 'https:';
+    url = new URL(value);
   } catch {
     return false;
   }
+  if (url.protocol !== 'https:' || url.username || url.password) return false;
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  return domains.some((domain) => host.endsWith(`.${domain}`));
 }
 
+const NOT_SALESFORCE = 'must be an https URL on a Salesforce domain';
+
 /** Per-setting rules beyond "a string": a URL where one is meant, Salesforce's org id form. */
-const SETTING_RULES: Record<string, (value: string) => string | undefined> = {
-  organization_id: (v) => (SALESFORCE_ORG_ID.test(v) ? undefined : 'must be a Salesforce organization id (00D…, 15 or 18 characters)'),
-  instance_url: (v) => (isHttpsUrl(v) ? undefined : 'must be an https URL such as https://acme.my.salesforce.com'),
-  login_url: (v) => (isHttpsUrl(v) ? undefined : 'must be an https URL such as https://login.salesforce.com'),
-};
+function settingRules(salesforceDomains: readonly string[]): Record<string, (value: string) => string | undefined> {
+  return {
+    organization_id: (v) => (SALESFORCE_ORG_ID.test(v) ? undefined : 'must be a Salesforce organization id (00D…, 15 or 18 characters)'),
+    instance_url: (v) => (isSalesforceUrl(v, salesforceDomains) ? undefined : NOT_SALESFORCE),
+    login_url: (v) => (isSalesforceUrl(v, salesforceDomains) ? undefined : NOT_SALESFORCE),
+  };
+}
 
 const connectorRequest = z.object({
   agents: z
@@ -72,8 +88,11 @@ export function crmOf(name: string): Crm {
   return name as Crm;
 }
 
-/** The body's checks, in order: its shape, then whom to assign, then each setting. A 400 names the first bad field. */
-export function parseConnectorRequest(crm: Crm, body: unknown): ConnectorRequest {
+/**
+ * The body's checks, in order: its shape, then whom to assign, then each setting. A 400 names the first
+ * bad field. `salesforceDomains`: more domains than Salesforce's own (SALESFORCE_ALLOWED_DOMAINS).
+ */
+export function parseConnectorRequest(crm: Crm, body: unknown, options: { salesforceDomains?: readonly string[] } = {}): ConnectorRequest {
   const fields = parseBody(connectorRequest, body);
   if (!fields.agents && !fields.policy) throw new Invalid('Missing agents: name the agents to assign (or a routing policy)');
   if (fields.agents && fields.policy) throw new Invalid('Invalid policy: name the agents to assign or a routing policy, not both');
@@ -81,13 +100,14 @@ export function parseConnectorRequest(crm: Crm, body: unknown): ConnectorRequest
   const agentMap = fields.agent_map ?? {};
   if (Object.keys(agentMap).length > MAX_AGENT_MAP_ENTRIES) throw new Invalid(`Invalid agent_map: at most ${MAX_AGENT_MAP_ENTRIES} entries`);
   const known = CRM_SETTINGS[crm];
+  const rules = settingRules([...SALESFORCE_DOMAINS, ...(options.salesforceDomains ?? [])]);
   const settings: Record<string, string> = {};
   const secrets: Record<string, string> = {};
   for (const [name, value] of Object.entries(fields.settings ?? {})) {
     const isSecret = known.secret.includes(name);
     if (!isSecret && !known.plain.includes(name)) throw new Invalid(`Invalid settings.${name}: not a ${crm} setting (${[...known.plain, ...known.secret].join(', ')})`);
     if (typeof value !== 'string' || value.length === 0 || value.length > MAX_SETTING_LENGTH) throw new Invalid(`Invalid settings.${name}: must be a non-empty string of at most ${MAX_SETTING_LENGTH} characters`);
-    const broken = SETTING_RULES[name]?.(value);
+    const broken = rules[name]?.(value);
     if (broken) throw new Invalid(`Invalid settings.${name}: ${broken}`);
     (isSecret ? secrets : settings)[name] = value;
   }

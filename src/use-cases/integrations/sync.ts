@@ -1,4 +1,5 @@
 import type { CrmEndpoints } from '../../config/index';
+import type { OutboundNetwork } from '../../net/outbound';
 import { CrmRequestFailed, crmApiOf } from '../../crm';
 import { findOwnConnector, listConnectors } from '../../db/crm-connectors';
 import { recordsWithCreation, recordsWithStaleEvents } from '../../db/crm-inbound-events';
@@ -25,7 +26,7 @@ export const SWEEP_MAX_RECORDS = 1000;
 /** An event not handled after this is handed over again. */
 export const STALE_EVENT_GRACE_MS = 5 * 60 * 1000;
 
-export type SyncDeps = InboundDeps & { crmEndpoints?: CrmEndpoints };
+export type SyncDeps = InboundDeps & { crmEndpoints?: CrmEndpoints; crmNetwork?: OutboundNetwork };
 
 export interface SyncOutcome {
   /** Records the CRM created in the window. */
@@ -38,7 +39,7 @@ export interface SyncOutcome {
 
 async function syncConnector(deps: SyncDeps, connector: CrmConnector, now: Date): Promise<SyncOutcome> {
   const crm = connector.crm as Crm;
-  const api = crmApiOf(crm, connector.settings as Record<string, string>, openCrmSecrets(deps.secrets, connector.secrets), deps.crmEndpoints);
+  const api = crmApiOf(crm, connector.settings as Record<string, string>, openCrmSecrets(deps.secrets, connector.secrets), deps.crmEndpoints, deps.crmNetwork);
   const listed = await api.listCreatedSince(new Date(now.getTime() - SWEEP_WINDOW_MS), SWEEP_MAX_RECORDS);
   const known = await recordsWithCreation(deps.prisma, connector.business, crm, listed);
   const erased = await erasedAmong(deps, connector.business, crm, listed.filter((id) => !known.has(id)));

@@ -32,7 +32,7 @@ const connector = {
 const settingsDescription =
   'The CRM\'s settings. A setting left out keeps its stored value. Credentials are encrypted at rest (AES-256-GCM under `SECRETS_KEY`) and never answered back nor logged; ' +
   'the others are shown back. HubSpot: `client_secret`, `access_token` (a private app\'s token, or an OAuth access token), `app_id`. ' +
-  'Salesforce: `organization_id` (00D…), `instance_url` (https), `access_token`, optionally `refresh_token`, `client_id`, `client_secret`, `login_url` to refresh it. ' +
+  'Salesforce: `organization_id` (00D…), `instance_url` (https on a Salesforce domain: *.salesforce.com, *.force.com, *.salesforce-setup.com, *.cloudforce.com, *.database.com, or one SALESFORCE_ALLOWED_DOMAINS adds; `login_url` alike), `access_token`, optionally `refresh_token`, `client_id`, `client_secret`, `login_url` to refresh it. ' +
   'Pipedrive: `api_token`, `webhook_user`, `webhook_password` (the HTTP Basic credentials set on the webhook).';
 
 /** Every connector route's 403: a token bound to another business, or, in production, a token bound to none. */
@@ -111,7 +111,7 @@ export const integrationsApi: ApiPart = {
             noAgents: 'Missing agents: name the agents to assign (or a routing policy)',
             unknownAgent: 'Invalid agents: no agent a9',
             missingSetting: 'Missing settings.client_secret: a hubspot connector needs client_secret, access_token',
-            badSetting: 'Invalid settings.instance_url: must be an https URL such as https://acme.my.salesforce.com',
+            badSetting: 'Invalid settings.instance_url: must be an https URL on a Salesforce domain',
           }),
           404: problem(404, 'No such CRM.', { ...unknownCrm, ...NO_ROUTE_EXAMPLE }),
           403: CONNECTOR_FORBIDDEN,
