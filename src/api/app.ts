@@ -17,7 +17,7 @@ import { httpMetrics, type HttpMetrics } from './http/metrics';
 import { perUserRateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
 import { singleValuedHeaders, storableBody } from './http/request-guards';
-import { BUSINESS_PATTERN, INVALID_BUSINESS } from '../use-cases/input/validation';
+import { BUSINESS_CHARACTERS, BUSINESS_PATTERN, INVALID_BUSINESS } from '../use-cases/input/validation';
 import { badRequest } from './http/problem';
 import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
 import { BATCH_BODY_LIMIT, messageBatchesRouter } from './messages/batch-routes';
@@ -81,8 +81,13 @@ export function createApp(deps: AppDeps): Express {
   app.use(crmInboundRouter({ ...deps, logger }));
 
   const business = Router({ mergeParams: true });
-  // Before the token: a name that can never be a business is refused alike for everyone.
-  business.use((req, _res, next) => (BUSINESS_PATTERN.test(req.params.business as string) ? next() : next(badRequest(INVALID_BUSINESS))));
+  // Before the token, alike for everyone: outside the contract's characters no business route matches (404);
+  // within them, a name shaped like a path step (`.`, `..`, a leading dot or dash) is a 400 that says the rule.
+  business.use((req, _res, next) => {
+    const name = req.params.business as string;
+    if (!BUSINESS_CHARACTERS.test(name)) return next('router');
+    return BUSINESS_PATTERN.test(name) ? next() : next(badRequest(INVALID_BUSINESS));
+  });
   business.use(singleValuedHeaders, authenticate(deps.auth));
   business.use(perUserRateLimit(deps.rateLimitPerMinute ?? 0));
   // A campaign carries up to 1,000 recipients: its route reads up to 5 MB, every other one 100 kB.

@@ -208,6 +208,18 @@ describe('business names', () => {
     ['a dollar sign', 'a$b'],
     ['an encoded slash', 'a%2Fb'],
     ['a non-ASCII letter', 'caf%C3%A9'],
+  ])('outside [A-Za-z0-9._-]{1,64} are 404, as the contract says: %s', async (_name, business) => {
+    for (const token of [stack.token('alice'), undefined]) {
+      const res = await rawRequest('GET', `/ext/v2/${business}/agents`, token);
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 404,
+        body: { type: '/problems/not-found', title: 'Not Found', status: 404, detail: expect.any(String), instance: REQUEST_INSTANCE },
+      });
+      expect(res.contentType).toMatch(/^application\/problem\+json/);
+    }
+  });
+
+  test.each([
     ['two dots', '..'],
     ['two encoded dots', '%2e%2e'],
     ['three dots', '...'],
@@ -216,7 +228,7 @@ describe('business names', () => {
     ['a leading dot', '.acme'],
     ['a leading dash', '-acme'],
     ['a leading underscore', '_acme'],
-  ])('outside the allowed names are a 400 before the token is read: %s', async (_name, business) => {
+  ])('names of the allowed characters shaped like a path step are a 400 before the token is read: %s', async (_name, business) => {
     for (const token of [stack.token('alice'), undefined]) {
       // Sent as written: fetch would resolve `..` and `%2e%2e` away before the server saw them.
       const res = await rawRequest('GET', `/ext/v2/${business}/agents`, token);

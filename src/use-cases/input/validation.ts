@@ -8,6 +8,8 @@ export const RESOURCE_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
  * URLs, where `.` or `..` would read as a directory.
  */
 export const BUSINESS_PATTERN = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** The contract's characters and length: a path segment outside them names no business at all (404, as any unknown path). */
+export const BUSINESS_CHARACTERS = /^[A-Za-z0-9._-]{1,64}$/;
 /** What BUSINESS_PATTERN asks, in the words of a 400. */
 export const INVALID_BUSINESS = 'Invalid business: must be 1-64 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit, without two dots in a row';
 
