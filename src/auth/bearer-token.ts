@@ -9,6 +9,8 @@ export interface Caller {
   userId: string;
   /** The businesses the token names in the JWT_BUSINESS_CLAIM claim; absent when no claim is configured. */
   businesses?: readonly string[];
+  /** With JWT_BUSINESS_CLAIM, the token carries no claim of that name at all (the 403 says so). */
+  businessClaimMissing?: boolean;
 }
 
 /** Why a bearer token is refused, in the words the API's 401 shows. */
@@ -83,7 +85,8 @@ export function createTokenVerifier(config: AuthConfig) {
     if (typeof payload.exp !== 'number') throw unauthorized('Token has no expiry');
     if (config.maxAgeSeconds !== undefined) checkLifetime(payload.exp, payload.iat, config.maxAgeSeconds);
     if (config.businessClaim === undefined) return { userId: payload.sub };
-    return { userId: payload.sub, businesses: businessesOf(payload[config.businessClaim]) };
+    const claim = payload[config.businessClaim];
+    return { userId: payload.sub, businesses: businessesOf(claim), ...(claim === undefined && { businessClaimMissing: true }) };
   };
 }
 

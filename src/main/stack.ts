@@ -172,6 +172,7 @@ async function main() {
       state: 'running',
       api: `http://localhost:${http.port}`,
       ...(generatedSecret ? { devJwtSecret: paths.devJwtSecret } : {}),
+      ...(config.JWT_BUSINESS_CLAIM ? { jwtBusinessClaim: config.JWT_BUSINESS_CLAIM } : {}),
       temporal: { address: services.temporalAddress, namespace: services.namespace, nexusEndpoint: config.NEXUS_ENDPOINT },
       ...(simulator ? { simulator: { url: simulator.url, accountSid: simulator.accountSid, number: simulator.number } } : {}),
     });

@@ -296,7 +296,10 @@ export const components: OpenApiObject = {
       403,
       'Only when the server sets `JWT_BUSINESS_CLAIM`: the token\'s claim of that name does not name the business in the path, or the token has no such claim. ' +
         'Checked right after the token, before anything else of the request is read, and the same whether the business has any data or not.',
-      { wrongBusiness: 'Token is not valid for this business' },
+      {
+        wrongBusiness: 'Token is not valid for this business',
+        claimMissing: 'Token is not valid for this business: it has no "org" claim, which names the businesses a token acts for here (JWT_BUSINESS_CLAIM)',
+      },
     ),
     PayloadTooLarge: problem(413, 'The body is larger than 100 kB (5 MB for `POST /messages/batch`), counted decompressed: a compressed body is refused as soon as it inflates past the limit.', {
       tooLarge: 'Request body is larger than 100 kB',
