@@ -32,6 +32,10 @@ test('token and sms find the running npm start from its lock without DATA_DIR; w
     expect(token).toMatchObject({ code: 0, stdout: expect.stringMatching(/^ey[\w-]+\.[\w-]+\.[\w-]+\n$/) });
     const created = await request(`${a.api}/clients`, token.stdout.trim(), 'POST', { _id: 'c1', phone: '+14155550100' });
     expect(created.status).toBe(201);
+    // The files the walkthroughs read are where this stack keeps them, whatever this shell's DATA_DIR.
+    expect(await tool('src/main/stack-file.ts', ['dev-admin-token'], runtime)).toEqual({ code: 0, stdout: `${join(a.dataDir, 'dev-admin-token')}\n`, stderr: '' });
+    expect(await tool('src/main/stack-file.ts', ['dev-crm-fakes.json'], runtime)).toMatchObject({ code: 2, stderr: expect.stringContaining(`${join(a.dataDir, 'dev-crm-fakes.json')} does not exist: npm start writes it with CRM_FAKES=1`) });
+    expect(await tool('src/main/stack-file.ts', ['../etc/passwd'], runtime)).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: npm run -s stack:file -- <name>, one of: postgres,') });
     // This stack binds no token to a business: --business is refused, not silently left out.
     const unbindable = await tool('src/main/token.ts', ['user-1', '--business', 'acme'], runtime);
     expect(unbindable).toMatchObject({ code: 2, stdout: '' });
