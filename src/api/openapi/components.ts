@@ -305,7 +305,8 @@ export const components: OpenApiObject = {
       tooLarge: 'Request body is larger than 100 kB',
       tooLargeCampaign: 'Request body is larger than 5 MB',
     }),
-    UnsupportedMediaType: problem(415, 'The body\'s charset or content encoding is not one the server reads (JSON in UTF-8).', {
+    UnsupportedMediaType: problem(415, 'The body is not declared JSON (`Content-Type: application/json` or `application/*+json`; checked before it is read), or its charset or content encoding is not one the server reads (JSON in UTF-8).', {
+      notJson: 'Content-Type must be application/json',
       encoding: 'Unsupported body encoding',
     }),
     RateLimited: problem(
