@@ -162,7 +162,8 @@ async function main() {
     const metrics = httpMetrics();
     const metricsHttp = await serveMetrics(metrics.registry, await freePort(config.API_METRICS_PORT), config.API_METRICS_HOST);
     stops.push(metricsHttp.stop);
-    const http = await listen(createApi(services, { metrics }), apiPort);
+    // The operator token npm start generated (never in production): a refused /admin call says where it is.
+    const http = await listen(createApi(services, { metrics, ...(adminToken && !config.ADMIN_TOKEN && { adminTokenFile: paths.devAdminToken }) }), apiPort);
     stops.push(http.stop);
     await lock.update({
       state: 'running',

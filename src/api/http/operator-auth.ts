@@ -21,9 +21,10 @@ declare module 'express-serve-static-core' {
 
 /**
  * The operator routes' authentication (every /admin route mounts it): the bearer secret or an operator
- * JWT, else a 401; each access is logged with who asked, never with the credential.
+ * JWT, else a 401 (whose `hint`, under npm start, says where its development token is); each access is
+ * logged with who asked, never with the credential.
  */
-export function operatorAuthentication(credentials: OperatorCredentials, logger: Logger): RequestHandler {
+export function operatorAuthentication(credentials: OperatorCredentials, logger: Logger, refusalHint?: string): RequestHandler {
   const check = serviceCredentialCheck(credentials);
   const identify = (authorization: string | undefined): Operator | undefined => {
     const bearer = bearerOf(authorization);
@@ -33,7 +34,11 @@ export function operatorAuthentication(credentials: OperatorCredentials, logger:
   };
   return (req, _res, next) => {
     const operator = identify(req.get('authorization'));
-    if (!operator) throw unauthorized('Missing or invalid operator credential');
+    if (!operator) {
+      const refused = unauthorized('Missing or invalid operator credential');
+      if (refusalHint) refused.hint = refusalHint;
+      throw refused;
+    }
     req.operator = operator;
     logger.info({ event: 'admin.access', caller: operator.caller, credential: operator.credential, method: req.method, path: req.path }, 'operator API access');
     next();

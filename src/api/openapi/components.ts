@@ -243,6 +243,11 @@ export const components: OpenApiObject = {
         title: { type: 'string', description: 'The HTTP reason phrase of `status`.' },
         status: { type: 'integer', minimum: 400, maximum: 599 },
         detail: { type: 'string', description: 'What went wrong with this request, for a human. The texts of the interface document are kept exactly.' },
+        hint: {
+          type: 'string',
+          description: 'What to do about it, where `detail` is a text the interface document fixes: `Invalid delay` comes with the forms a delay takes.',
+          examples: ['A delay is a whole number of seconds (90), numbers with units s, m, h, d (90s, 5m, 1h30m), or an ISO 8601 duration (PT5M, P1D); empty or 0 sends now; at most 10 years'],
+        },
         instance: {
           type: 'string',
           pattern: '^urn:request:[A-Za-z0-9._:-]{1,128}$',
