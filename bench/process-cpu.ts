@@ -4,7 +4,7 @@ import { ticksPerSecond } from './cpu';
 
 /*
  * CPU seconds of every process below `root`, summed by what each process is: its program's name, and for
- * node the script it runs (`stack.js`, `api/main.js`, …), so two node processes of a stack are told apart.
+ * node the script it runs (`main/stack.js`, `main/api.js`, …), so two node processes of a stack are told apart.
  * A process's figure includes its reaped children (PostgreSQL's backends, for the postmaster).
  */
 export type ProcessCpu = Record<string, number>;

@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/paths';
 import { sleep } from './stack';
 
-/** One `node dist/<entry>` process of a deployment, which can be killed and started again with the same settings. */
+/**
+ * The deployment's processes as `npm run build` writes them (the Dockerfile and `npm run api`/`worker` run
+ * the same files); test/project/bench-entries.test.ts checks that each exists after the build.
+ */
+export const DIST_ENTRIES = { api: 'main/api.js', worker: 'main/worker.js' } as const;
+export type DistEntry = keyof typeof DIST_ENTRIES;
+export const distEntryPath = (entry: DistEntry) => join(PROJECT_ROOT, 'dist', DIST_ENTRIES[entry]);
+
+/** One `node dist/main/<entry>.js` process of a deployment, which can be killed and started again with the same settings. */
 export interface DeployedProcess {
   readonly name: string;
   readonly child: ChildProcess;
@@ -15,7 +23,7 @@ export interface DeployedProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
-export function deployedProcess(name: string, entry: string, env: Record<string, string>, log: (line: string) => void): DeployedProcess {
+export function deployedProcess(name: string, entry: DistEntry, env: Record<string, string>, log: (line: string) => void): DeployedProcess {
   let child: ChildProcess | undefined;
   const exited = (c: ChildProcess) => (c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => c.once('exit', () => resolve())));
   const handle: DeployedProcess = {
@@ -27,7 +35,7 @@ export function deployedProcess(name: string, entry: string, env: Record<string,
     start() {
       // BENCH_CPU_PROF_DIR: each process writes a V8 CPU profile there when it exits (open it in Chrome's DevTools).
       const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
-      const started = spawn(process.execPath, [...profile, join(PROJECT_ROOT, 'dist', entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+      const started = spawn(process.execPath, [...profile, distEntryPath(entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
       started.once('exit', (code, signal) => {
         if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGKILL') log(`${name} exited: ${code ?? signal}`);
       });

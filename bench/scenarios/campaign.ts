@@ -40,10 +40,10 @@ export async function run(args: string[]): Promise<ScenarioResult> {
   const env = { ...stack.env, LOG_LEVEL: 'warn', NODE_ENV: 'development', MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url };
   const apiPort = await freePort();
   const workerPort = await freePort();
-  const api = deployedProcess('api', 'api/main.js', { ...env, PORT: String(apiPort), API_METRICS_PORT: '0' }, log);
-  let worker: DeployedProcess = deployedProcess('worker', 'worker/main.js', { ...env, WORKER_HTTP_PORT: String(workerPort) }, log);
+  const api = deployedProcess('api', 'api', { ...env, PORT: String(apiPort), API_METRICS_PORT: '0' }, log);
+  let worker: DeployedProcess = deployedProcess('worker', 'worker', { ...env, WORKER_HTTP_PORT: String(workerPort) }, log);
   const startWorker = async (extra: Record<string, string> = {}) => {
-    worker = deployedProcess('worker', 'worker/main.js', { ...env, WORKER_HTTP_PORT: String(workerPort), ...extra }, log);
+    worker = deployedProcess('worker', 'worker', { ...env, WORKER_HTTP_PORT: String(workerPort), ...extra }, log);
     worker.start();
     await waitReady(`http://127.0.0.1:${workerPort}/healthz`, worker);
   };

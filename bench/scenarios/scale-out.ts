@@ -44,8 +44,8 @@ export async function run(args: string[]): Promise<ScenarioResult> {
   const env = { ...stack.env, LOG_LEVEL: 'warn', NODE_ENV: 'development', MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url };
   const apiPorts = [await freePort(), await freePort()];
   const workerPorts = [await freePort(), await freePort()];
-  const apis = apiPorts.map((port, i) => deployedProcess(`api-${i + 1}`, 'api/main.js', { ...env, PORT: String(port), API_METRICS_PORT: '0' }, log));
-  const workers = workerPorts.map((port, i) => deployedProcess(`worker-${i + 1}`, 'worker/main.js', { ...env, WORKER_HTTP_PORT: String(port) }, log));
+  const apis = apiPorts.map((port, i) => deployedProcess(`api-${i + 1}`, 'api', { ...env, PORT: String(port), API_METRICS_PORT: '0' }, log));
+  const workers = workerPorts.map((port, i) => deployedProcess(`worker-${i + 1}`, 'worker', { ...env, WORKER_HTTP_PORT: String(port) }, log));
   const processes: DeployedProcess[] = [...apis, ...workers];
   try {
     for (const p of processes) p.start();

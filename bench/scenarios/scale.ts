@@ -6,6 +6,7 @@ import { sendMessageRequest } from '../../src/use-cases/messages/accept';
 import { freePort } from '../../src/stack/ports';
 import { PROJECT_ROOT } from '../../src/paths';
 import { startCpuMeter, type CpuPerItem } from '../cpu';
+import { distEntryPath, type DistEntry } from '../processes';
 import { printResult, ratio, type ScenarioResult } from '../report';
 import { expectStatus, measure, sleep, startBenchStack, type BenchStack } from '../stack';
 
@@ -24,8 +25,8 @@ const rssMbOf = (pid: number) => {
   return match ? +(Number(match[1]) / 1024).toFixed(1) : NaN;
 };
 
-function startProcess(entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+function startProcess(entry: DistEntry, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [distEntryPath(entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   child.once('exit', (code, signal) => code !== 0 && signal !== 'SIGTERM' && log(`${entry} exited: ${code ?? signal}`));
   return child;
 }
@@ -55,8 +56,8 @@ export async function run(args: string[]): Promise<ScenarioResult> {
   const stack = await startBenchStack({ inProcess: false });
   const apiPort = await freePort();
   const env = { ...stack.env, LOG_LEVEL: 'warn', MESSAGE_PROVIDER: 'log', NODE_ENV: 'development' };
-  const worker = startProcess('worker/main.js', { ...env, WORKER_HTTP_PORT: String(await freePort()) });
-  const apiProcess = startProcess('api/main.js', { ...env, PORT: String(apiPort), API_METRICS_PORT: '0' });
+  const worker = startProcess('worker', { ...env, WORKER_HTTP_PORT: String(await freePort()) });
+  const apiProcess = startProcess('api', { ...env, PORT: String(apiPort), API_METRICS_PORT: '0' });
   const baseUrl = `http://127.0.0.1:${apiPort}`;
   try {
     for (;;) {

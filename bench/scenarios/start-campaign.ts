@@ -43,8 +43,8 @@ async function startBenchDeployment(webhookUrl: string): Promise<Running> {
   const env = { ...stack.env, LOG_LEVEL: 'warn', NODE_ENV: 'development', MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: webhookUrl };
   const apiPort = await freePort();
   const workerPort = await freePort();
-  const api = deployedProcess('api', 'api/main.js', { ...env, PORT: String(apiPort), API_METRICS_PORT: '0' }, log);
-  const worker = deployedProcess('worker', 'worker/main.js', { ...env, WORKER_HTTP_PORT: String(workerPort) }, log);
+  const api = deployedProcess('api', 'api', { ...env, PORT: String(apiPort), API_METRICS_PORT: '0' }, log);
+  const worker = deployedProcess('worker', 'worker', { ...env, WORKER_HTTP_PORT: String(workerPort) }, log);
   api.start();
   worker.start();
   await waitReady(`http://127.0.0.1:${apiPort}/readyz`, api);

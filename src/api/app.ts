@@ -63,6 +63,8 @@ export type AppDeps = HealthDeps &
     assignTimeoutMs?: number;
     /** The operator API's credential (ADMIN_TOKEN, ADMIN_JWT_AUDIENCE); without one, /admin is not served. */
     adminCredentials?: OperatorCredentials;
+    /** Where npm start keeps the development operator token it generated (never in production): a refused /admin call names it. */
+    adminTokenFile?: string;
   };
 
 /** Builds the API without listening, so tests and the entry points drive the same app. */
@@ -110,7 +112,8 @@ export function createApp(deps: AppDeps): Express {
   // The operator API: outside the business routes, its own credential; every /admin route sits behind it.
   if (deps.adminCredentials) {
     const admin = Router();
-    admin.use(singleValuedHeaders, operatorAuthentication(deps.adminCredentials, logger));
+    const hint = deps.adminTokenFile && `npm start keeps its development operator token in ${deps.adminTokenFile}: Authorization: Bearer $(cat ${deps.adminTokenFile})`;
+    admin.use(singleValuedHeaders, operatorAuthentication(deps.adminCredentials, logger, hint));
     admin.use(jsonBodyOnly, jsonReader(BODY_LIMIT), storableBody);
     admin.use(numbersRouter(deps));
     admin.use(operatorMessagesRouter(deps));

@@ -9,6 +9,8 @@ export interface Caller {
   userId: string;
   /** The businesses the token names in the JWT_BUSINESS_CLAIM claim; absent when no claim is configured. */
   businesses?: readonly string[];
+  /** With JWT_BUSINESS_CLAIM, the token carries no claim of that name at all (the 403 says so). */
+  businessClaimMissing?: boolean;
 }
 
 /** Why a bearer token is refused, in the words the API's 401 shows. */
@@ -85,7 +87,8 @@ export function createTokenVerifier(config: AuthConfig) {
     if (foreign !== undefined) throw unauthorized(`Token is also for another service (aud ${foreign}): use a token made for this one alone`);
     if (config.maxAgeSeconds !== undefined) checkLifetime(payload.exp, payload.iat, config.maxAgeSeconds);
     if (config.businessClaim === undefined) return { userId: payload.sub };
-    return { userId: payload.sub, businesses: businessesOf(payload[config.businessClaim]) };
+    const claim = payload[config.businessClaim];
+    return { userId: payload.sub, businesses: businessesOf(claim), ...(claim === undefined && { businessClaimMissing: true }) };
   };
 }
 

@@ -18,6 +18,8 @@ import { registerRunningStack, runningStacksDir } from '../stack/running-stacks'
 import { dataConverterOf } from '../temporal-client/data-converter';
 import { generatePayloadKey, parsePayloadKeys } from '../config/payload-keys';
 import { startTemporalEngine } from '../stack/temporal-engine';
+import { installedTemporalCli } from '../stack/temporal-cli';
+import { codecLine } from '../stack/codec-line';
 import { dataPaths } from '../paths';
 import { secretBoxOf } from '../secrets/configured';
 import { logger, configureLogging } from '../logger';
@@ -26,12 +28,6 @@ import { installTemporalRuntime } from '../worker/telemetry';
 import { onShutdown } from './shutdown';
 import { tracingLine } from '../telemetry/settings';
 import { stopTracing } from '../telemetry/active-tracing';
-
-/** How an operator reaches the codec from the CLI, naming where its secret is rather than printing it. */
-function codecLine(codecUrl: string, secretFrom: string | undefined): string {
-  if (!secretFrom) return 'off: set CODEC_AUTH_TOKEN (production has no default secret) or CODEC_JWT_AUDIENCE';
-  return `temporal workflow show -w <id> --codec-endpoint ${codecUrl} --codec-auth "Bearer ${secretFrom}"`;
-}
 
 /** A listening host as an operator types it: the wildcard is reached on localhost. */
 const hostOf = (host: string) => (host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host);
@@ -166,12 +162,14 @@ async function main() {
     const metrics = httpMetrics();
     const metricsHttp = await serveMetrics(metrics.registry, await freePort(config.API_METRICS_PORT), config.API_METRICS_HOST);
     stops.push(metricsHttp.stop);
-    const http = await listen(createApi(services, { metrics }), apiPort);
+    // The operator token npm start generated (never in production): a refused /admin call says where it is.
+    const http = await listen(createApi(services, { metrics, ...(adminToken && !config.ADMIN_TOKEN && { adminTokenFile: paths.devAdminToken }) }), apiPort);
     stops.push(http.stop);
     await lock.update({
       state: 'running',
       api: `http://localhost:${http.port}`,
       ...(generatedSecret ? { devJwtSecret: paths.devJwtSecret } : {}),
+      ...(config.JWT_BUSINESS_CLAIM ? { jwtBusinessClaim: config.JWT_BUSINESS_CLAIM } : {}),
       temporal: { address: services.temporalAddress, namespace: services.namespace, nexusEndpoint: config.NEXUS_ENDPOINT },
       ...(simulator ? { simulator: { url: simulator.url, accountSid: simulator.accountSid, number: simulator.number } } : {}),
     });
@@ -187,7 +185,13 @@ async function main() {
   PostgreSQL   ${database.embedded ? `embedded on 127.0.0.1:${new URL(database.url).port} as ${new URL(database.url).username}, data in ${paths.postgres}, passwords in ${passwordsFileOf(paths.postgres)}` : 'DATABASE_URL'}
   Payloads     encrypted (AES-256-GCM, key ${payloadKeys[0].id}${config.payloadKeys ? '' : ` in ${paths.devPayloadKeys}`}); codec for the UI and CLI at ${codecUrl}
   Secrets      webhook secrets encrypted at rest (AES-256-GCM, key ${secrets.currentKeyId}${config.secretKeys ? '' : ` in ${paths.devSecretsKey}`})
-  Codec        ${codecLine(codecUrl, config.CODEC_AUTH_TOKEN ? '$CODEC_AUTH_TOKEN' : codecToken ? `$(cat ${paths.devCodecToken})` : undefined)}
+  Codec        ${codecLine({
+    url: codecUrl,
+    secret: config.CODEC_AUTH_TOKEN ? { env: 'CODEC_AUTH_TOKEN' } : codecToken ? { file: paths.devCodecToken } : undefined,
+    cli: await installedTemporalCli(config),
+    address: services.temporalAddress,
+    namespace: services.namespace,
+  })}
   Provider     ${services.provider.name}${simulator ? ` (Twilio-shaped at ${simulator.url}, sending from ${simulator.number}; receipts to ${publicBaseUrl}/providers/simulator/…)` : ''}${simulator ? `
   Text in      npm run sms -- +14155550100 "STOP"   (a client texting ${simulator.number}; --to <number> for a business's own)` : ''}
   Numbers      npm run number -- <business> <+E.164>${simulator ? '   (the simulator has +15005550000 to +15005550009; the shared sender is its own)' : ''}${adminToken ? `; operator API /admin with Authorization: Bearer ${config.ADMIN_TOKEN ? '$ADMIN_TOKEN' : `$(cat ${paths.devAdminToken})`}` : ' (set ADMIN_TOKEN or ADMIN_JWT_AUDIENCE to serve /admin)'}

@@ -32,23 +32,24 @@ const stackEntry = join(__dirname, `stack${extname(__filename)}`);
 const stack = spawn(process.execPath, [...process.execArgv, stackEntry], { detached: true, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
 
 let firstSignalAt: number | undefined;
-const forward = () => {
+/** Passes the signal on as it came (Ctrl-C is SIGINT, a supervisor's stop SIGTERM), so the stack's line names it; a hang-up stops it as SIGTERM. */
+const forward = (signal: NodeJS.Signals = 'SIGTERM') => {
   // npm passes the terminal's Ctrl-C on too, so one key press can arrive twice; a later one forces.
   if (firstSignalAt === undefined) {
     firstSignalAt = Date.now();
-    stack.kill('SIGTERM');
+    stack.kill(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
   } else if (Date.now() - firstSignalAt > FORCE_AFTER_MS) {
     console.log('Stopping at once.');
     stack.kill('SIGKILL');
   }
 };
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, forward);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => forward(signal));
 
 const watchParent = setInterval(() => {
   if (parentAlive()) return;
   clearInterval(watchParent);
   console.error(`What started npm start (pid ${parentPid}) is gone; stopping the stack…`);
-  forward();
+  forward('SIGTERM');
 }, PARENT_CHECK_MS);
 
 stack.on('exit', (code, signal) => {

@@ -3,11 +3,12 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index';
 import { dataPaths } from '../paths';
-import { findRunningStack } from '../stack/running-stacks';
+import { findRunningStack, type FoundStack } from '../stack/running-stacks';
 
 /**
  * Prints a development token for `sub = <userId>`, signed with JWT_SECRET (or the secret npm start
- * generated); with JWT_BUSINESS_CLAIM set, bound to the businesses named by --business.
+ * generated); with JWT_BUSINESS_CLAIM set (here or in the running npm start), bound to the businesses
+ * named by --business, which is refused when tokens are not bound to businesses.
  */
 const USAGE = 'usage: npm run token -- <userId> [lifetime, e.g. 12h] [--business <name>]...';
 let args: { positionals: string[]; businesses: string[] };
@@ -24,21 +25,13 @@ if (!userId) {
   process.exit(2);
 }
 const config = loadConfig();
-const claim = config.JWT_BUSINESS_CLAIM;
-if (claim && args.businesses.length === 0) {
-  console.error(`JWT_BUSINESS_CLAIM is set (${claim}): name the business the token acts for with --business <name>.\n${USAGE}`);
-  process.exit(2);
-}
 // 12 hours, or JWT_MAX_AGE when that is shorter: the API would refuse a token living longer.
 const DEFAULT_LIFETIME_SECONDS = 12 * 60 * 60;
 const lifetime = requestedLifetime ?? Math.min(DEFAULT_LIFETIME_SECONDS, config.jwtMaxAgeSeconds ?? DEFAULT_LIFETIME_SECONDS);
-/**
- * JWT_SECRET, else the development secret of the running npm start (found from its lock, whatever this
- * shell's DATA_DIR), else the one kept in DATA_DIR for the next start.
- */
-async function signingSecret(): Promise<string> {
+
+/** JWT_SECRET, else the development secret of the running npm start, else the one kept in DATA_DIR for the next start. */
+async function signingSecret(stack: FoundStack | undefined): Promise<string> {
   if (config.JWT_SECRET) return config.JWT_SECRET;
-  const stack = await findRunningStack(config);
   if (stack && !stack.info.devJwtSecret) {
     throw new Error(`The npm start running on ${stack.dataDir} (API ${stack.info.api}) checks tokens with the JWT_SECRET or JWT_PUBLIC_KEY it was given: set JWT_SECRET here too.`);
   }
@@ -50,9 +43,38 @@ async function signingSecret(): Promise<string> {
   }
 }
 
-const claims = claim ? { [claim]: args.businesses.length === 1 ? args.businesses[0] : args.businesses } : {};
-signingSecret().then(
-  (secret) => console.log(jwt.sign(claims, secret, { algorithm: 'HS256', subject: userId, expiresIn: lifetime as jwt.SignOptions['expiresIn'] })),
+/**
+ * The claim naming the token's businesses: JWT_BUSINESS_CLAIM here, else the running npm start's (found
+ * from its lock, whatever this shell's DATA_DIR), as the API that checks the token has it.
+ */
+function businessClaim(stack: FoundStack | undefined): string | undefined {
+  const claim = config.JWT_BUSINESS_CLAIM ?? stack?.info.jwtBusinessClaim;
+  if (claim && args.businesses.length === 0) {
+    throw new Error(`JWT_BUSINESS_CLAIM is set (${claim}${config.JWT_BUSINESS_CLAIM ? '' : `, by the npm start running on ${stack!.dataDir}`}): name the business the token acts for with --business <name>.\n${USAGE}`);
+  }
+  if (!claim && args.businesses.length > 0) {
+    throw new Error(
+      `--business ${args.businesses.join(', ')}: tokens are not bound to businesses here (JWT_BUSINESS_CLAIM is set neither in this shell nor ${stack ? `in the npm start running on ${stack.dataDir}` : 'for a running npm start'}), ` +
+        'so the API would not check it. Start npm start with JWT_BUSINESS_CLAIM=<claim name> to bind tokens to businesses, or leave out --business.',
+    );
+  }
+  return claim;
+}
+
+async function main(): Promise<string> {
+  // The running stack is needed for its secret or its claim; with both given here, a failed search does not matter.
+  const stack = await findRunningStack(config).catch((error: Error) => {
+    if (!config.JWT_SECRET || (!config.JWT_BUSINESS_CLAIM && args.businesses.length > 0)) throw error;
+    return undefined;
+  });
+  const claim = businessClaim(stack);
+  const claims = claim ? { [claim]: args.businesses.length === 1 ? args.businesses[0] : args.businesses } : {};
+  const secret = await signingSecret(stack);
+  return jwt.sign(claims, secret, { algorithm: 'HS256', subject: userId, expiresIn: lifetime as jwt.SignOptions['expiresIn'] });
+}
+
+main().then(
+  (token) => console.log(token),
   (error: Error) => {
     console.error(error.message);
     process.exit(2);

@@ -187,6 +187,8 @@ export interface CrmProblem {
   title: string;
   status: number;
   detail: string;
+  /** What to do about it, where `detail` is a fixed text (`Invalid delay`). */
+  hint?: string;
   /** sendMessageBatch with no recipient accepted: each recipient's problem. */
   results?: SendMessageBatchOutput['results'];
 }

@@ -30,6 +30,6 @@ function withoutStack<E extends Error>(error: E): E {
 }
 
 function problemFailure(problem: Refusal, extensions: Record<string, unknown>): ApplicationFailure {
-  const details: CrmProblem = { type: problem.type, title: STATUS_CODES[problem.status] ?? 'Error', status: problem.status, detail: problem.detail, ...extensions };
+  const details: CrmProblem = { type: problem.type, title: STATUS_CODES[problem.status] ?? 'Error', status: problem.status, detail: problem.detail, ...(problem.hint && { hint: problem.hint }), ...extensions };
   return withoutStack(ApplicationFailure.create({ type: problem.type, message: problem.detail, nonRetryable: true, details: [details] }));
 }

@@ -15,6 +15,8 @@ export interface StackLockInfo {
   temporal?: { address: string; namespace: string; nexusEndpoint: string };
   /** The development secret the API checks tokens with, when npm start generated it (no JWT_SECRET or JWT_PUBLIC_KEY given), for `npm run token`. */
   devJwtSecret?: string;
+  /** JWT_BUSINESS_CLAIM as the API checks it, for `npm run token --business`; absent when tokens are not bound to businesses. */
+  jwtBusinessClaim?: string;
   /** The carrier simulator (MESSAGE_PROVIDER=simulator): its API, account and number, for `npm run sms`. */
   simulator?: { url: string; accountSid: string; number: string };
 }

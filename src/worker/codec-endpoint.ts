@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { bearerOf, sameSecret, serviceCredentialCheck } from '../auth/service-credential';
 import type { CodecCredentials } from '../config/index';
-import { logEvent } from '../logger';
+import { logEvent, logger, requestLineLevel } from '../logger';
 
 /** The remote codec the Temporal UI and CLI call to show encrypted payloads to an operator who may read them. */
 export interface CodecEndpoint {
@@ -60,12 +60,22 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /**
+ * The process's log: a decode is one line per payload list the Temporal UI shows (several a page view), so
+ * it is written at the request lines' level — quiet at a terminal unless LOG_LEVEL=debug, kept in JSON
+ * lines (production's audit of who read what). A refusal is always worth a line.
+ */
+function codecLog(event: string, fields: Record<string, unknown>): void {
+  if (event === 'codec.decode') logger[requestLineLevel()]({ event, ...fields });
+  else logEvent(event, fields);
+}
+
+/**
  * Serves POST /codec/encode and /codec/decode (Temporal's remote codec protocol), and the same under
  * /codec/<token>/ for a UI that can only be given a URL; false when the path is another.
  */
 export function codecHandler(endpoint: CodecEndpoint) {
   const authenticate = codecAuthenticator(endpoint.credentials);
-  const log = endpoint.log ?? logEvent;
+  const log = endpoint.log ?? codecLog;
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const route = /^\/codec(?:\/([^/]+))?\/(encode|decode)$/.exec((req.url ?? '').split('?')[0]);
     if (!route) return false;

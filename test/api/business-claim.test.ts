@@ -21,10 +21,10 @@ afterAll(async () => {
 const other = () => uniqueName('other');
 const withOrg = (org: unknown, user = 'alice') => stack.token(user, { org });
 
-function expectWrongBusiness(res: ApiResponse): void {
+function expectWrongBusiness(res: ApiResponse, detail = 'Token is not valid for this business'): void {
   expect({ status: res.status, body: res.body }).toEqual({
     status: 403,
-    body: { type: '/problems/forbidden', title: 'Forbidden', status: 403, detail: 'Token is not valid for this business', instance: REQUEST_INSTANCE },
+    body: { type: '/problems/forbidden', title: 'Forbidden', status: 403, detail, instance: REQUEST_INSTANCE },
   });
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
 }
@@ -58,16 +58,19 @@ describe('with JWT_BUSINESS_CLAIM set', () => {
     expect(stored).toEqual([]);
   });
 
+  test('a token without the claim at all is a 403 that names the claim it lacks', async () => {
+    expectWrongBusiness(await bound('GET', '/agents', { token: stack.token('alice') }), 'Token is not valid for this business: it has no "org" claim, which names the businesses a token acts for here (JWT_BUSINESS_CLAIM)');
+    expectWrongBusiness(await bound('GET', `//ext/v2/${other()}/agents`, { token: stack.token('alice', { organisation: stack.business }) }), 'Token is not valid for this business: it has no "org" claim, which names the businesses a token acts for here (JWT_BUSINESS_CLAIM)');
+  });
+
   test.each([
-    ['no claim at all', undefined],
     ['an empty string', ''],
     ['a number', 42],
     ['an object', { name: 'x' }],
     ['an empty array', []],
     ['an array of non-strings', [1, null, { org: 'x' }]],
   ])('a token whose claim is %s is refused with the same 403', async (_name, org) => {
-    const token = org === undefined ? stack.token('alice') : withOrg(org);
-    expectWrongBusiness(await bound('GET', '/agents', { token }));
+    expectWrongBusiness(await bound('GET', '/agents', { token: withOrg(org) }));
   });
 
   test('an array claim names several businesses: the token acts for each of them and no other', async () => {

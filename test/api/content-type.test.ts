@@ -1,3 +1,4 @@
+import { openApiDocument } from '../../src/api/openapi/document';
 import { startTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
@@ -40,4 +41,14 @@ test('a POST without a body needs no Content-Type', async () => {
   const token = stack.token('content-type-user-3');
   const res = await stack.api('POST', '/messages/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4/cancel', { token });
   expect(res.status).toBe(404);
+});
+
+test('the description /docs shows says what the server does with a body not declared JSON: a 415, with the detail it gives', async () => {
+  const res = await stack.api('POST', '/clients', { token: stack.token('content-type-user-4'), rawBody: json, headers: { 'content-type': 'text/plain' } });
+  expect(res.status).toBe(415);
+  const { description } = openApiDocument.info as { description: string };
+  expect(description).not.toMatch(/whatever their `Content-Type`/);
+  expect(description).toContain(`415 \`${res.body.detail}\``);
+  const examples = Object.values<{ value: { detail: string } }>(openApiDocument.components.responses.UnsupportedMediaType.content['application/problem+json'].examples);
+  expect(examples.map((example) => example.value.detail)).toContain(res.body.detail);
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { httpMetrics, type HttpMetrics } from '../../src/api';
-import { expectProblem, waitForStatus as waitForMessageStatus } from '../support/helpers';
+import { expectProblem, memoryLogger, waitForStatus as waitForMessageStatus } from '../support/helpers';
 import { originOf, type TestApi, type TestStack } from '../support/stack';
 import { createTestCarrier, startCarrierStack, TEST_PUBLIC_BASE_URL, type TestReceipt } from '../support/test-carrier';
 
@@ -15,6 +15,7 @@ let stack: TestStack;
 let callbacks: TestApi;
 let metrics: HttpMetrics;
 let token: string;
+const log = memoryLogger();
 
 const statusPath = (id?: string) => `/providers/${carrier.name}/status${id ? `/${id}` : ''}`;
 const postReceipt = (body: Omit<TestReceipt, 'kind'>, id?: string, signature?: string | null) =>
@@ -22,7 +23,7 @@ const postReceipt = (body: Omit<TestReceipt, 'kind'>, id?: string, signature?: s
 
 beforeAll(async () => {
   metrics = httpMetrics();
-  ({ stack, callbacks, token } = await startCarrierStack(carrier, { metrics }));
+  ({ stack, callbacks, token } = await startCarrierStack(carrier, { metrics, logger: log.logger }));
   await stack.api('POST', '/clients', { token, body: { _id: 'c-1', name: 'Ada', phone: PHONE } });
 });
 afterAll(() => stack.stop());
@@ -65,6 +66,21 @@ test('each send asks for its receipt at the message\'s callback URL; a signed `d
 
   const scraped = await metrics.registry.getSingleMetricAsString('crm_message_sent_to_delivered_seconds');
   expect(scraped).toMatch(/crm_message_sent_to_delivered_seconds_count 1\b/);
+});
+
+test('a receipt that ends a message leaves one info line naming it, never its phone or text', async () => {
+  const delivered = await sent('Your parcel is at the door');
+  const undelivered = await sent('Your parcel is at the depot');
+  expect((await postReceipt({ ref: `ref-${delivered._id}`, status: 'delivered' }, delivered._id)).status).toBe(200);
+  expect((await postReceipt({ ref: `ref-${undelivered._id}`, status: 'undelivered', error_code: '30003' }, undelivered._id)).status).toBe(200);
+  // A repeat changes nothing, and says nothing more.
+  expect((await postReceipt({ ref: `ref-${delivered._id}`, status: 'delivered' }, delivered._id)).status).toBe(200);
+  const lines = log.lines.filter((line) => [delivered._id, undelivered._id].includes(line.id) && /^message\./.test(line.event));
+  expect(lines).toEqual([
+    expect.objectContaining({ level: 'info', event: 'message.delivered', provider: carrier.name, id: delivered._id, business: stack.business }),
+    expect.objectContaining({ level: 'info', event: 'message.undelivered', provider: carrier.name, id: undelivered._id, business: stack.business, errorCode: '30003' }),
+  ]);
+  expect(JSON.stringify(lines)).not.toMatch(/parcel|\+1415/);
 });
 
 test('the same receipt arriving many times at once is applied once, with one event', async () => {

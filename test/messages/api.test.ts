@@ -70,14 +70,24 @@ describe('validation, in the contract order, with its texts', () => {
     ['text_message of 4097 characters', { ...valid, text_message: 'x'.repeat(4097) }, 'Invalid text_message: at most 4096 characters'],
     ['client_name not a string', { ...valid, client_name: { first: 'Ada' } }, 'Invalid client_name: must be a string of at most 200 characters'],
     ['client_name too long', { ...valid, client_name: 'n'.repeat(201) }, 'Invalid client_name: must be a string of at most 200 characters'],
-    ['delay negative', { ...valid, delay: '-5' }, 'Invalid delay'],
-    ['delay unreadable', { ...valid, delay: 'tomorrow' }, 'Invalid delay'],
-    ['delay with a fraction', { ...valid, delay: '1.5' }, 'Invalid delay'],
-    ['delay over ten years', { ...valid, delay: 'P10YT1S' }, 'Invalid delay'],
-    ['delay over ten years in seconds', { ...valid, delay: '400000000' }, 'Invalid delay'],
-    ['delay an object', { ...valid, delay: { minutes: 5 } }, 'Invalid delay'],
   ])('%s → 400', async (_name, body, detail) => {
     expectProblem(await sendRefused(body), 400, detail);
+  });
+
+  test.each<[string, unknown]>([
+    ['negative', '-5'],
+    ['unreadable', 'tomorrow'],
+    ['with a fraction', '1.5'],
+    ['over ten years', 'P10YT1S'],
+    ['over ten years in seconds', '400000000'],
+    ['an object', { minutes: 5 }],
+  ])('a delay %s → 400 `Invalid delay` (the contract\'s words), with a hint listing the forms a delay takes', async (_name, delay) => {
+    expectProblem(
+      await sendRefused({ ...valid, delay }),
+      400,
+      'Invalid delay',
+      'A delay is a whole number of seconds (90), numbers with units s, m, h, d (90s, 5m, 1h30m), or an ISO 8601 duration (PT5M, P1D); empty or 0 sends now; at most 10 years',
+    );
   });
 
   test('the first failing rule wins: message_type before everything else', async () => {

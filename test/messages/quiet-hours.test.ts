@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createReconcileActivities } from '../../src/activities/reconcile';
+import { DELAY_FORMS } from '../../src/use-cases/messages/delay';
 import { expectProblem, waitForStatus } from '../support/helpers';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -53,7 +54,7 @@ describe('validation', () => {
   });
 
   test('the delay is checked before the window', async () => {
-    expectProblem(await send(token, { client_phone: PHONE, delay: 'soon', send_window: { from: 'x' } }), 400, 'Invalid delay');
+    expectProblem(await send(token, { client_phone: PHONE, delay: 'soon', send_window: { from: 'x' } }), 400, 'Invalid delay', DELAY_FORMS);
   });
 
   test('a null send_window is no window', async () => {

@@ -97,6 +97,9 @@ test("Ctrl-C in a terminal stops the stack in order, quietly, and a start right 
   expect(servers.some(({ pid }) => isAlive(pid))).toBe(false);
   const stopped = first.output().slice(first.output().indexOf(READY));
   expect(stopped).not.toMatch(/error|refused|unavailable/i);
+  // The stack names the signal it was given: Ctrl-C's, not the SIGTERM a supervisor sends.
+  expect(stopped).toContain('SIGINT: shutting down');
+  expect(stopped).not.toContain('SIGTERM');
   await second.ready;
   expect(await second.stop()).toBe(0);
 }, 300_000);

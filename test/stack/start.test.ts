@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import jwt from 'jsonwebtoken';
 import { lockedNodeVersion } from '../support/locked-node';
 import { runStack, stackEnv } from '../support/npm-start';
@@ -37,7 +39,9 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
     const codecUrl = /^(http:\/\/localhost:\d+\/codec)\//.exec(uiSettings.Codec.Endpoint)?.[1];
     expect(uiSettings.Codec.Endpoint).toBe(`${codecUrl}/${codecToken}`);
     expect(first.output()).toContain(`Payloads     encrypted (AES-256-GCM, key dev-1 in ${join(dataDir, 'dev-payload-keys')}); codec for the UI and CLI at ${codecUrl}`);
-    expect(first.output()).toContain(`Codec        temporal workflow show -w <id> --codec-endpoint ${codecUrl} --codec-auth "Bearer $(cat ${join(dataDir, 'dev-codec-token')})"`);
+    expect(first.output()).toMatch(
+      new RegExp(`Codec {8}/\\S+/temporal workflow show --address 127\\.0\\.0\\.1:${ports.TEMPORAL_PORT} --codec-endpoint ${codecUrl} --codec-auth "Bearer \\$\\(cat ${join(dataDir, 'dev-codec-token')}\\)" -w WORKFLOW_ID\n`),
+    );
     expect(first.output()).not.toContain(codecToken);
     const codecCall = (url: string, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
     expect((await codecCall(`${uiSettings.Codec.Endpoint}/decode`, { origin: `http://127.0.0.1:${ports.TEMPORAL_UI_PORT}` })).status).toBe(200);
@@ -69,9 +73,14 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'X-Request-Id': 'trace-hello-1' },
       body: JSON.stringify({ message_type: 'text', client: 'c1', text_message: 'Hello' }),
     });
-    const now = { status: sentNow.status, body: (await sentNow.json()) as { _id: string } };
+    const now = { status: sentNow.status, body: (await sentNow.json()) as { _id: string; workflow_id: string } };
     expect(now.status).toBe(202);
     await eventually(async () => (await request(`${api}/messages/${now.body._id}`, token)).body.status === 'sent');
+    // The Codec line runs as pasted into a shell anywhere, `temporal` on its PATH or not: only the workflow id is filled in.
+    const codecCommand = /Codec {8}(.*)\n/.exec(first.output())![1].replace('WORKFLOW_ID', now.body.workflow_id);
+    const shown = await promisify(execFile)('bash', ['-c', `${codecCommand} -o json`], { cwd: tmpdir(), env: { PATH: '/usr/bin:/bin', HOME: tmpdir() } });
+    const decoded = [...shown.stdout.matchAll(/"data":\s*"([^"]+)"/g)].map(([, data]) => Buffer.from(data, 'base64').toString('latin1'));
+    expect(decoded.join()).toContain(now.body._id);
     expect(first.output()).toContain(`"event":"message.delivered","provider":"log","id":"${now.body._id}"`);
     // One request id finds the request line and the delivery its workflow's activity made.
     const traced = first.output().split('\n').filter((line) => line.includes('"requestId":"trace-hello-1"') || line.includes('"id":"trace-hello-1"'));

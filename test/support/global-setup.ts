@@ -11,6 +11,8 @@ import { bundleWorkflows } from '../../src/worker';
 import { startEmbeddedPostgres } from '../../src/stack/postgres';
 import { startTemporalEngine } from '../../src/stack/temporal-engine';
 import { findTemporalCli, findTimeSkippingTestServer } from '../../src/stack/temporal-cli';
+import { installTemporalServer } from '../../src/stack/temporal-server-install';
+import { installTemporalUi } from '../../src/stack/temporal-ui-server';
 import { NEXUS_CALLER_NAMESPACE } from './nexus-namespace';
 
 /**
@@ -36,6 +38,20 @@ async function builtWorkflows(workDir: string): Promise<{ path: string; dist: bo
   }
 }
 
+/**
+ * The Temporal server engine and the UI beside it, built once before any file runs (at once when built):
+ * the files that start the server engine would otherwise build it inside their own timeouts, several
+ * at a time. A machine without Go still runs the rest; those files then fail with the build's reason.
+ */
+async function builtServerEngine(toolsDir: string): Promise<void> {
+  try {
+    await installTemporalServer(toolsDir, (line) => console.log(line));
+    await installTemporalUi(toolsDir, (line) => console.log(line));
+  } catch (error) {
+    console.warn(`The Temporal server engine is not built; the files that run it will fail: ${(error as Error).message}`);
+  }
+}
+
 export default async function globalSetup(): Promise<void> {
   // V8's compiled code on disk, for the workers' workflow threads and every process the suites start
   // (they inherit the variable), as the processes of npm start keep it (src/main/compile-cache.ts).
@@ -52,10 +68,12 @@ export default async function globalSetup(): Promise<void> {
     // The service's role, as in npm start; the superuser's URL for what creates roles (the Temporal server engine).
     return { url: await server.appDatabase('crm_test'), admin: server.adminUrl() };
   })();
+  const serverEngineBuilt = builtServerEngine(config.TOOLS_DIR);
   const [database, temporal, bundle, testServer] = await Promise.all([
     databaseReady,
     (async () => {
       if (process.env.TEST_TEMPORAL_ADDRESS) return { address: process.env.TEST_TEMPORAL_ADDRESS, engine: process.env.TEST_TEMPORAL_ENGINE };
+      if (config.TEMPORAL_ENGINE === 'server') await serverEngineBuilt;
       // TEMPORAL_ENGINE=server runs the whole suite on the Temporal server on this run's PostgreSQL.
       const server = await startTemporalEngine(config, {
         namespaces: [NEXUS_CALLER_NAMESPACE],
@@ -68,6 +86,7 @@ export default async function globalSetup(): Promise<void> {
     })(),
     builtWorkflows(workDir),
     findTimeSkippingTestServer(config),
+    serverEngineBuilt,
   ]);
   await applyMigrations(database.url);
   // Found (or installed) once, after the server above is up: the stacks the tests start each have a fresh

@@ -52,11 +52,18 @@ export function problemOf(body: Record<string, unknown>): Record<string, unknown
   return problem;
 }
 
-/** An RFC 9457 answer with this status and, when given, exactly this detail (or one matching it). */
-export function expectProblem(res: ApiResponse, status: number, detail: string | RegExp = /.+/): void {
+/** An RFC 9457 answer with this status and, when given, exactly this detail (or one matching it), and this hint (none unless given). */
+export function expectProblem(res: ApiResponse, status: number, detail: string | RegExp = /.+/, hint?: string): void {
   expect({ status: res.status, body: res.body }).toEqual({
     status,
-    body: { type: expect.any(String), title: expect.any(String), status, detail: typeof detail === 'string' ? detail : expect.stringMatching(detail), instance: REQUEST_INSTANCE },
+    body: {
+      type: expect.any(String),
+      title: expect.any(String),
+      status,
+      detail: typeof detail === 'string' ? detail : expect.stringMatching(detail),
+      ...(hint !== undefined && { hint }),
+      instance: REQUEST_INSTANCE,
+    },
   });
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
 }

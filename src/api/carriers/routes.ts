@@ -67,6 +67,8 @@ function ambiguousTexts(registry: Registry): Counter {
   );
 }
 
+const FINAL_STATUSES = new Set(['delivered', 'undelivered', 'failed']);
+
 /**
  * The carriers' public callbacks, outside the business routes: no JWT, the carrier's signature instead.
  * The body is read raw, whatever its type (Twilio posts a form, Telnyx and Vonage JSON), since the
@@ -86,7 +88,7 @@ export function providersRouter(deps: ProviderRoutesDeps & { registry: Registry;
 
   const receipt: RequestHandler = async (_req, res) => {
     const callback = res.locals.callback as CarrierCallback;
-    await recordReceipt(
+    const outcome = await recordReceipt(
       {
         prisma: deps.prisma,
         carrier: carrier!,
@@ -96,6 +98,11 @@ export function providersRouter(deps: ProviderRoutesDeps & { registry: Registry;
       },
       callback,
     );
+    // A line per message a receipt ends (the log provider writes its own), naming it without its phone or text.
+    if (outcome?.applied && FINAL_STATUSES.has(outcome.message.status)) {
+      const { id, business, status, errorCode } = outcome.message;
+      logger.info({ event: `message.${status}`, provider: carrier!.name, id, business, ...(errorCode && { errorCode }) }, `message ${status}`);
+    }
     answer(res, carrier!);
   };
   router.post('/providers/:carrier/status', ...verified('receipt'), receipt);

@@ -22,6 +22,7 @@ export function sendProblem(res: Response, problem: HttpProblem): void {
         title: STATUS_CODES[problem.status],
         status: problem.status,
         detail: problem.detail,
+        ...(problem.hint && { hint: problem.hint }),
         ...(requestId && { instance: `urn:request:${requestId}` }),
       }),
     );
@@ -33,7 +34,9 @@ function requestProblem(error: unknown): HttpProblem | undefined {
   if (!(error instanceof UseCaseError)) return undefined;
   const refusal = refusalOf(error);
   const headers: Record<string, string> = refusal.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(refusal.retryAfterSeconds) };
-  return new HttpProblem(refusal.status, refusal.detail, refusal.type, headers);
+  const problem = new HttpProblem(refusal.status, refusal.detail, refusal.type, headers);
+  if (refusal.hint) problem.hint = refusal.hint;
+  return problem;
 }
 
 /** express.json()'s own errors: malformed JSON, oversized or undecodable bodies. */

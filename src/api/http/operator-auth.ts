@@ -21,10 +21,10 @@ declare module 'express-serve-static-core' {
 
 /**
  * The operator routes' authentication (every /admin route mounts it): the bearer secret or an operator
- * JWT, else a 401; each access is logged with who asked, each refusal (`admin.access_refused`, warn) with
- * why, never with the credential.
+ * JWT, else a 401 (whose `hint`, under npm start, says where its development token is); each access is
+ * logged with who asked, each refusal (`admin.access_refused`, warn) with why, never with the credential.
  */
-export function operatorAuthentication(credentials: OperatorCredentials, logger: Logger): RequestHandler {
+export function operatorAuthentication(credentials: OperatorCredentials, logger: Logger, refusalHint?: string): RequestHandler {
   const check = serviceCredentialCheck(credentials);
   const identify = (authorization: string | undefined): Operator | undefined => {
     const bearer = bearerOf(authorization);
@@ -38,7 +38,9 @@ export function operatorAuthentication(credentials: OperatorCredentials, logger:
       // A refused operator call is worth an operator's attention: someone tried the door (a business token, a guessed secret).
       const reason = bearerOf(req.get('authorization')) === undefined ? 'no bearer credential' : 'credential not accepted';
       logger.warn({ event: 'admin.access_refused', reason, method: req.method, path: req.path, ip: req.ip }, 'operator API access refused');
-      throw unauthorized('Missing or invalid operator credential');
+      const refused = unauthorized('Missing or invalid operator credential');
+      if (refusalHint) refused.hint = refusalHint;
+      throw refused;
     }
     req.operator = operator;
     logger.info({ event: 'admin.access', caller: operator.caller, credential: operator.credential, method: req.method, path: req.path }, 'operator API access');

@@ -9,6 +9,8 @@ export class HttpProblem extends Error {
   readonly detail: string;
   readonly type: string;
   readonly headers: Record<string, string>;
+  /** What to do about it, as the problem's `hint` member, when `detail` is a text the contract fixes. */
+  hint?: string;
   constructor(status: number, detail: string, type = `/problems/${slug(STATUS_CODES[status] ?? 'error')}`, headers: Record<string, string> = {}) {
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;

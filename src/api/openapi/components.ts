@@ -249,6 +249,11 @@ export const components: OpenApiObject = {
         title: { type: 'string', description: 'The HTTP reason phrase of `status`.' },
         status: { type: 'integer', minimum: 400, maximum: 599 },
         detail: { type: 'string', description: 'What went wrong with this request, for a human. The texts of the interface document are kept exactly.' },
+        hint: {
+          type: 'string',
+          description: 'What to do about it, where `detail` is a text the interface document fixes: `Invalid delay` comes with the forms a delay takes.',
+          examples: ['A delay is a whole number of seconds (90), numbers with units s, m, h, d (90s, 5m, 1h30m), or an ISO 8601 duration (PT5M, P1D); empty or 0 sends now; at most 10 years'],
+        },
         instance: {
           type: 'string',
           pattern: '^urn:request:[A-Za-z0-9._:-]{1,128}$',
@@ -302,13 +307,17 @@ export const components: OpenApiObject = {
       403,
       'Only when the server sets `JWT_BUSINESS_CLAIM`: the token\'s claim of that name does not name the business in the path, or the token has no such claim. ' +
         'Checked right after the token, before anything else of the request is read, and the same whether the business has any data or not.',
-      { wrongBusiness: 'Token is not valid for this business' },
+      {
+        wrongBusiness: 'Token is not valid for this business',
+        claimMissing: 'Token is not valid for this business: it has no "org" claim, which names the businesses a token acts for here (JWT_BUSINESS_CLAIM)',
+      },
     ),
     PayloadTooLarge: problem(413, 'The body is larger than 100 kB (5 MB for `POST /messages/batch`), counted decompressed: a compressed body is refused as soon as it inflates past the limit.', {
       tooLarge: 'Request body is larger than 100 kB',
       tooLargeCampaign: 'Request body is larger than 5 MB',
     }),
-    UnsupportedMediaType: problem(415, 'The body\'s charset or content encoding is not one the server reads (JSON in UTF-8).', {
+    UnsupportedMediaType: problem(415, 'The body is not declared JSON (`Content-Type: application/json` or `application/*+json`; checked before it is read), or its charset or content encoding is not one the server reads (JSON in UTF-8).', {
+      notJson: 'Content-Type must be application/json',
       encoding: 'Unsupported body encoding',
     }),
     RateLimited: problem(

@@ -32,9 +32,9 @@ const DESCRIPTION = `Assign agents to clients — each assignment expiring by it
 
 **Ownership.** Clients, agents and messages belong to one user (the token's \`sub\`) inside one business (the path segment). Another user's or another business's resource is answered exactly like a missing one: 404 for clients and messages, 400 \`Agent {id} not found or not authorized\` for agents. Never 403 for a resource: the only 403 of these routes is a token bound to another business, which says nothing of what the business holds.
 
-**Errors** are RFC 9457 problem details: \`Content-Type: application/problem+json\` and \`{ "type", "title", "status", "detail" }\`. \`type\` is stable and meant for code; \`detail\` is for people. A body that is not JSON is a 400, one over 100 kB a 413. When PostgreSQL or Temporal cannot be reached the answer is a 503 with \`Retry-After\` and nothing was done.
+**Errors** are RFC 9457 problem details: \`Content-Type: application/problem+json\` and \`{ "type", "title", "status", "detail" }\`. \`type\` is stable and meant for code; \`detail\` is for people. A body declared JSON that does not parse is a 400, one over 100 kB a 413, one not declared JSON a 415. When PostgreSQL or Temporal cannot be reached the answer is a 503 with \`Retry-After\` and nothing was done.
 
-**Data.** Ids are strings; dates in answers are ISO 8601 in UTC. Request bodies are read as JSON whatever their \`Content-Type\`, and unknown fields are ignored.`;
+**Data.** Ids are strings; dates in answers are ISO 8601 in UTC. A request body must be declared JSON (\`Content-Type: application/json\`, or an \`application/*+json\` type), else it is a 415 \`Content-Type must be application/json\`; a request without a body needs none. Unknown fields are ignored.`;
 
 function buildDocument(): OpenApiObject {
   const paths: Record<string, OpenApiObject> = {};

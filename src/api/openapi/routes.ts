@@ -24,12 +24,20 @@ function pageHeaders(res: Response): Response {
   });
 }
 
-/** GET /openapi.json and GET /docs, without authentication: the description is public, the API is not. */
+/** What `GET /` points to: someone who opens the server's address finds the description from there. */
+const INDEX = { docs: '/docs', openapi: '/openapi.json', api: '/ext/v2/{businessname}', health: '/healthz', ready: '/readyz' };
+
+/** GET /, GET /openapi.json and GET /docs, without authentication: the description is public, the API is not. */
 export function openApiRouter(): Router {
   const router = Router();
   const documentJson = jsonText(openApiDocument);
   const page = docsPage(ASSET_BASE, openApiDocument.info.title);
 
+  router.get('/', (req, res) => {
+    res.vary('Accept');
+    if (req.accepts(['json', 'html']) === 'html') return res.redirect(302, '/docs');
+    res.json(INDEX);
+  });
   router.get('/openapi.json', (_req, res) => {
     res.set({ 'Cache-Control': REVALIDATE, 'Access-Control-Allow-Origin': '*' }).type('application/json').send(documentJson);
   });

@@ -21,7 +21,7 @@ export type AcceptBatchDeps = AcceptDeps;
 /** One recipient's result, in request order: accepted (`_id`, `send_at`) or refused with the single send's problem. */
 export type RecipientResult =
   | { index: number; _id: string; status: 'scheduled'; send_at: string }
-  | { index: number; status: 'rejected'; error: { type: string; status: number; detail: string } };
+  | { index: number; status: 'rejected'; error: { type: string; status: number; detail: string; hint?: string } };
 
 export interface BatchAnswer {
   batch: MessageBatch | null;
@@ -35,8 +35,8 @@ export type StartBatchWorkflow = (batch: ScheduledBatch) => Promise<void>;
 const OPTED_OUT = new Conflict(OPTED_OUT_TEXT);
 
 function refused(index: number, error: UseCaseError): RecipientResult {
-  const { status, type, detail } = refusalOf(error);
-  return { index, status: 'rejected', error: { type, status, detail } };
+  const { status, type, detail, hint } = refusalOf(error);
+  return { index, status: 'rejected', error: { type, status, detail, ...(hint && { hint }) } };
 }
 
 function batchHash(request: BatchRequest, body: Record<string, unknown>): string {

@@ -25,6 +25,9 @@ const ISO_DURATION = new RegExp(
   'i',
 );
 
+/** The forms parseDelay reads, for the answer to one it cannot (`Invalid delay`, the contract's words, stays the detail). */
+export const DELAY_FORMS = 'A delay is a whole number of seconds (90), numbers with units s, m, h, d (90s, 5m, 1h30m), or an ISO 8601 duration (PT5M, P1D); empty or 0 sends now; at most 10 years';
+
 /**
  * Reads `delay`: absent, empty or `0` is immediate; `30` is seconds; `90s`, `5m`, `2h`, `1d` and
  * sums such as `1h30m`; ISO 8601 durations such as `PT5M`, `P1DT2H`, `P1M`. Undefined when unreadable.

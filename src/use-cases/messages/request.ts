@@ -1,4 +1,4 @@
-import { parseDelay, sendAtAfter, type Delay } from './delay';
+import { DELAY_FORMS, parseDelay, sendAtAfter, type Delay } from './delay';
 import { Invalid, NotFound } from '../errors';
 import { isBlank, normalisePhone, RESOURCE_ID_PATTERN } from '../input/validation';
 import { isTimeZone, TIME_ZONE_RULE } from '../input/time-zone';
@@ -117,7 +117,7 @@ export async function parseMessageRequest(
 
   const delay = parseDelay(fields.delay);
   const sendAt = delay && sendAtAfter(delay, now);
-  if (!delay || !sendAt) throw new Invalid('Invalid delay');
+  if (!delay || !sendAt) throw new Invalid('Invalid delay', 'invalid-request', DELAY_FORMS);
 
   const window = given(fields.send_window) ? parseSendWindow(fields.send_window, client) : null;
 

@@ -29,7 +29,7 @@ const recipientResult = closedObject(['index', 'status'], {
     description:
       'Refused only: the problem `POST /messages` answers for this recipient alone (its status, type and exact detail), or for a phone an earlier ' +
       'recipient already has, 400 `Duplicate recipient: same phone as recipient {index}`.',
-    properties: { type: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' } },
+    properties: { type: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, hint: { type: 'string', description: 'What to do about it, where the detail is a fixed text (`Invalid delay`).' } },
   },
 });
 
