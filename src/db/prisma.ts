@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client';
+import { serialTransactions } from './serial-transactions';
 
 /** A webhook delivery row a transaction just created, with what its workflow's search attributes show: no personal data. */
 export interface NewDelivery {
@@ -19,6 +20,6 @@ export type DeliveryHandOver = (deliveries: NewDelivery[]) => void;
 export type Prisma = PrismaClient & { readonly handOverDeliveries?: DeliveryHandOver };
 
 export function createPrisma(connectionString: string, maxConnections = 10, handOverDeliveries?: DeliveryHandOver): Prisma {
-  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString, max: maxConnections }) });
+  const client = new PrismaClient({ adapter: serialTransactions(new PrismaPg({ connectionString, max: maxConnections })) });
   return handOverDeliveries ? Object.assign(client, { handOverDeliveries }) : client;
 }
