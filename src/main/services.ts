@@ -117,7 +117,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'routingMinFirstResponseMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'routingMinFirstResponseMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'crmInboundRateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
 
 /** The API on these services, with the HTTP settings of the configuration. */
 export function createApi(services: Services, options: ApiOptions = {}) {
@@ -126,6 +126,7 @@ export function createApi(services: Services, options: ApiOptions = {}) {
     ...services,
     corsOrigins: config.CORS_ORIGINS,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    crmInboundRateLimitPerMinute: config.CRM_INBOUND_RATE_LIMIT_PER_MINUTE,
     trustProxy: config.TRUST_PROXY,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     smsHelpText: config.SMS_HELP_TEXT,

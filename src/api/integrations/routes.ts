@@ -3,7 +3,8 @@ import type { Prisma } from '../../db/prisma';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { CrmEndpoints } from '../../config/index';
 import type { SecretBox } from '../../secrets/secret-box';
-import { deleteCrmConnector, getCrmConnector, putCrmConnector } from '../../use-cases/integrations/connectors';
+import { deleteCrmConnector, getCrmConnector, putCrmConnector, rotateInboundToken } from '../../use-cases/integrations/connectors';
+import type { InboundKeyCache } from '../../use-cases/integrations/inbound-keys';
 import { crmOf } from '../../use-cases/integrations/request';
 import { syncCrmConnector } from '../../use-cases/integrations/sync';
 import { scopeOf } from '../http/scope';
@@ -18,6 +19,8 @@ export interface IntegrationRoutesDeps {
   taskQueue: string;
   /** The CRMs' REST bases when not the vendors' (the sweep lists records through them). */
   crmEndpoints?: CrmEndpoints;
+  /** The inbound doors' cached keys, forgotten when a connector changes. */
+  inboundKeys?: InboundKeyCache;
 }
 
 /** Where a CRM posts: PUBLIC_BASE_URL, else the origin this request came to. */
@@ -38,6 +41,10 @@ export function integrationsRouter(deps: IntegrationRoutesDeps): Router {
 
   router.post('/integrations/:crm/sync', async (req, res) => {
     res.json(await syncCrmConnector(deps, scopeOf(req), crmOf(req.params.crm as string)));
+  });
+
+  router.post('/integrations/:crm/rotate-inbound-token', async (req, res) => {
+    res.json(await rotateInboundToken(deps, scopeOf(req), crmOf(req.params.crm as string), inboundBaseOf(req, deps.publicBaseUrl)));
   });
 
   router.delete('/integrations/:crm', async (req, res) => {
