@@ -7,14 +7,17 @@ import { deleteCrmConnector, getCrmConnector, putCrmConnector, rotateInboundToke
 import type { InboundKeyCache } from '../../use-cases/integrations/inbound-keys';
 import { crmOf } from '../../use-cases/integrations/request';
 import { syncCrmConnector } from '../../use-cases/integrations/sync';
+import { HttpProblem } from '../http/problem';
 import { scopeOf } from '../http/scope';
 
 export interface IntegrationRoutesDeps {
   prisma: Prisma;
   /** Seals the connectors' credentials (SECRETS_KEY). */
   secrets: SecretBox;
-  /** Where the CRMs reach this API; unset: the request's own origin. */
+  /** Where the CRMs reach this API; unset: the request's own origin (refused in production). */
   publicBaseUrl?: string;
+  /** NODE_ENV=production: the connectors' routes need PUBLIC_BASE_URL. */
+  production?: boolean;
   temporal: TemporalClient;
   taskQueue: string;
   /** The CRMs' REST bases when not the vendors' (the sweep lists records through them). */
@@ -23,20 +26,27 @@ export interface IntegrationRoutesDeps {
   inboundKeys?: InboundKeyCache;
 }
 
-/** Where a CRM posts: PUBLIC_BASE_URL, else the origin this request came to. */
-export const inboundBaseOf = (req: Request, publicBaseUrl: string | undefined) => publicBaseUrl ?? `${req.protocol}://${req.get('host')}`;
+/** Where a CRM posts: PUBLIC_BASE_URL, else (outside production) the origin this request came to. */
+export function inboundBaseOf(req: Request, publicBaseUrl: string | undefined, production = false): string {
+  if (publicBaseUrl) return publicBaseUrl;
+  // In production a Host header is the caller's to choose: the URL pasted into a CRM must not come from it.
+  if (production) throw new HttpProblem(503, PUBLIC_BASE_URL_MISSING, '/problems/unavailable');
+  return `${req.protocol}://${req.get('host')}`;
+}
+
+export const PUBLIC_BASE_URL_MISSING = 'PUBLIC_BASE_URL is not set: in production a CRM connector needs the public address the CRMs post to (docs/integrations.md)';
 
 /** A business's connectors to its CRMs: `PUT`, `GET`, `DELETE /integrations/{crm}`. */
 export function integrationsRouter(deps: IntegrationRoutesDeps): Router {
   const router = Router({ mergeParams: true });
 
   router.put('/integrations/:crm', async (req, res) => {
-    const { created, connector } = await putCrmConnector(deps, scopeOf(req), crmOf(req.params.crm as string), req.body, inboundBaseOf(req, deps.publicBaseUrl));
+    const { created, connector } = await putCrmConnector(deps, scopeOf(req), crmOf(req.params.crm as string), req.body, inboundBaseOf(req, deps.publicBaseUrl, deps.production));
     res.status(created ? 201 : 200).json(connector);
   });
 
   router.get('/integrations/:crm', async (req, res) => {
-    res.json(await getCrmConnector(deps, scopeOf(req), crmOf(req.params.crm as string), inboundBaseOf(req, deps.publicBaseUrl)));
+    res.json(await getCrmConnector(deps, scopeOf(req), crmOf(req.params.crm as string), inboundBaseOf(req, deps.publicBaseUrl, deps.production)));
   });
 
   router.post('/integrations/:crm/sync', async (req, res) => {
@@ -44,7 +54,7 @@ export function integrationsRouter(deps: IntegrationRoutesDeps): Router {
   });
 
   router.post('/integrations/:crm/rotate-inbound-token', async (req, res) => {
-    res.json(await rotateInboundToken(deps, scopeOf(req), crmOf(req.params.crm as string), inboundBaseOf(req, deps.publicBaseUrl)));
+    res.json(await rotateInboundToken(deps, scopeOf(req), crmOf(req.params.crm as string), inboundBaseOf(req, deps.publicBaseUrl, deps.production)));
   });
 
   router.delete('/integrations/:crm', async (req, res) => {
