@@ -42,7 +42,7 @@ test('production without PUBLIC_BASE_URL: a connector\'s PUT and GET are 503s th
 test('production\'s API does not start without PUBLIC_BASE_URL once a connector exists; outside production, or with it, it does', async () => {
   const production = loadConfig({ NODE_ENV: 'production' });
   // The run's database is shared: this file's business makes sure one exists.
-  expect((await stack.api('PUT', '/integrations/hubspot', { token, body: HUBSPOT })).status).toBe(201);
+  expect([200, 201]).toContain((await stack.api('PUT', '/integrations/hubspot', { token, body: HUBSPOT })).status);
   await expect(refuseConnectorsWithoutPublicBaseUrl({ config: production, prisma: stack.prisma })).rejects.toThrow(
     /^Invalid configuration: PUBLIC_BASE_URL is required in production once a CRM connector exists \(\d+ do\): the public address the CRMs post to/,
   );
