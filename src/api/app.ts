@@ -33,6 +33,7 @@ import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
 import { routingRouter, type RoutingRoutesDeps } from './routing/routes';
 import { integrationsRouter, type IntegrationRoutesDeps } from './integrations/routes';
 import { crmInboundRouter, type InboundRoutesDeps } from './integrations/inbound-routes';
+import { InboundKeyCache } from '../use-cases/integrations/inbound-keys';
 
 export interface HttpOptions {
   /** Where request lines and errors go; the process's logger by default. */
@@ -54,7 +55,7 @@ export type AppDeps = HealthDeps &
   EventRoutesDeps &
   ProviderRoutesDeps &
   IntegrationRoutesDeps &
-  Pick<InboundRoutesDeps, 'admission'> &
+  Pick<InboundRoutesDeps, 'admission' | 'crmInboundRateLimitPerMinute'> &
   Omit<NumberRoutesDeps, 'carrier'> &
   Pick<RotationRoutesDeps, 'rotationMinPeriodMs' | 'rotationApplyWaitMs'> &
   Pick<RoutingRoutesDeps, 'routingMinFirstResponseMs'> &
@@ -79,8 +80,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(deps), openApiRouter());
   // The carriers' callbacks: public, signed by the carrier instead of a user's token.
   app.use(providersRouter({ ...deps, registry: metrics.registry, logger }));
-  // The CRMs' inbound events: public, proven by the CRM's signature or credentials.
-  app.use(crmInboundRouter({ ...deps, logger }));
+  // The CRMs' inbound events: public, proven by the CRM's signature or credentials, checked with keys kept in memory.
+  const inboundKeys = deps.inboundKeys ?? new InboundKeyCache();
+  app.use(crmInboundRouter({ ...deps, inboundKeys, logger }));
 
   const business = Router({ mergeParams: true });
   // Before the token, alike for everyone: outside the contract's characters no business route matches (404);
@@ -106,7 +108,7 @@ export function createApp(deps: AppDeps): Express {
   business.use(eventsRouter(deps));
   business.use(rotationRouter({ ...deps, log }));
   business.use(routingRouter({ ...deps, log }));
-  business.use(integrationsRouter(deps));
+  business.use(integrationsRouter({ ...deps, inboundKeys }));
   app.use('/ext/v2/:business', business);
 
   // The operator API: outside the business routes, its own credential; every /admin route sits behind it.

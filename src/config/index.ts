@@ -142,6 +142,8 @@ export const envSchema = z.object({
   ASSIGN_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).default(32),
   /** Requests per user (token subject) and minute, across businesses; 0 turns the limit off. Default: see rateLimitDefault. */
   RATE_LIMIT_PER_MINUTE: optional.pipe(z.coerce.number<string | undefined>().int().min(0).optional()),
+  /** Requests a minute to one business's inbound door of one CRM, counted before any database work; 0 turns the limit off. */
+  CRM_INBOUND_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
   /** Express's `trust proxy`: false, true, a hop count or a list of addresses (for X-Forwarded-For). */
   TRUST_PROXY: optional.transform((value) => (value === undefined || value === 'false' ? false : value === 'true' ? true : /^\d+$/.test(value) ? Number(value) : value)),
   /** The carrier simulator's port (`npm start` with MESSAGE_PROVIDER=simulator); another free one when it is taken, 0 picks one. */

@@ -8,7 +8,7 @@ import type { CrmApi } from './types';
 
 export type { CrmApi, CrmRecord } from './types';
 export { CrmRequestFailed } from './types';
-export { verifyBasicAuth, verifyHubspotSignature, hubspotSignatureV3, HUBSPOT_SIGNATURE_MAX_AGE_MS } from './signatures';
+export { verifyBasicAuth, verifyHubspotSignature, hubspotSignatureV3, HUBSPOT_SIGNATURE_MAX_AGE_MS, newInboundToken, inboundTokenHash, verifyInboundToken } from './signatures';
 
 /**
  * The CRM's SDK client for one connector: its plain settings and its opened credentials, connecting

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /* How each CRM's inbound requests prove where they come from, checked in constant time. */
 
@@ -37,4 +37,17 @@ export function verifyBasicAuth(authorization: string | undefined, user: string,
   // Compare fixed-size digests so the length of the secret does not leak either.
   const digest = (value: Buffer) => createHmac('sha256', 'basic-auth').update(value).digest();
   return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** A new secret for a connector's inbound URL: 256 random bits, URL-safe. */
+export const newInboundToken = (): string => randomBytes(32).toString('base64url');
+
+/** What is stored of an inbound URL's secret: its SHA-256 (hex). The secret is random, so no salt or slow hash is needed. */
+export const inboundTokenHash = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** Whether `given` is the secret whose hash is stored, compared in constant time (no stored hash: never). */
+export function verifyInboundToken(given: string | undefined, storedHash: string | null | undefined): boolean {
+  const expected = Buffer.from(storedHash ?? '', 'hex');
+  const actual = createHash('sha256').update(given ?? '', 'utf8').digest();
+  return expected.length === actual.length && timingSafeEqual(expected, actual) && given !== undefined;
 }

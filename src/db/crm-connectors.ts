@@ -19,6 +19,8 @@ export interface ConnectorFields {
   secrets: string;
   agentMap: Record<string, string>;
   followCrmOwner: boolean;
+  /** SHA-256 of a new secret for the inbound URL; absent: the stored one stays. */
+  inboundTokenHash?: string;
 }
 
 export type PutConnectorOutcome = { connector: CrmConnector; created: boolean } | { heldByAnotherUser: true };
@@ -52,6 +54,12 @@ export function listOwnConnectors(prisma: Prisma, scope: Scope) {
 /** The business's connector to `crm`, whoever set it: what an inbound request of the CRM is checked with. */
 export function findBusinessConnector(prisma: Prisma | Db.TransactionClient, business: string, crm: string) {
   return prisma.crmConnector.findUnique({ where: { business_crm: { business, crm } } });
+}
+
+/** Replaces the secret of the caller's connector's inbound URL; the connector, or null when it has none. */
+export async function setInboundTokenHash(prisma: Prisma, scope: Scope, crm: string, inboundTokenHash: string): Promise<CrmConnector | null> {
+  const { count } = await prisma.crmConnector.updateMany({ where: { ...scope, crm }, data: { inboundTokenHash } });
+  return count ? findOwnConnector(prisma, scope, crm) : null;
 }
 
 /** Removes the caller's connector; false when it had none. */

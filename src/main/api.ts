@@ -1,7 +1,7 @@
 import './register-telemetry';
 import { authConfigOf, loadConfig } from '../config/index';
 import { logEvent, configureLogging } from '../logger';
-import { createApi, openServices } from './services';
+import { createApi, openServices, refuseConnectorsWithoutPublicBaseUrl } from './services';
 import { onShutdown } from './shutdown';
 import { stopTracing } from '../telemetry/active-tracing';
 import { httpMetrics, listen, serveMetrics } from '../api';
@@ -15,6 +15,10 @@ async function main() {
     throw new Error('npm run api needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs everything embedded)');
   }
   const services = await openServices(config);
+  await refuseConnectorsWithoutPublicBaseUrl(services).catch(async (error) => {
+    await services.stop();
+    throw error;
+  });
   const metrics = httpMetrics();
   const metricsHttp = await serveMetrics(metrics.registry, config.API_METRICS_PORT, config.API_METRICS_HOST);
   const http = await listen(createApi(services, { auth, metrics }), config.PORT);

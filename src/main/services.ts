@@ -131,7 +131,20 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'adminTokenFile' | 'connectorsNeedBoundTokens' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'routingMinFirstResponseMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'trustProxy' | 'metrics'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'adminTokenFile' | 'connectorsNeedBoundTokens' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'routingMinFirstResponseMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'crmInboundRateLimitPerMinute' | 'production' | 'trustProxy' | 'metrics'>>;
+
+/**
+ * Production's API does not start without PUBLIC_BASE_URL once a CRM connector exists: the CRMs post to
+ * it, and HubSpot signs it. (A carrier without it is refused by loadConfig; a connector's PUT is a 503.)
+ */
+export async function refuseConnectorsWithoutPublicBaseUrl(services: Pick<Services, 'config' | 'prisma'>): Promise<void> {
+  const { config } = services;
+  if (config.NODE_ENV !== 'production' || config.PUBLIC_BASE_URL) return;
+  const connectors = await services.prisma.crmConnector.count();
+  if (connectors > 0) {
+    throw new Error(`Invalid configuration: PUBLIC_BASE_URL is required in production once a CRM connector exists (${connectors} do): the public address the CRMs post to, e.g. https://crm.example.com`);
+  }
+}
 
 /** The API on these services, with the HTTP settings of the configuration. */
 export function createApi(services: Services, options: ApiOptions = {}) {
@@ -140,6 +153,8 @@ export function createApi(services: Services, options: ApiOptions = {}) {
     ...services,
     corsOrigins: config.CORS_ORIGINS,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    crmInboundRateLimitPerMinute: config.CRM_INBOUND_RATE_LIMIT_PER_MINUTE,
+    production: config.NODE_ENV === 'production',
     trustProxy: config.TRUST_PROXY,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     smsHelpText: config.SMS_HELP_TEXT,

@@ -5,7 +5,7 @@ import type { TestStack } from '../support/stack';
 
 /*
  * Salesforce end to end: its Outbound Message sender posts a SOAP envelope to the inbound URL the
- * connector answered; the lead's workflow reads the Lead through jsforce from the fake REST API
+ * connector answered (its secret the last segment); the lead's workflow reads the Lead through jsforce from the fake REST API
  * (renewing the expired access token with the refresh token), makes the client, assigns the
  * connector's agent and writes OwnerId back with `Sforce-Auto-Assign: FALSE`.
  */
@@ -34,7 +34,7 @@ beforeAll(async () => {
       agent_map: { [OWNER_A1]: 'a1' },
     },
   }));
-  expect(inboundUrl).toMatch(new RegExp(`/integrations/salesforce/${stack.business}/outbound-message$`));
+  expect(inboundUrl).toMatch(new RegExp(`/integrations/salesforce/${stack.business}/outbound-message/[A-Za-z0-9_-]{43}$`));
 });
 afterAll(async () => {
   await stack?.stop();
@@ -111,4 +111,78 @@ test('the catch-up sweep routes a Lead whose Outbound Message never came, once',
   expect((await stack.api('POST', '/integrations/salesforce/sync', { token })).body).toEqual({ listed: salesforce.leads.size, recorded: 0, resumed: 0 });
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   expect(writesOf(id)).toHaveLength(1);
+});
+
+const post = async (url: string, body: string, contentType = 'text/xml; charset=utf-8') => {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body });
+  return { status: response.status, body: await response.text(), retryAfter: response.headers.get('retry-after') };
+};
+const withoutToken = () => inboundUrl.replace(/\/[^/]+$/, '');
+
+test('the inbound URL without its secret, with another, or with a guessed one is a 401 before anything is read or stored', async () => {
+  const id = salesforce.newLeadId();
+  salesforce.createLead(id, { LastName: 'Forged', Phone: '+14155550166' });
+  const envelope = salesforce.outboundMessage([id]);
+  for (const url of [withoutToken(), `${withoutToken()}/${'A'.repeat(43)}`, `${withoutToken()}/x`, `${inboundUrl}x`]) {
+    const answer = await post(url, envelope);
+    expect(answer.status).toBe(401);
+    expect(JSON.parse(answer.body).detail).toMatch(/^Invalid inbound URL/);
+  }
+  // Another business's connector's secret does not open this one's door either.
+  expect((await post(inboundUrl.replace(stack.business, `${stack.business}x`), envelope)).status).toBe(401);
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  expect(await inboundEvents(id)).toEqual([]);
+  expect(writesOf(id)).toEqual([]);
+});
+
+test('the secret is shown once: GET and a later PUT answer the URL with {token}, and the URL keeps working', async () => {
+  const got = await stack.api('GET', '/integrations/salesforce', { token });
+  expect(got.body.inbound_url).toBe(`${withoutToken()}/{token}`);
+  const again = await stack.api('PUT', '/integrations/salesforce', { token, body: { agents: ['a1'], agent_map: { [OWNER_A1]: 'a1' } } });
+  expect(again.status).toBe(200);
+  expect(again.body.inbound_url).toBe(`${withoutToken()}/{token}`);
+  const stored = await stack.prisma.crmConnector.findUniqueOrThrow({ where: { business_crm: { business: stack.business, crm: 'salesforce' } } });
+  expect(stored.inboundTokenHash).toMatch(/^[0-9a-f]{64}$/);
+  expect(JSON.stringify(stored)).not.toContain(inboundUrl.split('/').pop());
+  const id = salesforce.newLeadId();
+  salesforce.createLead(id, { LastName: 'Kept', Phone: '+14155550155' });
+  expect((await salesforce.send(inboundUrl, salesforce.outboundMessage([id]))).status).toBe(200);
+});
+
+test('rotate-inbound-token answers a new URL; the old one is a 401 at once', async () => {
+  const rotated = await stack.api('POST', '/integrations/salesforce/rotate-inbound-token', { token });
+  expect(rotated.status).toBe(200);
+  const newUrl = rotated.body.inbound_url as string;
+  expect(newUrl).toMatch(new RegExp(`/integrations/salesforce/${stack.business}/outbound-message/[A-Za-z0-9_-]{43}$`));
+  expect(newUrl).not.toBe(inboundUrl);
+  const id = salesforce.newLeadId();
+  salesforce.createLead(id, { LastName: 'Rotated', Phone: '+14155550144' });
+  const envelope = salesforce.outboundMessage([id]);
+  expect((await salesforce.send(inboundUrl, envelope)).status).toBe(401);
+  expect((await salesforce.send(newUrl, envelope)).status).toBe(200);
+  inboundUrl = newUrl;
+  expect((await stack.api('POST', '/integrations/hubspot/rotate-inbound-token', { token })).status).toBe(404);
+  expect((await stack.api('POST', '/integrations/salesforce/rotate-inbound-token', { token: stack.token('someone-else') })).status).toBe(404);
+});
+
+test('an envelope with a DOCTYPE, an entity of its own, a processing instruction, or its OrganizationId in a comment or CDATA is a 400; nothing is stored', async () => {
+  const id = salesforce.newLeadId();
+  salesforce.createLead(id, { LastName: 'Xml', Phone: '+14155550133' });
+  const envelope = salesforce.outboundMessage([id]);
+  const org = `<OrganizationId>${salesforce.organizationId}</OrganizationId>`;
+  const shapes = {
+    doctype: envelope.replace('?>', '?><!DOCTYPE lol [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'),
+    entity: envelope.replace(`<sf:Id>${id}`, `<sf:Id>&b;${id}`),
+    pi: envelope.replace('?>', '?><?xml-stylesheet href="x"?>'),
+    comment: envelope.replace(org, `<!--${org}-->`),
+    cdata: envelope.replace(org, `<ActionId><![CDATA[${org}]]></ActionId>`),
+  };
+  for (const [shape, body] of Object.entries(shapes)) {
+    const answer = await post(inboundUrl, body);
+    expect({ shape, status: answer.status }).toEqual({ shape, status: 400 });
+    expect(JSON.parse(answer.body).detail).toMatch(/^Invalid body: must be an Outbound Message/);
+  }
+  expect((await post(inboundUrl, shapes.doctype)).body).toContain('a DOCTYPE is not accepted');
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  expect(await inboundEvents(id)).toEqual([]);
 });

@@ -22,3 +22,24 @@ export function perUserRateLimit(perMinute: number): RequestHandler {
       },
     });
 }
+
+/**
+ * At most `perMinute` requests a minute to one CRM door of one business (`/integrations/{crm}/{business}/…`),
+ * counted before anything is read from the database or the body: a flood of unsigned requests gets 429s
+ * with `Retry-After` and costs neither a connector read nor a decryption. The CRM retries what it is
+ * refused. Counted in this process's memory, like the per-user limit.
+ */
+export function perConnectorRateLimit(crm: string, perMinute: number): RequestHandler {
+  if (perMinute <= 0) return (_req, _res, next) => next();
+  return rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    keyGenerator: (req) => `${crm}/${req.params.business as string}`,
+    handler: (_req, res, next) => {
+      const retryAfter = res.getHeader('Retry-After');
+      next(new HttpProblem(429, `Too many requests: at most ${perMinute} a minute to a business's ${crm} connector`, '/problems/rate-limited', retryAfter ? { 'Retry-After': String(retryAfter) } : {}));
+    },
+  });
+}

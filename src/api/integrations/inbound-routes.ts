@@ -4,13 +4,16 @@ import type { Admissions } from '../../starters/admission';
 import type { InboundDeps } from '../../use-cases/integrations/inbound';
 import { receiveHubspotWebhook } from '../../use-cases/integrations/hubspot-inbound';
 import { receivePipedriveWebhook } from '../../use-cases/integrations/pipedrive-inbound';
-import { receiveSalesforceOutboundMessage, SOAP_ACK } from '../../use-cases/integrations/salesforce-inbound';
+import { invalidInboundToken, receiveSalesforceOutboundMessage, SOAP_ACK, verifySalesforceInboundToken } from '../../use-cases/integrations/salesforce-inbound';
 import { BUSINESS_PATTERN } from '../../use-cases/input/validation';
+import { perConnectorRateLimit } from '../http/rate-limit';
 
 export type InboundRoutesDeps = Omit<InboundDeps, 'onHandOverError' | 'handOvers'> & {
   admission?: Pick<Admissions, 'leads'>;
   /** Where the CRMs reach this API: the signed URL is this plus the request's path. Unset: the request's own origin. */
   publicBaseUrl?: string;
+  /** Requests a minute to one business's door of one CRM (CRM_INBOUND_RATE_LIMIT_PER_MINUTE); 0 or unset: no limit. */
+  crmInboundRateLimitPerMinute?: number;
 };
 
 /** 100 events of a few hundred bytes each, with room to spare. */
@@ -32,24 +35,33 @@ export function crmInboundRouter(deps: InboundRoutesDeps & { logger: Logger }): 
     onHandOverError: (error) => deps.logger.warn({ event: 'crm.hand_over_failed', err: error }, 'the CRM event waits for the sweep'),
   };
   const raw = express.raw({ type: () => true, limit: INBOUND_BODY_LIMIT });
-  const businessOk = (req: Request) => BUSINESS_PATTERN.test(req.params.business as string);
+  // The business name's form and the door's rate, before any database work or the body.
+  const door = (crm: string) => [
+    (req: Request, _res: unknown, next: (route?: 'route') => void) => next(BUSINESS_PATTERN.test(req.params.business as string) ? undefined : 'route'),
+    perConnectorRateLimit(crm, deps.crmInboundRateLimitPerMinute ?? 0),
+  ];
+  const bodyOf = (req: Request) => (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
 
-  router.post('/integrations/hubspot/:business/webhook', raw, async (req, res, next) => {
-    if (!businessOk(req)) return next('route');
+  router.post('/integrations/hubspot/:business/webhook', ...door('hubspot'), raw, async (req, res) => {
     const uri = (deps.publicBaseUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '') + req.originalUrl;
-    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    res.json(await receiveHubspotWebhook(inbound, req.params.business as string, { method: req.method, uri, rawBody, headers: headersOf(req) }));
+    res.json(await receiveHubspotWebhook(inbound, req.params.business as string, { method: req.method, uri, rawBody: bodyOf(req), headers: headersOf(req) }));
   });
 
-  router.post('/integrations/salesforce/:business/outbound-message', raw, async (req, res, next) => {
-    if (!businessOk(req)) return next('route');
-    await receiveSalesforceOutboundMessage(inbound, req.params.business as string, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+  // The URL's last segment is the connector's secret, checked before the body is read.
+  router.post('/integrations/salesforce/:business/outbound-message/:token', ...door('salesforce'), async (req, _res, next) => {
+    await verifySalesforceInboundToken(inbound, req.params.business as string, req.params.token as string);
+    next();
+  }, raw, async (req, res) => {
+    await receiveSalesforceOutboundMessage(inbound, req.params.business as string, bodyOf(req));
     res.status(200).type('text/xml').send(SOAP_ACK);
   });
+  // The URL of before the secret: refused, its body unread.
+  router.post('/integrations/salesforce/:business/outbound-message', ...door('salesforce'), () => {
+    throw invalidInboundToken();
+  });
 
-  router.post('/integrations/pipedrive/:business/webhook', raw, async (req, res, next) => {
-    if (!businessOk(req)) return next('route');
-    res.json(await receivePipedriveWebhook(inbound, req.params.business as string, req.get('authorization'), Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)));
+  router.post('/integrations/pipedrive/:business/webhook', ...door('pipedrive'), raw, async (req, res) => {
+    res.json(await receivePipedriveWebhook(inbound, req.params.business as string, req.get('authorization'), bodyOf(req)));
   });
 
   return router;

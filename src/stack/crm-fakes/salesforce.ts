@@ -9,7 +9,7 @@ import { closeServer, listenLocally, readBody, sendWebhook, type SentWebhook } f
  * Outbound Message sender posts SOAP envelopes as Salesforce documents them (notifications of Lead).
  * `npm start` (CRM_FAKES=1) drives it through its control routes, unauthenticated and development only:
  * `POST /_fake/leads` `{ FirstName?, LastName, Phone?, target, organizationId? }` creates a Lead and sends
- * its Outbound Message to `target`, answering the delivery (replayable as is); `GET /_fake/writes`.
+ * its Outbound Message to `target` (the connector's inbound URL, its secret included), answering the delivery (replayable as is); `GET /_fake/writes`.
  */
 
 export interface FakeLead {

@@ -10,7 +10,9 @@ const NAMES: Record<Crm, string> = { hubspot: 'HubSpot', salesforce: 'Salesforce
 export function crmInboundLines(base: string, connectors: { business: string; crm: string }[]): string {
   const pattern = CRMS.map((crm) => `${NAMES[crm].padEnd(11)}${crmInboundUrl(base, crm, '{business}')}`);
   const existing = connectors.map((c) => `${c.business} ${c.crm}: ${crmInboundUrl(base, c.crm as Crm, c.business)}`);
-  return [...pattern, ...existing].join('\n               ');
+  // Salesforce's secret is kept hashed: only the PUT that made it, or a rotation, shows it.
+  const token = `{token}: in the inbound_url of the salesforce connector's first PUT, or POST /ext/v2/{business}/integrations/salesforce/rotate-inbound-token for a new one`;
+  return [...pattern, ...existing, token].join('\n               ');
 }
 
 /** The fakes' addresses; their credentials (the connectors' settings) are in `credentialsFile`, never printed. */

@@ -1,4 +1,5 @@
-import { CRM_SECRETS_PURPOSE, deleteConnector, findOwnConnector, listOwnConnectors, putConnector } from '../../db/crm-connectors';
+import { CRM_SECRETS_PURPOSE, deleteConnector, findOwnConnector, listOwnConnectors, putConnector, setInboundTokenHash } from '../../db/crm-connectors';
+import { inboundTokenHash, newInboundToken } from '../../crm/signatures';
 import { existingAgentIds } from '../../db/agents';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
@@ -8,6 +9,7 @@ import type { SecretBox } from '../../secrets/secret-box';
 import { connectorView, crmInboundUrl } from '../../views/crm-connector';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { refuseUnknownPolicy } from './choose-owner';
+import type { InboundKeyCache } from './inbound-keys';
 import { CRM_SETTINGS, parseConnectorRequest } from './request';
 
 export interface ConnectorDeps {
@@ -15,6 +17,8 @@ export interface ConnectorDeps {
   secrets: SecretBox;
   /** Its `salesforceDomains` widen where Salesforce URLs may point. */
   crmEndpoints?: Pick<CrmEndpoints, 'salesforceDomains'>;
+  /** The inbound doors' cached keys, forgotten when a connector changes here. */
+  inboundKeys?: InboundKeyCache;
 }
 
 const connectorNotFound = (crm: Crm) => new NotFound(`No ${crm} connector`);
@@ -38,13 +42,17 @@ export async function putCrmConnector(deps: ConnectorDeps, scope: Scope, crm: Cr
   if (missing) throw new Invalid(`Invalid agents: no agent ${missing}`);
 
   let secretNames: string[] = [];
+  // Salesforce signs nothing: its inbound URL carries a secret, made once (or for a connector from before).
+  let token: string | undefined;
   const outcome = await putConnector(deps.prisma, scope, crm, (stored) => {
     const settings = { ...((stored?.settings ?? {}) as Record<string, string>), ...request.settings };
     const secrets = { ...(stored ? openCrmSecrets(deps.secrets, stored.secrets) : {}), ...request.secrets };
     const missingSetting = CRM_SETTINGS[crm].required.find((name) => !(name in settings) && !(name in secrets));
     if (missingSetting) throw new Invalid(`Missing settings.${missingSetting}: a ${crm} connector needs ${CRM_SETTINGS[crm].required.join(', ')}`);
     secretNames = Object.keys(secrets).sort();
+    token = crm === 'salesforce' && !stored?.inboundTokenHash ? newInboundToken() : undefined;
     return {
+      ...(token && { inboundTokenHash: inboundTokenHash(token) }),
       agents: request.agents,
       policy: request.policy,
       settings,
@@ -54,7 +62,8 @@ export async function putCrmConnector(deps: ConnectorDeps, scope: Scope, crm: Cr
     };
   });
   if ('heldByAnotherUser' in outcome) throw new Conflict(`The business already has a ${crm} connector, set by another user`);
-  return { created: outcome.created, connector: connectorView(outcome.connector, secretNames, crmInboundUrl(base, crm, scope.business)) };
+  deps.inboundKeys?.forget(scope.business, crm);
+  return { created: outcome.created, connector: connectorView(outcome.connector, secretNames, crmInboundUrl(base, crm, scope.business, token)) };
 }
 
 export async function getCrmConnector(deps: ConnectorDeps, scope: Scope, crm: Crm, base: string) {
@@ -76,5 +85,18 @@ export async function listCrmConnectors(deps: ConnectorDeps, scope: Scope, base:
 }
 
 export async function deleteCrmConnector(deps: ConnectorDeps, scope: Scope, crm: Crm): Promise<void> {
-  if (!(await deleteConnector(deps.prisma, scope, crm))) throw connectorNotFound(crm);
+  const deleted = await deleteConnector(deps.prisma, scope, crm);
+  deps.inboundKeys?.forget(scope.business, crm);
+  if (!deleted) throw connectorNotFound(crm);
+}
+
+/** A new secret for the caller's Salesforce connector's inbound URL: the old URL is refused from now on (in other API processes within INBOUND_KEY_TTL_MS). */
+export async function rotateInboundToken(deps: ConnectorDeps, scope: Scope, crm: Crm, base: string) {
+  if (crm !== 'salesforce') throw new NotFound(`No inbound token for ${crm}: only Salesforce's inbound URL carries one (${crm} signs its requests)`);
+  const token = newInboundToken();
+  const connector = await setInboundTokenHash(deps.prisma, scope, crm, inboundTokenHash(token));
+  deps.inboundKeys?.forget(scope.business, crm);
+  if (!connector) throw connectorNotFound(crm);
+  const secretNames = Object.keys(openCrmSecrets(deps.secrets, connector.secrets)).sort();
+  return connectorView(connector, secretNames, crmInboundUrl(base, crm, scope.business, token));
 }

@@ -1,5 +1,4 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import type { CrmConnector } from '../../generated/prisma/client';
 import { findBusinessConnector } from '../../db/crm-connectors';
 import { recordInboundEvents, type NewInboundEvent } from '../../db/crm-inbound-events';
 import type { Prisma } from '../../db/prisma';
@@ -9,6 +8,7 @@ import type { Admission } from '../../starters/admission';
 import { signalCrmLeadWorkflow } from '../../starters/process-crm-lead-workflow';
 import { Invalid, Unauthenticated } from '../errors';
 import { openCrmSecrets } from './connectors';
+import type { InboundKey, InboundKeyCache } from './inbound-keys';
 
 /*
  * What every CRM's inbound route does once its request checks out: record the events durably (once per
@@ -29,15 +29,24 @@ export interface InboundDeps {
    * competing with the answers (unset: the sweep's own, already bounded).
    */
   handOvers?: Admission;
+  /** The connectors' verification keys kept in memory (unset: read on every request). */
+  inboundKeys?: InboundKeyCache;
 }
 
 export const invalidSignature = () => new Unauthenticated('Invalid signature');
 
-/** The business's connector to `crm` with its credentials opened, or the 401 of a bad signature (nothing tells a caller whether it exists). */
-export async function connectorForInbound(deps: InboundDeps, business: string, crm: Crm): Promise<{ connector: CrmConnector; secrets: Record<string, string> }> {
-  const connector = await findBusinessConnector(deps.prisma, business, crm);
-  if (!connector) throw invalidSignature();
-  return { connector, secrets: openCrmSecrets(deps.secrets, connector.secrets) };
+/**
+ * The business's connector to `crm` with its credentials opened (from the in-memory cache when the
+ * deps have one), or the 401 of a bad signature (nothing tells a caller whether it exists).
+ */
+export async function connectorForInbound(deps: InboundDeps, business: string, crm: Crm): Promise<InboundKey> {
+  const load = async (): Promise<InboundKey | null> => {
+    const connector = await findBusinessConnector(deps.prisma, business, crm);
+    return connector && { connector, secrets: openCrmSecrets(deps.secrets, connector.secrets) };
+  };
+  const key = deps.inboundKeys ? await deps.inboundKeys.get(business, crm, load) : await load();
+  if (!key) throw invalidSignature();
+  return key;
 }
 
 export interface Recorded {

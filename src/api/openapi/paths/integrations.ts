@@ -46,7 +46,18 @@ const unknownCrm = { unknownCrm: 'Unknown CRM zoho: one of hubspot, salesforce, 
 const BAD_CRM_PATH = badParameters('The path is not valid.', {});
 const NO_CONNECTOR = problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE });
 /** The shared statuses an inbound route can answer besides its own 400 and 401. */
-const INBOUND_RESPONSES = { 413: common[413], 500: common[500], 503: common[503] };
+const INBOUND_RESPONSES = { 413: common[413], 429: common[429], 500: common[500], 503: common[503] };
+const tokenParameter = pathParameter('token', 'The connector\'s secret, as the `inbound_url` of its first PUT or of `rotate-inbound-token` gave it.', { type: 'string' }, 'q3Zk…');
+const INVALID_TOKEN = 'Invalid inbound URL: post to the inbound_url the connector\'s PUT or POST /integrations/salesforce/rotate-inbound-token answered';
+const BAD_TOKEN = problem(401, 'No connector, or not its secret.', { token: INVALID_TOKEN });
+const salesforceConnector = {
+  ...connector,
+  crm: 'salesforce',
+  settings: { organization_id: '00D000000000001AAA', instance_url: 'https://acme.my.salesforce.com' },
+  secrets_set: ['access_token'],
+  agent_map: {},
+  inbound_url: 'https://crm.example.com/integrations/salesforce/acme/outbound-message/q3ZkP1x9yJm6Vt0bLr8sWc2nHd5aFe7gUiKo4TpQ1sA',
+};
 
 export const integrationsApi: ApiPart = {
   tags: [
@@ -67,7 +78,12 @@ export const integrationsApi: ApiPart = {
         secrets_set: { type: 'array', items: { type: 'string' }, description: 'The names of the credentials stored (never their values).' },
         agent_map: { type: 'object', additionalProperties: { type: 'string' }, description: 'CRM owner (or user) id → agent `_id`.' },
         follow_crm_owner: { type: 'boolean', description: 'Whether a person\'s change of owner in the CRM moves the assignment here too.' },
-        inbound_url: { type: 'string', format: 'uri', description: 'What to paste into the CRM: `<PUBLIC_BASE_URL>/integrations/{crm}/{business}/webhook` (Salesforce: `…/outbound-message`).' },
+        inbound_url: {
+          type: 'string',
+          description:
+            'What to paste into the CRM: `<PUBLIC_BASE_URL>/integrations/{crm}/{business}/webhook`. Salesforce: `…/outbound-message/{token}`, whose last segment is the connector\'s secret: ' +
+            'it is stored hashed, so only the answer of the PUT that made it (the first) and of `rotate-inbound-token` show it; other answers show `{token}` in its place.',
+        },
         created_at: ref('schemas', 'DateTime'),
         updated_at: ref('schemas', 'DateTime'),
       }),
@@ -126,6 +142,23 @@ export const integrationsApi: ApiPart = {
         responses: routeResponses(false, { 204: { description: 'Removed.' }, 400: BAD_CRM_PATH, 403: CONNECTOR_FORBIDDEN, 404: NO_CONNECTOR }),
       }),
     }),
+    [`${PREFIX}/integrations/{crm}/rotate-inbound-token`]: crmPath({
+      post: operation('rotateCrmInboundToken', 'Integrations', 'A new secret for the Salesforce inbound URL', {
+        description:
+          'Salesforce signs nothing, so its inbound URL ends with a secret of the connector. This makes a new one and answers the connector with the new `inbound_url` (shown this once); ' +
+          'the old URL is refused (401) at once by this API process, by the others within 30 seconds. Paste the new URL into the Outbound Message. HubSpot and Pipedrive: 404.',
+        responses: routeResponses(false, {
+          200: json('The connector, with its new inbound URL.', ref('schemas', 'CrmConnector'), { example: salesforceConnector }),
+          400: BAD_CRM_PATH,
+          404: problem(404, 'No connector of the caller to Salesforce, or another CRM.', {
+            notFound: 'No salesforce connector',
+            signed: 'No inbound token for hubspot: only Salesforce\'s inbound URL carries one (hubspot signs its requests)',
+            ...unknownCrm,
+            ...NO_ROUTE_EXAMPLE,
+          }),
+        }),
+      }),
+    }),
     [`${PREFIX}/integrations/{crm}/sync`]: crmPath({
       post: operation('syncCrmConnector', 'Integrations', 'Catch up with the CRM now', {
         description:
@@ -162,18 +195,35 @@ export const integrationsApi: ApiPart = {
     '/integrations/salesforce/{business}/outbound-message': {
       parameters: [businessParameter],
       post: {
+        operationId: 'refuseSalesforceOutboundMessageWithoutToken',
+        tags: ['Integrations'],
+        security: [],
+        deprecated: true,
+        summary: 'The Salesforce inbound URL without its secret: refused',
+        description: 'The URL of before the secret. Answered 401 without reading the body; use `…/outbound-message/{token}`.',
+        responses: { 401: BAD_TOKEN, 429: common[429], 500: common[500], 503: common[503] },
+      },
+    },
+    '/integrations/salesforce/{business}/outbound-message/{token}': {
+      parameters: [businessParameter, tokenParameter],
+      post: {
         operationId: 'receiveSalesforceOutboundMessage',
         tags: ['Integrations'],
         security: [],
         summary: 'Salesforce Outbound Messages (the endpoint URL)',
         description:
-          'A SOAP Outbound Message of up to 100 `Lead` notifications from the org the connector names (`OrganizationId`). Each notification `Id` is recorded once; ' +
-          'the answer is the SOAP acknowledgement `<Ack>true</Ack>`, after which Salesforce stops retrying.',
+          'A SOAP Outbound Message of up to 100 `Lead` notifications from the org the connector names (`OrganizationId`). The URL\'s last segment is the connector\'s secret, ' +
+          'compared in constant time before the body is read. The envelope is read by a non-validating XML parser: a DOCTYPE, an entity beyond XML\'s five, a processing instruction ' +
+          'other than the XML declaration, or more than 100 notifications are a 400. Each notification `Id` is recorded once; ' +
+          'the answer is the SOAP acknowledgement `<Ack>true</Ack>`, after which Salesforce stops retrying. At most `CRM_INBOUND_RATE_LIMIT_PER_MINUTE` requests a minute per business (429).',
         requestBody: { required: true, content: { 'text/xml': { schema: { type: 'string' } } } },
         responses: {
           200: { description: 'Recorded and acknowledged.', content: { 'text/xml': { schema: { type: 'string' } } } },
-          400: problem(400, 'Not an Outbound Message of Lead notifications.', { notifications: 'Invalid body: must be an Outbound Message of 1 to 100 notifications' }),
-          401: problem(401, 'No connector, or another organization.', { signature: 'Invalid signature' }),
+          400: problem(400, 'Not an Outbound Message of Lead notifications.', {
+            notifications: 'Invalid body: must be an Outbound Message of 1 to 100 notifications: more than 100 notifications',
+            doctype: 'Invalid body: must be an Outbound Message of 1 to 100 notifications: a DOCTYPE is not accepted',
+          }),
+          401: problem(401, 'No connector, not its secret, or another organization.', { token: INVALID_TOKEN, signature: 'Invalid signature' }),
           ...INBOUND_RESPONSES,
         },
       },
