@@ -21,3 +21,53 @@ export async function switchWalAndCheckpoint(prisma: Prisma): Promise<boolean> {
   await prisma.$executeRaw`CHECKPOINT`;
   return true;
 }
+
+/** Erasures in a burst share one switch and checkpoint: at most one per this interval, per process. */
+export const WAL_PUSH_INTERVAL_MS = 30_000;
+
+/**
+ * `run` at once when it last ran over `intervalMs` ago, else once when the interval is up, however many
+ * ask meanwhile: a user deleting clients in a loop cannot make the database checkpoint in a loop.
+ */
+export function coalesced(run: () => Promise<unknown>, intervalMs: number, now: () => number = Date.now): () => void {
+  let last = -Infinity;
+  let due: NodeJS.Timeout | undefined;
+  let running = false;
+  let again = false;
+  const start = () => {
+    due = undefined;
+    running = true;
+    last = now();
+    void run().finally(() => {
+      running = false;
+      if (again) {
+        again = false;
+        request();
+      }
+    });
+  };
+  const request = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    if (due) return;
+    const wait = last + intervalMs - now();
+    if (wait <= 0) return start();
+    due = setTimeout(start, wait);
+    due.unref();
+  };
+  return request;
+}
+
+const pushes = new WeakMap<Prisma, () => void>();
+
+/** Asks for switchWalAndCheckpoint soon (coalesced); the caller does not wait for it. */
+export function pushWalSoon(prisma: Prisma, log?: (error: unknown) => void): void {
+  let push = pushes.get(prisma);
+  if (!push) {
+    push = coalesced(() => switchWalAndCheckpoint(prisma).catch((error: unknown) => log?.(error)), WAL_PUSH_INTERVAL_MS);
+    pushes.set(prisma, push);
+  }
+  push();
+}

@@ -292,8 +292,11 @@ describe('over HTTP', () => {
       expect([method, path, res.status, res.body.detail]).toEqual([method, path, status, detail]);
       check(method, `/ext/v2/${stack.business}${path}`, res);
     }
-    const badBusiness = await stack.api('GET', '//ext/v2/not!a!name/agents', { token });
+    const badBusiness = await stack.api('GET', '//ext/v2/.acme/agents', { token });
     expect(badBusiness.status).toBe(400);
-    check('GET', '/ext/v2/not!a!name/agents', badBusiness);
+    check('GET', '/ext/v2/.acme/agents', badBusiness);
+    const noBusiness = await stack.api('GET', '//ext/v2/not!a!name/agents', { token });
+    expect(noBusiness.status).toBe(404);
+    check('GET', '/ext/v2/not!a!name/agents', noBusiness);
   });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { startTestStack, uniqueName, type TestStack } from '../support/stack';
 import { waitForStatus } from '../support/helpers';
+import { coalesced } from '../../src/db/wal';
 
 /*
  * An erasure pushes what it erased out of PostgreSQL's write-ahead log: it switches to a new segment and
@@ -65,7 +66,35 @@ test('after DELETE /clients/{_id}, the WAL segments that held the client\'s name
   const { rows: [{ lsn: erasedAt }] } = await admin.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
 
   expect((await stack.api('DELETE', '/clients/wal-1', { token })).status).toBe(204);
+  // The first erasure of a process pushes the WAL at once, after its answer.
+  const deadline = Date.now() + 20_000;
+  while (holding.some((segment) => existsSync(join(dir, segment))) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   expect(holding.filter((segment) => existsSync(join(dir, segment)))).toEqual([]);
   const { rows: [checkpoint] } = await admin.query<{ past: boolean }>('SELECT redo_lsn > $1::pg_lsn AS past FROM pg_control_checkpoint()', [erasedAt]);
   expect(checkpoint.past).toBe(true);
+});
+
+describe('erasures in a burst share one switch and checkpoint', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  test('the first runs at once, the rest of the interval wait for one more run, and a quiet interval lets the next run at once', async () => {
+    let runs = 0;
+    const push = coalesced(async () => {
+      runs++;
+    }, 30_000);
+    push();
+    expect(runs).toBe(1);
+    await Promise.resolve();
+    for (let i = 0; i < 50; i++) push();
+    expect(runs).toBe(1);
+    await jest.advanceTimersByTimeAsync(29_000);
+    expect(runs).toBe(1);
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(runs).toBe(2);
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(runs).toBe(2);
+    push();
+    expect(runs).toBe(3);
+  });
 });

@@ -74,7 +74,7 @@ test('DELETE /clients/{_id} leaves no phone or name in PostgreSQL or Temporal, a
 
   expect((await stack.api('POST', '/clients', { token, body: { _id: 'c1', name, phone, timezone: 'Europe/London' } })).status).toBe(201);
   expect((await stack.api('POST', '/clients', { token, body: { _id: 'kept', name: 'Grace Hopper', phone: '+14155550100' } })).status).toBe(201);
-  for (const _id of ['a1', 'a2', 'a3']) await stack.api('POST', '/agents', { token, body: { _id } });
+  for (const _id of ['a1', 'a2', 'a3', 'a4']) await stack.api('POST', '/agents', { token, body: { _id } });
   const webhook = await stack.api('POST', '/webhooks', { token, body: { url: 'http://127.0.0.1:9/hooks', events: ['client.*', 'assignment.*', 'rotation.*'] } });
   expect(webhook.status).toBe(201);
 
@@ -83,12 +83,12 @@ test('DELETE /clients/{_id} leaves no phone or name in PostgreSQL or Temporal, a
     body: { agents: [{ agent: 'a1' }, { agent: 'a2', dt_until: '2099-01-01' }], ds_notes: `Lead ${name}, call ${phone}` },
   });
   expect(assigned.status).toBe(200);
-  await stack.api('POST', '/clients/kept/assign-agents', { token, body: { agents: [{ agent: 'a1' }] } });
+  await stack.api('POST', '/clients/kept/assign-agents', { token, body: { agents: [{ agent: 'a4' }] } });
   const rotation = await stack.api('PUT', '/clients/c1/rotation', { token, body: { agents: ['a3', 'a2'], period: '1h', ds_notes: `Rotation for ${name}` } });
   expect(rotation.status).toBe(201);
 
-  // a1 holds two clients, the policy's capacity is one: c1 waits in the policy's queue, its decision noting the name.
-  expect((await stack.api('PUT', '/teams/sales', { token, body: { members: [{ agent: 'a1' }] } })).status).toBe(200);
+  // a4 holds another client, the policy's capacity is one: c1 waits in the policy's queue, its decision noting the name.
+  expect((await stack.api('PUT', '/teams/sales', { token, body: { members: [{ agent: 'a4' }] } })).status).toBe(200);
   expect((await stack.api('PUT', '/routing-policies/leads', { token, body: { team: 'sales', strategy: 'round_robin', capacity: 1 } })).status).toBe(200);
   expect((await stack.api('POST', '/clients/c1/route', { token, body: { policy: 'leads', notes: `Inbound lead ${name}` } })).status).toBe(202);
   const sent = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: `Hello ${name}, your order has shipped.` } });

@@ -96,7 +96,7 @@ test('GET /admin/unmatched-inbound lists the texts no message explains, newest f
     pages++;
   } while (cursor && ours.length < 3 && pages < 500);
   expect(ours.map((t) => t.text)).toEqual(['Who is this? third', 'Who is this? second', 'Who is this? first']);
-  expect(ours[0]).toEqual({ _id: expect.any(String), provider: carrier.name, from: stranger, to: carrier.sender, text: 'Who is this? third', received_at: expect.any(String), created_at: expect.any(String) });
+  expect(ours[0]).toEqual({ _id: expect.any(String), provider: carrier.name, business: null, ambiguous: false, from: stranger, to: carrier.sender, text: 'Who is this? third', received_at: expect.any(String), created_at: expect.any(String) });
 
   expect(await admin('/unmatched-inbound?limit=0')).toEqual({ status: 400, body: expect.objectContaining({ detail: 'Invalid limit: must be a whole number from 1 to 100' }) });
   expect(await admin('/unmatched-inbound?cursor=nonsense')).toEqual({ status: 400, body: expect.objectContaining({ detail: 'Invalid cursor: pass next_cursor from the previous page' }) });

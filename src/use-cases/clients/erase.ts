@@ -5,7 +5,7 @@ import { clientDeletedEvent, eraseClientEvents, withEvents, type NewEvent } from
 import { eraseClientMessages, scheduledMessagesOf } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
 import { stopClientRotations } from '../../db/rotations';
-import { switchWalAndCheckpoint } from '../../db/wal';
+import { pushWalSoon } from '../../db/wal';
 import { eraseClientDecisions } from '../../db/routing-decisions';
 import type { Scope } from '../../db/scope';
 import type { SecretBox } from '../../secrets/secret-box';
@@ -32,7 +32,8 @@ export interface EraseClientDeps {
  * stops, its places in routing queues are given up, its messages and events lose its phone, name and texts,
  * a CRM lead's record is forgotten (forgetErasedLead), and `client.deleted` is recorded. Last,
  * the expiry and rotation runs are woken so they end, a message a racing send accepted meanwhile is
- * canceled and erased too, and the WAL is switched and checkpointed (switchWalAndCheckpoint).
+ * canceled and erased too, and the WAL is switched and checkpointed soon after (pushWalSoon: erasures
+ * in a burst share one checkpoint).
  */
 export async function eraseClient(deps: EraseClientDeps, scope: Scope, clientId: string): Promise<void> {
   const client = await findOwnedClient(deps.prisma, scope, clientId);
@@ -64,7 +65,7 @@ export async function eraseClient(deps: EraseClientDeps, scope: Scope, clientId:
     await withEvents(deps.prisma, async (tx) => eraseMessagesAndEvents(tx, client.pk, [...phones, ...(await phonesOfMessages(tx, client.pk))]));
   }
   // Out of the write-ahead log too, where the database allows it; the erasure stands either way.
-  await switchWalAndCheckpoint(deps.prisma).catch((error: unknown) => deps.log?.(error));
+  pushWalSoon(deps.prisma, deps.log);
 }
 
 type Tx = Parameters<Parameters<typeof withEvents>[1]>[0];

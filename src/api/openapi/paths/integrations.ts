@@ -198,7 +198,6 @@ export const integrationsApi: ApiPart = {
         operationId: 'refuseSalesforceOutboundMessageWithoutToken',
         tags: ['Integrations'],
         security: [],
-        deprecated: true,
         summary: 'The Salesforce inbound URL without its secret: refused',
         description: 'The URL of before the secret. Answered 401 without reading the body; use `…/outbound-message/{token}`.',
         responses: { 401: BAD_TOKEN, 429: common[429], 500: common[500], 503: common[503] },
