@@ -11,6 +11,7 @@ const CI_SECONDS = {
   'test/assignments/workflows.test.ts': 64,
   'test/stack/crash.test.ts': 55,
   'test/rotation/slow-webhook-receiver.test.ts': 48,
+  'test/api/pathological-bodies.test.ts': 45,
   'test/routing/first-response.test.ts': 32,
   'test/message-batches/crash.test.ts': 32,
   'test/routing/processes.test.ts': 30,
