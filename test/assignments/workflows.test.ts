@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, TimeoutFailure, TimeoutType } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { createActivities } from '../../src/activities';
@@ -170,12 +170,22 @@ test('assignAgents stops retrying a recording step that keeps failing once its 3
       })
       .catch((e) => e);
     expect(error).toBeInstanceOf(WorkflowFailedError);
-    // A local activity's last failure ends the run unwrapped, still marked retryable.
-    expect(error.cause).toBeInstanceOf(ApplicationFailure);
-    expect(error.cause.nonRetryable).toBe(false);
+    if (error.cause instanceof ActivityFailure) {
+      // A loaded machine: the attempts took long enough that the 30 s schedule-to-close ended them first.
+      const ended = error.cause.cause;
+      expect(ended instanceof TimeoutFailure ? ended.timeoutType : ended?.message).toMatch(
+        new RegExp(`^(${TimeoutType.SCHEDULE_TO_CLOSE}|the database keeps failing)$`),
+      );
+      expect(attempts).toBeGreaterThan(1);
+      expect(attempts).toBeLessThanOrEqual(10);
+    } else {
+      // A local activity's last failure ends the run unwrapped, still marked retryable.
+      expect(error.cause).toBeInstanceOf(ApplicationFailure);
+      expect(error.cause.nonRetryable).toBe(false);
+      // 200 ms doubling to at most 5 s: ten attempts fit in 30 s.
+      expect(attempts).toBe(10);
+    }
   });
-  // 200 ms doubling to at most 5 s: ten attempts fit in 30 s.
-  expect(attempts).toBe(10);
 }, 60_000);
 
 test('attemptsWithin counts the attempts whose waits fit the budget', () => {
