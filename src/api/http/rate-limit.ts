@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { HttpProblem } from './problem';
 
@@ -9,18 +9,7 @@ import { HttpProblem } from './problem';
  * process's memory: behind several API processes each counts its own share.
  */
 export function perUserRateLimit(perMinute: number): RequestHandler {
-  if (perMinute <= 0) return (_req, _res, next) => next();
-  return rateLimit({
-      windowMs: 60_000,
-      limit: perMinute,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
-      keyGenerator: (req) => req.caller!.userId,
-      handler: (_req, res, next) => {
-        const retryAfter = res.getHeader('Retry-After');
-        next(new HttpProblem(429, `Too many requests: at most ${perMinute} a minute per user`, '/problems/rate-limited', retryAfter ? { 'Retry-After': String(retryAfter) } : {}));
-      },
-    });
+  return perMinuteLimit(perMinute, (req) => req.caller!.userId, `Too many requests: at most ${perMinute} a minute per user`);
 }
 
 /**
@@ -30,16 +19,21 @@ export function perUserRateLimit(perMinute: number): RequestHandler {
  * refused. Counted in this process's memory, like the per-user limit.
  */
 export function perConnectorRateLimit(crm: string, perMinute: number): RequestHandler {
+  return perMinuteLimit(perMinute, (req) => `${crm}/${req.params.business as string}`, `Too many requests: at most ${perMinute} a minute to a business's ${crm} connector`);
+}
+
+/** `perMinute` requests a minute per key (none when 0), in the IETF `RateLimit` headers; over it a 429 problem with `Retry-After`. */
+function perMinuteLimit(perMinute: number, keyOf: (req: Request) => string, refusal: string): RequestHandler {
   if (perMinute <= 0) return (_req, _res, next) => next();
   return rateLimit({
     windowMs: 60_000,
     limit: perMinute,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    keyGenerator: (req) => `${crm}/${req.params.business as string}`,
+    keyGenerator: keyOf,
     handler: (_req, res, next) => {
       const retryAfter = res.getHeader('Retry-After');
-      next(new HttpProblem(429, `Too many requests: at most ${perMinute} a minute to a business's ${crm} connector`, '/problems/rate-limited', retryAfter ? { 'Retry-After': String(retryAfter) } : {}));
+      next(new HttpProblem(429, refusal, '/problems/rate-limited', retryAfter ? { 'Retry-After': String(retryAfter) } : {}));
     },
   });
 }
