@@ -13,6 +13,10 @@
  * line, a freed place goes to the waiting tenant with the fewest places (the one served longest ago
  * among equals), and a tenant whose line is full is refused at once. So one tenant's flood fills its own
  * line and is refused, while another's request finds a place free.
+ *
+ * Places a tenant took while alone stay taken after another tenant arrives, until they settle. While
+ * they do, a tenant below its share borrows as many places beyond the limit as the others hold beyond
+ * theirs, so its request does not wait on another tenant's slow calls (in flight stays under twice the limit).
  */
 export class TemporalBusyError extends Error {
   readonly retryAfterSeconds: number;
@@ -86,6 +90,13 @@ export function createAdmission({ limit, waitMs, waitingPerTenant, retryAfterSec
   };
   /** Whether `line` may take one more place: below its share, or no other tenant active. */
   const mayTake = (line: TenantLine) => line.inFlight < Math.ceil(limit / active);
+  /** The limit, plus the places tenants hold beyond their share (lent to the tenants below theirs). */
+  const capacity = () => {
+    const share = Math.ceil(limit / active);
+    let over = 0;
+    for (const line of tenants.values()) if (line.inFlight > share) over += line.inFlight - share;
+    return limit + over;
+  };
 
   const lineOf = (tenant: string) => {
     let line = tenants.get(tenant);
@@ -116,7 +127,7 @@ export function createAdmission({ limit, waitMs, waitingPerTenant, retryAfterSec
     line.inFlight--;
     forgetIfIdle(tenant, line);
     countActive(Date.now());
-    for (let next = nextLine(); next && inFlight < limit; next = nextLine()) {
+    for (let next = nextLine(); next && inFlight < capacity(); next = nextLine()) {
       const waiter = next.waiting.shift()!;
       waiting--;
       clearTimeout(waiter.timer);
@@ -128,7 +139,7 @@ export function createAdmission({ limit, waitMs, waitingPerTenant, retryAfterSec
   const acquire = (tenant: string, line: TenantLine): Promise<void> => {
     // A free place within the tenant's share is taken at once.
     noteAsked(tenant);
-    if (inFlight < limit && mayTake(line)) {
+    if (mayTake(line) && (inFlight < limit || inFlight < capacity())) {
       take(line);
       return Promise.resolve();
     }
