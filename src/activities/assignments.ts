@@ -1,12 +1,15 @@
+import { activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
+import { listActiveClocks, listDueAssignments, takeOverActiveRows } from '../db/assignment-clocks';
 import { endAssignmentByOperator, expireAssignmentIfDue, findActiveAssignment, recordAssignments, type Pair } from '../db/assignments';
 import type { Prisma } from '../db/prisma';
 import { extendIntoNextPeriod } from '../db/rotations';
-import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
+import { startOrWakeExpiry, wakeExpiry } from '../starters/assignment-expiry-workflow';
 import { wakeQueuesOfClientOwner } from './routing';
 import {
   RequestFailureType,
+  type AssignmentClock,
   type RecordAssignmentsInput,
   type ExpiryCheck,
   type RecordedAssignment,
@@ -18,7 +21,32 @@ export interface AssignmentActivityDeps {
   taskQueue: string;
 }
 
+/** The run that called: an older per-pair run acts only on rows it still holds. */
+const callerWorkflowId = () => {
+  const workflowId = activityInfo().workflowExecution?.workflowId;
+  if (!workflowId) throw new Error('Called outside a workflow');
+  return workflowId;
+};
+
 export function createAssignmentActivities({ prisma, temporal, taskQueue }: AssignmentActivityDeps) {
+  /** Tells the per-pair runs of an older build whose rows the client's run took over to re-read them: they end. */
+  const releaseReplacedRuns = async (workflowIds: Iterable<string>) => {
+    for (const workflowId of new Set(workflowIds)) await wakeExpiry(temporal, workflowId);
+  };
+
+  /**
+   * The pair's active assignment is due: a rotation whose next period is the same agent's extends it
+   * (see extendIntoNextPeriod), else it expires and the owner's routing queues get the freed capacity.
+   */
+  const expirePair = async (pair: Pair, workflowId?: string): Promise<ExpiryCheck> => {
+    const extended = await extendIntoNextPeriod(prisma, pair);
+    // Another agent took the period (this one could not): its assignment needs its clock.
+    if (extended?.wake && extended.wake.expiry.agentPk !== pair.agentPk) await startOrWakeExpiry(temporal, taskQueue, extended.wake.workflowId, extended.wake.expiry);
+    const check = await expireAssignmentIfDue(prisma, pair, new Date(), workflowId);
+    if (check.status === 'expired') await wakeQueuesOfClientOwner({ prisma, temporal, taskQueue }, pair.clientPk);
+    return check;
+  };
+
   return {
     /** Checks that the client and every agent are the caller's, then records all assignments or none. */
     async recordAssignments(input: RecordAssignmentsInput): Promise<RecordedAssignment[]> {
@@ -39,36 +67,43 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
             nonRetryable: true,
           });
         case 'recorded':
+          await releaseReplacedRuns(recorded.assignments.flatMap((a) => a.replacedWorkflowId ?? []));
           return recorded.assignments;
       }
     },
 
-    /** Starts the expiry workflow of each pair under its row's workflow id, or wakes the running one to re-read its new date. */
+    /** Starts or wakes the run that holds each recorded assignment's clock (a request workflow of an older build calls this). */
     async scheduleAssignmentExpiries(expiries: Pick<RecordedAssignment, 'workflowId' | 'expiry'>[]): Promise<void> {
       await Promise.all(expiries.map(({ workflowId, expiry }) => startOrWakeExpiry(temporal, taskQueue, workflowId, expiry)));
     },
 
-    /** An operator canceled the pair's expiry workflow: its active assignment ends now, as unassigned by an operator. */
+    /** The client's run: its active assignments, every one of them now under this run. */
+    async loadClientClocks(input: { clientPk: string }): Promise<AssignmentClock[]> {
+      await releaseReplacedRuns(await takeOverActiveRows(prisma, input.clientPk, callerWorkflowId()));
+      return listActiveClocks(prisma, input.clientPk);
+    },
+
+    /** The client's run: every active assignment whose date has come ends (or runs on into its rotation's next period); then the clocks left. */
+    async expireDueAssignments(input: { clientPk: string }): Promise<AssignmentClock[]> {
+      for (const { agentPk } of await listDueAssignments(prisma, input.clientPk, new Date())) await expirePair({ clientPk: input.clientPk, agentPk });
+      return listActiveClocks(prisma, input.clientPk);
+    },
+
+    /** An operator canceled an older per-pair run: its active assignment ends now, as unassigned by an operator. */
     async endAssignmentByOperator(pair: Pair): Promise<boolean> {
-      const ended = await endAssignmentByOperator(prisma, pair);
+      const ended = await endAssignmentByOperator(prisma, pair, callerWorkflowId());
       if (ended) await wakeQueuesOfClientOwner({ prisma, temporal, taskQueue }, pair.clientPk);
       return ended;
     },
 
-    loadActiveAssignment: (pair: Pair): Promise<{ dtUntil: string } | null> => findActiveAssignment(prisma, pair),
+    /** An older per-pair run: its pair's active assignment, while that run still holds its clock. */
+    loadActiveAssignment: (pair: Pair): Promise<{ dtUntil: string } | null> => findActiveAssignment(prisma, pair, callerWorkflowId()),
 
-    /**
-     * Marks the pair's active assignment expired if its date has come; otherwise says what is there.
-     * A rotation whose next period is the same agent's extends it instead (see extendIntoNextPeriod).
-     */
+    /** An older per-pair run: marks its pair's assignment expired if its date has come; otherwise says what is there. */
     async expireAssignmentIfDue(pair: Pair): Promise<ExpiryCheck> {
-      const extended = await extendIntoNextPeriod(prisma, pair);
-      // Another agent took the period (this one could not): its assignment needs its timer.
-      if (extended?.wake && extended.wake.expiry.agentPk !== pair.agentPk) await startOrWakeExpiry(temporal, taskQueue, extended.wake.workflowId, extended.wake.expiry);
-      const check = await expireAssignmentIfDue(prisma, pair);
-      // Capacity freed: clients waiting in the owner's routing queues are assigned now.
-      if (check.status === 'expired') await wakeQueuesOfClientOwner({ prisma, temporal, taskQueue }, pair.clientPk);
-      return check;
+      const workflowId = callerWorkflowId();
+      if (!(await findActiveAssignment(prisma, pair, workflowId))) return { status: 'none' };
+      return expirePair(pair, workflowId);
     },
   };
 }

@@ -18,6 +18,7 @@ import {
   firstResponseWorkflowId,
   routingQueueWorkflowId,
   ASSIGNMENT_EXPIRY_WORKFLOW,
+  CLIENT_WORKFLOW,
   RECENT_RECONCILE_WINDOW_MS,
   ROTATION_WORKFLOW,
   rotationWorkflowId,
@@ -141,14 +142,17 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
         routingQueuesRestarted: 0,
       };
 
-      const runningExpiries = await runningIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since);
-      const endedExpiries = since && (await endedAbnormallyIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since));
+      // A row's clock is its client's run, or a per-pair run of an older build (until the client's run takes it over).
+      const runningExpiries = new Set([...(await runningIds(temporal, CLIENT_WORKFLOW, since)), ...(await runningIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since))]);
+      const endedExpiries = since && new Set([...(await endedAbnormallyIds(temporal, CLIENT_WORKFLOW, since)), ...(await endedAbnormallyIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since))]);
+      const wokenClients = new Set<string>();
       for await (const rows of candidateRows(activeAssignmentsChangedBefore.bind(null, prisma), filter, endedExpiries)) {
         result.assignmentsChecked += rows.length;
         for (const row of rows) {
-          if (runningExpiries.has(row.workflowId)) continue;
+          if (runningExpiries.has(row.workflowId) || wokenClients.has(row.clientPk)) continue;
           const lastRun = await runState(temporal, row.workflowId);
           if (lastRun === 'running') continue;
+          wokenClients.add(row.clientPk);
           await startOrWakeExpiry(temporal, taskQueue, row.workflowId, {
             business: row.client.business,
             clientId: row.client.id,

@@ -5,7 +5,7 @@ import {
   type ExpiryCheck,
   type RecordAssignmentsInput,
   type RecordedAssignment,
-  assignmentWorkflowId,
+  clientWorkflowId,
 } from '../domain';
 import { lockAssignRequest, settleAssignRequest } from './assign-requests';
 import { isStorableDate, RefusedDataError } from './errors';
@@ -96,12 +96,14 @@ export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Sc
     const data = { dtUntil: new Date(dtUntil), notes, rotation: options.rotation ?? false, routedBy };
     // 22008, datetime field overflow: what such a date would be once read back.
     if (!isStorableDate(data.dtUntil)) throw new RefusedDataError('A dt_until is outside the years 0001-9999', '22008');
-    // The running expiry workflow of an active assignment keeps its id, whatever scheme made it.
-    const workflowId = active?.workflowId ?? assignmentWorkflowId({ business: input.business, clientId: input.clientId, agentId, clientPk: client.pk });
+    // The client's run holds the clock; an active row under an older per-pair run is taken over (that run ends when it sees it).
+    const workflowId = clientWorkflowId({ business: input.business, clientId: input.clientId, clientPk: client.pk });
+    const replacedWorkflowId = active && active.workflowId !== workflowId ? active.workflowId : undefined;
     if (active && options.rotation && active.dtUntil > data.dtUntil) {
       data.dtUntil = active.dtUntil;
+      if (replacedWorkflowId) await tx.assignment.update({ where: { id: active.id }, data: { workflowId } });
     } else if (active) {
-      const updated = await tx.assignment.update({ where: { id: active.id }, data: { ...data, revision: { increment: 1 } } });
+      const updated = await tx.assignment.update({ where: { id: active.id }, data: { ...data, workflowId, revision: { increment: 1 } } });
       // A request that says again what is there changes nothing to report.
       const changed =
         active.dtUntil.getTime() !== data.dtUntil.getTime() || active.notes !== notes || active.rotation !== data.rotation || JSON.stringify(active.routedBy) !== JSON.stringify(options.routedBy ?? null);
@@ -114,14 +116,16 @@ export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Sc
       agentId,
       dtUntil: data.dtUntil.toISOString(),
       workflowId,
+      ...(replacedWorkflowId && { replacedWorkflowId }),
       expiry: { business: input.business, clientId: input.clientId, agentId, clientPk: client.pk, agentPk, dtUntil: data.dtUntil.toISOString() },
     });
   }
   return { outcome: 'recorded', assignments };
 }
 
-export async function findActiveAssignment(prisma: Prisma, pair: Pair): Promise<{ dtUntil: string } | null> {
-  const active = await prisma.assignment.findFirst({ where: { ...pair, status: 'active' }, select: { dtUntil: true } });
+/** The pair's active assignment; with `workflowId`, only while that run still holds its clock. */
+export async function findActiveAssignment(prisma: Prisma, pair: Pair, workflowId?: string): Promise<{ dtUntil: string } | null> {
+  const active = await prisma.assignment.findFirst({ where: { ...pair, status: 'active', ...(workflowId && { workflowId }) }, select: { dtUntil: true } });
   return active && { dtUntil: active.dtUntil.toISOString() };
 }
 
@@ -141,11 +145,11 @@ export async function cutRotationAssignment(tx: Tx, at: Pair & { from: Date; to:
   return row.workflowId;
 }
 
-/** active → expired, only if its date has come; otherwise says what is there. */
-export async function expireAssignmentIfDue(prisma: Prisma, pair: Pair, now = new Date()): Promise<ExpiryCheck> {
+/** active → expired, only if its date has come (and, with `workflowId`, only while that run holds its clock); otherwise says what is there. */
+export async function expireAssignmentIfDue(prisma: Prisma, pair: Pair, now = new Date(), workflowId?: string): Promise<ExpiryCheck> {
   const expired = await withEvents(prisma, async (tx, record) => {
     const rows = await tx.assignment.updateManyAndReturn({
-      where: { ...pair, status: 'active', dtUntil: { lte: now } },
+      where: { ...pair, status: 'active', dtUntil: { lte: now }, ...(workflowId && { workflowId }) },
       data: { status: 'expired', activeSlot: null, endedAt: now },
       include: ASSIGNMENT_EVENT_INCLUDE,
     });
@@ -153,7 +157,7 @@ export async function expireAssignmentIfDue(prisma: Prisma, pair: Pair, now = ne
     return rows.length > 0;
   });
   if (expired) return { status: 'expired' };
-  const active = await findActiveAssignment(prisma, pair);
+  const active = await findActiveAssignment(prisma, pair, workflowId);
   return active ? { status: 'active', dtUntil: active.dtUntil } : { status: 'none' };
 }
 
@@ -166,12 +170,12 @@ export async function unassignAgent(prisma: Prisma, scope: Scope, clientPk: stri
 }
 
 /** active → unassigned, by an operator who canceled the pair's expiry workflow; false when none was active. */
-export async function endAssignmentByOperator(prisma: Prisma, pair: Pair, now = new Date()): Promise<boolean> {
-  return (await endActive(prisma, pair, 'operator', now)).length > 0;
+export async function endAssignmentByOperator(prisma: Prisma, pair: Pair, workflowId: string, now = new Date()): Promise<boolean> {
+  return (await endActive(prisma, { ...pair, workflowId }, 'operator', now)).length > 0;
 }
 
 /** active → unassigned for the active rows `where` selects, each with its `assignment.unassigned` event. */
-function endActive(prisma: Prisma, where: Pair | { id: string }, by: 'api' | 'operator', now: Date) {
+function endActive(prisma: Prisma, where: Pair | { id: string } | (Pair & { workflowId: string }), by: 'api' | 'operator', now: Date) {
   return withEvents(prisma, async (tx, record) => {
     const events: NewEvent[] = [];
     const rows = await endActiveIn(tx, where, by, now, events);
@@ -187,7 +191,7 @@ export type EndedBy = 'api' | 'operator' | 'client_deleted' | 'agent_deleted' | 
  * active → unassigned, inside the caller's transaction, for the active rows `where` selects (one
  * client's or one agent's); their `assignment.unassigned` events go to `events`, to be recorded last.
  */
-export async function endActiveIn(tx: Tx, where: Pair | { id: string } | { clientPk: string } | { agentPk: string }, by: EndedBy, now: Date, events: NewEvent[]) {
+export async function endActiveIn(tx: Tx, where: Pair | { id: string } | { clientPk: string } | { agentPk: string } | (Pair & { workflowId: string }), by: EndedBy, now: Date, events: NewEvent[]) {
   const rows = await tx.assignment.updateManyAndReturn({
     where: { ...where, status: 'active' },
     data: { status: 'unassigned', activeSlot: null, endedAt: now, endedBy: by },

@@ -23,8 +23,10 @@ export interface RecordAssignmentsInput extends AssignAgentsInput {
 export interface RecordedAssignment {
   agentId: string;
   dtUntil: string;
-  /** The pair's expiry workflow: read from the active row when there is one, so older ids keep working. */
+  /** The client's run, which holds the assignment's clock. */
   workflowId: string;
+  /** The older per-pair run that held the clock until this change took it over: told to re-read, it ends. */
+  replacedWorkflowId?: string;
   expiry: AssignmentExpiryInput;
 }
 

@@ -6,6 +6,7 @@
  */
 export * from './common';
 export * from './assignments';
+export * from './client-run';
 export * from './messages';
 export * from './message-batches';
 export * from './search-attributes';

@@ -5,8 +5,10 @@
  * `@temporalio/workflow`, which does not re-export it.
  */
 
-/** The `dt_until` of the pair's current active assignment, after every re-assignment. */
+/** The `dt_until` of the pair's current active assignment, after every re-assignment; on a client's run, the earliest of its active assignments. */
 export const ASSIGNMENT_DT_UNTIL = { name: 'AssignmentDtUntil', type: 'DATETIME' } as const;
+/** The agents holding the client now (a client's run): "which clients does agent a1 hold" is `AgentIds = 'a1'`. */
+export const AGENT_IDS = { name: 'AgentIds', type: 'KEYWORD_LIST' } as const;
 /**
  * The message's status as its row has it: `scheduled`, `sending`, `sent`, `delivered`, `undelivered`,
  * `failed`, `canceled`, `suppressed`; a run follows its carrier's receipts until one is final (or for

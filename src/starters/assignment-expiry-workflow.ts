@@ -1,32 +1,22 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import { searchAttributesOf } from './search-attributes';
-import {
-  taskQueuesOf,
-  ASSIGNMENT_EXPIRY_WORKFLOW,
-  assignmentChangedSignal,
-  type AssignmentExpiryInput,
-  type AssignmentExpiryWorkflow,
-} from '../domain';
+import { assignmentChangedSignal, type AssignmentExpiryInput } from '../domain';
+import { wakeClientRun } from './client-workflow';
 
-/* The one place a (client, agent) pair's expiry workflow (`assignmentExpiry`) is started or woken. */
+/*
+ * The clock of an assignment is its client's run (src/starters/client-workflow.ts). The per-pair
+ * expiry runs (`assignmentExpiry`) of an older build are no longer started: they run until they end,
+ * or until the client's run takes their rows over and tells them to re-read.
+ */
 
-/** Starts the pair's expiry workflow under `workflowId` on the expiry queue, or wakes the running one (on whichever queue it runs) to re-read its row. */
-export async function startOrWakeExpiry(temporal: TemporalClient, baseTaskQueue: string, workflowId: string, expiry: AssignmentExpiryInput): Promise<void> {
-  await temporal.workflow.signalWithStart<AssignmentExpiryWorkflow, []>(ASSIGNMENT_EXPIRY_WORKFLOW, {
-    workflowId,
-    taskQueue: taskQueuesOf(baseTaskQueue).expiry,
-    args: [expiry],
-    signal: assignmentChangedSignal,
-    signalArgs: [],
-    typedSearchAttributes: searchAttributesOf(expiry),
-    staticSummary: `Agent ${expiry.agentId} on client ${expiry.clientId}: expires the assignment at its dt_until`,
-  });
+/** Hands the assignment's clock to its client's run (started if none is open), which re-reads the client's rows. */
+export async function startOrWakeExpiry(temporal: TemporalClient, baseTaskQueue: string, _workflowId: string, expiry: AssignmentExpiryInput): Promise<void> {
+  await wakeClientRun(temporal, baseTaskQueue, expiry);
 }
 
 /**
- * Tells the pair's running expiry workflow to re-read its row (an unassignment, or a rotation's "apply
- * now" that cut its period short). Best effort: the row already holds the answer, and a workflow that
- * missed the signal reads it at its next wake-up; only a failure other than "no such run" is logged.
+ * Tells the run that holds an assignment's clock (the row's `workflow_id`: the client's run, or an older
+ * per-pair run) to re-read its rows — after an unassignment, or a rotation's "apply now" that cut a period
+ * short. Best effort: the row already holds the answer; only a failure other than "no such run" is logged.
  */
 export async function wakeExpiry(temporal: TemporalClient, workflowId: string, log?: (error: unknown) => void): Promise<void> {
   try {

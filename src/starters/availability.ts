@@ -44,3 +44,9 @@ export function refuseWhileKnownDown(temporal: TemporalClient): void {
   const left = until - Date.now();
   if (left > 0) throw new TemporalUnavailableError(Math.ceil(left / 1000));
 }
+
+/** Notes that Temporal did not answer (new work is refused at once for a while) and returns the error to throw. */
+export function markUnreachable(temporal: TemporalClient): TemporalUnavailableError {
+  downUntil.set(temporal, Date.now() + KNOWN_DOWN_MS);
+  return new TemporalUnavailableError(KNOWN_DOWN_MS / 1000);
+}

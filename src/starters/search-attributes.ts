@@ -1,7 +1,7 @@
 import type { Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
-import { ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, type MessageStatus } from '../domain';
+import { AGENT_IDS, ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, type MessageStatus } from '../domain';
 
 export const BUSINESS_NAME = defineSearchAttributeKey('BusinessName', SearchAttributeType.KEYWORD);
 export const CLIENT_ID = defineSearchAttributeKey('ClientId', SearchAttributeType.KEYWORD);
@@ -18,7 +18,7 @@ export type HousekeepingKind = 'housekeeping';
 export const housekeepingAttributes = (kind: HousekeepingKind) => new TypedSearchAttributes([{ key: HOUSEKEEPING, value: kind }]);
 
 /** Every attribute the workflows use, as the dev server registers them and a cluster must. */
-export const SEARCH_ATTRIBUTE_KEYS = [BUSINESS_NAME, CLIENT_ID, AGENT_ID, ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, WEBHOOK_EVENT_TYPE, HOUSEKEEPING];
+export const SEARCH_ATTRIBUTE_KEYS = [BUSINESS_NAME, CLIENT_ID, AGENT_ID, AGENT_IDS, ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, WEBHOOK_EVENT_TYPE, HOUSEKEEPING];
 
 export function searchAttributesOf(keys: {
   business: string;
@@ -36,9 +36,11 @@ export function searchAttributesOf(keys: {
   ]);
 }
 
+const SEARCH_ATTRIBUTE_TYPE_NAMES: Record<string, string> = { DATETIME: 'Datetime', KEYWORD: 'Keyword', KEYWORD_LIST: 'KeywordList' };
+
 /** What an operator runs once on a cluster where the worker may not register the attributes itself. */
 export const REGISTER_COMMANDS = SEARCH_ATTRIBUTE_KEYS.map(
-  (key) => `temporal operator search-attribute create --name ${key.name} --type ${key.type === 'DATETIME' ? 'Datetime' : 'Keyword'}`,
+  (key) => `temporal operator search-attribute create --name ${key.name} --type ${SEARCH_ATTRIBUTE_TYPE_NAMES[key.type]}`,
 );
 
 type OperatorService = Connection['operatorService'];

@@ -1,4 +1,4 @@
-import type { FirstResponseWorkflow, ProcessCrmLeadWorkflow, AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, RoutingQueueWorkflow, SendMessageBatchWorkflow, SendMessageWorkflow } from '../domain';
+import type { ClientOwnershipWorkflow, FirstResponseWorkflow, ProcessCrmLeadWorkflow, AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, RoutingQueueWorkflow, SendMessageBatchWorkflow, SendMessageWorkflow } from '../domain';
 import { sendMessageBatch } from './send-message-batch';
 import { rotation } from './rotation';
 import { routingQueue } from './routing-queue';
@@ -7,8 +7,11 @@ import { sendMessage } from './send-message';
 import { assignmentExpiry } from './assignment-expiry';
 import { deliverWebhook } from './deliver-webhook';
 import { assignAgents } from './assign-agents';
+import { clientOwnership } from './client-ownership';
 import { processCrmLead } from './process-crm-lead';
 
+export { clientOwnership };
+// The per-request and per-pair runs of an older build: still registered, for the runs in flight when a worker is upgraded.
 export { assignAgents };
 export { assignmentExpiry };
 export * from './send-message';
@@ -17,6 +20,7 @@ export { sendMessageBatch };
 export { sweepWebhookDeliveries } from './sweep-webhook-deliveries';
 
 // Activities and use cases start these workflows by name; their signatures must stay the ones they are typed with.
+clientOwnership satisfies ClientOwnershipWorkflow;
 assignAgents satisfies AssignAgentsWorkflow;
 assignmentExpiry satisfies AssignmentExpiryWorkflow;
 sendMessage satisfies SendMessageWorkflow;

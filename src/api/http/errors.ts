@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
-import { ServiceError, WorkflowFailedError } from '@temporalio/client';
+import { ServiceError, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
 import { TemporalBusyError } from '../../starters/admission';
 import { TemporalUnavailableError } from '../../starters/availability';
@@ -61,12 +61,12 @@ function bodyParserProblem(error: unknown): HttpProblem | undefined {
 const UNREACHABLE_TEMPORAL_CODES = new Set([4, 14]);
 
 /**
- * A request workflow whose step kept failing on something that heals (the database, say) until its
+ * A request workflow (or a client run's update) whose step kept failing on something that heals (the database, say) until its
  * retries ran out. A local activity's last failure reaches the workflow unwrapped: a retryable
  * failure that ended the run can only be one whose retries are spent.
  */
 function retriesExhausted(error: unknown): boolean {
-  if (!(error instanceof WorkflowFailedError)) return false;
+  if (!(error instanceof WorkflowFailedError) && !(error instanceof WorkflowUpdateFailedError)) return false;
   if (error.cause instanceof ApplicationFailure && !error.cause.nonRetryable) return true;
   for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof ActivityFailure && (cause.retryState === RetryState.MAXIMUM_ATTEMPTS_REACHED || cause.retryState === RetryState.TIMEOUT)) return true;

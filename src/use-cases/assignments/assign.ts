@@ -4,10 +4,10 @@ import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { insertAssignRequest } from '../../db/assign-requests';
 import type { Prisma } from '../../db/prisma';
 import type { Admissions } from '../../starters/admission';
-import { startAssignAgentsWorkflow } from '../../starters/assign-agents-workflow';
 import { refuseWhileKnownDown } from '../../starters/availability';
-import { withTimeout } from '../../timeout';
+import { assignThroughClientRun, ClientRunTimeoutError } from '../../starters/client-workflow';
 import { assignAgentsWorkflowId, RequestFailureType, type AssignAgentsResult } from '../../domain';
+import { findOwnedClient } from '../clients/owned-client';
 import { Invalid, NotFound, Unavailable, type UseCaseError } from '../errors';
 import type { Scope } from '../../db/scope';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
@@ -49,52 +49,44 @@ export async function assignAgentsRequest(
 export type AssignAgentsAnswer = { client: string; ds_notes: string | null; assignments: AssignAgentsResult['assignments'] };
 
 /**
- * Runs one request's validating workflow and waits for its answer. The user id and the notes go to
- * PostgreSQL first, under the workflow's id, for the workflow's recording transaction to read; its
- * input carries ids and dates only. A start that fails (Temporal unreachable) is a 503 and nothing
- * was assigned; a started workflow that has not finished by the deadline is a 504, and it completes
- * on its own.
+ * Hands the request to the client's run (Update-with-Start) and waits for its answer. The user id and
+ * the notes go to PostgreSQL first, under the request's key, for the run's recording transaction to
+ * read; the update carries ids and dates only. A Temporal that does not answer is a 503 and nothing was
+ * assigned; a run that has not answered by the deadline is a 504, and it answers on its own.
  */
 export async function assignAgents(
   deps: AssignDeps,
   scope: Scope,
   clientId: string,
   request: AssignRequest,
-  requestId?: string,
+  _requestId?: string,
   workflowKey: string = randomUUID(),
 ): Promise<AssignAgentsAnswer> {
   refuseWhileKnownDown(deps.temporal);
   // A wait for a place counts against the same deadline.
   const deadline = Date.now() + deps.assignTimeoutMs;
-  const run = () => runAssignWorkflow(deps, scope, clientId, request, deadline, requestId, workflowKey);
+  const run = () => askClientRun(deps, scope, clientId, request, deadline, workflowKey);
   return deps.admission ? deps.admission.assign.run(scope.ownerId, run) : run();
 }
 
-async function runAssignWorkflow(
-  deps: AssignDeps,
-  scope: Scope,
-  clientId: string,
-  request: AssignRequest,
-  deadline: number,
-  requestId: string | undefined,
-  workflowKey: string,
-): Promise<AssignAgentsAnswer> {
-  const workflowId = assignAgentsWorkflowId({ business: scope.business, clientId, requestId: workflowKey });
-  await insertAssignRequest(deps.prisma, workflowId, scope, request.notes);
-  const handle = await startAssignAgentsWorkflow(deps.temporal, deps.taskQueue, workflowId, { business: scope.business, clientId, agents: request.agents }, { requestId, deadline });
-  const result = await withTimeout(
-    handle.result().catch((error: unknown) => {
-      throw requestFailure(error) ?? error;
-    }),
-    deadline - Date.now(),
-    () =>
-      new Unavailable(
-        `Assignment workflow ${workflowId} did not finish in time; it completes on its own: GET /ext/v2/${scope.business}/clients/${clientId}/agents shows the outcome`,
+async function askClientRun(deps: AssignDeps, scope: Scope, clientId: string, request: AssignRequest, deadline: number, workflowKey: string): Promise<AssignAgentsAnswer> {
+  const client = await findOwnedClient(deps.prisma, scope, clientId);
+  const requestKey = assignAgentsWorkflowId({ business: scope.business, clientId, requestId: workflowKey });
+  await insertAssignRequest(deps.prisma, requestKey, scope, request.notes);
+  const keys = { business: scope.business, clientId, clientPk: client.pk };
+  try {
+    const result = await assignThroughClientRun(deps.temporal, deps.taskQueue, keys, { requestKey, agents: request.agents }, deadline);
+    return { client: result.client, ds_notes: request.notes, assignments: result.assignments };
+  } catch (error) {
+    if (error instanceof ClientRunTimeoutError) {
+      throw new Unavailable(
+        `Assignment workflow ${error.workflowId} did not finish in time; it completes on its own: GET /ext/v2/${scope.business}/clients/${clientId}/agents shows the outcome`,
         5,
         'timeout',
-      ),
-  );
-  return { client: result.client, ds_notes: request.notes, assignments: result.assignments };
+      );
+    }
+    throw requestFailure(error) ?? error;
+  }
 }
 
 /** The request workflow's business failures (src/activities/assignments.ts), as this use case's errors. */

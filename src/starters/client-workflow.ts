@@ -1,0 +1,107 @@
+import { isGrpcServiceError, WithStartWorkflowOperation, type Client as TemporalClient } from '@temporalio/client';
+import { WorkflowIdConflictPolicy } from '@temporalio/common';
+import {
+  assignmentChangedSignal,
+  assignUpdate,
+  CLIENT_WORKFLOW,
+  clientWorkflowId,
+  taskQueuesOf,
+  type AssignAgentsResult,
+  type AssignUpdateInput,
+  type ClientOwnershipWorkflow,
+  type ClientRunInput,
+} from '../domain';
+import { markUnreachable, refuseWhileKnownDown, START_BUDGET_MS } from './availability';
+import { searchAttributesOf } from './search-attributes';
+
+/* The one place a client's run (`clientOwnership`) is started, updated and woken. */
+
+export type ClientKeys = Pick<ClientRunInput, 'business' | 'clientId' | 'clientPk'>;
+
+/** The client's run did not answer by the deadline: it was started (or ran already) and answers on its own. */
+export class ClientRunTimeoutError extends Error {
+  constructor(readonly workflowId: string) {
+    super(`The client's run ${workflowId} did not answer in time`);
+    this.name = 'ClientRunTimeoutError';
+  }
+}
+
+function startOptions(baseTaskQueue: string, keys: ClientKeys) {
+  return {
+    workflowId: clientWorkflowId(keys),
+    taskQueue: taskQueuesOf(baseTaskQueue).assign,
+    args: [{ business: keys.business, clientId: keys.clientId, clientPk: keys.clientPk }] as [ClientRunInput],
+    typedSearchAttributes: searchAttributesOf({ business: keys.business, clientId: keys.clientId }),
+    staticSummary: `Client ${keys.clientId}: its assignments and their expiry`.slice(0, 200),
+  };
+}
+
+/**
+ * Update-with-Start: the client's run (started if none is open) records the request's assignments and
+ * answers. Waits until `deadline`; past it, a run that started answers later on its own
+ * (ClientRunTimeoutError), while a Temporal that never answered is unavailable (TemporalUnavailableError).
+ */
+export async function assignThroughClientRun(
+  temporal: TemporalClient,
+  baseTaskQueue: string,
+  keys: ClientKeys,
+  update: AssignUpdateInput,
+  deadline: number,
+): Promise<AssignAgentsResult> {
+  refuseWhileKnownDown(temporal);
+  const startWorkflowOperation = new WithStartWorkflowOperation<ClientOwnershipWorkflow>(CLIENT_WORKFLOW, {
+    ...startOptions(baseTaskQueue, keys),
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+  });
+  try {
+    return await temporal.connection.withDeadline(deadline, () =>
+      temporal.workflow.executeUpdateWithStart(assignUpdate, { args: [update], updateId: update.requestKey, startWorkflowOperation }),
+    );
+  } catch (error) {
+    if (!isTimeout(error)) {
+      if (isUnreachable(error)) throw markUnreachable(temporal);
+      throw error;
+    }
+    // No answer in time: a run that was started (or was open) answers on its own; a server that does not answer at all is down.
+    const started = await startWorkflowOperation.workflowHandle().then(() => true, () => false);
+    if (started || (await answers(temporal))) throw new ClientRunTimeoutError(clientWorkflowId(keys));
+    throw markUnreachable(temporal);
+  }
+}
+
+/** Tells the client's run to re-read its rows, starting it if none is open: a path that committed assignment rows itself. */
+export async function wakeClientRun(temporal: TemporalClient, baseTaskQueue: string, keys: ClientKeys): Promise<void> {
+  await temporal.workflow.signalWithStart<ClientOwnershipWorkflow, []>(CLIENT_WORKFLOW, {
+    ...startOptions(baseTaskQueue, keys),
+    signal: assignmentChangedSignal,
+    signalArgs: [],
+  });
+}
+
+/** gRPC's DEADLINE_EXCEEDED or CANCELLED, as the SDK reports them for an update. */
+function isTimeout(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
+    if (cause.name === 'WorkflowUpdateRPCTimeoutOrCancelledError') return true;
+    if (isGrpcServiceError(cause) && (cause.code === 4 || cause.code === 1)) return true;
+    if ((cause as { cause?: unknown }).cause === cause) break;
+  }
+  return false;
+}
+
+function isUnreachable(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
+    if (isGrpcServiceError(cause) && cause.code === 14) return true;
+    if ((cause as { cause?: unknown }).cause === cause) break;
+  }
+  return false;
+}
+
+/** Whether the Temporal server answers at all, within the start budget. */
+async function answers(temporal: TemporalClient): Promise<boolean> {
+  try {
+    await temporal.connection.withDeadline(Date.now() + START_BUDGET_MS, () => temporal.connection.workflowService.getSystemInfo({}));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,156 @@
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { createActivities } from '../activities';
+import {
+  AGENT_IDS,
+  ASSIGNMENT_DT_UNTIL,
+  assignmentChangedSignal,
+  assignUpdate,
+  CLIENT_RUN_HISTORY_LIMIT,
+  clientRunStateQuery,
+  type AssignAgentsResult,
+  type AssignmentClock,
+  type ClientRunInput,
+  type ClientRunResult,
+} from '../domain';
+import { attemptsWithin } from './retry-budget';
+import { CHUNK_JITTER_MS, nextSleepMs } from './timers';
+
+type Activities = ReturnType<typeof createActivities>;
+
+// The caller waits 20 s for the answer: after 30 s of a database that keeps failing the request fails
+// (the API answers 503) rather than holding the client's run for ever. Refused data fails at once.
+const { recordAssignments } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  scheduleToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '200 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '5 seconds',
+    maximumAttempts: attemptsWithin(30_000, { initialMs: 200, coefficient: 2, maximumMs: 5000 }),
+  },
+});
+
+// The clocks: a database that is down delays an expiry, which then happens as soon as it is back.
+const { loadClientClocks, expireDueAssignments } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/** A database clock slightly behind the worker's must not turn the loop into a busy one. */
+const MIN_RECHECK_MS = 1000;
+
+/**
+ * The client's run: it holds the clock of every active assignment of the client (one timer, the
+ * earliest `dt_until`, in chunks beyond the server's timer cap) and answers assign-agents requests
+ * (the `assign` update, one at a time, in the order they arrive). The rows are the truth: the run
+ * re-reads them whenever a path that changed them says so (`assignmentChanged`), and an expiry acts only
+ * on a row still active and due. It ends when the client holds no active assignment; it continues as
+ * new when its history grows long, once no update is in flight. An operator's cancel, terminate or reset
+ * changes no row: the reconciler starts the run again from them.
+ */
+export async function clientOwnership(input: ClientRunInput): Promise<ClientRunResult> {
+  let changed = true;
+  /** An update changed `clocks` itself: the timer is set again, nothing re-read. */
+  let rearm = false;
+  let revision = 0;
+  let clocks: AssignmentClock[] = [];
+  let nextWakeAt: string | null = null;
+  // Updates run one at a time, in arrival order: two requests for one client never race on its rows.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  setHandler(assignmentChangedSignal, () => {
+    changed = true;
+  });
+  setHandler(clientRunStateQuery, () => ({ assignments: clocks, nextWakeAt }));
+  setHandler(assignUpdate, (update): Promise<AssignAgentsResult> => {
+    const answer = queue.then(async () => {
+      const recorded = await recordAssignments({ business: input.business, clientId: input.clientId, agents: update.agents, requestKey: update.requestKey });
+      clocks = withClocks(clocks, recorded.map((r) => ({ agentId: r.agentId, agentPk: r.expiry.agentPk, dtUntil: r.dtUntil })));
+      revision++;
+      rearm = true;
+      return {
+        client: input.clientId,
+        assignments: recorded.map((r) => ({ agent: r.agentId, dt_until: r.dtUntil, status: 'active' as const, workflow_id: r.workflowId })),
+      };
+    });
+    queue = answer.catch(() => undefined);
+    return answer;
+  });
+
+  // The workflow's Math.random is seeded per run, so a replay draws the same jitter.
+  const jitterMs = Math.floor(Math.random() * CHUNK_JITTER_MS);
+  const historyLimit = input.historyLimit ?? CLIENT_RUN_HISTORY_LIMIT;
+  let shown = '';
+  const show = () => {
+    const agents = clocks.map((c) => c.agentId);
+    const earliest = clocks[0]?.dtUntil;
+    setCurrentDetails(
+      clocks.length === 0
+        ? `Client ${input.clientId}: no active assignment`
+        : `Client ${input.clientId}: ${clocks.map((c) => `${c.agentId} until ${c.dtUntil}`).join(', ')}; next wake-up ${nextWakeAt}`,
+    );
+    const attributes = JSON.stringify([agents, earliest]);
+    if (attributes === shown) return;
+    shown = attributes;
+    upsertSearchAttributes([
+      { key: AGENT_IDS, value: agents },
+      { key: ASSIGNMENT_DT_UNTIL, value: earliest ? new Date(earliest) : null },
+    ] as Parameters<typeof upsertSearchAttributes>[0]);
+  };
+
+  for (;;) {
+    if (changed) {
+      changed = false;
+      const seen = revision;
+      const loaded = await loadClientClocks({ clientPk: input.clientPk });
+      // An update recorded rows meanwhile: this read may predate them.
+      if (revision !== seen) changed = true;
+      else clocks = loaded;
+      continue;
+    }
+    rearm = false;
+    if (clocks.length > 0 && Date.parse(clocks[0].dtUntil) <= Date.now()) {
+      const seen = revision;
+      const left = await expireDueAssignments({ clientPk: input.clientPk });
+      if (revision !== seen) changed = true;
+      else clocks = left;
+      // Still due: the database's clock is behind the worker's.
+      if (clocks.length > 0 && Date.parse(clocks[0].dtUntil) <= Date.now()) await condition(() => changed, MIN_RECHECK_MS);
+      continue;
+    }
+    if (clocks.length === 0) {
+      nextWakeAt = null;
+      show();
+      // A request or a change that arrives meanwhile is answered first; a new run would not know it.
+      await condition(() => allHandlersFinished() || changed || rearm);
+      if (changed || rearm || !allHandlersFinished()) continue;
+      return { outcome: 'idle' };
+    }
+    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit) {
+      await condition(allHandlersFinished);
+      // The next run re-reads the rows: it carries nothing but the client's keys.
+      await continueAsNew<typeof clientOwnership>(input);
+    }
+    const { sleepMs, reachesDeadline } = nextSleepMs(Date.parse(clocks[0].dtUntil), Date.now(), jitterMs);
+    nextWakeAt = new Date(Date.now() + sleepMs).toISOString();
+    show();
+    const summary = reachesDeadline ? `Expire ${clocks[0].agentId} at dt_until ${clocks[0].dtUntil}` : `Wait one chunk, until ${nextWakeAt}`;
+    // At the end of a chunk short of the deadline the loop simply sleeps again.
+    await condition(() => changed || rearm, sleepMs, { summary });
+  }
+}
+
+/** `clocks` with `recorded` in place of the same agents' clocks, earliest first. */
+function withClocks(clocks: AssignmentClock[], recorded: AssignmentClock[]): AssignmentClock[] {
+  const agents = new Set(recorded.map((c) => c.agentPk));
+  return [...clocks.filter((c) => !agents.has(c.agentPk)), ...recorded].sort((a, b) => Date.parse(a.dtUntil) - Date.parse(b.dtUntil) || (a.agentPk < b.agentPk ? -1 : 1));
+}
