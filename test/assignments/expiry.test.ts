@@ -1,6 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
-import { MAX_TIMER_CHUNK_MS } from '../../src/domain';
+import { MAX_TIMER_CHUNK_MS, type ClientRunState } from '../../src/domain';
 import { CHUNK_JITTER_MS } from '../../src/workflows/timers';
 import { eventually, startStackFor, uniqueName, type TestStack } from '../support/stack';
 
@@ -41,20 +41,36 @@ async function timersStarted(handle: WorkflowHandle) {
     .map((t) => Number(t.seconds ?? 0) * 1000 + Math.round((t.nanos ?? 0) / 1e6));
 }
 
-test('an assignment expires by itself at its dt_until', async () => {
+const state = (handle: WorkflowHandle) => handle.query<ClientRunState>('state');
+
+test('an assignment expires by itself at its dt_until, and the client\'s run ends once it holds no clock', async () => {
   const agent = uniqueName('agent');
   const clientId = await clientWithAgents(agent);
   const [assignment] = await assign(clientId, [{ agent, dt_until: secondsFromNow(3) }]);
 
   expect((await history(clientId))[0].status).toBe('active');
   const result = await stack.temporal.workflow.getHandle(assignment.workflow_id).result();
-  expect(result).toEqual({ outcome: 'expired' });
+  expect(result).toEqual({ outcome: 'idle' });
   expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(assignment.dt_until));
 
   const [row] = await history(clientId);
   expect(row).toMatchObject({ agent, status: 'expired', dt_until: assignment.dt_until, ended_by: { actor: 'system', reason: 'expiry' } });
   const active = await stack.api('GET', `/clients/${clientId}/agents`, { token });
   expect(active.body.assignments).toEqual([]);
+});
+
+test('one run holds every agent of the client: each expires at its own dt_until, the later one still waiting', async () => {
+  const [early, late] = [uniqueName('agent'), uniqueName('agent')];
+  const clientId = await clientWithAgents(early, late);
+  const assignments = await assign(clientId, [{ agent: late, dt_until: secondsFromNow(3600) }, { agent: early, dt_until: secondsFromNow(2) }]);
+  expect(new Set(assignments.map((a) => a.workflow_id)).size).toBe(1);
+  const handle = stack.temporal.workflow.getHandle(assignments[0].workflow_id);
+
+  await eventually(async () => (await history(clientId)).find((r) => r.agent === early)?.status === 'expired');
+  expect((await history(clientId)).find((r) => r.agent === late)?.status).toBe('active');
+  const after = await state(handle);
+  expect(after.assignments.map((a) => a.agentId)).toEqual([late]);
+  expect((await handle.describe()).status.name).toBe('RUNNING');
 });
 
 test('expiry survives a worker restart: a timer that fell due while the worker was down fires when it returns', async () => {
@@ -70,7 +86,7 @@ test('expiry survives a worker restart: a timer that fell due while the worker w
   }
   await eventually(async () => (await history(clientId))[0].status === 'expired');
   const result = await stack.temporal.workflow.getHandle(assignment.workflow_id).result();
-  expect(result).toEqual({ outcome: 'expired' });
+  expect(result).toEqual({ outcome: 'idle' });
 });
 
 test('the default dt_until of 2143-06-23 leaves a live timer of one bounded chunk, less a random part of a day', async () => {
@@ -89,45 +105,48 @@ test('the default dt_until of 2143-06-23 leaves a live timer of one bounded chun
   expect(timers[0]).toBeLessThanOrEqual(MAX_TIMER_CHUNK_MS);
   expect(timers[0]).toBeGreaterThan(MAX_TIMER_CHUNK_MS - CHUNK_JITTER_MS);
 
-  const state = await handle.query<{ dtUntil: string; nextWakeAt: string }>('state');
-  expect(state.dtUntil).toBe('2143-06-23T00:00:00.000Z');
-  const wake = Date.parse(state.nextWakeAt);
+  const current = await state(handle);
+  expect(current.assignments).toEqual([expect.objectContaining({ agentId: agent, dtUntil: '2143-06-23T00:00:00.000Z' })]);
+  const wake = Date.parse(current.nextWakeAt!);
   expect(wake).toBeGreaterThanOrEqual(before + timers[0]);
   expect(wake).toBeLessThanOrEqual(Date.now() + timers[0]);
   expect((await handle.describe()).status.name).toBe('RUNNING');
 });
 
-test('re-assigning before expiry moves the deadline of the same workflow', async () => {
+test('re-assigning before expiry moves the deadline in the same run', async () => {
   const agent = uniqueName('agent');
   const clientId = await clientWithAgents(agent);
   const [first] = await assign(clientId, [{ agent, dt_until: secondsFromNow(3) }]);
+  const handle = stack.temporal.workflow.getHandle(first.workflow_id);
+  const { runId } = await handle.describe();
   const later = secondsFromNow(3600);
   const [second] = await assign(clientId, [{ agent, dt_until: later }]);
   expect(second.workflow_id).toBe(first.workflow_id);
 
-  const handle = stack.temporal.workflow.getHandle(first.workflow_id);
-  await eventually(async () => (await handle.query<{ dtUntil: string }>('state')).dtUntil === later);
+  await eventually(async () => (await state(handle)).assignments[0]?.dtUntil === later);
   await new Promise((resolve) => setTimeout(resolve, 4000));
   const rows = await history(clientId);
   expect(rows).toEqual([expect.objectContaining({ agent, status: 'active', dt_until: later })]);
-  expect((await handle.describe()).status.name).toBe('RUNNING');
+  const described = await handle.describe();
+  expect(described.status.name).toBe('RUNNING');
+  expect(described.runId).toBe(runId);
 });
 
-test('unassigning ends the assignment now and cancels its timer', async () => {
+test('unassigning ends the assignment now; the run, holding no other clock, ends', async () => {
   const agent = uniqueName('agent');
   const clientId = await clientWithAgents(agent);
   const [assignment] = await assign(clientId, [{ agent }]);
   const res = await stack.api('DELETE', `/clients/${clientId}/agents/${agent}`, { token });
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ agent, status: 'unassigned' });
+  expect(res.body).toMatchObject({ agent, status: 'unassigned', workflow_id: assignment.workflow_id });
 
   const handle = stack.temporal.workflow.getHandle(assignment.workflow_id);
-  expect(await handle.result()).toEqual({ outcome: 'ended' });
+  expect(await handle.result()).toEqual({ outcome: 'idle' });
   expect((await handle.describe()).status.name).toBe('COMPLETED');
   expect((await history(clientId))[0].status).toBe('unassigned');
 });
 
-test('an agent assigned again after expiry gets a new active assignment and a new run', async () => {
+test('an agent assigned again after expiry gets a new active assignment and a new run of the same client workflow', async () => {
   const agent = uniqueName('agent');
   const clientId = await clientWithAgents(agent);
   const [first] = await assign(clientId, [{ agent, dt_until: secondsFromNow(2) }]);
@@ -142,48 +161,48 @@ test('an agent assigned again after expiry gets a new active assignment and a ne
   expect((await history(clientId)).map((r) => r.status)).toEqual(['expired', 'active']);
 });
 
-test('operators find every assignment of a client and of an agent by search attributes', async () => {
+test('operators find a client\'s run by its id, the clients an agent holds by AgentIds, and what expires next by AssignmentDtUntil', async () => {
   const [agentA, agentB] = [uniqueName('agent'), uniqueName('agent')];
   const clientId = await clientWithAgents(agentA, agentB);
-  const assignments = await assign(clientId, [{ agent: agentA }, { agent: agentB }]);
+  const soon = secondsFromNow(3600);
+  const assignments = await assign(clientId, [{ agent: agentA }, { agent: agentB, dt_until: soon }]);
   const { pk } = await stack.prisma.client.findFirstOrThrow({ where: { business: stack.business, id: clientId } });
-  expect(assignments.map((a) => a.workflow_id)).toEqual([
-    `assignment/${stack.business}/${clientId}/${agentA}/${pk}`,
-    `assignment/${stack.business}/${clientId}/${agentB}/${pk}`,
-  ]);
+  const runId = `client/${stack.business}/${clientId}/${pk}`;
+  expect(assignments.map((a) => a.workflow_id)).toEqual([runId, runId]);
 
   const list = async (query: string) => {
     const ids: string[] = [];
     for await (const wf of stack.temporal.workflow.list({ query })) ids.push(wf.workflowId);
     return ids.sort();
   };
-  const byClient = `BusinessName = '${stack.business}' AND ClientId = '${clientId}' AND WorkflowType = 'assignmentExpiry'`;
-  await eventually(async () => (await list(byClient)).length === 2);
-  expect(await list(byClient)).toEqual(assignments.map((a) => a.workflow_id).sort());
-  await eventually(async () => (await list(`AgentId = '${agentA}' AND BusinessName = '${stack.business}'`)).length === 1);
-  expect(await list(`AgentId = '${agentA}' AND BusinessName = '${stack.business}'`)).toEqual([assignments[0].workflow_id]);
-  const described = await stack.temporal.workflow.getHandle(assignments[0].workflow_id).describe();
-  expect(await described.staticSummary()).toBe(`Agent ${agentA} on client ${clientId}: expires the assignment at its dt_until`);
+  const byClient = `BusinessName = '${stack.business}' AND ClientId = '${clientId}' AND WorkflowType = 'clientOwnership'`;
+  await eventually(async () => (await list(byClient)).length === 1);
+  const byAgent = `AgentIds = '${agentB}' AND BusinessName = '${stack.business}' AND ExecutionStatus = 'Running'`;
+  await eventually(async () => (await list(byAgent)).length === 1);
+  expect(await list(byAgent)).toEqual([runId]);
+  const described = await stack.temporal.workflow.getHandle(runId).describe();
+  expect((described.typedSearchAttributes.get({ name: 'AssignmentDtUntil', type: 'DATETIME' } as never) as Date | undefined)?.toISOString()).toBe(soon);
+  expect(await described.staticSummary()).toBe(`Client ${clientId}: its assignments and their expiry`);
+  // The run's current details list what it holds.
+  const details = await eventually(async () => {
+    const text = String((await stack.temporal.workflow.getHandle(runId).query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails);
+    return text.includes(agentA) ? text : undefined;
+  });
+  expect(details).toContain(`${agentB} until ${soon}`);
+
+  // Unassigned, the agent no longer holds the client.
+  expect((await stack.api('DELETE', `/clients/${clientId}/agents/${agentB}`, { token })).status).toBe(200);
+  await eventually(async () => (await list(byAgent)).length === 0);
 });
 
-test('the histories of a request workflow and of an expiry that fired replay deterministically', async () => {
+test('the history of a client\'s run that answered requests and expired an assignment replays deterministically', async () => {
   const [agentA, agentB] = [uniqueName('agent'), uniqueName('agent')];
   const clientId = await clientWithAgents(agentA, agentB);
-  const [first] = await assign(clientId, [{ agent: agentA, dt_until: secondsFromNow(2) }, { agent: agentB }]);
-  await assign(clientId, [{ agent: agentA, dt_until: secondsFromNow(3) }]);
-  const expiry = stack.temporal.workflow.getHandle(first.workflow_id);
-  expect(await expiry.result()).toEqual({ outcome: 'expired' });
+  const [first] = await assign(clientId, [{ agent: agentA, dt_until: secondsFromNow(2) }, { agent: agentB, dt_until: secondsFromNow(3) }]);
+  await assign(clientId, [{ agent: agentA, dt_until: secondsFromNow(1) }]);
+  const run = stack.temporal.workflow.getHandle(first.workflow_id);
+  expect(await run.result()).toEqual({ outcome: 'idle' });
 
-  const requests = await eventually(async () => {
-    const ids: string[] = [];
-    for await (const wf of stack.temporal.workflow.list({ query: `WorkflowType = 'assignAgents' AND ClientId = '${clientId}'` })) {
-      ids.push(wf.workflowId);
-    }
-    return ids.length === 2 ? ids : undefined;
-  });
   const bundle = { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } };
-  await Worker.runReplayHistory(bundle, await expiry.fetchHistory(), first.workflow_id);
-  for (const workflowId of requests) {
-    await Worker.runReplayHistory(bundle, await stack.temporal.workflow.getHandle(workflowId).fetchHistory(), workflowId);
-  }
+  await Worker.runReplayHistory(bundle, await run.fetchHistory(), first.workflow_id);
 });

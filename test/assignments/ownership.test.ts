@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { assignmentWorkflowId } from '../../src/domain';
+import { clientWorkflowId } from '../../src/domain';
 import { startTestStack, type TestStack } from '../support/stack';
-import { expectProblem } from '../support/helpers';
+import { eventually, expectProblem } from '../support/helpers';
 
 let stack: TestStack;
 let otherBusiness: string;
@@ -49,20 +49,20 @@ async function dbRows(ownerId: string, clientId: string, agentId: string, busine
   return stack.prisma.assignment.findMany({ where: { clientPk: client.pk, agentPk: agent.pk }, orderBy: { createdAt: 'asc' } });
 }
 
+/** Whether a run under the id is open (holding clocks): a client's run ends once its client holds no active assignment. */
 async function workflowExists(workflowId: string): Promise<boolean> {
   try {
-    await stack.temporal.workflow.getHandle(workflowId).describe();
-    return true;
+    return (await stack.temporal.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING';
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return false;
     throw error;
   }
 }
 
-/** A pair's expiry workflow: readable ids, then the client's internal key (never the user id). */
-async function expiryWorkflowOf(clientId: string, agentId: string, ownerId = 'alice', business = stack.business): Promise<string> {
+/** The run that holds a pair's clock, its client's: readable ids, then the client's internal key (never the user id). */
+async function expiryWorkflowOf(clientId: string, _agentId: string, ownerId = 'alice', business = stack.business): Promise<string> {
   const client = await stack.prisma.client.findUniqueOrThrow({ where: { business_ownerId_id_liveSlot: { business, ownerId, id: clientId, liveSlot: true } } });
-  return assignmentWorkflowId({ business, clientId, agentId, clientPk: client.pk });
+  return clientWorkflowId({ business, clientId, clientPk: client.pk });
 }
 
 describe('the client must be the caller’s, in this business: otherwise 404', () => {
@@ -132,15 +132,16 @@ describe(`each agent must be the caller’s, in this business: otherwise 400 ${n
 });
 
 describe('all or nothing', () => {
-  test('one good and one bad agent assigns nothing and starts no expiry workflow', async () => {
+  test('one good and one bad agent assigns nothing and leaves no run holding a clock', async () => {
     const client = await newClient();
     expectProblem(await assign(client, { agents: [{ agent: 'a1' }, { agent: 'ghost' }], ds_notes: 'should not stick' }), 400, notAuthorized('ghost'));
 
     expect(await list(client, 'all')).toMatchObject({ status: 200, body: { client, assignments: [] } });
     expect(await dbRows('alice', client, 'a1')).toEqual([]);
-    expect(await workflowExists(await expiryWorkflowOf(client, 'a1'))).toBe(false);
+    // The client's run that answered the refusal holds no clock, and ends.
+    expect(await eventually(async () => !(await workflowExists(await expiryWorkflowOf(client, 'a1'))))).toBe(true);
 
-    // The same good agent alone succeeds, and its expiry workflow is exactly the one looked for above.
+    // The same good agent alone succeeds, and its clock is in exactly the run looked for above.
     const ok = await assign(client, { agents: [{ agent: 'a1' }] });
     expect(ok.status).toBe(200);
     expect(ok.body.assignments[0].workflow_id).toBe(await expiryWorkflowOf(client, 'a1'));

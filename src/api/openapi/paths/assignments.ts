@@ -3,7 +3,8 @@ import { badBody, badParameters, closedObject, inBusiness, json, NO_ROUTE_EXAMPL
 import { clientIdParameter } from './clients';
 
 const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
-const assignmentWorkflowId = workflowId('assignment', 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44');
+// The client's run (`client/{business}/{client}/{key}`); an assignment left untouched since before one run per client shows its per-pair run (`assignment/…`).
+const assignmentWorkflowId = workflowId('(client|assignment)', 'client/acme/c1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44');
 
 export const assignmentsApi: ApiPart = {
   tags: [
@@ -54,7 +55,7 @@ export const assignmentsApi: ApiPart = {
           agent: ref('schemas', 'ResourceId'),
           dt_until: ref('schemas', 'DateTime'),
           status: { const: 'active' },
-          workflow_id: { ...assignmentWorkflowId, description: 'The Temporal workflow that expires this client and agent\'s assignment.' },
+          workflow_id: { ...assignmentWorkflowId, description: 'The Temporal workflow that holds this assignment\'s clock and expires it: the client\'s run, one per client.' },
         }),
       },
     }),
