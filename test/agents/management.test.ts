@@ -1,3 +1,4 @@
+import type { ClientRunState } from '../../src/domain';
 import { startTestStack, uniqueName, type TestStack } from '../support/stack';
 import { eventually, expectProblem } from '../support/helpers';
 
@@ -47,7 +48,7 @@ describe('GET /agents/{_id}', () => {
 });
 
 describe('DELETE /agents/{_id}', () => {
-  test('ends its assignments (ended_by agent_deleted, their runs end), and frees its id', async () => {
+  test('ends its assignments (ended_by agent_deleted, their clocks gone from their clients\' runs), and frees its id', async () => {
     const token = newUser();
     await create(token, 'clients', 'c1', 'c2');
     await create(token, 'agents', 'a1', 'a2');
@@ -57,13 +58,18 @@ describe('DELETE /agents/{_id}', () => {
     const deleted = await stack.api('DELETE', '/agents/a1', { token });
     expect(deleted.status).toBe(204);
 
-    for (const [client, assignment] of [['c1', first], ['c2', second]] as const) {
+    for (const client of ['c1', 'c2']) {
       const history = (await stack.api('GET', `/clients/${client}/agents?status=all`, { token })).body.assignments;
       expect(history.find((a: { agent: string }) => a.agent === 'a1')).toEqual(
         expect.objectContaining({ status: 'unassigned', ended_by: { actor: 'user', reason: 'agent_deleted' }, ended_at: expect.any(String) }),
       );
-      await expect(stack.temporal.workflow.getHandle(assignment.workflow_id).result()).resolves.toEqual({ outcome: 'ended' });
     }
+    // c2's run held a1 alone and ends; c1's still holds a2's clock.
+    await expect(stack.temporal.workflow.getHandle(second.workflow_id).result()).resolves.toEqual({ outcome: 'idle' });
+    await eventually(async () => {
+      const held = await stack.temporal.workflow.getHandle(first.workflow_id).query<ClientRunState>('state');
+      return held.assignments.map((a) => a.agentId).join() === 'a2';
+    });
     expect((await stack.api('GET', '/clients/c1/agents', { token })).body.assignments.map((a: { agent: string }) => a.agent)).toEqual(['a2']);
     const events = (await stack.api('GET', '/events?type=assignment.unassigned', { token })).body.events;
     expect(events.map((e: any) => [e.data.client, e.data.agent, e.data.reason])).toEqual([
@@ -136,7 +142,7 @@ describe('GET /agents/{_id}/clients', () => {
       cursor = res.body.next_cursor;
     } while (cursor);
     expect(seen.map((c) => [c.client, c.dt_until])).toEqual(clients.map((c, i) => [c, `209${i}-01-01T00:00:00.000Z`]));
-    expect(seen[0]).toEqual({ client: 'c1', dt_until: '2090-01-01T00:00:00.000Z', rotation: false, assigned_at: expect.any(String), workflow_id: expect.stringMatching(/^assignment\//) });
+    expect(seen[0]).toEqual({ client: 'c1', dt_until: '2090-01-01T00:00:00.000Z', rotation: false, assigned_at: expect.any(String), workflow_id: expect.stringMatching(/^client\//) });
     expect((await stack.api('GET', '/agents/a2/clients', { token })).body.clients.map((c: { client: string }) => c.client)).toEqual(['c1']);
   });
 

@@ -51,6 +51,8 @@ test('an unreachable database answers 503 with Retry-After, and readyz says whic
 
 test('an unreachable Temporal answers 503 to an assignment request, which assigns nothing', async () => {
   await withApp(process.env.TEST_DATABASE_URL!, await nowhere(), async (app) => {
+    // The client exists: its run, not its row, is what cannot be reached.
+    expect([201, 409]).toContain((await app.call('POST', '/ext/v2/acme-unavailable/clients', { _id: 'c1' })).status);
     const assigned = await app.call('POST', '/ext/v2/acme-unavailable/clients/c1/assign-agents', { agents: [{ agent: 'a1' }] });
     expect(assigned).toMatchObject({ status: 503, retryAfter: '5', body: { status: 503 } });
     await expectNotReady(app, { database: 'ok', temporal: 'unreachable' });

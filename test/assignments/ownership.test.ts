@@ -162,9 +162,9 @@ describe('all or nothing', () => {
   });
 
   test('a missing client assigns none of the caller’s agents anywhere', async () => {
-    const before = await stack.prisma.assignment.count({ where: { workflowId: { startsWith: `assignment/${stack.business}/` } } });
+    const before = await stack.prisma.assignment.count({ where: { workflowId: { startsWith: `client/${stack.business}/` } } });
     expectProblem(await assign('no-such-client', { agents: [{ agent: 'a3' }, { agent: 'a4' }] }), 404, 'Client not found');
-    expect(await stack.prisma.assignment.count({ where: { workflowId: { startsWith: `assignment/${stack.business}/` } } })).toBe(before);
+    expect(await stack.prisma.assignment.count({ where: { workflowId: { startsWith: `client/${stack.business}/` } } })).toBe(before);
   });
 });
 

@@ -235,8 +235,8 @@ describe('success', () => {
       client: 'c1',
       ds_notes: 'Team for the launch',
       assignments: [
-        { agent: 'a1', dt_until: '2099-01-01T12:00:00.000Z', status: 'active', workflow_id: expect.stringMatching(`^assignment/${stack.business}/c1/a1/`) },
-        { agent: 'a3', dt_until: DEFAULT_DT_UNTIL, status: 'active', workflow_id: expect.stringMatching(`^assignment/${stack.business}/c1/a3/`) },
+        { agent: 'a1', dt_until: '2099-01-01T12:00:00.000Z', status: 'active', workflow_id: expect.stringMatching(`^client/${stack.business}/c1/`) },
+        { agent: 'a3', dt_until: DEFAULT_DT_UNTIL, status: 'active', workflow_id: expect.stringMatching(`^client/${stack.business}/c1/`) },
       ],
     });
   });

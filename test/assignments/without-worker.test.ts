@@ -23,10 +23,10 @@ test('a request made while no worker runs answers 504 naming its workflow, which
   expect(res.headers.get('content-type')).toContain('application/problem+json');
   expect(res.headers.get('retry-after')).toBe('5');
   expect(res.body.detail).toContain(`GET /ext/v2/${stack.business}/clients/${clientId}/agents shows the outcome`);
-  const workflowId = /assign-agents\/\S+/.exec(res.body.detail)?.[0];
+  const workflowId = /client\/\S+/.exec(res.body.detail)?.[0];
   expect(workflowId).toBeDefined();
+  expect((await stack.temporal.workflow.getHandle(workflowId!).describe()).status.name).toBe('RUNNING');
 
-  await stack.temporal.workflow.getHandle(workflowId!).result();
   const listed = await eventually(async () => {
     const r = await stack.api('GET', `/clients/${clientId}/agents`, { token });
     return r.body.assignments.length ? r.body.assignments : undefined;

@@ -38,10 +38,10 @@ afterAll(async () => {
 
 const as = (input: object, who = user) => ({ business: stack.business, user: who, ...input });
 
-/** A pair's expiry workflow id: the readable ids, then the client's internal key (never the user id). */
-async function expiryWorkflowId(client: string, agent: string): Promise<string> {
+/** The run that holds a pair's clock, its client's: the readable ids, then the client's internal key (never the user id). */
+async function expiryWorkflowId(client: string, _agent: string): Promise<string> {
   const { pk } = await stack.prisma.client.findUniqueOrThrow({ where: { business_ownerId_id_liveSlot: { business: stack.business, ownerId: user, id: client, liveSlot: true } } });
-  return `assignment/${stack.business}/${client}/${agent}/${pk}`;
+  return `client/${stack.business}/${client}/${pk}`;
 }
 
 function okOf(outcome: CallOutcome): any {

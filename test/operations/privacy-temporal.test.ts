@@ -1,6 +1,6 @@
-import { assignmentStateQuery, withoutLegacyFields } from '../../src/domain';
+import { withoutLegacyFields } from '../../src/domain';
 import { startTestStack, type TestStack } from '../support/stack';
-import { eventually, expectProblem, waitForStatus } from '../support/helpers';
+import { expectProblem, waitForStatus } from '../support/helpers';
 import { temporalTextOf, workflowIdsOfBusiness } from '../support/history';
 
 /*
@@ -64,14 +64,14 @@ test('ds_notes and the user id reach PostgreSQL and the answer, never Temporal',
   expect(message.status).toBe(202);
   await waitForStatus(stack.api, token, message.body._id, 'sent');
 
-  // 3 request workflows, 2 expiry workflows, 1 message workflow.
-  const temporal = await everythingInTemporal(6);
+  // The client's run (its three requests, two clocks) and the message's run.
+  const temporal = await everythingInTemporal(2);
   expect(temporal).toContain('c1');
   for (const secret of [SSN, NOTE_PHONE, 'Lovelace', USER, PHONE, TEXT].flatMap(spellings)) expect(temporal).not.toContain(secret);
   for (const assignment of first.body.assignments) expect(assignment.workflow_id).not.toContain('example.com');
 });
 
-test('an assignment whose workflow id still ends in the user id (made before this scheme) keeps its run: re-assign and unassign reach it through the row', async () => {
+test('an assignment whose workflow id still ends in the user id (made before this scheme): re-assigning moves its clock to the client\'s run, and the old run ends', async () => {
   const business = `${stack.business}-legacy`;
   const at = (path: string) => `//ext/v2/${business}${path}`;
   await stack.api('POST', at('/clients'), { token, body: { _id: 'c1' } });
@@ -90,13 +90,14 @@ test('an assignment whose workflow id still ends in the user id (made before thi
     args: [{ business, ownerId: USER, clientId: 'c1', agentId: 'a1', clientPk: row.clientPk, agentPk: row.agentPk, dtUntil: '2099-01-01T00:00:00.000Z' }],
   });
 
+  // Re-assigned, the pair's clock moves to the client's run: the old run, told to re-read, ends without touching the row.
   const again = await stack.api('POST', at('/clients/c1/assign-agents'), { token, body: { agents: [{ agent: 'a1', dt_until: '2100-01-01' }] } });
-  expect(again.body.assignments).toEqual([expect.objectContaining({ workflow_id: legacyId, dt_until: '2100-01-01T00:00:00.000Z' })]);
-  await eventually(async () => (await legacy.query(assignmentStateQuery)).dtUntil === '2100-01-01T00:00:00.000Z');
+  expect(again.body.assignments).toEqual([expect.objectContaining({ workflow_id: first.body.assignments[0].workflow_id, dt_until: '2100-01-01T00:00:00.000Z' })]);
+  await expect(legacy.result()).resolves.toEqual({ outcome: 'ended' });
+  expect(await stack.prisma.assignment.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: 'active', workflowId: first.body.assignments[0].workflow_id });
 
   const ended = await stack.api('DELETE', at('/clients/c1/agents/a1'), { token });
-  expect(ended.body.workflow_id).toBe(legacyId);
-  await expect(legacy.result()).resolves.toEqual({ outcome: 'ended' });
+  expect(ended.body.workflow_id).toBe(first.body.assignments[0].workflow_id);
 });
 
 test('an expiry run drops the user id that older runs carried when it continues as new', () => {

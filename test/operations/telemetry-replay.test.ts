@@ -32,10 +32,10 @@ test('a message run and an assignment expiry that slept and fired, recorded with
   const { message, assigned } = await messageSentAndAssignmentExpiring(stack, token, 'before the upgrade');
   expect(assigned.status).toBe(200);
   const expiryId = await eventually(async () => {
-    for await (const wf of stack.temporal.workflow.list({ query: `WorkflowType = 'assignmentExpiry' AND BusinessName = '${stack.business}'` })) return wf.workflowId;
+    for await (const wf of stack.temporal.workflow.list({ query: `WorkflowType = 'clientOwnership' AND BusinessName = '${stack.business}'` })) return wf.workflowId;
     return undefined;
   });
-  expect(await stack.temporal.workflow.getHandle(expiryId).result()).toEqual({ outcome: 'expired' });
+  expect(await stack.temporal.workflow.getHandle(expiryId).result()).toEqual({ outcome: 'idle' });
 
   const traced = { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } };
   for (const workflowId of [message.workflow_id as string, expiryId]) {

@@ -102,7 +102,7 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
     expect(second.output()).toContain('Nexus        endpoint crm → namespace default, task queue crm-messaging');
     const listed = await request(`${api}/clients/c1/agents`, token!);
     expect(listed.body.assignments).toEqual([
-      expect.objectContaining({ agent: 'a1', status: 'active', dt_until: '2143-06-23T00:00:00.000Z', workflow_id: expect.stringMatching(/^assignment\/acme\/c1\/a1\/[0-9a-f-]{36}$/) }),
+      expect.objectContaining({ agent: 'a1', status: 'active', dt_until: '2143-06-23T00:00:00.000Z', workflow_id: expect.stringMatching(/^client\/acme\/c1\/[0-9a-f-]{36}$/) }),
     ]);
     await eventually(async () => (await request(`${api}/messages/${delayedId!}`, token!)).body.status === 'sent', 60_000);
     // The restarted worker opens the secret the first run sealed, and signs with it.

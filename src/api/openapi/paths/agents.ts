@@ -85,7 +85,7 @@ export const agentsApi: ApiPart = {
           dt_until: { ...ref('schemas', 'DateTime'), description: 'When the assignment ends.' },
           rotation: { type: 'boolean', description: 'Made by the client\'s rotation.' },
           assigned_at: ref('schemas', 'DateTime'),
-          workflow_id: { type: 'string', pattern: '^assignment/' },
+          workflow_id: { type: 'string', pattern: '^(client|assignment)/' },
         }),
       },
       next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
