@@ -23,3 +23,8 @@ export function createPrisma(connectionString: string, maxConnections = 10, hand
   const client = new PrismaClient({ adapter: serialTransactions(new PrismaPg({ connectionString, max: maxConnections })) });
   return handOverDeliveries ? Object.assign(client, { handOverDeliveries }) : client;
 }
+
+/** Settles once the database has answered a trivial statement: whether it is there at all. */
+export function pingDatabase(prisma: Prisma): Promise<unknown> {
+  return prisma.$queryRaw`SELECT 1`;
+}

@@ -1,5 +1,2 @@
-/** The (business, owner) pair that every resource belongs to. */
-export interface Scope {
-  business: string;
-  ownerId: string;
-}
+/* The rows' tenancy, the shared vocabulary's pair: the doors take it from src/domain, the data modules from here. */
+export type { Scope } from '../domain/common';

@@ -1,5 +1,11 @@
 export const DEFAULT_TASK_QUEUE = 'crm-messaging';
 
+/** The (business, owner) pair that every resource belongs to. */
+export interface Scope {
+  business: string;
+  ownerId: string;
+}
+
 /** The HTTP request that started a run: in its memo (visible in the UI) and in the headers of its activities. */
 export const REQUEST_ID_MEMO = 'requestId';
 export const REQUEST_ID_HEADER = 'request-id';

@@ -1,7 +1,7 @@
 import { MAX_SUBJECT_LENGTH } from '../auth/bearer-token';
 import { Invalid } from '../use-cases/errors';
 import { firstUnstorableField, unstorableField } from '../use-cases/input/storable';
-import type { Scope } from '../db/scope';
+import type { Scope } from '../domain';
 import { BUSINESS_PATTERN, INVALID_BUSINESS } from '../use-cases/input/validation';
 
 /**

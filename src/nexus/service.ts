@@ -10,12 +10,11 @@ import { routeClientRequest } from '../use-cases/routing/route';
 import { sendMessageRequest, type AcceptDeps } from '../use-cases/messages/accept';
 import { sendMessageBatchRequest } from '../use-cases/messages/accept-batch';
 import { cancelIfScheduled, cancelMessage } from '../use-cases/messages/cancel';
-import { messageStatus } from '../db/messages';
+import { finishedOutcome } from '../use-cases/messages/outcome';
 import { changedBy } from '../views/changed-by';
-import type { Prisma } from '../db/prisma';
+import type { DatabaseDeps } from '../use-cases/database';
 import { logError } from '../logger';
 import { startMessageWorkflowForOperation, type ScheduledMessage } from '../starters/send-message-workflow';
-import type { SendMessageResult } from '../domain';
 import {
   crmService,
   type AssignmentItem,
@@ -30,8 +29,7 @@ import { toNexusError } from './errors';
 import { callerScope, fieldsOf, idField } from './scope';
 import { messageIdOfToken } from './token';
 
-export interface CrmServiceDeps {
-  prisma: Prisma;
+export interface CrmServiceDeps extends DatabaseDeps {
   temporal: TemporalClient;
   taskQueue: string;
   admission?: Admissions;
@@ -49,7 +47,6 @@ export interface CrmServiceDeps {
 
 /** Leaves the worker time to answer before the Nexus request's deadline. */
 const DEADLINE_MARGIN_MS = 1000;
-const FINISHED_OUTCOMES: readonly string[] = ['sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed'] satisfies SendMessageResult['outcome'][];
 
 /** What the runs an operation starts carry as their request id (the API puts X-Request-Id there). */
 const nexusRequestId = (ctx: StartOperationContext) => `nexus:${ctx.requestId}`;
@@ -170,8 +167,8 @@ async function acceptForOperation(deps: CrmServiceDeps, ctx: StartOperationConte
   if (handle) return { handle };
 
   const finished = async () => {
-    const status = await messageStatus(deps.prisma, message.id);
-    return status && FINISHED_OUTCOMES.includes(status) ? { outcome: status as SendMessageOutput['outcome'] } : undefined;
+    const outcome = await finishedOutcome(deps.prisma, message.id);
+    return outcome ? { outcome } : undefined;
   };
   const done = await finished();
   if (done) return done;

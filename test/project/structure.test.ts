@@ -116,6 +116,14 @@ test('no import runs from a lower layer of src/ to a higher one', () => {
   expect(offending).toEqual([]);
 });
 
+test.each([
+  ['HTTP', 'routes', 'api'],
+  ['Nexus', 'operations', 'nexus'],
+])('the %s door imports no database module: %s go through use cases', (_door, _entries, dir) => {
+  const offending = offendingImports(sourceFiles(join(SRC, dir)), (_specifier, target) => under('db')(target));
+  expect(offending).toEqual([]);
+});
+
 test('the doors stand apart: the HTTP door, the Nexus door and the activities import nothing of each other', () => {
   const doors = ['api', 'nexus', 'activities'];
   const offending = offendingImports(sourceFiles(SRC), (_specifier, target, file) => target !== undefined && doors.includes(folderOf(file)) && doors.includes(folderOf(target)) && folderOf(file) !== folderOf(target));

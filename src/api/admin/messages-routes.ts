@@ -1,12 +1,10 @@
 import { Router } from 'express';
-import type { Prisma } from '../../db/prisma';
+import type { DatabaseDeps } from '../../use-cases/database';
 import { unmatchedInboundPage } from '../../use-cases/messages/unmatched-inbound';
 import { messageForOperator } from '../../use-cases/operator/messages';
 import { operatorMessageView, operatorUnmatchedInboundView } from '../../views/operator-message';
 
-export interface OperatorMessageRoutesDeps {
-  prisma: Prisma;
-}
+export type OperatorMessageRoutesDeps = DatabaseDeps;
 
 /** What an operator reads about messages: any business's message by id, and the inbound texts no message explains. */
 export function operatorMessagesRouter(deps: OperatorMessageRoutesDeps): Router {

@@ -1,38 +1,26 @@
-import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
-import { z } from 'zod';
-import { insertAgent, listAgents, loadsOf } from '../../db/agents';
-import { conflict } from '../http/problem';
 import { scopeOf } from '../http/scope';
-import { optionalName, parseBody, resourceId } from '../../use-cases/input/validation';
 import { absencesOf, addAbsence, endAgentAbsence } from '../../use-cases/agents/absences';
 import { agentDetails, patchAgent, type AgentDeps } from '../../use-cases/agents/update';
-import { agentView } from '../../views/agent';
+import { createAgentRequest } from '../../use-cases/agents/create';
+import { listAgentsRequest } from '../../use-cases/agents/list';
 import { deleteAgent, type DeleteAgentDeps } from '../../use-cases/agents/delete';
 import { listHeldClientsRequest } from '../../use-cases/agents/held-clients';
 
 export type AgentRoutesDeps = AgentDeps & DeleteAgentDeps;
-
-const createAgentBody = z.object({
-  _id: resourceId.optional(),
-  name: optionalName,
-});
 
 export function agentsRouter(deps: AgentRoutesDeps): Router {
   const { prisma } = deps;
   const router = Router({ mergeParams: true });
 
   router.post('/agents', async (req, res) => {
-    const body = parseBody(createAgentBody, req.body);
     const scope = scopeOf(req);
-    const agent = await insertAgent(prisma, scope, { id: body._id ?? randomUUID(), name: body.name }, () => conflict(`Agent ${body._id} already exists`));
-    res.status(201).location(`/ext/v2/${scope.business}/agents/${agent.id}`).json(agentView(agent, 0));
+    const agent = await createAgentRequest(prisma, scope, req.body);
+    res.status(201).location(`/ext/v2/${scope.business}/agents/${agent._id}`).json(agent);
   });
 
   router.get('/agents', async (req, res) => {
-    const agents = await listAgents(prisma, scopeOf(req));
-    const loads = await loadsOf(prisma, agents.map((a) => a.pk));
-    res.json({ agents: agents.map((a) => agentView(a, loads.get(a.pk) ?? 0)) });
+    res.json(await listAgentsRequest(prisma, scopeOf(req)));
   });
 
   router.get('/agents/:agentId', async (req, res) => {

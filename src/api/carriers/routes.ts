@@ -4,14 +4,13 @@ import type { Logger } from 'pino';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Carrier, CarrierCallback } from '../../carriers';
 import { DEFAULT_SMS_HELP_TEXT } from '../../config/index';
-import type { Prisma } from '../../db/prisma';
+import type { DatabaseDeps } from '../../use-cases/database';
 import { receiveInbound } from '../../use-cases/carriers/inbound';
 import { recordReceipt } from '../../use-cases/carriers/receipts';
 import { noCarrier, onlyCarrier, verifiedCallback } from './callback';
 import { numberCarriers, type NumberCarriers } from '../../carriers/numbers';
 
-export interface ProviderRoutesDeps {
-  prisma: Prisma;
+export interface ProviderRoutesDeps extends DatabaseDeps {
   /** The configured carrier; without one, every `/providers/…` route is a 404. */
   carrier?: Carrier;
   /** The carriers of businesses' own numbers, whose accounts sign the callbacks about them. */

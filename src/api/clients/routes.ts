@@ -1,11 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
-import { z } from 'zod';
-import { insertClient } from '../../db/clients';
-import { conflict } from '../http/problem';
 import { scopeOf } from '../http/scope';
-import { optionalName, parseBody, phoneNumber, resourceId } from '../../use-cases/input/validation';
-import { timeZone } from '../../use-cases/input/time-zone';
+import { createClientRequest } from '../../use-cases/clients/create';
 import { findOwnedClient } from '../../use-cases/clients/owned-client';
 import { clientView } from '../../views/client';
 import { listClientsRequest } from '../../use-cases/clients/list';
@@ -14,24 +9,14 @@ import { eraseClient, type EraseClientDeps } from '../../use-cases/clients/erase
 
 export type ClientRoutesDeps = EraseClientDeps;
 
-const createClientBody = z.object({
-  _id: resourceId.optional(),
-  name: optionalName,
-  phone: phoneNumber.nullish(),
-  timezone: timeZone.nullish(),
-});
-
 export function clientsRouter(deps: ClientRoutesDeps): Router {
   const { prisma } = deps;
   const router = Router({ mergeParams: true });
 
   router.post('/clients', async (req, res) => {
-    const body = parseBody(createClientBody, req.body);
     const scope = scopeOf(req);
-    const client = await insertClient(prisma, scope, { id: body._id ?? randomUUID(), name: body.name, phone: body.phone ?? null, timezone: body.timezone ?? null }, () =>
-      conflict(`Client ${body._id} already exists`),
-    );
-    res.status(201).location(`/ext/v2/${scope.business}/clients/${client.id}`).json(clientView(client));
+    const client = await createClientRequest(prisma, scope, req.body);
+    res.status(201).location(`/ext/v2/${scope.business}/clients/${client._id}`).json(client);
   });
 
   router.get('/clients', async (req, res) => {

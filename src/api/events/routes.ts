@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
-import type { Prisma } from '../../db/prisma';
+import type { DatabaseDeps } from '../../use-cases/database';
+import { listFeed } from '../../use-cases/events/feed';
 import { scopeOf } from '../http/scope';
-import { listFeed } from './list';
 
-export interface EventRoutesDeps {
-  prisma: Prisma;
+export interface EventRoutesDeps extends DatabaseDeps {
   /** Seals the feed's cursors (see cursorKeyOf); absent: a key of this app alone, whose cursors die with it. */
   cursorKey?: Buffer;
 }

@@ -4,7 +4,7 @@ import { ServiceError, WorkflowFailedError, WorkflowUpdateFailedError } from '@t
 import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
 import { TemporalBusyError } from '../../starters/admission';
 import { TemporalUnavailableError } from '../../starters/availability';
-import { isDatabaseUnavailable, isRefusedData, sqlState } from '../../db/errors';
+import { databaseFailureOf } from '../../use-cases/database';
 import { refusalOf, UseCaseError } from '../../use-cases/errors';
 import { jsonText } from './json-text';
 import { badRequest, HttpProblem } from './problem';
@@ -76,12 +76,13 @@ function retriesExhausted(error: unknown): boolean {
 
 function backingServiceUnavailable(error: unknown): boolean {
   if (error instanceof ServiceError) return UNREACHABLE_TEMPORAL_CODES.has((error.cause as { code?: number } | undefined)?.code ?? -1);
-  return isDatabaseUnavailable(error) || retriesExhausted(error);
+  return databaseFailureOf(error)?.kind === 'unavailable' || retriesExhausted(error);
 }
 
 /** Anything the database refused that the request's checks let through is the request's fault, and nothing was stored. */
 function refusedDataProblem(error: unknown): HttpProblem | undefined {
-  return isRefusedData(error) ? badRequest(`The database refused the request's data (SQLSTATE ${sqlState(error) ?? 'unknown'}); nothing was stored`) : undefined;
+  const failure = databaseFailureOf(error);
+  return failure?.kind === 'refused' ? badRequest(`The database refused the request's data (SQLSTATE ${failure.sqlState ?? 'unknown'}); nothing was stored`) : undefined;
 }
 
 export function errorMiddleware(log: (error: unknown) => void): ErrorRequestHandler {

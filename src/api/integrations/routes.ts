@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import type { Prisma } from '../../db/prisma';
+import type { DatabaseDeps } from '../../use-cases/database';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { CrmEndpoints } from '../../config/index';
 import type { OutboundNetwork } from '../../net/outbound';
@@ -11,8 +11,7 @@ import { syncCrmConnector } from '../../use-cases/integrations/sync';
 import { forbidden, HttpProblem } from '../http/problem';
 import { scopeOf } from '../http/scope';
 
-export interface IntegrationRoutesDeps {
-  prisma: Prisma;
+export interface IntegrationRoutesDeps extends DatabaseDeps {
   /** Seals the connectors' credentials (SECRETS_KEY). */
   secrets: SecretBox;
   /** Where the CRMs reach this API; unset: the request's own origin (refused in production). */

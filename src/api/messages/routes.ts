@@ -2,9 +2,8 @@ import { Router } from 'express';
 import { scopeOf } from '../http/scope';
 import { sendMessageRequest, type AcceptDeps } from '../../use-cases/messages/accept';
 import { cancelMessage, type CancelDeps } from '../../use-cases/messages/cancel';
-import { listMessages } from './list';
+import { listClientMessages, listMessages } from '../../use-cases/messages/list';
 import { findOwnedMessage } from '../../use-cases/messages/owned-message';
-import { findOwnedClient } from '../../use-cases/clients/owned-client';
 import { acceptedView, messageView } from '../../views/message';
 
 export type MessageRoutesDeps = AcceptDeps & CancelDeps;
@@ -26,9 +25,7 @@ export function messagesRouter(deps: MessageRoutesDeps): Router {
 
   // One client's conversation: what was sent to it and what it sent, newest first.
   router.get('/clients/:clientId/messages', async (req, res) => {
-    const scope = scopeOf(req);
-    const client = await findOwnedClient(prisma, scope, req.params.clientId);
-    res.json(await listMessages(prisma, scope, req.query, client.id));
+    res.json(await listClientMessages(prisma, scopeOf(req), req.params.clientId, req.query));
   });
 
   router.get('/messages/:messageId', async (req, res) => {

@@ -1,11 +1,8 @@
 import { Router } from 'express';
-import { findRotation } from '../../db/rotations';
-import { findOwnedClient } from '../../use-cases/clients/owned-client';
-import { notFound } from '../http/problem';
 import { scopeOf } from '../http/scope';
+import { rotationOfClient } from '../../use-cases/rotation/get';
 import { putRotationRequest, type RotationDeps } from '../../use-cases/rotation/put';
 import { stopRotationRequest } from '../../use-cases/rotation/stop';
-import { rotationView } from '../../views/rotation';
 
 export type RotationRoutesDeps = RotationDeps;
 
@@ -18,11 +15,7 @@ export function rotationRouter(deps: RotationRoutesDeps): Router {
   });
 
   router.get('/clients/:clientId/rotation', async (req, res) => {
-    const scope = scopeOf(req);
-    const client = await findOwnedClient(deps.prisma, scope, req.params.clientId);
-    const rotation = await findRotation(deps.prisma, client.pk, scope.ownerId);
-    if (!rotation) throw notFound('No rotation on this client');
-    res.json(rotationView(rotation));
+    res.json(await rotationOfClient(deps.prisma, scopeOf(req), req.params.clientId));
   });
 
   router.delete('/clients/:clientId/rotation', async (req, res) => {

@@ -1,12 +1,10 @@
 import { Router } from 'express';
-import type { Prisma } from '../../db/prisma';
+import type { DatabaseDeps } from '../../use-cases/database';
 import { unmatchedInboundPage } from '../../use-cases/messages/unmatched-inbound';
 import { unmatchedInboundView } from '../../views/operator-message';
 import { scopeOf } from '../http/scope';
 
-export interface UnmatchedInboundRoutesDeps {
-  prisma: Prisma;
-}
+export type UnmatchedInboundRoutesDeps = DatabaseDeps;
 
 /** `GET /unmatched-inbound`: the texts to the business's numbers that no message of one of its users explains. */
 export function unmatchedInboundRouter({ prisma }: UnmatchedInboundRoutesDeps): Router {

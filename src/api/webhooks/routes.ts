@@ -1,14 +1,12 @@
 import { Router } from 'express';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config/index';
-import { listSubscriptions } from '../../db/webhook-subscriptions';
-import type { Prisma } from '../../db/prisma';
+import type { DatabaseDeps } from '../../use-cases/database';
 import type { SecretBox } from '../../secrets/secret-box';
 import { scopeOf } from '../http/scope';
-import { createWebhook, deleteWebhook, findOwnedWebhook, listWebhookDeliveries, rotateWebhookSecret } from '../../use-cases/webhooks/subscriptions';
+import { createWebhook, deleteWebhook, findOwnedWebhook, listWebhookDeliveries, listWebhooks, rotateWebhookSecret } from '../../use-cases/webhooks/subscriptions';
 import { webhookView } from '../../views/webhook';
 
-export interface WebhookRoutesDeps {
-  prisma: Prisma;
+export interface WebhookRoutesDeps extends DatabaseDeps {
   /** Seals the subscriptions' secrets (SECRETS_KEY). */
   secrets: SecretBox;
   /** The WEBHOOK_* settings: whether receivers may be private addresses. */
@@ -25,7 +23,7 @@ export function webhooksRouter({ prisma, secrets, webhooks = DEFAULT_WEBHOOK_SET
   });
 
   router.get('/webhooks', async (req, res) => {
-    res.json({ webhooks: (await listSubscriptions(prisma, scopeOf(req))).map((s) => webhookView(s)) });
+    res.json(await listWebhooks(prisma, scopeOf(req)));
   });
 
   router.get('/webhooks/:webhookId', async (req, res) => {

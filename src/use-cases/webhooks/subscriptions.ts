@@ -1,4 +1,4 @@
-import { deleteSubscription, findSubscription, insertSubscriptionBelowCap, rotateSubscriptionSecret } from '../../db/webhook-subscriptions';
+import { deleteSubscription, findSubscription, insertSubscriptionBelowCap, listSubscriptions, rotateSubscriptionSecret } from '../../db/webhook-subscriptions';
 import { recentDeliveries } from '../../db/webhook-deliveries';
 import type { Prisma } from '../../db/prisma';
 import { Conflict, Invalid, NotFound } from '../errors';
@@ -20,6 +20,11 @@ export async function findOwnedWebhook(prisma: Prisma, scope: Scope, id: string)
   const subscription = UUID.test(id) ? await findSubscription(prisma, scope, id) : null;
   if (!subscription) throw webhookNotFound();
   return subscription;
+}
+
+/** `GET /webhooks`: the caller's subscriptions in this business. */
+export async function listWebhooks(prisma: Prisma, scope: Scope) {
+  return { webhooks: (await listSubscriptions(prisma, scope)).map((s) => webhookView(s)) };
 }
 
 /** Creates a subscription; its secret is in this answer and no other (the row holds it sealed). */

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { findClient } from '../../db/clients';
 import { listEvents } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
+import type { Scope } from '../../db/scope';
 import { EVENT_PATTERNS } from '../../domain';
-import { badRequest } from '../http/problem';
-import type { Scope } from '../http/scope';
-import { RESOURCE_ID_PATTERN } from '../../use-cases/input/validation';
-import { openCursor, sealCursor } from './cursor';
 import { eventView } from '../../views/event';
+import { Invalid } from '../errors';
+import { RESOURCE_ID_PATTERN } from '../input/validation';
+import { openCursor, sealCursor } from './cursor';
 
 export const MAX_EVENTS_PAGE = 100;
 
@@ -20,7 +20,7 @@ const feedQuery = z.object({
 
 function decodeCursor(key: Buffer, scope: Scope, raw: string): bigint {
   const seq = openCursor(key, scope, raw);
-  if (seq === undefined) throw badRequest('Invalid after: pass next_cursor from a previous page');
+  if (seq === undefined) throw new Invalid('Invalid after: pass next_cursor from a previous page');
   return seq;
 }
 
@@ -28,7 +28,7 @@ function parseFeedQuery(query: unknown) {
   const parsed = feedQuery.safeParse(query);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw badRequest(`Invalid ${issue.path.join('.')}: ${issue.message}`);
+  throw new Invalid(`Invalid ${issue.path.join('.')}: ${issue.message}`);
 }
 
 /**

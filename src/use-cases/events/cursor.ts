@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Scope } from '../http/scope';
+import type { Scope } from '../../db/scope';
 
 /*
  * A feed cursor is the last event's `seq` sealed with AES-256-GCM under the cursor key, bound to the

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { listOwnedMessages, type MessageCursor } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
+import type { Scope } from '../../db/scope';
 import { MESSAGE_STATUSES } from '../../domain';
-import { badRequest } from '../http/problem';
-import type { Scope } from '../http/scope';
-import { RESOURCE_ID_PATTERN } from '../../use-cases/input/validation';
 import { messageView } from '../../views/message';
+import { findOwnedClient } from '../clients/owned-client';
+import { Invalid } from '../errors';
+import { RESOURCE_ID_PATTERN } from '../input/validation';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -29,19 +30,19 @@ function decodeCursor(raw: string): MessageCursor {
   } catch {
     // falls through to the 400
   }
-  throw badRequest('Invalid cursor: pass next_cursor from the previous page');
+  throw new Invalid('Invalid cursor: pass next_cursor from the previous page');
 }
 
 function parseListQuery(query: unknown) {
   const parsed = listQuery.safeParse(query);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw badRequest(`Invalid ${issue.path.join('.')}: ${issue.message}`);
+  throw new Invalid(`Invalid ${issue.path.join('.')}: ${issue.message}`);
 }
 
 /**
- * One page of the caller's messages in this business (both directions unless `direction` says), newest
- * first, with the cursor of the next. `clientId`: one client's conversation, whatever the query says.
+ * `GET /messages`: one page of the caller's messages in this business (both directions unless `direction`
+ * says), newest first, with the cursor of the next. `clientId`: one client's conversation, whatever the query says.
  */
 export async function listMessages(prisma: Prisma, scope: Scope, query: unknown, clientId?: string) {
   const { status, direction, client, limit, cursor } = parseListQuery(query);
@@ -50,4 +51,10 @@ export async function listMessages(prisma: Prisma, scope: Scope, query: unknown,
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { messages: page.map(messageView), next_cursor: rows.length > limit ? encodeCursor(last) : null };
+}
+
+/** `GET /clients/{_id}/messages`: one client's conversation, what was sent to it and what it sent; an unknown client is a 404 before the query is read. */
+export async function listClientMessages(prisma: Prisma, scope: Scope, clientId: string, query: unknown) {
+  const client = await findOwnedClient(prisma, scope, clientId);
+  return listMessages(prisma, scope, query, client.id);
 }

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { listVisibleOptOuts } from '../../db/opt-outs';
+import type { Prisma } from '../../db/prisma';
+import type { Scope } from '../../db/scope';
+import { optOutView } from '../../views/opt-out';
+import { Invalid } from '../errors';
+import { phoneNumber } from '../input/validation';
+
+const MAX_PAGE_SIZE = 100;
+
+const listQuery = z.object({
+  // A `+` left unencoded in a query string arrives as a space.
+  phone: z.string().transform((raw) => raw.replace(/^ (?=\d)/, '+')).pipe(phoneNumber).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
+  cursor: z.string().max(300).optional(),
+});
+
+type Position = { phone: string; sender: string };
+
+const encodeCursor = (p: Position) => Buffer.from(JSON.stringify([p.phone, p.sender])).toString('base64url');
+
+function decodeCursor(raw: string): Position {
+  try {
+    const [phone, sender] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [unknown, unknown];
+    if (typeof phone === 'string' && typeof sender === 'string') return { phone, sender };
+  } catch {
+    // falls through to the 400
+  }
+  throw new Invalid('Invalid cursor: pass next_cursor from the previous page');
+}
+
+/** `GET /opt-outs[?phone]`: one page of the opt-out records of numbers the caller has texted (listVisibleOptOuts says what counts). */
+export async function listOptOutsRequest(prisma: Prisma, scope: Scope, query: unknown) {
+  const parsed = listQuery.safeParse(query);
+  if (!parsed.success) throw new Invalid(`Invalid ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+  const { phone, limit, cursor } = parsed.data;
+  const rows = await listVisibleOptOuts(prisma, scope, { phone, take: limit + 1, after: cursor ? decodeCursor(cursor) : undefined });
+  const page = rows.slice(0, limit);
+  return { opt_outs: page.map(optOutView), next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+}
