@@ -76,6 +76,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
           const profiled = last ? () => profileDuring(`assign-${c}-c${concurrency}-${stack.engine}`, work, (summary) => (profiles[`c${concurrency} ${c}`] = summary)) : work;
           roundsOf[c].push(await cpuOf[c].during(profiled));
         }
+        console.error(`[assign] concurrency ${concurrency}, round ${round + 1} of ${rounds}: p50 ${(Object.keys(CASES) as Case[]).map((c) => `${c} ${roundsOf[c][round].p50}`).join(', ')}`);
       }
       const figures = Object.fromEntries(
         (Object.keys(CASES) as Case[]).map((c) => [
