@@ -22,7 +22,7 @@ const scenarios: Record<string, { usage: string; run: (args: string[]) => Promis
   isolation: { usage: '[burstMessages=10000] [burstConcurrency=20] [assignEveryMs=250] [messagePlaces=default]', run: isolation.run },
   'scale-out': { usage: '[messages=1000] [assignEveryMs=250]', run: scaleOut.run },
   accept: { usage: '[requests=300] [concurrency=10] [rounds=3]', run: accept.run },
-  assign: { usage: '[requests=200] [concurrency=1] [rounds=3]', run: assign.run },
+  assign: { usage: '[requests=200] [concurrencies=1,10] [rounds=3]', run: assign.run },
   reconcile: { usage: '[recentMessages=10000] [requests=300]', run: reconcile.run },
   routing: { usage: '[requests=200] [rounds=3]', run: routing.run },
   campaign: { usage: '[perMessage=1000] [bulk=10000] [paced=10000] [rate=100]', run: campaign.run },

@@ -18,6 +18,17 @@ export interface ScenarioResult {
   engine?: string;
   /** Anything else worth keeping: memory, storage, counts. */
   notes?: Record<string, unknown>;
+  /** Several baselines and cases side by side (assign): one row each, printed as aligned columns. */
+  table?: Record<string, string | number>[];
+}
+
+/** `rows` as aligned columns, the first row's keys as the header. */
+export function tableLines(rows: Record<string, string | number>[], indent = ''): string[] {
+  if (!rows.length) return [];
+  const columns = Object.keys(rows[0]);
+  const cells = [columns, ...rows.map((row) => columns.map((c) => String(row[c] ?? '')))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i].length)));
+  return cells.map((line) => indent + line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd());
 }
 
 const compact = (figures: Record<string, unknown>) =>
@@ -31,6 +42,7 @@ export function printResult(result: ScenarioResult): ScenarioResult {
     `== ${result.scenario}: ${result.what}`,
     `baseline  ${result.baseline.label}: ${compact(result.baseline.figures)}`,
     `project   ${result.project.label}: ${compact(result.project.figures)}`,
+    ...tableLines(result.table ?? [], 'table     '),
     `ratio     ${Object.entries(result.ratios).map(([k, v]) => `${k} ${v}×`).join('  ')}`,
     ...result.goals.map((g) => `goal      ${g.goal}: ${g.measured} → ${g.met ? 'met' : 'NOT met'}`),
     `busy      ${result.answered503} answers 503 (Retry-After waited out, sent again)`,
@@ -51,6 +63,7 @@ export function printSideBySide(results: ScenarioResult[]): void {
     const engine = (r.engine ?? '?').padEnd(6);
     lines.push(`${engine} baseline  ${compact(r.baseline.figures)}`);
     lines.push(`${engine} project   ${compact(r.project.figures)}`);
+    lines.push(...tableLines(r.table ?? [], `${engine} table     `));
     lines.push(`${engine} ratio     ${Object.entries(r.ratios).map(([k, v]) => `${k} ${v}×`).join('  ')}`);
     for (const [phase, c] of Object.entries(r.cpu ?? {})) lines.push(`${engine} cpu       ${phase}: s/item over ${c.items} items: ${compact(c.secondsPerItem)}`);
   }

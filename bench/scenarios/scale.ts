@@ -13,10 +13,11 @@ import { expectStatus, measure, sleep, startBenchStack, type BenchStack } from '
 /*
  * `npm run bench -- scale [pendingMessages] [activeAssignments] [concurrency] [agentsPerRequest]`: the
  * production shape on one machine (the API and the worker as their own processes, `node dist/…`, on
- * a fresh PostgreSQL and Temporal, either engine), loaded with pending messages (delay 30 days) and active
- * assignments through the use cases the routes call (`sendMessageRequest`, `assignAgentsRequest`), in
- * this process, without HTTP. Reports each process's RSS and the dev server's SQLite bytes as the load
- * grows, per pending item, and the API's accept rate over HTTP before and after the load.
+ * a fresh PostgreSQL and Temporal, either engine), loaded with active assignments, then pending messages
+ * (delay 30 days), through the use cases the routes call (`assignAgentsRequest`, `sendMessageRequest`), in
+ * this process, without HTTP. Reports each process's RSS and Temporal's storage as the load grows, per
+ * pending item and per kind (active assignment, pending message), and the API's accept rate over HTTP
+ * before and after the load.
  */
 const log = (line: string) => console.error(`[scale] ${line}`);
 
@@ -100,19 +101,19 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     let failures = 0;
     const step = Math.max(1000, Math.round((pendingTarget + assignmentTarget) / 20));
     let nextSample = step;
-    // Messages and assignment requests interleaved, as traffic would arrive.
+    // Assignments first, then messages, each kind's storage measured apart; within a phase, as traffic would arrive.
     let nextMessage = 0;
     let nextRequest = 0;
     // A load refused (Temporal busy) is tried again, as a client would: the figures are for the full load.
     const retryMessages: number[] = [];
     const retryRequests: number[] = [];
-    await Promise.all(
+    const loadUpTo = (messageTarget: number, requestTarget: number) => Promise.all(
       Array.from({ length: concurrency }, async () => {
         for (;;) {
           // Whichever kind is behind in its share of the target goes next.
-          const messagesLeft = nextMessage < pendingTarget || retryMessages.length > 0;
-          const requestsLeft = nextRequest < requests || retryRequests.length > 0;
-          const wantMessage = messagesLeft && (!requestsLeft || nextMessage / pendingTarget <= nextRequest / requests);
+          const messagesLeft = nextMessage < messageTarget || retryMessages.length > 0;
+          const requestsLeft = nextRequest < requestTarget || retryRequests.length > 0;
+          const wantMessage = messagesLeft && (!requestsLeft || nextMessage / messageTarget <= nextRequest / requestTarget);
           if (!wantMessage && !requestsLeft) return;
           const i = wantMessage ? (retryMessages.shift() ?? nextMessage++) : (retryRequests.shift() ?? nextRequest++);
           try {
@@ -136,8 +137,18 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         }
       }),
     );
-    const loadSeconds = (performance.now() - loadStarted) / 1000;
-    cpu['load (per message or assign request)'] = meter.per(messages + nextRequest);
+    await loadUpTo(0, requests);
+    cpu['load: assign requests (per request)'] = meter.per(nextRequest);
+    const assignSeconds = (performance.now() - loadStarted) / 1000;
+    log(`loaded ${assignments} assignments in ${assignSeconds.toFixed(0)} s; letting the worker settle`);
+    await sleep(30_000);
+    const assignmentsLoaded = await sample('assignments loaded', messages, assignments);
+    const storageAssignmentsLoaded = await stack.storageBreakdown();
+    const messagesStarted = performance.now();
+    meter = startCpuMeter();
+    await loadUpTo(pendingTarget, requests);
+    cpu['load: pending messages (per message)'] = meter.per(messages);
+    const loadSeconds = assignSeconds + (performance.now() - messagesStarted) / 1000;
     log(`loaded ${messages} messages and ${assignments} assignments in ${loadSeconds.toFixed(0)} s; letting the worker settle`);
     await sleep(30_000);
     const loaded = await sample('loaded', messages, assignments);
@@ -150,6 +161,14 @@ export async function run(args: string[]): Promise<ScenarioResult> {
 
     const items = messages + assignments;
     const storagePerItemKb = +(((loaded.temporalMb - afterEmptyAccept.temporalMb) * 1024) / Math.max(items, 1)).toFixed(1);
+    const kbPer = (mb: number, count: number) => +((mb * 1024) / Math.max(count, 1)).toFixed(1);
+    // Storage per active assignment (Temporal's databases or SQLite file; the app's database beside it) and per pending message.
+    const perKind = {
+      temporalKbPerAssignment: kbPer(assignmentsLoaded.temporalMb - afterEmptyAccept.temporalMb, assignments),
+      appDbKbPerAssignment: kbPer(storageAssignmentsLoaded.bench.total - storageEmpty.bench.total, assignments),
+      temporalKbPerPendingMessage: kbPer(loaded.temporalMb - assignmentsLoaded.temporalMb, messages),
+      appDbKbPerPendingMessage: kbPer(storageLoaded.bench.total - storageAssignmentsLoaded.bench.total, messages),
+    };
     const peak = (key: string) => Math.max(...samples.map((s) => s[key]));
     const perItem = (key: 'workerRssMb' | 'apiRssMb') => (loaded[key] - afterEmptyAccept[key]) / Math.max(items, 1);
     const fullItems = pendingTarget + assignmentTarget;
@@ -168,7 +187,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       baseline: { label: 'the empty system', figures: { acceptPerSecond: emptyAccept.perSecond, acceptP50Ms: emptyAccept.p50, workerRssMb: empty.workerRssMb, apiRssMb: empty.apiRssMb, temporalMb: empty.temporalMb } },
       project: {
         label: 'the loaded system',
-        figures: { acceptPerSecond: loadedAccept.perSecond, acceptP50Ms: loadedAccept.p50, workerRssMb: loaded.workerRssMb, apiRssMb: loaded.apiRssMb, workerRssPeakMb: workerPeak, apiRssPeakMb: apiPeak, temporalMb: loaded.temporalMb, temporalKbPerItem: storagePerItemKb },
+        figures: { acceptPerSecond: loadedAccept.perSecond, acceptP50Ms: loadedAccept.p50, workerRssMb: loaded.workerRssMb, apiRssMb: loaded.apiRssMb, workerRssPeakMb: workerPeak, apiRssPeakMb: apiPeak, temporalMb: loaded.temporalMb, temporalKbPerItem: storagePerItemKb, ...perKind },
       },
       ratios: { acceptRate: acceptRatio },
       goals: [
@@ -176,11 +195,12 @@ export async function run(args: string[]): Promise<ScenarioResult> {
         { goal: 'API RSS ≤ 300 MB', measured: `${apiPeak} MB peak${reached ? '' : `, ${extrapolated.apiRssMb} MB extrapolated`}`, met: apiPeak <= 300 && (reached || extrapolated.apiRssMb <= 300) },
         { goal: 'accept rate within 20% of the empty system', measured: `${acceptRatio}×`, met: acceptRatio >= 0.8 },
         { goal: 'reached the full load', measured: `${messages} + ${assignments}`, met: reached },
+        ...(stack.engine === 'server' ? [{ goal: 'storage per active assignment on the server engine ≤ 8 KB (issue 38)', measured: `${perKind.temporalKbPerAssignment} KB in Temporal's databases`, met: perKind.temporalKbPerAssignment <= 8 }] : []),
       ],
       answered503: stack.busy.answered503,
       cpu,
       engine: stack.engine,
-      notes: { storageMbEmpty: storageEmpty, storageMbLoaded: storageLoaded, loadPerSecond: +(items / loadSeconds).toFixed(1), failures, extrapolatedToFull: extrapolated, samples, endSample: end },
+      notes: { storageMbEmpty: storageEmpty, storageMbAssignmentsLoaded: storageAssignmentsLoaded, storageMbLoaded: storageLoaded, loadPerSecond: +(items / loadSeconds).toFixed(1), failures, extrapolatedToFull: extrapolated, samples, endSample: end },
     });
   } finally {
     await stopProcess(apiProcess);
