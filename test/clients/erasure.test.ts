@@ -124,7 +124,7 @@ test('DELETE /clients/{_id} leaves no phone or name in PostgreSQL or Temporal, a
   const rows = await stack.prisma.assignment.findMany({ where: { client: { business: stack.business, ownerId: user, id: 'c1' } } });
   expect(rows.length).toBeGreaterThanOrEqual(3);
   for (const row of rows) expect(row).toEqual(expect.objectContaining({ status: 'unassigned', endedBy: 'client_deleted', notes: null }));
-  for (const a of assigned.body.assignments) await expect(stack.temporal.workflow.getHandle(a.workflow_id).result()).resolves.toEqual({ outcome: 'ended' });
+  for (const a of assigned.body.assignments) await expect(stack.temporal.workflow.getHandle(a.workflow_id).result()).resolves.toEqual({ outcome: 'idle' });
   await expect(stack.temporal.workflow.getHandle(rotation.body.workflow_id).result()).resolves.toEqual({ outcome: 'stopped' });
 
   // The events: assignment.unassigned and rotation.stopped with the reason, then client.deleted, in the feed and to the webhook.

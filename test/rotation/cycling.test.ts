@@ -1,5 +1,5 @@
 import { Worker } from '@temporalio/worker';
-import { assignmentStateQuery, rotationStateQuery, rotationWorkflowId } from '../../src/domain';
+import { rotationStateQuery, rotationWorkflowId, type ClientRunState } from '../../src/domain';
 import { eventually } from '../support/helpers';
 import { temporalTextOf } from '../support/history';
 import { clientInRotation, plusMs, rotationAssignments, sleep, startRotationStack } from '../support/rotation';
@@ -153,8 +153,8 @@ test('a list of one agent: each boundary extends the same assignment with one as
     ['assignment.updated', plusMs(startsAt, 3 * PERIOD_MS), 'rule'],
   ]);
   expect(changes.map(([type]: string[]) => type)).not.toContain('assignment.expired');
-  // The expiry run started for the first period is the one that holds the timer, re-armed to the new dt_until.
+  // The client's run started for the first period is the one that holds the clock, re-armed to the new dt_until.
   const expiry = stack.temporal.workflow.getHandle(only.workflow_id);
   expect((await expiry.describe()).startTime.getTime()).toBeLessThan(Date.parse(plusMs(startsAt, PERIOD_MS)));
-  await eventually(async () => (await expiry.query(assignmentStateQuery)).dtUntil === only.dt_until);
+  await eventually(async () => (await expiry.query<ClientRunState>('state')).assignments[0]?.dtUntil === only.dt_until);
 });
