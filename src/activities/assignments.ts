@@ -4,7 +4,7 @@ import { endAssignmentByOperator, expireAssignmentIfDue, findActiveAssignment, r
 import type { Prisma } from '../db/prisma';
 import { extendIntoNextPeriod } from '../db/rotations';
 import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
-import { wakeQueuesOfClientOwner } from './routing';
+import { wakeQueuesOfClientOwner } from '../use-cases/assignments/after-change';
 import {
   RequestFailureType,
   type RecordAssignmentsInput,

@@ -445,7 +445,7 @@ export async function policiesWithWaiting(prisma: Prisma, scope: Scope): Promise
 
 export type FirstResponseOutcome =
   | { state: 'waiting'; dueAt: Date | null; reassignments: number }
-  | { state: 'reassigned'; reassignments: number; assigned: RecordedAssignment; endedWorkflowId: string; clientId: string; policy: { business: string; pk: string; id: string } }
+  | { state: 'reassigned'; reassignments: number; assigned: RecordedAssignment; endedWorkflowId: string; clientId: string; policy: { business: string; ownerId: string; pk: string; id: string } }
   | { state: 'done'; outcome: 'answered' | 'escalated' | 'ended' };
 
 /**
@@ -502,7 +502,7 @@ export async function firstResponseStep(tx: Tx, record: RecordEvent, decisionId:
   });
   events.push({ ...routingEvent('routing.reassigned', decision, scope, 'rule'), data: { ...routingDecisionView(decision), reason: 'rule', previous_agent: d.agent.id } });
   for (const event of events) await record(event);
-  return { state: 'reassigned', reassignments: decision.reassignments, assigned: tried.assigned, endedWorkflowId: active.workflowId, clientId: d.client.id, policy: { business: policy.business, pk: policy.pk, id: policy.id } };
+  return { state: 'reassigned', reassignments: decision.reassignments, assigned: tried.assigned, endedWorkflowId: active.workflowId, clientId: d.client.id, policy: { business: policy.business, ownerId: policy.ownerId, pk: policy.pk, id: policy.id } };
 }
 
 /**
