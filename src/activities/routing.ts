@@ -1,9 +1,10 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { withEvents } from '../db/events';
 import type { Prisma } from '../db/prisma';
-import { assignOldestWaiting, firstResponseStep } from '../db/routing-decisions';
 import type { DrainResult, FirstResponseInput, FirstResponseStep, RoutingQueueInput } from '../domain';
 import { afterAssignmentStarted, afterAssignmentsEnded, afterQueuedClientDecided } from '../use-cases/assignments/after-change';
+import { assignOldestWaiting } from '../use-cases/routing/drain';
+import { firstResponseStep } from '../use-cases/routing/first-response';
 import { whileHeartbeating } from './heartbeat';
 
 export interface RoutingActivityDeps {

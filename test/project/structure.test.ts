@@ -122,6 +122,16 @@ test('the doors stand apart: the HTTP door, the Nexus door and the activities im
   expect(offending).toEqual([]);
 });
 
+/** A data module holds rows and queries; its rules (choosing an agent, a period's arithmetic, a state machine) live in src/domain and src/use-cases. */
+const MAX_DB_MODULE_LINES = 300;
+
+test(`every module of src/db holds rows and queries only: each under ${MAX_DB_MODULE_LINES} lines`, () => {
+  const long = sourceFiles(join(SRC, 'db'))
+    .map((file) => ({ file: relative(PROJECT_ROOT, file), lines: readFileSync(file, 'utf8').trimEnd().split('\n').length }))
+    .filter(({ lines }) => lines >= MAX_DB_MODULE_LINES);
+  expect(long).toEqual([]);
+});
+
 test('the database layer imports nothing from Temporal', () => {
   const offending = offendingImports(sourceFiles(join(SRC, 'db')), (specifier) => specifier.startsWith('@temporalio/'));
   expect(offending).toEqual([]);

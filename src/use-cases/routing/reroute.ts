@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { findAgent } from '../../db/agents';
 import { listHeldClients, type HeldCursor } from '../../db/assignments';
 import { withEvents } from '../../db/events';
-import { rerouteAssignment, type RouteOutcome } from '../../db/routing-decisions';
+import { rerouteAssignment, type RouteOutcome } from './decide';
 import { findPolicy } from '../../db/routing-policies';
 import type { Scope } from '../../db/scope';
 import { NotFound } from '../errors';

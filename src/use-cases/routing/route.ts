@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { withEvents } from '../../db/events';
 import { isUniqueViolation } from '../../db/errors';
-import { routeClient, type OtherHolder, type RouteInput, type RouteOutcome } from '../../db/routing-decisions';
+import { routeClient, type OtherHolder, type RouteInput, type RouteOutcome } from './decide';
 import type { Scope } from '../../db/scope';
 import { afterAssignmentStarted } from '../assignments/after-change';
 import { findOwnedClient } from '../clients/owned-client';
@@ -49,7 +49,7 @@ export async function afterRouted(deps: RoutingDeps, outcome: Extract<RouteOutco
 
 /**
  * POST /clients/{_id}/route: the Idempotency-Key, the body, the client (404), the policy (404), then one
- * transaction under the policy's lock (src/db/routing-decisions.ts). A client an eligible member holds
+ * transaction under the policy's lock (decide.ts). A client an eligible member holds
  * already is answered `already_assigned` with that holder, its assignment unchanged; an answer that
  * leaves others holding the client beside its agent names them (`other_holders`). The assignment exists when this
  * answers; its expiry workflow is started after the commit (the reconciler restores one a crash left
