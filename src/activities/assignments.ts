@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { endAssignmentByOperator, expireAssignmentIfDue, findActiveAssignment, recordAssignments, type Pair } from '../db/assignments';
 import type { Prisma } from '../db/prisma';
-import { extendIntoNextPeriod } from '../db/rotations';
+import { extendIntoNextPeriod } from '../use-cases/rotation/advance';
 import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
 import { wakeQueuesOfClientOwner } from '../use-cases/assignments/after-change';
 import {

@@ -1,8 +1,9 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Prisma } from '../db/prisma';
-import { advanceRotation, stopRotationByOperator } from '../db/rotations';
+import { stopRotationByOperator } from '../db/rotations';
 import type { AdvanceRotationInput, RotationStep } from '../domain';
 import { afterAssignmentStarted } from '../use-cases/assignments/after-change';
+import { advanceRotation } from '../use-cases/rotation/advance';
 
 export interface RotationActivityDeps {
   prisma: Prisma;

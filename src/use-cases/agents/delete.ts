@@ -3,11 +3,11 @@ import { deleteAgentRow } from '../../db/agents';
 import { endActiveIn } from '../../db/assignments';
 import { withEvents, type NewEvent } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
-import { dropAgentFromRotations } from '../../db/rotations';
 import { removeAgentFromTeams } from '../../db/teams';
 import type { Scope } from '../../db/scope';
 import { wakeRotation } from '../../starters/rotation-workflow';
 import { afterAssignmentsEnded } from '../assignments/after-change';
+import { dropAgentFromRotations } from '../rotation/drop-agent';
 import { NotFound } from '../errors';
 import { findOwnedAgent } from './owned-agent';
 
