@@ -132,6 +132,16 @@ test(`every module of src/db holds rows and queries only: each under ${MAX_DB_MO
   expect(long).toEqual([]);
 });
 
+/** The clocks an assignment's change sets going and the CRM lead it wakes: what follows a change, said in src/use-cases/assignments/after-change.ts. */
+const FOLLOWS_A_CHANGE = /\b(?:startOrWakeExpiry|wakeExpiry|startFirstResponseClock|wakeCrmLeadOfClient|wakeQueuedCrmLead)\(/;
+
+test('what follows an assignment\'s start or end is said in one module, which every path calls', () => {
+  // Beside it: the starters themselves, the reconciler (restoring clocks a failure left missing) and the assignment activities.
+  const allowed = ['use-cases/assignments/after-change.ts', 'activities/reconcile.ts', 'activities/assignments.ts'].map((f) => join(SRC, f));
+  const offending = sourceFiles(SRC).filter((file) => !under('starters')(file) && !allowed.includes(file) && FOLLOWS_A_CHANGE.test(readFileSync(file, 'utf8')));
+  expect(offending.map((f) => relative(PROJECT_ROOT, f))).toEqual([]);
+});
+
 test('the database layer imports nothing from Temporal', () => {
   const offending = offendingImports(sourceFiles(join(SRC, 'db')), (specifier) => specifier.startsWith('@temporalio/'));
   expect(offending).toEqual([]);
