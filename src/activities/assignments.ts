@@ -4,9 +4,9 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { listActiveClocks, listDueAssignments, takeOverActiveRows } from '../db/assignment-clocks';
 import { endAssignmentByOperator, expireAssignmentIfDue, findActiveAssignment, recordAssignments, type Pair } from '../db/assignments';
 import type { Prisma } from '../db/prisma';
-import { extendIntoNextPeriod } from '../db/rotations';
+import { extendIntoNextPeriod } from '../use-cases/rotation/advance';
 import { startOrWakeExpiry, wakeExpiry } from '../starters/assignment-expiry-workflow';
-import { wakeQueuesOfClientOwner } from './routing';
+import { wakeQueuesOfClientOwner } from '../use-cases/assignments/after-change';
 import {
   RequestFailureType,
   type AssignmentClock,

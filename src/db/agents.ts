@@ -78,3 +78,8 @@ export async function existingAgentIds(prisma: Prisma, scope: Scope, ids: string
   const rows = await prisma.agent.findMany({ where: { ...scope, id: { in: ids } }, select: { id: true } });
   return new Set(rows.map((row) => row.id));
 }
+
+/** The ids of the agents with these internal keys, deleted or not. */
+export async function agentIdsOf(tx: Tx, pks: string[]): Promise<string[]> {
+  return (await tx.agent.findMany({ where: { pk: { in: pks } }, select: { id: true } })).map((a) => a.id);
+}

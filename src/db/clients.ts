@@ -83,7 +83,7 @@ export function eraseClientRow(tx: Tx, pk: string, now: Date) {
 }
 
 /** The business and owner of the client with this internal key, or null. */
-export function findClientScope(prisma: Prisma, pk: string) {
+export function findClientScope(prisma: Prisma | Tx, pk: string) {
   return prisma.client.findUnique({ where: { pk }, select: { business: true, ownerId: true, id: true } });
 }
 

@@ -16,4 +16,5 @@ export * from './rotations';
 export * from './task-queues';
 export * from './working-hours';
 export * from './routing';
+export * from './routing-choice';
 export * from './crm';

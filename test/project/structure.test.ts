@@ -130,6 +130,26 @@ test('the doors stand apart: the HTTP door, the Nexus door and the activities im
   expect(offending).toEqual([]);
 });
 
+/** A data module holds rows and queries; its rules (choosing an agent, a period's arithmetic, a state machine) live in src/domain and src/use-cases. */
+const MAX_DB_MODULE_LINES = 300;
+
+test(`every module of src/db holds rows and queries only: each under ${MAX_DB_MODULE_LINES} lines`, () => {
+  const long = sourceFiles(join(SRC, 'db'))
+    .map((file) => ({ file: relative(PROJECT_ROOT, file), lines: readFileSync(file, 'utf8').trimEnd().split('\n').length }))
+    .filter(({ lines }) => lines >= MAX_DB_MODULE_LINES);
+  expect(long).toEqual([]);
+});
+
+/** The clocks an assignment's change sets going and the CRM lead it wakes: what follows a change, said in src/use-cases/assignments/after-change.ts. */
+const FOLLOWS_A_CHANGE = /\b(?:startOrWakeExpiry|wakeExpiry|startFirstResponseClock|wakeCrmLeadOfClient|wakeQueuedCrmLead)\(/;
+
+test('what follows an assignment\'s start or end is said in one module, which every path calls', () => {
+  // Beside it: the starters themselves, the reconciler (restoring clocks a failure left missing) and the assignment activities.
+  const allowed = ['use-cases/assignments/after-change.ts', 'activities/reconcile.ts', 'activities/assignments.ts'].map((f) => join(SRC, f));
+  const offending = sourceFiles(SRC).filter((file) => !under('starters')(file) && !allowed.includes(file) && FOLLOWS_A_CHANGE.test(readFileSync(file, 'utf8')));
+  expect(offending.map((f) => relative(PROJECT_ROOT, f))).toEqual([]);
+});
+
 test('the database layer imports nothing from Temporal', () => {
   const offending = offendingImports(sourceFiles(join(SRC, 'db')), (specifier) => specifier.startsWith('@temporalio/'));
   expect(offending).toEqual([]);

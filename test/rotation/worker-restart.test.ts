@@ -1,4 +1,4 @@
-import { advanceRotation } from '../../src/db/rotations';
+import { advanceRotation } from '../../src/use-cases/rotation/advance';
 import { eventually } from '../support/helpers';
 import { clientInRotation, plusMs, rotationAssignments, sleep, startRotationStack } from '../support/rotation';
 import type { TestStack } from '../support/stack';

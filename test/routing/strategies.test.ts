@@ -1,6 +1,6 @@
 import { assess, pick, EMPTY_STRATEGY_STATE, type MemberState, type RoutingStrategy, type StrategyState } from '../../src/domain';
 
-/* The strategies over many picks, as the route transaction applies them (src/db/routing-decisions.ts). */
+/* The strategies over many picks, as the route transaction applies them (src/use-cases/routing/attempt.ts). */
 
 const member = (agentId: string, weight = 1, extra: Partial<MemberState> = {}): MemberState => ({
   agentId,

@@ -3,12 +3,11 @@ import { deleteAgentRow } from '../../db/agents';
 import { endActiveIn } from '../../db/assignments';
 import { withEvents, type NewEvent } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
-import { dropAgentFromRotations } from '../../db/rotations';
 import { removeAgentFromTeams } from '../../db/teams';
 import type { Scope } from '../../db/scope';
-import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
-import { wakeCrmLeadOfClient } from '../../starters/process-crm-lead-workflow';
 import { wakeRotation } from '../../starters/rotation-workflow';
+import { afterAssignmentsEnded } from '../assignments/after-change';
+import { dropAgentFromRotations } from '../rotation/drop-agent';
 import { NotFound } from '../errors';
 import { findOwnedAgent } from './owned-agent';
 
@@ -23,8 +22,8 @@ export interface DeleteAgentDeps {
 /**
  * `DELETE /agents/{_id}`, in one transaction: the agent leaves the owner's rotations (which go on with
  * the others; one left with nobody stops) and teams, its active assignments end (`ended_by` agent_deleted, an
- * `assignment.unassigned` each), and its row keeps only its keys (the id is free again). Then the
- * expiry runs of the ended assignments and the changed rotations' runs are woken.
+ * `assignment.unassigned` each), and its row keeps only its keys (the id is free again). Then what
+ * follows the ended assignments (after-change.ts), and the changed rotations' runs are woken.
  */
 export async function deleteAgent(deps: DeleteAgentDeps, scope: Scope, agentId: string): Promise<void> {
   const agent = await findOwnedAgent(deps.prisma, scope, agentId);
@@ -40,9 +39,6 @@ export async function deleteAgent(deps: DeleteAgentDeps, scope: Scope, agentId: 
     for (const event of events) await record(event);
     return { assignments, rotations };
   });
-  for (const a of assignments) {
-    await wakeExpiry(deps.temporal, a.workflowId, deps.log);
-    await wakeCrmLeadOfClient(deps.temporal, deps.taskQueue, a.client.business, a.client.id);
-  }
+  await afterAssignmentsEnded(deps, scope, assignments.map((a) => ({ business: a.client.business, clientId: a.client.id, workflowId: a.workflowId })), 'agent_deleted');
   for (const r of rotations) await wakeRotation(deps.temporal, { business: r.business, clientPk: r.clientPk, rotationKey: r.key }, deps.log);
 }

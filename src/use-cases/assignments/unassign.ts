@@ -1,14 +1,12 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { unassignAgent as unassignRow } from '../../db/assignments';
 import type { Prisma } from '../../db/prisma';
-import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
-import { wakeCrmLeadOfClient } from '../../starters/process-crm-lead-workflow';
 import { changedBy } from '../../views/changed-by';
 import { findOwnedClient } from '../clients/owned-client';
 import { NotFound } from '../errors';
 import type { Scope } from '../../db/scope';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
-import { wakeWaitingQueues } from '../routing/wake';
+import { afterAssignmentsEnded } from './after-change';
 
 export interface UnassignDeps {
   prisma: Prisma;
@@ -18,16 +16,14 @@ export interface UnassignDeps {
   log?: (error: unknown) => void;
 }
 
-/** Ends the agent's active assignment on the client now, then tells its expiry workflow to re-read the row. */
+/** Ends the agent's active assignment on the client now; then what follows an ended assignment (after-change.ts). */
 export async function unassignAgent(deps: UnassignDeps, scope: Scope, client: { pk: string; id: string }, agentId: string) {
   // An id no agent can have is not assigned; PostgreSQL would refuse one with a NUL.
   const ended = RESOURCE_ID_PATTERN.test(agentId) ? await unassignRow(deps.prisma, scope, client.pk, agentId) : null;
   if (!ended) throw new NotFound(`Agent ${agentId} is not assigned to this client`);
   // The row is already unassigned, which is the answer; a workflow that missed the signal reads the
   // row at its next wake-up (at most one timer chunk away) and ends then.
-  await wakeExpiry(deps.temporal, ended.workflowId, deps.log);
-  await wakeWaitingQueues(deps, scope);
-  await wakeCrmLeadOfClient(deps.temporal, deps.taskQueue, scope.business, client.id);
+  await afterAssignmentsEnded(deps, scope, [{ business: scope.business, clientId: client.id, workflowId: ended.workflowId }], 'api');
   return {
     client: client.id,
     agent: agentId,

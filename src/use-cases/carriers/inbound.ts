@@ -2,7 +2,7 @@ import type { Carrier, CarrierCallback } from '../../carriers';
 import { withEvents } from '../../db/events';
 import { answeredBy, inboundSeenBefore, inboundTargetOf, storeInbound, type InboundOutcome, type NewInbound } from '../../db/messages';
 import { recordOptIn, recordOptOut } from '../../db/opt-outs';
-import { routeUnownedReply } from '../../db/routing-decisions';
+import { routeUnownedReply } from '../routing/decide';
 import { afterRouted, type RoutingDeps } from '../routing/route';
 import type { Prisma } from '../../db/prisma';
 import { keywordOf, OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION } from './keywords';

@@ -9,8 +9,8 @@ import { pushWalSoon } from '../../db/wal';
 import { eraseClientDecisions } from '../../db/routing-decisions';
 import type { Scope } from '../../db/scope';
 import type { SecretBox } from '../../secrets/secret-box';
-import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
 import { wakeRotation } from '../../starters/rotation-workflow';
+import { afterAssignmentsEnded } from '../assignments/after-change';
 import { NotFound } from '../errors';
 import { forgetErasedLead } from '../integrations/erased-leads';
 import { cancelIfScheduled } from '../messages/cancel';
@@ -30,8 +30,8 @@ export interface EraseClientDeps {
  * the cancel path (their runs end). Then, in one transaction holding the client: its row keeps only its
  * keys (the id is free again), its active assignments end (`ended_by` client_deleted), its rotation
  * stops, its places in routing queues are given up, its messages and events lose its phone, name and texts,
- * a CRM lead's record is forgotten (forgetErasedLead), and `client.deleted` is recorded. Last,
- * the expiry and rotation runs are woken so they end, a message a racing send accepted meanwhile is
+ * a CRM lead's record is forgotten (forgetErasedLead), and `client.deleted` is recorded. Last, what
+ * follows the ended assignments (after-change.ts), the rotation runs are woken so they end, a message a racing send accepted meanwhile is
  * canceled and erased too, and the WAL is switched and checkpointed soon after (pushWalSoon: erasures
  * in a burst share one checkpoint).
  */
@@ -58,7 +58,7 @@ export async function eraseClient(deps: EraseClientDeps, scope: Scope, clientId:
     for (const event of events) await record(event);
     return { assignments, rotations };
   });
-  for (const a of assignments) await wakeExpiry(deps.temporal, a.workflowId, deps.log);
+  await afterAssignmentsEnded(deps, scope, assignments.map((a) => ({ business: a.client.business, clientId: a.client.id, workflowId: a.workflowId })), 'client_deleted');
   for (const r of rotations) await wakeRotation(deps.temporal, { business: r.business, clientPk: r.clientPk, rotationKey: r.key }, deps.log);
   // A send that found the client just before it was erased may have stored its message since.
   if (await cancelScheduled(deps, client.pk)) {

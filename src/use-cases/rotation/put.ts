@@ -1,14 +1,15 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Prisma } from '../../db/prisma';
-import { findRotation, putRotation } from '../../db/rotations';
+import { findRotation } from '../../db/rotations';
 import { refuseWhileKnownDown, startWithinBudget } from '../../starters/availability';
-import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
 import { rotationApplied, startOrWakeRotation } from '../../starters/rotation-workflow';
 import { withTimeout } from '../../timeout';
+import { afterAssignmentStarted } from '../assignments/after-change';
 import { Invalid, NotFound } from '../errors';
 import type { Scope } from '../../db/scope';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
 import { parseRotationRequest } from './request';
+import { putRotation } from './store';
 import { rotationView } from '../../views/rotation';
 
 /** How long a PUT waits for the workflow to apply the rotation, so its answer shows the period handed out. */
@@ -39,9 +40,9 @@ export async function putRotationRequest(deps: RotationDeps, scope: Scope, clien
   if (stored.outcome === 'agentNotAuthorized') throw new Invalid(`Agent ${stored.agentId} not found or not authorized`);
   const { rotation } = stored;
 
-  // The assignment cut short by "apply now" expires at its new end once its workflow re-reads the row;
+  // The assignment cut short by "apply now" expires at its new end once its clock re-reads the row;
   // one that missed it reads the row at its next wake-up, or the reconciler restarts it.
-  if (stored.cutWorkflowId) await wakeExpiry(deps.temporal, stored.cutWorkflowId, deps.log);
+  if (stored.cut) await afterAssignmentStarted(deps, stored.cut).catch((error: unknown) => deps.log?.(error));
   const ref = { business: scope.business, clientPk: rotation.clientPk, rotationKey: rotation.key, clientId: rotation.client.id };
   const handle = await startWithinBudget(deps.temporal, () => startOrWakeRotation(deps.temporal, deps.taskQueue, ref, requestId));
   const waitMs = deps.rotationApplyWaitMs ?? DEFAULT_ROTATION_APPLY_WAIT_MS;

@@ -1,4 +1,4 @@
-import type { RotationRequestData } from '../../db/rotations';
+import type { RotationRequestData } from '../../domain/rotation-advance';
 import { DEFAULT_MIN_PERIOD_MS, MAX_PERIOD_MS } from '../../domain/rotation-schedule';
 import { MAX_AGENTS_PER_REQUEST, MAX_NOTES_LENGTH, parseIsoDate } from '../assignments/request';
 import { Invalid } from '../errors';

@@ -2,17 +2,15 @@ import { z } from 'zod';
 import { findAgent } from '../../db/agents';
 import { listHeldClients, type HeldCursor } from '../../db/assignments';
 import { withEvents } from '../../db/events';
-import { rerouteAssignment, type RouteOutcome } from '../../db/routing-decisions';
+import { rerouteAssignment, type RouteOutcome } from './decide';
 import { findPolicy } from '../../db/routing-policies';
 import type { Scope } from '../../db/scope';
-import { wakeExpiry } from '../../starters/assignment-expiry-workflow';
 import { NotFound } from '../errors';
 import { parseBody, RESOURCE_ID_PATTERN, resourceId } from '../input/validation';
 import { findOwnedPolicy } from './policies';
-import { wakeCrmLeadOfClient } from '../../starters/process-crm-lead-workflow';
+import { afterAssignmentsEnded, type EndedAssignment } from '../assignments/after-change';
 import { afterRouted, type RoutingDeps } from './route';
 import { createBatchingRunner } from './serial';
-import { wakeWaitingQueues } from './wake';
 
 type RerouteInput = Parameters<typeof rerouteAssignment>[2];
 
@@ -49,6 +47,7 @@ export async function rerouteAgentRequest(deps: RoutingDeps, scope: Scope, agent
   let after: HeldCursor | undefined;
   for (;;) {
     const page = await listHeldClients(deps.prisma, agent.pk, new Date(), after, PAGE);
+    const ended: EndedAssignment[] = [];
     for (const held of page) {
       const routedBy = held.routedBy as { policy?: string } | null;
       const policy = named ?? (routedBy?.policy ? await findPolicy(deps.prisma, scope, routedBy.policy) : null);
@@ -73,16 +72,13 @@ export async function rerouteAgentRequest(deps: RoutingDeps, scope: Scope, agent
       }
       await afterRouted(deps, outcome, policy);
       const { decision, position } = outcome;
-      if (decision.status !== 'rejected') {
-        await wakeExpiry(deps.temporal, held.workflowId, deps.log);
-        await wakeCrmLeadOfClient(deps.temporal, deps.taskQueue, scope.business, held.client.id);
-      }
+      if (decision.status !== 'rejected') ended.push({ business: scope.business, clientId: held.client.id, workflowId: held.workflowId });
       const status = decision.status === 'assigned' || decision.status === 'queued' || decision.status === 'rejected' || decision.status === 'already_assigned' ? decision.status : 'kept';
       decisions.push({ client: held.client.id, status, decision_id: decision.id, agent: status === 'rejected' ? agent.id : (decision.agent?.id ?? null), position: decision.status === 'queued' ? position : null });
     }
+    await afterAssignmentsEnded(deps, scope, ended, 'api');
     if (page.length < PAGE) break;
     after = { createdAt: page.at(-1)!.createdAt, id: page.at(-1)!.id };
   }
-  await wakeWaitingQueues(deps, scope);
   return { agent: agent.id, decisions };
 }

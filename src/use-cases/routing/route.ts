@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { withEvents } from '../../db/events';
 import { isUniqueViolation } from '../../db/errors';
-import { routeClient, type OtherHolder, type RouteInput, type RouteOutcome } from '../../db/routing-decisions';
+import { routeClient, type OtherHolder, type RouteInput, type RouteOutcome } from './decide';
 import type { Scope } from '../../db/scope';
-import { startOrWakeExpiry } from '../../starters/assignment-expiry-workflow';
-import { startFirstResponseClock } from '../../starters/first-response-workflow';
+import { afterAssignmentStarted } from '../assignments/after-change';
 import { findOwnedClient } from '../clients/owned-client';
 import { Conflict, NotFound } from '../errors';
 import { readIdempotencyKey } from '../messages/idempotency';
@@ -30,8 +29,8 @@ export type RouteAnswer =
   | { status: 'queued'; body: { decision_id: string; status: 'queued'; position: number } };
 
 /**
- * What follows a committed route: the new assignment's expiry workflow and first-response clock (the
- * reconciler restores an expiry workflow a failure left missing), and the queue's workflow for the
+ * What follows a committed route: what follows the new assignment (src/use-cases/assignments/after-change.ts;
+ * the reconciler restores a clock a failure left missing), and the queue's workflow for the
  * first client waiting (for a shift start or an absence end; behind it one already runs, and capacity
  * freed wakes it, src/use-cases/routing/wake.ts).
  */
@@ -39,8 +38,8 @@ export async function afterRouted(deps: RoutingDeps, outcome: Extract<RouteOutco
   const { decision, assigned, position } = outcome;
   if (assigned) {
     try {
-      await startOrWakeExpiry(deps.temporal, deps.taskQueue, assigned.workflowId, assigned.expiry);
-      if (outcome.firstResponse) await startFirstResponseClock(deps.temporal, deps.taskQueue, { business: policy.business, decisionId: decision.id });
+      const firstResponse = outcome.firstResponse ? { business: policy.business, decisionId: decision.id } : null;
+      await afterAssignmentStarted(deps, { workflowId: assigned.workflowId, expiry: assigned.expiry, firstResponse });
     } catch (error) {
       deps.log?.(error);
     }
@@ -50,7 +49,7 @@ export async function afterRouted(deps: RoutingDeps, outcome: Extract<RouteOutco
 
 /**
  * POST /clients/{_id}/route: the Idempotency-Key, the body, the client (404), the policy (404), then one
- * transaction under the policy's lock (src/db/routing-decisions.ts). A client an eligible member holds
+ * transaction under the policy's lock (decide.ts). A client an eligible member holds
  * already is answered `already_assigned` with that holder, its assignment unchanged; an answer that
  * leaves others holding the client beside its agent names them (`other_holders`). The assignment exists when this
  * answers; its expiry workflow is started after the commit (the reconciler restores one a crash left
