@@ -43,6 +43,11 @@ export interface AdmissionLimit {
   waitingPerTenant: number;
   /** What the refusal's Retry-After says. */
   retryAfterSeconds: number;
+  /**
+   * Behind: while the oldest call in flight has run this long, a new request is refused at once rather
+   * than queued behind it into a timeout (assign-agents: a 503 now instead of a 504 after 20 s).
+   */
+  shedAfterMs?: number;
 }
 
 export interface Admission {
@@ -67,8 +72,16 @@ interface TenantLine {
   servedAt: number;
 }
 
-export function createAdmission({ limit, waitMs, waitingPerTenant, retryAfterSeconds }: AdmissionLimit): Admission {
+export function createAdmission({ limit, waitMs, waitingPerTenant, retryAfterSeconds, shedAfterMs }: AdmissionLimit): Admission {
   let inFlight = 0;
+  /** When each call in flight started, oldest first (a Map keeps insertion order). */
+  const started = new Map<number, number>();
+  let calls = 0;
+  const behind = () => {
+    if (shedAfterMs === undefined) return false;
+    for (const at of started.values()) return Date.now() - at >= shedAfterMs;
+    return false;
+  };
   let waiting = 0;
   let served = 0;
   const tenants = new Map<string, TenantLine>();
@@ -139,6 +152,10 @@ export function createAdmission({ limit, waitMs, waitingPerTenant, retryAfterSec
   const acquire = (tenant: string, line: TenantLine): Promise<void> => {
     // A free place within the tenant's share is taken at once.
     noteAsked(tenant);
+    if (behind()) {
+      forgetIfIdle(tenant, line);
+      return Promise.reject(new TemporalBusyError(retryAfterSeconds));
+    }
     if (mayTake(line) && (inFlight < limit || inFlight < capacity())) {
       take(line);
       return Promise.resolve();
@@ -166,9 +183,12 @@ export function createAdmission({ limit, waitMs, waitingPerTenant, retryAfterSec
     async run(tenant, work) {
       const line = lineOf(tenant);
       await acquire(tenant, line);
+      const call = ++calls;
+      started.set(call, Date.now());
       try {
         return await work();
       } finally {
+        started.delete(call);
         release(tenant, line);
       }
     },
@@ -197,10 +217,12 @@ export interface Admissions {
  * is well). A tenant's line holds 100 requests whatever the places: a waiting request costs an open
  * connection and no CPU, whereas one refused at once comes straight back from a client that does not
  * wait out Retry-After, and every answer costs the event loop all tenants share. Beyond it: refused at once.
+ * An assign request whose run has not answered in 10 s means the worker is behind: new ones are refused at
+ * once until it catches up, so those in flight still answer within their 20 s rather than all timing out.
  */
 export const DEFAULT_ADMISSION: Record<keyof Admissions, AdmissionLimit> = {
   messages: { limit: 6, waitMs: 1000, waitingPerTenant: 100, retryAfterSeconds: 1 },
-  assign: { limit: 32, waitMs: 2000, waitingPerTenant: 100, retryAfterSeconds: 2 },
+  assign: { limit: 32, waitMs: 2000, waitingPerTenant: 100, retryAfterSeconds: 2, shedAfterMs: 10_000 },
   leads: { limit: 8, waitMs: 300_000, waitingPerTenant: 10_000, retryAfterSeconds: 1 },
 };
 

@@ -51,6 +51,21 @@ describe('the gate', () => {
     expect(() => loadConfig({ MESSAGE_STARTS_IN_FLIGHT: '0' })).toThrow('MESSAGE_STARTS_IN_FLIGHT');
   });
 
+  test('behind: while its oldest call has run shedAfterMs, a new request is refused at once, whatever places are free', async () => {
+    const gate = createAdmission({ limit: 10, waitMs: 5000, waitingPerTenant: 10, retryAfterSeconds: 2, shedAfterMs: 150 });
+    let release!: () => void;
+    const slow = gate.run('u1', () => new Promise<void>((resolve) => (release = resolve)));
+    await expect(gate.run('u2', async () => 'fresh')).resolves.toBe('fresh');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const began = Date.now();
+    await expect(gate.run('u2', async () => 'never')).rejects.toMatchObject({ name: 'TemporalBusyError', retryAfterSeconds: 2 });
+    expect(Date.now() - began).toBeLessThan(100);
+    release();
+    await slow;
+    await expect(gate.run('u2', async () => 'caught up')).resolves.toBe('caught up');
+    expect(DEFAULT_ADMISSION.assign.shedAfterMs).toBe(10_000);
+  });
+
   test('a failing call gives its place back', async () => {
     const gate = createAdmission({ limit: 1, waitMs: 0, waitingPerTenant: 1, retryAfterSeconds: 1 });
     await expect(gate.run('u1', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
