@@ -2,7 +2,7 @@ import { activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { listActiveClocks, listDueAssignments, takeOverActiveRows } from '../db/assignment-clocks';
-import { endAssignmentByOperator, expireAssignmentIfDue, findActiveAssignment, recordAssignments, type Pair } from '../db/assignments';
+import { endAssignmentByOperator, endClientAssignmentsByOperator, expireAssignmentIfDue, findActiveAssignment, recordAssignments, type Pair } from '../db/assignments';
 import type { Prisma } from '../db/prisma';
 import { extendIntoNextPeriod } from '../use-cases/rotation/advance';
 import { startOrWakeExpiry, wakeExpiry } from '../starters/assignment-expiry-workflow';
@@ -87,6 +87,13 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
     async expireDueAssignments(input: { clientPk: string }): Promise<AssignmentClock[]> {
       for (const { agentPk } of await listDueAssignments(prisma, input.clientPk, new Date())) await expirePair({ clientPk: input.clientPk, agentPk });
       return listActiveClocks(prisma, input.clientPk);
+    },
+
+    /** An operator canceled the client's run: every active assignment it holds ends now, as unassigned by an operator. */
+    async endClientAssignmentsByOperator(input: { clientPk: string }): Promise<number> {
+      const ended = await endClientAssignmentsByOperator(prisma, input.clientPk, callerWorkflowId());
+      if (ended > 0) await wakeQueuesOfClientOwner({ prisma, temporal, taskQueue }, input.clientPk);
+      return ended;
     },
 
     /** An operator canceled an older per-pair run: its active assignment ends now, as unassigned by an operator. */

@@ -174,8 +174,13 @@ export async function endAssignmentByOperator(prisma: Prisma, pair: Pair, workfl
   return (await endActive(prisma, { ...pair, workflowId }, 'operator', now)).length > 0;
 }
 
+/** active → unassigned, by an operator who canceled the client's run: every active assignment that run holds. */
+export async function endClientAssignmentsByOperator(prisma: Prisma, clientPk: string, workflowId: string, now = new Date()): Promise<number> {
+  return (await endActive(prisma, { clientPk, workflowId }, 'operator', now)).length;
+}
+
 /** active → unassigned for the active rows `where` selects, each with its `assignment.unassigned` event. */
-function endActive(prisma: Prisma, where: Pair | { id: string } | (Pair & { workflowId: string }), by: 'api' | 'operator', now: Date) {
+function endActive(prisma: Prisma, where: Pair | { id: string } | (Pair & { workflowId: string }) | { clientPk: string; workflowId: string }, by: 'api' | 'operator', now: Date) {
   return withEvents(prisma, async (tx, record) => {
     const events: NewEvent[] = [];
     const rows = await endActiveIn(tx, where, by, now, events);
@@ -191,7 +196,7 @@ export type EndedBy = 'api' | 'operator' | 'client_deleted' | 'agent_deleted' | 
  * active → unassigned, inside the caller's transaction, for the active rows `where` selects (one
  * client's or one agent's); their `assignment.unassigned` events go to `events`, to be recorded last.
  */
-export async function endActiveIn(tx: Tx, where: Pair | { id: string } | { clientPk: string } | { agentPk: string } | (Pair & { workflowId: string }), by: EndedBy, now: Date, events: NewEvent[]) {
+export async function endActiveIn(tx: Tx, where: Pair | { id: string } | { clientPk: string } | { agentPk: string } | (Pair & { workflowId: string }) | { clientPk: string; workflowId: string }, by: EndedBy, now: Date, events: NewEvent[]) {
   const rows = await tx.assignment.updateManyAndReturn({
     where: { ...where, status: 'active' },
     data: { status: 'unassigned', activeSlot: null, endedAt: now, endedBy: by },

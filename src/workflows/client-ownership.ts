@@ -1,6 +1,8 @@
 import {
   allHandlersFinished,
+  CancellationScope,
   condition,
+  isCancellation,
   continueAsNew,
   proxyLocalActivities,
   setCurrentDetails,
@@ -40,7 +42,7 @@ const { recordAssignments } = proxyLocalActivities<Activities>({
 });
 
 // The clocks: a database that is down delays an expiry, which then happens as soon as it is back.
-const { loadClientClocks, expireDueAssignments } = proxyLocalActivities<Activities>({
+const { loadClientClocks, expireDueAssignments, endClientAssignmentsByOperator } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
@@ -54,10 +56,21 @@ const MIN_RECHECK_MS = 1000;
  * (the `assign` update, one at a time, in the order they arrive). The rows are the truth: the run
  * re-reads them whenever a path that changed them says so (`assignmentChanged`), and an expiry acts only
  * on a row still active and due. It ends when the client holds no active assignment; it continues as
- * new when its history grows long, once no update is in flight. An operator's cancel, terminate or reset
- * changes no row: the reconciler starts the run again from them.
+ * new when its history grows long, once no update is in flight. An operator's "Request Cancellation" in
+ * the Temporal UI ends every assignment the run holds now (unassigned, by `operator`), as it ended a pair's
+ * before one run per client; terminate and reset change no row, and the reconciler starts the run again
+ * from them.
  */
 export async function clientOwnership(input: ClientRunInput): Promise<ClientRunResult> {
+  try {
+    return await holdClocks(input);
+  } catch (error) {
+    if (isCancellation(error)) await CancellationScope.nonCancellable(() => endClientAssignmentsByOperator({ clientPk: input.clientPk }));
+    throw error;
+  }
+}
+
+async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   let changed = true;
   /** An update changed `clocks` itself: the timer is set again, nothing re-read. */
   let rearm = false;

@@ -30,8 +30,8 @@ afterAll(() => stack.stop());
 const run = promisify(execFile);
 const temporalCli = (...args: string[]) => run(cli, [...args, '--address', process.env.TEST_TEMPORAL_ADDRESS!]);
 
-async function assign(agent: string, dtUntil: string) {
-  const res = await stack.api('POST', '/clients/c1/assign-agents', { token, body: { agents: [{ agent, dt_until: dtUntil }] } });
+async function assign(agent: string, dtUntil: string, client = 'c1') {
+  const res = await stack.api('POST', `/clients/${client}/assign-agents`, { token, body: { agents: [{ agent, dt_until: dtUntil }] } });
   expect(res.status).toBe(200);
   return res.body.assignments[0].workflow_id as string;
 }
@@ -45,7 +45,7 @@ const recentPass = { full: false };
 const assignmentRow = (agent: string) =>
   stack.prisma.assignment.findFirstOrThrow({ where: { client: { business: stack.business, id: 'c1' }, agent: { id: agent } }, orderBy: { createdAt: 'desc' } });
 
-test('Request Cancellation on an assignment expiry ends the assignment now, as unassigned by an operator', async () => {
+test('Request Cancellation on a client\'s run ends its assignments now, as unassigned by an operator', async () => {
   const workflowId = await assign('a1', '2031-01-01');
   await temporalCli('workflow', 'cancel', '--workflow-id', workflowId);
   await eventually(async () => ((await stack.temporal.workflow.getHandle(workflowId).describe()).status.name === 'CANCELLED' ? true : undefined));
@@ -154,11 +154,13 @@ test('the reconciler leaves alone rows changed within its grace period, and runs
   expect((await stack.temporal.workflow.getHandle(workflowId).describe()).runId).toBe(restarted.runId);
 });
 
-test('an assignment run shows its current dt_until as a search attribute, also after a re-assignment', async () => {
-  const workflowId = await assign('a4', '2031-05-01T00:00:00Z');
+test('a client\'s run shows its earliest dt_until as a search attribute, also after a re-assignment', async () => {
+  // A client of its own: the run shows the earliest date of all its client's assignments.
+  expect((await stack.api('POST', '/clients', { token, body: { _id: 'c4' } })).status).toBe(201);
+  const workflowId = await assign('a4', '2031-05-01T00:00:00Z', 'c4');
   const dtUntilOf = async () => (await stack.temporal.workflow.getHandle(workflowId).describe()).typedSearchAttributes.get(ASSIGNMENT_DT_UNTIL)?.toISOString();
   await eventually(async () => ((await dtUntilOf()) === '2031-05-01T00:00:00.000Z' ? true : undefined));
-  await assign('a4', '2032-07-01T00:00:00Z');
+  await assign('a4', '2032-07-01T00:00:00Z', 'c4');
   await eventually(async () => ((await dtUntilOf()) === '2032-07-01T00:00:00.000Z' ? true : undefined));
   const found = await eventually(async () => {
     const ids: string[] = [];
