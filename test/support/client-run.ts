@@ -8,7 +8,7 @@ import type { TestStack } from './stack';
 export const secondsFromNow = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
 /** The API of one business of the suite's stack: each test's rows, runs and reconciler passes stay its own. */
-export function tenantApi(stack: TestStack, token: string, business: string) {
+export function tenantApi(stack: Pick<TestStack, 'api'>, token: string, business: string) {
   return async (method: string, path: string, body?: unknown) => stack.api(method, `//ext/v2/${business}${path}`, { token, ...(body !== undefined && { body }) });
 }
 
