@@ -42,7 +42,7 @@ type LegacyFields = { ownerId?: string; notes?: string | null };
 export function recordAssignments(prisma: Prisma, input: RecordAssignmentsInput): Promise<RecordOutcome> {
   return withEvents(prisma, async (tx, record) => {
     const request = await lockAssignRequest(tx, input.requestKey);
-    if (request.state === 'settled') return request.outcome as RecordOutcome;
+    if (request.state === 'settled') return replayedOutcome(request.outcome as RecordOutcome);
     const legacy = input as RecordAssignmentsInput & LegacyFields;
     if (request.state === 'missing' && legacy.ownerId === undefined) return { outcome: 'requestExpired' };
     const { scope, notes } =
@@ -54,6 +54,11 @@ export function recordAssignments(prisma: Prisma, input: RecordAssignmentsInput)
     for (const event of events) await record(event);
     return outcome;
   });
+}
+
+/** A settled request's first outcome, its assignments marked as such: the rows may have changed since. */
+function replayedOutcome(outcome: RecordOutcome): RecordOutcome {
+  return outcome.outcome === 'recorded' ? { ...outcome, assignments: outcome.assignments.map((a) => ({ ...a, replayed: true })) } : outcome;
 }
 
 /** Who states the assignments — a request (the default), or the client's rotation handing out a period — and where their events go. */

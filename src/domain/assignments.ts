@@ -28,6 +28,8 @@ export interface RecordedAssignment {
   /** The older per-pair run that held the clock until this change took it over: told to re-read, it ends. */
   replacedWorkflowId?: string;
   expiry: AssignmentExpiryInput;
+  /** The request was settled before (a request asked again): this is its first outcome, maybe older than the row now. */
+  replayed?: boolean;
 }
 
 /** The workflow's result; the HTTP answer adds the request's `ds_notes`, which the API holds. */

@@ -1,5 +1,5 @@
 import { isGrpcServiceError, WithStartWorkflowOperation, type Client as TemporalClient } from '@temporalio/client';
-import { WorkflowIdConflictPolicy } from '@temporalio/common';
+import { ApplicationFailure, WorkflowIdConflictPolicy } from '@temporalio/common';
 import {
   assignmentChangedSignal,
   assignUpdate,
@@ -49,24 +49,41 @@ export async function assignThroughClientRun(
   deadline: number,
 ): Promise<AssignAgentsResult> {
   refuseWhileKnownDown(temporal);
-  const startWorkflowOperation = new WithStartWorkflowOperation<ClientOwnershipWorkflow>(CLIENT_WORKFLOW, {
-    ...startOptions(baseTaskQueue, keys),
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-  });
-  try {
-    return await temporal.connection.withDeadline(deadline, () =>
-      temporal.workflow.executeUpdateWithStart(assignUpdate, { args: [update], updateId: update.requestKey, startWorkflowOperation }),
-    );
-  } catch (error) {
-    if (!isTimeout(error)) {
-      if (isUnreachable(error)) throw markUnreachable(temporal);
-      throw error;
+  for (;;) {
+    // One operation per attempt: the SDK uses each once.
+    const startWorkflowOperation = new WithStartWorkflowOperation<ClientOwnershipWorkflow>(CLIENT_WORKFLOW, {
+      ...startOptions(baseTaskQueue, keys),
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    });
+    try {
+      return await temporal.connection.withDeadline(deadline, () =>
+        temporal.workflow.executeUpdateWithStart(assignUpdate, { args: [update], updateId: update.requestKey, startWorkflowOperation }),
+      );
+    } catch (error) {
+      // The run continued as new in the task that carried the update, which it never took: the next run takes it
+      // (recording is idempotent under the request's key, should a handler have run all the same).
+      if (isUnprocessedUpdate(error) && Date.now() < deadline) continue;
+      throw await assignFailure(temporal, keys, startWorkflowOperation, error);
     }
-    // No answer in time: a run that was started (or was open) answers on its own; a server that does not answer at all is down.
-    const started = await startWorkflowOperation.workflowHandle().then(() => true, () => false);
-    if (started || (await answers(temporal))) throw new ClientRunTimeoutError(clientWorkflowId(keys));
-    throw markUnreachable(temporal);
   }
+}
+
+/** What an Update-with-Start that failed means for the caller. */
+async function assignFailure(temporal: TemporalClient, keys: ClientKeys, startWorkflowOperation: WithStartWorkflowOperation<ClientOwnershipWorkflow>, error: unknown): Promise<unknown> {
+  if (!isTimeout(error)) return isUnreachable(error) ? markUnreachable(temporal) : error;
+  // No answer in time: a run that was started (or was open) answers on its own; a server that does not answer at all is down.
+  const started = await startWorkflowOperation.workflowHandle().then(() => true, () => false);
+  if (started || (await answers(temporal))) return new ClientRunTimeoutError(clientWorkflowId(keys));
+  return markUnreachable(temporal);
+}
+
+/** The server rejected the update because the task that carried it completed the run (continue-as-new) without taking it. */
+function isUnprocessedUpdate(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
+    if (cause instanceof ApplicationFailure && cause.type === 'UnprocessedUpdate') return true;
+    if ((cause as { cause?: unknown }).cause === cause) break;
+  }
+  return false;
 }
 
 /** Tells the client's run to re-read its rows, starting it if none is open: a path that committed assignment rows itself. */

@@ -87,7 +87,9 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   setHandler(assignUpdate, (update): Promise<AssignAgentsResult> => {
     const answer = queue.then(async () => {
       const recorded = await recordAssignments({ business: input.business, clientId: input.clientId, agents: update.agents, requestKey: update.requestKey });
-      clocks = withClocks(clocks, recorded.map((r) => ({ agentId: r.agentId, agentPk: r.expiry.agentPk, dtUntil: r.dtUntil })));
+      // A request asked again (of a later run, or after a failed task) answers its first outcome: the rows may be newer.
+      if (recorded.some((r) => r.replayed)) changed = true;
+      else clocks = withClocks(clocks, recorded.map((r) => ({ agentId: r.agentId, agentPk: r.expiry.agentPk, dtUntil: r.dtUntil })));
       revision++;
       rearm = true;
       return {

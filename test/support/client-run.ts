@@ -1,0 +1,49 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createReconcileActivities } from '../../src/activities/reconcile';
+import { AGENT_IDS, ASSIGNMENT_DT_UNTIL, type ClientRunState, type ReconcileResult } from '../../src/domain';
+import type { TestStack } from './stack';
+
+/* What the client's run tests of this folder share: a business of their own, the feed, the run as an operator sees it. */
+
+export const secondsFromNow = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+
+/** The API of one business of the suite's stack: each test's rows, runs and reconciler passes stay its own. */
+export function tenantApi(stack: Pick<TestStack, 'api'>, token: string, business: string) {
+  return async (method: string, path: string, body?: unknown) => stack.api(method, `//ext/v2/${business}${path}`, { token, ...(body !== undefined && { body }) });
+}
+
+export type TenantApi = ReturnType<typeof tenantApi>;
+
+/** Every event of the feed for `query` (e.g. `type=assignment.expired&client=c1`), oldest first, all pages. */
+export async function feed(api: TenantApi, query: string): Promise<any[]> {
+  const events: any[] = [];
+  for (let after: string | undefined; ; ) {
+    const res = await api('GET', `/events?limit=100&${query}${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+    expect(res.status).toBe(200);
+    events.push(...res.body.events);
+    if (!res.body.has_more) return events;
+    after = res.body.next_cursor;
+  }
+}
+
+/** One reconciler pass over one business, as the housekeeping run makes it, without its minute of grace. */
+export async function reconcilePass(stack: TestStack, business: string, full: boolean): Promise<ReconcileResult> {
+  const reconciler = createReconcileActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: stack.taskQueue });
+  return (await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business, full })) as ReconcileResult;
+}
+
+/** What an operator sees of the open run under `workflowId`: its state, current details and search attributes. */
+export async function runAsShown(stack: TestStack, workflowId: string) {
+  const handle = stack.temporal.workflow.getHandle(workflowId);
+  const described = await handle.describe();
+  const state = await handle.query<ClientRunState>('state');
+  const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+  return {
+    runId: described.runId,
+    status: described.status.name,
+    state,
+    details: String(metadata.currentDetails ?? ''),
+    agentIds: (described.typedSearchAttributes.get(AGENT_IDS) as string[] | undefined) ?? [],
+    dtUntil: described.typedSearchAttributes.get(ASSIGNMENT_DT_UNTIL)?.toISOString(),
+  };
+}
