@@ -3,9 +3,10 @@ import { feed, reconcilePass, runAsShown, secondsFromNow, tenantApi } from '../s
 import { eventually, startStackFor, uniqueName, type TestStack } from '../support/stack';
 
 /*
- * The Temporal UI's buttons on a client's run (docs/operations.md, "What the buttons do"): Request
- * Cancellation, Terminate and Reset change no row. The reconciler starts the run again from the rows
- * where the button left none open; nothing expires early, nothing is lost, and the run shows the truth.
+ * The Temporal UI's buttons on a client's run (docs/operations.md, "What the buttons do"): Terminate and
+ * Reset change no row, and the reconciler starts the run again from the rows where the button left none
+ * open; nothing expires early, nothing is lost, and the run shows the truth. Request Cancellation ends
+ * the assignments the run holds, as unassigned by an operator, as it did on the per-pair runs before.
  */
 
 let stack: TestStack;
@@ -74,7 +75,22 @@ async function press(button: Button, workflowId: string, runId: string): Promise
 
 const expectedEnd: Record<Button, string> = { cancel: 'CANCELLED', terminate: 'TERMINATED', reset: 'TERMINATED' };
 
-test.each<Button>(['cancel', 'terminate', 'reset'])('%s of a client\'s run: the rows stay, the reconciler gives them a run, the near one expires at its dt_until and the far one keeps its clock', async (button) => {
+test('cancel of a client\'s run: every assignment it held ends now, unassigned by an operator, and the reconciler has nothing to restart', async () => {
+  const { business, api, workflowId, runId } = await clientRunHoldingTwo();
+  await press('cancel', workflowId, runId);
+  await eventually(async () => ((await rows(api)).every((r) => r.status === 'unassigned') ? true : undefined));
+  for (const row of await rows(api)) expect(row).toMatchObject({ status: 'unassigned', ended_at: expect.any(String) });
+  const unassigned = await feed(api, 'type=assignment.unassigned');
+  expect(unassigned.map((e) => [e.data.agent, e.data.reason]).sort()).toEqual([
+    ['far', 'operator'],
+    ['near', 'operator'],
+  ]);
+  expect(await feed(api, 'type=assignment.expired')).toEqual([]);
+  expect(await reconcilePass(stack, business, true)).toMatchObject({ assignmentsChecked: 0, assignmentsRestarted: 0 });
+  expect((await stack.temporal.workflow.getHandle(workflowId).describe()).status.name).toBe('CANCELLED');
+});
+
+test.each<Button>(['terminate', 'reset'])('%s of a client\'s run: the rows stay, the reconciler gives them a run, the near one expires at its dt_until and the far one keeps its clock', async (button) => {
   const { business, api, workflowId, runId, nearAt, farAt } = await clientRunHoldingTwo();
   const resetRunId = await press(button, workflowId, runId);
   expect((await stack.temporal.workflow.getHandle(workflowId, runId).describe()).status.name).toBe(expectedEnd[button]);
