@@ -7,9 +7,12 @@ import type { Prisma } from '../db/prisma';
 import { extendIntoNextPeriod } from '../use-cases/rotation/advance';
 import { startOrWakeExpiry, wakeExpiry } from '../starters/assignment-expiry-workflow';
 import { wakeQueuesOfClientOwner } from '../use-cases/assignments/after-change';
+import { refusedDataFailure } from './refused-data';
 import {
   RequestFailureType,
   type AssignmentClock,
+  type AssignRequestOutcome,
+  type AssignUpdateInput,
   type RecordAssignmentsInput,
   type ExpiryCheck,
   type RecordedAssignment,
@@ -47,29 +50,50 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
     return check;
   };
 
+  /** Checks that the client and every agent are the caller's, then records all assignments or none. */
+  const record = async (input: RecordAssignmentsInput): Promise<RecordedAssignment[]> => {
+    const recorded = await recordAssignments(prisma, input);
+    switch (recorded.outcome) {
+      case 'clientNotFound':
+        throw ApplicationFailure.create({ type: RequestFailureType.ClientNotFound, message: 'Client not found', nonRetryable: true });
+      case 'agentNotAuthorized':
+        throw ApplicationFailure.create({
+          type: RequestFailureType.AgentNotAuthorized,
+          message: `Agent ${recorded.agentId} not found or not authorized`,
+          nonRetryable: true,
+        });
+      case 'requestExpired':
+        throw ApplicationFailure.create({
+          type: 'AssignRequestExpired',
+          message: 'The request is no longer in assign_requests (kept for a week); nothing was assigned',
+          nonRetryable: true,
+        });
+      case 'recorded':
+        await releaseReplacedRuns(recorded.assignments.flatMap((a) => a.replacedWorkflowId ?? []));
+        return recorded.assignments;
+    }
+  };
+
   return {
-    /** Checks that the client and every agent are the caller's, then records all assignments or none. */
-    async recordAssignments(input: RecordAssignmentsInput): Promise<RecordedAssignment[]> {
-      const recorded = await recordAssignments(prisma, input);
-      switch (recorded.outcome) {
-        case 'clientNotFound':
-          throw ApplicationFailure.create({ type: RequestFailureType.ClientNotFound, message: 'Client not found', nonRetryable: true });
-        case 'agentNotAuthorized':
-          throw ApplicationFailure.create({
-            type: RequestFailureType.AgentNotAuthorized,
-            message: `Agent ${recorded.agentId} not found or not authorized`,
-            nonRetryable: true,
-          });
-        case 'requestExpired':
-          throw ApplicationFailure.create({
-            type: 'AssignRequestExpired',
-            message: 'The request is no longer in assign_requests (kept for a week); nothing was assigned',
-            nonRetryable: true,
-          });
-        case 'recorded':
-          await releaseReplacedRuns(recorded.assignments.flatMap((a) => a.replacedWorkflowId ?? []));
-          return recorded.assignments;
+    recordAssignments: record,
+
+    /**
+     * The client's run: the requests that queued while it recorded the last ones, each in its own
+     * transaction, in order. A request's business failure is its own; a failure that may heal (the
+     * database) fails the batch, whose retry answers the requests already recorded from their settled rows.
+     */
+    async recordAssignmentRequests(input: { business: string; clientId: string; requests: AssignUpdateInput[] }): Promise<AssignRequestOutcome[]> {
+      const outcomes: AssignRequestOutcome[] = [];
+      for (const request of input.requests) {
+        try {
+          outcomes.push({ ok: true, assignments: await record({ business: input.business, clientId: input.clientId, agents: request.agents, requestKey: request.requestKey }) });
+        } catch (error) {
+          const failure = error instanceof ApplicationFailure && error.nonRetryable ? error : refusedDataFailure(error);
+          if (!failure) throw error;
+          outcomes.push({ ok: false, type: failure.type ?? 'Error', message: failure.message });
+        }
       }
+      return outcomes;
     },
 
     /** Starts or wakes the run that holds each recorded assignment's clock (a request workflow of an older build calls this). */

@@ -9,6 +9,16 @@ type AnyActivity = (...args: never[]) => Promise<unknown>;
  * it for ever and hold the workflow (and, for a local activity, a worker slot) with it. The failure
  * names the SQLSTATE only, never the refused value, which may be personal.
  */
+/** The non-retryable failure that data the database refused becomes; undefined for any other error. */
+export function refusedDataFailure(error: unknown): ApplicationFailure | undefined {
+  if (!isRefusedData(error)) return undefined;
+  return ApplicationFailure.create({
+    type: RequestFailureType.InvalidData,
+    message: `The database refused the data (SQLSTATE ${sqlState(error) ?? 'unknown'}); nothing was recorded`,
+    nonRetryable: true,
+  });
+}
+
 export function failOnRefusedData<T extends Record<string, AnyActivity>>(activities: T): T {
   const wrapped: Record<string, AnyActivity> = {};
   for (const [name, activity] of Object.entries(activities)) {
@@ -16,12 +26,7 @@ export function failOnRefusedData<T extends Record<string, AnyActivity>>(activit
       try {
         return await activity(...args);
       } catch (error) {
-        if (!isRefusedData(error)) throw error;
-        throw ApplicationFailure.create({
-          type: RequestFailureType.InvalidData,
-          message: `The database refused the data (SQLSTATE ${sqlState(error) ?? 'unknown'}); nothing was recorded`,
-          nonRetryable: true,
-        });
+        throw refusedDataFailure(error) ?? error;
       }
     };
   }

@@ -1,5 +1,5 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { AssignAgentsResult } from './assignments';
+import type { AssignAgentsResult, RecordedAssignment } from './assignments';
 
 /*
  * One long-lived run per client (`client/{business}/{client id}/{client pk}`) holds the clock of every
@@ -30,6 +30,11 @@ export interface AssignUpdateInput {
   requestKey: string;
   agents: { agentId: string; dtUntil: string }[];
 }
+
+/** One request's outcome in a batch the client's run recorded: its assignments, or its business failure. */
+export type AssignRequestOutcome =
+  | { ok: true; assignments: RecordedAssignment[] }
+  | { ok: false; type: string; message: string };
 
 export const assignUpdate = defineUpdate<AssignAgentsResult, [AssignUpdateInput]>('assign');
 

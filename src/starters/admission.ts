@@ -217,12 +217,13 @@ export interface Admissions {
  * is well). A tenant's line holds 100 requests whatever the places: a waiting request costs an open
  * connection and no CPU, whereas one refused at once comes straight back from a client that does not
  * wait out Retry-After, and every answer costs the event loop all tenants share. Beyond it: refused at once.
- * An assign request whose run has not answered in 10 s means the worker is behind: new ones are refused at
+ * Assign requests wait up to 8 s for a place: a burst for one client is recorded in batches by its run,
+ * faster than a client retrying a 503 would come back. An assign request whose run has not answered in 10 s means the worker is behind: new ones are refused at
  * once until it catches up, so those in flight still answer within their 20 s rather than all timing out.
  */
 export const DEFAULT_ADMISSION: Record<keyof Admissions, AdmissionLimit> = {
   messages: { limit: 6, waitMs: 1000, waitingPerTenant: 100, retryAfterSeconds: 1 },
-  assign: { limit: 32, waitMs: 2000, waitingPerTenant: 100, retryAfterSeconds: 2, shedAfterMs: 10_000 },
+  assign: { limit: 32, waitMs: 8000, waitingPerTenant: 100, retryAfterSeconds: 2, shedAfterMs: 10_000 },
   leads: { limit: 8, waitMs: 300_000, waitingPerTenant: 10_000, retryAfterSeconds: 1 },
 };
 

@@ -1,5 +1,6 @@
 import {
   allHandlersFinished,
+  ApplicationFailure,
   CancellationScope,
   condition,
   isCancellation,
@@ -20,6 +21,8 @@ import {
   clientRunStateQuery,
   type AssignAgentsResult,
   type AssignmentClock,
+  type AssignRequestOutcome,
+  type AssignUpdateInput,
   type ClientRunInput,
   type ClientRunResult,
 } from '../domain';
@@ -30,7 +33,7 @@ type Activities = ReturnType<typeof createActivities>;
 
 // The caller waits 20 s for the answer: after 30 s of a database that keeps failing the request fails
 // (the API answers 503) rather than holding the client's run for ever. Refused data fails at once.
-const { recordAssignments } = proxyLocalActivities<Activities>({
+const { recordAssignmentRequests } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   scheduleToCloseTimeout: '30 seconds',
   retry: {
@@ -46,6 +49,9 @@ const { loadClientClocks, expireDueAssignments, endClientAssignmentsByOperator }
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
+
+/** At most this many requests recorded in one local activity (each its own transaction): its 10 s must hold them. */
+const MAX_REQUESTS_PER_STEP = 50;
 
 /** A database clock slightly behind the worker's must not turn the loop into a busy one. */
 const MIN_RECHECK_MS = 1000;
@@ -77,29 +83,53 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   let revision = 0;
   let clocks: AssignmentClock[] = [];
   let nextWakeAt: string | null = null;
-  // Updates run one at a time, in arrival order: two requests for one client never race on its rows.
-  let queue: Promise<unknown> = Promise.resolve();
+  // Requests are recorded in arrival order, those that queued meanwhile together in one step: two requests
+  // for one client never race on its rows, and a burst for one client costs one local activity per batch.
+  const waiting: { update: AssignUpdateInput; answer: (result: AssignAgentsResult) => void; fail: (error: unknown) => void }[] = [];
+  let recording = false;
+  const recordWaiting = async () => {
+    recording = true;
+    try {
+      while (waiting.length > 0) {
+        const batch = waiting.splice(0, MAX_REQUESTS_PER_STEP);
+        let outcomes: AssignRequestOutcome[];
+        try {
+          outcomes = await recordAssignmentRequests({ business: input.business, clientId: input.clientId, requests: batch.map((w) => w.update) });
+        } catch (error) {
+          for (const w of batch) w.fail(error);
+          continue;
+        }
+        outcomes.forEach((outcome, i) => {
+          if (!outcome.ok) return batch[i].fail(ApplicationFailure.create({ type: outcome.type, message: outcome.message, nonRetryable: true }));
+          const recorded = outcome.assignments;
+          // A request asked again (of a later run, or after a failed task) answers its first outcome: the rows may be newer.
+          if (recorded.some((r) => r.replayed)) changed = true;
+          else clocks = withClocks(clocks, recorded.map((r) => ({ agentId: r.agentId, agentPk: r.expiry.agentPk, dtUntil: r.dtUntil })));
+          batch[i].answer({
+            client: input.clientId,
+            assignments: recorded.map((r) => ({ agent: r.agentId, dt_until: r.dtUntil, status: 'active' as const, workflow_id: r.workflowId })),
+          });
+        });
+        revision++;
+        rearm = true;
+      }
+    } finally {
+      recording = false;
+    }
+  };
 
   setHandler(assignmentChangedSignal, () => {
     changed = true;
   });
   setHandler(clientRunStateQuery, () => ({ assignments: clocks, nextWakeAt }));
-  setHandler(assignUpdate, (update): Promise<AssignAgentsResult> => {
-    const answer = queue.then(async () => {
-      const recorded = await recordAssignments({ business: input.business, clientId: input.clientId, agents: update.agents, requestKey: update.requestKey });
-      // A request asked again (of a later run, or after a failed task) answers its first outcome: the rows may be newer.
-      if (recorded.some((r) => r.replayed)) changed = true;
-      else clocks = withClocks(clocks, recorded.map((r) => ({ agentId: r.agentId, agentPk: r.expiry.agentPk, dtUntil: r.dtUntil })));
-      revision++;
-      rearm = true;
-      return {
-        client: input.clientId,
-        assignments: recorded.map((r) => ({ agent: r.agentId, dt_until: r.dtUntil, status: 'active' as const, workflow_id: r.workflowId })),
-      };
-    });
-    queue = answer.catch(() => undefined);
-    return answer;
-  });
+  setHandler(
+    assignUpdate,
+    (update) =>
+      new Promise<AssignAgentsResult>((answer, fail) => {
+        waiting.push({ update, answer, fail });
+        if (!recording) void recordWaiting();
+      }),
+  );
 
   // The workflow's Math.random is seeded per run, so a replay draws the same jitter.
   const jitterMs = Math.floor(Math.random() * CHUNK_JITTER_MS);

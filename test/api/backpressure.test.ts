@@ -47,7 +47,7 @@ describe('the gate', () => {
       return admissionLimits({ messages: config.MESSAGE_STARTS_IN_FLIGHT, assign: config.ASSIGN_REQUESTS_IN_FLIGHT });
     };
     expect(places({})).toEqual(DEFAULT_ADMISSION);
-    expect(places({ MESSAGE_STARTS_IN_FLIGHT: '2', ASSIGN_REQUESTS_IN_FLIGHT: '5' })).toMatchObject({ messages: { limit: 2, waitMs: 1000 }, assign: { limit: 5, waitMs: 2000 } });
+    expect(places({ MESSAGE_STARTS_IN_FLIGHT: '2', ASSIGN_REQUESTS_IN_FLIGHT: '5' })).toMatchObject({ messages: { limit: 2, waitMs: 1000 }, assign: { limit: 5, waitMs: 8000 } });
     expect(() => loadConfig({ MESSAGE_STARTS_IN_FLIGHT: '0' })).toThrow('MESSAGE_STARTS_IN_FLIGHT');
   });
 
