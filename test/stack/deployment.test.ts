@@ -100,7 +100,7 @@ describe('Temporal in compose is the server engine’s shape', () => {
   test('the setup step registers every search attribute the workflows use, and the Nexus endpoint', () => {
     const setup = services['temporal-setup'].command!.join(' ');
     const specs = /for spec in ([^;]+); do/.exec(setup)![1].trim().split(/\s+/);
-    expect(specs.sort()).toEqual(SEARCH_ATTRIBUTE_KEYS.map((key) => `${key.name}:${key.type === 'DATETIME' ? 'Datetime' : 'Keyword'}`).sort());
+    expect(specs.sort()).toEqual(SEARCH_ATTRIBUTE_KEYS.map((key) => `${key.name}:${({ DATETIME: 'Datetime', KEYWORD: 'Keyword', KEYWORD_LIST: 'KeywordList' } as Record<string, string>)[key.type]}`).sort());
     const config = envSchema.parse({});
     expect(setup).toContain(`nexus endpoint create --name ${config.NEXUS_ENDPOINT} --target-namespace default --target-task-queue ${config.TEMPORAL_TASK_QUEUE}`);
   });
