@@ -125,8 +125,8 @@ export const assignmentsApi: ApiPart = {
               client: 'c1',
               ds_notes: 'new lead',
               assignments: [
-                { agent: 'a1', dt_until: '2030-01-01T00:00:00.000Z', status: 'active', workflow_id: 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44' },
-                { agent: 'a2', dt_until: '2143-06-23T00:00:00.000Z', status: 'active', workflow_id: 'assignment/acme/c1/a2/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44' },
+                { agent: 'a1', dt_until: '2030-01-01T00:00:00.000Z', status: 'active', workflow_id: 'client/acme/c1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44' },
+                { agent: 'a2', dt_until: '2143-06-23T00:00:00.000Z', status: 'active', workflow_id: 'client/acme/c1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44' },
               ],
             },
           }),
@@ -183,7 +183,7 @@ export const assignmentsApi: ApiPart = {
               status: 'unassigned',
               ended_at: '2026-11-22T05:14:13.462Z',
               ended_by: { actor: 'user', reason: 'api' },
-              workflow_id: 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
+              workflow_id: 'client/acme/c1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
             },
           }),
           404: problem(404, 'No such client, or the agent is not actively assigned to it.', {

@@ -68,7 +68,7 @@ const assignmentEvent = {
     dt_until: '2030-01-01T00:00:00.000Z',
     status: 'expired',
     ds_notes: 'new lead',
-    workflow_id: 'assignment/acme/c1/a1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
+    workflow_id: 'client/acme/c1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
     assigned_at: '2026-11-22T05:14:13.462Z',
     updated_at: '2030-01-01T00:00:00.010Z',
     ended_at: '2030-01-01T00:00:00.009Z',
