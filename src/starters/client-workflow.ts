@@ -11,6 +11,7 @@ import {
   type ClientOwnershipWorkflow,
   type ClientRunInput,
 } from '../domain';
+import { TemporalBusyError } from './admission';
 import { markUnreachable, refuseWhileKnownDown, START_BUDGET_MS } from './availability';
 import { searchAttributesOf } from './search-attributes';
 
@@ -49,6 +50,10 @@ export async function assignThroughClientRun(
   deadline: number,
 ): Promise<AssignAgentsResult> {
   refuseWhileKnownDown(temporal);
+  return withPlaceOnRun(clientWorkflowId(keys), deadline, () => updateWithStart(temporal, baseTaskQueue, keys, update, deadline));
+}
+
+async function updateWithStart(temporal: TemporalClient, baseTaskQueue: string, keys: ClientKeys, update: AssignUpdateInput, deadline: number): Promise<AssignAgentsResult> {
   for (;;) {
     // One operation per attempt: the SDK uses each once.
     const startWorkflowOperation = new WithStartWorkflowOperation<ClientOwnershipWorkflow>(CLIENT_WORKFLOW, {
@@ -65,6 +70,48 @@ export async function assignThroughClientRun(
       if (isUnprocessedUpdate(error) && Date.now() < deadline) continue;
       throw await assignFailure(temporal, keys, startWorkflowOperation, error);
     }
+  }
+}
+
+/**
+ * The server keeps at most 10 updates in flight per run (`history.maxInFlightUpdates`) and refuses more
+ * with ResourceExhausted, which the SDK retries with backoff: a hot client's burst would wait out its
+ * deadline on those retries. So this process sends at most this many per run at once; the rest wait here,
+ * in order, and the run records each batch that arrives together in one step.
+ */
+const UPDATES_IN_FLIGHT_PER_RUN = 8;
+const placesOnRuns = new Map<string, { taken: number; waiting: (() => void)[] }>();
+
+async function withPlaceOnRun<T>(workflowId: string, deadline: number, work: () => Promise<T>): Promise<T> {
+  let places = placesOnRuns.get(workflowId);
+  if (!places) placesOnRuns.set(workflowId, (places = { taken: 0, waiting: [] }));
+  const release = () => {
+    // A freed place passes to the next in line, or is given back.
+    const next = places.waiting.shift();
+    if (next) next();
+    else if (--places.taken === 0) placesOnRuns.delete(workflowId);
+  };
+  if (places.taken < UPDATES_IN_FLIGHT_PER_RUN) {
+    places.taken++;
+  } else {
+    let admitted = false;
+    let admit!: () => void;
+    const turn = new Promise<void>((resolve) => (admit = () => ((admitted = true), resolve())));
+    places.waiting.push(admit);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(deadline - Date.now(), 0))));
+    await Promise.race([turn, late]);
+    clearTimeout(timer);
+    if (!admitted) {
+      places.waiting.splice(places.waiting.indexOf(admit), 1);
+      // Never sent: nothing was recorded, and the caller may come back.
+      throw new TemporalBusyError(2);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    release();
   }
 }
 

@@ -184,7 +184,6 @@ test('a hot client: 100 concurrent re-assignments of one agent are all answered,
   const clock = async () => (await stack.temporal.workflow.getHandle(workflowId).query<ClientRunState>('state')).assignments[0]?.dtUntil;
   await eventually(async () => (await clock()) === row.dt_until || undefined, 10_000).catch(() => undefined);
   expect(await clock()).toBe(row.dt_until);
-  // Shed only when behind: a 503 says so and when to come back (on an idle stack none is; on a loaded one, some).
-  for (const shed of answers.filter((a) => a.status === 503)) expect(shed.body?.detail).toMatch(/^The service is busy; try again in \d+ s$/);
-  console.log(`shed with 503: ${answers.length - answered.length} of ${answers.length}`);
+  // None shed either: the process sends at most 8 updates to the run at once and the run records each batch together.
+  expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body?.detail}`)).toEqual([]);
 });
