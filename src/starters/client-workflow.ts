@@ -124,14 +124,6 @@ async function assignFailure(temporal: TemporalClient, keys: ClientKeys, startWo
   return markUnreachable(temporal);
 }
 
-/** The server rejected the update because the task that carried it completed the run (continue-as-new) without taking it. */
-function isUnprocessedUpdate(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
-    if (cause instanceof ApplicationFailure && cause.type === 'UnprocessedUpdate') return true;
-    if ((cause as { cause?: unknown }).cause === cause) break;
-  }
-  return false;
-}
 
 /** Tells the client's run to re-read its rows, starting it if none is open: a path that committed assignment rows itself. */
 export async function wakeClientRun(temporal: TemporalClient, baseTaskQueue: string, keys: ClientKeys): Promise<void> {
@@ -142,23 +134,24 @@ export async function wakeClientRun(temporal: TemporalClient, baseTaskQueue: str
   });
 }
 
-/** gRPC's DEADLINE_EXCEEDED or CANCELLED, as the SDK reports them for an update. */
-function isTimeout(error: unknown): boolean {
+/** Whether `error` or one of its causes matches. */
+function causedBy(error: unknown, matches: (cause: Error) => boolean): boolean {
   for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
-    if (cause.name === 'WorkflowUpdateRPCTimeoutOrCancelledError') return true;
-    if (isGrpcServiceError(cause) && (cause.code === 4 || cause.code === 1)) return true;
+    if (matches(cause)) return true;
     if ((cause as { cause?: unknown }).cause === cause) break;
   }
   return false;
 }
 
-function isUnreachable(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
-    if (isGrpcServiceError(cause) && cause.code === 14) return true;
-    if ((cause as { cause?: unknown }).cause === cause) break;
-  }
-  return false;
-}
+/** gRPC's DEADLINE_EXCEEDED or CANCELLED, as the SDK reports them for an update. */
+const isTimeout = (error: unknown) =>
+  causedBy(error, (cause) => cause.name === 'WorkflowUpdateRPCTimeoutOrCancelledError' || (isGrpcServiceError(cause) && (cause.code === 4 || cause.code === 1)));
+
+/** gRPC's UNAVAILABLE: nothing answers at Temporal's address. */
+const isUnreachable = (error: unknown) => causedBy(error, (cause) => isGrpcServiceError(cause) && cause.code === 14);
+
+/** The server rejected the update because the task that carried it completed the run (continue-as-new) without taking it. */
+const isUnprocessedUpdate = (error: unknown) => causedBy(error, (cause) => cause instanceof ApplicationFailure && cause.type === 'UnprocessedUpdate');
 
 /** Whether the Temporal server answers at all, within the start budget. */
 async function answers(temporal: TemporalClient): Promise<boolean> {

@@ -1,23 +1,11 @@
 import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { AssignAgentsInput, AssignAgentsResult } from '../domain';
-import { attemptsWithin } from './retry-budget';
+import { attemptsWithin, RECORDING_STEP_OPTIONS } from './retry-budget';
 
 type Activities = ReturnType<typeof createActivities>;
 
-// The caller waits 20 s for the answer: after 30 s of a database that keeps failing the request fails
-// (the API answers 503) rather than holding its workflow for ever. Refused data fails at once. The
-// attempt count enforces the 30 s: the server does not time out a local activity's retries.
-const { recordAssignments } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '10 seconds',
-  scheduleToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '200 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '5 seconds',
-    maximumAttempts: attemptsWithin(30_000, { initialMs: 200, coefficient: 2, maximumMs: 5000 }),
-  },
-});
+const { recordAssignments } = proxyLocalActivities<Activities>(RECORDING_STEP_OPTIONS);
 
 // The assignments are recorded by then: their timers are worth longer retries, and the reconciler
 // restores any that a failure here leaves missing.

@@ -26,23 +26,12 @@ import {
   type ClientRunInput,
   type ClientRunResult,
 } from '../domain';
-import { attemptsWithin } from './retry-budget';
+import { RECORDING_STEP_OPTIONS } from './retry-budget';
 import { CHUNK_JITTER_MS, nextSleepMs } from './timers';
 
 type Activities = ReturnType<typeof createActivities>;
 
-// The caller waits 20 s for the answer: after 30 s of a database that keeps failing the request fails
-// (the API answers 503) rather than holding the client's run for ever. Refused data fails at once.
-const { recordAssignmentRequests } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '10 seconds',
-  scheduleToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '200 milliseconds',
-    backoffCoefficient: 2,
-    maximumInterval: '5 seconds',
-    maximumAttempts: attemptsWithin(30_000, { initialMs: 200, coefficient: 2, maximumMs: 5000 }),
-  },
-});
+const { recordAssignmentRequests } = proxyLocalActivities<Activities>(RECORDING_STEP_OPTIONS);
 
 // The clocks: a database that is down delays an expiry, which then happens as soon as it is back.
 const { loadClientClocks, expireDueAssignments, endClientAssignmentsByOperator } = proxyLocalActivities<Activities>({

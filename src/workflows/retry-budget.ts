@@ -12,3 +12,19 @@ export function attemptsWithin(budgetMs: number, retry: { initialMs: number; coe
   }
   return attempts;
 }
+
+/**
+ * The recording step of an assign request, whose caller waits 20 s for the answer: after 30 s of a
+ * database that keeps failing the request fails (the API answers 503) rather than holding its run for
+ * ever. Refused data fails at once.
+ */
+export const RECORDING_STEP_OPTIONS = {
+  startToCloseTimeout: '10 seconds',
+  scheduleToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '200 milliseconds',
+    backoffCoefficient: 2,
+    maximumInterval: '5 seconds',
+    maximumAttempts: attemptsWithin(30_000, { initialMs: 200, coefficient: 2, maximumMs: 5000 }),
+  },
+} as const;
