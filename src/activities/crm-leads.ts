@@ -33,7 +33,8 @@ const HEARTBEAT_EVERY_MS = 3_000;
 async function asTemporalFailure<T>(step: () => Promise<T>): Promise<T> {
   // Beats while the step runs, so the server notices a worker that died mid-call within the heartbeat
   // timeout (the lead workflow's CRM steps) instead of the whole start-to-close timeout.
-  const beating = setInterval(() => heartbeat(), HEARTBEAT_EVERY_MS);
+  // A local activity has no heartbeat: the workflow task that runs it is the one watched.
+  const beating = Context.current().info.isLocal ? undefined : setInterval(() => heartbeat(), HEARTBEAT_EVERY_MS);
   try {
     return await step();
   } catch (error) {

@@ -1,23 +1,53 @@
-import { ActivityFailure, ApplicationFailure, condition, ContinueAsNew, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, ContinueAsNew, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { crmEventRecordedSignal, type ProcessCrmLeadInput } from '../domain';
+import { CRM_LEAD_LOCAL_STEPS_PATCH, crmEventRecordedSignal, type ProcessCrmLeadInput } from '../domain';
 
 type Activities = ReturnType<typeof createActivities>;
 
+type Steps = Pick<Activities, 'nextCrmEvent' | 'finishCrmEvent' | 'decideLead' | 'assignLead' | 'awaitLeadRouting' | 'failLeadOwnerWrite' | 'followLeadHolder' | 'handleOwnerChange'>;
+
 // Database steps: short, retried for a while.
-const { nextCrmEvent, finishCrmEvent, decideLead, awaitLeadRouting, failLeadOwnerWrite, followLeadHolder } = proxyActivities<Activities>({
+const DATABASE_STEP = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
-
-// Steps that call the CRM or wait for the assign-agents workflow. A 429 waits its Retry-After instead of
-// the backoff; after 10 attempts (about 40 minutes) the write is given up and reported.
-// They heartbeat while they run: a worker killed mid-step is noticed within 15 s, and the step retried.
-const { syncLeadClient, assignLead, writeLeadOwner, handleOwnerChange } = proxyActivities<Activities>({
+} as const;
+// Steps that call the CRM or wait for a client's run. A 429 waits its Retry-After instead of the backoff;
+// after 10 attempts (about 40 minutes) the write is given up and reported.
+const CRM_STEP = {
   startToCloseTimeout: '90 seconds',
-  heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 10 },
-});
+} as const;
+
+// The CRM's own calls run as activity tasks that heartbeat: a worker killed mid-call is noticed within
+// 15 s and the call retried elsewhere.
+const { syncLeadClient, writeLeadOwner } = proxyActivities<Activities>({ ...CRM_STEP, heartbeatTimeout: '15 seconds' });
+
+// The database's steps run in the worker that holds the run (local activities): no task of their own on
+// the server, a fraction of its work per lead. Runs started before this change replay theirs as tasks.
+const localDatabase = proxyLocalActivities<Activities>(DATABASE_STEP);
+const localDeciding = proxyLocalActivities<Activities>(CRM_STEP);
+const LOCAL_STEPS: Steps = {
+  nextCrmEvent: localDatabase.nextCrmEvent,
+  finishCrmEvent: localDatabase.finishCrmEvent,
+  failLeadOwnerWrite: localDatabase.failLeadOwnerWrite,
+  followLeadHolder: localDatabase.followLeadHolder,
+  decideLead: localDeciding.decideLead,
+  assignLead: localDeciding.assignLead,
+  awaitLeadRouting: localDeciding.awaitLeadRouting,
+  handleOwnerChange: localDeciding.handleOwnerChange,
+};
+const taskDatabase = proxyActivities<Activities>(DATABASE_STEP);
+const taskDeciding = proxyActivities<Activities>({ ...CRM_STEP, heartbeatTimeout: '15 seconds' });
+const TASK_STEPS: Steps = {
+  nextCrmEvent: taskDatabase.nextCrmEvent,
+  finishCrmEvent: taskDatabase.finishCrmEvent,
+  failLeadOwnerWrite: taskDatabase.failLeadOwnerWrite,
+  followLeadHolder: taskDatabase.followLeadHolder,
+  decideLead: taskDeciding.decideLead,
+  assignLead: taskDeciding.assignLead,
+  awaitLeadRouting: taskDeciding.awaitLeadRouting,
+  handleOwnerChange: taskDeciding.handleOwnerChange,
+};
 
 /** A lead waiting in its policy's queue is looked at again after this, doubling up to the cap; the queue's assignment also wakes the run. */
 const QUEUED_FIRST_LOOK_MS = 2_000;
@@ -45,25 +75,26 @@ export async function processCrmLead(input: ProcessCrmLeadInput): Promise<void> 
     woken = true;
     poked.value = true;
   });
+  const steps = patched(CRM_LEAD_LOCAL_STEPS_PATCH) ? LOCAL_STEPS : TASK_STEPS;
   for (let handled = 0; handled < EVENTS_PER_RUN; handled++) {
     woken = false;
-    const next = await nextCrmEvent(input);
+    const next = await steps.nextCrmEvent(input);
     if (!next) {
       if (woken) continue;
       return;
     }
     const outcome =
       next.kind === 'created'
-        ? await routeLead(input, poked)
+        ? await routeLead(steps, input, poked)
         : next.kind === 'holder_changed'
-          ? await followHolder(input)
-          : await handleOwnerChange(input, next.eventId).catch(() => 'failed');
-    await finishCrmEvent(next.eventId, outcome);
+          ? await followHolder(steps, input)
+          : await steps.handleOwnerChange(input, next.eventId).catch(() => 'failed');
+    await steps.finishCrmEvent(next.eventId, outcome);
   }
   await continueAsNew<typeof processCrmLead>(input);
 }
 
-async function routeLead(input: ProcessCrmLeadInput, poked: { value: boolean }): Promise<string> {
+async function routeLead(steps: Steps, input: ProcessCrmLeadInput, poked: { value: boolean }): Promise<string> {
   let found: boolean | 'erased';
   try {
     found = await syncLeadClient(input);
@@ -75,15 +106,15 @@ async function routeLead(input: ProcessCrmLeadInput, poked: { value: boolean }):
   if (!found) return 'gone';
   let writeStatus: string;
   try {
-    writeStatus = await decideLead(input);
-    await assignLead(input);
+    writeStatus = await steps.decideLead(input);
+    await steps.assignLead(input);
     // Queued by the connector's policy: the event stays unfinished while the lead waits, so a new run
     // (after continue-as-new or a restart) comes back here and waits on.
     for (let wait = QUEUED_FIRST_LOOK_MS; writeStatus === 'queued'; wait = Math.min(wait * 2, QUEUED_LOOK_CAP_MS)) {
       poked.value = false;
       await condition(() => poked.value, wait);
       if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof processCrmLead>(input);
-      writeStatus = await awaitLeadRouting(input);
+      writeStatus = await steps.awaitLeadRouting(input);
     }
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
@@ -91,23 +122,23 @@ async function routeLead(input: ProcessCrmLeadInput, poked: { value: boolean }):
   }
   if (writeStatus === 'rejected' || writeStatus === 'canceled') return writeStatus;
   if (writeStatus !== 'pending') return 'routed';
-  return (await writeOwner(input)) ? 'routed' : 'owner_sync_failed';
+  return (await writeOwner(steps, input)) ? 'routed' : 'owner_sync_failed';
 }
 
 /** An assignment of the lead's client ended: whoever holds it now is written back as the owner (nobody: left as is). */
-async function followHolder(input: ProcessCrmLeadInput): Promise<string> {
-  const outcome = await followLeadHolder(input);
+async function followHolder(steps: Steps, input: ProcessCrmLeadInput): Promise<string> {
+  const outcome = await steps.followLeadHolder(input);
   if (outcome !== 'pending') return outcome;
-  return (await writeOwner(input)) ? 'written' : 'owner_sync_failed';
+  return (await writeOwner(steps, input)) ? 'written' : 'owner_sync_failed';
 }
 
 /** The lead's pending owner written back, retried as the CRM allows; a final refusal is recorded. */
-async function writeOwner(input: ProcessCrmLeadInput): Promise<boolean> {
+async function writeOwner(steps: Steps, input: ProcessCrmLeadInput): Promise<boolean> {
   try {
     await writeLeadOwner(input);
     return true;
   } catch (error) {
-    await failLeadOwnerWrite(input, failureMessage(error));
+    await steps.failLeadOwnerWrite(input, failureMessage(error));
     return false;
   }
 }
