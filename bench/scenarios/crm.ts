@@ -1,5 +1,6 @@
 import { startFakeHubspot } from '../../src/stack/crm-fakes/hubspot';
 import { cpuAccumulator } from '../cpu';
+import { profileDuring } from '../cpu-profile';
 import { printResult, ratio, type ScenarioResult } from '../report';
 import { distribution, expectStatus, measure, sleep, startBenchStack } from '../stack';
 
@@ -101,8 +102,10 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     await assignRound(20);
     const crmCpu = cpuAccumulator();
     const assignCpu = cpuAccumulator();
-    const baseline = await assignCpu.during(() => assignRound(contacts));
-    const project = await crmCpu.during(() => crmRound(contacts));
+    // With BENCH_CPU_PROF_DIR, where this process's CPU goes in each (the HubSpot fake's part included).
+    const profiles: Record<string, unknown> = {};
+    const baseline = await assignCpu.during(() => profileDuring(`crm-assign-${stack.engine}`, () => assignRound(contacts), (summary) => (profiles.assign = summary)));
+    const project = await crmCpu.during(() => profileDuring(`crm-leads-${stack.engine}`, () => crmRound(contacts), (summary) => (profiles.crm = summary)));
     const writes = hubspot.writes.filter((w) => w.status === 200).length;
     const shaped = await hubspotShapedRound(contacts);
     const cpu = { assign: assignCpu.per(contacts), crm: crmCpu.per(contacts) };
@@ -122,7 +125,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       answered503: stack.busy.answered503,
       cpu,
       engine: stack.engine,
-      notes: { ownerWrites: writes, leadsRouted: contacts + 20, hubspotShaped: shaped },
+      notes: { ownerWrites: writes, leadsRouted: contacts + 20, hubspotShaped: shaped, ...(Object.keys(profiles).length && { cpuProfileSelfTime: profiles }) },
     });
   } finally {
     await stack.stop();
