@@ -39,14 +39,23 @@ export async function clientHoldsAssignment(tx: Tx, clientPk: string): Promise<b
   return (await tx.assignment.count({ where: { clientPk, status: 'active' } })) > 0;
 }
 
+/**
+ * The first decision `where` finds, with its keys; one statement when there is none (the usual case on a
+ * new route), since a lookup that includes its relations reads them even for no row.
+ */
+async function firstDecision(tx: Tx, where: Db.RoutingDecisionWhereInput, orderBy?: Db.RoutingDecisionOrderByWithRelationInput) {
+  const found = await tx.routingDecision.findFirst({ where, orderBy, select: { id: true } });
+  return found && tx.routingDecision.findUnique({ where: { id: found.id }, include: DECISION_INCLUDE });
+}
+
 /** The policy's latest decision that assigned the client. */
 export function lastAssignedDecision(tx: Tx, policyPk: string, clientPk: string) {
-  return tx.routingDecision.findFirst({ where: { policyPk, clientPk, status: 'assigned' }, orderBy: { decidedAt: 'desc' }, include: DECISION_INCLUDE });
+  return firstDecision(tx, { policyPk, clientPk, status: 'assigned' }, { decidedAt: 'desc' });
 }
 
 /** The client's place in the policy's queue, while it waits. */
 export function waitingDecision(tx: Tx, policyPk: string, clientPk: string) {
-  return tx.routingDecision.findFirst({ where: { policyPk, clientPk, status: 'queued' }, include: DECISION_INCLUDE });
+  return firstDecision(tx, { policyPk, clientPk, status: 'queued' });
 }
 
 /** When the newest client waiting in the policy's queue was queued; null when nobody waits. */
