@@ -4,7 +4,8 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import { activeAssignmentsChangedBefore } from '../db/assignments';
 import { unsentMessagesCreatedBefore } from '../db/messages';
 import { activeRotationsChangedBefore } from '../db/rotations';
-import { policiesWaitingBefore, unansweredDecisionsBefore } from '../db/routing-decisions';
+import { openDecisionsBefore } from '../db/first-response-clocks';
+import { policiesWaitingBefore } from '../db/routing-decisions';
 import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
 import { startFirstResponseClock } from '../starters/first-response-workflow';
 import type { Prisma } from '../db/prisma';
@@ -15,7 +16,8 @@ import { restartMessageBatchWorkflow } from '../starters/send-message-batch-work
 import { findBatch } from '../db/message-batches';
 import { startOrWakeRotation } from '../starters/rotation-workflow';
 import {
-  firstResponseWorkflowId,
+  clientWorkflowId,
+  FIRST_RESPONSE_WORKFLOW,
   routingQueueWorkflowId,
   ASSIGNMENT_EXPIRY_WORKFLOW,
   CLIENT_WORKFLOW,
@@ -145,14 +147,15 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       // A row's clock is its client's run, or a per-pair run of an older build (until the client's run takes it over).
       const runningExpiries = new Set([...(await runningIds(temporal, CLIENT_WORKFLOW, since)), ...(await runningIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since))]);
       const endedExpiries = since && new Set([...(await endedAbnormallyIds(temporal, CLIENT_WORKFLOW, since)), ...(await endedAbnormallyIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since))]);
-      const wokenClients = new Set<string>();
+      /** Clients whose run this pass started or told to re-read its rows. */
+      const restartedClients = new Set<string>();
       for await (const rows of candidateRows(activeAssignmentsChangedBefore.bind(null, prisma), filter, endedExpiries)) {
         result.assignmentsChecked += rows.length;
         for (const row of rows) {
-          if (runningExpiries.has(row.workflowId) || wokenClients.has(row.clientPk)) continue;
+          if (runningExpiries.has(row.workflowId) || restartedClients.has(row.clientPk)) continue;
           const lastRun = await runState(temporal, row.workflowId);
           if (lastRun === 'running') continue;
-          wokenClients.add(row.clientPk);
+          restartedClients.add(row.clientPk);
           await startOrWakeExpiry(temporal, taskQueue, row.workflowId, {
             business: row.client.business,
             clientId: row.client.id,
@@ -227,18 +230,26 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
         heartbeat(result);
       }
 
-      // A routed client whose first-response clock never started (Temporal unreachable just after the
-      // route's commit) or was terminated. A run that completed decided already (answered, escalated,
-      // or its assignment ended): it is not started again.
-      for await (const rows of keyPages((after) => unansweredDecisionsBefore(prisma, { before, business }, after, PAGE), (row) => row.id)) {
+      // A routed client whose first-response clock has no run: the client's run was terminated, or never
+      // started (Temporal unreachable just after the route's commit), or an older build's per-decision run
+      // was. The client's run is started (or told), and takes the clock over. A client whose run this pass
+      // started already counts once more here: its clock had no run either.
+      const runningClocks = new Set([...runningExpiries, ...(await runningIds(temporal, FIRST_RESPONSE_WORKFLOW))]);
+      for await (const rows of keyPages((after) => openDecisionsBefore(prisma, { before, business }, after, PAGE), (row) => row.id)) {
         result.firstResponseClocksChecked += rows.length;
         for (const row of rows) {
-          const input = { business: row.business, decisionId: row.id };
-          const lastRun = await runState(temporal, firstResponseWorkflowId(input));
-          if (lastRun === 'running' || lastRun === 'completed') continue;
-          await startFirstResponseClock(temporal, taskQueue, input);
+          const holder = row.clockWorkflowId ?? clientWorkflowId(row);
+          if (restartedClients.has(row.clientPk)) {
+            if (!row.clockWorkflowId) result.firstResponseClocksRestarted++;
+            continue;
+          }
+          if (runningClocks.has(holder)) continue;
+          const lastRun = await runState(temporal, holder);
+          if (lastRun === 'running') continue;
+          await startFirstResponseClock(temporal, taskQueue, row);
+          restartedClients.add(row.clientPk);
           result.firstResponseClocksRestarted++;
-          logEvent('reconciler.first_response_clock_restarted', { workflowId: firstResponseWorkflowId(input), lastRun });
+          logEvent('reconciler.first_response_clock_restarted', { workflowId: holder, decisionId: row.id, lastRun });
         }
         heartbeat(result);
       }

@@ -1,8 +1,8 @@
 import { isGrpcServiceError, WithStartWorkflowOperation, type Client as TemporalClient } from '@temporalio/client';
 import { ApplicationFailure, WorkflowIdConflictPolicy } from '@temporalio/common';
 import {
-  assignmentChangedSignal,
   assignUpdate,
+  clocksChangedSignal,
   CLIENT_WORKFLOW,
   clientWorkflowId,
   taskQueuesOf,
@@ -10,6 +10,7 @@ import {
   type AssignUpdateInput,
   type ClientOwnershipWorkflow,
   type ClientRunInput,
+  type ClockKind,
 } from '../domain';
 import { TemporalBusyError } from './admission';
 import { markUnreachable, refuseWhileKnownDown, START_BUDGET_MS } from './availability';
@@ -33,7 +34,7 @@ function startOptions(baseTaskQueue: string, keys: ClientKeys) {
     taskQueue: taskQueuesOf(baseTaskQueue).assign,
     args: [{ business: keys.business, clientId: keys.clientId, clientPk: keys.clientPk }] as [ClientRunInput],
     typedSearchAttributes: searchAttributesOf({ business: keys.business, clientId: keys.clientId }),
-    staticSummary: `Client ${keys.clientId}: its assignments and their expiry`.slice(0, 200),
+    staticSummary: `Client ${keys.clientId}: its assignments' expiry, first-response clocks and rotation`.slice(0, 200),
   };
 }
 
@@ -125,12 +126,15 @@ async function assignFailure(temporal: TemporalClient, keys: ClientKeys, startWo
 }
 
 
-/** Tells the client's run to re-read its rows, starting it if none is open: a path that committed assignment rows itself. */
-export async function wakeClientRun(temporal: TemporalClient, baseTaskQueue: string, keys: ClientKeys): Promise<void> {
-  await temporal.workflow.signalWithStart<ClientOwnershipWorkflow, []>(CLIENT_WORKFLOW, {
+/**
+ * Tells the client's run to re-read these kinds of its rows (every kind when none is named), starting it
+ * if none is open: a path that committed the rows itself (routing, an answer, a rotation, the reconciler).
+ */
+export async function wakeClientRun(temporal: TemporalClient, baseTaskQueue: string, keys: ClientKeys, kinds: ClockKind[] = []): Promise<void> {
+  await temporal.workflow.signalWithStart<ClientOwnershipWorkflow, [ClockKind[]]>(CLIENT_WORKFLOW, {
     ...startOptions(baseTaskQueue, keys),
-    signal: assignmentChangedSignal,
-    signalArgs: [],
+    signal: clocksChangedSignal,
+    signalArgs: [kinds],
   });
 }
 
