@@ -14,7 +14,7 @@ import { logEvent, logger } from '../logger';
 import { restartMessageWorkflow } from '../starters/send-message-workflow';
 import { restartMessageBatchWorkflow } from '../starters/send-message-batch-workflow';
 import { findBatch } from '../db/message-batches';
-import { startOrWakeRotation } from '../starters/rotation-workflow';
+import { wakeClientRun } from '../starters/client-workflow';
 import {
   clientWorkflowId,
   FIRST_RESPONSE_WORKFLOW,
@@ -23,7 +23,6 @@ import {
   CLIENT_WORKFLOW,
   RECENT_RECONCILE_WINDOW_MS,
   ROTATION_WORKFLOW,
-  rotationWorkflowId,
   SEND_MESSAGE_BATCH_WORKFLOW,
   SEND_MESSAGE_WORKFLOW,
   type ReconcileInput,
@@ -211,18 +210,25 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
         heartbeat(result);
       }
 
-      // An active rotation without a running workflow has lost its clock (a Terminate, or a PUT whose
-      // start found Temporal down); the new run hands out what is due from the schedule. Rotations are
-      // few (at most one per client and user): every pass checks them all.
-      const runningRotations = await runningIds(temporal, ROTATION_WORKFLOW);
+      // An active rotation whose clock has no run (the client's run terminated, a PUT whose start found
+      // Temporal down, or an older build's per-rotation run terminated): the client's run is started (or
+      // told), takes it over and hands out what is due from the schedule. Rotations are few (at most one
+      // per client and user): every pass checks them all.
+      const runningRotations = new Set([...runningExpiries, ...(await runningIds(temporal, ROTATION_WORKFLOW))]);
       for await (const rows of keyPages((after) => activeRotationsChangedBefore(prisma, { before, business }, after, PAGE), (row) => row.key)) {
         result.rotationsChecked += rows.length;
         for (const row of rows) {
-          const workflowId = rotationWorkflowId({ business: row.business, clientPk: row.clientPk, rotationKey: row.key });
+          const client = { business: row.business, clientId: row.client.id, clientPk: row.clientPk };
+          const workflowId = row.workflowId ?? clientWorkflowId(client);
+          if (restartedClients.has(row.clientPk)) {
+            if (!row.workflowId) result.rotationsRestarted++;
+            continue;
+          }
           if (runningRotations.has(workflowId)) continue;
           const lastRun = await runState(temporal, workflowId);
           if (lastRun === 'running') continue;
-          await startOrWakeRotation(temporal, taskQueue, { business: row.business, clientPk: row.clientPk, rotationKey: row.key, clientId: row.client.id });
+          await wakeClientRun(temporal, taskQueue, client, ['rotations']);
+          restartedClients.add(row.clientPk);
           result.rotationsRestarted++;
           observeReconcilerRestart?.('rotation');
           logEvent('reconciler.rotation_restarted', { workflowId, lastRun });

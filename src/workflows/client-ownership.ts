@@ -14,6 +14,7 @@ import {
 import type { createActivities } from '../activities';
 import {
   AGENT_IDS,
+  applyRotationUpdate,
   ASSIGNMENT_DT_UNTIL,
   assignmentChangedSignal,
   assignUpdate,
@@ -30,6 +31,7 @@ import {
   type ClockKind,
 } from '../domain';
 import { describeFirstResponses, firstResponseWakes, type FirstResponseWake } from './client-first-responses';
+import { describeRotations, rotationClocksOf, rotationWakes, RotationSteps, type RotationWake } from './client-rotations';
 import { RECORDING_STEP_OPTIONS } from './retry-budget';
 import { CHUNK_JITTER_MS, nextSleepMs } from './timers';
 
@@ -38,7 +40,7 @@ type Activities = ReturnType<typeof createActivities>;
 const { recordAssignmentRequests } = proxyLocalActivities<Activities>(RECORDING_STEP_OPTIONS);
 
 // The clocks: a database that is down delays an expiry, which then happens as soon as it is back.
-const { loadClientClocks, expireDueAssignments, endClientAssignmentsByOperator, stepFirstResponses } = proxyLocalActivities<Activities>({
+const { loadClientClocks, expireDueAssignments, endClientAssignmentsByOperator, stepFirstResponses, advanceClientRotations, stopClientRotationsByOperator } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
@@ -51,21 +53,30 @@ const MIN_RECHECK_MS = 1000;
 
 /**
  * The client's run: it holds every clock of the client — each active assignment's `dt_until`, the
- * first-response deadline of each routing decision whose clock runs — with one timer, the earliest (in
+ * first-response deadline of each routing decision whose clock runs, the next boundary of each active
+ * rotation — with one timer, the earliest (in
  * chunks beyond the server's timer cap), and answers assign-agents requests (the `assign` update, one at
- * a time, in the order they arrive). The rows are the truth: the run re-reads a kind of rows whenever a
+ * a time, in the order they arrive) and a rotation's PUT (the `applyRotation` update: the period due now
+ * handed out). The rows are the truth: the run re-reads a kind of rows whenever a
  * path that changed them says so (`clocksChanged`, `assignmentChanged`), and each step acts only on what
  * is due in the rows. It ends when the client holds no clock; it continues as new when its history grows
- * long, once no update is in flight. An operator's "Request Cancellation" in the Temporal UI ends every
- * assignment the run holds now (unassigned, by `operator`), as it ended a pair's before one run per
- * client, and with them their first-response clocks, without reassigning; terminate and reset change no
+ * long, once no update is in flight. An operator's "Request Cancellation" in the Temporal UI stops every
+ * rotation the run holds (stopped by `operator`) and ends every assignment it holds now (unassigned, by
+ * `operator`), as it did on the per-rotation and per-pair runs before one run per client, and with them
+ * their first-response clocks, without reassigning; terminate and reset change no
  * row, and the reconciler starts the run again from them.
  */
 export async function clientOwnership(input: ClientRunInput): Promise<ClientRunResult> {
   try {
     return await holdClocks(input);
   } catch (error) {
-    if (isCancellation(error)) await CancellationScope.nonCancellable(() => endClientAssignmentsByOperator({ clientPk: input.clientPk }));
+    if (isCancellation(error)) {
+      // The rotations first: an assignment ended now must not run on into the next period.
+      await CancellationScope.nonCancellable(async () => {
+        await stopClientRotationsByOperator({ clientPk: input.clientPk });
+        await endClientAssignmentsByOperator({ clientPk: input.clientPk });
+      });
+    }
     throw error;
   }
 }
@@ -79,6 +90,8 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   let revision = 0;
   let clocks: AssignmentClock[] = [];
   let responses: FirstResponseWake[] = [];
+  let rotations: RotationWake[] = [];
+  const rotationSteps = new RotationSteps();
   let nextWakeAt: string | null = null;
   // Requests are recorded in arrival order, those that queued meanwhile together in one step: two requests
   // for one client never race on its rows, and a burst for one client costs one local activity per batch.
@@ -121,9 +134,15 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   setHandler(clientRunStateQuery, () => ({
     assignments: clocks,
     firstResponses: responses.map(({ decisionId, dueAt }) => ({ decisionId, dueAt })),
-    rotations: [],
+    rotations: rotationClocksOf(rotations),
     nextWakeAt,
   }));
+  setHandler(applyRotationUpdate, async ({ rotationKey, version }) => {
+    const answer = rotationSteps.answerFor(rotationKey, version);
+    stale.add('rotations');
+    await condition(() => answer() !== undefined);
+    return answer()!;
+  });
   setHandler(
     assignUpdate,
     (update) =>
@@ -140,7 +159,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   const show = () => {
     const agents = clocks.map((c) => c.agentId);
     const earliest = clocks[0]?.dtUntil;
-    const held = [...clocks.map((c) => `${c.agentId} until ${c.dtUntil}`), ...describeFirstResponses(responses)];
+    const held = [...clocks.map((c) => `${c.agentId} until ${c.dtUntil}`), ...describeFirstResponses(responses), ...describeRotations(rotations)];
     setCurrentDetails(held.length === 0 ? `Client ${input.clientId}: no clock` : `Client ${input.clientId}: ${held.join(', ')}; next wake-up ${nextWakeAt}`);
     const attributes = JSON.stringify([agents, earliest]);
     if (attributes === shown) return;
@@ -171,8 +190,17 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       if (stepped.reassigned || due) stale.add('assignments');
       continue;
     }
-    // Rotations stay with their own runs for now.
-    stale.delete('rotations');
+    if (stale.has('rotations')) {
+      stale.delete('rotations');
+      const seq = rotationSteps.begin();
+      // The step never runs behind the run's clock: a period due by it is handed out from its boundary.
+      const stepped = await advanceClientRotations({ clientPk: input.clientPk, asOf: new Date().toISOString() });
+      rotationSteps.end(seq, stepped);
+      rotations = rotationWakes(stepped, Date.now());
+      // A period handed out (or run on) is an assignment of the client: its clock is re-read.
+      if (stepped.length > 0) stale.add('assignments');
+      continue;
+    }
     rearm = false;
     if (clocks.length > 0 && Date.parse(clocks[0].dtUntil) <= Date.now()) {
       const seen = revision;
@@ -189,7 +217,11 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       stale.add('firstResponses');
       continue;
     }
-    const next = earliestClock(clocks, responses);
+    if (rotations.some((r) => r.wakeAt <= Date.now())) {
+      stale.add('rotations');
+      continue;
+    }
+    const next = earliestClock(clocks, responses, rotations);
     if (!next) {
       nextWakeAt = null;
       show();
@@ -213,10 +245,11 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
 }
 
 /** The clock the run's timer is set for: the earliest of every kind; none when the client holds none. */
-function earliestClock(clocks: AssignmentClock[], responses: FirstResponseWake[]): { at: number; summary: string } | null {
+function earliestClock(clocks: AssignmentClock[], responses: FirstResponseWake[], rotations: RotationWake[]): { at: number; summary: string } | null {
   const candidates = [
     ...clocks.slice(0, 1).map((c) => ({ at: Date.parse(c.dtUntil), summary: `Expire ${c.agentId} at dt_until ${c.dtUntil}` })),
     ...responses.map((r) => ({ at: r.wakeAt, summary: r.dueAt ? `First response of decision ${r.decisionId} due at ${r.dueAt}` : `Decision ${r.decisionId}: owner has no working time ahead` })),
+    ...rotations.map((r) => ({ at: r.wakeAt, summary: `Rotation's next period at ${r.nextChangeAt}` })),
   ];
   return candidates.reduce<{ at: number; summary: string } | null>((earliest, c) => (!earliest || c.at < earliest.at ? c : earliest), null);
 }
