@@ -172,6 +172,18 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   const changedOrRearmed = () => stale.size > 0 || rearm;
 
   for (;;) {
+    if (stale.has('rotations')) {
+      stale.delete('rotations');
+      const seq = rotationSteps.begin();
+      // First in the loop, so the step runs as close to the run's clock as it can (a step that runs later than
+      // a whole period after it records that period as missed); it never runs behind it.
+      const stepped = await advanceClientRotations({ clientPk: input.clientPk, asOf: new Date().toISOString() });
+      rotationSteps.end(seq, stepped);
+      rotations = rotationWakes(stepped, Date.now());
+      // A period handed out (or run on) is an assignment of the client: its clock is re-read.
+      if (stepped.length > 0) stale.add('assignments');
+      continue;
+    }
     if (stale.has('assignments')) {
       stale.delete('assignments');
       const seen = revision;
@@ -190,18 +202,12 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       if (stepped.reassigned || due) stale.add('assignments');
       continue;
     }
-    if (stale.has('rotations')) {
-      stale.delete('rotations');
-      const seq = rotationSteps.begin();
-      // The step never runs behind the run's clock: a period due by it is handed out from its boundary.
-      const stepped = await advanceClientRotations({ clientPk: input.clientPk, asOf: new Date().toISOString() });
-      rotationSteps.end(seq, stepped);
-      rotations = rotationWakes(stepped, Date.now());
-      // A period handed out (or run on) is an assignment of the client: its clock is re-read.
-      if (stepped.length > 0) stale.add('assignments');
+    rearm = false;
+    // At a boundary the rotation steps before the expiry: it hands out the next period from the boundary, or runs the same agent's on.
+    if (rotations.some((r) => r.wakeAt <= Date.now())) {
+      stale.add('rotations');
       continue;
     }
-    rearm = false;
     if (clocks.length > 0 && Date.parse(clocks[0].dtUntil) <= Date.now()) {
       const seen = revision;
       const left = await expireDueAssignments({ clientPk: input.clientPk });
@@ -215,10 +221,6 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
     }
     if (responses.some((r) => r.wakeAt <= Date.now())) {
       stale.add('firstResponses');
-      continue;
-    }
-    if (rotations.some((r) => r.wakeAt <= Date.now())) {
-      stale.add('rotations');
       continue;
     }
     const next = earliestClock(clocks, responses, rotations);
