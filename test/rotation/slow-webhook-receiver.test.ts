@@ -92,7 +92,6 @@ test('a worker restarted during a period, with a slow receiver\'s deliveries wai
     const made = await rotationAssignments(stack, tokenY, y.clientId);
     return made.find((p) => Date.parse(p.dt_until) >= Date.parse(boundary) + 6000);
   }, 30_000);
-  console.log("DEBUG", boundary, JSON.stringify((await stack.api("GET", `/clients/${y.clientId}/rotation`, { token: tokenY })).body.skipped), JSON.stringify(await rotationAssignments(stack, tokenY, y.clientId)));
   expect([resumed.agent, resumed.dt_until]).toEqual([y.agents[k % 3], plusMs(boundary, 6000)]);
   const view = await stack.api('GET', `/clients/${y.clientId}/rotation`, { token: tokenY });
   // Only periods that ended while the worker was down may be missing, and they say so.
