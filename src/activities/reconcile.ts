@@ -4,7 +4,8 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import { activeAssignmentsChangedBefore } from '../db/assignments';
 import { unsentMessagesCreatedBefore } from '../db/messages';
 import { activeRotationsChangedBefore } from '../db/rotations';
-import { policiesWaitingBefore, unansweredDecisionsBefore } from '../db/routing-decisions';
+import { openDecisionsBefore } from '../db/first-response-clocks';
+import { policiesWaitingBefore } from '../db/routing-decisions';
 import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
 import { startFirstResponseClock } from '../starters/first-response-workflow';
 import type { Prisma } from '../db/prisma';
@@ -13,15 +14,15 @@ import { logEvent, logger } from '../logger';
 import { restartMessageWorkflow } from '../starters/send-message-workflow';
 import { restartMessageBatchWorkflow } from '../starters/send-message-batch-workflow';
 import { findBatch } from '../db/message-batches';
-import { startOrWakeRotation } from '../starters/rotation-workflow';
+import { wakeClientRun } from '../starters/client-workflow';
 import {
-  firstResponseWorkflowId,
+  clientWorkflowId,
+  FIRST_RESPONSE_WORKFLOW,
   routingQueueWorkflowId,
   ASSIGNMENT_EXPIRY_WORKFLOW,
   CLIENT_WORKFLOW,
   RECENT_RECONCILE_WINDOW_MS,
   ROTATION_WORKFLOW,
-  rotationWorkflowId,
   SEND_MESSAGE_BATCH_WORKFLOW,
   SEND_MESSAGE_WORKFLOW,
   type ReconcileInput,
@@ -145,14 +146,15 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       // A row's clock is its client's run, or a per-pair run of an older build (until the client's run takes it over).
       const runningExpiries = new Set([...(await runningIds(temporal, CLIENT_WORKFLOW, since)), ...(await runningIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since))]);
       const endedExpiries = since && new Set([...(await endedAbnormallyIds(temporal, CLIENT_WORKFLOW, since)), ...(await endedAbnormallyIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since))]);
-      const wokenClients = new Set<string>();
+      /** Clients whose run this pass started or told to re-read its rows. */
+      const restartedClients = new Set<string>();
       for await (const rows of candidateRows(activeAssignmentsChangedBefore.bind(null, prisma), filter, endedExpiries)) {
         result.assignmentsChecked += rows.length;
         for (const row of rows) {
-          if (runningExpiries.has(row.workflowId) || wokenClients.has(row.clientPk)) continue;
+          if (runningExpiries.has(row.workflowId) || restartedClients.has(row.clientPk)) continue;
           const lastRun = await runState(temporal, row.workflowId);
           if (lastRun === 'running') continue;
-          wokenClients.add(row.clientPk);
+          restartedClients.add(row.clientPk);
           await startOrWakeExpiry(temporal, taskQueue, row.workflowId, {
             business: row.client.business,
             clientId: row.client.id,
@@ -208,18 +210,25 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
         heartbeat(result);
       }
 
-      // An active rotation without a running workflow has lost its clock (a Terminate, or a PUT whose
-      // start found Temporal down); the new run hands out what is due from the schedule. Rotations are
-      // few (at most one per client and user): every pass checks them all.
-      const runningRotations = await runningIds(temporal, ROTATION_WORKFLOW);
+      // An active rotation whose clock has no run (the client's run terminated, a PUT whose start found
+      // Temporal down, or an older build's per-rotation run terminated): the client's run is started (or
+      // told), takes it over and hands out what is due from the schedule. Rotations are few (at most one
+      // per client and user): every pass checks them all.
+      const runningRotations = new Set([...runningExpiries, ...(await runningIds(temporal, ROTATION_WORKFLOW))]);
       for await (const rows of keyPages((after) => activeRotationsChangedBefore(prisma, { before, business }, after, PAGE), (row) => row.key)) {
         result.rotationsChecked += rows.length;
         for (const row of rows) {
-          const workflowId = rotationWorkflowId({ business: row.business, clientPk: row.clientPk, rotationKey: row.key });
+          const client = { business: row.business, clientId: row.client.id, clientPk: row.clientPk };
+          const workflowId = row.workflowId ?? clientWorkflowId(client);
+          if (restartedClients.has(row.clientPk)) {
+            if (!runningRotations.has(workflowId)) result.rotationsRestarted++;
+            continue;
+          }
           if (runningRotations.has(workflowId)) continue;
           const lastRun = await runState(temporal, workflowId);
           if (lastRun === 'running') continue;
-          await startOrWakeRotation(temporal, taskQueue, { business: row.business, clientPk: row.clientPk, rotationKey: row.key, clientId: row.client.id });
+          await wakeClientRun(temporal, taskQueue, client, ['rotations']);
+          restartedClients.add(row.clientPk);
           result.rotationsRestarted++;
           observeReconcilerRestart?.('rotation');
           logEvent('reconciler.rotation_restarted', { workflowId, lastRun });
@@ -227,18 +236,26 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
         heartbeat(result);
       }
 
-      // A routed client whose first-response clock never started (Temporal unreachable just after the
-      // route's commit) or was terminated. A run that completed decided already (answered, escalated,
-      // or its assignment ended): it is not started again.
-      for await (const rows of keyPages((after) => unansweredDecisionsBefore(prisma, { before, business }, after, PAGE), (row) => row.id)) {
+      // A routed client whose first-response clock has no run: the client's run was terminated, or never
+      // started (Temporal unreachable just after the route's commit), or an older build's per-decision run
+      // was. The client's run is started (or told), and takes the clock over. A clock of a client whose run
+      // this pass started already counts here too when its holder was not running: the new run takes it.
+      const runningClocks = new Set([...runningExpiries, ...(await runningIds(temporal, FIRST_RESPONSE_WORKFLOW))]);
+      for await (const rows of keyPages((after) => openDecisionsBefore(prisma, { before, business }, after, PAGE), (row) => row.id)) {
         result.firstResponseClocksChecked += rows.length;
         for (const row of rows) {
-          const input = { business: row.business, decisionId: row.id };
-          const lastRun = await runState(temporal, firstResponseWorkflowId(input));
-          if (lastRun === 'running' || lastRun === 'completed') continue;
-          await startFirstResponseClock(temporal, taskQueue, input);
+          const holder = row.clockWorkflowId ?? clientWorkflowId(row);
+          if (restartedClients.has(row.clientPk)) {
+            if (!runningClocks.has(holder)) result.firstResponseClocksRestarted++;
+            continue;
+          }
+          if (runningClocks.has(holder)) continue;
+          const lastRun = await runState(temporal, holder);
+          if (lastRun === 'running') continue;
+          await startFirstResponseClock(temporal, taskQueue, row);
+          restartedClients.add(row.clientPk);
           result.firstResponseClocksRestarted++;
-          logEvent('reconciler.first_response_clock_restarted', { workflowId: firstResponseWorkflowId(input), lastRun });
+          logEvent('reconciler.first_response_clock_restarted', { workflowId: holder, decisionId: row.id, lastRun });
         }
         heartbeat(result);
       }

@@ -249,26 +249,9 @@ export async function policiesWithWaiting(prisma: Prisma, scope: Scope): Promise
  * `decisionId` narrows to one decision (accept). Returns the decisions answered now.
  */
 export function markAnswered(prisma: Prisma | Tx, where: { clientPk: string; agentPk: string } | { id: string; agentPk?: undefined }, at: Date) {
-  return prisma.routingDecision.updateManyAndReturn({ where: { ...where, status: 'assigned', answeredAt: null }, data: { answeredAt: at }, select: { id: true, business: true } });
-}
-
-/**
- * The reconciler's page of decisions whose first-response clock may be missing: assigned, not answered,
- * not escalated, under a policy with `first_response_within`, unchanged since `before`.
- */
-export function unansweredDecisionsBefore(prisma: Prisma, filter: { before: Date; business?: string }, afterId: string | undefined, take: number) {
-  return prisma.routingDecision.findMany({
-    where: {
-      status: 'assigned',
-      answeredAt: null,
-      escalatedAt: null,
-      updatedAt: { lt: filter.before },
-      ...(filter.business && { business: filter.business }),
-      ...(afterId && { id: { gt: afterId } }),
-      policy: { settings: { path: ['first_response_within'], string_starts_with: 'P' } },
-    },
-    select: { id: true, business: true },
-    orderBy: { id: 'asc' },
-    take,
+  return prisma.routingDecision.updateManyAndReturn({
+    where: { ...where, status: 'assigned', answeredAt: null },
+    data: { answeredAt: at },
+    select: { id: true, business: true, clientPk: true, clockWorkflowId: true, client: { select: { id: true } } },
   });
 }

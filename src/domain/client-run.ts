@@ -1,11 +1,14 @@
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AssignAgentsResult, RecordedAssignment } from './assignments';
+import type { RotationStep } from './rotations';
 
 /*
- * One long-lived run per client (`client/{business}/{client id}/{client pk}`) holds the clock of every
- * active assignment of the client: assign-agents reaches it with Update-with-Start, and every other path
- * that changes the client's assignment rows (unassign, routing, rotation, the CRM lead, deletions, the
- * reconciler) signals it to re-read them (`assignmentChangedSignal`). PostgreSQL stays the truth.
+ * One long-lived run per client (`client/{business}/{client id}/{client pk}`) holds every clock of the
+ * client: each active assignment's expiry, the first-response clocks of its routing decisions and its
+ * rotations' period boundaries. assign-agents reaches it with Update-with-Start (as a PUT of a rotation
+ * does, to wait until the period due is handed out); every other path that changes the client's rows
+ * (unassign, routing, an answer, rotation, the CRM lead, deletions, the reconciler) signals it to re-read
+ * the kind of rows it changed (`clocksChangedSignal`). PostgreSQL stays the truth.
  */
 
 export const CLIENT_WORKFLOW = 'clientOwnership';
@@ -19,7 +22,7 @@ export interface ClientRunInput {
 }
 
 export interface ClientRunResult {
-  /** The client has no active assignment left. */
+  /** The client has no active assignment, no running first-response clock and no active rotation left. */
   outcome: 'idle';
 }
 
@@ -45,9 +48,44 @@ export interface AssignmentClock {
   dtUntil: string;
 }
 
+/** The kinds of rows whose clocks the run holds: a path that changed some says which, and the run re-reads those. */
+export const CLOCK_KINDS = ['assignments', 'firstResponses', 'rotations'] as const;
+export type ClockKind = (typeof CLOCK_KINDS)[number];
+
+/** Re-read these kinds of the client's rows (all of them when the list is empty). */
+export const clocksChangedSignal = defineSignal<[ClockKind[]]>('clocksChanged');
+
+/** A routing decision's first-response clock: ids and dates only. */
+export interface FirstResponseClock {
+  decisionId: string;
+  /** When the owner must answer by; null while it has no working time ahead (the run looks again hourly). */
+  dueAt: string | null;
+}
+
+/** One step of the client's first-response clocks: those still running, and whether a due one moved its client. */
+export interface FirstResponseClocks {
+  clocks: FirstResponseClock[];
+  reassigned: boolean;
+}
+
+/** A rotation of the client, as its last step left it (agent ids, positions and dates). */
+export type RotationClock = RotationStep & { rotationKey: string };
+
+/** A PUT of a rotation waits until the client's run has applied this version of it. */
+export interface ApplyRotationInput {
+  rotationKey: string;
+  version: number;
+}
+
+/** Answers once the run has stepped the rotation at `version` or later (ENDED, version 0, when its row is gone). */
+export const applyRotationUpdate = defineUpdate<RotationStep, [ApplyRotationInput]>('applyRotation');
+
 export interface ClientRunState {
   assignments: AssignmentClock[];
-  /** When the run's timer fires: the earliest dt_until, or the end of a timer chunk; null when idle. */
+  firstResponses: FirstResponseClock[];
+  /** Active rotations only: a stopped one holds no clock. */
+  rotations: RotationClock[];
+  /** When the run's timer fires: the earliest of its clocks, or the end of a timer chunk; null when idle. */
   nextWakeAt: string | null;
 }
 

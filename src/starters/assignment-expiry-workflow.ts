@@ -10,7 +10,7 @@ import { wakeClientRun } from './client-workflow';
 
 /** Hands the assignment's clock to its client's run (started if none is open), which re-reads the client's rows. */
 export async function startOrWakeExpiry(temporal: TemporalClient, baseTaskQueue: string, _workflowId: string, expiry: AssignmentExpiryInput): Promise<void> {
-  await wakeClientRun(temporal, baseTaskQueue, expiry);
+  await wakeClientRun(temporal, baseTaskQueue, expiry, ['assignments']);
 }
 
 /**

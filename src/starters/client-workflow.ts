@@ -1,15 +1,18 @@
 import { isGrpcServiceError, WithStartWorkflowOperation, type Client as TemporalClient } from '@temporalio/client';
 import { ApplicationFailure, WorkflowIdConflictPolicy } from '@temporalio/common';
 import {
-  assignmentChangedSignal,
+  applyRotationUpdate,
   assignUpdate,
+  clocksChangedSignal,
   CLIENT_WORKFLOW,
   clientWorkflowId,
   taskQueuesOf,
+  type ApplyRotationInput,
   type AssignAgentsResult,
   type AssignUpdateInput,
   type ClientOwnershipWorkflow,
   type ClientRunInput,
+  type ClockKind,
 } from '../domain';
 import { TemporalBusyError } from './admission';
 import { markUnreachable, refuseWhileKnownDown, START_BUDGET_MS } from './availability';
@@ -33,7 +36,7 @@ function startOptions(baseTaskQueue: string, keys: ClientKeys) {
     taskQueue: taskQueuesOf(baseTaskQueue).assign,
     args: [{ business: keys.business, clientId: keys.clientId, clientPk: keys.clientPk }] as [ClientRunInput],
     typedSearchAttributes: searchAttributesOf({ business: keys.business, clientId: keys.clientId }),
-    staticSummary: `Client ${keys.clientId}: its assignments and their expiry`.slice(0, 200),
+    staticSummary: `Client ${keys.clientId}: its assignments' expiry, first-response clocks and rotation`.slice(0, 200),
   };
 }
 
@@ -115,7 +118,7 @@ async function withPlaceOnRun<T>(workflowId: string, deadline: number, work: () 
   }
 }
 
-/** What an Update-with-Start that failed means for the caller. */
+/** What an Update-with-Start that failed means for the caller (an assign, or a rotation's PUT). */
 async function assignFailure(temporal: TemporalClient, keys: ClientKeys, startWorkflowOperation: WithStartWorkflowOperation<ClientOwnershipWorkflow>, error: unknown): Promise<unknown> {
   if (!isTimeout(error)) return isUnreachable(error) ? markUnreachable(temporal) : error;
   // No answer in time: a run that was started (or was open) answers on its own; a server that does not answer at all is down.
@@ -125,13 +128,50 @@ async function assignFailure(temporal: TemporalClient, keys: ClientKeys, startWo
 }
 
 
-/** Tells the client's run to re-read its rows, starting it if none is open: a path that committed assignment rows itself. */
-export async function wakeClientRun(temporal: TemporalClient, baseTaskQueue: string, keys: ClientKeys): Promise<void> {
-  await temporal.workflow.signalWithStart<ClientOwnershipWorkflow, []>(CLIENT_WORKFLOW, {
+/**
+ * Tells the client's run to re-read these kinds of its rows (every kind when none is named), starting it
+ * if none is open: a path that committed the rows itself (routing, an answer, a rotation, the reconciler).
+ */
+export async function wakeClientRun(temporal: TemporalClient, baseTaskQueue: string, keys: ClientKeys, kinds: ClockKind[] = []): Promise<void> {
+  await temporal.workflow.signalWithStart<ClientOwnershipWorkflow, [ClockKind[]]>(CLIENT_WORKFLOW, {
     ...startOptions(baseTaskQueue, keys),
-    signal: assignmentChangedSignal,
-    signalArgs: [],
+    signal: clocksChangedSignal,
+    signalArgs: [kinds],
   });
+}
+
+/** Tells the open client's run to re-read these kinds of its rows; a run that is not open holds nothing to drop. Best effort. */
+export async function tellClientRun(temporal: TemporalClient, keys: ClientKeys, kinds: ClockKind[], log?: (error: unknown) => void): Promise<void> {
+  try {
+    await temporal.workflow.getHandle<ClientOwnershipWorkflow>(clientWorkflowId(keys)).signal(clocksChangedSignal, kinds);
+  } catch (error) {
+    if ((error as Error).name !== 'WorkflowNotFoundError') log?.(error);
+  }
+}
+
+/**
+ * Update-with-Start: the client's run (started if none is open) applies the rotation's `version` — hands
+ * out what is due now — and answers; waits up to `waitMs`. A run that was started (or was open) but did not
+ * answer in time applies it on its own; a Temporal that never answered is unavailable (TemporalUnavailableError).
+ */
+export async function applyRotationThroughClientRun(temporal: TemporalClient, baseTaskQueue: string, keys: ClientKeys, input: ApplyRotationInput, waitMs: number): Promise<void> {
+  refuseWhileKnownDown(temporal);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const startWorkflowOperation = new WithStartWorkflowOperation<ClientOwnershipWorkflow>(CLIENT_WORKFLOW, {
+      ...startOptions(baseTaskQueue, keys),
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    });
+    try {
+      await temporal.connection.withDeadline(deadline, () => temporal.workflow.executeUpdateWithStart(applyRotationUpdate, { args: [input], startWorkflowOperation }));
+      return;
+    } catch (error) {
+      if (isUnprocessedUpdate(error) && Date.now() < deadline) continue;
+      const failure = await assignFailure(temporal, keys, startWorkflowOperation, error);
+      if (failure instanceof ClientRunTimeoutError) return;
+      throw failure;
+    }
+  }
 }
 
 /** Whether `error` or one of its causes matches. */

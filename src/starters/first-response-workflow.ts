@@ -1,28 +1,33 @@
-import { WorkflowExecutionAlreadyStartedError, type Client as TemporalClient } from '@temporalio/client';
-import { FIRST_RESPONSE_WORKFLOW, firstResponseAnsweredSignal, firstResponseWorkflowId, type FirstResponseInput, type FirstResponseWorkflow } from '../domain';
-import { searchAttributesOf } from './search-attributes';
+import type { Client as TemporalClient } from '@temporalio/client';
+import { firstResponseAnsweredSignal } from '../domain';
+import { wakeClientRun, type ClientKeys } from './client-workflow';
 
-/* The one place a routing decision's first-response clock (`routingFirstResponse`) is started or told of an answer. */
+/*
+ * A routing decision's first-response clock is its client's run (src/starters/client-workflow.ts). The
+ * per-decision runs (`routingFirstResponse`) of an older build are no longer started: they run until they
+ * end, or until the client's run takes their decision over and tells them to look again (they end).
+ */
 
-/** Starts the decision's clock; one already running (a repeated start after a retry) is left as it is. */
-export async function startFirstResponseClock(temporal: TemporalClient, taskQueue: string, input: FirstResponseInput): Promise<void> {
-  try {
-    await temporal.workflow.start<FirstResponseWorkflow>(FIRST_RESPONSE_WORKFLOW, {
-      workflowId: firstResponseWorkflowId(input),
-      taskQueue,
-      args: [input],
-      typedSearchAttributes: searchAttributesOf({ business: input.business }),
-      staticSummary: 'First response of a routed client: reassigns it when its owner does not answer in time',
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
+/**
+ * Hands a routed assignment's clocks — its expiry and its decision's first response — to its client's run
+ * (started if none is open), which re-reads the client's assignments and steps its open decisions.
+ */
+export async function startFirstResponseClock(temporal: TemporalClient, baseTaskQueue: string, client: ClientKeys): Promise<void> {
+  await wakeClientRun(temporal, baseTaskQueue, client, ['assignments', 'firstResponses']);
 }
 
-/** The owner answered: the clock ends now rather than at its deadline. Best effort: at the deadline it reads the row anyway. */
-export async function signalFirstResponseAnswered(temporal: TemporalClient, input: FirstResponseInput): Promise<void> {
+/** Tells the client's run to look at its decisions' first-response clocks now (an owner answered: it drops the clock). */
+export async function lookAtFirstResponses(temporal: TemporalClient, baseTaskQueue: string, client: ClientKeys): Promise<void> {
+  await wakeClientRun(temporal, baseTaskQueue, client, ['firstResponses']);
+}
+
+/**
+ * Tells an older build's run that held a decision's clock to look at it again: the client's run took it
+ * over (or the owner answered), and the old run ends. Best effort: at its deadline it reads the row anyway.
+ */
+export async function releaseFirstResponseRun(temporal: TemporalClient, workflowId: string): Promise<void> {
   try {
-    await temporal.workflow.getHandle(firstResponseWorkflowId(input)).signal(firstResponseAnsweredSignal);
+    await temporal.workflow.getHandle(workflowId).signal(firstResponseAnsweredSignal);
   } catch {
     // Not running (ended, or never started): nothing waits for the answer.
   }

@@ -1,52 +1,49 @@
-import type { Client as TemporalClient, WorkflowHandle } from '@temporalio/client';
-import {
-  REQUEST_ID_MEMO,
-  ROTATION_WORKFLOW,
-  rotationAppliedUpdate,
-  rotationChangedSignal,
-  rotationWorkflowId,
-  type RotationInput,
-  type RotationWorkflow,
-} from '../domain';
-import { searchAttributesOf } from './search-attributes';
+import type { Client as TemporalClient } from '@temporalio/client';
+import { clientWorkflowId, rotationChangedSignal } from '../domain';
+import { applyRotationThroughClientRun, tellClientRun, type ClientKeys } from './client-workflow';
 
-/* The one place a rotation's workflow (`rotation`) is started, woken or asked to apply a version. */
+/*
+ * A rotation's clock is its client's run (src/starters/client-workflow.ts). The per-rotation runs
+ * (`rotation`) of an older build are no longer started: they run until they end, or until the client's
+ * run takes their rotation over and tells them to look again (they end).
+ */
 
+/** A rotation row as the paths that change it hold it: whose run holds its clock (`workflowId`, an older build's; null: the client's run). */
 export interface RotationRef {
   business: string;
   clientPk: string;
-  rotationKey: string;
-  /** The client's id, for the BusinessName/ClientId search attributes only (not in the input). */
-  clientId: string;
+  key: string;
+  workflowId: string | null;
+  client: { id: string };
 }
 
-/** Starts the (client, user) rotation workflow, or tells the running one to re-read its row. */
-export async function startOrWakeRotation(temporal: TemporalClient, taskQueue: string, ref: RotationRef, requestId?: string) {
-  const input: RotationInput = { business: ref.business, clientPk: ref.clientPk, rotationKey: ref.rotationKey };
-  return temporal.workflow.signalWithStart<RotationWorkflow, []>(ROTATION_WORKFLOW, {
-    workflowId: rotationWorkflowId(input),
-    taskQueue,
-    args: [input],
-    signal: rotationChangedSignal,
-    signalArgs: [],
-    typedSearchAttributes: searchAttributesOf({ business: ref.business, clientId: ref.clientId }),
-    ...(requestId && { memo: { [REQUEST_ID_MEMO]: requestId } }),
-    staticSummary: `Agent rotation on client ${ref.clientId}: hands each period to the next agent (current and next in the details)`,
-  });
-}
+const clientOf = (row: RotationRef): ClientKeys => ({ business: row.business, clientId: row.client.id, clientPk: row.clientPk });
 
-/** Waits until the workflow has applied the rotation's `version` (handed out what is due now). */
-export async function rotationApplied(handle: WorkflowHandle<RotationWorkflow>, version: number): Promise<void> {
-  await handle.executeUpdate(rotationAppliedUpdate, { args: [version] });
+/** The id of the run that holds the rotation's clock, as the rotation's view shows it. */
+export const rotationClockWorkflowId = (row: RotationRef): string => row.workflowId ?? clientWorkflowId(clientOf(row));
+
+/**
+ * A PUT stored `version` of the rotation: its client's run (started if none is open) hands out what is
+ * due now, and this waits up to `waitMs` for it. Throws only when Temporal is unavailable; a run that did
+ * not answer in time applies it on its own.
+ */
+export async function applyRotation(temporal: TemporalClient, baseTaskQueue: string, row: RotationRef & { version: number }, waitMs: number): Promise<void> {
+  await applyRotationThroughClientRun(temporal, baseTaskQueue, clientOf(row), { rotationKey: row.key, version: row.version }, waitMs);
 }
 
 /**
- * Tells the running rotation workflow to re-read its row (after a stop). Best effort: stopped is the
- * answer, and a workflow that missed the signal stops at its next boundary, where it reads the row.
+ * Tells the run that holds the rotation's clock to re-read its row (after a stop, or an agent taken out).
+ * Best effort: the row already holds the answer, and a run that missed it reads the row at its next boundary.
  */
-export async function wakeRotation(temporal: TemporalClient, input: RotationInput, log?: (error: unknown) => void): Promise<void> {
+export async function wakeRotation(temporal: TemporalClient, row: RotationRef, log?: (error: unknown) => void): Promise<void> {
+  if (!row.workflowId) return tellClientRun(temporal, clientOf(row), ['rotations'], log);
+  await releaseRotationRun(temporal, row.workflowId, log);
+}
+
+/** Tells an older build's rotation run to look at its row again: the client's run took it over, and it ends. */
+export async function releaseRotationRun(temporal: TemporalClient, workflowId: string, log?: (error: unknown) => void): Promise<void> {
   try {
-    await temporal.workflow.getHandle(rotationWorkflowId(input)).signal(rotationChangedSignal);
+    await temporal.workflow.getHandle(workflowId).signal(rotationChangedSignal);
   } catch (error) {
     if ((error as Error).name !== 'WorkflowNotFoundError') log?.(error);
   }

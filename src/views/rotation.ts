@@ -1,5 +1,5 @@
 import type { Rotation } from '../generated/prisma/client';
-import { rotationWorkflowId } from '../domain';
+import { clientWorkflowId } from '../domain';
 import { currentOf, pendingOf, scheduleOf, skippedOf } from '../domain/rotation-row';
 import { nextChange } from '../domain/rotation-schedule';
 import { changedBy } from './changed-by';
@@ -45,6 +45,7 @@ export function rotationView(row: Rotation & { client: { id: string } }, now = n
     stopped_at: row.stoppedAt?.toISOString() ?? null,
     stopped_by: row.status === 'stopped' ? changedBy(row.stoppedBy) : null,
     version: row.version,
-    workflow_id: rotationWorkflowId({ business: row.business, clientPk: row.clientPk, rotationKey: row.key }),
+    // The run that holds its clock: the client's run, or an older build's run until the client's run takes it over.
+    workflow_id: row.workflowId ?? clientWorkflowId({ business: row.business, clientId: row.client.id, clientPk: row.clientPk }),
   };
 }

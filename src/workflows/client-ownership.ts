@@ -14,18 +14,24 @@ import {
 import type { createActivities } from '../activities';
 import {
   AGENT_IDS,
+  applyRotationUpdate,
   ASSIGNMENT_DT_UNTIL,
   assignmentChangedSignal,
   assignUpdate,
   CLIENT_RUN_HISTORY_LIMIT,
+  CLOCK_KINDS,
   clientRunStateQuery,
+  clocksChangedSignal,
   type AssignAgentsResult,
   type AssignmentClock,
   type AssignRequestOutcome,
   type AssignUpdateInput,
   type ClientRunInput,
   type ClientRunResult,
+  type ClockKind,
 } from '../domain';
+import { describeFirstResponses, firstResponseWakes, type FirstResponseWake } from './client-first-responses';
+import { describeRotations, rotationClocksOf, rotationWakes, RotationSteps, type RotationWake } from './client-rotations';
 import { RECORDING_STEP_OPTIONS } from './retry-budget';
 import { CHUNK_JITTER_MS, nextSleepMs } from './timers';
 
@@ -34,7 +40,7 @@ type Activities = ReturnType<typeof createActivities>;
 const { recordAssignmentRequests } = proxyLocalActivities<Activities>(RECORDING_STEP_OPTIONS);
 
 // The clocks: a database that is down delays an expiry, which then happens as soon as it is back.
-const { loadClientClocks, expireDueAssignments, endClientAssignmentsByOperator } = proxyLocalActivities<Activities>({
+const { loadClientClocks, expireDueAssignments, endClientAssignmentsByOperator, stepFirstResponses, advanceClientRotations, stopClientRotationsByOperator } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
@@ -46,31 +52,46 @@ const MAX_REQUESTS_PER_STEP = 50;
 const MIN_RECHECK_MS = 1000;
 
 /**
- * The client's run: it holds the clock of every active assignment of the client (one timer, the
- * earliest `dt_until`, in chunks beyond the server's timer cap) and answers assign-agents requests
- * (the `assign` update, one at a time, in the order they arrive). The rows are the truth: the run
- * re-reads them whenever a path that changed them says so (`assignmentChanged`), and an expiry acts only
- * on a row still active and due. It ends when the client holds no active assignment; it continues as
- * new when its history grows long, once no update is in flight. An operator's "Request Cancellation" in
- * the Temporal UI ends every assignment the run holds now (unassigned, by `operator`), as it ended a pair's
- * before one run per client; terminate and reset change no row, and the reconciler starts the run again
- * from them.
+ * The client's run: it holds every clock of the client — each active assignment's `dt_until`, the
+ * first-response deadline of each routing decision whose clock runs, the next boundary of each active
+ * rotation — with one timer, the earliest (in
+ * chunks beyond the server's timer cap), and answers assign-agents requests (the `assign` update, one at
+ * a time, in the order they arrive) and a rotation's PUT (the `applyRotation` update: the period due now
+ * handed out). The rows are the truth: the run re-reads a kind of rows whenever a
+ * path that changed them says so (`clocksChanged`, `assignmentChanged`), and each step acts only on what
+ * is due in the rows. It ends when the client holds no clock; it continues as new when its history grows
+ * long, once no update is in flight. An operator's "Request Cancellation" in the Temporal UI stops every
+ * rotation the run holds (stopped by `operator`) and ends every assignment it holds now (unassigned, by
+ * `operator`), as it did on the per-rotation and per-pair runs before one run per client, and with them
+ * their first-response clocks, without reassigning; terminate and reset change no
+ * row, and the reconciler starts the run again from them.
  */
 export async function clientOwnership(input: ClientRunInput): Promise<ClientRunResult> {
   try {
     return await holdClocks(input);
   } catch (error) {
-    if (isCancellation(error)) await CancellationScope.nonCancellable(() => endClientAssignmentsByOperator({ clientPk: input.clientPk }));
+    if (isCancellation(error)) {
+      // The rotations first: an assignment ended now must not run on into the next period.
+      await CancellationScope.nonCancellable(async () => {
+        await stopClientRotationsByOperator({ clientPk: input.clientPk });
+        await endClientAssignmentsByOperator({ clientPk: input.clientPk });
+      });
+    }
     throw error;
   }
 }
 
 async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
-  let changed = true;
+  /** The kinds of rows to re-read before the run sleeps again: every kind when it starts (a new run knows nothing). */
+  const stale = new Set<ClockKind>(CLOCK_KINDS);
+  const markStale = (kinds: readonly ClockKind[]) => (kinds.length === 0 ? CLOCK_KINDS : kinds).forEach((kind) => stale.add(kind));
   /** An update changed `clocks` itself: the timer is set again, nothing re-read. */
   let rearm = false;
   let revision = 0;
   let clocks: AssignmentClock[] = [];
+  let responses: FirstResponseWake[] = [];
+  let rotations: RotationWake[] = [];
+  const rotationSteps = new RotationSteps();
   let nextWakeAt: string | null = null;
   // Requests are recorded in arrival order, those that queued meanwhile together in one step: two requests
   // for one client never race on its rows, and a burst for one client costs one local activity per batch.
@@ -92,7 +113,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
           if (!outcome.ok) return batch[i].fail(ApplicationFailure.create({ type: outcome.type, message: outcome.message, nonRetryable: true }));
           const recorded = outcome.assignments;
           // A request asked again (of a later run, or after a failed task) answers its first outcome: the rows may be newer.
-          if (recorded.some((r) => r.replayed)) changed = true;
+          if (recorded.some((r) => r.replayed)) stale.add('assignments');
           else clocks = withClocks(clocks, recorded.map((r) => ({ agentId: r.agentId, agentPk: r.expiry.agentPk, dtUntil: r.dtUntil })));
           batch[i].answer({
             client: input.clientId,
@@ -107,10 +128,21 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
     }
   };
 
-  setHandler(assignmentChangedSignal, () => {
-    changed = true;
+  // An assignment that ended may have ended a first-response clock the run holds.
+  setHandler(assignmentChangedSignal, () => markStale(responses.length > 0 ? ['assignments', 'firstResponses'] : ['assignments']));
+  setHandler(clocksChangedSignal, (kinds) => markStale(kinds ?? []));
+  setHandler(clientRunStateQuery, () => ({
+    assignments: clocks,
+    firstResponses: responses.map(({ decisionId, dueAt }) => ({ decisionId, dueAt })),
+    rotations: rotationClocksOf(rotations),
+    nextWakeAt,
+  }));
+  setHandler(applyRotationUpdate, async ({ rotationKey, version }) => {
+    const answer = rotationSteps.answerFor(rotationKey, version);
+    stale.add('rotations');
+    await condition(() => answer() !== undefined);
+    return answer()!;
   });
-  setHandler(clientRunStateQuery, () => ({ assignments: clocks, nextWakeAt }));
   setHandler(
     assignUpdate,
     (update) =>
@@ -127,11 +159,8 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   const show = () => {
     const agents = clocks.map((c) => c.agentId);
     const earliest = clocks[0]?.dtUntil;
-    setCurrentDetails(
-      clocks.length === 0
-        ? `Client ${input.clientId}: no active assignment`
-        : `Client ${input.clientId}: ${clocks.map((c) => `${c.agentId} until ${c.dtUntil}`).join(', ')}; next wake-up ${nextWakeAt}`,
-    );
+    const held = [...clocks.map((c) => `${c.agentId} until ${c.dtUntil}`), ...describeFirstResponses(responses), ...describeRotations(rotations)];
+    setCurrentDetails(held.length === 0 ? `Client ${input.clientId}: no clock` : `Client ${input.clientId}: ${held.join(', ')}; next wake-up ${nextWakeAt}`);
     const attributes = JSON.stringify([agents, earliest]);
     if (attributes === shown) return;
     shown = attributes;
@@ -140,33 +169,67 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       { key: ASSIGNMENT_DT_UNTIL, value: earliest ? new Date(earliest) : null },
     ] as Parameters<typeof upsertSearchAttributes>[0]);
   };
+  const changedOrRearmed = () => stale.size > 0 || rearm;
 
   for (;;) {
-    if (changed) {
-      changed = false;
+    if (stale.has('rotations')) {
+      stale.delete('rotations');
+      const seq = rotationSteps.begin();
+      // First in the loop, so the step runs as close to the run's clock as it can (a step that runs later than
+      // a whole period after it records that period as missed); it never runs behind it.
+      const stepped = await advanceClientRotations({ clientPk: input.clientPk, asOf: new Date().toISOString() });
+      rotationSteps.end(seq, stepped);
+      rotations = rotationWakes(stepped, Date.now());
+      // A period handed out (or run on) is an assignment of the client: its clock is re-read.
+      if (stepped.length > 0) stale.add('assignments');
+      continue;
+    }
+    if (stale.has('assignments')) {
+      stale.delete('assignments');
       const seen = revision;
       const loaded = await loadClientClocks({ clientPk: input.clientPk });
       // An update recorded rows meanwhile: this read may predate them.
-      if (revision !== seen) changed = true;
+      if (revision !== seen) stale.add('assignments');
       else clocks = loaded;
       continue;
     }
+    if (stale.has('firstResponses')) {
+      stale.delete('firstResponses');
+      const due = responses.some((r) => r.wakeAt <= Date.now());
+      const stepped = await stepFirstResponses({ clientPk: input.clientPk });
+      responses = firstResponseWakes(stepped.clocks, Date.now());
+      // A due clock may have moved its client (even in a step that failed after its commit): the assignments changed.
+      if (stepped.reassigned || due) stale.add('assignments');
+      continue;
+    }
     rearm = false;
+    // At a boundary the rotation steps before the expiry: it hands out the next period from the boundary, or runs the same agent's on.
+    if (rotations.some((r) => r.wakeAt <= Date.now())) {
+      stale.add('rotations');
+      continue;
+    }
     if (clocks.length > 0 && Date.parse(clocks[0].dtUntil) <= Date.now()) {
       const seen = revision;
       const left = await expireDueAssignments({ clientPk: input.clientPk });
-      if (revision !== seen) changed = true;
+      if (revision !== seen) stale.add('assignments');
       else clocks = left;
+      // An expiry ends the first-response clock of its decision.
+      if (responses.length > 0) stale.add('firstResponses');
       // Still due: the database's clock is behind the worker's.
-      if (clocks.length > 0 && Date.parse(clocks[0].dtUntil) <= Date.now()) await condition(() => changed, MIN_RECHECK_MS);
+      if (clocks.length > 0 && Date.parse(clocks[0].dtUntil) <= Date.now()) await condition(() => stale.has('assignments'), MIN_RECHECK_MS);
       continue;
     }
-    if (clocks.length === 0) {
+    if (responses.some((r) => r.wakeAt <= Date.now())) {
+      stale.add('firstResponses');
+      continue;
+    }
+    const next = earliestClock(clocks, responses, rotations);
+    if (!next) {
       nextWakeAt = null;
       show();
       // A request or a change that arrives meanwhile is answered first; a new run would not know it.
-      await condition(() => allHandlersFinished() || changed || rearm);
-      if (changed || rearm || !allHandlersFinished()) continue;
+      await condition(() => allHandlersFinished() || changedOrRearmed());
+      if (changedOrRearmed() || !allHandlersFinished()) continue;
       return { outcome: 'idle' };
     }
     if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit) {
@@ -174,13 +237,23 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       // The next run re-reads the rows: it carries nothing but the client's keys.
       await continueAsNew<typeof clientOwnership>(input);
     }
-    const { sleepMs, reachesDeadline } = nextSleepMs(Date.parse(clocks[0].dtUntil), Date.now(), jitterMs);
+    const { sleepMs, reachesDeadline } = nextSleepMs(next.at, Date.now(), jitterMs);
     nextWakeAt = new Date(Date.now() + sleepMs).toISOString();
     show();
-    const summary = reachesDeadline ? `Expire ${clocks[0].agentId} at dt_until ${clocks[0].dtUntil}` : `Wait one chunk, until ${nextWakeAt}`;
+    const summary = reachesDeadline ? next.summary : `Wait one chunk, until ${nextWakeAt}`;
     // At the end of a chunk short of the deadline the loop simply sleeps again.
-    await condition(() => changed || rearm, sleepMs, { summary });
+    await condition(changedOrRearmed, sleepMs, { summary });
   }
+}
+
+/** The clock the run's timer is set for: the earliest of every kind; none when the client holds none. */
+function earliestClock(clocks: AssignmentClock[], responses: FirstResponseWake[], rotations: RotationWake[]): { at: number; summary: string } | null {
+  const candidates = [
+    ...clocks.slice(0, 1).map((c) => ({ at: Date.parse(c.dtUntil), summary: `Expire ${c.agentId} at dt_until ${c.dtUntil}` })),
+    ...responses.map((r) => ({ at: r.wakeAt, summary: r.dueAt ? `First response of decision ${r.decisionId} due at ${r.dueAt}` : `Decision ${r.decisionId}: owner has no working time ahead` })),
+    ...rotations.map((r) => ({ at: r.wakeAt, summary: `Rotation's next period at ${r.nextChangeAt}` })),
+  ];
+  return candidates.reduce<{ at: number; summary: string } | null>((earliest, c) => (!earliest || c.at < earliest.at ? c : earliest), null);
 }
 
 /** `clocks` with `recorded` in place of the same agents' clocks, earliest first. */

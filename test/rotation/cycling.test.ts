@@ -1,5 +1,5 @@
 import { Worker } from '@temporalio/worker';
-import { rotationStateQuery, rotationWorkflowId, type ClientRunState } from '../../src/domain';
+import { clientWorkflowId, describeRotationStep, type ClientRunState } from '../../src/domain';
 import { eventually } from '../support/helpers';
 import { temporalTextOf } from '../support/history';
 import { clientInRotation, plusMs, rotationAssignments, sleep, startRotationStack } from '../support/rotation';
@@ -59,39 +59,33 @@ test('agents take the periods in order, cycling, each assignment ending exactly 
   expect(view.body.current).toMatchObject({ agent: agents[k % 3], position: (k % 3) + 1, until: view.body.next_change_at });
   expect(view.body.next).toMatchObject({ agent: agents[(k + 1) % 3], position: ((k + 1) % 3) + 1, from: view.body.next_change_at });
 
-  // One run per period, each replaying on today's workflow code (see "Changing workflow code").
-  const runs = await eventually(async () => {
-    const listed: string[] = [];
-    for await (const run of stack.temporal.workflow.list({ query: `WorkflowId = '${put.body.workflow_id}'` })) listed.push(run.runId);
-    return listed.length >= 3 ? listed : undefined;
-  });
+  // The client's run held every boundary; its history replays on today's workflow code (see "Changing workflow code").
   const bundle = { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } };
-  for (const runId of runs.slice(-3)) {
-    await Worker.runReplayHistory(bundle, await stack.temporal.workflow.getHandle(put.body.workflow_id, runId).fetchHistory(), put.body.workflow_id);
-  }
+  await Worker.runReplayHistory(bundle, await stack.temporal.workflow.getHandle(put.body.workflow_id).fetchHistory(), put.body.workflow_id);
 
   await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
 });
 
-test('the workflow is one per (client, user), named by internal keys, and names the current and next agent like the assignments do', async () => {
+test('the clock is the client\'s run, named by ids, and names the current and next agent like the assignments do', async () => {
   const { clientId, agents, put } = await clientInRotation(stack, token, 2, { period: '1m', ds_notes: 'Call Ada on +1 415 555 0199' });
   expect(put.status).toBe(201);
   const client = await stack.prisma.client.findFirstOrThrow({ where: { business: stack.business, id: clientId } });
   const row = await stack.prisma.rotation.findFirstOrThrow({ where: { clientPk: client.pk } });
-  const workflowId = rotationWorkflowId({ business: stack.business, clientPk: client.pk, rotationKey: row.key });
+  const workflowId = clientWorkflowId({ business: stack.business, clientId, clientPk: client.pk });
   expect(put.body.workflow_id).toBe(workflowId);
-  expect(workflowId).toMatch(/^rotation\/[^/]+\/[0-9a-f-]{36}\/[0-9a-f-]{36}$/);
+  expect(workflowId).toMatch(/^client\/[^/]+\/[^/]+\/[0-9a-f-]{36}$/);
 
   const handle = stack.temporal.workflow.getHandle(workflowId);
   const described = await handle.describe();
   expect(described.status.name).toBe('RUNNING');
-  expect(await handle.query(rotationStateQuery)).toMatchObject({ state: 'active', current: { agent: agents[0], position: 1, of: 2 }, next: { agent: agents[1], position: 2, of: 2 } });
-  // What the UI shows of a run beside its summary.
-  const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
-  // Agent ids are the business's own keys: the assignments' workflow ids and AgentId search attribute carry them too.
-  expect(metadata.currentDetails).toBe(
-    `Rotation: ${agents[0]} (agent 1 of 2) until ${(await handle.query(rotationStateQuery))!.current!.until}; next change at ${(await handle.query(rotationStateQuery))!.nextChangeAt} to ${agents[1]} (agent 2 of 2)`,
-  );
+  const [rotation] = (await handle.query<ClientRunState>('state')).rotations;
+  expect(rotation).toMatchObject({ rotationKey: row.key, state: 'active', current: { agent: agents[0], position: 1, of: 2 }, next: { agent: agents[1], position: 2, of: 2 } });
+  expect(describeRotationStep(rotation)).toBe(`Rotation: ${agents[0]} (agent 1 of 2) until ${rotation.current!.until}; next change at ${rotation.nextChangeAt} to ${agents[1]} (agent 2 of 2)`);
+  // What the UI shows of a run beside its summary. Agent ids are the business's own keys: the assignments' workflow ids and AgentIds search attribute carry them too.
+  const metadata = await eventually(async () => {
+    const shown = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    return String(shown.currentDetails).includes(describeRotationStep(rotation)) ? shown : undefined;
+  });
   const inTemporal = [await temporalTextOf(stack.temporal, workflowId), metadata.currentDetails].join('\n');
   for (const secret of ['rota-lead', 'example.com', 'Call Ada', '415 555 0199']) expect(inTemporal).not.toContain(secret);
 
@@ -112,14 +106,16 @@ test('DELETE stops the rotation: the period in progress runs to its dt_until, an
   expect(stopped.body.stopped_by).toEqual({ actor: 'user', reason: 'api' });
   expect(put.body.stopped_by).toBeNull();
 
+  // The client's run drops the rotation's clock; it keeps the assignment's.
   const handle = stack.temporal.workflow.getHandle(put.body.workflow_id);
-  await expect(handle.result()).resolves.toEqual({ outcome: 'stopped' });
+  await eventually(async () => ((await handle.query<ClientRunState>('state')).rotations.length === 0 ? true : undefined));
   const [inProgress] = await rotationAssignments(stack, token, clientId);
   expect(inProgress).toMatchObject({ agent: agents[0], status: 'active', dt_until: put.body.current.until });
 
   await sleep(Date.parse(put.body.current.until) - Date.now() + 2500);
   const after = await rotationAssignments(stack, token, clientId);
   expect(after).toEqual([expect.objectContaining({ agent: agents[0], status: 'expired', dt_until: put.body.current.until })]);
+  await expect(handle.result()).resolves.toEqual({ outcome: 'idle' });
   const view = await stack.api('GET', `/clients/${clientId}/rotation`, { token });
   expect(view.body).toMatchObject({ status: 'stopped', current: null, next: null });
 

@@ -3,7 +3,7 @@ import { eventually } from '../support/helpers';
 import { clientInRotation, plusMs, rotationAssignments, startRotationStack } from '../support/rotation';
 import { uniqueName, type TestStack } from '../support/stack';
 
-/* What the Temporal UI's buttons do to a rotation's workflow. */
+/* What the Temporal UI's buttons on the client's run, which holds the rotation's clock, do to the rotation. */
 
 let stack: TestStack;
 let token: string;
@@ -34,7 +34,7 @@ test('after a Terminate, the reconciler gives an active rotation its workflow ba
   await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
 });
 
-test('Request Cancellation stops the rotation, as stopped by an operator; the period in progress runs out', async () => {
+test('Request Cancellation stops the rotation, as stopped by an operator, and ends the period in progress with the client\'s other assignments', async () => {
   const { clientId, agents, put } = await clientInRotation(stack, token, 2, { period: '1m' });
   const handle = stack.temporal.workflow.getHandle(put.body.workflow_id);
   await handle.cancel();
@@ -46,7 +46,9 @@ test('Request Cancellation stops the rotation, as stopped by an operator; the pe
   expect(await stack.prisma.rotation.findFirstOrThrow({ where: { client: { business: stack.business, id: clientId } } })).toMatchObject({ stoppedBy: 'operator' });
   const feed = await stack.api('GET', `/events?client=${clientId}&type=rotation.*`, { token });
   expect(feed.body.events).toEqual([expect.objectContaining({ type: 'rotation.stopped', data: { ...view.body, reason: 'operator' } })]);
-  expect((await rotationAssignments(stack, token, clientId)).map((p) => p.status)).toEqual(['active']);
+  expect((await rotationAssignments(stack, token, clientId)).map((p) => p.status)).toEqual(['unassigned']);
+  const unassigned = await stack.api('GET', `/events?client=${clientId}&type=assignment.unassigned`, { token });
+  expect(unassigned.body.events.map((e: any) => [e.data.agent, e.data.reason])).toEqual([[agents[0], 'operator']]);
   expect(await reconcile()).toMatchObject({ rotationsRestarted: 0 });
 
   // A PUT sets it going again under the same workflow id.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expectProblem, eventually } from '../support/helpers';
-import { firstResponseWorkflowId, RECONCILE_WORKFLOW, type ReconcileResult } from '../../src/domain';
+import { clientWorkflowId, RECONCILE_WORKFLOW, type ClientRunState, type ReconcileResult } from '../../src/domain';
 import { startTestStack, uniqueName, type TestStack } from '../support/stack';
 
 /*
@@ -23,6 +23,12 @@ async function setUp(agents: string[], policy: Record<string, unknown>) {
   expect(put.status).toBe(200);
   expect((await stack.api('POST', '/clients', { token, body: { _id: 'c1', phone: '+14155550101' } })).status).toBe(201);
   return token;
+}
+
+/** The client's run, which holds the decision's first-response clock. */
+async function clientRunOf(decisionId: string) {
+  const { clientPk } = await stack.prisma.routingDecision.findUniqueOrThrow({ where: { id: decisionId } });
+  return stack.temporal.workflow.getHandle(clientWorkflowId({ business: stack.business, clientId: 'c1', clientPk }));
 }
 
 const decision = async (token: string, id: string) => (await stack.api('GET', `/routing-decisions/${id}`, { token })).body;
@@ -81,7 +87,7 @@ test('with working_hours the clock runs only inside the owner\'s hours: an owner
   expect((await stack.api('PATCH', '/agents/a1', { token, body: { timezone: 'UTC', working_hours: { [weekday]: [['03:00', '03:01']] } } })).status).toBe(200);
 
   // The run sleeps until the shift's start plus the clock's 3 s: no working time has passed since.
-  const handle = stack.temporal.workflow.getHandle(firstResponseWorkflowId({ business: stack.business, decisionId: routed.body.decision_id }));
+  const handle = await clientRunOf(routed.body.decision_id);
   const due = new Date(day.getTime() + 3_000).toISOString();
   await eventually(async () => String((await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails).includes(`must answer by ${due}`), 15_000, 200);
   // Well past the 3 s the clock would have run on a wall clock.
@@ -89,6 +95,7 @@ test('with working_hours the clock runs only inside the owner\'s hours: an owner
   expect(await decision(token, routed.body.decision_id)).toMatchObject({ agent: 'a1', reassignments: 0, escalated_at: null });
   expect((await assignments(token)).map((a) => [a.agent, a.status])).toEqual([['a1', 'active']]);
   expect((await handle.describe()).status.name).toBe('RUNNING');
+  expect((await handle.query<ClientRunState>('state')).firstResponses).toEqual([{ decisionId: routed.body.decision_id, dueAt: due }]);
 });
 
 test('a message naming the owner answers: the client is not reassigned', async () => {
@@ -141,8 +148,8 @@ test('a client the queue assigns gets the clock too', async () => {
 test('a clock an operator terminated is given back by the reconciler; an answered one is not', async () => {
   const token = await setUp(['a1', 'a2'], { first_response_within: 'PT1H' });
   const id = (await stack.api('POST', '/clients/c1/route', { token, body: { policy: 'sales' } })).body.decision_id;
-  const handle = stack.temporal.workflow.getHandle(firstResponseWorkflowId({ business: stack.business, decisionId: id }));
-  await eventually(async () => (await handle.describe()).status.name === 'RUNNING');
+  const handle = await clientRunOf(id);
+  await eventually(async () => (await handle.query<ClientRunState>('state')).firstResponses.length === 1);
   await handle.terminate('operator test');
   const reconcile = (): Promise<ReconcileResult> =>
     stack.temporal.workflow.execute(RECONCILE_WORKFLOW, { taskQueue: stack.taskQueue, workflowId: uniqueName('reconcile'), args: [{ graceMs: 0, business: stack.business }] });
@@ -150,7 +157,9 @@ test('a clock an operator terminated is given back by the reconciler; an answere
   expect((await handle.describe()).status.name).toBe('RUNNING');
   expect(await reconcile()).toMatchObject({ firstResponseClocksRestarted: 0 });
 
+  await eventually(async () => (await handle.query<ClientRunState>('state')).firstResponses[0]?.decisionId === id);
+
   await stack.api('POST', `/routing-decisions/${id}/accept`, { token });
-  await eventually(async () => (await handle.describe()).status.name === 'COMPLETED');
+  await eventually(async () => (await handle.query<ClientRunState>('state')).firstResponses.length === 0);
   expect(await reconcile()).toMatchObject({ firstResponseClocksRestarted: 0 });
 });

@@ -10,7 +10,7 @@ export function rotationRouter(deps: RotationRoutesDeps): Router {
   const router = Router({ mergeParams: true });
 
   router.put('/clients/:clientId/rotation', async (req, res) => {
-    const { created, view } = await putRotationRequest(deps, scopeOf(req), req.params.clientId, req.body, String(req.id));
+    const { created, view } = await putRotationRequest(deps, scopeOf(req), req.params.clientId, req.body);
     res.status(created ? 201 : 200).json(view);
   });
 

@@ -40,5 +40,5 @@ export async function deleteAgent(deps: DeleteAgentDeps, scope: Scope, agentId: 
     return { assignments, rotations };
   });
   await afterAssignmentsEnded(deps, scope, assignments.map((a) => ({ business: a.client.business, clientId: a.client.id, workflowId: a.workflowId })), 'agent_deleted');
-  for (const r of rotations) await wakeRotation(deps.temporal, { business: r.business, clientPk: r.clientPk, rotationKey: r.key }, deps.log);
+  for (const r of rotations) await wakeRotation(deps.temporal, r, deps.log);
 }

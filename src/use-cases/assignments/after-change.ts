@@ -32,13 +32,14 @@ export interface StartedAssignment {
 }
 
 /**
- * Its expiry clock starts (or the running one re-reads the row), and a routing decision's
- * first-response clock starts. Throws when Temporal refused, so an activity retries; a request's
- * caller may go on (the row is the truth, and the reconciler restores a clock a failure left missing).
+ * Its client's run, which holds its expiry clock, re-reads the client's assignments (started if none is
+ * open) and, for a routing decision that runs a first-response clock, its open decisions: one signal.
+ * Throws when Temporal refused, so an activity retries; a request's caller may go on (the row is the
+ * truth, and the reconciler restores a clock a failure left missing).
  */
 export async function afterAssignmentStarted(deps: AfterChangeDeps, started: StartedAssignment): Promise<void> {
-  await startOrWakeExpiry(deps.temporal, deps.taskQueue, started.workflowId, started.expiry);
-  if (started.firstResponse) await startFirstResponseClock(deps.temporal, deps.taskQueue, started.firstResponse);
+  if (started.firstResponse) await startFirstResponseClock(deps.temporal, deps.taskQueue, started.expiry);
+  else await startOrWakeExpiry(deps.temporal, deps.taskQueue, started.workflowId, started.expiry);
 }
 
 /** A routing queue decided a waiting client (assigned it, or found it held): a CRM lead waiting for that looks now. */

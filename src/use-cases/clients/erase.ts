@@ -59,7 +59,7 @@ export async function eraseClient(deps: EraseClientDeps, scope: Scope, clientId:
     return { assignments, rotations };
   });
   await afterAssignmentsEnded(deps, scope, assignments.map((a) => ({ business: a.client.business, clientId: a.client.id, workflowId: a.workflowId })), 'client_deleted');
-  for (const r of rotations) await wakeRotation(deps.temporal, { business: r.business, clientPk: r.clientPk, rotationKey: r.key }, deps.log);
+  for (const r of rotations) await wakeRotation(deps.temporal, r, deps.log);
   // A send that found the client just before it was erased may have stored its message since.
   if (await cancelScheduled(deps, client.pk)) {
     await withEvents(deps.prisma, async (tx) => eraseMessagesAndEvents(tx, client.pk, [...phones, ...(await phonesOfMessages(tx, client.pk))]));

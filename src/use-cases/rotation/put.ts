@@ -1,9 +1,8 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Prisma } from '../../db/prisma';
 import { findRotation } from '../../db/rotations';
-import { refuseWhileKnownDown, startWithinBudget } from '../../starters/availability';
-import { rotationApplied, startOrWakeRotation } from '../../starters/rotation-workflow';
-import { withTimeout } from '../../timeout';
+import { refuseWhileKnownDown } from '../../starters/availability';
+import { applyRotation } from '../../starters/rotation-workflow';
 import { afterAssignmentStarted } from '../assignments/after-change';
 import { Invalid, NotFound } from '../errors';
 import type { Scope } from '../../db/scope';
@@ -12,7 +11,7 @@ import { parseRotationRequest } from './request';
 import { putRotation } from './store';
 import { rotationView } from '../../views/rotation';
 
-/** How long a PUT waits for the workflow to apply the rotation, so its answer shows the period handed out. */
+/** How long a PUT waits for the client's run to apply the rotation, so its answer shows the period handed out. */
 export const DEFAULT_ROTATION_APPLY_WAIT_MS = 5_000;
 
 export interface RotationDeps {
@@ -27,11 +26,11 @@ export interface RotationDeps {
 
 /**
  * Sets or replaces the client's rotation: the body's checks, the client (404), each agent in order
- * (400 `Agent {id} not found or not authorized`), then the row, then its workflow. The answer waits
- * a few seconds for the workflow to hand out what is due now; without a worker it shows the rotation
- * as stored, which the workflow applies when one runs.
+ * (400 `Agent {id} not found or not authorized`), then the row, then its clock, the client's run
+ * (Update-with-Start). The answer waits a few seconds for the run to hand out what is due now; without a
+ * worker it shows the rotation as stored, which the run applies when one runs.
  */
-export async function putRotationRequest(deps: RotationDeps, scope: Scope, clientId: string, body: unknown, requestId?: string) {
+export async function putRotationRequest(deps: RotationDeps, scope: Scope, clientId: string, body: unknown) {
   const request = parseRotationRequest(body, { minPeriodMs: deps.rotationMinPeriodMs });
   if (!RESOURCE_ID_PATTERN.test(clientId)) throw new NotFound('Client not found');
   refuseWhileKnownDown(deps.temporal);
@@ -43,14 +42,8 @@ export async function putRotationRequest(deps: RotationDeps, scope: Scope, clien
   // The assignment cut short by "apply now" expires at its new end once its clock re-reads the row;
   // one that missed it reads the row at its next wake-up, or the reconciler restarts it.
   if (stored.cut) await afterAssignmentStarted(deps, stored.cut).catch((error: unknown) => deps.log?.(error));
-  const ref = { business: scope.business, clientPk: rotation.clientPk, rotationKey: rotation.key, clientId: rotation.client.id };
-  const handle = await startWithinBudget(deps.temporal, () => startOrWakeRotation(deps.temporal, deps.taskQueue, ref, requestId));
-  const waitMs = deps.rotationApplyWaitMs ?? DEFAULT_ROTATION_APPLY_WAIT_MS;
-  try {
-    await withTimeout(rotationApplied(handle, rotation.version), waitMs);
-  } catch {
-    // No worker within the wait, or the run ended meanwhile: the row is stored, and the answer says so.
-  }
+  // No worker within the wait: the row is stored, and the answer says so.
+  await applyRotation(deps.temporal, deps.taskQueue, rotation, deps.rotationApplyWaitMs ?? DEFAULT_ROTATION_APPLY_WAIT_MS);
   const latest = (await findRotation(deps.prisma, rotation.clientPk, scope.ownerId)) ?? rotation;
   return { created: stored.created, view: rotationView(latest) };
 }

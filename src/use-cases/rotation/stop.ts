@@ -13,7 +13,7 @@ export async function stopRotationRequest(deps: RotationDeps, scope: Scope, clie
   if (stopped.outcome === 'clientNotFound') throw new NotFound('Client not found');
   if (stopped.outcome === 'notActive') throw new NotFound('No active rotation on this client');
   const { rotation } = stopped;
-  // Stopped is the answer; a workflow that missed the signal stops at its next boundary, where it reads the row.
-  await wakeRotation(deps.temporal, { business: rotation.business, clientPk: rotation.clientPk, rotationKey: rotation.key }, deps.log);
+  // Stopped is the answer; a run that missed the signal stops at its next boundary, where it reads the row.
+  await wakeRotation(deps.temporal, rotation, deps.log);
   return rotationView(rotation);
 }

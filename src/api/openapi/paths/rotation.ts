@@ -23,7 +23,7 @@ const EXAMPLE = {
   stopped_at: null,
   stopped_by: null,
   version: 1,
-  workflow_id: 'rotation/acme/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44/0f2b8a9c-7d41-4e0b-9a3e-2c5d6e7f8a90',
+  workflow_id: 'client/acme/c1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
 };
 
 const VALIDATION_EXAMPLES = {
@@ -143,8 +143,10 @@ export const rotationApi: ApiPart = {
         version: { type: 'integer', minimum: 1, description: 'Raised by every change.' },
         workflow_id: {
           type: 'string',
-          pattern: '^rotation/',
-          description: 'The rotation\'s Temporal workflow: `rotation/{business}/{client key}/{rotation key}`, internal keys only.',
+          pattern: '^(client|rotation)/',
+          description:
+            'The Temporal workflow that holds the rotation\'s clock: the client\'s run, `client/{business}/{client id}/{client key}` (one per client), ' +
+            'or, until that run takes it over, a per-rotation run of an older build, `rotation/{business}/{client key}/{rotation key}`. Ids and keys only.',
         },
       },
     },
