@@ -221,7 +221,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
           const client = { business: row.business, clientId: row.client.id, clientPk: row.clientPk };
           const workflowId = row.workflowId ?? clientWorkflowId(client);
           if (restartedClients.has(row.clientPk)) {
-            if (!row.workflowId) result.rotationsRestarted++;
+            if (!runningRotations.has(workflowId)) result.rotationsRestarted++;
             continue;
           }
           if (runningRotations.has(workflowId)) continue;
@@ -238,15 +238,15 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
 
       // A routed client whose first-response clock has no run: the client's run was terminated, or never
       // started (Temporal unreachable just after the route's commit), or an older build's per-decision run
-      // was. The client's run is started (or told), and takes the clock over. A client whose run this pass
-      // started already counts once more here: its clock had no run either.
+      // was. The client's run is started (or told), and takes the clock over. A clock of a client whose run
+      // this pass started already counts here too when its holder was not running: the new run takes it.
       const runningClocks = new Set([...runningExpiries, ...(await runningIds(temporal, FIRST_RESPONSE_WORKFLOW))]);
       for await (const rows of keyPages((after) => openDecisionsBefore(prisma, { before, business }, after, PAGE), (row) => row.id)) {
         result.firstResponseClocksChecked += rows.length;
         for (const row of rows) {
           const holder = row.clockWorkflowId ?? clientWorkflowId(row);
           if (restartedClients.has(row.clientPk)) {
-            if (!row.clockWorkflowId) result.firstResponseClocksRestarted++;
+            if (!runningClocks.has(holder)) result.firstResponseClocksRestarted++;
             continue;
           }
           if (runningClocks.has(holder)) continue;

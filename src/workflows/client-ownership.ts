@@ -214,6 +214,18 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       else if (changed) stale.add('assignments');
       continue;
     }
+    if (stale.has('rotations')) {
+      stale.delete('rotations');
+      const seq = rotationSteps.begin();
+      // First in the loop, so the step runs as close to the run's clock as it can (a step that runs later than
+      // a whole period after it records that period as missed); it never runs behind it.
+      const stepped = await advanceClientRotations({ clientPk: input.clientPk, asOf: new Date().toISOString() });
+      rotationSteps.end(seq, stepped);
+      rotations = rotationWakes(stepped, Date.now());
+      // A period handed out (or run on) is an assignment of the client: its clock is re-read.
+      if (stepped.length > 0) assignmentsChanged();
+      continue;
+    }
     if (stale.has('assignments')) {
       // A batch being recorded reads them after its commit: no second read beside it.
       if (recording) {
@@ -236,18 +248,12 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       if (stepped.reassigned || due) assignmentsChanged();
       continue;
     }
-    if (stale.has('rotations')) {
-      stale.delete('rotations');
-      const seq = rotationSteps.begin();
-      // The step never runs behind the run's clock: a period due by it is handed out from its boundary.
-      const stepped = await advanceClientRotations({ clientPk: input.clientPk, asOf: new Date().toISOString() });
-      rotationSteps.end(seq, stepped);
-      rotations = rotationWakes(stepped, Date.now());
-      // A period handed out (or run on) is an assignment of the client: its clock is re-read.
-      if (stepped.length > 0) assignmentsChanged();
+    rearm = false;
+    // At a boundary the rotation steps before the expiry: it hands out the next period from the boundary, or runs the same agent's on.
+    if (rotations.some((r) => r.wakeAt <= Date.now())) {
+      stale.add('rotations');
       continue;
     }
-    rearm = false;
     if (clocks.length > 0 && Date.parse(clocks[0].dtUntil) <= Date.now()) {
       const seen = revision;
       const left = await expireDueAssignments({ clientPk: input.clientPk });
@@ -262,10 +268,6 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
     }
     if (responses.some((r) => r.wakeAt <= Date.now())) {
       stale.add('firstResponses');
-      continue;
-    }
-    if (rotations.some((r) => r.wakeAt <= Date.now())) {
-      stale.add('rotations');
       continue;
     }
     const next = earliestClock(clocks, responses, rotations);

@@ -11,7 +11,8 @@ import { clientOwnership } from './client-ownership';
 import { processCrmLead } from './process-crm-lead';
 
 export { clientOwnership };
-// The per-request and per-pair runs of an older build: still registered, for the runs in flight when a worker is upgraded.
+// The per-request, per-pair, per-decision and per-rotation runs of an older build (assignAgents, assignmentExpiry,
+// routingFirstResponse, rotation): still registered, for the runs in flight when a worker is upgraded.
 export { assignAgents };
 export { assignmentExpiry };
 export * from './send-message';

@@ -33,6 +33,8 @@ const { advanceRotation, stopRotationByOperator } = proxyLocalActivities<ReturnT
  * the periods that are due and says when the next one starts; the run sleeps until then and continues
  * as new at each boundary. A signal (DELETE) or an update (PUT, which waits for the answer) makes it
  * step at once. An operator's "Request Cancellation" in the Temporal UI stops the rotation.
+ * An older build's shape: no longer started (the client's run holds the boundaries), kept for the runs in
+ * flight at an upgrade; its step acts only on a rotation still its own, and it ends once taken over.
  */
 export async function rotation(input: RotationInput): Promise<RotationResult> {
   try {

@@ -16,6 +16,8 @@ const NO_HOURS_RECHECK_MS = 60 * 60 * 1000;
  * The first-response clock of one routing decision; PostgreSQL holds when the owner got the client and
  * whether it answered. The run sleeps until the deadline (a durable timer), then the activity reassigns
  * or escalates, and the clock starts again for the new owner. An answer's signal ends it early.
+ * An older build's shape: no longer started (the client's run holds the clocks), kept for the runs in
+ * flight at an upgrade; its step acts only on a decision still its own, and it ends once taken over.
  */
 export async function routingFirstResponse(input: FirstResponseInput): Promise<{ outcome: 'answered' | 'escalated' | 'ended' }> {
   let answered = false;

@@ -149,3 +149,81 @@ test.each<Button>(['terminate', 'reset'])('%s of a client\'s run: the rows stay,
   // No further pass restarts anything.
   expect(await reconcilePass(stack, business, true)).toMatchObject({ assignmentsChecked: 1, assignmentsRestarted: 0 });
 });
+
+/** A client whose run holds every kind of clock: a routed assignment and its first-response clock, and a rotation's period. */
+async function clientRunHoldingEveryKind() {
+  const business = uniqueName('ops');
+  const api = tenantApi(stack, token, business);
+  expect((await api('POST', '/clients', { _id: 'c1' })).status).toBe(201);
+  for (const agent of ['a1', 'r1', 'r2']) expect((await api('POST', '/agents', { _id: agent })).status).toBe(201);
+  expect((await api('PUT', '/teams/sales', { members: [{ agent: 'a1' }] })).status).toBe(200);
+  expect((await api('PUT', '/routing-policies/sales', { team: 'sales', first_response_within: 'PT1H' })).status).toBe(200);
+  const routed = await api('POST', '/clients/c1/route', { policy: 'sales' });
+  expect(routed.body).toMatchObject({ status: 'assigned', agent: 'a1' });
+  const put = await api('PUT', '/clients/c1/rotation', { agents: ['r1', 'r2'], period: '1h' });
+  expect(put.status).toBe(201);
+  const workflowId: string = put.body.workflow_id;
+  const shown = await eventually(async () => {
+    const run = await runAsShown(stack, workflowId);
+    return run.state.assignments.length === 2 && run.state.firstResponses.length === 1 && run.state.rotations.length === 1 ? run : undefined;
+  });
+  return { business, api, workflowId, runId: shown.runId, decisionId: routed.body.decision_id as string };
+}
+
+const rotationOf = async (api: ReturnType<typeof tenantApi>) => (await api('GET', '/clients/c1/rotation')).body;
+
+test('cancel of a client\'s run holding every kind: its rotation stops (operator), its assignments end (operator), the first-response clock ends with its assignment, nobody is reassigned', async () => {
+  const { business, api, workflowId, runId, decisionId } = await clientRunHoldingEveryKind();
+  await press('cancel', workflowId, runId);
+  await eventually(async () => ((await rows(api)).every((r) => r.status === 'unassigned') ? true : undefined));
+  expect(await rotationOf(api)).toMatchObject({ status: 'stopped', stopped_by: { actor: 'operator', reason: 'operator' } });
+  const unassigned = await feed(api, 'type=assignment.unassigned');
+  expect(unassigned.map((e) => [e.data.agent, e.data.reason]).sort()).toEqual([
+    ['a1', 'operator'],
+    ['r1', 'operator'],
+  ]);
+  expect((await api('GET', `/routing-decisions/${decisionId}`)).body).toMatchObject({ agent: 'a1', reassignments: 0, escalated_at: null });
+  expect((await feed(api, 'type=routing.*')).map((e) => e.type)).toEqual(['routing.assigned']);
+  expect(await reconcilePass(stack, business, true)).toMatchObject({
+    assignmentsRestarted: 0,
+    rotationsChecked: 0,
+    rotationsRestarted: 0,
+    firstResponseClocksChecked: 0,
+    firstResponseClocksRestarted: 0,
+  });
+  expect((await stack.temporal.workflow.getHandle(workflowId).describe()).status.name).toBe('CANCELLED');
+});
+
+test.each<Button>(['terminate', 'reset'])('%s of a client\'s run holding every kind: no row changes, and the run the reconciler leaves open holds the assignments, the first-response clock and the rotation again', async (button) => {
+  const { business, api, workflowId, runId, decisionId } = await clientRunHoldingEveryKind();
+  await press(button, workflowId, runId);
+  expect((await rows(api)).map((r) => [r.agent, r.status]).sort()).toEqual([
+    ['a1', 'active'],
+    ['r1', 'active'],
+  ]);
+  expect(await rotationOf(api)).toMatchObject({ status: 'active', workflow_id: workflowId });
+
+  const open = await eventually(async () => {
+    await reconcilePass(stack, business, false);
+    const described = await stack.temporal.workflow.getHandle(workflowId).describe();
+    return described.status.name === 'RUNNING' && described.runId !== runId ? described.runId : undefined;
+  });
+  const shown = await eventually(async () => {
+    const run = await runAsShown(stack, workflowId);
+    return run.state.assignments.length === 2 && run.state.firstResponses.length === 1 && run.state.rotations.length === 1 && run.details.includes('Rotation:') ? run : undefined;
+  });
+  expect(shown.runId).toBe(open);
+  expect(shown.state.firstResponses).toEqual([{ decisionId, dueAt: expect.any(String) }]);
+  expect(shown.state.rotations).toEqual([expect.objectContaining({ state: 'active', current: expect.objectContaining({ agent: 'r1' }) })]);
+  expect(shown.details).toContain(`decision ${decisionId}: the owner must answer by`);
+  expect(await reconcilePass(stack, business, true)).toMatchObject({
+    assignmentsChecked: 2,
+    assignmentsRestarted: 0,
+    rotationsChecked: 1,
+    rotationsRestarted: 0,
+    firstResponseClocksChecked: 1,
+    firstResponseClocksRestarted: 0,
+  });
+  expect((await feed(api, 'type=routing.*')).map((e) => e.type)).toEqual(['routing.assigned']);
+  expect((await api('DELETE', '/clients/c1/rotation')).status).toBe(200);
+});
