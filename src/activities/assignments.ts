@@ -1,7 +1,7 @@
 import { activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
-import { listActiveClocks, listDueAssignments, takeOverActiveRows } from '../db/assignment-clocks';
+import { listActiveClocks, listDueAssignments, takeOverActiveClocks } from '../db/assignment-clocks';
 import { endAssignmentByOperator, endClientAssignmentsByOperator, expireAssignmentIfDue, findActiveAssignment, recordAssignments, type Pair } from '../db/assignments';
 import type { Prisma } from '../db/prisma';
 import { extendIntoNextPeriod } from '../use-cases/rotation/advance';
@@ -13,6 +13,7 @@ import {
   type AssignmentClock,
   type AssignRequestOutcome,
   type AssignUpdateInput,
+  type RecordedAssignRequests,
   type RecordAssignmentsInput,
   type ExpiryCheck,
   type RecordedAssignment,
@@ -50,6 +51,13 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
     return check;
   };
 
+  /** The client's active assignments, every one of them now under the calling client's run. */
+  const takeOverClocks = async (clientPk: string): Promise<AssignmentClock[]> => {
+    const { clocks, replaced } = await takeOverActiveClocks(prisma, clientPk, callerWorkflowId());
+    await releaseReplacedRuns(replaced);
+    return clocks;
+  };
+
   /** Checks that the client and every agent are the caller's, then records all assignments or none. */
   const record = async (input: RecordAssignmentsInput): Promise<RecordedAssignment[]> => {
     const recorded = await recordAssignments(prisma, input);
@@ -79,10 +87,11 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
 
     /**
      * The client's run: the requests that queued while it recorded the last ones, each in its own
-     * transaction, in order. A request's business failure is its own; a failure that may heal (the
-     * database) fails the batch, whose retry answers the requests already recorded from their settled rows.
+     * transaction, in order, then the client's active assignments as they stand after them (the run's
+     * clocks, read once for the batch). A request's business failure is its own; a failure that may heal
+     * (the database) fails the batch, whose retry answers the requests already recorded from their settled rows.
      */
-    async recordAssignmentRequests(input: { business: string; clientId: string; requests: AssignUpdateInput[] }): Promise<AssignRequestOutcome[]> {
+    async recordAssignmentRequests(input: { business: string; clientId: string; clientPk: string; requests: AssignUpdateInput[] }): Promise<RecordedAssignRequests> {
       const outcomes: AssignRequestOutcome[] = [];
       for (const request of input.requests) {
         try {
@@ -93,7 +102,7 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
           outcomes.push({ ok: false, type: failure.type ?? 'Error', message: failure.message });
         }
       }
-      return outcomes;
+      return { outcomes, clocks: await takeOverClocks(input.clientPk) };
     },
 
     /** Starts or wakes the run that holds each recorded assignment's clock (a request workflow of an older build calls this). */
@@ -102,10 +111,7 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
     },
 
     /** The client's run: its active assignments, every one of them now under this run. */
-    async loadClientClocks(input: { clientPk: string }): Promise<AssignmentClock[]> {
-      await releaseReplacedRuns(await takeOverActiveRows(prisma, input.clientPk, callerWorkflowId()));
-      return listActiveClocks(prisma, input.clientPk);
-    },
+    loadClientClocks: (input: { clientPk: string }): Promise<AssignmentClock[]> => takeOverClocks(input.clientPk),
 
     /** The client's run: every active assignment whose date has come ends (or runs on into its rotation's next period); then the clocks left. */
     async expireDueAssignments(input: { clientPk: string }): Promise<AssignmentClock[]> {

@@ -7,17 +7,22 @@ import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { createRotationActivities } from './rotation';
 import { createRoutingActivities } from './routing';
 import { createCrmLeadActivities, type CrmLeadActivityDeps } from './crm-leads';
+import { createClientClockActivities } from './client-clocks';
 
 export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & CrmLeadActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart'>;
 
 export function createActivities(deps: ActivityDeps) {
+  const assignments = createAssignmentActivities(deps);
+  const rotations = createRotationActivities(deps);
+  const routing = createRoutingActivities(deps);
   return failOnRefusedData({
-    ...createAssignmentActivities(deps),
+    ...assignments,
     ...createMessageActivities(deps),
     ...createMessageBatchActivities(deps),
     ...createReconcileActivities(deps),
-    ...createRotationActivities(deps),
-    ...createRoutingActivities(deps),
+    ...rotations,
+    ...routing,
+    ...createClientClockActivities({ ...assignments, ...rotations, ...routing }),
     ...createWebhookActivities(deps),
     ...createCrmLeadActivities(deps),
   });

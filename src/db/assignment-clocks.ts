@@ -14,14 +14,22 @@ export async function listActiveClocks(prisma: Prisma, clientPk: string): Promis
 }
 
 /**
- * Puts every active assignment of the client under `workflowId` (the client's run) and returns the ids
- * of the runs that held them before (per-pair runs of an older build), for them to be told to re-read.
+ * The client's active assignments, earliest dt_until first, every one of them put under `workflowId` (the
+ * client's run); `replaced` names the runs that held some before (per-pair runs of an older build), for
+ * them to be told to re-read. One read when the run holds them all already.
  */
-export async function takeOverActiveRows(prisma: Prisma, clientPk: string, workflowId: string): Promise<string[]> {
-  const others = await prisma.assignment.findMany({ where: { clientPk, status: 'active', NOT: { workflowId } }, select: { id: true, workflowId: true } });
-  if (others.length === 0) return [];
-  await prisma.assignment.updateMany({ where: { id: { in: others.map((row) => row.id) }, status: 'active' }, data: { workflowId } });
-  return [...new Set(others.map((row) => row.workflowId))];
+export async function takeOverActiveClocks(prisma: Prisma, clientPk: string, workflowId: string): Promise<{ clocks: AssignmentClock[]; replaced: string[] }> {
+  const rows = await prisma.assignment.findMany({
+    where: { clientPk, status: 'active' },
+    select: { id: true, agentPk: true, dtUntil: true, workflowId: true, agent: { select: { id: true } } },
+    orderBy: [{ dtUntil: 'asc' }, { agentPk: 'asc' }],
+  });
+  const others = rows.filter((row) => row.workflowId !== workflowId);
+  if (others.length > 0) await prisma.assignment.updateMany({ where: { id: { in: others.map((row) => row.id) }, status: 'active' }, data: { workflowId } });
+  return {
+    clocks: rows.map((row) => ({ agentId: row.agent.id, agentPk: row.agentPk, dtUntil: row.dtUntil.toISOString() })),
+    replaced: [...new Set(others.map((row) => row.workflowId))],
+  };
 }
 
 /** The client's active assignments whose date has come (`now` or before). */

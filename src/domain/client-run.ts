@@ -39,6 +39,12 @@ export type AssignRequestOutcome =
   | { ok: true; assignments: RecordedAssignment[] }
   | { ok: false; type: string; message: string };
 
+/** A batch the client's run recorded: each request's outcome, and the client's active assignments read after the batch committed. */
+export interface RecordedAssignRequests {
+  outcomes: AssignRequestOutcome[];
+  clocks: AssignmentClock[];
+}
+
 export const assignUpdate = defineUpdate<AssignAgentsResult, [AssignUpdateInput]>('assign');
 
 /** One active assignment's clock in the client's run. */
@@ -70,6 +76,16 @@ export interface FirstResponseClocks {
 
 /** A rotation of the client, as its last step left it (agent ids, positions and dates). */
 export type RotationClock = RotationStep & { rotationKey: string };
+
+/**
+ * One read of several kinds of the client's clocks, in this order: its rotations stepped (when asked),
+ * its first-response clocks stepped (when asked), then its active assignments, which those steps may have changed.
+ */
+export interface ClientClocksRead {
+  rotations?: RotationClock[];
+  firstResponses?: FirstResponseClocks;
+  assignments: AssignmentClock[];
+}
 
 /** A PUT of a rotation waits until the client's run has applied this version of it. */
 export interface ApplyRotationInput {

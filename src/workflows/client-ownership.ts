@@ -24,11 +24,11 @@ import {
   clocksChangedSignal,
   type AssignAgentsResult,
   type AssignmentClock,
-  type AssignRequestOutcome,
   type AssignUpdateInput,
   type ClientRunInput,
   type ClientRunResult,
   type ClockKind,
+  type RecordedAssignRequests,
 } from '../domain';
 import { describeFirstResponses, firstResponseWakes, type FirstResponseWake } from './client-first-responses';
 import { describeRotations, rotationClocksOf, rotationWakes, RotationSteps, type RotationWake } from './client-rotations';
@@ -40,7 +40,7 @@ type Activities = ReturnType<typeof createActivities>;
 const { recordAssignmentRequests } = proxyLocalActivities<Activities>(RECORDING_STEP_OPTIONS);
 
 // The clocks: a database that is down delays an expiry, which then happens as soon as it is back.
-const { loadClientClocks, expireDueAssignments, endClientAssignmentsByOperator, stepFirstResponses, advanceClientRotations, stopClientRotationsByOperator } = proxyLocalActivities<Activities>({
+const { readClientClocks, loadClientClocks, expireDueAssignments, endClientAssignmentsByOperator, stepFirstResponses, advanceClientRotations, stopClientRotationsByOperator } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
@@ -84,10 +84,21 @@ export async function clientOwnership(input: ClientRunInput): Promise<ClientRunR
 async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   /** The kinds of rows to re-read before the run sleeps again: every kind when it starts (a new run knows nothing). */
   const stale = new Set<ClockKind>(CLOCK_KINDS);
-  const markStale = (kinds: readonly ClockKind[]) => (kinds.length === 0 ? CLOCK_KINDS : kinds).forEach((kind) => stale.add(kind));
+  const markStale = (kinds: readonly ClockKind[]) => (kinds.length === 0 ? CLOCK_KINDS : kinds).forEach((kind) => (kind === 'assignments' ? assignmentsChanged() : stale.add(kind)));
   /** An update changed `clocks` itself: the timer is set again, nothing re-read. */
   let rearm = false;
+  /** Batches of requests recorded: a read of the assignments that one outlasted is the batch's to replace. */
   let revision = 0;
+  /**
+   * Changes of the client's assignments the run learned of other than by recording them: a path's signal,
+   * or one of its own steps. A batch's read of the assignments stands only if none was counted after the
+   * batch began (one counted later may have committed after that read).
+   */
+  let assignmentChanges = 0;
+  const assignmentsChanged = () => {
+    assignmentChanges++;
+    stale.add('assignments');
+  };
   let clocks: AssignmentClock[] = [];
   let responses: FirstResponseWake[] = [];
   let rotations: RotationWake[] = [];
@@ -102,25 +113,29 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
     try {
       while (waiting.length > 0) {
         const batch = waiting.splice(0, MAX_REQUESTS_PER_STEP);
-        let outcomes: AssignRequestOutcome[];
+        const changesBefore = assignmentChanges;
+        let recorded: RecordedAssignRequests;
         try {
-          outcomes = await recordAssignmentRequests({ business: input.business, clientId: input.clientId, requests: batch.map((w) => w.update) });
+          recorded = await recordAssignmentRequests({ business: input.business, clientId: input.clientId, clientPk: input.clientPk, requests: batch.map((w) => w.update) });
         } catch (error) {
           for (const w of batch) w.fail(error);
+          // Some of the batch may have committed before it failed.
+          assignmentsChanged();
           continue;
         }
-        outcomes.forEach((outcome, i) => {
+        recorded.outcomes.forEach((outcome, i) => {
           if (!outcome.ok) return batch[i].fail(ApplicationFailure.create({ type: outcome.type, message: outcome.message, nonRetryable: true }));
-          const recorded = outcome.assignments;
-          // A request asked again (of a later run, or after a failed task) answers its first outcome: the rows may be newer.
-          if (recorded.some((r) => r.replayed)) stale.add('assignments');
-          else clocks = withClocks(clocks, recorded.map((r) => ({ agentId: r.agentId, agentPk: r.expiry.agentPk, dtUntil: r.dtUntil })));
           batch[i].answer({
             client: input.clientId,
-            assignments: recorded.map((r) => ({ agent: r.agentId, dt_until: r.dtUntil, status: 'active' as const, workflow_id: r.workflowId })),
+            assignments: outcome.assignments.map((r) => ({ agent: r.agentId, dt_until: r.dtUntil, status: 'active' as const, workflow_id: r.workflowId })),
           });
         });
+        // Read after the batch committed: the rows as they stand, a request asked again (whose answer is its first outcome) included.
+        clocks = recorded.clocks;
         revision++;
+        // A change counted since the batch began may postdate that read; the loop may have begun a read before the batch ended and dropped it since.
+        if (assignmentChanges === changesBefore) stale.delete('assignments');
+        else stale.add('assignments');
         rearm = true;
       }
     } finally {
@@ -171,7 +186,34 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   };
   const changedOrRearmed = () => stale.size > 0 || rearm;
 
+  const onlyAssignmentsStale = () => stale.size === 1 && stale.has('assignments');
+
   for (;;) {
+    if (stale.size > 1) {
+      // Several kinds (every kind when the run starts): one local activity reads them all, the assignments last.
+      const kinds = [...stale];
+      stale.clear();
+      const seen = revision;
+      const due = responses.some((r) => r.wakeAt <= Date.now());
+      const seq = kinds.includes('rotations') ? rotationSteps.begin() : 0;
+      // The step never runs behind the run's clock: a period due by it is handed out from its boundary.
+      const read = await readClientClocks({ clientPk: input.clientPk, asOf: new Date().toISOString(), kinds });
+      let changed = false;
+      if (read.rotations) {
+        rotationSteps.end(seq, read.rotations);
+        rotations = rotationWakes(read.rotations, Date.now());
+        changed = read.rotations.length > 0;
+      }
+      if (read.firstResponses) {
+        responses = firstResponseWakes(read.firstResponses.clocks, Date.now());
+        changed ||= read.firstResponses.reassigned || due;
+      }
+      if (changed) assignmentChanges++;
+      // A batch recorded meanwhile read the assignments after its commit; the steps of this read may have changed them after that.
+      if (revision === seen) clocks = read.assignments;
+      else if (changed) stale.add('assignments');
+      continue;
+    }
     if (stale.has('rotations')) {
       stale.delete('rotations');
       const seq = rotationSteps.begin();
@@ -181,16 +223,20 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       rotationSteps.end(seq, stepped);
       rotations = rotationWakes(stepped, Date.now());
       // A period handed out (or run on) is an assignment of the client: its clock is re-read.
-      if (stepped.length > 0) stale.add('assignments');
+      if (stepped.length > 0) assignmentsChanged();
       continue;
     }
     if (stale.has('assignments')) {
+      // A batch being recorded reads them after its commit: no second read beside it.
+      if (recording) {
+        await condition(() => !recording || !onlyAssignmentsStale());
+        continue;
+      }
       stale.delete('assignments');
       const seen = revision;
       const loaded = await loadClientClocks({ clientPk: input.clientPk });
-      // An update recorded rows meanwhile: this read may predate them.
-      if (revision !== seen) stale.add('assignments');
-      else clocks = loaded;
+      // Otherwise a batch recorded meanwhile read them after its commit, and asked for another read if that one may be behind.
+      if (revision === seen) clocks = loaded;
       continue;
     }
     if (stale.has('firstResponses')) {
@@ -199,7 +245,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       const stepped = await stepFirstResponses({ clientPk: input.clientPk });
       responses = firstResponseWakes(stepped.clocks, Date.now());
       // A due clock may have moved its client (even in a step that failed after its commit): the assignments changed.
-      if (stepped.reassigned || due) stale.add('assignments');
+      if (stepped.reassigned || due) assignmentsChanged();
       continue;
     }
     rearm = false;
@@ -211,6 +257,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
     if (clocks.length > 0 && Date.parse(clocks[0].dtUntil) <= Date.now()) {
       const seen = revision;
       const left = await expireDueAssignments({ clientPk: input.clientPk });
+      assignmentChanges++;
       if (revision !== seen) stale.add('assignments');
       else clocks = left;
       // An expiry ends the first-response clock of its decision.
@@ -254,10 +301,4 @@ function earliestClock(clocks: AssignmentClock[], responses: FirstResponseWake[]
     ...rotations.map((r) => ({ at: r.wakeAt, summary: `Rotation's next period at ${r.nextChangeAt}` })),
   ];
   return candidates.reduce<{ at: number; summary: string } | null>((earliest, c) => (!earliest || c.at < earliest.at ? c : earliest), null);
-}
-
-/** `clocks` with `recorded` in place of the same agents' clocks, earliest first. */
-function withClocks(clocks: AssignmentClock[], recorded: AssignmentClock[]): AssignmentClock[] {
-  const agents = new Set(recorded.map((c) => c.agentPk));
-  return [...clocks.filter((c) => !agents.has(c.agentPk)), ...recorded].sort((a, b) => Date.parse(a.dtUntil) - Date.parse(b.dtUntil) || (a.agentPk < b.agentPk ? -1 : 1));
 }
