@@ -6,9 +6,6 @@ import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config/index';
 import { DEFAULT_TOOLS_DIR } from '../../src/paths';
-import { installTemporalServer } from '../../src/stack/temporal-server-install';
-import { installTemporalUi } from '../../src/stack/temporal-ui-server';
-import { runStack, stackEnv } from '../support/npm-start';
 import { entryPointEnv, PROJECT_ROOT } from '../support/process';
 
 /* The Temporal CLI and the server engine's builds live in one tools directory shared by every DATA_DIR. */
@@ -37,20 +34,6 @@ test('the Temporal CLI is installed once in TOOLS_DIR (default .data/tools) and 
   expect(second.ms).toBeLessThan(15_000);
 }, 600_000);
 
-test('a second DATA_DIR starts TEMPORAL_ENGINE=server npm start without building the server or its UI again', async () => {
-  // The first data directory's start builds them when missing (minutes, once; CI builds them beforehand).
-  const { TOOLS_DIR } = loadConfig();
-  await installTemporalServer(TOOLS_DIR);
-  await installTemporalUi(TOOLS_DIR);
-
-  const { dataDir, env } = await stackEnv('crm-shared-tools');
-  const stack = runStack({ ...env, TEMPORAL_ENGINE: 'server', PATH: pathWithoutTemporal });
-  try {
-    await stack.ready;
-    expect(stack.output()).toContain(`Temporal UI  http://127.0.0.1:${env.TEMPORAL_UI_PORT}`);
-    expect(stack.output()).not.toMatch(/Building (Temporal server|the Temporal UI)/);
-    expect(existsSync(join(dataDir, 'tools'))).toBe(false);
-  } finally {
-    expect(await stack.stop()).toBe(0);
-  }
-}, 900_000);
+// That a second DATA_DIR starts TEMPORAL_ENGINE=server npm start without building the server or its UI
+// again is asserted by test/stack/start-server-engine.test.ts on its own start (one server-engine stack
+// start fewer in the suite).

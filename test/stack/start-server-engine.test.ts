@@ -1,19 +1,33 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import jwt from 'jsonwebtoken';
+import { loadConfig } from '../../src/config/index';
+import { installTemporalServer } from '../../src/stack/temporal-server-install';
+import { installTemporalUi } from '../../src/stack/temporal-ui-server';
 import { runStack, stackEnv } from '../support/npm-start';
 import { request } from '../support/process';
 import { eventually } from '../support/stack';
 
 /* `TEMPORAL_ENGINE=server npm start`: the README's walkthrough on the Temporal server backed by PostgreSQL. */
 
+/** PATH without any directory holding a `temporal`, so the CLI comes from the tools directory. */
+const pathWithoutTemporal = (process.env.PATH ?? '').split(delimiter).filter((dir) => !existsSync(join(dir, 'temporal'))).join(delimiter);
+
 test('with TEMPORAL_ENGINE=server npm start runs Temporal on its PostgreSQL with the UI, assigning and sending work, and it resumes on the same data', async () => {
+  // Built when missing (minutes, once; the global setup and CI build them beforehand).
+  const { TOOLS_DIR } = loadConfig();
+  await installTemporalServer(TOOLS_DIR);
+  await installTemporalUi(TOOLS_DIR);
   const { dataDir, env, api } = await stackEnv('crm-start-server');
-  const stack = runStack({ ...env, TEMPORAL_ENGINE: 'server' });
+  // A fresh DATA_DIR: the server and its UI built once in the tools directory (by the global setup) are found there, not built again.
+  const stack = runStack({ ...env, TEMPORAL_ENGINE: 'server', PATH: pathWithoutTemporal });
   let token: string;
   let delayed: Awaited<ReturnType<typeof request>>;
   try {
     await stack.ready;
+    expect(stack.output()).not.toMatch(/Building (Temporal server|the Temporal UI)/);
+    expect(existsSync(join(dataDir, 'tools'))).toBe(false);
     expect(stack.output()).toContain(`Temporal     127.0.0.1:${env.TEMPORAL_PORT} (server engine: Temporal server on PostgreSQL`);
     expect(stack.output()).toContain(`Temporal UI  http://127.0.0.1:${env.TEMPORAL_UI_PORT}`);
     expect(stack.output()).toContain('Nexus        endpoint crm → namespace default, task queue crm-messaging');
@@ -48,7 +62,7 @@ test('with TEMPORAL_ENGINE=server npm start runs Temporal on its PostgreSQL with
 
   // Started again on the same data, the server comes back with its Schedules (the worker describes them
   // at start), the assignment and the pending message, which is sent once its time comes.
-  const again = runStack({ ...env, TEMPORAL_ENGINE: 'server' });
+  const again = runStack({ ...env, TEMPORAL_ENGINE: 'server', PATH: pathWithoutTemporal });
   try {
     await again.ready;
     const active = await request(`${api}/clients/c1/agents`, token!);
