@@ -10,7 +10,7 @@ jest.mock('../../src/starters/assignment-expiry-workflow', () => ({
   wakeExpiry: async (_t: unknown, workflowId: string) => void mockCalls.push(`wake clock ${workflowId}`),
 }));
 jest.mock('../../src/starters/first-response-workflow', () => ({
-  startFirstResponseClock: async (_t: unknown, _q: string, input: { decisionId: string }) => void mockCalls.push(`first response ${input.decisionId}`),
+  startFirstResponseClock: async (_t: unknown, _q: string, client: { clientId: string }) => void mockCalls.push(`clock and first response of ${client.clientId}`),
 }));
 jest.mock('../../src/starters/process-crm-lead-workflow', () => ({
   wakeCrmLeadOfClient: async (_t: unknown, _q: string, _business: string, clientId: string) => void mockCalls.push(`crm lead ${clientId}`),
@@ -29,10 +29,10 @@ const expiry = { business: 'b', clientId: 'c1', agentId: 'a1', clientPk: 'cp', a
 
 beforeEach(() => void mockCalls.splice(0));
 
-test('a start sets its expiry clock going, and a routed decision its first-response clock', async () => {
+test('a start sets its expiry clock going, and a routed decision its first-response clock: one wake of the client\'s run for both', async () => {
   await afterAssignmentStarted(deps, { workflowId: 'w1', expiry });
   await afterAssignmentStarted(deps, { workflowId: 'w2', expiry, firstResponse: { business: 'b', decisionId: 'd1' } });
-  expect(mockCalls).toEqual(['clock w1', 'clock w2', 'first response d1']);
+  expect(mockCalls).toEqual(['clock w1', 'clock and first response of c1']);
 });
 
 test.each<[EndCause, string[]]>([

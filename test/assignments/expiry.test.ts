@@ -182,7 +182,7 @@ test('operators find a client\'s run by its id, the clients an agent holds by Ag
   expect(await list(byAgent)).toEqual([runId]);
   const described = await stack.temporal.workflow.getHandle(runId).describe();
   expect((described.typedSearchAttributes.get({ name: 'AssignmentDtUntil', type: 'DATETIME' } as never) as Date | undefined)?.toISOString()).toBe(soon);
-  expect(await described.staticSummary()).toBe(`Client ${clientId}: its assignments and their expiry`);
+  expect(await described.staticSummary()).toBe(`Client ${clientId}: its assignments' expiry, first-response clocks and rotation`);
   // The run's current details list what it holds.
   const details = await eventually(async () => {
     const text = String((await stack.temporal.workflow.getHandle(runId).query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails);
