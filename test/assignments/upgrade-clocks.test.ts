@@ -1,5 +1,4 @@
 import {
-  clientWorkflowId,
   FIRST_RESPONSE_WORKFLOW,
   firstResponseWorkflowId,
   ROTATION_WORKFLOW,
@@ -7,8 +6,8 @@ import {
   type ClientRunState,
 } from '../../src/domain';
 import { searchAttributesOf } from '../../src/starters/search-attributes';
-import { feed, reconcilePass, tenantApi, type TenantApi } from '../support/client-run';
-import { eventually, startStackFor, uniqueName, type TestStack } from '../support/stack';
+import { feed, reconcilePass, tenantWith as tenantWithClient, type TenantApi } from '../support/client-run';
+import { eventually, startStackFor, type TestStack } from '../support/stack';
 
 /*
  * The previous build's per-decision first-response runs (`routingFirstResponse`) and per-rotation runs
@@ -25,15 +24,7 @@ let token: string;
 beforeAll(async () => ({ stack, token } = await startStackFor(USER, { routingMinFirstResponseMs: 1000, rotationMinPeriodMs: 1000 })));
 afterAll(() => stack.stop());
 
-/** A business of its own with client c1 and the agents; the client's run id. */
-async function tenantWith(...agents: string[]) {
-  const business = uniqueName('upgrade');
-  const api = tenantApi(stack, token, business);
-  expect((await api('POST', '/clients', { _id: 'c1' })).status).toBe(201);
-  for (const agent of agents) expect((await api('POST', '/agents', { _id: agent })).status).toBe(201);
-  const client = await stack.prisma.client.findFirstOrThrow({ where: { business, id: 'c1' } });
-  return { business, api, clientPk: client.pk, clientRunId: clientWorkflowId({ business, clientId: 'c1', clientPk: client.pk }) };
-}
+const tenantWith = (...agents: string[]) => tenantWithClient(stack, token, ...agents);
 
 /** Ends the client's run as an operator's Terminate would: the rows stay, as the previous build left them. */
 async function withoutClientRun(clientRunId: string) {

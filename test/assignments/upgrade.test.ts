@@ -5,14 +5,13 @@ import {
   ASSIGNMENT_EXPIRY_WORKFLOW,
   assignAgentsWorkflowId,
   assignmentWorkflowId,
-  clientWorkflowId,
   taskQueuesOf,
   type AssignAgentsResult,
   type AssignmentExpiryResult,
 } from '../../src/domain';
 import { searchAttributesOf } from '../../src/starters/search-attributes';
-import { feed, reconcilePass, runAsShown, secondsFromNow, tenantApi, type TenantApi } from '../support/client-run';
-import { eventually, startStackFor, uniqueName, type TestStack } from '../support/stack';
+import { feed, reconcilePass, runAsShown, secondsFromNow, tenantWith as tenantWithClient, type TenantApi } from '../support/client-run';
+import { eventually, startStackFor, type TestStack } from '../support/stack';
 
 /*
  * Runs of the previous build's shapes, started by hand as its code started them: a per-pair
@@ -28,15 +27,7 @@ let token: string;
 beforeAll(async () => ({ stack, token } = await startStackFor(USER)));
 afterAll(() => stack.stop());
 
-/** A business of its own, with client c1 and the agents. */
-async function tenantWith(...agents: string[]) {
-  const business = uniqueName('upgrade');
-  const api = tenantApi(stack, token, business);
-  expect((await api('POST', '/clients', { _id: 'c1' })).status).toBe(201);
-  for (const agent of agents) expect((await api('POST', '/agents', { _id: agent })).status).toBe(201);
-  const client = await stack.prisma.client.findFirstOrThrow({ where: { business, id: 'c1' } });
-  return { business, api, clientPk: client.pk, clientRunId: clientWorkflowId({ business, clientId: 'c1', clientPk: client.pk }) };
-}
+const tenantWith = (...agents: string[]) => tenantWithClient(stack, token, ...agents);
 
 /** An active row under its per-pair run, both as the previous build left them. */
 async function legacyPair(business: string, clientPk: string, agentId: string, dtUntil: string) {

@@ -1,6 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createReconcileActivities } from '../../src/activities/reconcile';
-import { AGENT_IDS, ASSIGNMENT_DT_UNTIL, type ClientRunState, type ReconcileResult } from '../../src/domain';
+import { AGENT_IDS, ASSIGNMENT_DT_UNTIL, clientWorkflowId, type ClientRunState, type ReconcileResult } from '../../src/domain';
+import { uniqueName } from './helpers';
 import type { TestStack } from './stack';
 
 /* What the client's run tests of this folder share: a business of their own, the feed, the run as an operator sees it. */
@@ -13,6 +14,16 @@ export function tenantApi(stack: Pick<TestStack, 'api'>, token: string, business
 }
 
 export type TenantApi = ReturnType<typeof tenantApi>;
+
+/** A business of its own for the user of `token`, with client c1 and the agents; the client's run id. */
+export async function tenantWith(stack: Pick<TestStack, 'api' | 'prisma'>, token: string, ...agents: string[]) {
+  const business = uniqueName('upgrade');
+  const api = tenantApi(stack, token, business);
+  expect((await api('POST', '/clients', { _id: 'c1' })).status).toBe(201);
+  for (const agent of agents) expect((await api('POST', '/agents', { _id: agent })).status).toBe(201);
+  const client = await stack.prisma.client.findFirstOrThrow({ where: { business, id: 'c1' } });
+  return { business, api, clientPk: client.pk, clientRunId: clientWorkflowId({ business, clientId: 'c1', clientPk: client.pk }) };
+}
 
 /** Every event of the feed for `query` (e.g. `type=assignment.expired&client=c1`), oldest first, all pages. */
 export async function feed(api: TenantApi, query: string): Promise<any[]> {
