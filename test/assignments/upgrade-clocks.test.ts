@@ -90,7 +90,11 @@ test('an old first-response run terminated at the upgrade: the reconciler brings
   await legacy.terminate('an operator, at the upgrade');
 
   // The client's run was terminated too: the pass restarts it for the assignment, and the clock with it.
-  expect(await reconcilePass(stack, business, true)).toMatchObject({ firstResponseClocksChecked: 1, firstResponseClocksRestarted: 1 });
+  // That run may take the clock over before the pass reaches the clocks (the row then changed after the
+  // pass began, and is not its to check): either way the clock is counted restarted only if it was checked.
+  const pass = await reconcilePass(stack, business, true);
+  expect(pass).toMatchObject({ assignmentsRestarted: 1 });
+  expect(pass.firstResponseClocksRestarted).toBe(pass.firstResponseClocksChecked);
   await eventually(async () => ((await clientRun(clientRunId)).firstResponses[0]?.decisionId === decisionId ? true : undefined));
   expect((await stack.prisma.routingDecision.findUniqueOrThrow({ where: { id: decisionId } })).clockWorkflowId).toBeNull();
   expect(await reconcilePass(stack, business, true)).toMatchObject({ firstResponseClocksChecked: 1, firstResponseClocksRestarted: 0 });
@@ -141,7 +145,11 @@ test('an old rotation run terminated at the upgrade: the reconciler brings the r
   const { legacy, rotationKey } = await legacyRotation(api, business, clientPk, clientRunId, '1m');
   await legacy.terminate('an operator, at the upgrade');
 
-  expect(await reconcilePass(stack, business, true)).toMatchObject({ rotationsChecked: 1, rotationsRestarted: 1 });
+  // The pass starts the client's run once: for the first period's assignment when the old run had handed
+  // it out (that run may then take the rotation over before the pass reaches rotations), else for the rotation.
+  const pass = await reconcilePass(stack, business, true);
+  expect(pass.assignmentsRestarted + pass.rotationsRestarted).toBeGreaterThanOrEqual(1);
+  expect(pass.rotationsRestarted).toBe(pass.rotationsChecked);
   const [rotation] = await eventually(async () => {
     const held = (await clientRun(clientRunId)).rotations;
     return held.length === 1 ? held : undefined;

@@ -14,6 +14,7 @@ import { findTemporalCli, findTimeSkippingTestServer } from '../../src/stack/tem
 import { installTemporalServer } from '../../src/stack/temporal-server-install';
 import { installTemporalUi } from '../../src/stack/temporal-ui-server';
 import { NEXUS_CALLER_NAMESPACE } from './nexus-namespace';
+import { writePrecompiledValidators } from './openapi-precompiled';
 
 /**
  * Starts PostgreSQL and Temporal once per run (or uses TEST_DATABASE_URL / TEST_TEMPORAL_ADDRESS):
@@ -69,7 +70,7 @@ export default async function globalSetup(): Promise<void> {
     return { url: await server.appDatabase('crm_test'), admin: server.adminUrl() };
   })();
   const serverEngineBuilt = builtServerEngine(config.TOOLS_DIR);
-  const [database, temporal, bundle, testServer] = await Promise.all([
+  const [database, temporal, bundle, testServer, validators] = await Promise.all([
     databaseReady,
     (async () => {
       if (process.env.TEST_TEMPORAL_ADDRESS) return { address: process.env.TEST_TEMPORAL_ADDRESS, engine: process.env.TEST_TEMPORAL_ENGINE };
@@ -86,6 +87,7 @@ export default async function globalSetup(): Promise<void> {
     })(),
     builtWorkflows(workDir),
     findTimeSkippingTestServer(config),
+    writePrecompiledValidators(),
     serverEngineBuilt,
   ]);
   await applyMigrations(database.url);
@@ -98,6 +100,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_TEMPORAL_ADDRESS = temporal.address;
   if (temporal.engine) process.env.TEST_TEMPORAL_ENGINE = temporal.engine;
   process.env.TEST_WORKFLOW_BUNDLE = bundle.path;
+  process.env.TEST_OPENAPI_VALIDATORS = validators;
   if (bundle.dist) process.env.TEST_DIST = '1';
   if (testServer) process.env.TEMPORAL_TEST_SERVER_PATH = testServer;
   if (temporalCli) process.env.TEST_TEMPORAL_CLI = temporalCli;

@@ -1,4 +1,4 @@
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020, { type Options, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '../../src/api/openapi/document';
 
@@ -16,21 +16,21 @@ export class DocumentMismatch extends Error {
   override name = 'DocumentMismatch';
 }
 
-const DOCUMENT_ID = 'https://crm-messaging.invalid/openapi.json';
+export const DOCUMENT_ID = 'https://crm-messaging.invalid/openapi.json';
 /** The document's own fields, which are not JSON Schema keywords: ajv must accept them at the root and look no further. */
 const OPENAPI_FIELDS = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'security', 'tags', 'paths', 'components', 'webhooks', 'externalDocs'];
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** Strict ajv for draft 2020-12 holding the document, so `#/components/...` references resolve in place. */
-export function documentAjv(document: Record<string, any> = openApiDocument): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+export function documentAjv(document: Record<string, any> = openApiDocument, options: Options = {}): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, ...options });
   addFormats(ajv);
   ajv.addVocabulary(OPENAPI_FIELDS);
   ajv.addSchema(document, DOCUMENT_ID);
   return ajv;
 }
 
-const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
+export const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
 export const pointerOf = (...parts: (string | number)[]) => `#/${parts.map((p) => escapePointer(String(p))).join('/')}`;
 
 /** The value at a `#/a/b` pointer of the document, or undefined. */
@@ -46,7 +46,7 @@ export function resolvePointer(document: Record<string, any>, pointer: string): 
 }
 
 /** Follows `$ref`s of OpenAPI objects (responses, headers, parameters) to the object and its pointer. */
-function follow(document: Record<string, any>, value: any, pointer: string): { value: any; pointer: string } {
+export function follow(document: Record<string, any>, value: any, pointer: string): { value: any; pointer: string } {
   for (let hops = 0; value && typeof value.$ref === 'string'; hops++) {
     if (hops > 10) throw new DocumentMismatch(`${pointer}: $ref loop`);
     pointer = value.$ref;
@@ -85,19 +85,20 @@ const excerpt = (value: unknown) => {
 };
 
 /** Builds a validator over `document`; `validateAgainstDocument` below uses the served document. */
-export function createResponseValidator(document: Record<string, any> = openApiDocument) {
-  const ajv = documentAjv(document);
-  const compiled = new Map<string, ValidateFunction>();
+export function createResponseValidator(document: Record<string, any> = openApiDocument, precompiled: Record<string, ValidateFunction> = {}) {
+  let built: Ajv2020 | undefined;
+  const ajv = () => (built ??= documentAjv(document));
+  const compiled = new Map<string, ValidateFunction>(Object.entries(precompiled));
   const validatorAt = (pointer: string) => {
     let validate = compiled.get(pointer);
     if (!validate) {
-      validate = ajv.getSchema(`${DOCUMENT_ID}${pointer}`);
+      validate = ajv().getSchema(`${DOCUMENT_ID}${pointer}`);
       if (!validate) throw new DocumentMismatch(`the document has no schema at ${pointer}`);
       compiled.set(pointer, validate);
     }
     return validate;
   };
-  const errorsOf = (validate: ValidateFunction, what: string) => ajv.errorsText(validate.errors, { dataVar: what, separator: '; ' });
+  const errorsOf = (validate: ValidateFunction, what: string) => ajv().errorsText(validate.errors, { dataVar: what, separator: '; ' });
 
   return function validate(observed: ObservedResponse): void {
     const method = observed.method.toLowerCase();
@@ -144,10 +145,21 @@ export function createResponseValidator(document: Record<string, any> = openApiD
   };
 }
 
+/**
+ * The validators the global setup compiled once for the run (`test/support/openapi-precompiled.ts`):
+ * compiling them again in every file cost about 1 s of CPU per file. Empty outside a jest run.
+ */
+function precompiledValidators(): Record<string, ValidateFunction> {
+  const path = process.env.TEST_OPENAPI_VALIDATORS;
+  if (!path) return {};
+  const compiled = require(path) as { pointers: string[] } & Record<string, ValidateFunction>;
+  return Object.fromEntries(compiled.pointers.map((pointer, i) => [pointer, compiled[`v${i}`]]));
+}
+
 let served: ReturnType<typeof createResponseValidator> | undefined;
 
 /** Throws a DocumentMismatch, saying where, when a response is not what the served document describes. */
 export function validateAgainstDocument(observed: ObservedResponse): void {
-  served ??= createResponseValidator();
+  served ??= createResponseValidator(openApiDocument, precompiledValidators());
   served(observed);
 }
