@@ -207,6 +207,8 @@ export async function endActiveIn(tx: Tx, where: Pair | { id: string } | { clien
     data: { status: 'unassigned', activeSlot: null, endedAt: now, endedBy: by },
     include: ASSIGNMENT_EVENT_INCLUDE,
   });
+  // UPDATE … RETURNING gives rows in scan order: the events follow the assignments' own order instead.
+  rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
   for (const row of rows) events.push(assignmentEvent('assignment.unassigned', row, by));
   return rows;
 }
