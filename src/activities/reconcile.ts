@@ -114,6 +114,41 @@ async function* candidateRows<Row extends { id: string }>(read: ReadRows<Row>, f
   }
 }
 
+interface ClockKind<Row> {
+  pages: AsyncIterable<Row[]>;
+  /** The run that holds the row's clock: the client's, or an older build's. */
+  holderOf: (row: Row) => string;
+  restart: (row: Row, holder: string, lastRun: string) => Promise<void>;
+  onPage: (counts: { checked: number; restarted: number }) => void;
+}
+
+/**
+ * The clocks of one kind (rotations, first responses) whose holder is not running: the client's run is
+ * started (or told) once per client in a pass, and takes them over. A clock of a client whose run this
+ * pass started already counts as restarted when its holder was not running: that new run takes it.
+ */
+async function reclaimClocks<Row extends { clientPk: string }>(temporal: TemporalClient, restartedClients: Set<string>, running: Set<string>, kind: ClockKind<Row>) {
+  const counts = { checked: 0, restarted: 0 };
+  for await (const rows of kind.pages) {
+    counts.checked += rows.length;
+    for (const row of rows) {
+      const holder = kind.holderOf(row);
+      if (running.has(holder)) continue;
+      if (restartedClients.has(row.clientPk)) {
+        counts.restarted++;
+        continue;
+      }
+      const lastRun = await runState(temporal, holder);
+      if (lastRun === 'running') continue;
+      await kind.restart(row, holder, lastRun);
+      restartedClients.add(row.clientPk);
+      counts.restarted++;
+    }
+    kind.onPage(counts);
+  }
+  return counts;
+}
+
 export function createReconcileActivities({ prisma, temporal, taskQueue, observeReconcilerRestart }: ReconcileDeps) {
   return {
     /**
@@ -215,50 +250,34 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       // told), takes it over and hands out what is due from the schedule. Rotations are few (at most one
       // per client and user): every pass checks them all.
       const runningRotations = new Set([...runningExpiries, ...(await runningIds(temporal, ROTATION_WORKFLOW))]);
-      for await (const rows of keyPages((after) => activeRotationsChangedBefore(prisma, { before, business }, after, PAGE), (row) => row.key)) {
-        result.rotationsChecked += rows.length;
-        for (const row of rows) {
-          const client = { business: row.business, clientId: row.client.id, clientPk: row.clientPk };
-          const workflowId = row.workflowId ?? clientWorkflowId(client);
-          if (restartedClients.has(row.clientPk)) {
-            if (!runningRotations.has(workflowId)) result.rotationsRestarted++;
-            continue;
-          }
-          if (runningRotations.has(workflowId)) continue;
-          const lastRun = await runState(temporal, workflowId);
-          if (lastRun === 'running') continue;
-          await wakeClientRun(temporal, taskQueue, client, ['rotations']);
-          restartedClients.add(row.clientPk);
-          result.rotationsRestarted++;
+      const rotations = await reclaimClocks(temporal, restartedClients, runningRotations, {
+        pages: keyPages((after) => activeRotationsChangedBefore(prisma, { before, business }, after, PAGE), (row) => row.key),
+        holderOf: (row) => row.workflowId ?? clientWorkflowId({ business: row.business, clientId: row.client.id, clientPk: row.clientPk }),
+        restart: async (row, holder, lastRun) => {
+          await wakeClientRun(temporal, taskQueue, { business: row.business, clientId: row.client.id, clientPk: row.clientPk }, ['rotations']);
           observeReconcilerRestart?.('rotation');
-          logEvent('reconciler.rotation_restarted', { workflowId, lastRun });
-        }
-        heartbeat(result);
-      }
+          logEvent('reconciler.rotation_restarted', { workflowId: holder, lastRun });
+        },
+        onPage: (counts) => heartbeat({ ...result, rotationsChecked: counts.checked, rotationsRestarted: counts.restarted }),
+      });
+      result.rotationsChecked = rotations.checked;
+      result.rotationsRestarted = rotations.restarted;
 
       // A routed client whose first-response clock has no run: the client's run was terminated, or never
       // started (Temporal unreachable just after the route's commit), or an older build's per-decision run
-      // was. The client's run is started (or told), and takes the clock over. A clock of a client whose run
-      // this pass started already counts here too when its holder was not running: the new run takes it.
+      // was. The client's run is started (or told), and takes the clock over.
       const runningClocks = new Set([...runningExpiries, ...(await runningIds(temporal, FIRST_RESPONSE_WORKFLOW))]);
-      for await (const rows of keyPages((after) => openDecisionsBefore(prisma, { before, business }, after, PAGE), (row) => row.id)) {
-        result.firstResponseClocksChecked += rows.length;
-        for (const row of rows) {
-          const holder = row.clockWorkflowId ?? clientWorkflowId(row);
-          if (restartedClients.has(row.clientPk)) {
-            if (!runningClocks.has(holder)) result.firstResponseClocksRestarted++;
-            continue;
-          }
-          if (runningClocks.has(holder)) continue;
-          const lastRun = await runState(temporal, holder);
-          if (lastRun === 'running') continue;
+      const clocks = await reclaimClocks(temporal, restartedClients, runningClocks, {
+        pages: keyPages((after) => openDecisionsBefore(prisma, { before, business }, after, PAGE), (row) => row.id),
+        holderOf: (row) => row.clockWorkflowId ?? clientWorkflowId(row),
+        restart: async (row, holder, lastRun) => {
           await startFirstResponseClock(temporal, taskQueue, row);
-          restartedClients.add(row.clientPk);
-          result.firstResponseClocksRestarted++;
           logEvent('reconciler.first_response_clock_restarted', { workflowId: holder, decisionId: row.id, lastRun });
-        }
-        heartbeat(result);
-      }
+        },
+        onPage: (counts) => heartbeat({ ...result, firstResponseClocksChecked: counts.checked, firstResponseClocksRestarted: counts.restarted }),
+      });
+      result.firstResponseClocksChecked = clocks.checked;
+      result.firstResponseClocksRestarted = clocks.restarted;
 
       // A policy with clients waiting and no queue run: the first waiting client's signal-with-start was
       // lost with its API process (killed between the commit and the start), or an operator terminated

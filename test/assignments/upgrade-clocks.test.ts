@@ -24,6 +24,12 @@ let token: string;
 beforeAll(async () => ({ stack, token } = await startStackFor(USER, { routingMinFirstResponseMs: 1000, rotationMinPeriodMs: 1000 })));
 afterAll(() => stack.stop());
 
+/**
+ * Where an old run is started when the test terminates it as the upgrade left it: no worker polls there,
+ * so it has taken no step (a step of an old run wakes the client's run, which takes its clock over).
+ */
+const NOBODY_POLLS = 'upgrade-clocks-nobody-polls';
+
 const tenantWith = (...agents: string[]) => tenantWithClient(stack, token, ...agents);
 
 /** Ends the client's run as an operator's Terminate would: the rows stay, as the previous build left them. */
@@ -33,7 +39,7 @@ async function withoutClientRun(clientRunId: string) {
 }
 
 /** A routed decision whose first-response clock an older build's run holds (its row names it), that run started by hand. */
-async function legacyDecision(api: TenantApi, business: string, clientRunId: string, within: string) {
+async function legacyDecision(api: TenantApi, business: string, clientRunId: string, within: string, taskQueue = stack.taskQueue) {
   expect((await api('PUT', '/teams/sales', { members: [{ agent: 'a1' }, { agent: 'a2' }] })).status).toBe(200);
   expect((await api('PUT', '/routing-policies/sales', { team: 'sales', first_response_within: within, max_reassignments: 1 })).status).toBe(200);
   const routed = await api('POST', '/clients/c1/route', { policy: 'sales' });
@@ -45,7 +51,7 @@ async function legacyDecision(api: TenantApi, business: string, clientRunId: str
   await stack.prisma.routingDecision.update({ where: { id: decisionId }, data: { clockWorkflowId: workflowId } });
   const run = await stack.temporal.workflow.start(FIRST_RESPONSE_WORKFLOW, {
     workflowId,
-    taskQueue: stack.taskQueue,
+    taskQueue,
     args: [{ business, decisionId }],
     typedSearchAttributes: searchAttributesOf({ business }),
   });
@@ -86,7 +92,7 @@ test('an assign that starts the client\'s run takes an old run\'s clock over at 
 
 test('an old first-response run terminated at the upgrade: the reconciler brings its clock under the client\'s run', async () => {
   const { business, api, clientRunId } = await tenantWith('a1', 'a2');
-  const { decisionId, legacy } = await legacyDecision(api, business, clientRunId, 'PT1H');
+  const { decisionId, legacy } = await legacyDecision(api, business, clientRunId, 'PT1H', NOBODY_POLLS);
   await legacy.terminate('an operator, at the upgrade');
 
   // The client's run was terminated too: the pass restarts it for the assignment, and the clock with it.
@@ -101,7 +107,7 @@ test('an old first-response run terminated at the upgrade: the reconciler brings
 });
 
 /** A rotation whose clock an older build's run holds (its row names it), that run started by hand; no client's run. */
-async function legacyRotation(api: TenantApi, business: string, clientPk: string, clientRunId: string, period: string) {
+async function legacyRotation(api: TenantApi, business: string, clientPk: string, clientRunId: string, period: string, taskQueue = stack.taskQueue) {
   const put = await api('PUT', '/clients/c1/rotation', { agents: ['a1', 'a2'], period });
   expect(put.status).toBe(201);
   await withoutClientRun(clientRunId);
@@ -110,7 +116,7 @@ async function legacyRotation(api: TenantApi, business: string, clientPk: string
   await stack.prisma.rotation.update({ where: { key: row.key }, data: { workflowId } });
   const run = await stack.temporal.workflow.start(ROTATION_WORKFLOW, {
     workflowId,
-    taskQueue: stack.taskQueue,
+    taskQueue,
     args: [{ business, clientPk, rotationKey: row.key }],
     typedSearchAttributes: searchAttributesOf({ business, clientId: 'c1' }),
   });
@@ -142,7 +148,7 @@ test('an old rotation run hands out the next period; the client\'s run, woken by
 
 test('an old rotation run terminated at the upgrade: the reconciler brings the rotation under the client\'s run, which goes on from the schedule', async () => {
   const { business, api, clientPk, clientRunId } = await tenantWith('a1', 'a2');
-  const { legacy, rotationKey } = await legacyRotation(api, business, clientPk, clientRunId, '1m');
+  const { legacy, rotationKey } = await legacyRotation(api, business, clientPk, clientRunId, '1m', NOBODY_POLLS);
   await legacy.terminate('an operator, at the upgrade');
 
   // The pass starts the client's run once: for the first period's assignment when the old run had handed
