@@ -13,6 +13,9 @@ import type { RotationStep } from './rotations';
 
 export const CLIENT_WORKFLOW = 'clientOwnership';
 
+/** Marks a client's run that runs one local activity at a time (src/workflows/client-steps.ts). */
+export const CLIENT_RUN_ONE_STEP_PATCH = 'client-run-one-step-at-a-time';
+
 export interface ClientRunInput {
   business: string;
   clientId: string;

@@ -5,6 +5,7 @@ import {
   condition,
   isCancellation,
   continueAsNew,
+  patched,
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
@@ -19,6 +20,7 @@ import {
   assignmentChangedSignal,
   assignUpdate,
   CLIENT_RUN_HISTORY_LIMIT,
+  CLIENT_RUN_ONE_STEP_PATCH,
   CLOCK_KINDS,
   clientRunStateQuery,
   clocksChangedSignal,
@@ -33,6 +35,7 @@ import {
 import { describeFirstResponses, firstResponseWakes, type FirstResponseWake } from './client-first-responses';
 import { describeRotations, rotationClocksOf, rotationWakes, RotationSteps, type RotationWake } from './client-rotations';
 import { RECORDING_STEP_OPTIONS } from './retry-budget';
+import { OneStepAtATime } from './client-steps';
 import { CHUNK_JITTER_MS, nextSleepMs } from './timers';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -82,6 +85,7 @@ export async function clientOwnership(input: ClientRunInput): Promise<ClientRunR
 }
 
 async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
+  const steps = new OneStepAtATime(patched(CLIENT_RUN_ONE_STEP_PATCH));
   /** The kinds of rows to re-read before the run sleeps again: every kind when it starts (a new run knows nothing). */
   const stale = new Set<ClockKind>(CLOCK_KINDS);
   const markStale = (kinds: readonly ClockKind[]) => (kinds.length === 0 ? CLOCK_KINDS : kinds).forEach((kind) => (kind === 'assignments' ? assignmentsChanged() : stale.add(kind)));
@@ -116,7 +120,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
         const changesBefore = assignmentChanges;
         let recorded: RecordedAssignRequests;
         try {
-          recorded = await recordAssignmentRequests({ business: input.business, clientId: input.clientId, clientPk: input.clientPk, requests: batch.map((w) => w.update) });
+          recorded = await steps.record(() => recordAssignmentRequests({ business: input.business, clientId: input.clientId, clientPk: input.clientPk, requests: batch.map((w) => w.update) }));
         } catch (error) {
           for (const w of batch) w.fail(error);
           // Some of the batch may have committed before it failed.
@@ -197,7 +201,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       const due = responses.some((r) => r.wakeAt <= Date.now());
       const seq = kinds.includes('rotations') ? rotationSteps.begin() : 0;
       // The step never runs behind the run's clock: a period due by it is handed out from its boundary.
-      const read = await readClientClocks({ clientPk: input.clientPk, asOf: new Date().toISOString(), kinds });
+      const read = await steps.step(() => readClientClocks({ clientPk: input.clientPk, asOf: new Date().toISOString(), kinds }));
       let changed = false;
       if (read.rotations) {
         rotationSteps.end(seq, read.rotations);
@@ -219,7 +223,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       const seq = rotationSteps.begin();
       // First in the loop, so the step runs as close to the run's clock as it can (a step that runs later than
       // a whole period after it records that period as missed); it never runs behind it.
-      const stepped = await advanceClientRotations({ clientPk: input.clientPk, asOf: new Date().toISOString() });
+      const stepped = await steps.step(() => advanceClientRotations({ clientPk: input.clientPk, asOf: new Date().toISOString() }));
       rotationSteps.end(seq, stepped);
       rotations = rotationWakes(stepped, Date.now());
       // A period handed out (or run on) is an assignment of the client: its clock is re-read.
@@ -234,7 +238,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       }
       stale.delete('assignments');
       const seen = revision;
-      const loaded = await loadClientClocks({ clientPk: input.clientPk });
+      const loaded = await steps.step(() => loadClientClocks({ clientPk: input.clientPk }));
       // Otherwise a batch recorded meanwhile read them after its commit, and asked for another read if that one may be behind.
       if (revision === seen) clocks = loaded;
       continue;
@@ -242,7 +246,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
     if (stale.has('firstResponses')) {
       stale.delete('firstResponses');
       const due = responses.some((r) => r.wakeAt <= Date.now());
-      const stepped = await stepFirstResponses({ clientPk: input.clientPk });
+      const stepped = await steps.step(() => stepFirstResponses({ clientPk: input.clientPk }));
       responses = firstResponseWakes(stepped.clocks, Date.now());
       // A due clock may have moved its client (even in a step that failed after its commit): the assignments changed.
       if (stepped.reassigned || due) assignmentsChanged();
@@ -256,7 +260,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
     }
     if (clocks.length > 0 && Date.parse(clocks[0].dtUntil) <= Date.now()) {
       const seen = revision;
-      const left = await expireDueAssignments({ clientPk: input.clientPk });
+      const left = await steps.step(() => expireDueAssignments({ clientPk: input.clientPk }));
       assignmentChanges++;
       if (revision !== seen) stale.add('assignments');
       else clocks = left;

@@ -41,7 +41,8 @@ afterAll(async () => {
   await stack.stop();
 });
 
-const isMarker = (e: Event) => !!e.markerRecordedEventAttributes;
+/** A local activity's marker (not a patch's). */
+const isMarker = (e: Event) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity';
 const isTaskStarted = (e: Event) => !!e.workflowTaskStartedEventAttributes;
 
 /** The local activity a marker of the history records, by its type. */
@@ -158,8 +159,10 @@ test("a change signalled while a batch is recorded: the run waits for the batch 
     const markers = events.flatMap((e, i) => (isMarker(e) ? [{ at: i, activity: localActivityOf(e) }] : []));
     // The run saw the signal while the step ran (the step's marker is written when it ends).
     expect(signaled).toBeLessThan(markers.find((m) => m.activity === 'recordAssignmentRequests')!.at);
-    expect(markers.map((m) => m.activity)).toEqual(['readClientClocks', 'recordAssignmentRequests', 'loadClientClocks']);
+    // One step at a time: the request's recording first, then the start's read, then the read the signal asked for.
+    expect(markers.map((m) => m.activity)).toEqual(['recordAssignmentRequests', 'readClientClocks', 'loadClientClocks']);
     const record = run.steps.find((s) => s.name === 'recordAssignmentRequests')!;
+    expect(run.steps.find((s) => s.name === 'readClientClocks')!.start).toBeGreaterThanOrEqual(record.end);
     expect(run.steps.find((s) => s.name === 'loadClientClocks')!.start).toBeGreaterThanOrEqual(record.end);
     await run.handle().terminate('done');
   });
