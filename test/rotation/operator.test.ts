@@ -19,10 +19,13 @@ test('after a Terminate, the reconciler gives an active rotation its workflow ba
   const handle = stack.temporal.workflow.getHandle(put.body.workflow_id);
   await handle.terminate('operator test');
 
+  // The pass starts the client's run once: for the period's assignment (that run may step the rotation, and
+  // so take it over, before the pass reaches rotations) or for the rotation.
   const result = await reconcile();
-  expect(result).toMatchObject({ rotationsRestarted: 1 });
+  expect(result.assignmentsRestarted + result.rotationsRestarted).toBeGreaterThanOrEqual(1);
+  expect(result.rotationsRestarted).toBe(result.rotationsChecked);
   expect((await handle.describe()).status.name).toBe('RUNNING');
-  expect(await reconcile()).toMatchObject({ rotationsRestarted: 0 });
+  expect(await reconcile()).toMatchObject({ assignmentsRestarted: 0, rotationsRestarted: 0 });
 
   const made = await eventually(async () => {
     const periods = await rotationAssignments(stack, token, clientId);

@@ -23,6 +23,9 @@ async function tokenFor(dataDir: string, user: string) {
   return jwt.sign({}, secret, { algorithm: 'HS256', subject: user, expiresIn: '1h' });
 }
 
+/** What npm start runs beside itself: PostgreSQL and Temporal (the server engine: its server and its UI, two processes). */
+const SERVERS = process.env.TEMPORAL_ENGINE === 'server' ? ['postgres', 'temporal', 'temporal'] : ['postgres', 'temporal'];
+
 const deliveries = (runs: RunningProcess[], id: string) =>
   runs.map((run) => run.output().split('\n').filter((line) => line.includes('"event":"message.delivered"') && line.includes(`"id":"${id}"`)).length).reduce((a, b) => a + b, 0);
 
@@ -36,7 +39,7 @@ test('after kill -9 of every npm start process, npm start comes up on the same d
 
   const stackPid = (await lockHolder(dataDir)).pid;
   const servers = await leftoverServers(dataPaths(dataDir));
-  expect(servers.map((s) => s.name).sort()).toEqual(['postgres', 'temporal']);
+  expect(servers.map((s) => s.name).sort()).toEqual(SERVERS);
   for (const pid of [first.child.pid!, stackPid, ...servers.map((s) => s.pid)]) process.kill(pid, 'SIGKILL');
   await first.exited;
 
@@ -114,7 +117,7 @@ test('kill -9 of npm alone: the supervisor notices, the whole stack stops, and t
   expect(tree.map((p) => p.pid)).toContain(holder.pid);
   expect(holder.temporal).toEqual({ address: `127.0.0.1:${env.TEMPORAL_PORT}`, namespace: 'default', nexusEndpoint: 'crm' });
   const servers = await leftoverServers(dataPaths(dataDir));
-  expect(servers.map((s) => s.name).sort()).toEqual(['postgres', 'temporal']);
+  expect(servers.map((s) => s.name).sort()).toEqual(SERVERS);
   expect(servers.every((server) => tree.some((p) => p.pid === server.pid))).toBe(true);
   expect(npm.output()).toContain(`Example      npm run example:deal-won -- <business> <user> <client> <agent>   (finds Temporal 127.0.0.1:${env.TEMPORAL_PORT} in ${dataPaths(dataDir).stackLock})`);
 
