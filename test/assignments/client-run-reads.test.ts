@@ -174,7 +174,8 @@ test('no change signalled while a batch is recorded: the run takes the rows the 
   await run.worker.runUntil(async () => {
     await run.assign({ requestKey: randomUUID(), agents: [{ agentId: 'a1', dtUntil: recorded[0].dtUntil }] });
     expect((await run.handle().query<ClientRunState>('state')).assignments).toEqual(recorded);
-    expect(run.steps.map((s) => s.name).sort()).toEqual(['readClientClocks', 'recordAssignmentRequests']);
+    // A local activity may run again when its workflow task timed out on a loaded machine (the task is 1 s here): which ran matters.
+    expect([...new Set(run.steps.map((s) => s.name))].sort()).toEqual(['readClientClocks', 'recordAssignmentRequests']);
     await run.handle().terminate('done');
   });
 });
