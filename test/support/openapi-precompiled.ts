@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import standaloneCode from 'ajv/dist/standalone';
 import { openApiDocument } from '../../src/api/openapi/document';
 import { PROJECT_ROOT } from '../../src/paths';
-import { DOCUMENT_ID, documentAjv, escapePointer, follow, METHODS } from './openapi';
+import { DOCUMENT_ID, documentAjv, escapePointer, follow, METHODS, pointerOf } from './openapi';
 
 /** Every schema a response can be checked against: each documented response's headers and bodies. */
 export function responseSchemaPointers(document: Record<string, any>): string[] {
@@ -13,7 +13,7 @@ export function responseSchemaPointers(document: Record<string, any>): string[] 
   for (const [template, item] of Object.entries<any>(document.paths ?? {})) {
     for (const method of METHODS) {
       for (const [status, declared] of Object.entries<any>(item?.[method]?.responses ?? {})) {
-        const response = follow(document, declared, `#/paths/${escapePointer(template)}/${method}/responses/${status}`);
+        const response = follow(document, declared, pointerOf('paths', template, method, 'responses', status));
         for (const [name, header] of Object.entries<any>(response.value?.headers ?? {})) {
           const followed = follow(document, header, `${response.pointer}/headers/${escapePointer(name)}`);
           if (followed.value?.schema) pointers.add(`${followed.pointer}/schema`);
