@@ -7,7 +7,8 @@ export const START_BUDGET_MS = 2000;
 const KNOWN_DOWN_MS = 5000;
 
 /** gRPC's DEADLINE_EXCEEDED and UNAVAILABLE: Temporal did not answer, rather than refused. */
-const UNREACHABLE_CODES = new Set([4, 14]);
+const DEADLINE_EXCEEDED = 4;
+const UNREACHABLE_CODES = new Set([DEADLINE_EXCEEDED, 14]);
 
 export class TemporalUnavailableError extends Error {
   constructor(readonly retryAfterSeconds: number) {
@@ -16,8 +17,16 @@ export class TemporalUnavailableError extends Error {
   }
 }
 
-function isUnreachable(error: unknown): boolean {
-  return error instanceof ServiceError && UNREACHABLE_CODES.has((error.cause as { code?: number } | undefined)?.code ?? -1);
+const grpcCode = (error: unknown) => (error instanceof ServiceError ? ((error.cause as { code?: number } | undefined)?.code ?? -1) : -1);
+
+/** Whether the Temporal server answers at all, within the start budget. */
+export async function answers(temporal: TemporalClient): Promise<boolean> {
+  try {
+    await temporal.connection.withDeadline(Date.now() + START_BUDGET_MS, () => temporal.connection.workflowService.getSystemInfo({}));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const downUntil = new WeakMap<TemporalClient, number>();
@@ -33,7 +42,10 @@ export async function startWithinBudget<T>(temporal: TemporalClient, call: () =>
     downUntil.delete(temporal);
     return result;
   } catch (error) {
-    if (isUnreachable(error)) downUntil.set(temporal, Date.now() + KNOWN_DOWN_MS);
+    // A start past its deadline on a server that still answers is this request's 503 alone: a busy moment
+    // must not refuse every tenant's work for KNOWN_DOWN_MS.
+    const code = grpcCode(error);
+    if (UNREACHABLE_CODES.has(code) && (code !== DEADLINE_EXCEEDED || !(await answers(temporal)))) downUntil.set(temporal, Date.now() + KNOWN_DOWN_MS);
     throw error;
   }
 }

@@ -15,7 +15,7 @@ import {
   type ClockKind,
 } from '../domain';
 import { TemporalBusyError } from './admission';
-import { markUnreachable, refuseWhileKnownDown, START_BUDGET_MS } from './availability';
+import { answers, markUnreachable, refuseWhileKnownDown } from './availability';
 import { searchAttributesOf } from './search-attributes';
 
 /* The one place a client's run (`clientOwnership`) is started, updated and woken. */
@@ -192,13 +192,3 @@ const isUnreachable = (error: unknown) => causedBy(error, (cause) => isGrpcServi
 
 /** The server rejected the update because the task that carried it completed the run (continue-as-new) without taking it. */
 const isUnprocessedUpdate = (error: unknown) => causedBy(error, (cause) => cause instanceof ApplicationFailure && cause.type === 'UnprocessedUpdate');
-
-/** Whether the Temporal server answers at all, within the start budget. */
-async function answers(temporal: TemporalClient): Promise<boolean> {
-  try {
-    await temporal.connection.withDeadline(Date.now() + START_BUDGET_MS, () => temporal.connection.workflowService.getSystemInfo({}));
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,3 +1,4 @@
+import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection } from '@temporalio/client';
 import { createPrisma } from '../../src/db/prisma';
 import { freePort } from '../../src/stack/ports';
@@ -75,4 +76,37 @@ test('an unreachable Temporal answers a message 503 with Retry-After within the 
     const stored = await stack.prisma.message.findMany({ where: { business } });
     expect(stored.map((m) => m.status)).toEqual(['failed']);
   });
+});
+
+/** A connection to the suite's Temporal on which the next `count` workflow starts reach the server only after `delayMs`: a busy moment. */
+async function connectionWithSlowStarts(delayMs: number, count: number) {
+  let slow = count;
+  const delayStarts: Interceptor = (options, nextCall) => {
+    const held = options.method_definition.path.endsWith('/StartWorkflowExecution') && slow-- > 0;
+    return new InterceptingCall(nextCall(options), {
+      sendMessage(message, next) {
+        if (!held) return next(message);
+        setTimeout(() => next(message), delayMs);
+      },
+    });
+  };
+  return Connection.connect({ address: process.env.TEST_TEMPORAL_ADDRESS!, interceptors: [delayStarts] });
+}
+
+test('a start that outlasts its budget on a Temporal that still answers refuses that message alone, not the next ones', async () => {
+  const connection = await connectionWithSlowStarts(3000, 1);
+  const temporal = new Client({ connection });
+  const api = await stack.startApi({ temporal });
+  try {
+    const token = stack.token('user-slow-start');
+    const body = { message_type: 'text', client_phone: '+14155550100', text_message: 'Hi', delay: '1h' };
+    const first = await api.api('POST', '/messages', { token, body });
+    expect(first).toMatchObject({ status: 503, body: { detail: 'The message could not be scheduled and will not be sent: try again' } });
+    expect(first.headers.get('retry-after')).not.toBeNull();
+    const next = await api.api('POST', '/messages', { token, body });
+    expect(next.status).toBe(202);
+  } finally {
+    await api.stop();
+    await connection.close();
+  }
 });
