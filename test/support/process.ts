@@ -29,7 +29,7 @@ export interface RunOptions {
 /** This process's environment without the settings an entry point reads, plus `env`. */
 export function entryPointEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
-  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'JWT_SECRET', 'JWT_PUBLIC_KEY', 'NODE_ENV', 'PORT', 'DATA_DIR']) delete clean[name];
+  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'JWT_SECRET', 'JWT_PUBLIC_KEY', 'NODE_ENV', 'PORT', 'DATA_DIR', 'TEMPORAL_DEBUG']) delete clean[name];
   return { ...clean, ...env };
 }
 
