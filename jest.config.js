@@ -12,7 +12,7 @@ module.exports = {
   setupFilesAfterEnv: ['<rootDir>/test/support/workflow-hooks.ts'],
   // The suites' workflows run in the jest worker's own thread (TEMPORAL_DEBUG, test/support/global-setup.ts),
   // whose heap keeps growing from file to file: a worker above this after a file is replaced by a fresh one.
-  workerIdleMemoryLimit: '700MB',
+  workerIdleMemoryLimit: '500MB',
   testTimeout: 90_000,
   // Two on two cores: the suite is bound by CPU (98 % busy with three), and a third worker left the files that
   // judge latency or wait on a worker's restart starved of it (docs/design.md, "Tests").
