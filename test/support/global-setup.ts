@@ -96,8 +96,9 @@ export default async function globalSetup(): Promise<void> {
   const temporalCli = await findTemporalCli(config);
 
   // The suites' workflows run in the jest worker's own thread (the SDK's debug mode) rather than in a
-  // workflow thread per task queue's worker: five threads, each loading the bundle, cost about 2.3 s of
-  // CPU per file. The processes the tests start run as npm start does (entryPointEnv drops it).
+  // workflow thread per task queue's worker: each thread spent 1.0-1.5 s of CPU starting (the SDK's thread
+  // side and the bundle), five or more per file (docs/design.md, "Suite time, fifth pass"). The processes
+  // the tests start run as npm start does (entryPointEnv drops it).
   process.env.TEMPORAL_DEBUG ??= '1';
   process.env.TEST_DATABASE_URL = database.url;
   if (database.admin) process.env.TEST_DATABASE_ADMIN_URL = database.admin;
