@@ -8,6 +8,7 @@ import { createRotationActivities } from './rotation';
 import { createRoutingActivities } from './routing';
 import { createCrmLeadActivities, type CrmLeadActivityDeps } from './crm-leads';
 import { createClientClockActivities } from './client-clocks';
+import { createConversationActivities } from './conversations';
 
 export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & CrmLeadActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart'>;
 
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDeps) {
   const assignments = createAssignmentActivities(deps);
   const rotations = createRotationActivities(deps);
   const routing = createRoutingActivities(deps);
+  const conversations = createConversationActivities(deps);
   return failOnRefusedData({
     ...assignments,
     ...createMessageActivities(deps),
@@ -22,7 +24,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createReconcileActivities(deps),
     ...rotations,
     ...routing,
-    ...createClientClockActivities({ ...assignments, ...rotations, ...routing }),
+    ...conversations,
+    ...createClientClockActivities({ ...assignments, ...rotations, ...routing, ...conversations }),
     ...createWebhookActivities(deps),
     ...createCrmLeadActivities(deps),
   });

@@ -23,6 +23,7 @@ import { messagesRouter, type MessageRoutesDeps } from './messages/routes';
 import { BATCH_BODY_LIMIT, messageBatchesRouter } from './messages/batch-routes';
 import { openApiRouter } from './openapi/routes';
 import { optOutsRouter } from './opt-outs/routes';
+import { conversationsRouter } from './conversations/routes';
 import { unmatchedInboundRouter } from './unmatched-inbound/routes';
 import { providersRouter, type ProviderRoutesDeps } from './carriers/routes';
 import { webhooksRouter, type WebhookRoutesDeps } from './webhooks/routes';
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps): Express {
   business.use(messageBatchesRouter({ ...deps, log }));
   business.use(messagesRouter({ ...deps, log }));
   business.use(optOutsRouter(deps));
+  business.use(conversationsRouter({ ...deps, log }));
   business.use(unmatchedInboundRouter(deps));
   business.use(webhooksRouter(deps));
   business.use(eventsRouter(deps));

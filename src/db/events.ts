@@ -2,6 +2,9 @@ import { Prisma as Db, type Assignment, type Message } from '../generated/prisma
 import { assignmentView } from '../views/assignment';
 import { deletedClientView } from '../views/client';
 import { messageView } from '../views/message';
+import { conversationView, noteView } from '../views/conversation';
+import type { NoteRow } from './conversation-notes';
+import type { ConversationRow } from './conversations';
 import type { EventPattern, EventReason, EventType } from '../domain';
 import { recordHolderChanges } from './crm-inbound-events';
 import type { NewDelivery, Prisma } from './prisma';
@@ -34,10 +37,11 @@ export type OwnerEvent = Omit<NewEvent, 'scope'>;
  * Events of one owner in one statement, after `change` when given (a data-modifying query; the events
  * are written only when it returned a row). The owner's advisory lock is taken once.
  */
-function eventsStatement(scope: Scope, events: OwnerEvent[], change?: Db.Sql): Db.Sql {
+function eventsStatement(scope: Scope, events: OwnerEvent[], change?: Db.Sql, follow?: Db.Sql): Db.Sql {
   const { business, ownerId } = scope;
   return sql`
     WITH ${change ? sql`changed AS (${change}),` : empty}
+    ${follow ? sql`followed AS (${follow}),` : empty}
     locked AS (SELECT pg_advisory_xact_lock(hashtextextended(${business} || '/' || ${ownerId}, 0)) ${change ? sql`FROM (SELECT 1 FROM changed LIMIT 1) c` : empty}),
     event AS (
       INSERT INTO events (business, owner_id, client_pk, type, data)
@@ -86,8 +90,8 @@ export function recordEvent(tx: Tx, { scope, ...event }: NewEvent): Promise<NewD
  * a row. The event's data is computed beforehand, so this suits changes whose result is known in
  * advance (an insert). False when nothing changed. New deliveries are handed over once it committed.
  */
-export async function changeWithEvent(prisma: Prisma, change: Db.Sql, { scope, ...event }: NewEvent): Promise<boolean> {
-  const rows = await prisma.$queryRaw<ManyEventsRow[]>(eventsStatement(scope, [event], change));
+export async function changeWithEvent(prisma: Prisma, change: Db.Sql, { scope, ...event }: NewEvent, follow?: Db.Sql): Promise<boolean> {
+  const rows = await prisma.$queryRaw<ManyEventsRow[]>(eventsStatement(scope, [event], change, follow));
   const deliveries = deliveriesOfMany(scope, [event], rows);
   if (deliveries.length > 0) prisma.handOverDeliveries?.(deliveries);
   return rows[0]?.changed > 0;
@@ -163,8 +167,30 @@ export function messageEvent(type: EventType, row: Message & { client: { id: str
   };
 }
 
+/** A conversation event: the conversation after the change (without `unread`, which is an agent's), and the reason. */
+export function conversationEvent(type: EventType, row: ConversationRow, assignees: string[], reason: EventReason): NewEvent {
+  return {
+    scope: { business: row.business, ownerId: row.ownerId },
+    clientPk: row.clientPk,
+    clientId: row.clientId,
+    type,
+    data: { ...conversationView(row, assignees, null), reason },
+  };
+}
+
+/** A note added to a conversation: the note, its client, and the reason (`api`). */
+export function noteEvent(conversation: ConversationRow, note: NoteRow): NewEvent {
+  return {
+    scope: { business: conversation.business, ownerId: conversation.ownerId },
+    clientPk: conversation.clientPk,
+    clientId: conversation.clientId,
+    type: 'conversation.note_added',
+    data: { ...noteView(note), client: conversation.clientId, reason: 'api' },
+  };
+}
+
 /** The fields of an event's data that hold what a client's erasure removes: its phone, its name and free text about it. */
-const ERASED_FIELDS = new Set(['client_phone', 'client_name', 'text_message', 'ds_notes']);
+const ERASED_FIELDS = new Set(['client_phone', 'client_name', 'text_message', 'ds_notes', 'text']);
 
 /**
  * `data` with the erased fields cleared (`text_message` empty, as an erased message shows it; the others
@@ -174,7 +200,7 @@ function erased(data: unknown, phones: string[]): unknown {
   if (typeof data === 'string') return phones.some((p) => data.includes(p)) ? null : data;
   if (Array.isArray(data)) return data.map((item) => erased(item, phones));
   if (data === null || typeof data !== 'object') return data;
-  const clear = (key: string, value: unknown) => (value === null ? null : key === 'text_message' ? '' : null);
+  const clear = (key: string, value: unknown) => (value === null ? null : key === 'text_message' || key === 'text' ? '' : null);
   return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, ERASED_FIELDS.has(key) ? clear(key, value) : erased(value, phones)]));
 }
 

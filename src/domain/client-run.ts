@@ -4,8 +4,8 @@ import type { RotationStep } from './rotations';
 
 /*
  * One long-lived run per client (`client/{business}/{client id}/{client pk}`) holds every clock of the
- * client: each active assignment's expiry, the first-response clocks of its routing decisions and its
- * rotations' period boundaries. assign-agents reaches it with Update-with-Start (as a PUT of a rotation
+ * client: each active assignment's expiry, the first-response clocks of its routing decisions, its
+ * rotations' period boundaries and the snoozes of its conversations. assign-agents reaches it with Update-with-Start (as a PUT of a rotation
  * does, to wait until the period due is handed out); every other path that changes the client's rows
  * (unassign, routing, an answer, rotation, the CRM lead, deletions, the reconciler) signals it to re-read
  * the kind of rows it changed (`clocksChangedSignal`). PostgreSQL stays the truth.
@@ -58,7 +58,7 @@ export interface AssignmentClock {
 }
 
 /** The kinds of rows whose clocks the run holds: a path that changed some says which, and the run re-reads those. */
-export const CLOCK_KINDS = ['assignments', 'firstResponses', 'rotations'] as const;
+export const CLOCK_KINDS = ['assignments', 'firstResponses', 'rotations', 'conversations'] as const;
 export type ClockKind = (typeof CLOCK_KINDS)[number];
 
 /** Re-read these kinds of the client's rows (all of them when the list is empty). */
@@ -77,6 +77,12 @@ export interface FirstResponseClocks {
   reassigned: boolean;
 }
 
+/** A snoozed conversation of the client: when it opens again by itself (ids and dates only). */
+export interface SnoozeClock {
+  conversationId: string;
+  until: string;
+}
+
 /** A rotation of the client, as its last step left it (agent ids, positions and dates). */
 export type RotationClock = RotationStep & { rotationKey: string };
 
@@ -87,6 +93,8 @@ export type RotationClock = RotationStep & { rotationKey: string };
 export interface ClientClocksRead {
   rotations?: RotationClock[];
   firstResponses?: FirstResponseClocks;
+  /** Absent in a read recorded before conversations had clocks. */
+  snoozes?: SnoozeClock[];
   assignments: AssignmentClock[];
 }
 
@@ -104,6 +112,7 @@ export interface ClientRunState {
   firstResponses: FirstResponseClock[];
   /** Active rotations only: a stopped one holds no clock. */
   rotations: RotationClock[];
+  snoozes: SnoozeClock[];
   /** When the run's timer fires: the earliest of its clocks, or the end of a timer chunk; null when idle. */
   nextWakeAt: string | null;
 }

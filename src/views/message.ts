@@ -44,4 +44,5 @@ export const messageView = (m: Message & { client: { id: string } | null }) => (
   suppressed_reason: m.suppressedReason,
   received_at: isoOrNull(m.receivedAt),
   batch_id: m.batchId,
+  conversation: m.conversationId,
 });

@@ -33,6 +33,7 @@ import {
   type RecordedAssignRequests,
 } from '../domain';
 import { describeFirstResponses, firstResponseWakes, type FirstResponseWake } from './client-first-responses';
+import { describeSnoozes, snoozeWakes, type SnoozeWake } from './client-conversations';
 import { describeRotations, rotationClocksOf, rotationWakes, RotationSteps, type RotationWake } from './client-rotations';
 import { RECORDING_STEP_OPTIONS } from './retry-budget';
 import { OneStepAtATime } from './client-steps';
@@ -43,7 +44,7 @@ type Activities = ReturnType<typeof createActivities>;
 const { recordAssignmentRequests } = proxyLocalActivities<Activities>(RECORDING_STEP_OPTIONS);
 
 // The clocks: a database that is down delays an expiry, which then happens as soon as it is back.
-const { readClientClocks, loadClientClocks, expireDueAssignments, endClientAssignmentsByOperator, stepFirstResponses, advanceClientRotations, stopClientRotationsByOperator } = proxyLocalActivities<Activities>({
+const { readClientClocks, loadClientClocks, expireDueAssignments, endClientAssignmentsByOperator, stepFirstResponses, advanceClientRotations, stopClientRotationsByOperator, stepConversations } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
@@ -57,7 +58,7 @@ const MIN_RECHECK_MS = 1000;
 /**
  * The client's run: it holds every clock of the client — each active assignment's `dt_until`, the
  * first-response deadline of each routing decision whose clock runs, the next boundary of each active
- * rotation — with one timer, the earliest (in
+ * rotation, the end of each snooze of its conversations — with one timer, the earliest (in
  * chunks beyond the server's timer cap), and answers assign-agents requests (the `assign` update, one at
  * a time, in the order they arrive) and a rotation's PUT (the `applyRotation` update: the period due now
  * handed out). The rows are the truth: the run re-reads a kind of rows whenever a
@@ -106,6 +107,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   let clocks: AssignmentClock[] = [];
   let responses: FirstResponseWake[] = [];
   let rotations: RotationWake[] = [];
+  let snoozes: SnoozeWake[] = [];
   const rotationSteps = new RotationSteps();
   let nextWakeAt: string | null = null;
   // Requests are recorded in arrival order, those that queued meanwhile together in one step: two requests
@@ -154,6 +156,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
     assignments: clocks,
     firstResponses: responses.map(({ decisionId, dueAt }) => ({ decisionId, dueAt })),
     rotations: rotationClocksOf(rotations),
+    snoozes: snoozes.map(({ conversationId, until }) => ({ conversationId, until })),
     nextWakeAt,
   }));
   setHandler(applyRotationUpdate, async ({ rotationKey, version }) => {
@@ -178,7 +181,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   const show = () => {
     const agents = clocks.map((c) => c.agentId);
     const earliest = clocks[0]?.dtUntil;
-    const held = [...clocks.map((c) => `${c.agentId} until ${c.dtUntil}`), ...describeFirstResponses(responses), ...describeRotations(rotations)];
+    const held = [...clocks.map((c) => `${c.agentId} until ${c.dtUntil}`), ...describeFirstResponses(responses), ...describeRotations(rotations), ...describeSnoozes(snoozes)];
     setCurrentDetails(held.length === 0 ? `Client ${input.clientId}: no clock` : `Client ${input.clientId}: ${held.join(', ')}; next wake-up ${nextWakeAt}`);
     const attributes = JSON.stringify([agents, earliest]);
     if (attributes === shown) return;
@@ -212,6 +215,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
         responses = firstResponseWakes(read.firstResponses.clocks, Date.now());
         changed ||= read.firstResponses.reassigned || due;
       }
+      if (read.snoozes) snoozes = snoozeWakes(read.snoozes, Date.now());
       if (changed) assignmentChanges++;
       // A batch recorded meanwhile read the assignments after its commit; the steps of this read may have changed them after that.
       if (revision === seen) clocks = read.assignments;
@@ -252,6 +256,11 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       if (stepped.reassigned || due) assignmentsChanged();
       continue;
     }
+    if (stale.has('conversations')) {
+      stale.delete('conversations');
+      snoozes = snoozeWakes(await steps.step(() => stepConversations({ clientPk: input.clientPk })), Date.now());
+      continue;
+    }
     rearm = false;
     // At a boundary the rotation steps before the expiry: it hands out the next period from the boundary, or runs the same agent's on.
     if (rotations.some((r) => r.wakeAt <= Date.now())) {
@@ -274,7 +283,11 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       stale.add('firstResponses');
       continue;
     }
-    const next = earliestClock(clocks, responses, rotations);
+    if (snoozes.some((s) => s.wakeAt <= Date.now())) {
+      stale.add('conversations');
+      continue;
+    }
+    const next = earliestClock(clocks, responses, rotations, snoozes);
     if (!next) {
       nextWakeAt = null;
       show();
@@ -298,11 +311,12 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
 }
 
 /** The clock the run's timer is set for: the earliest of every kind; none when the client holds none. */
-function earliestClock(clocks: AssignmentClock[], responses: FirstResponseWake[], rotations: RotationWake[]): { at: number; summary: string } | null {
+function earliestClock(clocks: AssignmentClock[], responses: FirstResponseWake[], rotations: RotationWake[], snoozes: SnoozeWake[]): { at: number; summary: string } | null {
   const candidates = [
     ...clocks.slice(0, 1).map((c) => ({ at: Date.parse(c.dtUntil), summary: `Expire ${c.agentId} at dt_until ${c.dtUntil}` })),
     ...responses.map((r) => ({ at: r.wakeAt, summary: r.dueAt ? `First response of decision ${r.decisionId} due at ${r.dueAt}` : `Decision ${r.decisionId}: owner has no working time ahead` })),
     ...rotations.map((r) => ({ at: r.wakeAt, summary: `Rotation's next period at ${r.nextChangeAt}` })),
+    ...snoozes.slice(0, 1).map((s) => ({ at: s.wakeAt, summary: `Conversation ${s.conversationId} snoozed until ${s.until}` })),
   ];
   return candidates.reduce<{ at: number; summary: string } | null>((earliest, c) => (!earliest || c.at < earliest.at ? c : earliest), null);
 }

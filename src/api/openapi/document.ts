@@ -8,6 +8,7 @@ import { healthApi } from './paths/health';
 import { messagesApi } from './paths/messages';
 import { messageBatchesApi } from './paths/message-batches';
 import { optOutsApi } from './paths/opt-outs';
+import { conversationsApi } from './paths/conversations';
 import { unmatchedInboundApi } from './paths/unmatched-inbound';
 import { providersApi } from './paths/providers';
 import { webhooksApi } from './paths/webhooks';
@@ -17,7 +18,7 @@ import { adminApi } from './paths/admin';
 import { integrationsApi } from './paths/integrations';
 
 /** Each feature describes its own routes; a new feature (webhooks, events, rotation) adds its part here. */
-const PARTS: ApiPart[] = [clientsApi, agentsApi, assignmentsApi, rotationApi, routingApi, messagesApi, messageBatchesApi, unmatchedInboundApi, optOutsApi, webhooksApi, eventsApi, integrationsApi, providersApi, adminApi, healthApi, docsApi];
+const PARTS: ApiPart[] = [clientsApi, agentsApi, assignmentsApi, rotationApi, routingApi, messagesApi, messageBatchesApi, conversationsApi, unmatchedInboundApi, optOutsApi, webhooksApi, eventsApi, integrationsApi, providersApi, adminApi, healthApi, docsApi];
 
 function merge<T>(target: Record<string, T>, source: Record<string, T> | undefined, what: string): void {
   for (const [key, value] of Object.entries(source ?? {})) {

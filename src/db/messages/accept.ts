@@ -1,5 +1,6 @@
 import { Prisma as Db } from '../../generated/prisma/client';
 import { messageWorkflowId } from '../../domain';
+import { conversationIdOf, outboundAnswerStatement } from '../conversations';
 import { changeWithEvent, messageEvent } from '../events';
 import type { Prisma } from '../prisma';
 import type { Scope } from '../scope';
@@ -31,7 +32,7 @@ export function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempo
 }
 
 /** A scheduled message row as the insert stores it and its message.scheduled event shows it. */
-export function scheduledMessageRow(scope: Scope, message: NewMessage, now: Date, workflowId: string, batchId: string | null): MessageWithClient {
+export function scheduledMessageRow(scope: Scope, message: NewMessage, now: Date, workflowId: string, batchId: string | null, conversationId: string | null = null): MessageWithClient {
   const { clientId, ...fields } = message;
   return {
     ...scope,
@@ -63,6 +64,7 @@ export function scheduledMessageRow(scope: Scope, message: NewMessage, now: Date
     batchId,
     batchChunk: null,
     startConfirmed: false,
+    conversationId,
     client: clientId === null ? null : { id: clientId },
   };
 }
@@ -75,17 +77,20 @@ export function scheduledMessageRow(scope: Scope, message: NewMessage, now: Date
 export async function insertScheduledMessage(prisma: Prisma, scope: Scope, message: NewMessage): Promise<{ message: MessageWithClient; replayed: boolean }> {
   const now = new Date();
   const { sendWindow } = message;
-  const row = scheduledMessageRow(scope, message, now, messageWorkflowId(scope.business, message.id), null);
+  // A client's message is in the conversation of its client and sender, which it creates or answers; a campaign's has none (src/db/message-batches.ts).
+  const conversationId = message.clientPk ? conversationIdOf(message.clientPk, message.sender) : null;
+  const row = scheduledMessageRow(scope, message, now, messageWorkflowId(scope.business, message.id), null, conversationId);
   const inserted = await changeWithEvent(
     prisma,
     Db.sql`INSERT INTO messages (id, business, owner_id, client_pk, message_type, phone, name, text, send_at, workflow_id, idempotency_key, request_hash,
-                          encoding, segments, send_window, deferred_until, sender, created_at, updated_at)
+                          encoding, segments, send_window, deferred_until, sender, conversation_id, created_at, updated_at)
       VALUES (${row.id}::uuid, ${row.business}, ${row.ownerId}, ${row.clientPk}::uuid, ${row.messageType}, ${row.phone}, ${row.name}, ${row.text}, ${row.sendAt},
               ${row.workflowId}, ${row.idempotencyKey}, ${row.requestHash}, ${row.encoding}, ${row.segments},
-              ${sendWindow === null ? null : JSON.stringify(sendWindow)}::jsonb, ${row.deferredUntil}, ${row.sender}, ${now}, ${now})
+              ${sendWindow === null ? null : JSON.stringify(sendWindow)}::jsonb, ${row.deferredUntil}, ${row.sender}, ${conversationId}::uuid, ${now}, ${now})
       ON CONFLICT (business, owner_id, idempotency_key) DO NOTHING
       RETURNING 1`,
     messageEvent('message.scheduled', row, 'api'),
+    conversationId && message.clientPk ? outboundAnswerStatement(scope, { conversationId, clientPk: message.clientPk, sender: message.sender }, now) : undefined,
   );
   if (inserted) return { message: row, replayed: false };
   const winner = message.idempotencyKey ? await findMessageByIdempotencyKey(prisma, scope, message.idempotencyKey) : null;

@@ -1,7 +1,8 @@
 import { Prisma as Db } from '../../generated/prisma/client';
 import { randomUUID } from 'node:crypto';
 import { assignmentsInForce } from '../client-owners';
-import { messageEvent, type RecordEvent } from '../events';
+import { conversationEvent, messageEvent, type RecordEvent } from '../events';
+import { conversationIdOf, recordInbound } from '../conversations';
 import { ownerOfNumber } from '../business-numbers';
 import { insertUnmatchedInbound, unmatchedInboundExists } from '../unmatched-inbound';
 import type { Prisma } from '../prisma';
@@ -103,6 +104,7 @@ export async function storeInbound(
   target: InboundTarget,
   found: Answered | 'ambiguous' | null,
   now: Date,
+  keyword = false,
 ): Promise<Exclude<InboundOutcome, { stored: 'repeat' }>> {
   const answered = found === 'ambiguous' ? null : found;
   if (!answered) {
@@ -110,6 +112,9 @@ export async function storeInbound(
     await insertUnmatchedInbound(tx, { provider, inboundKey, sender: to, phone: from, text, receivedAt, business: target.business, ambiguous: found === 'ambiguous' });
     return { stored: 'unmatched', ambiguous: found === 'ambiguous' };
   }
+  // The conversation is keyed by our side as the reply was matched: the number texted, or the shared sender.
+  const sender = target.business === null ? inbound.sender : inbound.to;
+  const conversationId = answered.clientPk ? conversationIdOf(answered.clientPk, sender) : null;
   const message = await tx.message.create({
     data: {
       id: randomUUID(),
@@ -129,11 +134,17 @@ export async function storeInbound(
       sender: inbound.to,
       receivedAt: inbound.receivedAt,
       inboundKey: inbound.inboundKey,
+      conversationId,
     },
     include: withClientId,
   });
   const assignments = message.clientPk ? await assignmentsInForce(tx, { pk: message.clientPk, ownerId: message.ownerId }, now) : [];
+  const opened =
+    conversationId && message.clientPk
+      ? await recordInbound(tx, { id: conversationId, business: message.business, ownerId: message.ownerId, clientPk: message.clientPk, sender, at: now, keyword })
+      : null;
   const event = messageEvent('message.received', message, 'carrier');
   await record({ ...event, data: { ...event.data, assignments } });
+  if (opened?.opened) await record(conversationEvent('conversation.opened', opened.conversation, assignments.map((a) => a.agent), 'carrier'));
   return { stored: 'matched', message };
 }

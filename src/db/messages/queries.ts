@@ -66,3 +66,8 @@ export function listOwnedMessages(prisma: Prisma, scope: Scope, filter: MessageF
     take,
   });
 }
+
+/** These messages with their client's id, in no particular order. */
+export function messagesByIds(prisma: Prisma, ids: string[]): Promise<MessageWithClient[]> {
+  return ids.length === 0 ? Promise.resolve([]) : prisma.message.findMany({ where: { id: { in: ids } }, include: withClientId });
+}

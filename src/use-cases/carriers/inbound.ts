@@ -76,7 +76,7 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
     if (keyword?.kind === 'optIn') await recordOptIn(tx, change);
     // A keyword is no lead's reply: STOP, START or HELP from a client nobody holds is not routed.
     if (found && found !== 'ambiguous' && found.clientPk && !keyword) reply.routed = await routeUnownedReply(tx, record, { ...found, clientPk: found.clientPk }, now);
-    return storeInbound(tx, record, stored, target, found, now);
+    return storeInbound(tx, record, stored, target, found, now, keyword !== null);
   });
   if (reply.routed && deps.routing) await afterRouted(deps.routing, reply.routed.outcome, reply.routed.policy);
   if (outcome.stored === 'unmatched') (outcome.ambiguous ? deps.countAmbiguous : deps.countUnmatched)?.();

@@ -3,6 +3,7 @@ import { endActiveIn, eraseClientAssignmentNotes } from '../../db/assignments';
 import { eraseClientRow, lockLiveClient } from '../../db/clients';
 import { clientDeletedEvent, eraseClientEvents, withEvents, type NewEvent } from '../../db/events';
 import { eraseClientMessages, scheduledMessagesOf } from '../../db/messages';
+import { eraseClientConversations } from '../../db/conversations';
 import type { Prisma } from '../../db/prisma';
 import { stopClientRotations } from '../../db/rotations';
 import { pushWalSoon } from '../../db/wal';
@@ -29,7 +30,7 @@ export interface EraseClientDeps {
  * `DELETE /clients/{_id}`, the client's erasure. Its messages not yet sent are canceled first, through
  * the cancel path (their runs end). Then, in one transaction holding the client: its row keeps only its
  * keys (the id is free again), its active assignments end (`ended_by` client_deleted), its rotation
- * stops, its places in routing queues are given up, its messages and events lose its phone, name and texts,
+ * stops, its places in routing queues are given up, its messages and events lose its phone, name and texts, its conversations go with their notes,
  * a CRM lead's record is forgotten (forgetErasedLead), and `client.deleted` is recorded. Last, what
  * follows the ended assignments (after-change.ts), the rotation runs are woken so they end, a message a racing send accepted meanwhile is
  * canceled and erased too, and the WAL is switched and checkpointed soon after (pushWalSoon: erasures
@@ -84,5 +85,6 @@ async function phonesOfMessages(tx: Tx, clientPk: string): Promise<string[]> {
 
 async function eraseMessagesAndEvents(tx: Tx, clientPk: string, phones: string[]) {
   await eraseClientMessages(tx, clientPk);
+  await eraseClientConversations(tx, clientPk);
   await eraseClientEvents(tx, clientPk, phones);
 }

@@ -1,4 +1,5 @@
 import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../domain';
+import { conversationsApi } from './conversations';
 import type { ApiPart, OpenApiObject } from '../components';
 import { badParameters, closedObject, inBusiness, json, operation, PREFIX, queryParameter, ref, routeResponses } from '../components';
 import { assignmentsApi } from './assignments';
@@ -17,7 +18,8 @@ const reason = {
   description:
     'What made the change: `api` a request of the owner (HTTP or Nexus) — and, for a message, its sending that followed; ' +
     '`expiry` the assignment\'s `dt_until`; `operator` a cancellation in the Temporal UI; `rule` the client\'s rotation or a CRM lead\'s workflow; `carrier` a carrier\'s delivery receipt or a text the client sent; ' +
-    '`client_deleted` / `agent_deleted` the owner deleting the client (its erasure) or an agent, which ended the assignment, canceled the message or stopped the rotation.',
+    '`client_deleted` / `agent_deleted` the owner deleting the client (its erasure) or an agent, which ended the assignment, canceled the message or stopped the rotation; ' +
+    '`routing` lead routing ending an assignment whose first response was missed; `snooze` a conversation\'s snooze ending.',
 };
 
 /** The resource's own schema with the fields an event adds, so the two cannot drift apart. */
@@ -93,7 +95,7 @@ export const eventsApi: ApiPart = {
         'Every change of an assignment or a message, and a rotation stopped, recorded in the transaction that made it: `assignment.created`, ' +
         '`assignment.updated`, `assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, ' +
         '`message.delivered`, `message.undelivered` (a carrier\'s receipt), `message.failed`, `message.canceled`, `message.suppressed` (not sent: the recipient opted out), `message.received` (a text the client sent), ' +
-        '`rotation.stopped`, `routing.assigned`, `routing.queued`, `routing.reassigned`, `routing.escalated`, `routing.no_eligible_agent` (lead routing\'s decisions; `routing.reassigned` also names `previous_agent`), `client.deleted` (a client erased: its earlier events lose its phone, name and texts), `crm.owner_sync_failed` and `crm.owner_conflict` (a connected CRM\'s lead, see `docs/integrations.md`). ' +
+        '`rotation.stopped`, `routing.assigned`, `routing.queued`, `routing.reassigned`, `routing.escalated`, `routing.no_eligible_agent` (lead routing\'s decisions; `routing.reassigned` also names `previous_agent`), `client.deleted` (a client erased: its earlier events lose its phone, name and texts), `crm.owner_sync_failed` and `crm.owner_conflict` (a connected CRM\'s lead, see `docs/integrations.md`), `conversation.opened`, `conversation.snoozed`, `conversation.reopened`, `conversation.closed` and `conversation.note_added` (see Conversations). ' +
         'Read them here, in commit order, or receive them by webhook.',
     },
   ],
@@ -176,6 +178,18 @@ export const eventsApi: ApiPart = {
         reason,
       },
     },
+    ConversationEventData: withEventFields(
+      conversationsApi.schemas!.Conversation,
+      { reason },
+      'The conversation as `GET /conversations/{_id}` shows it after the change (`unread` null: it is an agent\'s), and the reason: `carrier` a text of the client opened it, `api` its owner, `snooze` its snooze ended.',
+    ),
+    ConversationEvent: eventSchema(
+      ['conversation.opened', 'conversation.snoozed', 'conversation.reopened', 'conversation.closed'],
+      'ConversationEventData',
+      'A conversation opened by a text of the client (its first, or one to a closed or snoozed conversation), snoozed, reopened (its snooze ended, or its owner reopened it) or closed.',
+    ),
+    ConversationNoteEventData: withEventFields(conversationsApi.schemas!.ConversationNote, { client: ref('schemas', 'ResourceId'), reason }, 'The note, its client, and the reason (`api`).'),
+    ConversationNoteEvent: eventSchema(['conversation.note_added'], 'ConversationNoteEventData', 'An internal note added to a conversation.'),
     CrmOwnerSyncFailedEvent: eventSchema(['crm.owner_sync_failed'], 'CrmOwnerSyncFailedEventData', 'A lead\'s owner could not be written back into its CRM.'),
     CrmOwnerConflictEvent: eventSchema(['crm.owner_conflict'], 'CrmOwnerConflictEventData', 'A person changed a lead\'s owner in its CRM.'),
     Event: {
@@ -188,6 +202,8 @@ export const eventsApi: ApiPart = {
         ref('schemas', 'ClientEvent'),
         ref('schemas', 'CrmOwnerSyncFailedEvent'),
         ref('schemas', 'CrmOwnerConflictEvent'),
+        ref('schemas', 'ConversationEvent'),
+        ref('schemas', 'ConversationNoteEvent'),
       ],
     },
     EventPage: closedObject(['events', 'next_cursor', 'has_more'], {

@@ -58,6 +58,7 @@ const sentMessage = {
   suppressed_reason: null,
   received_at: null,
   batch_id: null,
+  conversation: '9b1f6d2a-8c4e-5f3a-9d7b-2e6c4a1f8b30',
 };
 
 export const messagesApi: ApiPart = {
@@ -135,7 +136,7 @@ export const messagesApi: ApiPart = {
         '_id', 'status', 'send_at', 'workflow_id', 'message_type', 'client', 'client_phone', 'client_name', 'from', 'to', 'text_message', 'attempts',
         'provider', 'provider_ref', 'error', 'created_at', 'updated_at', 'dispatched_at', 'sent_at', 'canceled_at',
         'canceled_by', 'direction', 'encoding', 'segments', 'send_window', 'deferred_until', 'delivered_at', 'error_code', 'price',
-        'suppressed_at', 'suppressed_reason', 'received_at', 'batch_id',
+        'suppressed_at', 'suppressed_reason', 'received_at', 'batch_id', 'conversation',
       ],
       additionalProperties: false,
       properties: {
@@ -186,6 +187,11 @@ export const messagesApi: ApiPart = {
         suppressed_reason: { type: ['string', 'null'], examples: ['Recipient has opted out of text messages'] },
         received_at: dateOrNull('Inbound: when the carrier received it.'),
         batch_id: { type: ['string', 'null'], format: 'uuid', description: 'The campaign (`POST /messages/batch`) it was accepted in; null for a single message.' },
+        conversation: {
+          type: ['string', 'null'],
+          format: 'uuid',
+          description: 'The conversation it belongs to (`GET /conversations/{_id}`): a client\'s message on one sender. Null for a message to a bare phone, a campaign\'s, or one of an erased client.',
+        },
       },
     },
     MessageList: {

@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import { Prisma as Db, type Conversation, type ConversationStatus } from '../generated/prisma/client';
+import type { Prisma } from './prisma';
+import type { Scope } from './scope';
+
+/*
+ * Every change of the `conversations` table (docs/conversations.md). A conversation is created by the
+ * first message of a client on a sender, either way, inside the statement or transaction that stores
+ * that message; its status moves by replies, by its owner (snooze, close, reopen) and by its snooze
+ * ending in the client's run.
+ */
+
+type Tx = Db.TransactionClient;
+const { sql } = Db;
+
+/** A conversation with its client's id, as views and events show it. */
+export type ConversationRow = Conversation & { clientId: string };
+
+/** The conversation of (client, sender): a name-based UUID (RFC 9562, version 5 layout), so a message's insert names it without a lookup. */
+export function conversationIdOf(clientPk: string, sender: string | null): string {
+  const hash = createHash('sha1').update(`conversation/${clientPk}/${sender ?? ''}`).digest();
+  hash[6] = (hash[6] & 0x0f) | 0x50;
+  hash[8] = (hash[8] & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * The statement that follows an outbound message's insert (`FROM changed`, only when it inserted): its
+ * conversation is created open, or answered — nothing waits any more, and the first answer's time is kept.
+ * Its status stays: a message of ours neither opens a closed conversation nor ends a snooze.
+ */
+export function outboundAnswerStatement(scope: Scope, message: { conversationId: string; clientPk: string; sender: string | null }, now: Date): Db.Sql {
+  return sql`
+    INSERT INTO conversations AS c (id, business, owner_id, client_pk, sender, status, last_outbound_at, last_activity_at, created_at, updated_at)
+    SELECT ${message.conversationId}::uuid, ${scope.business}, ${scope.ownerId}, ${message.clientPk}::uuid, ${message.sender ?? ''}, 'open', ${now}, ${now}, ${now}, ${now}
+      FROM changed
+    ON CONFLICT (id) DO UPDATE SET
+      first_response_at = COALESCE(c.first_response_at, CASE WHEN c.waiting_since IS NOT NULL THEN EXCLUDED.last_outbound_at END),
+      waiting_since = NULL,
+      last_outbound_at = EXCLUDED.last_outbound_at,
+      last_activity_at = GREATEST(c.last_activity_at, EXCLUDED.last_activity_at),
+      updated_at = EXCLUDED.updated_at`;
+}
+
+/** What an inbound message did to its conversation: `opened` when it was new, closed or snoozed. */
+export interface InboundEffect {
+  conversation: ConversationRow;
+  opened: boolean;
+}
+
+/**
+ * A client's text stored as a message: its conversation is created or opened (a closed one, or a snoozed
+ * one — a reply always ends a snooze), and its waiting clock starts unless something already waits. A
+ * keyword (STOP, START, HELP) is in the thread but answered by the service itself: it changes no status
+ * and starts no clock.
+ */
+export async function recordInbound(
+  tx: Tx,
+  inbound: { id: string; business: string; ownerId: string; clientPk: string; sender: string; at: Date; keyword: boolean },
+): Promise<InboundEffect> {
+  const { id, business, ownerId, clientPk, sender, at, keyword } = inbound;
+  const [row] = await tx.$queryRaw<(Conversation & { clientId: string; opened: boolean })[]>`
+    WITH before AS (SELECT status FROM conversations WHERE id = ${id}::uuid FOR UPDATE),
+    upserted AS (
+      INSERT INTO conversations AS c (id, business, owner_id, client_pk, sender, status, waiting_since, last_inbound_at, last_activity_at, created_at, updated_at)
+      VALUES (${id}::uuid, ${business}, ${ownerId}, ${clientPk}::uuid, ${sender}, 'open', ${keyword ? null : at}, ${at}, ${at}, ${at}, ${at})
+      ON CONFLICT (id) DO UPDATE SET
+        status = CASE WHEN ${keyword} THEN c.status ELSE 'open'::"ConversationStatus" END,
+        snoozed_until = CASE WHEN ${keyword} THEN c.snoozed_until END,
+        waiting_since = CASE WHEN ${keyword} THEN c.waiting_since ELSE COALESCE(c.waiting_since, EXCLUDED.last_inbound_at) END,
+        last_inbound_at = EXCLUDED.last_inbound_at,
+        last_activity_at = GREATEST(c.last_activity_at, EXCLUDED.last_activity_at),
+        updated_at = EXCLUDED.updated_at
+      RETURNING c.*)
+    SELECT u.id, u.business, u.owner_id AS "ownerId", u.client_pk AS "clientPk", u.sender, u.status, u.waiting_since AS "waitingSince",
+           u.last_inbound_at AS "lastInboundAt", u.last_outbound_at AS "lastOutboundAt", u.first_response_at AS "firstResponseAt",
+           u.snoozed_until AS "snoozedUntil", u.overdue_for AS "overdueFor", u.last_activity_at AS "lastActivityAt",
+           u.created_at AS "createdAt", u.updated_at AS "updatedAt", cl.id AS "clientId",
+           (NOT ${keyword} AND COALESCE((SELECT status FROM before) <> 'open', true)) AS opened
+      FROM upserted u JOIN clients cl ON cl.pk = u.client_pk`;
+  const { opened, ...conversation } = row;
+  return { conversation, opened };
+}
+
+const SELECT_ROW = sql`
+  SELECT c.id, c.business, c.owner_id AS "ownerId", c.client_pk AS "clientPk", c.sender, c.status, c.waiting_since AS "waitingSince",
+         c.last_inbound_at AS "lastInboundAt", c.last_outbound_at AS "lastOutboundAt", c.first_response_at AS "firstResponseAt",
+         c.snoozed_until AS "snoozedUntil", c.overdue_for AS "overdueFor", c.last_activity_at AS "lastActivityAt",
+         c.created_at AS "createdAt", c.updated_at AS "updatedAt", cl.id AS "clientId"
+    FROM conversations c JOIN clients cl ON cl.pk = c.client_pk`;
+
+/** The caller's conversation, or null (another's, or none). */
+export async function findConversation(db: Prisma | Tx, scope: Scope, id: string): Promise<ConversationRow | null> {
+  const [row] = await db.$queryRaw<ConversationRow[]>`${SELECT_ROW} WHERE c.id = ${id}::uuid AND c.business = ${scope.business} AND c.owner_id = ${scope.ownerId}`;
+  return row ?? null;
+}
+
+export interface ConversationFilter {
+  status?: ConversationStatus;
+  clientPk?: string;
+  /** Held by this agent now (an active assignment whose `dt_until` is ahead). */
+  agentPk?: string;
+  /** Only those waiting, the longest waiting first. */
+  waiting: boolean;
+  take: number;
+  /** The position of the last one of the page before: its activity (or waiting) time and id. */
+  after?: { at: Date; id: string };
+}
+
+/** One page of the caller's conversations: newest activity first, or (waiting) the longest waiting first. */
+export function listConversations(prisma: Prisma, scope: Scope, filter: ConversationFilter, now: Date): Promise<ConversationRow[]> {
+  const { status, clientPk, agentPk, waiting, take, after } = filter;
+  const conditions = [sql`c.business = ${scope.business}`, sql`c.owner_id = ${scope.ownerId}`];
+  if (status) conditions.push(sql`c.status = ${status}::"ConversationStatus"`);
+  if (clientPk) conditions.push(sql`c.client_pk = ${clientPk}::uuid`);
+  if (agentPk) {
+    conditions.push(sql`EXISTS (SELECT 1 FROM assignments a WHERE a.client_pk = c.client_pk AND a.agent_pk = ${agentPk}::uuid AND a.status = 'active' AND a.dt_until > ${now})`);
+  }
+  if (waiting) {
+    conditions.push(sql`c.waiting_since IS NOT NULL`);
+    if (after) conditions.push(sql`(c.waiting_since, c.id) > (${after.at}, ${after.id}::uuid)`);
+  } else if (after) {
+    conditions.push(sql`(c.last_activity_at, c.id) < (${after.at}, ${after.id}::uuid)`);
+  }
+  const order = waiting ? sql`c.waiting_since ASC, c.id ASC` : sql`c.last_activity_at DESC, c.id DESC`;
+  return prisma.$queryRaw<ConversationRow[]>`${SELECT_ROW} WHERE ${Db.join(conditions, ' AND ')} ORDER BY ${order} LIMIT ${take}`;
+}
+
+/** Who holds each client now (agent ids, oldest assignment first): a conversation's assignees. */
+export async function holdersOf(db: Prisma | Tx, clientPks: string[], now: Date): Promise<Map<string, string[]>> {
+  const holders = new Map<string, string[]>();
+  if (clientPks.length === 0) return holders;
+  const rows = await db.$queryRaw<{ clientPk: string; agentId: string }[]>`
+    SELECT a.client_pk AS "clientPk", g.id AS "agentId" FROM assignments a JOIN agents g ON g.pk = a.agent_pk
+     WHERE a.client_pk = ANY(${clientPks}::uuid[]) AND a.status = 'active' AND a.dt_until > ${now}
+     ORDER BY a.created_at, a.id`;
+  for (const row of rows) holders.set(row.clientPk, [...(holders.get(row.clientPk) ?? []), row.agentId]);
+  return holders;
+}
+
+/** How many inbound messages of each conversation come after the agent's read horizon (all of them without one). */
+export async function unreadCounts(db: Prisma | Tx, conversationIds: string[], agentPk: string): Promise<Map<string, number>> {
+  if (conversationIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ id: string; unread: number }[]>`
+    SELECT c.id, (SELECT count(*)::int FROM messages m
+                   WHERE m.conversation_id = c.id AND m.direction = 'inbound'
+                     AND (r.message_at IS NULL OR (m.created_at, m.id) > (r.message_at, r.message_id))) AS unread
+      FROM unnest(${conversationIds}::uuid[]) AS c(id)
+      LEFT JOIN conversation_reads r ON r.conversation_id = c.id AND r.agent_pk = ${agentPk}::uuid`;
+  return new Map(rows.map((row) => [row.id, row.unread]));
+}
+
+export type StatusChange =
+  | { to: 'snoozed'; until: Date }
+  | { to: 'closed' }
+  | { to: 'open' };
+
+/**
+ * Moves the caller's conversation to another status; the row after the change, with whether it changed
+ * (`false`: it was there already, and nothing was written), or null when it is not the caller's. A snooze
+ * of a closed conversation is `refused`.
+ */
+export async function changeStatus(
+  tx: Tx,
+  scope: Scope,
+  id: string,
+  change: StatusChange,
+  now: Date,
+): Promise<{ row: ConversationRow; changed: boolean } | { refused: 'closed' } | null> {
+  const [current] = await tx.$queryRaw<{ status: ConversationStatus; snoozedUntil: Date | null }[]>`
+    SELECT status, snoozed_until AS "snoozedUntil" FROM conversations WHERE id = ${id}::uuid AND business = ${scope.business} AND owner_id = ${scope.ownerId} FOR UPDATE`;
+  if (!current) return null;
+  if (change.to === 'snoozed' && current.status === 'closed') return { refused: 'closed' };
+  const same = change.to === 'snoozed' ? current.status === 'snoozed' && current.snoozedUntil?.getTime() === change.until.getTime() : current.status === change.to;
+  if (!same) {
+    const snoozedUntil = change.to === 'snoozed' ? change.until : null;
+    // A closed conversation waits on nobody.
+    const waiting = change.to === 'closed' ? sql`waiting_since = NULL,` : sql``;
+    await tx.$executeRaw`UPDATE conversations SET status = ${change.to}::"ConversationStatus", snoozed_until = ${snoozedUntil}, ${waiting} updated_at = ${now} WHERE id = ${id}::uuid`;
+  }
+  return { row: (await findConversation(tx, scope, id))!, changed: !same };
+}
+
+/** The conversations of a client whose snooze has ended by `now`, opened again; the rows after. */
+export async function endDueSnoozes(tx: Tx, clientPk: string, now: Date): Promise<ConversationRow[]> {
+  const ids = await tx.$queryRaw<{ id: string }[]>`
+    UPDATE conversations SET status = 'open', snoozed_until = NULL, updated_at = ${now}
+     WHERE client_pk = ${clientPk}::uuid AND status = 'snoozed' AND snoozed_until <= ${now}
+    RETURNING id`;
+  if (ids.length === 0) return [];
+  return tx.$queryRaw<ConversationRow[]>`${SELECT_ROW} WHERE c.id = ANY(${ids.map((r) => r.id)}::uuid[]) ORDER BY c.snoozed_until, c.id`;
+}
+
+/** When each snoozed conversation of the client wakes (ids and dates only: the client's run holds them). */
+export async function snoozesOf(db: Prisma | Tx, clientPk: string): Promise<{ conversationId: string; until: string }[]> {
+  const rows = await db.$queryRaw<{ id: string; until: Date }[]>`
+    SELECT id, snoozed_until AS until FROM conversations WHERE client_pk = ${clientPk}::uuid AND status = 'snoozed' ORDER BY snoozed_until, id`;
+  return rows.map((row) => ({ conversationId: row.id, until: row.until.toISOString() }));
+}
+
+/**
+ * Moves the agent's read horizon in the conversation to the message (one of the conversation's), never
+ * back: a horizon already at or past it stays. Returns false when the message is not in the conversation.
+ */
+export async function moveReadHorizon(db: Prisma | Tx, input: { conversationId: string; agentPk: string; messageId: string }, now: Date): Promise<boolean> {
+  const moved = await db.$queryRaw<{ found: boolean }[]>`
+    WITH message AS (SELECT id, created_at FROM messages WHERE id = ${input.messageId}::uuid AND conversation_id = ${input.conversationId}::uuid),
+    upserted AS (
+      INSERT INTO conversation_reads AS r (conversation_id, agent_pk, message_id, message_at, updated_at)
+      SELECT ${input.conversationId}::uuid, ${input.agentPk}::uuid, m.id, m.created_at, ${now} FROM message m
+      ON CONFLICT (conversation_id, agent_pk) DO UPDATE SET message_id = EXCLUDED.message_id, message_at = EXCLUDED.message_at, updated_at = EXCLUDED.updated_at
+       WHERE (EXCLUDED.message_at, EXCLUDED.message_id) > (r.message_at, r.message_id)
+      RETURNING 1)
+    SELECT EXISTS (SELECT 1 FROM message) AS found`;
+  return moved[0]?.found ?? false;
+}
+
+/** Ends the conversations of an erased client: their notes and read horizons go with them, its messages keep no thread. */
+export async function eraseClientConversations(tx: Tx, clientPk: string): Promise<void> {
+  await tx.$executeRaw`UPDATE messages SET conversation_id = NULL WHERE client_pk = ${clientPk}::uuid AND conversation_id IS NOT NULL`;
+  await tx.$executeRaw`DELETE FROM conversations WHERE client_pk = ${clientPk}::uuid`;
+}
