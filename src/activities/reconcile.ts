@@ -5,6 +5,7 @@ import { activeAssignmentsChangedBefore } from '../db/assignments';
 import { unsentMessagesCreatedBefore } from '../db/messages';
 import { activeRotationsChangedBefore } from '../db/rotations';
 import { openDecisionsBefore } from '../db/first-response-clocks';
+import { snoozedBefore } from '../db/conversations';
 import { policiesWaitingBefore } from '../db/routing-decisions';
 import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
 import { startFirstResponseClock } from '../starters/first-response-workflow';
@@ -152,7 +153,7 @@ async function reclaimClocks<Row extends { clientPk: string }>(temporal: Tempora
 export function createReconcileActivities({ prisma, temporal, taskQueue, observeReconcilerRestart }: ReconcileDeps) {
   return {
     /**
-     * Gives every active assignment, unsent message and active rotation a running workflow again, after an
+     * Gives every active assignment, unsent message, active rotation and snoozed conversation a running workflow again, after an
      * operator's Terminate (or a reset to a point that ended the run) left a row without one: the row is
      * the truth, the workflow its clock. Each restart is logged with what the last run's state was.
      * A full pass reads every active row and lists every running workflow, which at 100,000s of them
@@ -176,6 +177,8 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
         firstResponseClocksRestarted: 0,
         routingQueuesChecked: 0,
         routingQueuesRestarted: 0,
+        snoozesChecked: 0,
+        snoozesRestarted: 0,
       };
 
       // A row's clock is its client's run, or a per-pair run of an older build (until the client's run takes it over).
@@ -278,6 +281,21 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       });
       result.firstResponseClocksChecked = clocks.checked;
       result.firstResponseClocksRestarted = clocks.restarted;
+
+      // A snoozed conversation whose client's run is not running (terminated, or its start found Temporal
+      // down): the run is started again and takes the snooze over; one already due opens at once. A recent
+      // pass checks those snoozed in its window, a full pass every one.
+      const snoozes = await reclaimClocks(temporal, restartedClients, runningExpiries, {
+        pages: keyPages((after) => snoozedBefore(prisma, { before, since, business }, after, PAGE), (row) => row.id),
+        holderOf: (row) => clientWorkflowId(row),
+        restart: async (row, holder, lastRun) => {
+          await wakeClientRun(temporal, taskQueue, row, ['conversations']);
+          logEvent('reconciler.snooze_restarted', { workflowId: holder, conversationId: row.id, lastRun });
+        },
+        onPage: (counts) => heartbeat({ ...result, snoozesChecked: counts.checked, snoozesRestarted: counts.restarted }),
+      });
+      result.snoozesChecked = snoozes.checked;
+      result.snoozesRestarted = snoozes.restarted;
 
       // A policy with clients waiting and no queue run: the first waiting client's signal-with-start was
       // lost with its API process (killed between the commit and the start), or an operator terminated

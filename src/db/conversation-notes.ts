@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma as Db } from '../generated/prisma/client';
+import type { NoteRow } from '../views/conversation';
 import type { Prisma } from './prisma';
 
 /* The internal notes of conversations (docs/conversations.md): never sent, erased with their client's conversations. */
 
 type Tx = Db.TransactionClient;
 
-export interface NoteRow {
-  id: string;
-  conversationId: string;
-  agentId: string;
-  text: string;
-  createdAt: Date;
-}
+export type { NoteRow };
 
 export async function insertNote(tx: Tx, note: { conversationId: string; agentPk: string; agentId: string; text: string }, now: Date): Promise<NoteRow> {
   const id = randomUUID();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Prisma as Db, type Conversation, type ConversationStatus } from '../generated/prisma/client';
+import type { ConversationRow } from '../views/conversation';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 
@@ -13,8 +14,7 @@ import type { Scope } from './scope';
 type Tx = Db.TransactionClient;
 const { sql } = Db;
 
-/** A conversation with its client's id, as views and events show it. */
-export type ConversationRow = Conversation & { clientId: string };
+export type { ConversationRow };
 
 /** The conversation of (client, sender): a name-based UUID (RFC 9562, version 5 layout), so a message's insert names it without a lookup. */
 export function conversationIdOf(clientPk: string, sender: string | null): string {
@@ -220,4 +220,21 @@ export async function moveReadHorizon(db: Prisma | Tx, input: { conversationId: 
 export async function eraseClientConversations(tx: Tx, clientPk: string): Promise<void> {
   await tx.$executeRaw`UPDATE messages SET conversation_id = NULL WHERE client_pk = ${clientPk}::uuid AND conversation_id IS NOT NULL`;
   await tx.$executeRaw`DELETE FROM conversations WHERE client_pk = ${clientPk}::uuid`;
+}
+
+export interface SnoozedConversation {
+  id: string;
+  business: string;
+  clientPk: string;
+  clientId: string;
+}
+
+/** Snoozed conversations changed before `before` (and since `since`, of one business, if given), by id after `afterId`: the reconciler checks their client's run holds them. */
+export function snoozedBefore(prisma: Prisma, filter: { before: Date; since?: Date; business?: string }, afterId: string | undefined, take: number): Promise<SnoozedConversation[]> {
+  return prisma.$queryRaw<SnoozedConversation[]>`
+    SELECT c.id, c.business, c.client_pk AS "clientPk", cl.id AS "clientId" FROM conversations c JOIN clients cl ON cl.pk = c.client_pk
+     WHERE c.status = 'snoozed' AND c.updated_at < ${filter.before} ${filter.since ? sql`AND c.updated_at >= ${filter.since}` : Db.empty}
+       ${filter.business ? sql`AND c.business = ${filter.business}` : Db.empty}
+       ${afterId ? sql`AND c.id > ${afterId}::uuid` : Db.empty}
+     ORDER BY c.id LIMIT ${take}`;
 }

@@ -29,6 +29,9 @@ export interface ReconcileResult {
   /** Routing policies with clients waiting since before the grace period, and those whose queue workflow was started again. */
   routingQueuesChecked: number;
   routingQueuesRestarted: number;
+  /** Snoozed conversations, and those whose client's run was started again to hold the snooze (absent in results of older builds). */
+  snoozesChecked?: number;
+  snoozesRestarted?: number;
 }
 
 export const RECONCILE_WORKFLOW = 'reconcile';

@@ -1,5 +1,16 @@
-import type { ConversationRow } from '../db/conversations';
-import type { NoteRow } from '../db/conversation-notes';
+import type { Conversation } from '../generated/prisma/client';
+
+/** A conversation with its client's id, as views and events show it. */
+export type ConversationRow = Conversation & { clientId: string };
+
+/** An internal note with its agent's id. */
+export interface NoteRow {
+  id: string;
+  conversationId: string;
+  agentId: string;
+  text: string;
+  createdAt: Date;
+}
 
 const isoOrNull = (date: Date | null) => date?.toISOString() ?? null;
 

@@ -1,3 +1,6 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createReconcileActivities } from '../../src/activities/reconcile';
+import { clientWorkflowId } from '../../src/domain';
 import { eventually, expectProblem, waitForStatus } from '../support/helpers';
 import { startTestStack, uniqueName, type TestApi, type TestStack } from '../support/stack';
 import { createTestCarrier, TEST_PUBLIC_BASE_URL } from '../support/test-carrier';
@@ -86,6 +89,24 @@ test('a snooze opens the conversation again by itself at its date, through the c
   expect(reopened).toHaveLength(1);
   expect(reopened[0].data).toEqual(expect.objectContaining({ status: 'open', snoozed_until: null, reason: 'snooze' }));
   expect(Date.parse(reopened[0].created_at)).toBeGreaterThanOrEqual(Date.parse(until));
+});
+
+test('a snooze outlives its client\'s run being terminated: the reconciler starts the run again, which opens it on time', async () => {
+  const { conversation: id } = await clientWithThread('inbox-terminated');
+  const until = new Date(Date.now() + 4000).toISOString();
+  expect((await stack.api('POST', `/conversations/${id}/snooze`, { token: alice, body: { until } })).status).toBe(200);
+  const client = await stack.prisma.client.findFirstOrThrow({ where: { business: stack.business, id: 'inbox-terminated' } });
+  const run = stack.temporal.workflow.getHandle(clientWorkflowId({ business: stack.business, clientId: 'inbox-terminated', clientPk: client.pk }));
+  expect((await run.query<{ snoozes: unknown[] }>('state')).snoozes).toEqual([{ conversationId: id, until }]);
+  await run.terminate('operator test');
+
+  const reconciler = createReconcileActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: stack.taskQueue });
+  const result = (await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: stack.business, full: true })) as { snoozesRestarted?: number };
+  expect(result.snoozesRestarted).toBe(1);
+  expect((await conversation(id)).body.status).toBe('snoozed');
+  await eventually(async () => (await conversation(id)).body.status === 'open', 15_000, 200);
+  const [reopened] = await events('conversation.reopened', 'inbox-terminated');
+  expect(Date.parse(reopened.created_at)).toBeGreaterThanOrEqual(Date.parse(until));
 });
 
 test('a text during a snooze opens it at once; close and reopen move it, and a closed one is not snoozed', async () => {
