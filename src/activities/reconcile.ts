@@ -5,7 +5,7 @@ import { activeAssignmentsChangedBefore } from '../db/assignments';
 import { unsentMessagesCreatedBefore } from '../db/messages';
 import { activeRotationsChangedBefore } from '../db/rotations';
 import { openDecisionsBefore } from '../db/first-response-clocks';
-import { snoozedBefore } from '../db/conversations';
+import { clockedConversationsBefore } from '../db/conversations';
 import { policiesWaitingBefore } from '../db/routing-decisions';
 import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
 import { startFirstResponseClock } from '../starters/first-response-workflow';
@@ -282,15 +282,15 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       result.firstResponseClocksChecked = clocks.checked;
       result.firstResponseClocksRestarted = clocks.restarted;
 
-      // A snoozed conversation whose client's run is not running (terminated, or its start found Temporal
-      // down): the run is started again and takes the snooze over; one already due opens at once. A recent
-      // pass checks those snoozed in its window, a full pass every one.
+      // A conversation with a clock (snoozed, or waiting under a reply clock) whose client's run is not running
+      // (terminated, or its start found Temporal down): the run is started again and takes the clock over; one
+      // already due acts at once. A recent pass checks those changed in its window, a full pass every one.
       const snoozes = await reclaimClocks(temporal, restartedClients, runningExpiries, {
-        pages: keyPages((after) => snoozedBefore(prisma, { before, since, business }, after, PAGE), (row) => row.id),
+        pages: keyPages((after) => clockedConversationsBefore(prisma, { before, since, business }, after, PAGE), (row) => row.id),
         holderOf: (row) => clientWorkflowId(row),
         restart: async (row, holder, lastRun) => {
           await wakeClientRun(temporal, taskQueue, row, ['conversations']);
-          logEvent('reconciler.snooze_restarted', { workflowId: holder, conversationId: row.id, lastRun });
+          logEvent('reconciler.conversation_clock_restarted', { workflowId: holder, conversationId: row.id, lastRun });
         },
         onPage: (counts) => heartbeat({ ...result, snoozesChecked: counts.checked, snoozesRestarted: counts.restarted }),
       });

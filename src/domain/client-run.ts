@@ -5,7 +5,7 @@ import type { RotationStep } from './rotations';
 /*
  * One long-lived run per client (`client/{business}/{client id}/{client pk}`) holds every clock of the
  * client: each active assignment's expiry, the first-response clocks of its routing decisions, its
- * rotations' period boundaries and the snoozes of its conversations. assign-agents reaches it with Update-with-Start (as a PUT of a rotation
+ * rotations' period boundaries and the clocks of its conversations (snoozes, reply clocks). assign-agents reaches it with Update-with-Start (as a PUT of a rotation
  * does, to wait until the period due is handed out); every other path that changes the client's rows
  * (unassign, routing, an answer, rotation, the CRM lead, deletions, the reconciler) signals it to re-read
  * the kind of rows it changed (`clocksChangedSignal`). PostgreSQL stays the truth.
@@ -77,10 +77,14 @@ export interface FirstResponseClocks {
   reassigned: boolean;
 }
 
-/** A snoozed conversation of the client: when it opens again by itself (ids and dates only). */
-export interface SnoozeClock {
+/**
+ * A clock of one of the client's conversations (ids and dates only): its snooze ending, or its next
+ * response coming due (`overdue`; null while its holder has no working time ahead: the run looks again hourly).
+ */
+export interface ConversationClock {
   conversationId: string;
-  until: string;
+  reason: 'snooze' | 'overdue';
+  dueAt: string | null;
 }
 
 /** A rotation of the client, as its last step left it (agent ids, positions and dates). */
@@ -94,7 +98,7 @@ export interface ClientClocksRead {
   rotations?: RotationClock[];
   firstResponses?: FirstResponseClocks;
   /** Absent in a read recorded before conversations had clocks. */
-  snoozes?: SnoozeClock[];
+  conversations?: ConversationClock[];
   assignments: AssignmentClock[];
 }
 
@@ -112,7 +116,7 @@ export interface ClientRunState {
   firstResponses: FirstResponseClock[];
   /** Active rotations only: a stopped one holds no clock. */
   rotations: RotationClock[];
-  snoozes: SnoozeClock[];
+  conversations: ConversationClock[];
   /** When the run's timer fires: the earliest of its clocks, or the end of a timer chunk; null when idle. */
   nextWakeAt: string | null;
 }

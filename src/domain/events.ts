@@ -9,7 +9,7 @@ export const ROTATION_EVENT_TYPES = ['rotation.stopped'] as const;
 export const ROUTING_EVENT_TYPES = ['routing.assigned', 'routing.queued', 'routing.reassigned', 'routing.escalated', 'routing.no_eligible_agent'] as const;
 export const CLIENT_EVENT_TYPES = ['client.deleted'] as const;
 export const CRM_OWNER_EVENT_TYPES = ['crm.owner_conflict', 'crm.owner_sync_failed'] as const;
-export const CONVERSATION_EVENT_TYPES = ['conversation.opened', 'conversation.snoozed', 'conversation.reopened', 'conversation.closed', 'conversation.note_added'] as const;
+export const CONVERSATION_EVENT_TYPES = ['conversation.opened', 'conversation.snoozed', 'conversation.reopened', 'conversation.closed', 'conversation.overdue', 'conversation.note_added'] as const;
 export const EVENT_TYPES = [...ASSIGNMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...ROTATION_EVENT_TYPES, ...ROUTING_EVENT_TYPES, ...CLIENT_EVENT_TYPES, ...CRM_OWNER_EVENT_TYPES, ...CONVERSATION_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -23,9 +23,9 @@ export type EventPattern = (typeof EVENT_PATTERNS)[number];
  * Temporal UI, `rule` a business-rule workflow (a CRM lead's workflow among them), `carrier` a carrier's receipt or a text the client sent,
  * `client_deleted` / `agent_deleted` the owner deleting the client (its erasure) or an agent, which
  * ends what they were part of, `routing` lead routing ending an assignment whose first response was missed,
- * `snooze` a conversation's snooze ending.
+ * `snooze` a conversation's snooze ending, `reply_clock` a conversation's answer coming due.
  */
-export const EVENT_REASONS = ['api', 'expiry', 'operator', 'rule', 'carrier', 'client_deleted', 'agent_deleted', 'routing', 'snooze'] as const;
+export const EVENT_REASONS = ['api', 'expiry', 'operator', 'rule', 'carrier', 'client_deleted', 'agent_deleted', 'routing', 'snooze', 'reply_clock'] as const;
 export type EventReason = (typeof EVENT_REASONS)[number];
 
 /** How long and how often a delivery is retried; the defaults are the service's, tests shorten them. */

@@ -29,7 +29,7 @@ export interface ReconcileResult {
   /** Routing policies with clients waiting since before the grace period, and those whose queue workflow was started again. */
   routingQueuesChecked: number;
   routingQueuesRestarted: number;
-  /** Snoozed conversations, and those whose client's run was started again to hold the snooze (absent in results of older builds). */
+  /** Conversations with a clock (snoozed, or waiting under a reply clock), and those whose client's run was started again to hold it (absent in results of older builds). */
   snoozesChecked?: number;
   snoozesRestarted?: number;
 }

@@ -44,6 +44,8 @@ export interface PolicySettings {
   first_response_within?: string | null;
   /** How many times a missed first response moves the client; null: the default, 0 when unset. */
   max_reassignments?: number | null;
+  /** ISO 8601 duration a waiting conversation of a client it routed may wait for an answer before `conversation.overdue`; null: no clock. */
+  next_response_within?: string | null;
 }
 
 /** One team member as routing sees it at one instant. */

@@ -9,7 +9,7 @@ import type { EventReason } from '../domain';
 export interface ChangedBy {
   actor: 'user' | 'operator' | 'system';
   /** A carrier never ends or stops anything a user owns; a conversation's clocks end nothing either. */
-  reason: Exclude<EventReason, 'carrier' | 'snooze'>;
+  reason: Exclude<EventReason, 'carrier' | 'snooze' | 'reply_clock'>;
 }
 
 /** From a row's `*_by` column (`api`, `operator`, `client_deleted`, `agent_deleted`); null when the row does not say (changed before it was recorded). */

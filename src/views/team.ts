@@ -16,6 +16,7 @@ export const routingPolicyView = (p: RoutingPolicy) => ({
   version: p.version,
   first_response_within: null as string | null,
   max_reassignments: null as number | null,
+  next_response_within: null as string | null,
   ...(p.settings as unknown as PolicySettings),
   created_at: p.createdAt.toISOString(),
   updated_at: p.updatedAt.toISOString(),

@@ -33,7 +33,7 @@ import {
   type RecordedAssignRequests,
 } from '../domain';
 import { describeFirstResponses, firstResponseWakes, type FirstResponseWake } from './client-first-responses';
-import { describeSnoozes, snoozeWakes, type SnoozeWake } from './client-conversations';
+import { conversationWakes, describeConversations, type ConversationWake } from './client-conversations';
 import { describeRotations, rotationClocksOf, rotationWakes, RotationSteps, type RotationWake } from './client-rotations';
 import { RECORDING_STEP_OPTIONS } from './retry-budget';
 import { OneStepAtATime } from './client-steps';
@@ -58,7 +58,7 @@ const MIN_RECHECK_MS = 1000;
 /**
  * The client's run: it holds every clock of the client — each active assignment's `dt_until`, the
  * first-response deadline of each routing decision whose clock runs, the next boundary of each active
- * rotation, the end of each snooze of its conversations — with one timer, the earliest (in
+ * rotation, each snooze and reply clock of its conversations — with one timer, the earliest (in
  * chunks beyond the server's timer cap), and answers assign-agents requests (the `assign` update, one at
  * a time, in the order they arrive) and a rotation's PUT (the `applyRotation` update: the period due now
  * handed out). The rows are the truth: the run re-reads a kind of rows whenever a
@@ -107,7 +107,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   let clocks: AssignmentClock[] = [];
   let responses: FirstResponseWake[] = [];
   let rotations: RotationWake[] = [];
-  let snoozes: SnoozeWake[] = [];
+  let conversations: ConversationWake[] = [];
   const rotationSteps = new RotationSteps();
   let nextWakeAt: string | null = null;
   // Requests are recorded in arrival order, those that queued meanwhile together in one step: two requests
@@ -156,7 +156,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
     assignments: clocks,
     firstResponses: responses.map(({ decisionId, dueAt }) => ({ decisionId, dueAt })),
     rotations: rotationClocksOf(rotations),
-    snoozes: snoozes.map(({ conversationId, until }) => ({ conversationId, until })),
+    conversations: conversations.map(({ conversationId, reason, dueAt }) => ({ conversationId, reason, dueAt })),
     nextWakeAt,
   }));
   setHandler(applyRotationUpdate, async ({ rotationKey, version }) => {
@@ -181,7 +181,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   const show = () => {
     const agents = clocks.map((c) => c.agentId);
     const earliest = clocks[0]?.dtUntil;
-    const held = [...clocks.map((c) => `${c.agentId} until ${c.dtUntil}`), ...describeFirstResponses(responses), ...describeRotations(rotations), ...describeSnoozes(snoozes)];
+    const held = [...clocks.map((c) => `${c.agentId} until ${c.dtUntil}`), ...describeFirstResponses(responses), ...describeRotations(rotations), ...describeConversations(conversations)];
     setCurrentDetails(held.length === 0 ? `Client ${input.clientId}: no clock` : `Client ${input.clientId}: ${held.join(', ')}; next wake-up ${nextWakeAt}`);
     const attributes = JSON.stringify([agents, earliest]);
     if (attributes === shown) return;
@@ -215,7 +215,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
         responses = firstResponseWakes(read.firstResponses.clocks, Date.now());
         changed ||= read.firstResponses.reassigned || due;
       }
-      if (read.snoozes) snoozes = snoozeWakes(read.snoozes, Date.now());
+      if (read.conversations) conversations = conversationWakes(read.conversations, Date.now());
       if (changed) assignmentChanges++;
       // A batch recorded meanwhile read the assignments after its commit; the steps of this read may have changed them after that.
       if (revision === seen) clocks = read.assignments;
@@ -258,7 +258,7 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
     }
     if (stale.has('conversations')) {
       stale.delete('conversations');
-      snoozes = snoozeWakes(await steps.step(() => stepConversations({ clientPk: input.clientPk })), Date.now());
+      conversations = conversationWakes(await steps.step(() => stepConversations({ clientPk: input.clientPk })), Date.now());
       continue;
     }
     rearm = false;
@@ -283,11 +283,11 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
       stale.add('firstResponses');
       continue;
     }
-    if (snoozes.some((s) => s.wakeAt <= Date.now())) {
+    if (conversations.some((c) => c.wakeAt <= Date.now())) {
       stale.add('conversations');
       continue;
     }
-    const next = earliestClock(clocks, responses, rotations, snoozes);
+    const next = earliestClock(clocks, responses, rotations, conversations);
     if (!next) {
       nextWakeAt = null;
       show();
@@ -311,12 +311,12 @@ async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
 }
 
 /** The clock the run's timer is set for: the earliest of every kind; none when the client holds none. */
-function earliestClock(clocks: AssignmentClock[], responses: FirstResponseWake[], rotations: RotationWake[], snoozes: SnoozeWake[]): { at: number; summary: string } | null {
+function earliestClock(clocks: AssignmentClock[], responses: FirstResponseWake[], rotations: RotationWake[], conversations: ConversationWake[]): { at: number; summary: string } | null {
   const candidates = [
     ...clocks.slice(0, 1).map((c) => ({ at: Date.parse(c.dtUntil), summary: `Expire ${c.agentId} at dt_until ${c.dtUntil}` })),
     ...responses.map((r) => ({ at: r.wakeAt, summary: r.dueAt ? `First response of decision ${r.decisionId} due at ${r.dueAt}` : `Decision ${r.decisionId}: owner has no working time ahead` })),
     ...rotations.map((r) => ({ at: r.wakeAt, summary: `Rotation's next period at ${r.nextChangeAt}` })),
-    ...snoozes.slice(0, 1).map((s) => ({ at: s.wakeAt, summary: `Conversation ${s.conversationId} snoozed until ${s.until}` })),
+    ...conversations.slice(0, 1).map((c) => ({ at: c.wakeAt, summary: c.reason === 'snooze' ? `Conversation ${c.conversationId} snoozed until ${c.dueAt}` : `Conversation ${c.conversationId} due for an answer at ${c.dueAt}` })),
   ];
   return candidates.reduce<{ at: number; summary: string } | null>((earliest, c) => (!earliest || c.at < earliest.at ? c : earliest), null);
 }

@@ -97,7 +97,7 @@ test('a snooze outlives its client\'s run being terminated: the reconciler start
   expect((await stack.api('POST', `/conversations/${id}/snooze`, { token: alice, body: { until } })).status).toBe(200);
   const client = await stack.prisma.client.findFirstOrThrow({ where: { business: stack.business, id: 'inbox-terminated' } });
   const run = stack.temporal.workflow.getHandle(clientWorkflowId({ business: stack.business, clientId: 'inbox-terminated', clientPk: client.pk }));
-  expect((await run.query<{ snoozes: unknown[] }>('state')).snoozes).toEqual([{ conversationId: id, until }]);
+  expect((await run.query<{ conversations: unknown[] }>('state')).conversations).toEqual([{ conversationId: id, reason: 'snooze', dueAt: until }]);
   await run.terminate('operator test');
 
   const reconciler = createReconcileActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: stack.taskQueue });

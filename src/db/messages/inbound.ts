@@ -30,7 +30,8 @@ export interface NewInbound {
 export type InboundTarget = { business: string } | { business: null };
 
 export type InboundOutcome =
-  | { stored: 'matched'; message: MessageWithClient }
+  /** `waitingStarted`: its conversation began waiting for an answer with it. */
+  | { stored: 'matched'; message: MessageWithClient; waitingStarted?: boolean }
   /** `ambiguous`: more than one user (on the shared sender: business or user) had texted the phone from that number. */
   | { stored: 'unmatched'; ambiguous: boolean }
   /** Its carrier id was stored before: nothing done. */
@@ -146,5 +147,5 @@ export async function storeInbound(
   const event = messageEvent('message.received', message, 'carrier');
   await record({ ...event, data: { ...event.data, assignments } });
   if (opened?.opened) await record(conversationEvent('conversation.opened', opened.conversation, assignments.map((a) => a.agent), 'carrier'));
-  return { stored: 'matched', message };
+  return { stored: 'matched', message, waitingStarted: opened?.waitingStarted ?? false };
 }

@@ -4,6 +4,7 @@ import { answeredBy, inboundSeenBefore, inboundTargetOf, storeInbound, type Inbo
 import { recordOptIn, recordOptOut } from '../../db/opt-outs';
 import { routeUnownedReply } from '../routing/decide';
 import { afterRouted, type RoutingDeps } from '../routing/route';
+import { startReplyClock } from '../conversations/clocks';
 import type { Prisma } from '../../db/prisma';
 import { keywordOf, OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION } from './keywords';
 import { readCallback } from './receipts';
@@ -79,6 +80,9 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
     return storeInbound(tx, record, stored, target, found, now, keyword !== null);
   });
   if (reply.routed && deps.routing) await afterRouted(deps.routing, reply.routed.outcome, reply.routed.policy);
+  if (outcome.stored === 'matched' && outcome.waitingStarted && outcome.message.clientPk && outcome.message.client && deps.routing) {
+    await startReplyClock(deps.routing, { business: outcome.message.business, clientId: outcome.message.client.id, clientPk: outcome.message.clientPk });
+  }
   if (outcome.stored === 'unmatched') (outcome.ambiguous ? deps.countAmbiguous : deps.countUnmatched)?.();
   if (outcome.stored !== 'repeat' && keyword) {
     const answer = { optOut: OPT_OUT_CONFIRMATION, optIn: OPT_IN_CONFIRMATION, help: deps.helpText }[keyword.kind];

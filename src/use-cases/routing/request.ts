@@ -44,6 +44,7 @@ const policyBody = z.object({
   assignment_duration: duration.nullish(),
   first_response_within: z.string().nullish(),
   max_reassignments: z.number().int().min(0).max(MAX_REASSIGNMENTS).nullish(),
+  next_response_within: z.string().nullish(),
   when_none_eligible: z.enum(WHEN_NONE_ELIGIBLE).default('queue'),
   route_unowned_replies: z.boolean().default(false),
 });
@@ -58,10 +59,12 @@ const lengthMs = (parts: { months: number; days: number; ms: number }) => parts.
 export function parsePolicyRequest(body: unknown, options: { minFirstResponseMs?: number } = {}): PolicySettings {
   const p = parseBody(policyBody, body);
   const minMs = options.minFirstResponseMs ?? MIN_FIRST_RESPONSE_MS;
-  if (p.first_response_within !== undefined && p.first_response_within !== null) {
-    const parts = parseIsoDuration(p.first_response_within);
+  for (const field of ['first_response_within', 'next_response_within'] as const) {
+    const given = p[field];
+    if (given === undefined || given === null) continue;
+    const parts = parseIsoDuration(given);
     if (!parts || lengthMs(parts) < minMs || lengthMs(parts) > MAX_DURATION_MS) {
-      throw new Invalid(`Invalid first_response_within: ${DURATION_RULE}, at least ${minMs / 1000} seconds and at most 10 years`);
+      throw new Invalid(`Invalid ${field}: ${DURATION_RULE}, at least ${minMs / 1000} seconds and at most 10 years`);
     }
   }
   if (p.max_reassignments != null && !p.first_response_within) throw new Invalid('Invalid max_reassignments: needs first_response_within');
@@ -76,6 +79,7 @@ export function parsePolicyRequest(body: unknown, options: { minFirstResponseMs?
     route_unowned_replies: p.route_unowned_replies,
     // Only when set: a policy without them keeps the settings (and version) it had.
     ...(p.first_response_within && { first_response_within: p.first_response_within, max_reassignments: p.max_reassignments ?? 0 }),
+    ...(p.next_response_within && { next_response_within: p.next_response_within }),
   };
 }
 

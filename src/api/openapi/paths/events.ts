@@ -19,7 +19,7 @@ const reason = {
     'What made the change: `api` a request of the owner (HTTP or Nexus) — and, for a message, its sending that followed; ' +
     '`expiry` the assignment\'s `dt_until`; `operator` a cancellation in the Temporal UI; `rule` the client\'s rotation or a CRM lead\'s workflow; `carrier` a carrier\'s delivery receipt or a text the client sent; ' +
     '`client_deleted` / `agent_deleted` the owner deleting the client (its erasure) or an agent, which ended the assignment, canceled the message or stopped the rotation; ' +
-    '`routing` lead routing ending an assignment whose first response was missed; `snooze` a conversation\'s snooze ending.',
+    '`routing` lead routing ending an assignment whose first response was missed; `snooze` a conversation\'s snooze ending; `reply_clock` a conversation\'s answer coming due (`next_response_within`).',
 };
 
 /** The resource's own schema with the fields an event adds, so the two cannot drift apart. */
@@ -95,7 +95,7 @@ export const eventsApi: ApiPart = {
         'Every change of an assignment or a message, and a rotation stopped, recorded in the transaction that made it: `assignment.created`, ' +
         '`assignment.updated`, `assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, ' +
         '`message.delivered`, `message.undelivered` (a carrier\'s receipt), `message.failed`, `message.canceled`, `message.suppressed` (not sent: the recipient opted out), `message.received` (a text the client sent), ' +
-        '`rotation.stopped`, `routing.assigned`, `routing.queued`, `routing.reassigned`, `routing.escalated`, `routing.no_eligible_agent` (lead routing\'s decisions; `routing.reassigned` also names `previous_agent`), `client.deleted` (a client erased: its earlier events lose its phone, name and texts), `crm.owner_sync_failed` and `crm.owner_conflict` (a connected CRM\'s lead, see `docs/integrations.md`), `conversation.opened`, `conversation.snoozed`, `conversation.reopened`, `conversation.closed` and `conversation.note_added` (see Conversations). ' +
+        '`rotation.stopped`, `routing.assigned`, `routing.queued`, `routing.reassigned`, `routing.escalated`, `routing.no_eligible_agent` (lead routing\'s decisions; `routing.reassigned` also names `previous_agent`), `client.deleted` (a client erased: its earlier events lose its phone, name and texts), `crm.owner_sync_failed` and `crm.owner_conflict` (a connected CRM\'s lead, see `docs/integrations.md`), `conversation.opened`, `conversation.snoozed`, `conversation.reopened`, `conversation.closed`, `conversation.overdue` and `conversation.note_added` (see Conversations). ' +
         'Read them here, in commit order, or receive them by webhook.',
     },
   ],
@@ -181,12 +181,12 @@ export const eventsApi: ApiPart = {
     ConversationEventData: withEventFields(
       conversationsApi.schemas!.Conversation,
       { reason },
-      'The conversation as `GET /conversations/{_id}` shows it after the change (`unread` null: it is an agent\'s), and the reason: `carrier` a text of the client opened it, `api` its owner, `snooze` its snooze ended.',
+      'The conversation as `GET /conversations/{_id}` shows it after the change (`unread` null: it is an agent\'s), and the reason: `carrier` a text of the client opened it, `api` its owner, `snooze` its snooze ended, `reply_clock` its answer came due.',
     ),
     ConversationEvent: eventSchema(
-      ['conversation.opened', 'conversation.snoozed', 'conversation.reopened', 'conversation.closed'],
+      ['conversation.opened', 'conversation.snoozed', 'conversation.reopened', 'conversation.closed', 'conversation.overdue'],
       'ConversationEventData',
-      'A conversation opened by a text of the client (its first, or one to a closed or snoozed conversation), snoozed, reopened (its snooze ended, or its owner reopened it) or closed.',
+      'A conversation opened by a text of the client (its first, or one to a closed or snoozed conversation), snoozed, reopened (its snooze ended, or its owner reopened it), closed, or overdue (waiting past its routing policy\'s `next_response_within`: once per waiting period, `assignees` naming its holders).',
     ),
     ConversationNoteEventData: withEventFields(conversationsApi.schemas!.ConversationNote, { client: ref('schemas', 'ResourceId'), reason }, 'The note, its client, and the reason (`api`).'),
     ConversationNoteEvent: eventSchema(['conversation.note_added'], 'ConversationNoteEventData', 'An internal note added to a conversation.'),

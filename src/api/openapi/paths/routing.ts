@@ -119,6 +119,13 @@ export const routingApi: ApiPart = {
           examples: ['PT15M'],
         },
         max_reassignments: { type: ['integer', 'null'], minimum: 0, maximum: 100, description: 'How many times a missed first response moves the client (default 0: escalate at once). Needs `first_response_within`.' },
+        next_response_within: {
+          type: ['string', 'null'],
+          description:
+            'ISO 8601 duration, at least 10 seconds: a conversation of a client routed by this policy (its latest decision) that waits this long for an answer is reported once per waiting ' +
+            'period (`conversation.overdue`, naming its holders). With `working_hours` the clock runs only inside its first holder\'s hours; a snoozed or closed conversation is not overdue. Absent or null: no clock.',
+          examples: ['PT4H'],
+        },
         when_none_eligible: { enum: ['queue', 'reject'], default: 'queue' },
         route_unowned_replies: {
           type: 'boolean',
@@ -127,7 +134,7 @@ export const routingApi: ApiPart = {
         },
       },
     },
-    RoutingPolicy: closedObject(['_id', 'version', 'team', 'strategy', 'capacity', 'working_hours', 'sticky', 'assignment_duration', 'first_response_within', 'max_reassignments', 'when_none_eligible', 'route_unowned_replies', 'created_at', 'updated_at'], {
+    RoutingPolicy: closedObject(['_id', 'version', 'team', 'strategy', 'capacity', 'working_hours', 'sticky', 'assignment_duration', 'first_response_within', 'max_reassignments', 'next_response_within', 'when_none_eligible', 'route_unowned_replies', 'created_at', 'updated_at'], {
       _id: ref('schemas', 'ResourceId'),
       version: { type: 'integer', minimum: 1, description: 'Raised by each PUT that changes a setting; every decision names the version it used.' },
       team: ref('schemas', 'ResourceId'),
@@ -138,6 +145,7 @@ export const routingApi: ApiPart = {
       assignment_duration: { type: ['string', 'null'] },
       first_response_within: { type: ['string', 'null'] },
       max_reassignments: { type: ['integer', 'null'] },
+      next_response_within: { type: ['string', 'null'] },
       when_none_eligible: { enum: ['queue', 'reject'] },
       route_unowned_replies: { type: 'boolean' },
       created_at: ref('schemas', 'DateTime'),
