@@ -64,8 +64,9 @@ export const conversationsApi: ApiPart = {
       description:
         'The thread a user and one of its clients share on one sender (the business\'s number, or the shared sender), created by its first message either way: ' +
         '`open`, `snoozed` (until a date, when it opens by itself, or at once when the client texts) or `closed`. A text from the client opens it and starts its waiting clock ' +
-        '(`waiting_since`); a message of ours to the client answers it. Each agent has a read horizon in it, and notes (`internal: true`) are never sent. ' +
-        'Events: `conversation.opened`, `conversation.snoozed`, `conversation.reopened`, `conversation.closed`, `conversation.note_added`.',
+        '(`waiting_since`); a message of ours to the client answers it. A client routed by a policy with `next_response_within` whose conversation waits longer than that is reported ' +
+        '`conversation.overdue` once per waiting period. Each agent has a read horizon in it, and notes (`internal: true`) are never sent. ' +
+        'Events: `conversation.opened`, `conversation.snoozed`, `conversation.reopened`, `conversation.closed`, `conversation.overdue`, `conversation.note_added`.',
     },
   ],
   schemas: {

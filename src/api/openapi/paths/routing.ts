@@ -19,6 +19,7 @@ const POLICY_EXAMPLE = {
   assignment_duration: 'P14D',
   first_response_within: 'PT15M',
   max_reassignments: 2,
+  next_response_within: 'PT4H',
   when_none_eligible: 'queue',
   route_unowned_replies: false,
   created_at: '2026-11-25T09:00:00.000Z',
