@@ -31,8 +31,9 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
+// A range no other file texts from the shared sender: a phone two users texted makes its replies ambiguous.
 let phones = 0;
-const newPhone = () => `+1415556${String(1000 + ++phones).padStart(4, '0')}`;
+const newPhone = () => `+1415558${String(1000 + ++phones).padStart(4, '0')}`;
 
 /** A client of alice's with a message sent to it (a reply needs one to answer), and the conversation that message made. */
 async function clientWithThread(id: string, agent?: string): Promise<{ phone: string; conversation: string }> {

@@ -38,9 +38,9 @@ async function routedClient(nextResponseWithin: string, phone: string) {
 const overdue = async (token: string) => (await stack.api('GET', '/events?type=conversation.overdue&client=c1&limit=100', { token })).body.events;
 
 test('a text left unanswered past next_response_within is reported once, naming the holders; an answer in time reports nothing', async () => {
-  const { token, conversation } = await routedClient('PT2S', '+14155557001');
-  await texted('+14155557001', 'Hello? Anyone there?');
-  await texted('+14155557001', 'Still waiting');
+  const { token, conversation } = await routedClient('PT2S', '+14155589001');
+  await texted('+14155589001', 'Hello? Anyone there?');
+  await texted('+14155589001', 'Still waiting');
   await eventually(async () => (await overdue(token)).length === 1, 15_000, 200);
   const [event] = await overdue(token);
   expect(event.data).toEqual(expect.objectContaining({ _id: conversation, status: 'open', assignees: ['a1'], waiting_since: expect.any(String), reason: 'reply_clock' }));
@@ -51,15 +51,15 @@ test('a text left unanswered past next_response_within is reported once, naming 
 
   // Answered, then a new waiting period that is answered in time: nothing more.
   expect((await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'Sorry, here now' } })).status).toBe(202);
-  await texted('+14155557001', 'Great, one question');
+  await texted('+14155589001', 'Great, one question');
   expect((await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'Sure' } })).status).toBe(202);
   await new Promise((resolve) => setTimeout(resolve, 3000));
   expect(await overdue(token)).toHaveLength(1);
 });
 
 test('a snoozed conversation is not overdue while snoozed; it is reported once its snooze ends', async () => {
-  const { token, conversation } = await routedClient('PT3S', '+14155557002');
-  await texted('+14155557002', 'Can you call me tomorrow?');
+  const { token, conversation } = await routedClient('PT3S', '+14155589002');
+  await texted('+14155589002', 'Can you call me tomorrow?');
   const until = new Date(Date.now() + 5000).toISOString();
   expect((await stack.api('POST', `/conversations/${conversation}/snooze`, { token, body: { until } })).status).toBe(200);
   // Past its due date, but snoozed.
