@@ -14,6 +14,7 @@ const CI_SECONDS = {
   'test/rotation/slow-webhook-receiver.test.ts': 47,
   'test/messages/quiet-hours.test.ts': 47,
   'test/assignments/operator-buttons.test.ts': 46,
+  'test/conversations/npm-start.test.ts': 45,
   'test/routing/first-response.test.ts': 41,
   'test/assignments/upgrade-clocks.test.ts': 41,
   'test/routing/processes.test.ts': 40,
