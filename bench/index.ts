@@ -28,7 +28,7 @@ const scenarios: Record<string, { usage: string; run: (args: string[]) => Promis
   routing: { usage: '[requests=200] [rounds=3]', run: routing.run },
   campaign: { usage: '[perMessage=1000] [bulk=10000] [paced=10000] [rate=100]', run: campaign.run },
   crm: { usage: '[contacts=1000] [agents=10]', run: crm.run },
-  conversations: { usage: '[conversations=100000] [requests=300]', run: conversations.run },
+  conversations: { usage: '[conversations=100000] [requests=300] [rounds=3]', run: conversations.run },
   'start-campaign': { usage: '[recipients=1000] [rounds=2] [variants=bench,start,start-warn] [mode=batch|single]', run: startCampaign.run },
 };
 

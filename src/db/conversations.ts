@@ -85,12 +85,13 @@ export async function recordInbound(
   return { conversation, opened, waitingStarted };
 }
 
-const SELECT_ROW = sql`
-  SELECT c.id, c.business, c.owner_id AS "ownerId", c.client_pk AS "clientPk", c.sender, c.status, c.waiting_since AS "waitingSince",
-         c.last_inbound_at AS "lastInboundAt", c.last_outbound_at AS "lastOutboundAt", c.first_response_at AS "firstResponseAt",
-         c.snoozed_until AS "snoozedUntil", c.overdue_for AS "overdueFor", c.last_activity_at AS "lastActivityAt",
-         c.created_at AS "createdAt", c.updated_at AS "updatedAt", cl.id AS "clientId"
-    FROM conversations c JOIN clients cl ON cl.pk = c.client_pk`;
+const COLUMNS = sql`
+  c.id, c.business, c.owner_id AS "ownerId", c.client_pk AS "clientPk", c.sender, c.status, c.waiting_since AS "waitingSince",
+  c.last_inbound_at AS "lastInboundAt", c.last_outbound_at AS "lastOutboundAt", c.first_response_at AS "firstResponseAt",
+  c.snoozed_until AS "snoozedUntil", c.overdue_for AS "overdueFor", c.last_activity_at AS "lastActivityAt",
+  c.created_at AS "createdAt", c.updated_at AS "updatedAt", cl.id AS "clientId"`;
+
+const SELECT_ROW = sql`SELECT ${COLUMNS} FROM conversations c JOIN clients cl ON cl.pk = c.client_pk`;
 
 /** The caller's conversation, or null (another's, or none). */
 export async function findConversation(db: Prisma | Tx, scope: Scope, id: string): Promise<ConversationRow | null> {
@@ -110,15 +111,25 @@ export interface ConversationFilter {
   after?: { at: Date; id: string };
 }
 
+/**
+ * An agent's page (`?agent=`) is read whichever way reads fewer rows, as PostgreSQL cannot tell
+ * (bench/scenarios/conversations.ts, docs/performance.md "Conversations"): an agent holding at most
+ * AGENT_HELD_FIRST clients, from its clients' conversations, sorted; one holding more, from the caller's
+ * conversations in the page's order, keeping those it holds, over the first AGENT_WALK of them — and when
+ * those do not fill the page (its clients are not among the newest: it holds quiet clients), from its
+ * clients' conversations after all. Left to itself, PostgreSQL walks the order whenever it expects the
+ * agent's clients to come soon, and reads every conversation of the caller when they do not (85 ms for an
+ * agent holding 1 % of 100,000 at random, 300–800 ms for one holding the 3,000 quietest).
+ */
+const AGENT_HELD_FIRST = 2000;
+const AGENT_WALK = 3000;
+
 /** One page of the caller's conversations: newest activity first, or (waiting) the longest waiting first. */
-export function listConversations(prisma: Prisma, scope: Scope, filter: ConversationFilter, now: Date): Promise<ConversationRow[]> {
+export async function listConversations(prisma: Prisma, scope: Scope, filter: ConversationFilter, now: Date): Promise<ConversationRow[]> {
   const { status, clientPk, agentPk, waiting, take, after } = filter;
   const conditions = [sql`c.business = ${scope.business}`, sql`c.owner_id = ${scope.ownerId}`];
   if (status) conditions.push(sql`c.status = ${status}::"ConversationStatus"`);
   if (clientPk) conditions.push(sql`c.client_pk = ${clientPk}::uuid`);
-  if (agentPk) {
-    conditions.push(sql`EXISTS (SELECT 1 FROM assignments a WHERE a.client_pk = c.client_pk AND a.agent_pk = ${agentPk}::uuid AND a.status = 'active' AND a.dt_until > ${now})`);
-  }
   if (waiting) {
     conditions.push(sql`c.waiting_since IS NOT NULL`);
     if (after) conditions.push(sql`(c.waiting_since, c.id) > (${after.at}, ${after.id}::uuid)`);
@@ -126,7 +137,32 @@ export function listConversations(prisma: Prisma, scope: Scope, filter: Conversa
     conditions.push(sql`(c.last_activity_at, c.id) < (${after.at}, ${after.id}::uuid)`);
   }
   const order = waiting ? sql`c.waiting_since ASC, c.id ASC` : sql`c.last_activity_at DESC, c.id DESC`;
-  return prisma.$queryRaw<ConversationRow[]>`${SELECT_ROW} WHERE ${Db.join(conditions, ' AND ')} ORDER BY ${order} LIMIT ${take}`;
+  const holds = sql`a.agent_pk = ${agentPk}::uuid AND a.status = 'active' AND a.dt_until > ${now}`;
+  const held = sql`EXISTS (SELECT 1 FROM assignments a WHERE a.client_pk = c.client_pk AND ${holds})`;
+  // Without an agent, or with a client (whose conversations are few), one query as PostgreSQL plans it.
+  if (!agentPk || clientPk) {
+    return prisma.$queryRaw<ConversationRow[]>`${SELECT_ROW} WHERE ${Db.join(agentPk ? [...conditions, held] : conditions, ' AND ')} ORDER BY ${order} LIMIT ${take}`;
+  }
+  const where = Db.join(conditions, ' AND ');
+  // The clients the agent holds (read apart, MATERIALIZED: from the index alone), each one's conversations
+  // looked up by client (OFFSET 0 keeps that lookup per client), the page's ids sorted out of them, then their rows.
+  const fromHeldClients = () => prisma.$queryRaw<ConversationRow[]>`
+    WITH held AS MATERIALIZED (SELECT a.client_pk FROM assignments a WHERE ${holds})
+    SELECT ${COLUMNS} FROM (
+      SELECT p.id FROM (SELECT DISTINCT client_pk FROM held) h
+       CROSS JOIN LATERAL (SELECT c.id, c.last_activity_at, c.waiting_since FROM conversations c JOIN clients cl ON cl.pk = c.client_pk
+                            WHERE c.client_pk = h.client_pk AND ${where} OFFSET 0) p
+       ORDER BY ${waiting ? sql`p.waiting_since ASC, p.id ASC` : sql`p.last_activity_at DESC, p.id DESC`} LIMIT ${take}) page
+     JOIN conversations c ON c.id = page.id JOIN clients cl ON cl.pk = c.client_pk
+     ORDER BY ${order} LIMIT ${take}`;
+  const [{ count }] = await prisma.$queryRaw<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM (SELECT 1 FROM assignments a WHERE ${holds} LIMIT ${AGENT_HELD_FIRST + 1}) a`;
+  if (count <= AGENT_HELD_FIRST) return fromHeldClients();
+  // The first `take` the agent holds among the first AGENT_WALK in the page's order are the page's first `take`.
+  const walked = await prisma.$queryRaw<ConversationRow[]>`
+    SELECT ${COLUMNS} FROM (SELECT * FROM conversations c WHERE ${where} ORDER BY ${order} LIMIT ${AGENT_WALK}) c JOIN clients cl ON cl.pk = c.client_pk
+     WHERE ${held} ORDER BY ${order} LIMIT ${take}`;
+  return walked.length === take ? walked : fromHeldClients();
 }
 
 /** Who holds each client now (agent ids, oldest assignment first): a conversation's assignees. */
