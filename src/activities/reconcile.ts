@@ -5,7 +5,7 @@ import { activeAssignmentsChangedBefore } from '../db/assignments';
 import { unsentMessagesCreatedBefore } from '../db/messages';
 import { activeRotationsChangedBefore } from '../db/rotations';
 import { openDecisionsBefore } from '../db/first-response-clocks';
-import { clockedConversationsBefore } from '../db/conversations';
+import { clockedConversationsBefore } from '../db/conversation-clocks';
 import { policiesWaitingBefore } from '../db/routing-decisions';
 import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
 import { startFirstResponseClock } from '../starters/first-response-workflow';

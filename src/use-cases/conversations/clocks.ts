@@ -1,5 +1,6 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import { endDueSnoozes, holdersOf, markOverdue, replyClockApplies, snoozesOf, waitingUnderReplyClock } from '../../db/conversations';
+import { holdersOf } from '../../db/conversations';
+import { endDueSnoozes, markOverdue, replyClockApplies, snoozesOf, waitingUnderReplyClock } from '../../db/conversation-clocks';
 import { conversationEvent, withEvents } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
 import { firstResponseDueAt, type ConversationClock, type WorkingHours } from '../../domain';
