@@ -5,13 +5,9 @@ import type { Scope } from '../../db/scope';
 import { conversationView } from '../../views/conversation';
 import { findOwnedAgent } from '../agents/owned-agent';
 import { findOwnedClient } from '../clients/owned-client';
-import { Invalid } from '../errors';
-import { MAX_PAGE_SIZE, parseQuery } from '../input/page';
+import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, parseQuery, UUID } from '../input/page';
 import { findOwnedConversation } from './owned-conversation';
 import { LATEST_ITEMS, threadItems } from './thread';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const INVALID_CURSOR = 'Invalid cursor: pass next_cursor from the previous page';
 
 const listQuery = z.object({
   status: z.enum(['open', 'snoozed', 'closed']).optional(),
@@ -22,19 +18,10 @@ const listQuery = z.object({
   cursor: z.string().max(200).optional(),
 });
 
-type Position = { at: Date; id: string };
-
-const encodeCursor = (p: Position) => Buffer.from(JSON.stringify([p.at.toISOString(), p.id])).toString('base64url');
-
-function decodeCursor(raw: string): Position {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [string, string];
-    const date = new Date(at);
-    if (typeof id === 'string' && UUID.test(id) && !Number.isNaN(date.getTime())) return { at: date, id };
-  } catch {
-    // falls through to the 400
-  }
-  throw new Invalid(INVALID_CURSOR);
+/** A page's position: its last conversation's activity (or waiting) time and id, in the lists' shared cursor. */
+function cursorPosition(raw: string) {
+  const { createdAt, id } = decodeCursor(raw, UUID);
+  return { at: createdAt, id };
 }
 
 /** The views of a page of conversations: who holds each client now, and (for an agent) what it has not read. */
@@ -59,12 +46,12 @@ export async function listConversationsRequest(prisma: Prisma, scope: Scope, que
   const rows = await listConversations(
     prisma,
     scope,
-    { status, clientPk: clientRow?.pk, agentPk: agentRow?.pk, waiting: isWaiting, take: limit + 1, ...(cursor !== undefined && { after: decodeCursor(cursor) }) },
+    { status, clientPk: clientRow?.pk, agentPk: agentRow?.pk, waiting: isWaiting, take: limit + 1, ...(cursor !== undefined && { after: cursorPosition(cursor) }) },
     now,
   );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  const nextCursor = rows.length > limit ? encodeCursor({ at: isWaiting ? last.waitingSince! : last.lastActivityAt, id: last.id }) : null;
+  const nextCursor = rows.length > limit ? encodeCursor({ createdAt: isWaiting ? last.waitingSince! : last.lastActivityAt, id: last.id }) : null;
   return { conversations: await viewsOf(prisma, page, agentRow?.pk ?? null, now), next_cursor: nextCursor };
 }
 

@@ -1,9 +1,8 @@
 import { findConversation, type ConversationRow } from '../../db/conversations';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
+import { UUID } from '../input/page';
 import { NotFound } from '../errors';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found';
 

@@ -2,13 +2,12 @@ import { z } from 'zod';
 import { moveReadHorizon } from '../../db/conversations';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
+import { UUID } from '../input/page';
 import { findOwnedAgent } from '../agents/owned-agent';
 import { NotFound } from '../errors';
 import { parseBody, resourceId } from '../input/validation';
 import { viewsOf } from './list';
 import { findOwnedConversation } from './owned-conversation';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const readBody = z.object({
   agent: resourceId,

@@ -4,6 +4,7 @@ import { changeStatus, holdersOf, type StatusChange } from '../../db/conversatio
 import { conversationEvent, withEvents } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
+import { UUID } from '../input/page';
 import type { EventType } from '../../domain';
 import { tellClientRun, wakeClientRun } from '../../starters/client-workflow';
 import { conversationView } from '../../views/conversation';
@@ -18,7 +19,6 @@ export interface ConversationDeps {
   log?: (error: unknown) => void;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const YEAR_MS = 366 * 24 * 60 * 60 * 1000;
 
 export const SNOOZE_CLOSED = 'A closed conversation cannot be snoozed: reopen it first';

@@ -5,10 +5,8 @@ import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
 import { noteView } from '../../views/conversation';
 import { messageView } from '../../views/message';
-import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, parseQuery } from '../input/page';
+import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, parseQuery, UUID } from '../input/page';
 import { findOwnedConversation } from './owned-conversation';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** How many of the latest items `GET /conversations/{_id}` shows. */
 export const LATEST_ITEMS = 20;

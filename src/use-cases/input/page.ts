@@ -48,7 +48,8 @@ export function pageOf<T>(rows: T[], limit: number, positionOf: (row: T) => Posi
 }
 
 const LIMIT_RULE = `must be a whole number from 1 to ${MAX_PAGE_SIZE}`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An internal key (a UUID), as lists keyed by them and their cursors name it. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `?limit=` and `?cursor=` of a list keyed by internal ids (batches, unmatched inbound texts); other parameters are ignored. */
 export function parsePage(query: unknown): { limit: number; after?: Position } {
