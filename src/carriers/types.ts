@@ -5,6 +5,10 @@
  * `verify` and then to `parseReceipt` / `parseInbound`. Nothing here sees Temporal or the database.
  */
 
+import type { Channel } from '../domain/channels';
+
+export type { Channel } from '../domain/channels';
+
 export const CARRIER_NAMES = ['twilio', 'telnyx', 'vonage', 'simulator'] as const;
 export type CarrierName = (typeof CARRIER_NAMES)[number];
 
@@ -18,6 +22,43 @@ export interface CarrierSend {
   statusCallbackUrl: string;
   /** When the message left `scheduled`: a lookup after a crash searches from there. */
   dispatchedAt: Date;
+  /** `sms` (with `media`: MMS) or `whatsapp`; `to` and the sender stay plain E.164, the carrier adds its own prefixes (Twilio's `whatsapp:`). */
+  channel: Channel;
+  /** Public https URLs of the pictures or files it carries (MMS, or WhatsApp's one media); empty for none. */
+  media: string[];
+  /** A WhatsApp template sent instead of free-form text (`text` is then its rendering, for our records only). */
+  template?: TemplateSend;
+}
+
+/** A business's approved WhatsApp template as its carrier names it. */
+export type TemplateRef =
+  /** Twilio's Content API: the content's `HX…` sid. */
+  | { contentSid: string }
+  /** Vonage and Telnyx: the name and language WhatsApp approved it under. */
+  | { name: string; language: string };
+
+export interface TemplateSend {
+  ref: TemplateRef;
+  /** Its variables' values in the template's order: `name` as the template declares it (`1`, `first_name`). */
+  variables: { name: string; value: string }[];
+}
+
+/** What the carrier says of a template's approval by WhatsApp. */
+export type TemplateApproval = 'approved' | 'pending' | 'rejected' | 'unknown';
+
+/** A file an inbound message carried, as the carrier keeps it. */
+export interface InboundMedia {
+  /** The carrier's URL of the file (fetched with the account's credentials: `Carrier.fetchMedia`). */
+  url: string;
+  contentType: string | null;
+  size: number | null;
+}
+
+/** A media file fetched from the carrier, to be streamed through. */
+export interface FetchedMedia {
+  contentType: string | null;
+  size: number | null;
+  body: NodeJS.ReadableStream;
 }
 
 export interface CarrierAccepted {
@@ -65,7 +106,8 @@ export interface CarrierCallback {
   messageId?: string;
 }
 
-export type ReceiptStatus = 'sent' | 'delivered' | 'undelivered' | 'failed';
+/** `read`: WhatsApp's read receipt (after `delivered`; never moves a status back). */
+export type ReceiptStatus = 'sent' | 'delivered' | 'read' | 'undelivered' | 'failed';
 
 export interface Receipt {
   providerRef: string;
@@ -90,6 +132,10 @@ export interface Inbound {
   to: string;
   text: string;
   receivedAt: Date;
+  /** `whatsapp` for a WhatsApp message (its addresses without the carrier's prefix), else `sms`. */
+  channel: Channel;
+  /** The files it carried (an MMS, a WhatsApp picture); empty for none. */
+  media: InboundMedia[];
 }
 
 export interface Carrier {
@@ -113,6 +159,14 @@ export interface Carrier {
    * signature is checked, to know whose account signed it; undefined: the deployment's account.
    */
   numberOf?(callback: CarrierCallback, kind: 'receipt' | 'inbound'): string | undefined;
-  /** Sends an automatic answer (HELP, opt-out confirmations) that is no business's message. */
-  reply(to: string, text: string): Promise<void>;
+  /** Sends an automatic answer (HELP, opt-out confirmations) that is no business's message, on the channel the client wrote on. */
+  reply(to: string, text: string, channel?: Channel): Promise<void>;
+  /** WhatsApp's approval of a template, where the carrier's API tells it (Twilio's Content API); absent: the business's word is taken. */
+  templateApproval?(ref: TemplateRef): Promise<TemplateApproval>;
+  /**
+   * An inbound message's file, fetched with this account's credentials. Only from the carrier's own
+   * media hosts (the URL came from a verified callback, but is still checked); throws CarrierRejected
+   * for a file the carrier no longer has, CarrierUnavailable when it cannot be reached.
+   */
+  fetchMedia?(url: string): Promise<FetchedMedia>;
 }

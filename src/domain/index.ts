@@ -8,6 +8,7 @@ export * from './common';
 export * from './assignments';
 export * from './client-run';
 export * from './messages';
+export * from './channels';
 export * from './message-batches';
 export * from './search-attributes';
 export * from './reconcile';

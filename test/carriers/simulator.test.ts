@@ -28,7 +28,7 @@ test('a send comes back as signed receipts a moment later: sent, then delivered 
   const simulated = carrier();
   expect({ name: simulated.name, sender: simulated.sender }).toEqual({ name: 'simulator', sender: '+15005550006' });
   const statusCallbackUrl = `${catcher.base}/providers/simulator/status/m-1`;
-  const { providerRef } = await simulated.send({ id: 'm-1', to: '+14155550100', text: 'Hello', statusCallbackUrl, dispatchedAt: new Date() });
+  const { providerRef } = await simulated.send({ id: 'm-1', to: '+14155550100', text: 'Hello', statusCallbackUrl, dispatchedAt: new Date(), channel: 'sms', media: [] });
   await eventually(async () => callbacksTo(statusCallbackUrl).length === 2);
   const receipts = callbacksTo(statusCallbackUrl).map((captured) => callbackOf(captured, 'm-1'));
   for (const receipt of receipts) expect(await simulated.verify(receipt)).toBe(true);
@@ -42,11 +42,11 @@ test('a send comes back as signed receipts a moment later: sent, then delivered 
 
 test("Twilio's magic numbers are refused at once; the simulator's +1500555003X are accepted and come back undelivered with error 3000X", async () => {
   const simulated = carrier();
-  await expect(simulated.send({ id: 'm-2', to: '+15005550001', text: 'Hi', statusCallbackUrl: `${catcher.base}/providers/simulator/status/m-2`, dispatchedAt: new Date() })).rejects.toEqual(
+  await expect(simulated.send({ id: 'm-2', to: '+15005550001', text: 'Hi', statusCallbackUrl: `${catcher.base}/providers/simulator/status/m-2`, dispatchedAt: new Date(), channel: 'sms', media: [] })).rejects.toEqual(
     new CarrierRejected('21211', 'The recipient number is not a valid phone number'),
   );
   const statusCallbackUrl = `${catcher.base}/providers/simulator/status/m-3`;
-  await simulated.send({ id: 'm-3', to: '+15005550037', text: 'Hi', statusCallbackUrl, dispatchedAt: new Date() });
+  await simulated.send({ id: 'm-3', to: '+15005550037', text: 'Hi', statusCallbackUrl, dispatchedAt: new Date(), channel: 'sms', media: [] });
   await eventually(async () => callbacksTo(statusCallbackUrl).length === 2);
   expect(simulated.parseReceipt(callbackOf(callbacksTo(statusCallbackUrl)[1], 'm-3'))).toMatchObject({ status: 'undelivered', errorCode: '30007' });
 });

@@ -24,7 +24,7 @@ function settings(overrides: Partial<TelnyxSettings> = {}): TelnyxSettings {
 }
 
 function outgoing(id: string, to = TO, dispatchedAt = new Date()): CarrierSend {
-  return { id, to, text: 'Your visit is confirmed for Tuesday', statusCallbackUrl: `${receiver.base}/providers/telnyx/status/${id}`, dispatchedAt };
+  return { id, to, text: 'Your visit is confirmed for Tuesday', statusCallbackUrl: `${receiver.base}/providers/telnyx/status/${id}`, dispatchedAt, channel: 'sms', media: [] };
 }
 
 beforeAll(async () => {

@@ -25,7 +25,7 @@ afterAll(async () => {
 let counter = 0;
 function outgoing(to = '+14155550100', text = `Hello ${++counter}`): CarrierSend {
   const id = `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
-  return { id, to, text, statusCallbackUrl: `${catcher.base}/providers/twilio/status/${id}`, dispatchedAt: new Date() };
+  return { id, to, text, statusCallbackUrl: `${catcher.base}/providers/twilio/status/${id}`, dispatchedAt: new Date(), channel: 'sms', media: [] };
 }
 
 const callbackOf = (captured: CapturedCallback, messageId?: string): CarrierCallback => ({

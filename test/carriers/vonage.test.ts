@@ -29,7 +29,7 @@ function jwtSettings(overrides: Partial<VonageSettings> = {}): VonageSettings {
 }
 
 function outgoing(id = randomUUID(), to = TO): CarrierSend {
-  return { id, to, text: 'Your visit is confirmed for Tuesday', statusCallbackUrl: `${receiver.base}/providers/vonage/status/${id}`, dispatchedAt: new Date() };
+  return { id, to, text: 'Your visit is confirmed for Tuesday', statusCallbackUrl: `${receiver.base}/providers/vonage/status/${id}`, dispatchedAt: new Date(), channel: 'sms', media: [] };
 }
 
 beforeAll(async () => {

@@ -80,7 +80,7 @@ export function createTestCarrier(options: { name?: CarrierName; sender?: string
     parseInbound(callback): Inbound | null {
       const body = JSON.parse(callback.rawBody.toString('utf8')) as TestInbound;
       if (body.kind !== 'inbound') return null;
-      return { providerRef: body.ref, from: body.from, to: body.to, text: body.text, receivedAt: body.at ? new Date(body.at) : new Date() };
+      return { providerRef: body.ref, from: body.from, to: body.to, text: body.text, receivedAt: body.at ? new Date(body.at) : new Date(), channel: 'sms', media: [] };
     },
     async reply(to, text) {
       carrier.replies.push({ to, text });

@@ -30,6 +30,8 @@ export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers
     text: message.text,
     statusCallbackUrl: statusCallbackUrl(publicBaseUrl, carrier.name, message.id),
     dispatchedAt: new Date(message.sent_at),
+    channel: 'sms',
+    media: [],
   });
 
   const failureOf = (error: unknown): Error => {

@@ -105,5 +105,5 @@ export function inboundOf(rawBody: Buffer, now = new Date()): Inbound | null {
   const to = Array.isArray(payload.to) ? string((payload.to[0] as { phone_number?: unknown } | undefined)?.phone_number) : string(payload.to);
   const text = typeof payload.text === 'string' ? payload.text : undefined;
   if (!providerRef || !REF.test(providerRef) || !from || !to || text === undefined) return null;
-  return { providerRef, from, to, text, receivedAt: dateOf(payload.received_at) ?? dateOf(event.occurred_at) ?? now };
+  return { providerRef, from, to, text, receivedAt: dateOf(payload.received_at) ?? dateOf(event.occurred_at) ?? now, channel: 'sms', media: [] };
 }

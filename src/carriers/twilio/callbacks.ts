@@ -72,7 +72,7 @@ export function parseTwilioInbound(callback: CarrierCallback, now = new Date()):
   const text = first(params.Body);
   const status = first(params.MessageStatus) ?? first(params.SmsStatus);
   if (!providerRef || !from || !to || text === undefined || (status !== undefined && status !== 'received')) return null;
-  return { providerRef, from, to, text, receivedAt: now };
+  return { providerRef, from, to, text, receivedAt: now, channel: 'sms', media: [] };
 }
 
 /** Our number in a callback: a status callback's From (the number it went out from), an incoming text's To. */

@@ -164,5 +164,5 @@ export function inboundOf(rawBody: Buffer, now = new Date()): Inbound | null {
   const to = string(body.to);
   const text = typeof body.text === 'string' ? body.text : undefined;
   if (!providerRef || !REF.test(providerRef) || !from || !to || text === undefined) return null;
-  return { providerRef, from: e164Of(from), to: e164Of(to), text, receivedAt: dateOf(body.timestamp) ?? now };
+  return { providerRef, from: e164Of(from), to: e164Of(to), text, receivedAt: dateOf(body.timestamp) ?? now, channel: 'sms', media: [] };
 }
