@@ -1,12 +1,14 @@
-import type { CarrierCallback, Inbound, Receipt, ReceiptStatus } from '../types';
+import type { CarrierCallback, Inbound, InboundMedia, Receipt, ReceiptStatus } from '../types';
+import { parseTwilioAddress } from './addresses';
 import { twilioSdk } from './client';
 import { isTwilioOptOutCode } from './errors';
 
 /*
  * Twilio's callbacks: form-encoded POSTs signed in `X-Twilio-Signature` (HMAC-SHA1 with the account's
  * auth token over the URL and the sorted parameters), checked with the SDK's `validateRequest`.
- * Status callbacks carry MessageSid, MessageStatus and, when it failed, ErrorCode; incoming texts carry
- * MessageSid, From, To and Body.
+ * Status callbacks carry MessageSid, MessageStatus and, when it failed, ErrorCode; incoming messages carry
+ * MessageSid, From, To, Body and their files (NumMedia, MediaUrl{n}, MediaContentType{n}). On WhatsApp,
+ * From and To are `whatsapp:`-prefixed.
  */
 
 /** The form's parameters as the signature covers them (a repeated name keeps every value). */
@@ -38,7 +40,7 @@ export function verifyTwilioSignature(authToken: string, callback: CarrierCallba
 const STATUSES: Readonly<Record<string, ReceiptStatus>> = {
   sent: 'sent',
   delivered: 'delivered',
-  read: 'delivered',
+  read: 'read',
   undelivered: 'undelivered',
   failed: 'failed',
 };
@@ -46,10 +48,11 @@ const STATUSES: Readonly<Record<string, ReceiptStatus>> = {
 export function parseTwilioReceipt(callback: CarrierCallback): Receipt | null {
   const params = formParams(callback.rawBody);
   const providerRef = first(params.MessageSid) ?? first(params.SmsSid);
-  const status = STATUSES[first(params.MessageStatus) ?? first(params.SmsStatus) ?? ''];
+  const given = first(params.MessageStatus) ?? first(params.SmsStatus) ?? '';
+  const status = Object.hasOwn(STATUSES, given) ? STATUSES[given] : undefined;
   if (!providerRef || !status) return null;
   const errorCode = first(params.ErrorCode);
-  const sender = first(params.From);
+  const sender = parseTwilioAddress(first(params.From))?.number;
   const price = first(params.Price);
   const unit = first(params.PriceUnit);
   return {
@@ -64,20 +67,35 @@ export function parseTwilioReceipt(callback: CarrierCallback): Receipt | null {
   };
 }
 
+/** The files an incoming message carried: NumMedia, then MediaUrl{n} and MediaContentType{n} for each. */
+function mediaOf(params: Record<string, string | string[]>): InboundMedia[] | undefined {
+  const count = Number(first(params.NumMedia) ?? '0');
+  if (!Number.isInteger(count) || count < 0 || count > 10) return undefined;
+  const media: InboundMedia[] = [];
+  for (let n = 0; n < count; n++) {
+    const url = first(params[`MediaUrl${n}`]);
+    if (!url) return undefined;
+    media.push({ url, contentType: first(params[`MediaContentType${n}`]) || null, size: null });
+  }
+  return media;
+}
+
 export function parseTwilioInbound(callback: CarrierCallback, now = new Date()): Inbound | null {
   const params = formParams(callback.rawBody);
   const providerRef = first(params.MessageSid) ?? first(params.SmsMessageSid);
-  const from = first(params.From);
-  const to = first(params.To);
-  const text = first(params.Body);
+  const from = parseTwilioAddress(first(params.From));
+  const to = parseTwilioAddress(first(params.To));
+  const media = mediaOf(params);
+  // A picture alone comes with an empty Body (or none).
+  const text = first(params.Body) ?? (media?.length ? '' : undefined);
   const status = first(params.MessageStatus) ?? first(params.SmsStatus);
-  if (!providerRef || !from || !to || text === undefined || (status !== undefined && status !== 'received')) return null;
-  return { providerRef, from, to, text, receivedAt: now, channel: 'sms', media: [] };
+  if (!providerRef || !from || !to || from.channel !== to.channel || !media || text === undefined || (status !== undefined && status !== 'received')) return null;
+  return { providerRef, from: from.number, to: to.number, text, receivedAt: now, channel: from.channel, media };
 }
 
-/** Our number in a callback: a status callback's From (the number it went out from), an incoming text's To. */
+/** Our number in a callback (without Twilio's `whatsapp:`): a status callback's From (the number it went out from), an incoming message's To. */
 export function twilioCallbackNumber(callback: CarrierCallback, kind: 'receipt' | 'inbound'): string | undefined {
   const params = formParams(callback.rawBody);
-  const number = first(kind === 'receipt' ? params.From : params.To);
+  const number = parseTwilioAddress(first(kind === 'receipt' ? params.From : params.To))?.number;
   return number?.startsWith('+') ? number : undefined;
 }

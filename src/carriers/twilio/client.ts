@@ -5,7 +5,9 @@ import { retryAfterMs } from '../../retry-after';
 import { classifyTwilioAnswer } from './errors';
 
 /** The REST API's origin, with the edge and region the SDK may have put in it (TWILIO_EDGE, TWILIO_REGION). */
-const TWILIO_API_HOST = /^https:\/\/api(\.[a-z0-9-]+)*\.twilio\.com/;
+export const TWILIO_API_HOST = /^https:\/\/api(\.[a-z0-9-]+)*\.twilio\.com/;
+/** The Content API's origin (WhatsApp templates), likewise. */
+const TWILIO_CONTENT_HOST = /^https:\/\/content(\.[a-z0-9-]+)*\.twilio\.com/;
 
 export interface TwilioCredentials {
   accountSid: string;
@@ -15,29 +17,37 @@ export interface TwilioCredentials {
   apiKey?: { sid: string; secret: string };
   /** Another REST base than https://api.twilio.com (a regional edge, a test double). */
   apiUrl?: string;
+  /** Another Content API base than https://content.twilio.com (a test double, the simulator). */
+  contentApiUrl?: string;
   timeoutMs?: number;
 }
 
 // Loaded on first use: a process that never talks to Twilio does without the SDK's modules.
 export const twilioSdk = () => require('twilio') as typeof twilio;
 
+/** `uri` with its origin replaced by `base` when `host` matches it and a base is given. */
+function rebased(uri: string, host: RegExp, base: string | undefined): string | undefined {
+  const origin = base && host.exec(uri)?.[0];
+  return origin ? base.replace(/\/+$/, '') + uri.slice(origin.length) : undefined;
+}
+
 /**
  * The SDK's own HTTP client (auth, form encoding, paging) with two changes: requests for Twilio's REST
- * base go to `apiUrl` instead, and an answer that is not a success becomes CarrierRejected or
+ * base go to `apiUrl` instead (the Content API's to `contentApiUrl`), and an answer that is not a success becomes CarrierRejected or
  * CarrierUnavailable here, where its status, its code and its Retry-After header are still at hand (the
  * SDK's RestException keeps Twilio's message text and drops the headers).
  */
 const httpClientClass = () => class TwilioHttpClient extends twilioSdk().RequestClient {
   constructor(
     private readonly apiUrl: string | undefined,
+    private readonly contentApiUrl: string | undefined,
     timeoutMs: number,
   ) {
     super({ timeout: timeoutMs, keepAlive: true, autoRetry: false });
   }
 
   override async request<TData>(opts: RequestClient.RequestOptions<TData>): Promise<Response<TData>> {
-    const base = this.apiUrl && TWILIO_API_HOST.exec(opts.uri)?.[0];
-    const uri = base ? this.apiUrl!.replace(/\/+$/, '') + opts.uri.slice(base.length) : opts.uri;
+    const uri = rebased(opts.uri, TWILIO_API_HOST, this.apiUrl) ?? rebased(opts.uri, TWILIO_CONTENT_HOST, this.contentApiUrl) ?? opts.uri;
     // Never the SDK's debug log (TWILIO_LOG_LEVEL=debug): it prints requests, numbers and texts included.
     const response = await super.request({ ...opts, uri, logLevel: undefined });
     if (response.statusCode >= 200 && response.statusCode < 300) return response;
@@ -60,8 +70,14 @@ function safeJson(text: string): unknown {
 /** The official client: the auth token, or an API key and secret with the account SID. */
 export function twilioClient(credentials: TwilioCredentials): twilio.Twilio {
   TwilioHttpClient ??= httpClientClass();
-  const httpClient = new TwilioHttpClient(credentials.apiUrl, credentials.timeoutMs ?? 10_000);
+  const httpClient = new TwilioHttpClient(credentials.apiUrl, credentials.contentApiUrl, credentials.timeoutMs ?? 10_000);
+  const { username, password } = basicCredentials(credentials);
+  return twilioSdk()(username, password, { accountSid: credentials.accountSid, httpClient });
+}
+
+/** The REST calls' Basic credentials: the API key when there is one, else the account SID and auth token. */
+export function basicCredentials(credentials: TwilioCredentials): { username: string; password: string } {
   const [username, password] = credentials.apiKey ? [credentials.apiKey.sid, credentials.apiKey.secret] : [credentials.accountSid, credentials.authToken];
   if (!password) throw new Error('Twilio needs TWILIO_AUTH_TOKEN or TWILIO_API_KEY_SID and TWILIO_API_KEY_SECRET');
-  return twilioSdk()(username, password, { accountSid: credentials.accountSid, httpClient });
+  return { username, password };
 }

@@ -1,8 +1,13 @@
 import type { Config } from '../../config/index';
 import { type Carrier, type CarrierAccepted, CarrierRejected, type CarrierSend, CarrierUnavailable } from '../types';
+import { twilioAddress } from './addresses';
 import { parseTwilioInbound, parseTwilioReceipt, twilioCallbackNumber, verifyTwilioSignature } from './callbacks';
-import { twilioCodeMeaning } from './errors';
 import { twilioClient, type TwilioCredentials } from './client';
+import { twilioCodeMeaning } from './errors';
+import { sentCopy } from './find-sent';
+import { twilioMediaFetcher } from './media';
+import { createOptions, type Origin, type Outgoing } from './send';
+import { twilioTemplateApproval } from './templates';
 
 export { formParams } from './callbacks';
 export { classifyTwilioAnswer, twilioCodeMeaning } from './errors';
@@ -25,11 +30,10 @@ export function twilioSettingsOf(config: Config): TwilioSettings {
     messagingServiceSid: config.TWILIO_MESSAGING_SERVICE_SID,
     from: config.TWILIO_FROM,
     apiUrl: config.TWILIO_API_URL,
+    contentApiUrl: config.TWILIO_CONTENT_API_URL,
   };
 }
 
-/** How far a lookup after a crash reaches back before the dispatch time (clocks differ). */
-const CLOCK_SKEW_MS = 60_000;
 /** The newest messages to one number a lookup reads: a retry follows its crash by minutes, not by hundreds of texts. */
 const LOOKUP_LIMIT = 100;
 
@@ -44,13 +48,14 @@ export function createTwilioCarrier(settings: TwilioSettings): Carrier {
   const client = twilioClient(settings);
   const sender = settings.messagingServiceSid ?? settings.from;
   if (!sender) throw new Error('Twilio needs TWILIO_MESSAGING_SERVICE_SID or TWILIO_FROM');
-  const origin = settings.messagingServiceSid ? { messagingServiceSid: settings.messagingServiceSid } : { from: settings.from! };
+  const origin: Origin = settings.messagingServiceSid ? { messagingServiceSid: settings.messagingServiceSid } : { from: settings.from! };
+  const fetchMedia = twilioMediaFetcher(settings, client);
 
-  async function create(to: string, body: string, statusCallback?: string): Promise<CarrierAccepted> {
+  async function create(message: Outgoing, statusCallback?: string): Promise<CarrierAccepted> {
     try {
-      const message = await client.messages.create({ to, body, ...origin, ...(statusCallback ? { statusCallback } : {}) });
-      const segments = Number(message.numSegments);
-      return { providerRef: message.sid, ...(segments > 0 ? { segments } : {}) };
+      const created = await client.messages.create(createOptions(origin, message, statusCallback));
+      const segments = Number(created.numSegments);
+      return { providerRef: created.sid, ...(segments > 0 ? { segments } : {}) };
     } catch (error) {
       throw unclassified(error);
     }
@@ -59,23 +64,20 @@ export function createTwilioCarrier(settings: TwilioSettings): Carrier {
   return {
     name: settings.name ?? 'twilio',
     sender,
-    send: (message: CarrierSend) => create(message.to, message.text, message.statusCallbackUrl),
+    send: (message: CarrierSend) => create(message, message.statusCallbackUrl),
 
     /**
-     * Twilio has no client reference: the lookup reads the newest messages to the recipient (from our
-     * number, when we send from one) and takes the newest outbound one with the same text created since
-     * the dispatch. Not by DateSent: Twilio sets it only once the text left its queue, and to the day.
-     * The residual risk: the same text to the same number twice within the window with the first copy
-     * lost is taken as sent; the caller refuses a sid another message of ours already holds.
+     * Twilio has no client reference: the lookup reads the newest messages to the recipient on the
+     * message's channel (`whatsapp:+…` on WhatsApp; from our number, when we send from one) and takes the
+     * newest outbound copy created since the dispatch (find-sent.ts). Not by DateSent: Twilio sets it only
+     * once the message left its queue, and to the day. The caller refuses a sid another message of ours
+     * already holds.
      */
     async findSent(message: CarrierSend): Promise<CarrierAccepted | null> {
-      const since = message.dispatchedAt.getTime() - CLOCK_SKEW_MS;
       try {
-        const listed = await client.messages.list({ to: message.to, ...(settings.from && !settings.messagingServiceSid ? { from: settings.from } : {}), limit: LOOKUP_LIMIT });
-        const match = listed
-          .filter((candidate) => candidate.direction?.startsWith('outbound') && candidate.body === message.text && candidate.dateCreated?.getTime() >= since)
-          .filter((candidate) => !settings.messagingServiceSid || candidate.messagingServiceSid === settings.messagingServiceSid)
-          .sort((a, b) => b.dateCreated.getTime() - a.dateCreated.getTime())[0];
+        const from = 'from' in origin ? { from: twilioAddress(message.channel, origin.from) } : {};
+        const listed = await client.messages.list({ to: twilioAddress(message.channel, message.to), ...from, limit: LOOKUP_LIMIT });
+        const match = sentCopy(listed, message, settings.messagingServiceSid);
         if (!match) return null;
         const segments = Number(match.numSegments);
         return { providerRef: match.sid, ...(segments > 0 ? { segments } : {}) };
@@ -89,8 +91,16 @@ export function createTwilioCarrier(settings: TwilioSettings): Carrier {
     describeCode: twilioCodeMeaning,
     parseInbound: (callback) => parseTwilioInbound(callback),
     numberOf: twilioCallbackNumber,
-    async reply(to: string, text: string) {
-      await create(to, text);
+    async reply(to, text, channel = 'sms') {
+      await create({ to, text, channel, media: [] });
     },
+    async templateApproval(ref) {
+      try {
+        return await twilioTemplateApproval(client, ref);
+      } catch (error) {
+        throw unclassified(error);
+      }
+    },
+    fetchMedia,
   };
 }

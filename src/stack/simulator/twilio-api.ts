@@ -1,15 +1,27 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ApiError, twilioDate } from './api-error';
+import { ContentStore } from './content-api';
+import { parseInboundTrigger, parseWindowTrigger } from './doors';
+import { MEDIA_LINK_PATH, MEDIA_PATH, MediaStore, mediaPath } from './media';
+import { listMessages } from './message-list';
+import { parseSendRequest } from './send-request';
+import { type CallbackAnswer, postSignedForm } from './signing';
+import { addressFor, addressOf, type SimulatedChannel, WhatsAppWindows } from './whatsapp';
+
+export { type CallbackAnswer, postSignedForm, twilioSignature } from './signing';
 
 /*
  * A Twilio-compatible Messages API on a real HTTP port: the tests' fake of Twilio and the simulator
  * `npm start` runs. It checks each request as Twilio documents it (Basic auth with the account SID and
- * auth token or an API key, form-encoded, `To` in E.164, `From` or `MessagingServiceSid`, `Body`,
- * `StatusCallback` an absolute URL), answers with Twilio's JSON shapes and error bodies (`code`,
- * `message`, `more_info`, `status`), refuses Twilio's magic test numbers with their documented codes,
- * throttles on demand (429 with Retry-After), and posts status callbacks and incoming texts signed the
- * way Twilio signs them (HMAC-SHA1 with the auth token over the URL and the sorted parameters, base64).
+ * auth token or an API key, form-encoded; send-request.ts), answers with Twilio's JSON shapes and error
+ * bodies (`code`, `message`, `more_info`, `status`), refuses Twilio's magic test numbers with their
+ * documented codes, throttles on demand (429 with Retry-After), and posts status callbacks and incoming
+ * messages signed the way Twilio signs them. WhatsApp (`whatsapp:` addresses, the 24-hour window: a
+ * free-form message outside it is accepted, then fails with 63016; read receipts), MMS (`MediaUrl`;
+ * inbound files at Twilio-shaped media URLs, media.ts) and the Content API (content-api.ts) as Twilio
+ * carries them.
  */
 
 /** Twilio's magic "To" numbers (test credentials) and the error each answers with. */
@@ -33,8 +45,9 @@ export const MAGIC_UNDELIVERED: Readonly<Record<string, number>> = {
   '+15005550037': 30007,
 };
 
-const E164 = /^\+[1-9]\d{1,14}$/;
 const API_VERSION = '2010-04-01';
+/** The largest request body read (an inbound trigger's media in base64); beyond: 413. */
+const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 
 export interface TwilioApiMessage {
   sid: string;
@@ -47,6 +60,7 @@ export interface TwilioApiMessage {
   direction: 'outbound-api' | 'inbound';
   error_code: number | null;
   error_message: string | null;
+  /** As Twilio writes it: `whatsapp:+…` for WhatsApp. */
   from: string | null;
   messaging_service_sid: string | null;
   num_media: string;
@@ -63,8 +77,10 @@ export interface RecordedRequest {
   method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;
-  /** The form's fields (POST) or the query's (GET). */
+  /** The form's fields (POST) or the query's (GET), the last value of a repeated one. */
   params: Record<string, string>;
+  /** Every value of each field, in order (`MediaUrl` is repeated). */
+  all: Record<string, string[]>;
   /** What this API answered. */
   status: number;
   /** When it arrived (ms since the epoch). */
@@ -76,11 +92,15 @@ export interface TwilioApiOptions {
   authToken: string;
   /** API keys (SID and secret) accepted besides the auth token. */
   apiKeys?: { sid: string; secret: string }[];
-  /** The senders this account owns; others are refused with 21606 (From) or 21701 (MessagingServiceSid). */
+  /** The senders this account owns (SMS and WhatsApp alike); others are refused with 21606 (63007 on WhatsApp) or 21701 (MessagingServiceSid). */
   from?: string[];
   messagingServiceSids?: string[];
   /** Post `sent` then `delivered` (or `undelivered` for the magic numbers) to each StatusCallback after this many ms; undefined: only when told. */
   autoReceiptsAfterMs?: number;
+  /** With automatic receipts, a WhatsApp message's `read` this long after its `delivered` (default: autoReceiptsAfterMs). */
+  readReceiptsAfterMs?: number;
+  /** How long a submitted content waits for WhatsApp's approval. */
+  templateApprovalAfterMs?: number;
   /** How long a send's answer takes after the message was created (a slow network: a worker may die in between). */
   answerDelayMs?: number;
   /** What a delivered receipt says was charged, as Twilio writes it. */
@@ -88,8 +108,8 @@ export interface TwilioApiOptions {
   /** Told when an automatic callback could not be posted or was refused. */
   onCallbackError?: (error: unknown) => void;
   /**
-   * The simulator's own door for a person's text (not Twilio's): `POST /simulator/sms` with the
-   * account's Basic credentials and JSON `{ "from", "text", "to"? }` posts it, signed, to `url` as sent to `to` (one of `from`'s numbers), else `number`.
+   * The simulator's own doors (doors.ts): `POST /simulator/sms` posts a person's message, signed, to
+   * `url` as sent to `to` (one of `from`'s numbers), else `number`.
    */
   inbound?: { url: string; number: string };
   /** Subaccounts (a business's own account) whose credentials open their own `/Accounts/{sid}/`; their callbacks are signed with their token. */
@@ -98,13 +118,19 @@ export interface TwilioApiOptions {
   anySubaccount?: boolean;
 }
 
-export interface CallbackAnswer {
-  status: number;
+export interface InboundMessage {
+  /** The person's number (E.164). */
+  from: string;
+  /** Ours. */
+  to: string;
   body: string;
+  messagingServiceSid?: string;
+  channel?: SimulatedChannel;
+  media?: { contentType: string; data: Buffer }[];
 }
 
-/** Twilio's date format (RFC 2822, "+0000"). */
-const twilioDate = (date: Date) => date.toUTCString().replace('GMT', '+0000');
+type Status = 'queued' | 'sent' | 'delivered' | 'read' | 'undelivered' | 'failed';
+
 const sid = (prefix: string) => prefix + randomBytes(16).toString('hex');
 
 /** GSM-7 or UCS-2 segments, roughly as Twilio counts them (the simulator's answer only). */
@@ -114,49 +140,22 @@ function segmentsOf(text: string): number {
   return text.length <= single ? 1 : Math.ceil(text.length / multi);
 }
 
-/** Twilio's signature of a request to `url` with these form parameters. */
-export function twilioSignature(authToken: string, url: string, params: Record<string, string>): string {
-  const data = Object.keys(params)
-    .sort()
-    .reduce((acc, key) => acc + key + params[key], url);
-  return createHmac('sha1', authToken).update(Buffer.from(data, 'utf-8')).digest('base64');
-}
-
-/** POSTs a form to `url` signed as Twilio signs its webhooks (or unsigned, or with another token). */
-export async function postSignedForm(url: string, params: Record<string, string>, authToken: string | undefined): Promise<CallbackAnswer> {
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8', 'user-agent': 'TwilioProxy/1.1' };
-  if (authToken) headers['x-twilio-signature'] = twilioSignature(authToken, url, params);
-  const response = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(params).toString() });
-  return { status: response.status, body: await response.text() };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
 export class TwilioApi {
   readonly messages: TwilioApiMessage[] = [];
   readonly requests: RecordedRequest[] = [];
   /** Callbacks posted (automatic or asked for) and what they were answered. */
   readonly callbacks: { url: string; params: Record<string, string>; answer?: CallbackAnswer }[] = [];
+  /** The Content API's contents (SIMULATOR_TEMPLATES among them). */
+  readonly contents: ContentStore;
+  /** Inbound messages' files. */
+  readonly media = new MediaStore();
+  /** When each client last wrote on WhatsApp to each of our numbers. */
+  readonly windows = new WhatsAppWindows();
   private server?: Server;
   private base = '';
   private readonly statusCallbacks = new Map<string, string>();
+  /** How each outbound message ends: its channel, and the error it fails with (63016 outside the window, 63027 an unapproved template). */
+  private readonly outcomes = new Map<string, { channel: SimulatedChannel; failure?: number }>();
   private readonly pending = new Set<NodeJS.Timeout>();
   private refusals: { status: number; code: number; retryAfterSeconds?: number; left: number }[] = [];
   /** Each account's auth token: the main one and its subaccounts. */
@@ -164,6 +163,7 @@ export class TwilioApi {
 
   constructor(readonly options: TwilioApiOptions) {
     this.tokens = new Map([[options.accountSid, options.authToken], ...(options.subaccounts ?? []).map((sub) => [sub.accountSid, sub.authToken] as [string, string])]);
+    this.contents = new ContentStore(options.accountSid, options.templateApprovalAfterMs);
   }
 
   /** The token that signs callbacks about messages of `accountSid`. */
@@ -171,12 +171,12 @@ export class TwilioApi {
     return this.tokens.get(accountSid) ?? this.options.authToken;
   }
 
-  /** The account that last sent from `number` (whose token signs a text to it), else the main one. */
+  /** The account that last sent from `number` (whose token signs a message to it), else the main one. */
   private accountOfNumber(number: string): string {
-    return [...this.messages].reverse().find((message) => message.direction === 'outbound-api' && message.from === number)?.account_sid ?? this.options.accountSid;
+    return [...this.messages].reverse().find((message) => message.direction === 'outbound-api' && message.from !== null && addressOf(message.from).number === number)?.account_sid ?? this.options.accountSid;
   }
 
-  /** The REST base (what TWILIO_API_URL names). */
+  /** The REST base (what TWILIO_API_URL, and TWILIO_CONTENT_API_URL, name). */
   get url(): string {
     return this.base;
   }
@@ -194,6 +194,7 @@ export class TwilioApi {
   async stop(): Promise<void> {
     for (const timer of this.pending) clearTimeout(timer);
     this.pending.clear();
+    this.contents.stop();
     if (!this.server) return;
     await new Promise<void>((resolve) => {
       this.server!.close(() => resolve());
@@ -211,17 +212,13 @@ export class TwilioApi {
     this.refusals.push({ status, code, left: count });
   }
 
-  /** Messages sent to `to` (outbound), oldest first. */
+  /** Messages sent to `to` (outbound, any channel: `to` is the number without a prefix), oldest first. */
   sentTo(to: string): TwilioApiMessage[] {
-    return this.messages.filter((message) => message.to === to && message.direction === 'outbound-api');
+    return this.messages.filter((message) => addressOf(message.to).number === to && message.direction === 'outbound-api');
   }
 
   /** Posts a status callback for message `sid` to the StatusCallback it was sent with (or `url`), signed unless told otherwise. */
-  async postStatus(
-    messageSid: string,
-    status: 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed',
-    extra: { errorCode?: number; price?: { amount: string; unit: string }; url?: string; authToken?: string | null } = {},
-  ): Promise<CallbackAnswer> {
+  async postStatus(messageSid: string, status: Status, extra: { errorCode?: number; price?: { amount: string; unit: string }; url?: string; authToken?: string | null } = {}): Promise<CallbackAnswer> {
     const message = this.messages.find((candidate) => candidate.sid === messageSid);
     if (!message) throw new Error(`No message ${messageSid}`);
     const url = extra.url ?? this.statusCallbacks.get(messageSid);
@@ -246,31 +243,49 @@ export class TwilioApi {
     return this.post(url, params, extra.authToken === undefined ? this.tokenOf(message.account_sid) : extra.authToken);
   }
 
-  /** Posts an incoming text (a person texting `to` from `from`) to `url`, signed unless told otherwise. */
-  async postInbound(url: string, text: { from: string; to: string; body: string; messagingServiceSid?: string }, authToken?: string | null): Promise<CallbackAnswer> {
-    const messageSid = sid('SM');
-    const now = twilioDate(new Date());
+  /**
+   * Posts an incoming message (a person writing to `to` from `from`, by SMS or WhatsApp, with files or
+   * not) to `url`, signed unless told otherwise. Its files are kept at Twilio-shaped media URLs; a
+   * WhatsApp message opens the window for that pair.
+   */
+  async postInbound(url: string, text: InboundMessage, authToken?: string | null): Promise<CallbackAnswer> {
+    const { params, account } = this.receive(text);
+    return this.post(url, params, authToken === undefined ? this.tokenOf(account) : authToken);
+  }
+
+  /** Keeps an incoming message (and its files), opens the WhatsApp window; its callback's parameters. */
+  private receive(text: InboundMessage): { params: Record<string, string>; account: string } {
+    const channel = text.channel ?? 'sms';
+    const files = text.media ?? [];
+    const messageSid = sid(files.length ? 'MM' : 'SM');
+    const now = new Date();
     const account = this.accountOfNumber(text.to);
+    const [from, to] = [addressFor(channel, text.from), addressFor(channel, text.to)];
     this.messages.push({
-      ...this.messageShape(messageSid, text.to, text.from, text.messagingServiceSid ?? null, text.body, now, account),
+      ...this.messageShape(messageSid, to, from, text.messagingServiceSid ?? null, text.body, twilioDate(now), account),
       direction: 'inbound',
       status: 'received',
+      num_media: String(files.length),
     });
+    if (channel === 'whatsapp') this.windows.set(text.to, text.from, now);
+    const media = files.map((file) => this.media.add(account, messageSid, file.contentType, file.data));
     const params: Record<string, string> = {
       AccountSid: account,
       ApiVersion: API_VERSION,
       Body: text.body,
-      From: text.from,
+      From: from,
       MessageSid: messageSid,
-      NumMedia: '0',
+      NumMedia: String(media.length),
       NumSegments: String(segmentsOf(text.body)),
       SmsMessageSid: messageSid,
       SmsSid: messageSid,
       SmsStatus: 'received',
-      To: text.to,
+      To: to,
+      ...(channel === 'whatsapp' ? { WaId: text.from.slice(1) } : {}),
+      ...Object.fromEntries(media.flatMap((file, n) => [[`MediaUrl${n}`, this.base + mediaPath(file)], [`MediaContentType${n}`, file.contentType]])),
       ...(text.messagingServiceSid ? { MessagingServiceSid: text.messagingServiceSid } : {}),
     };
-    return this.post(url, params, authToken === undefined ? this.tokenOf(account) : authToken);
+    return { params, account };
   }
 
   private async post(url: string, params: Record<string, string>, authToken: string | null | undefined): Promise<CallbackAnswer> {
@@ -308,63 +323,99 @@ export class TwilioApi {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk as Buffer);
+    }
     const raw = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const record: RecordedRequest = { method: req.method ?? '', path: url.pathname, headers: req.headers, params: {}, status: 0, at: Date.now() };
+    const record: RecordedRequest = { method: req.method ?? '', path: url.pathname, headers: req.headers, params: {}, all: {}, status: 0, at: Date.now() };
     this.requests.push(record);
-    const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+    const send = (status: number, body: string | Buffer, headers: Record<string, string>) => {
       record.status = status;
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-      res.end(JSON.stringify(body));
+      res.writeHead(status, headers);
+      res.end(body);
     };
+    const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => send(status, JSON.stringify(body), { 'content-type': 'application/json; charset=utf-8', ...headers });
     try {
-      if (req.method === 'POST' && url.pathname === '/simulator/sms' && this.options.inbound) {
+      if (size > MAX_REQUEST_BYTES) throw new ApiError(413, 20001, `The request body is larger than ${MAX_REQUEST_BYTES} bytes`);
+      const link = MEDIA_LINK_PATH.exec(url.pathname);
+      if (req.method === 'GET' && link) {
+        // The credential-free short-lived URL a media URL redirects to (Twilio's CDN).
+        const media = this.media.byLink(link[1]);
+        if (!media) return send(404, 'Not Found', { 'content-type': 'text/plain' });
+        return send(200, media.data, { 'content-type': media.contentType, 'content-length': String(media.data.length) });
+      }
+      if (req.method === 'POST' && url.pathname.startsWith('/simulator/') && this.options.inbound) return answer(200, await this.door(req, url.pathname, raw));
+      if (url.pathname.startsWith('/v1/Content')) {
         this.authenticate(req);
-        const text = safeJson(raw) as { from?: unknown; to?: unknown; text?: unknown } | null;
-        if (typeof text?.from !== 'string' || !E164.test(text.from)) throw new ApiError(400, 21211, '`from` must be a phone number in E.164 (+14155550100)');
-        if (text.to !== undefined && (typeof text.to !== 'string' || !E164.test(text.to))) throw new ApiError(400, 21211, '`to` must be a phone number in E.164 (+15005550006)');
-        const to = (text.to as string | undefined) ?? this.options.inbound.number;
-        if (this.options.from && !this.options.from.includes(to)) throw new ApiError(400, 21606, `${to} is not one of the simulator's numbers (${this.options.from.join(', ')})`);
-        if (typeof text.text !== 'string' || !text.text) throw new ApiError(400, 21602, '`text` is required');
-        const delivered = await this.postInbound(this.options.inbound.url, { from: text.from, to, body: text.text });
-        answer(200, { sid: this.messages.at(-1)!.sid, to, url: this.options.inbound.url, answer: delivered.status });
-        return;
+        const content = this.contents.handle(req.method ?? '', url.pathname, raw, this.base);
+        if (content) return answer(content.status, content.body);
       }
       const account = this.authenticate(req, url.pathname);
       const messagesPath = `/${API_VERSION}/Accounts/${account}/Messages.json`;
       if (req.method === 'POST' && url.pathname === messagesPath) {
         const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim();
         if (contentType !== 'application/x-www-form-urlencoded') throw new ApiError(400, 20001, 'Content-Type must be application/x-www-form-urlencoded');
-        record.params = Object.fromEntries(new URLSearchParams(raw));
-        const created = this.create(record.params, account);
+        const form = new URLSearchParams(raw);
+        this.record(record, form);
+        const created = this.create(form, account);
         if (this.options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.answerDelayMs));
-        answer(201, created);
-        return;
+        return answer(201, created);
       }
       if (req.method === 'GET' && url.pathname === messagesPath) {
-        record.params = Object.fromEntries(url.searchParams);
-        answer(200, this.list(record.params, messagesPath));
-        return;
+        this.record(record, url.searchParams);
+        return answer(200, listMessages(this.messages, record.params, messagesPath));
       }
-      const one = new RegExp(`^/${API_VERSION}/Accounts/${account}/Messages/(SM[0-9a-f]{32})\\.json$`).exec(url.pathname);
+      const one = new RegExp(`^/${API_VERSION}/Accounts/${account}/Messages/((?:SM|MM)[0-9a-f]{32})\\.json$`).exec(url.pathname);
       if (req.method === 'GET' && one) {
         const message = this.messages.find((candidate) => candidate.sid === one[1]);
         if (!message) throw new ApiError(404, 20404, `The requested resource ${url.pathname} was not found`);
-        answer(200, message);
-        return;
+        return answer(200, message);
       }
+      const file = MEDIA_PATH.exec(url.pathname);
+      if (req.method === 'GET' && file) {
+        const media = this.media.at(file[1], file[2], file[3]);
+        if (!media) throw new ApiError(404, 20404, `The requested resource ${url.pathname} was not found`);
+        return send(307, '', { location: `${this.base}/simulator/media/${this.media.link(media)}` });
+      }
+      if (req.method === 'GET' && url.pathname === `/${API_VERSION}/Accounts/${account}.json`) return answer(200, this.accountView(account));
       throw new ApiError(404, 20404, `The requested resource ${url.pathname} was not found`);
     } catch (error) {
-      if (!(error instanceof ApiError)) {
-        answer(500, { code: 20500, message: 'Internal Server Error', more_info: 'https://www.twilio.com/docs/errors/20500', status: 500 });
-        return;
-      }
-      answer(error.status, { code: error.code, message: error.message, more_info: `https://www.twilio.com/docs/errors/${error.code}`, status: error.status }, error.headers);
+      if (!(error instanceof ApiError)) return answer(500, { code: 20500, message: 'Internal Server Error', more_info: 'https://www.twilio.com/docs/errors/20500', status: 500 });
+      return answer(error.status, error.body, error.headers);
     }
   }
 
-  /** The account the request's Basic credentials open, which must be the one its path names (when it names one). */
+  private record(record: RecordedRequest, form: URLSearchParams): void {
+    record.params = Object.fromEntries(form);
+    for (const [name, value] of form) (record.all[name] ??= []).push(value);
+  }
+
+  /** The simulator's own doors (doors.ts). */
+  private async door(req: IncomingMessage, path: string, raw: string): Promise<unknown> {
+    this.authenticate(req);
+    const inbound = this.options.inbound!;
+    if (path === '/simulator/sms') {
+      const trigger = parseInboundTrigger(raw, this.options.from, inbound.number);
+      const { params, account } = this.receive({ from: trigger.from, to: trigger.to, body: trigger.text, channel: trigger.channel, media: trigger.media });
+      const delivered = await this.post(inbound.url, params, this.tokenOf(account));
+      const media = Array.from({ length: trigger.media.length }, (_, n) => params[`MediaUrl${n}`]);
+      return { sid: params.MessageSid, to: trigger.to, channel: trigger.channel, media, url: inbound.url, answer: delivered.status };
+    }
+    if (path === '/simulator/whatsapp-window') {
+      const window = parseWindowTrigger(raw, this.options.from, inbound.number);
+      this.windows.set(window.to, window.from, window.lastInboundAt);
+      return { from: window.from, to: window.to, last_inbound_at: window.lastInboundAt?.toISOString() ?? null, open: this.windows.isOpen(window.to, window.from) };
+    }
+    throw new ApiError(404, 20404, `The requested resource ${path} was not found`);
+  }
+
+  /**
+   * The account the request's Basic credentials open. A path naming an account must name that one, or
+   * one of its subaccounts when the credentials are the main account's (as on Twilio).
+   */
   private authenticate(req: IncomingMessage, path?: string): string {
     const match = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
     const [user, ...rest] = match ? Buffer.from(match[1], 'base64').toString('utf8').split(':') : [];
@@ -376,12 +427,18 @@ export class TwilioApi {
     // An API key is the main account's; an account's own credentials open that account.
     const authenticated = apiKey ? this.options.accountSid : user!;
     if (path === undefined) return authenticated;
-    const account = /^\/2010-04-01\/Accounts\/([^/]+)\//.exec(path)?.[1];
-    if (account !== authenticated) throw new ApiError(404, 20404, `The requested resource ${path} was not found`);
-    return account;
+    const account = /^\/2010-04-01\/Accounts\/([^/]+?)(?:\/|\.json$)/.exec(path)?.[1];
+    const parentOf = authenticated === this.options.accountSid && account !== undefined && this.tokens.has(account);
+    if (account !== authenticated && !parentOf) throw new ApiError(404, 20404, `The requested resource ${path} was not found`);
+    return account!;
   }
 
-  private create(params: Record<string, string>, account: string): TwilioApiMessage {
+  private accountView(account: string) {
+    const now = twilioDate(new Date());
+    return { sid: account, owner_account_sid: this.options.accountSid, friendly_name: account === this.options.accountSid ? 'Simulated account' : 'Simulated subaccount', status: 'active', type: 'Full', date_created: now, date_updated: now, uri: `/${API_VERSION}/Accounts/${account}.json` };
+  }
+
+  private create(form: URLSearchParams, account: string): TwilioApiMessage {
     const refusal = this.refusals.find((candidate) => candidate.left > 0);
     if (refusal) {
       refusal.left -= 1;
@@ -389,77 +446,43 @@ export class TwilioApi {
       const message = refusal.status === 429 ? 'Too Many Requests' : 'Service Unavailable';
       throw new ApiError(refusal.status, refusal.code, message, refusal.retryAfterSeconds !== undefined ? { 'retry-after': String(refusal.retryAfterSeconds) } : {});
     }
-    const { To: to, From: from, MessagingServiceSid: service, Body: body, StatusCallback: statusCallback } = params;
-    if (!to) throw new ApiError(400, 21604, "A 'To' phone number is required.");
-    if (!from && !service) throw new ApiError(400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required to send a message");
-    if (from && service) throw new ApiError(400, 21603, "Send either 'From' or 'MessagingServiceSid', not both");
-    if (from && this.options.from && !this.options.from.includes(from)) throw new ApiError(400, 21606, `The From phone number ${from} is not a valid, SMS-capable inbound phone number or short code for your account.`);
-    if (service && (!/^MG[0-9a-f]{32}$/.test(service) || (this.options.messagingServiceSids && !this.options.messagingServiceSids.includes(service)))) {
-      throw new ApiError(400, 21701, `The Messaging Service Sid ${service} is invalid.`);
-    }
-    if (!body) throw new ApiError(400, 21602, 'Message body is required.');
-    if (body.length > 1600) throw new ApiError(400, 21617, 'The concatenated message body exceeds the 1600 character limit.');
-    const magic = MAGIC_TO_ERRORS[to];
-    if (magic) throw new ApiError(400, magic.code, magic.message);
-    if (!E164.test(to)) throw new ApiError(400, 21211, `The 'To' number ${to} is not a valid phone number.`);
-    if (statusCallback !== undefined && !/^https?:\/\/[^\s/]+/.test(statusCallback)) throw new ApiError(400, 21609, 'The StatusCallback URL is not valid.');
-    const message = this.messageShape(sid('SM'), to, from ?? null, service ?? null, body, twilioDate(new Date()), account);
+    const send = parseSendRequest(form, { numbers: this.options.from, messagingServiceSids: this.options.messagingServiceSids, contents: this.contents, magic: MAGIC_TO_ERRORS });
+    const message = this.messageShape(sid(send.mediaUrls.length ? 'MM' : 'SM'), send.to, send.from, send.service, send.body, twilioDate(new Date()), account);
+    message.num_media = String(send.mediaUrls.length);
     // Through a messaging service the sender is chosen later: `from` is null and the status `accepted`.
-    if (service) message.status = 'accepted';
+    if (send.service) message.status = 'accepted';
     this.messages.push(message);
-    if (statusCallback) this.statusCallbacks.set(message.sid, statusCallback);
-    if (statusCallback && this.options.autoReceiptsAfterMs !== undefined) this.receiptsLater(message.sid);
+    // Through a messaging service, the window of any of the account's numbers with the client will do.
+    const senders = send.from ? [addressOf(send.from).number] : (this.options.from ?? []);
+    const windowOpen = senders.some((ours) => this.windows.isOpen(ours, send.toNumber));
+    const failure = send.channel !== 'whatsapp' ? undefined : send.content ? (send.content.approval === 'approved' ? undefined : 63027) : windowOpen ? undefined : 63016;
+    this.outcomes.set(message.sid, { channel: send.channel, failure });
+    if (send.statusCallback) this.statusCallbacks.set(message.sid, send.statusCallback);
+    if (send.statusCallback && this.options.autoReceiptsAfterMs !== undefined) this.receiptsLater(message.sid);
     return { ...message };
   }
 
+  /** `sent` then `delivered` (WhatsApp: then `read`), `undelivered` for the magic numbers, or `failed` with the WhatsApp error it meets. */
   private receiptsLater(messageSid: string): void {
-    const after = this.options.autoReceiptsAfterMs!;
-    const timer = setTimeout(() => {
-      this.pending.delete(timer);
-      const message = this.messages.find((candidate) => candidate.sid === messageSid)!;
-      const failure = MAGIC_UNDELIVERED[message.to];
-      const refused = (answer: CallbackAnswer) => {
-        if (answer.status >= 300) throw new Error(`the status callback was answered ${answer.status}`);
-      };
-      void (async () => {
-        refused(await this.postStatus(messageSid, 'sent'));
-        if (failure) refused(await this.postStatus(messageSid, 'undelivered', { errorCode: failure }));
-        else refused(await this.postStatus(messageSid, 'delivered', this.options.price ? { price: this.options.price } : {}));
-      })().catch((error) => this.options.onCallbackError?.(error));
-    }, after);
-    this.pending.add(timer);
-  }
-
-  /** Twilio's list: filtered by To, From and DateSent (to the day), newest first, paged by PageSize. */
-  private list(params: Record<string, string>, path: string) {
-    const day = (value: string) => value.slice(0, 10);
-    const sentDay = (message: TwilioApiMessage) => (message.date_sent ? new Date(message.date_sent).toISOString().slice(0, 10) : undefined);
-    const pageSize = Math.min(Math.max(Number(params.PageSize) || 50, 1), 1000);
-    const page = Math.max(Number(params.Page) || 0, 0);
-    const matching = this.messages
-      .filter((message) => !params.To || message.to === params.To)
-      .filter((message) => !params.From || message.from === params.From)
-      .filter((message) => !params.DateSent || sentDay(message) === day(params.DateSent))
-      .filter((message) => !params['DateSent>'] || (sentDay(message) ?? '') >= day(params['DateSent>']))
-      .filter((message) => !params['DateSent<'] || (sentDay(message) ?? '9999') <= day(params['DateSent<']))
-      .reverse();
-    const slice = matching.slice(page * pageSize, (page + 1) * pageSize);
-    const query = (p: number) => {
-      const next = new URLSearchParams(params);
-      next.set('PageSize', String(pageSize));
-      next.set('Page', String(p));
-      return `${path}?${next.toString()}`;
+    const later = (after: number, post: () => Promise<void>) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(timer);
+        post().catch((error) => this.options.onCallbackError?.(error));
+      }, after);
+      this.pending.add(timer);
     };
-    return {
-      end: page * pageSize + Math.max(slice.length - 1, 0),
-      first_page_uri: query(0),
-      next_page_uri: (page + 1) * pageSize < matching.length ? query(page + 1) : null,
-      page,
-      page_size: pageSize,
-      previous_page_uri: page > 0 ? query(page - 1) : null,
-      messages: slice,
-      start: page * pageSize,
-      uri: query(page),
+    const refused = (answer: CallbackAnswer) => {
+      if (answer.status >= 300) throw new Error(`the status callback was answered ${answer.status}`);
     };
+    const message = this.messages.find((candidate) => candidate.sid === messageSid)!;
+    const outcome = this.outcomes.get(messageSid)!;
+    const undelivered = MAGIC_UNDELIVERED[addressOf(message.to).number];
+    later(this.options.autoReceiptsAfterMs!, async () => {
+      if (outcome.failure) return refused(await this.postStatus(messageSid, 'failed', { errorCode: outcome.failure }));
+      refused(await this.postStatus(messageSid, 'sent'));
+      if (undelivered) return refused(await this.postStatus(messageSid, 'undelivered', { errorCode: undelivered }));
+      refused(await this.postStatus(messageSid, 'delivered', this.options.price ? { price: this.options.price } : {}));
+      if (outcome.channel === 'whatsapp') later(this.options.readReceiptsAfterMs ?? this.options.autoReceiptsAfterMs!, async () => refused(await this.postStatus(messageSid, 'read')));
+    });
   }
 }
