@@ -1,20 +1,52 @@
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { loadConfig } from '../src/config/index';
 import { findRunningStack } from '../src/stack/running-stacks';
+import { MEDIA_EXTENSIONS, mediaTypeOf } from '../src/stack/simulator/media-types';
 import { dataPaths } from '../src/paths';
 
 /*
  * `npm run sms -- +14155550100 "STOP"`: a person texts the running stack's simulator number (its shared
- * sender; `--to +15005550001` texts another of its numbers, such as one a business registered). With
- * `npm start` (MESSAGE_PROVIDER=simulator) running — on DATA_DIR when set, else the one running (the default
- * data directory's when several run; src/stack/running-stacks.ts) — the simulator posts the text, signed as Twilio signs, to the stack's inbound route.
+ * sender; `--to +15005550001` texts another of its numbers, such as one a business registered).
+ * `--whatsapp` writes on WhatsApp instead (which opens the 24-hour window for that pair), and each
+ * `--media <file>` attaches a file (an MMS; WhatsApp takes one), its content type from its extension; the
+ * text may then be left out. With `npm start` (MESSAGE_PROVIDER=simulator) running — on DATA_DIR when set,
+ * else the one running (the default data directory's when several run; src/stack/running-stacks.ts) —
+ * the simulator posts the message, signed as Twilio signs, to the stack's inbound route.
  */
+
+const USAGE = 'Usage: npm run sms -- [--to <one of the simulator\'s numbers>] [--whatsapp] [--media <file>]… <from, e.g. +14155550100> ["<text>"]';
+
+function parseArgs(args: string[]) {
+  const options = { to: undefined as string | undefined, whatsapp: false, media: [] as string[], rest: [] as string[] };
+  for (let k = 0; k < args.length; k++) {
+    const arg = args[k];
+    if (arg === '--to' || arg === '--media') {
+      const value = args[++k];
+      if (value === undefined) throw new Error(USAGE);
+      if (arg === '--to') options.to = value;
+      else options.media.push(value);
+    } else if (arg === '--whatsapp') options.whatsapp = true;
+    else options.rest.push(arg);
+  }
+  const [from, text, ...extra] = options.rest;
+  if (!from || extra.length || (text === undefined && options.media.length === 0)) throw new Error(USAGE);
+  return { ...options, from, text: text ?? '' };
+}
+
+async function mediaOf(paths: string[]) {
+  return Promise.all(
+    paths.map(async (path) => {
+      const contentType = mediaTypeOf(path);
+      if (!contentType) throw new Error(`${basename(path)}: the content type is read from the extension, one of ${MEDIA_EXTENSIONS.join(' ')}`);
+      return { content_type: contentType, data: (await readFile(path)).toString('base64') };
+    }),
+  );
+}
+
 async function main() {
-  const args = process.argv.slice(2);
-  const toAt = args.indexOf('--to');
-  const to = toAt >= 0 ? args[toAt + 1] : undefined;
-  const [from, text] = toAt >= 0 ? args.filter((_, k) => k !== toAt && k !== toAt + 1) : args;
-  if (!from || text === undefined || (toAt >= 0 && !to)) throw new Error('Usage: npm run sms -- [--to <one of the simulator\'s numbers>] <from, e.g. +14155550100> "<text>"');
+  const { to, whatsapp, media: paths, from, text } = parseArgs(process.argv.slice(2));
+  const media = await mediaOf(paths);
   const config = loadConfig();
   const found = await findRunningStack(config);
   if (!found) {
@@ -26,11 +58,12 @@ async function main() {
   const response = await fetch(`${stack.simulator.url}/simulator/sms`, {
     method: 'POST',
     headers: { authorization: `Basic ${Buffer.from(`${stack.simulator.accountSid}:${token}`).toString('base64')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ from, text, ...(to && { to }) }),
+    body: JSON.stringify({ from, text, ...(to && { to }), ...(whatsapp && { channel: 'whatsapp' }), ...(media.length && { media }) }),
   });
-  const body = (await response.json()) as { sid?: string; to?: string; url?: string; answer?: number; message?: string };
+  const body = (await response.json()) as { sid?: string; to?: string; url?: string; answer?: number; message?: string; media?: string[] };
   if (!response.ok) throw new Error(`The simulator refused the text: ${body.message ?? response.status}`);
-  console.log(`${from} texted ${body.to ?? stack.simulator.number}: ${JSON.stringify(text)} (${body.sid}); the stack answered ${body.answer} at ${body.url}`);
+  const files = body.media?.length ? ` with ${body.media.length} file${body.media.length > 1 ? 's' : ''}` : '';
+  console.log(`${from} ${whatsapp ? 'wrote on WhatsApp to' : 'texted'} ${body.to ?? stack.simulator.number}: ${JSON.stringify(text)}${files} (${body.sid}); the stack answered ${body.answer} at ${body.url}`);
   if (body.answer !== 200) process.exitCode = 1;
 }
 

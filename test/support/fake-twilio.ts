@@ -3,12 +3,18 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TwilioApi, type TwilioApiOptions } from '../../src/stack/simulator/twilio-api';
 
-/* Twilio as the tests meet it: the Twilio-compatible API the simulator runs, with an account made up per test. */
+/*
+ * Twilio as the tests meet it: the Twilio-compatible API the simulator runs, with an account made up per
+ * test. The same port serves the Messages API (TWILIO_API_URL), the Content API (TWILIO_CONTENT_API_URL,
+ * with SIMULATOR_TEMPLATES) and inbound messages' media.
+ */
 
 export { MAGIC_TO_ERRORS, MAGIC_UNDELIVERED, twilioSignature } from '../../src/stack/simulator/twilio-api';
+export { SIMULATOR_TEMPLATES } from '../../src/stack/simulator/content-api';
 
 export interface FakeTwilio {
   api: TwilioApi;
+  /** The REST base and the Content API's. */
   url: string;
   accountSid: string;
   authToken: string;
