@@ -33,9 +33,10 @@ function rebased(uri: string, host: RegExp, base: string | undefined): string | 
 
 /**
  * The SDK's own HTTP client (auth, form encoding, paging) with two changes: requests for Twilio's REST
- * base go to `apiUrl` instead (the Content API's to `contentApiUrl`), and an answer that is not a success becomes CarrierRejected or
- * CarrierUnavailable here, where its status, its code and its Retry-After header are still at hand (the
- * SDK's RestException keeps Twilio's message text and drops the headers).
+ * base go to `apiUrl` instead (and the Content API's to `contentApiUrl`), and an answer that is not a
+ * success becomes CarrierRejected or CarrierUnavailable here, where its status, its code and its
+ * Retry-After header are still at hand (the SDK's RestException keeps Twilio's message text and drops
+ * the headers).
  */
 const httpClientClass = () => class TwilioHttpClient extends twilioSdk().RequestClient {
   constructor(
