@@ -2,15 +2,20 @@ import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import jwt from 'jsonwebtoken';
 import { type CarrierFailure, FakeCarrierServer, messageOf, type PostedWebhook } from './fake-carrier';
+import { type ClientFile, FakeMediaStore } from './fake-media';
+import { type VonageInboundContent, vonageInboundBody } from './fake-vonage-inbound';
+import { invalidVonageParameter } from './fake-vonage-requests';
 
 /*
  * A local Vonage Messages API as Vonage documents it: `POST /v1/messages` with JSON, authenticated by a
  * JWT (RS256, signed with the application's private key, claim `application_id`) or Basic key:secret;
- * an SMS is `message_type: "text"`, `channel: "sms"`, `to`/`from` in E.164 without the `+`, `text`, and
- * optional `client_ref` and `webhook_url`. Answers `202 { message_uuid }` or an RFC 7807 problem
- * `{ type, title, detail, instance }`, records every request, and posts status and inbound webhooks
- * signed as Vonage signs them: a JWT (HS256, the signature secret) in `Authorization: Bearer …` whose
- * `payload_hash` is the SHA-256 of the body.
+ * SMS, MMS and WhatsApp requests checked per channel (./fake-vonage-requests.ts), `to`/`from` in E.164
+ * without the `+`, optional `client_ref` and `webhook_url`. Answers `202 { message_uuid }` or an RFC 7807
+ * problem `{ type, title, detail, instance }`, records every request, and posts status (with WhatsApp's
+ * `read`) and inbound webhooks (SMS, MMS, WhatsApp) signed as Vonage signs them: a JWT (HS256, the
+ * signature secret) in `Authorization: Bearer …` whose `payload_hash` is the SHA-256 of the body. Clients'
+ * files are served at `GET /v3/media/<id>` only with the JWT of the application they came to ("Secure
+ * inbound media").
  */
 
 /** Numbers (E.164) the fake refuses or fails, as Twilio's test numbers do. */
@@ -23,6 +28,8 @@ export const VONAGE_MAGIC = {
   broken: '+15005550005',
   /** 402, low-balance. */
   lowBalance: '+15005550006',
+  /** WhatsApp: the client last wrote more than 24 hours ago; a free-form message is accepted, then rejected with 1340 (a template goes). */
+  outsideWindow: '+15005550008',
 } as const;
 
 export interface FakeRequest {
@@ -34,15 +41,17 @@ export interface FakeRequest {
 
 export interface FakeVonageMessage {
   message_uuid: string;
+  channel: 'sms' | 'mms' | 'whatsapp';
+  message_type: string;
   to: string;
   from: string;
+  /** The text, or a file's caption ('' for none). */
   text: string;
   client_ref?: string;
   webhook_url?: string;
+  /** The request as Vonage took it. */
+  request: Record<string, any>;
 }
-
-const MSISDN = /^[1-9]\d{6,14}$/;
-const SENDER = /^([1-9]\d{6,14}|[A-Za-z0-9 ]{1,11})$/;
 
 function problem(code: string, title: string, detail: string, extra: Record<string, unknown> = {}) {
   const base = /^\d+$/.test(code) ? 'https://developer.vonage.com/api-errors/messages' : 'https://developer.vonage.com/api-errors';
@@ -59,6 +68,8 @@ export class FakeVonage extends FakeCarrierServer {
   private readonly publicKey: string;
   readonly requests: FakeRequest[] = [];
   readonly messages = new Map<string, FakeVonageMessage>();
+  /** Clients' files of inbound WhatsApp and MMS messages. */
+  readonly media = new FakeMediaStore();
   private readonly failures: CarrierFailure[] = [];
 
   constructor() {
@@ -112,17 +123,19 @@ export class FakeVonage extends FakeCarrierServer {
     return this.callbacks.post(url, body, { 'content-type': 'application/json', 'user-agent': 'Vonage-Messages', ...headers });
   }
 
-  /** A status webhook's body (Messages API v1, SMS). */
+  /** A status webhook's body (Messages API v1); `read` is WhatsApp's only. */
   statusBody(message: FakeVonageMessage, status: string, error?: { code: string; detail?: string }): string {
+    if (status === 'read' && message.channel !== 'whatsapp') throw new Error('Vonage reports read for WhatsApp messages only');
     return JSON.stringify({
       message_uuid: message.message_uuid,
       to: message.to,
       from: message.from,
       timestamp: new Date().toISOString(),
       status,
-      channel: 'sms',
+      channel: message.channel,
       ...(message.client_ref !== undefined ? { client_ref: message.client_ref } : {}),
-      ...(status === 'submitted' || status === 'delivered' ? { usage: { currency: 'EUR', price: '0.0333' }, sms: { count_total: '1' } } : {}),
+      ...(status === 'submitted' || status === 'delivered' ? { usage: { currency: 'EUR', price: '0.0333' } } : {}),
+      ...(message.channel === 'sms' && (status === 'submitted' || status === 'delivered') ? { sms: { count_total: '1' } } : {}),
       destination: { network_code: '310260' },
       ...(error ? { error: { type: `https://developer.vonage.com/api-errors/messages#${error.code}`, title: Number(error.code), detail: error.detail ?? `Message to ${message.to} failed`, instance: randomUUID() } } : {}),
     });
@@ -135,7 +148,10 @@ export class FakeVonage extends FakeCarrierServer {
   async postStatus(uuid: string, status?: string, error?: { code: string }, url?: string): Promise<PostedWebhook & { sentBody: string }> {
     const message = this.message(uuid);
     const optedOut = `+${message.to}` === VONAGE_MAGIC.optedOut;
-    const body = this.statusBody(message, status ?? (optedOut ? 'rejected' : 'delivered'), error ?? (optedOut ? { code: '1240' } : undefined));
+    // WhatsApp refuses a free-form message outside the customer-service window: Vonage's 1340.
+    const outside = `+${message.to}` === VONAGE_MAGIC.outsideWindow && message.channel === 'whatsapp' && message.message_type !== 'template';
+    const refusal = optedOut ? { code: '1240' } : outside ? { code: '1340' } : undefined;
+    const body = this.statusBody(message, status ?? (refusal ? 'rejected' : 'delivered'), error ?? refusal);
     const target = url ?? message.webhook_url;
     if (!target) throw new Error('the message has no webhook_url: name the application status URL');
     return { sentBody: body, ...(await this.post(target, body)) };
@@ -163,26 +179,52 @@ export class FakeVonage extends FakeCarrierServer {
     return { id, sentBody, ...(await this.post(url, sentBody)) };
   }
 
+  /**
+   * Posts a client's WhatsApp or MMS message to `url`: a text, or a file (kept by the fake, for this
+   * fake's own application unless `owner` names another) with its caption.
+   */
+  async postInboundOn(
+    channel: 'whatsapp' | 'mms',
+    url: string,
+    from: string,
+    to: string,
+    content: { text?: string; file?: ClientFile & { name?: string } },
+    owner: string = this.applicationId,
+  ): Promise<PostedWebhook & { id: string; sentBody: string; mediaUrl?: string }> {
+    const id = randomUUID();
+    const stored = content.file && this.media.add(content.file, owner);
+    const mediaUrl = stored && `${this.origin}/v3/media/${stored.id}`;
+    const inbound: VonageInboundContent = stored
+      ? { file: { kind: content.file!.kind ?? 'image', url: mediaUrl!, ...(content.file!.caption !== undefined ? { caption: content.file!.caption } : {}), ...(content.file!.name ? { name: content.file!.name } : {}) } }
+      : { text: content.text ?? '' };
+    const sentBody = vonageInboundBody(channel, from, to, inbound, id);
+    return { id, sentBody, ...(mediaUrl ? { mediaUrl } : {}), ...(await this.post(url, sentBody)) };
+  }
+
   protected override readonly errorContentType = 'application/problem+json';
 
   message(uuid: string): FakeVonageMessage {
     return messageOf(this.messages, uuid);
   }
 
+  /** The application a JWT (RS256 by the application's key) was signed for, or undefined. */
+  private applicationOf(header: string | undefined): string | undefined {
+    const bearer = /^Bearer (.+)$/.exec(header ?? '');
+    if (!bearer) return undefined;
+    try {
+      const claimed = (jwt.decode(bearer[1]!) as jwt.JwtPayload | null)?.application_id;
+      const publicKey = claimed === this.applicationId ? this.publicKey : this.otherApplications.get(claimed);
+      if (!publicKey) return undefined;
+      const claims = jwt.verify(bearer[1]!, publicKey, { algorithms: ['RS256'] }) as jwt.JwtPayload;
+      return claims.application_id === claimed && typeof claims.jti === 'string' ? claimed : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** JWT (RS256 by the application's key, for this application) or Basic key:secret. */
   private authorized(header: string | undefined): boolean {
-    const bearer = /^Bearer (.+)$/.exec(header ?? '');
-    if (bearer) {
-      try {
-        const claimed = (jwt.decode(bearer[1]!) as jwt.JwtPayload | null)?.application_id;
-        const publicKey = claimed === this.applicationId ? this.publicKey : this.otherApplications.get(claimed);
-        if (!publicKey) return false;
-        const claims = jwt.verify(bearer[1]!, publicKey, { algorithms: ['RS256'] }) as jwt.JwtPayload;
-        return claims.application_id === claimed && typeof claims.jti === 'string';
-      } catch {
-        return false;
-      }
-    }
+    if (/^Bearer /.test(header ?? '')) return this.applicationOf(header) !== undefined;
     const basic = /^Basic (.+)$/.exec(header ?? '');
     return Boolean(basic) && Buffer.from(basic![1]!, 'base64').toString('utf8') === `${this.apiKey}:${this.apiSecret}`;
   }
@@ -200,25 +242,25 @@ export class FakeVonage extends FakeCarrierServer {
     }
     this.requests.push({ method: req.method ?? '', path, headers: req.headers, body });
     if (!this.authorized(req.headers.authorization)) return this.reply(res, 401, problem('unauthorized', 'Invalid credentials supplied', 'You did not provide correct credentials.'));
+    const media = /^\/v3\/media\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && media) return this.serveMedia(req, res, decodeURIComponent(media[1]!));
     if (req.method === 'POST' && path === '/v1/messages') return this.send(req, res, body);
     return this.reply(res, 404, problem('not-found', 'Not Found', 'The requested resource does not exist, or you do not have access to it.'));
   }
 
-  private invalid(res: ServerResponse, name: string, reason: string): void {
-    this.reply(res, 422, problem('1020', 'Invalid params', 'The value of one or more parameters is invalid.', { invalid_parameters: [{ name, reason }] }));
+  /** A client's file, for the application it came to only (Secure inbound media: its JWT, never Basic). */
+  private serveMedia(req: IncomingMessage, res: ServerResponse, id: string): void {
+    const file = this.media.files.get(id);
+    if (!file) return this.reply(res, 404, problem('not-found', 'Not Found', 'The requested resource does not exist, or you do not have access to it.'));
+    if (this.applicationOf(req.headers.authorization) !== file.owner) return this.reply(res, 401, problem('unauthorized', 'Invalid credentials supplied', 'You did not provide correct credentials.'));
+    this.media.serve(res, file);
   }
 
   private send(req: IncomingMessage, res: ServerResponse, body: any): void {
     if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) return this.reply(res, 415, problem('unsupported-media-type', 'Unsupported Media Type', 'The request body must be JSON.'));
-    if (!body || typeof body !== 'object') return this.invalid(res, 'body', 'The request body must be a JSON object');
+    const invalid = invalidVonageParameter(body);
+    if (invalid) return this.reply(res, 422, problem('1020', 'Invalid params', 'The value of one or more parameters is invalid.', { invalid_parameters: [invalid] }));
     const { message_type: type, channel, to, from, text, client_ref: clientRef, webhook_url: webhookUrl } = body;
-    if (channel !== 'sms') return this.invalid(res, 'channel', 'This fake serves the sms channel');
-    if (type !== 'text') return this.invalid(res, 'message_type', 'An SMS is a text message');
-    if (typeof to !== 'string' || !MSISDN.test(to)) return this.invalid(res, 'to', `Invalid 'to' parameter ${String(to)}: E.164 without a leading + or 00`);
-    if (typeof from !== 'string' || !SENDER.test(from)) return this.invalid(res, 'from', "Invalid 'from' parameter");
-    if (typeof text !== 'string' || text.length === 0 || text.length > 1000) return this.invalid(res, 'text', 'The text must be 1 to 1000 characters');
-    if (clientRef !== undefined && (typeof clientRef !== 'string' || clientRef.length > 100)) return this.invalid(res, 'client_ref', 'At most 100 characters');
-    if (webhookUrl !== undefined && (typeof webhookUrl !== 'string' || !/^https?:\/\/\S+$/.test(webhookUrl))) return this.invalid(res, 'webhook_url', 'Must be a URL');
 
     const failure = this.failures.shift();
     if (failure) return this.reply(res, failure.status, problem(failure.code, failure.title, `The message to ${to} was not accepted.`), failure.retryAfter ? { 'retry-after': failure.retryAfter } : {});
@@ -227,7 +269,8 @@ export class FakeVonage extends FakeCarrierServer {
     if (e164 === VONAGE_MAGIC.lowBalance) return this.reply(res, 402, problem('low-balance', 'Low balance', 'This request could not be performed due to your account balance being low.'));
     if (e164 === VONAGE_MAGIC.broken) return this.reply(res, 500, problem('1030', 'Internal error', 'There was an error processing your request in the Platform.'));
 
-    const message: FakeVonageMessage = { message_uuid: randomUUID(), to, from, text, ...(clientRef !== undefined ? { client_ref: clientRef } : {}), ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}) };
+    const words = text ?? body[type]?.caption ?? (Array.isArray(body.content) ? body.content[0]?.caption : undefined) ?? '';
+    const message: FakeVonageMessage = { message_uuid: randomUUID(), channel, message_type: type, to, from, text: words, request: body, ...(clientRef !== undefined ? { client_ref: clientRef } : {}), ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}) };
     this.messages.set(message.message_uuid, message);
     this.reply(res, 202, { message_uuid: message.message_uuid });
   }

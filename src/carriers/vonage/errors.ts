@@ -1,3 +1,4 @@
+import { OUTSIDE_WHATSAPP_WINDOW } from '../../domain/channels';
 import { retryAfterMs } from '../../retry-after';
 import { CarrierRejected, CarrierUnavailable } from '../types';
 
@@ -15,6 +16,10 @@ const BLOCKED = 'The message was blocked as spam or by the recipient\'s network'
 const BAD_REQUEST = 'Vonage refused the message as malformed';
 const BAD_SENDER = 'The sender is not allowed to send this message';
 const ACCOUNT = 'The Vonage account may not send this message';
+const NOT_ON_WHATSAPP = 'The recipient cannot receive WhatsApp messages on this number';
+const TEMPLATE = 'WhatsApp refused the template or its variables (unknown, not approved in this language, or the variables do not fit)';
+const TEMPLATE_PAUSED = 'The WhatsApp template is paused or disabled for low quality';
+const MEDIA = 'The media file could not be fetched, or its size or type is not accepted';
 
 /** Final refusals: the same request would be refused again. Codes from the Messages API's error list. */
 const REJECTIONS: Record<string, { words: string; optOut?: boolean }> = {
@@ -46,13 +51,53 @@ const REJECTIONS: Record<string, { words: string; optOut?: boolean }> = {
   '1080': { words: ACCOUNT },
   '1140': { words: ACCOUNT },
   'account-suspended': { words: ACCOUNT },
+  // WhatsApp and MMS (the Messages API's list): outside the allowed (24-hour) window; invalid template or
+  // parameters; not part of the provider network (no WhatsApp account); not suitable device; invalid
+  // resource, resource too large, resource type invalid (the media URL); invalid tag.
+  '1340': { words: OUTSIDE_WHATSAPP_WINDOW },
+  '1022': { words: TEMPLATE },
+  '1300': { words: NOT_ON_WHATSAPP },
+  '1310': { words: NOT_ON_WHATSAPP },
+  '1380': { words: MEDIA },
+  '1381': { words: MEDIA },
+  '1382': { words: MEDIA },
+  '1021': { words: BAD_REQUEST },
+  // Meta's own codes, which Vonage passes through for WhatsApp: re-engagement message (more than 24 hours
+  // since the client's last message), template parameter count mismatch, template does not exist,
+  // template paused / disabled, message undeliverable (not a WhatsApp user, old client, terms not
+  // accepted), media download / upload error.
+  '131047': { words: OUTSIDE_WHATSAPP_WINDOW },
+  '132000': { words: TEMPLATE },
+  '132001': { words: TEMPLATE },
+  '132015': { words: TEMPLATE_PAUSED },
+  '132016': { words: TEMPLATE_PAUSED },
+  '131026': { words: NOT_ON_WHATSAPP },
+  '131052': { words: MEDIA },
+  '131053': { words: MEDIA },
 };
 
+/**
+ * Worth another attempt, with our words for a receipt that carries them: too many messages to one
+ * recipient (Vonage's 1241, Meta's pair rate limit 131056), the provider (WhatsApp) not answering
+ * (1331, Meta's 131000 and 131016), Meta's throughput limit (130429).
+ */
+const RETRIED: Record<string, string> = {
+  '1241': 'Too many messages to this recipient in a short time',
+  '131056': 'Too many messages to this recipient in a short time',
+  '130429': 'WhatsApp throughput limit reached',
+  '1331': 'WhatsApp did not answer',
+  '131000': 'WhatsApp did not answer',
+  '131016': 'WhatsApp did not answer',
+};
+
+const rejectionOf = (code: string | undefined) => (code !== undefined && Object.hasOwn(REJECTIONS, code) ? REJECTIONS[code] : undefined);
+const retriedWords = (code: string | undefined) => (code !== undefined && Object.hasOwn(RETRIED, code) ? RETRIED[code] : undefined);
+
 /** What a Vonage error code means, in our words (for receipts' codes too). */
-export const vonageCodeMeaning = (code: string): string | undefined => REJECTIONS[code]?.words;
+export const vonageCodeMeaning = (code: string): string | undefined => rejectionOf(code)?.words ?? retriedWords(code);
 
 /** Vonage's code for a recipient who unsubscribed from this sender. */
-export const isVonageOptOutCode = (code: string | undefined) => code !== undefined && REJECTIONS[code]?.optOut === true;
+export const isVonageOptOutCode = (code: string | undefined) => rejectionOf(code)?.optOut === true;
 
 /**
  * Worth another attempt whatever the HTTP status: throttled, internal error, communication failed,
@@ -98,11 +143,11 @@ export async function classifyVonageError(error: unknown): Promise<CarrierReject
   const { status } = error.response;
   const code = vonageErrorCode(await problemOf(error));
   const detail = `HTTP ${status}${code ? `, error ${code}` : ''}`;
-  if (status === 429 || status === 401 || status === 402 || (code && TRANSIENT.has(code))) {
+  if (status === 429 || status === 401 || status === 402 || (code && (TRANSIENT.has(code) || retriedWords(code)))) {
     return new CarrierUnavailable(`Vonage is throttling, unavailable or refusing our credentials (${detail})`, retryAfterMs(error.response.headers.get('retry-after')));
   }
   if (status === 408 || status >= 500) return new CarrierUnavailable(`Vonage is unavailable (${detail})`, retryAfterMs(error.response.headers.get('retry-after')));
-  const known = code ? REJECTIONS[code] : undefined;
+  const known = rejectionOf(code);
   if (known) return new CarrierRejected(code!, known.words, known.optOut ?? false);
   return new CarrierRejected(code ?? `http_${status}`, `Vonage refused the message (HTTP ${status})`);
 }

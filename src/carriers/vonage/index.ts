@@ -1,8 +1,11 @@
 import type { Carrier, CarrierAccepted, CarrierSend } from '../types';
 import { CarrierUnavailable } from '../types';
 import { classifyVonageError, vonageCodeMeaning } from './errors';
+import { inboundOf } from './inbound';
+import { vonageMediaFetcher } from './media';
+import { type VonageOutbound, vonageOutbound } from './outbound';
 import { silenceVonageDebugLog } from './quiet-sdk';
-import { e164Of, inboundOf, receiptOf, verifyVonageSignature, vonageCallbackNumber } from './webhooks';
+import { e164Of, receiptOf, verifyVonageSignature, vonageCallbackNumber } from './webhooks';
 
 // Loaded on first use: a process that never talks to Vonage does without the SDK's modules.
 const vonageSdk = () => require('@vonage/server-sdk') as typeof import('@vonage/server-sdk');
@@ -25,11 +28,10 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 const REF = /^[A-Za-z0-9._:-]{1,200}$/;
 
-/** The Messages API wants numbers as E.164 without the `+`. */
-const vonageNumber = (number: string) => number.replace(/^\+/, '');
+type SendParams = Parameters<InstanceType<ReturnType<typeof vonageSdk>['Vonage']>['messages']['send']>[0];
 
 /**
- * Vonage through its official SDK: `POST /v1/messages` (channel `sms`, message_type `text`), with a JWT
+ * Vonage through its official SDK: `POST /v1/messages` (SMS, MMS and WhatsApp: ./outbound.ts), with a JWT
  * signed by the application's private key when VONAGE_APPLICATION_ID/VONAGE_PRIVATE_KEY are set, else
  * Basic with VONAGE_API_KEY/VONAGE_API_SECRET. Each message carries our id as `client_ref` and its
  * receipt URL as `webhook_url` (Vonage's per-message override of the application's status URL). Webhooks
@@ -50,10 +52,10 @@ export function createVonageCarrier(settings: VonageSettings): Carrier {
     timeout: REQUEST_TIMEOUT_MS,
   });
 
-  async function send(to: string, text: string, extra: { clientRef?: string; webhookUrl?: string }): Promise<CarrierAccepted> {
+  async function send(request: VonageOutbound, extra: { clientRef?: string; webhookUrl?: string }): Promise<CarrierAccepted> {
     let uuid: unknown;
     try {
-      ({ messageUUID: uuid } = await vonage.messages.send({ messageType: 'text', channel: 'sms', to: vonageNumber(to), from: vonageNumber(from!), text, ...extra }));
+      ({ messageUUID: uuid } = await vonage.messages.send({ ...request, ...extra } as SendParams));
     } catch (error) {
       throw await classifyVonageError(error);
     }
@@ -62,10 +64,19 @@ export function createVonageCarrier(settings: VonageSettings): Carrier {
     return { providerRef: uuid };
   }
 
+  /** The application's `Bearer <JWT>`, made by the SDK as for its own requests. */
+  async function applicationBearer(): Promise<string> {
+    const request = { url: '', method: 'GET', type: 'application/json', headers: {} } as unknown as Parameters<typeof vonage.messages.addAuthenticationToRequest>[0];
+    const signed = await vonage.messages.addAuthenticationToRequest(request);
+    const header = (signed.headers as Record<string, string> | undefined)?.Authorization;
+    if (!header?.startsWith('Bearer ')) throw new CarrierUnavailable('Vonage credentials gave no application token');
+    return header;
+  }
+
   return {
     name: 'vonage',
     sender: e164Of(from),
-    send: (message: CarrierSend) => send(message.to, message.text, { clientRef: message.id, webhookUrl: message.statusCallbackUrl }),
+    send: async (message: CarrierSend) => send(vonageOutbound(message, from), { clientRef: message.id, webhookUrl: message.statusCallbackUrl }),
     /*
      * The Messages API has no lookup of a sent SMS (by client_ref or otherwise; Vonage's Reports API is a
      * separate, asynchronous product), so a send whose answer was lost is sent again. Both copies carry
@@ -78,8 +89,9 @@ export function createVonageCarrier(settings: VonageSettings): Carrier {
     describeCode: vonageCodeMeaning,
     parseInbound: (callback) => inboundOf(callback.rawBody),
     numberOf: (callback, kind) => vonageCallbackNumber(callback.rawBody, kind),
-    async reply(to, text) {
-      await send(to, text, {});
+    async reply(to, text, channel = 'sms') {
+      await send(vonageOutbound({ to, text, channel, media: [] }, from), {});
     },
+    fetchMedia: vonageMediaFetcher({ apiUrl: settings.VONAGE_API_URL, ...(jwt ? { bearer: () => applicationBearer() } : {}) }),
   };
 }

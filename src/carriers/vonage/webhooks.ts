@@ -1,13 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { CarrierCallback, Inbound, Receipt, ReceiptStatus } from '../types';
+import type { CarrierCallback, Receipt, ReceiptStatus } from '../types';
 import { isVonageOptOutCode, vonageErrorCode } from './errors';
 
 const vonageJwt = () => require('@vonage/jwt') as typeof import('@vonage/jwt');
 
 /*
  * Vonage's Messages API webhooks (v1). Status: `{ message_uuid, to, from, timestamp, status, channel,
- * client_ref?, error?: { type, title, … }, usage?: { price, currency } }`. Inbound SMS: `{ message_uuid,
- * to, from, timestamp, channel: "sms", message_type: "text", text }`. Numbers are E.164 without the `+`.
+ * client_ref?, error?: { type, title, … }, usage?: { price, currency } }`, for every channel (sms, mms,
+ * whatsapp). Inbound messages: ./inbound.ts. Numbers are E.164 without the `+`.
  * Each is signed with a JWT in `Authorization: Bearer …`, HS256 with the account's signature secret,
  * whose `payload_hash` claim is the SHA-256 (hex) of the body.
  */
@@ -80,15 +80,15 @@ function clientRefOf(rawBody: Buffer): string | undefined | null {
 }
 
 /** The body as a JSON object; anything else throws (the door answers 400). */
-function bodyOf(rawBody: Buffer): Record<string, unknown> {
+export function bodyOf(rawBody: Buffer): Record<string, unknown> {
   const body = JSON.parse(rawBody.toString('utf8')) as unknown;
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not a Vonage webhook');
   return body as Record<string, unknown>;
 }
 
-const string = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
+export const string = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
 
-function dateOf(value: unknown): Date | undefined {
+export function dateOf(value: unknown): Date | undefined {
   const text = string(value);
   const date = text ? new Date(text) : undefined;
   return date && !Number.isNaN(date.getTime()) ? date : undefined;
@@ -104,8 +104,8 @@ export function e164Of(number: string): string {
 const STATUSES: Record<string, ReceiptStatus> = {
   submitted: 'sent',
   delivered: 'delivered',
-  // OTT channels only; an SMS is never `read`, but read implies delivered.
-  read: 'delivered',
+  // WhatsApp's read receipt (never for SMS or MMS).
+  read: 'read',
   // Refused by Vonage or the network (opted-out recipient, invalid number, spam, TTL expired), with an error.
   rejected: 'failed',
   // Vonage could not reach the network to hand it over.
@@ -115,7 +115,7 @@ const STATUSES: Record<string, ReceiptStatus> = {
 const AMOUNT = /^-?\d{1,12}(\.\d{1,12})?$/;
 const CURRENCY = /^[A-Z]{3}$/;
 /** A reference is an id, not prose. */
-const REF = /^[A-Za-z0-9._:-]{1,200}$/;
+export const REF = /^[A-Za-z0-9._:-]{1,200}$/;
 
 export function priceOf(usage: unknown): { amount: string; unit: string } | undefined {
   const { price, currency } = (usage ?? {}) as { price?: unknown; currency?: unknown };
@@ -153,16 +153,4 @@ export function vonageCallbackNumber(rawBody: Buffer, kind: 'receipt' | 'inbound
   const number = string(kind === 'receipt' ? body.from : body.to);
   const e164 = number && e164Of(number);
   return e164?.startsWith('+') ? e164 : undefined;
-}
-
-/** A text from a client; null for a status webhook, another channel or one missing its parts; throws for a body that is no JSON object. */
-export function inboundOf(rawBody: Buffer, now = new Date()): Inbound | null {
-  const body = bodyOf(rawBody);
-  if (body.channel !== 'sms' || body.status !== undefined) return null;
-  const providerRef = string(body.message_uuid);
-  const from = string(body.from);
-  const to = string(body.to);
-  const text = typeof body.text === 'string' ? body.text : undefined;
-  if (!providerRef || !REF.test(providerRef) || !from || !to || text === undefined) return null;
-  return { providerRef, from: e164Of(from), to: e164Of(to), text, receivedAt: dateOf(body.timestamp) ?? now, channel: 'sms', media: [] };
 }
