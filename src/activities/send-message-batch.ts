@@ -20,7 +20,8 @@ import { ActivityFailureType, DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENC
 import { whileHeartbeating } from './heartbeat';
 import { retiredCheck, senderAtSend } from '../use-cases/messages/sender';
 import { retiredNumberFailure } from './providers/retired-number';
-import type { MessageProvider, OutgoingMessage } from './providers';
+import { contentFields, refusedForGood, type MessageProvider, type OutgoingMessage } from './providers';
+import { contentAtSend, storedContent } from '../use-cases/messages/content-at-send';
 
 /** How a batch is sent: messages per chunk, chunks at once, and the pace per sender (undefined: unlimited). */
 export interface CampaignSettings {
@@ -109,6 +110,7 @@ function outgoing(message: ChunkMessage & { phone: string }): OutgoingMessage {
     name: message.name,
     text: message.text,
     sent_at: message.dispatchedAt.toISOString(),
+    ...contentFields(storedContent(message)),
   };
 }
 
@@ -177,7 +179,8 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
           const message = outgoing(row);
           try {
             const found = row.attempts > 0 && provider.findSent ? await provider.findSent(message, row.sender) : null;
-            const accepted = found ?? (await provider.deliver(message, row.sender));
+            const content = found ? null : await refusedForGood('whatsapp-window', () => contentAtSend(prisma, row));
+            const accepted = found ?? (await provider.deliver({ ...message, ...(content && contentFields(content)) }, row.sender));
             await recordAcceptance({ messageId: row.id, providerRef: accepted.providerRef ?? null });
           } catch (error) {
             const rejection = rejectionOf(error);

@@ -15,7 +15,8 @@ import { messageReason } from '../views/message-reason';
 import { whileHeartbeating } from './heartbeat';
 import { senderAtSend } from '../use-cases/messages/sender';
 import { retiredNumberFailure } from './providers/retired-number';
-import type { CarrierRejection, MessageProvider, OutgoingMessage } from './providers';
+import { contentFields, refusedForGood, type CarrierRejection, type MessageProvider, type OutgoingMessage } from './providers';
+import { contentAtSend, storedContent } from '../use-cases/messages/content-at-send';
 
 export interface MessageActivityDeps {
   prisma: Prisma;
@@ -85,6 +86,8 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
         name: message.name,
         text: message.text,
         sent_at: message.dispatchedAt!.toISOString(),
+        // What an earlier attempt handed over, for the lookup (its template fallback already decided by then).
+        ...contentFields(storedContent(message)),
       };
       // An earlier attempt may have reached the carrier and died before recording it: ask the carrier first.
       const findSent = provider.findSent?.bind(provider);
@@ -97,7 +100,8 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
       }
       // The first attempt, which nothing reached the carrier before, re-picks a sender retired while the message waited.
       const sender = message.attempts > 1 ? message.sender : await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, { ...message, phone: outgoing.to, sender: message.sender }));
-      const { providerRef } = await whileHeartbeating(() => provider.deliver(outgoing, sender));
+      const content = await refusedForGood('whatsapp-window', () => contentAtSend(prisma, { ...message, phone: outgoing.to, sender }));
+      const { providerRef } = await whileHeartbeating(() => provider.deliver({ ...outgoing, ...contentFields(content) }, sender));
       await recordProviderAccepted(prisma, { messageId, providerRef: providerRef ?? null });
       return { provider: provider.name };
     },
@@ -113,7 +117,7 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
         return 'sent';
       }
       const status = await messageStatus(prisma, input.messageId);
-      return status === 'delivered' || status === 'undelivered' || status === 'failed' ? status : 'sent';
+      return status === 'delivered' || status === 'read' || status === 'undelivered' || status === 'failed' ? status : 'sent';
     },
 
     /** `rejection`: the carrier's code and whether it means the recipient unsubscribed (a ProviderRejected failure's details). */

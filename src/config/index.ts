@@ -7,6 +7,7 @@ import { carrierSettingsProblem } from './carriers';
 import { DEFAULT_DATA_DIR, DEFAULT_TOOLS_DIR } from '../paths';
 import { parsePayloadKeys, type PayloadKey } from './payload-keys';
 import { parseKeyList, type NamedKey } from './key-list';
+import { DEFAULT_NUMBER_CHANNELS, NUMBER_CHANNELS, type NumberChannel } from '../domain/channels';
 import { DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY, DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from '../domain';
 
 /** What a HELP or INFO text is answered with unless SMS_HELP_TEXT says otherwise. */
@@ -77,6 +78,8 @@ export const envSchema = z.object({
   TWILIO_MESSAGING_SERVICE_SID: optional,
   TWILIO_FROM: optional,
   TWILIO_API_URL: optional.pipe(z.string().url().optional()),
+  /** Twilio's Content API base instead of https://content.twilio.com (WhatsApp templates' approval; a test double, the simulator). */
+  TWILIO_CONTENT_API_URL: optional.pipe(z.string().url().optional()),
   TELNYX_API_KEY: optional,
   TELNYX_MESSAGING_PROFILE_ID: optional,
   TELNYX_FROM: optional,
@@ -129,6 +132,14 @@ export const envSchema = z.object({
   ADMIN_JWT_AUDIENCE: optional,
   /** A business without numbers of its own may not send from the deployment's shared sender (default: on in production). */
   REQUIRE_BUSINESS_NUMBERS: optional.pipe(z.enum(['true', 'false']).optional()),
+  /** What the deployment's shared sender carries, comma-separated of sms, mms, whatsapp (default sms,mms; the simulator all three). */
+  SHARED_SENDER_CHANNELS: optional.pipe(
+    z
+      .string()
+      .transform((raw) => [...new Set(raw.split(',').map((c) => c.trim()).filter(Boolean))])
+      .pipe(z.array(z.enum(NUMBER_CHANNELS), { error: 'must be a comma-separated list of sms, mms, whatsapp' }))
+      .optional(),
+  ),
   /** On the shared sender, a reply is matched only when one business and user texted the phone from it within these days. */
   SHARED_SENDER_MATCH_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Backpressure: message accepts this API process hands to Temporal at once (beyond: a short wait, then 503). */
@@ -369,6 +380,10 @@ export function adminCredentialsOf(config: Config): CodecCredentials | undefined
  * any business's first. Elsewhere a development token acts for any business, as for every other route.
  */
 export const connectorsNeedBoundTokensOf = (config: Config): boolean => config.NODE_ENV === 'production';
+
+/** What the shared sender carries: SHARED_SENDER_CHANNELS, else SMS and MMS (the simulator: WhatsApp too). */
+export const sharedSenderChannelsOf = (config: Config): readonly NumberChannel[] =>
+  config.SHARED_SENDER_CHANNELS ?? (config.MESSAGE_PROVIDER === 'simulator' ? NUMBER_CHANNELS : DEFAULT_NUMBER_CHANNELS);
 
 /** Whether a business needs numbers of its own to send (REQUIRE_BUSINESS_NUMBERS; in production by default). */
 export const requireBusinessNumbersOf = (config: Config): boolean => (config.REQUIRE_BUSINESS_NUMBERS ?? (config.NODE_ENV === 'production' ? 'true' : 'false')) === 'true';

@@ -1,6 +1,7 @@
 import { Prisma as Db, type OptOut } from '../generated/prisma/client';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
+import type { Channel } from '../domain/channels';
 
 /*
  * Every change of the `opt_outs` table: one record per (sender, phone), the sender being the number or
@@ -8,16 +9,21 @@ import type { Scope } from './scope';
  * "unsubscribed" refusal; `opted_in` again only by the recipient's own START. A record of a business's
  * own number names the business: it blocks every sender of that business to the phone, and a START to
  * any of its numbers lifts them all. A record of the deployment's shared sender (`business` null) stays
- * per (sender, phone).
+ * per (sender, phone). Each record is of one channel: `sms` (SMS and MMS) or `whatsapp` — a STOP on
+ * WhatsApp opts the phone out of WhatsApp only, a STOP by SMS out of SMS and MMS.
  */
 
 type Tx = Db.TransactionClient;
+
+/** The channel an opt-out of a message's channel is kept under (MMS is SMS with media). */
+export const optOutChannelOf = (channel: string): Channel => (channel === 'whatsapp' ? 'whatsapp' : 'sms');
 
 export interface OptOutChange {
   sender: string;
   phone: string;
   /** The business whose own number `sender` is; null for the shared sender. */
   business: string | null;
+  channel: Channel;
   /** The keyword as received (upper-cased), or the carrier's error code. */
   detail: string;
   at: Date;
@@ -25,30 +31,30 @@ export interface OptOutChange {
 
 /** The recipient opted out (again): the record says so from `at`, whatever it said before. */
 export async function recordOptOut(db: Prisma | Tx, change: OptOutChange & { source: 'keyword' | 'carrier' }): Promise<void> {
-  const { sender, phone, business, source, detail, at } = change;
+  const { sender, phone, business, channel, source, detail, at } = change;
   await db.optOut.upsert({
-    where: { sender_phone: { sender, phone } },
-    create: { sender, phone, business, status: 'opted_out', source, detail, optedOutAt: at },
+    where: { sender_phone_channel: { sender, phone, channel } },
+    create: { sender, phone, business, channel, status: 'opted_out', source, detail, optedOutAt: at },
     update: { business, status: 'opted_out', source, detail, optedOutAt: at, optedInAt: null },
   });
 }
 
 /** The recipient texted START (or UNSTOP, YES): an opt-out record turns `opted_in`; without one there is nothing to undo. */
 export async function recordOptIn(db: Prisma | Tx, change: OptOutChange): Promise<boolean> {
-  const { sender, phone, business, detail, at } = change;
+  const { sender, phone, business, channel, detail, at } = change;
   const changed = await db.optOut.updateMany({
-    where: { phone, status: 'opted_out', ...(business === null ? { sender, business: null } : { business }) },
+    where: { phone, channel, status: 'opted_out', ...(business === null ? { sender, business: null } : { business }) },
     data: { status: 'opted_in', source: 'keyword', detail, optedInAt: at },
   });
   return changed.count > 0;
 }
 
 /** Where a message `m` goes (its sender, business and phone), an opt-out record `o` that forbids it. */
-export const FORBIDS_MESSAGE = Db.sql`o.phone = m.phone AND o.status = 'opted_out' AND ((o.business IS NULL AND o.sender = m.sender) OR o.business = m.business)`;
+export const FORBIDS_MESSAGE = Db.sql`o.phone = m.phone AND o.status = 'opted_out' AND o.channel = (CASE WHEN m.channel = 'whatsapp' THEN 'whatsapp' ELSE 'sms' END) AND ((o.business IS NULL AND o.sender = m.sender) OR o.business = m.business)`;
 
 /** Whether a message of `business` from `sender` to `phone` is forbidden: the shared sender's record, or any of the business's own. */
-export async function isOptedOut(db: Prisma | Tx, business: string, sender: string, phone: string): Promise<boolean> {
-  return (await optedOutAmong(db, business, sender, [phone])).size > 0;
+export async function isOptedOut(db: Prisma | Tx, business: string, sender: string, phone: string, channel: Channel = 'sms'): Promise<boolean> {
+  return (await optedOutAmong(db, business, sender, [phone], channel)).size > 0;
 }
 
 /** The business `sender` is an own number of (held now or before), or null: the shared sender. */
@@ -63,10 +69,10 @@ export async function optOutScopeOf(db: Prisma | Tx, business: string, sender: s
  * from it or a send the carrier refused otherwise is not enough: the record of a number the caller never
  * reached is not found, exactly as an unknown number is not.
  */
-export function listVisibleOptOuts(prisma: Prisma, scope: Scope, filter: { phone?: string; take: number; after?: { sender: string; phone: string } }): Promise<OptOut[]> {
+export function listVisibleOptOuts(prisma: Prisma, scope: Scope, filter: { phone?: string; take: number; after?: { sender: string; phone: string; channel?: string } }): Promise<OptOut[]> {
   const { business, ownerId } = scope;
   return prisma.$queryRaw<OptOut[]>`
-    SELECT o.sender, o.phone, o.status::text AS status, o.source, o.detail, o.business, o.opted_out_at AS "optedOutAt", o.opted_in_at AS "optedInAt", o.updated_at AS "updatedAt"
+    SELECT o.sender, o.phone, o.channel, o.status::text AS status, o.source, o.detail, o.business, o.opted_out_at AS "optedOutAt", o.opted_in_at AS "optedInAt", o.updated_at AS "updatedAt"
     FROM opt_outs o
     WHERE EXISTS (
         SELECT 1 FROM messages m
@@ -75,16 +81,16 @@ export function listVisibleOptOuts(prisma: Prisma, scope: Scope, filter: { phone
             OR (m.status = 'failed' AND o.source = 'carrier' AND m.error_code = o.detail)))
       AND (o.business IS NULL OR o.business = ${business})
       ${filter.phone ? Db.sql`AND o.phone = ${filter.phone}` : Db.empty}
-      ${filter.after ? Db.sql`AND (o.phone, o.sender) > (${filter.after.phone}, ${filter.after.sender})` : Db.empty}
-    ORDER BY o.phone, o.sender
+      ${filter.after ? Db.sql`AND (o.phone, o.sender, o.channel) > (${filter.after.phone}, ${filter.after.sender}, ${filter.after.channel ?? ''})` : Db.empty}
+    ORDER BY o.phone, o.sender, o.channel
     LIMIT ${filter.take}`;
 }
 
 /** Which of these phones a message of `business` from `sender` may not reach, in one query. */
-export async function optedOutAmong(db: Prisma | Tx, business: string, sender: string | null, phones: string[]): Promise<Set<string>> {
+export async function optedOutAmong(db: Prisma | Tx, business: string, sender: string | null, phones: string[], channel: Channel = 'sms'): Promise<Set<string>> {
   if (phones.length === 0) return new Set();
   const rows = await db.optOut.findMany({
-    where: { phone: { in: phones }, status: 'opted_out', OR: [{ business }, ...(sender === null ? [] : [{ business: null, sender }])] },
+    where: { phone: { in: phones }, channel: optOutChannelOf(channel), status: 'opted_out', OR: [{ business }, ...(sender === null ? [] : [{ business: null, sender }])] },
     select: { phone: true },
   });
   return new Set(rows.map((row) => row.phone));

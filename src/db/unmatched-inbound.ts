@@ -19,6 +19,8 @@ export interface UnmatchedText {
   business: string | null;
   /** More than one user could own it. */
   ambiguous: boolean;
+  channel: string;
+  media: Db.InputJsonValue | typeof Db.DbNull;
 }
 
 export async function insertUnmatchedInbound(tx: Db.TransactionClient, text: UnmatchedText): Promise<void> {

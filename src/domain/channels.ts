@@ -27,3 +27,11 @@ export const insideWhatsAppWindow = (lastInboundAt: Date | null, at: Date): bool
 
 /** How many media one message may carry: MMS up to 10 (Twilio's and Telnyx's limit), WhatsApp one (WhatsApp's). */
 export const MAX_MEDIA: Readonly<Record<Channel, number>> = { sms: 10, whatsapp: 1 };
+
+/** A file an inbound message carried, as the carrier keeps it. */
+export interface InboundMedia {
+  /** The carrier's URL of the file (fetched with the account's credentials: `Carrier.fetchMedia`). */
+  url: string;
+  contentType: string | null;
+  size: number | null;
+}

@@ -4,7 +4,7 @@
  */
 
 export const ASSIGNMENT_EVENT_TYPES = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'] as const;
-export const MESSAGE_EVENT_TYPES = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed', 'message.received'] as const;
+export const MESSAGE_EVENT_TYPES = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.read', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed', 'message.received'] as const;
 export const ROTATION_EVENT_TYPES = ['rotation.stopped'] as const;
 export const ROUTING_EVENT_TYPES = ['routing.assigned', 'routing.queued', 'routing.reassigned', 'routing.escalated', 'routing.no_eligible_agent'] as const;
 export const CLIENT_EVENT_TYPES = ['client.deleted'] as const;

@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 
-export const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'] as const;
+export const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** Only ids and the due time: the phone number and the text stay in PostgreSQL, out of workflow history. */
@@ -14,7 +14,7 @@ export interface SendMessageInput {
 }
 
 /** How an outbound message's run ended: a carrier's receipt may already have moved `sent` on. */
-export type MessageOutcome = 'sent' | 'delivered' | 'undelivered' | 'failed' | 'canceled' | 'suppressed';
+export type MessageOutcome = 'sent' | 'delivered' | 'read' | 'undelivered' | 'failed' | 'canceled' | 'suppressed';
 
 export interface SendMessageResult {
   outcome: MessageOutcome;

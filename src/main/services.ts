@@ -1,4 +1,6 @@
 import type { CampaignSettings } from '../activities/send-message-batch';
+import type { NumberChannel } from '../domain/channels';
+import { templateApprovalsOf, type TemplateApprovals } from '../use-cases/templates/approval';
 import { type Carrier, createCarrier } from '../carriers';
 import { deliveryOutbox } from '../starters/delivery-outbox';
 import { ensureHousekeeping, removeHousekeepingSchedules, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from '../starters/housekeeping-workflow';
@@ -9,7 +11,7 @@ import type { DataConverter } from '@temporalio/common';
 import { dataConverterOf } from '../temporal-client/data-converter';
 import { createProvider, type MessageProvider } from '../activities/providers';
 import { createApp, type AppDeps } from '../api';
-import { adminCredentialsOf, authConfigOf, connectorsNeedBoundTokensOf, crmEndpointsOf, type CrmEndpoints, codecCredentialsOf, requireBusinessNumbersOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from '../config/index';
+import { adminCredentialsOf, authConfigOf, connectorsNeedBoundTokensOf, crmEndpointsOf, type CrmEndpoints, codecCredentialsOf, requireBusinessNumbersOf, sharedSenderChannelsOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from '../config/index';
 import { createPrisma, type Prisma } from '../db/prisma';
 import { createMessageStartConfirmations, type MessageStartConfirmations } from '../db/message-start-confirmations';
 import { connectTemporalClient } from '../temporal-client/connection';
@@ -39,6 +41,9 @@ export interface Services {
   carriers?: NumberCarriers;
   /** A business without numbers of its own may not send from the shared sender (REQUIRE_BUSINESS_NUMBERS). */
   requireBusinessNumbers: boolean;
+  /** What the shared sender carries (SHARED_SENDER_CHANNELS), and the carriers' word on WhatsApp templates. */
+  sharedSenderChannels: readonly NumberChannel[];
+  templateApprovals?: TemplateApprovals;
   /** SHARED_SENDER_MATCH_DAYS, in ms: how far back a business's text to a phone answers for its reply on the shared sender. */
   sharedSenderMatchMs: number;
   temporalAddress: string;
@@ -108,6 +113,8 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       carrier,
       carriers,
       requireBusinessNumbers: requireBusinessNumbersOf(config),
+      sharedSenderChannels: sharedSenderChannelsOf(config),
+      templateApprovals: carriers && templateApprovalsOf(prisma, carriers),
       sharedSenderMatchMs: config.SHARED_SENDER_MATCH_DAYS * 24 * 60 * 60 * 1000,
       temporalAddress: config.TEMPORAL_ADDRESS,
       temporalConnection: config.temporalConnection,

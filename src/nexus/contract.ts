@@ -106,8 +106,8 @@ export interface SendMessageInput extends CrmCaller {
 
 /** The operation completes when the message has left (`sent`), was refused (`failed`) or was canceled. */
 export interface SendMessageOutput {
-  /** `delivered`/`undelivered` when the carrier's receipt came before the run ended; `suppressed` when the recipient opted out before it was due. */
-  outcome: 'sent' | 'delivered' | 'undelivered' | 'failed' | 'canceled' | 'suppressed';
+  /** `delivered`/`read`/`undelivered` when the carrier's receipt came before the run ended; `suppressed` when the recipient opted out before it was due. */
+  outcome: 'sent' | 'delivered' | 'read' | 'undelivered' | 'failed' | 'canceled' | 'suppressed';
 }
 
 export interface CancelMessageInput extends CrmCaller {

@@ -43,6 +43,9 @@ export interface CrmServiceDeps extends DatabaseDeps {
   carrier?: { sender: string };
   /** REQUIRE_BUSINESS_NUMBERS, as for POST /messages. */
   requireBusinessNumbers?: boolean;
+  /** Each channel's rules, as for POST /messages. */
+  sharedSenderChannels?: AcceptDeps['sharedSenderChannels'];
+  templateApprovals?: AcceptDeps['templateApprovals'];
 }
 
 /** Leaves the worker time to answer before the Nexus request's deadline. */

@@ -1,3 +1,4 @@
+import type { AcceptDeps } from '../use-cases/messages/accept';
 import type { CampaignSettings } from '../activities/send-message-batch';
 import { existsSync } from 'node:fs';
 import { ensureSearchAttributes } from '../starters/search-attributes';
@@ -38,6 +39,9 @@ export interface WorkerDeps {
   carrier?: Carrier;
   /** REQUIRE_BUSINESS_NUMBERS: the Nexus operations refuse a send as POST /messages does. */
   requireBusinessNumbers?: boolean;
+  /** The Nexus sends check each channel's rules as POST /messages does. */
+  sharedSenderChannels?: AcceptDeps['sharedSenderChannels'];
+  templateApprovals?: AcceptDeps['templateApprovals'];
   /** How batches are sent (MESSAGE_BATCH_CHUNK_SIZE, MESSAGE_BATCH_CONCURRENCY, MESSAGE_SEND_RATE_PER_SECOND). */
   campaigns?: CampaignSettings;
   /** Marks the messages the Nexus operations start (see Services). */
@@ -118,7 +122,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
           },
           sinks: workflowSpanSinks(),
           activities,
-          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission, carrier: deps.carrier, requireBusinessNumbers: deps.requireBusinessNumbers, messageStarts: deps.messageStarts })] }),
+          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission, carrier: deps.carrier, requireBusinessNumbers: deps.requireBusinessNumbers, messageStarts: deps.messageStarts, sharedSenderChannels: deps.sharedSenderChannels, templateApprovals: deps.templateApprovals })] }),
           ...WORKER_TUNING[role],
         }),
       ),

@@ -111,7 +111,7 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
 
   // The outcome with its reason in the details, read from the row since the patch (an end that is not `sent`/`delivered`).
   const ended = async (outcome: MessageOutcome, reason?: string): Promise<SendMessageResult> => {
-    if (!follows || reason || outcome === 'sent' || outcome === 'delivered') return done(state, outcome, show, reason);
+    if (!follows || reason || outcome === 'sent' || outcome === 'delivered' || outcome === 'read') return done(state, outcome, show, reason);
     const row = await local.describeMessageStatus(input.messageId);
     return done(state, outcome, show, row.status === outcome ? row.reason : null);
   };
@@ -174,7 +174,7 @@ async function awaitFinalReceipt(input: SendMessageInput, sent: SendMessageResul
 }
 
 function isOutcome(status: MessageStatus): status is MessageOutcome {
-  return status === 'sent' || status === 'delivered' || status === 'undelivered' || status === 'failed' || status === 'canceled' || status === 'suppressed';
+  return status === 'sent' || status === 'delivered' || status === 'read' || status === 'undelivered' || status === 'failed' || status === 'canceled' || status === 'suppressed';
 }
 
 /** `handOver` since MESSAGE_FOLLOWS_RECEIPTS_PATCH: the same steps, saying whether a carrier will report and why it ended. */

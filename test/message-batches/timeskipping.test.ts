@@ -38,6 +38,9 @@ test('1,000 recipients due in 30 days: the run sleeps in bounded chunks, then se
     sendWindow: null,
     deferredUntil: null,
     sender: null,
+    channel: 'sms',
+    media: null,
+    template: null,
   }));
   const scope = { business, ownerId: 'u1' };
   await insertMessageBatch(prisma, scope, { id: batchId, sendAt, sendWindow: null, idempotencyKey: null, requestHash: null, total: 1000, results: [] }, messages);

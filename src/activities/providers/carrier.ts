@@ -30,8 +30,9 @@ export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers
     text: message.text,
     statusCallbackUrl: statusCallbackUrl(publicBaseUrl, carrier.name, message.id),
     dispatchedAt: new Date(message.sent_at),
-    channel: 'sms',
-    media: [],
+    channel: message.channel ?? 'sms',
+    media: message.media ?? [],
+    ...(message.template && { template: message.template }),
   });
 
   const failureOf = (error: unknown): Error => {

@@ -8,6 +8,8 @@ import type { MessageProvider } from './types';
 import { createWebhookProvider } from './webhook';
 
 export type { MessageProvider, OutgoingMessage } from './types';
+export { contentFields } from './types';
+export { refusedForGood } from './refusal';
 export type { CarrierRejection } from './carrier';
 
 /**

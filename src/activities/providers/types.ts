@@ -1,4 +1,9 @@
-/** What a provider is handed: the contract's webhook body. */
+import type { SendContent } from '../../use-cases/messages/content-at-send';
+
+/**
+ * What a provider is handed: the contract's webhook body. A message on another channel than SMS, with
+ * media or a WhatsApp template adds `channel`, `media` and `template` (absent: a plain SMS, as before).
+ */
 export interface OutgoingMessage {
   id: string;
   business: string;
@@ -7,7 +12,17 @@ export interface OutgoingMessage {
   name: string | null;
   text: string;
   sent_at: string;
+  channel?: SendContent['channel'];
+  media?: string[];
+  template?: SendContent['template'];
 }
+
+/** The body's channel fields: only those that say more than "a plain SMS". */
+export const contentFields = (content: SendContent): Pick<OutgoingMessage, 'channel' | 'media' | 'template'> => ({
+  ...(content.channel !== 'sms' && { channel: content.channel }),
+  ...(content.media.length > 0 && { media: content.media }),
+  ...(content.template && { template: content.template }),
+});
 
 export interface MessageProvider {
   readonly name: string;

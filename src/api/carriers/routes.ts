@@ -66,7 +66,7 @@ function ambiguousTexts(registry: Registry): Counter {
   );
 }
 
-const FINAL_STATUSES = new Set(['delivered', 'undelivered', 'failed']);
+const FINAL_STATUSES = new Set(['delivered', 'read', 'undelivered', 'failed']);
 
 /**
  * The carriers' public callbacks, outside the business routes: no JWT, the carrier's signature instead.

@@ -25,6 +25,21 @@ export interface NewMessage {
   deferredUntil: Date | null;
   /** The carrier's sender it goes out from (opt-outs and replies are kept against it); null without a carrier. */
   sender: string | null;
+  /** `sms` or `whatsapp`; its media `[{ url }]` (null: none); the WhatsApp template it names (null: none). */
+  channel: string;
+  media: { url: string }[] | null;
+  template: StoredTemplate | null;
+}
+
+/** A message's template as stored: the caller's id and values, and the carrier's reference copied at accept. */
+export interface StoredTemplate {
+  _id: string;
+  ref: { contentSid: string } | { name: string; language: string };
+  variables: { name: string; value: string }[];
+  /** The message has free text of its own: the template goes only when the text may not (outside WhatsApp's window). */
+  fallback?: boolean;
+  /** The template's rendering, the message's text when it goes instead (fallback only). */
+  text?: string;
 }
 
 export function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempotencyKey: string): Promise<MessageWithClient | null> {
@@ -33,10 +48,12 @@ export function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempo
 
 /** A scheduled message row as the insert stores it and its message.scheduled event shows it. */
 export function scheduledMessageRow(scope: Scope, message: NewMessage, now: Date, workflowId: string, batchId: string | null, conversationId: string | null = null): MessageWithClient {
-  const { clientId, ...fields } = message;
+  const { clientId, media, template, ...fields } = message;
   return {
     ...scope,
     ...fields,
+    media: media as Db.JsonValue,
+    template: template as Db.JsonValue,
     messageType: 'text',
     status: 'scheduled',
     workflowId,
@@ -65,6 +82,7 @@ export function scheduledMessageRow(scope: Scope, message: NewMessage, now: Date
     batchChunk: null,
     startConfirmed: false,
     conversationId,
+    readAt: null,
     client: clientId === null ? null : { id: clientId },
   };
 }
@@ -76,17 +94,18 @@ export function scheduledMessageRow(scope: Scope, message: NewMessage, now: Date
  */
 export async function insertScheduledMessage(prisma: Prisma, scope: Scope, message: NewMessage): Promise<{ message: MessageWithClient; replayed: boolean }> {
   const now = new Date();
-  const { sendWindow } = message;
+  const { sendWindow, media, template } = message;
   // A client's message is in the conversation of its client and sender, which it creates or answers; a campaign's has none (src/db/message-batches.ts).
   const conversationId = message.clientPk ? conversationIdOf(message.clientPk, message.sender) : null;
   const row = scheduledMessageRow(scope, message, now, messageWorkflowId(scope.business, message.id), null, conversationId);
   const inserted = await changeWithEvent(
     prisma,
     Db.sql`INSERT INTO messages (id, business, owner_id, client_pk, message_type, phone, name, text, send_at, workflow_id, idempotency_key, request_hash,
-                          encoding, segments, send_window, deferred_until, sender, conversation_id, created_at, updated_at)
+                          encoding, segments, send_window, deferred_until, sender, conversation_id, channel, media, template, created_at, updated_at)
       VALUES (${row.id}::uuid, ${row.business}, ${row.ownerId}, ${row.clientPk}::uuid, ${row.messageType}, ${row.phone}, ${row.name}, ${row.text}, ${row.sendAt},
               ${row.workflowId}, ${row.idempotencyKey}, ${row.requestHash}, ${row.encoding}, ${row.segments},
-              ${sendWindow === null ? null : JSON.stringify(sendWindow)}::jsonb, ${row.deferredUntil}, ${row.sender}, ${conversationId}::uuid, ${now}, ${now})
+              ${sendWindow === null ? null : JSON.stringify(sendWindow)}::jsonb, ${row.deferredUntil}, ${row.sender}, ${conversationId}::uuid, ${row.channel},
+              ${media === null ? null : JSON.stringify(media)}::jsonb, ${template === null ? null : JSON.stringify(template)}::jsonb, ${now}, ${now})
       ON CONFLICT (business, owner_id, idempotency_key) DO NOTHING
       RETURNING 1`,
     messageEvent('message.scheduled', row, 'api'),

@@ -1,4 +1,4 @@
-import type { Prisma as Db } from '../../generated/prisma/client';
+import { Prisma as Db } from '../../generated/prisma/client';
 import type { Prisma } from '../prisma';
 
 type Tx = Db.TransactionClient;
@@ -14,5 +14,5 @@ export async function scheduledMessagesOf(prisma: Prisma, clientPk: string): Pro
  */
 export async function eraseClientMessages(tx: Tx, clientPk: string): Promise<void> {
   await tx.logDelivery.deleteMany({ where: { message: { clientPk } } });
-  await tx.message.updateMany({ where: { clientPk }, data: { phone: null, name: null, text: '' } });
+  await tx.message.updateMany({ where: { clientPk }, data: { phone: null, name: null, text: '', media: Db.DbNull, template: Db.DbNull } });
 }

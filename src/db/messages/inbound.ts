@@ -6,7 +6,11 @@ import { conversationIdOf, recordInbound } from '../conversations';
 import { ownerOfNumber } from '../business-numbers';
 import { insertUnmatchedInbound, unmatchedInboundExists } from '../unmatched-inbound';
 import type { Prisma } from '../prisma';
+import type { Channel, InboundMedia } from '../../domain/channels';
 import { withClientId, type MessageWithClient } from './transition';
+
+/** An inbound message's files as stored: the carrier's references, in snake case as views show them; null for none. */
+const storedMedia = (media: InboundMedia[]) => (media.length === 0 ? Db.DbNull : media.map((m) => ({ url: m.url, content_type: m.contentType, size: m.size })));
 
 /** A text a client sent us, as the carrier reported it. */
 export interface NewInbound {
@@ -20,6 +24,9 @@ export interface NewInbound {
   to: string;
   text: string;
   receivedAt: Date;
+  channel: Channel;
+  /** The carrier's references of the files it carried. */
+  media: InboundMedia[];
   /** The deployment's shared sender (the carrier's number or messaging service): whom a text to no business's number answers. */
   sender: string;
   /** On the shared sender, how far back a business's message to the phone counts (SHARED_SENDER_MATCH_DAYS). */
@@ -109,8 +116,8 @@ export async function storeInbound(
 ): Promise<Exclude<InboundOutcome, { stored: 'repeat' }>> {
   const answered = found === 'ambiguous' ? null : found;
   if (!answered) {
-    const { provider, inboundKey, to, from, text, receivedAt } = inbound;
-    await insertUnmatchedInbound(tx, { provider, inboundKey, sender: to, phone: from, text, receivedAt, business: target.business, ambiguous: found === 'ambiguous' });
+    const { provider, inboundKey, to, from, text, receivedAt, channel } = inbound;
+    await insertUnmatchedInbound(tx, { provider, inboundKey, sender: to, phone: from, text, receivedAt, business: target.business, ambiguous: found === 'ambiguous', channel, media: storedMedia(inbound.media) });
     return { stored: 'unmatched', ambiguous: found === 'ambiguous' };
   }
   // The conversation is keyed by our side as the reply was matched: the number texted, or the shared sender.
@@ -136,6 +143,8 @@ export async function storeInbound(
       receivedAt: inbound.receivedAt,
       inboundKey: inbound.inboundKey,
       conversationId,
+      channel: inbound.channel,
+      media: storedMedia(inbound.media),
     },
     include: withClientId,
   });

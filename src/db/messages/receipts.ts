@@ -1,6 +1,6 @@
 import { Prisma as Db } from '../../generated/prisma/client';
 import { messageEvent, withEvents } from '../events';
-import { optOutScopeOf, recordOptOut } from '../opt-outs';
+import { optOutChannelOf, optOutScopeOf, recordOptOut } from '../opt-outs';
 import type { Prisma } from '../prisma';
 import { withClientId, type MessageWithClient } from './transition';
 
@@ -10,7 +10,7 @@ export interface ReceiptUpdate {
   messageId?: string;
   provider: string;
   providerRef: string;
-  status: 'sent' | 'delivered' | 'undelivered' | 'failed';
+  status: 'sent' | 'delivered' | 'read' | 'undelivered' | 'failed';
   errorCode?: string;
   /** What the code means, in the carrier's table of our words. */
   meaning?: string;
@@ -28,7 +28,7 @@ export type ReceiptOutcome =
   | { applied: true; message: MessageWithClient; sentAt: Date | null }
   | { applied: false; message: MessageWithClient | null };
 
-const FINAL_RECEIPT_EVENTS = { delivered: 'message.delivered', undelivered: 'message.undelivered', failed: 'message.failed' } as const;
+const RECEIPT_EVENTS = { delivered: 'message.delivered', read: 'message.read', undelivered: 'message.undelivered', failed: 'message.failed' } as const;
 
 /**
  * Applies a carrier's receipt to its outbound message, under the row's lock so that it and the run's
@@ -38,6 +38,8 @@ const FINAL_RECEIPT_EVENTS = { delivered: 'message.delivered', undelivered: 'mes
  * on a row still `sending`. A final receipt that overtakes the run (row still `sending`) ends the row
  * there, `sent_at` now: the run then finds it no longer sending and leaves it. A row that already has
  * another carrier reference is not this receipt's (a signed body replayed to another message's URL).
+ * WhatsApp's `read` moves `sending`/`sent`/`delivered` on to `read` (delivered too, when its own receipt
+ * was lost); nothing moves a `read` message.
  */
 export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now = new Date()): Promise<ReceiptOutcome> {
   return withEvents(prisma, async (tx, record) => {
@@ -50,13 +52,14 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
     const ours = (message.provider === null || message.provider === receipt.provider) && (message.providerRef === null || message.providerRef === receipt.providerRef);
     // A message sent from a number (not a messaging service) moves only by a receipt for that number.
     const fromThatNumber = !receipt.sender || !message.sender?.startsWith('+') || message.sender === receipt.sender;
-    if (!ours || !fromThatNumber || (message.status !== 'sending' && message.status !== 'sent')) return { applied: false, message };
+    const moves = message.status === 'sending' || message.status === 'sent' || (receipt.status === 'read' && message.status === 'delivered');
+    if (!ours || !fromThatNumber || !moves) return { applied: false, message };
     if (receipt.status === 'sent') {
       if (message.status !== 'sending' || message.providerRef !== null) return { applied: false, message };
       const [row] = await tx.message.updateManyAndReturn({ where: { id: message.id }, data: { providerRef: receipt.providerRef }, include: withClientId });
       return { applied: false, message: row };
     }
-    const failed = receipt.status !== 'delivered';
+    const failed = receipt.status === 'undelivered' || receipt.status === 'failed';
     const [row] = await tx.message.updateManyAndReturn({
       where: { id: message.id },
       data: {
@@ -66,6 +69,7 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
         provider: receipt.provider,
         providerRef: receipt.providerRef,
         ...(receipt.status === 'delivered' && { deliveredAt: receipt.at ?? now }),
+        ...(receipt.status === 'read' && { readAt: receipt.at ?? now, deliveredAt: message.deliveredAt ?? receipt.at ?? now }),
         ...(receipt.errorCode !== undefined && { errorCode: receipt.errorCode.slice(0, 100) }),
         ...(receipt.price && { price: receipt.price.amount.slice(0, 40), priceUnit: receipt.price.unit.slice(0, 10) }),
         ...(failed && { error: receiptError(receipt) }),
@@ -74,9 +78,9 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
     });
     if (failed && receipt.optOut && row.sender && row.phone) {
       const business = await optOutScopeOf(tx, row.business, row.sender);
-      await recordOptOut(tx, { sender: row.sender, phone: row.phone, business, source: 'carrier', detail: receipt.errorCode ?? '', at: now });
+      await recordOptOut(tx, { sender: row.sender, phone: row.phone, business, channel: optOutChannelOf(row.channel), source: 'carrier', detail: receipt.errorCode ?? '', at: now });
     }
-    await record(messageEvent(FINAL_RECEIPT_EVENTS[receipt.status], row, 'carrier'));
+    await record(messageEvent(RECEIPT_EVENTS[receipt.status], row, 'carrier'));
     return { applied: true, message: row, sentAt: message.sentAt ?? message.providerAcceptedAt };
   });
 }

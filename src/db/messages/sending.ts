@@ -1,6 +1,6 @@
 import type { MessageClaim } from '../../domain';
 import { messageEvent, withEvents } from '../events';
-import { FORBIDS_MESSAGE, optOutScopeOf, recordOptOut } from '../opt-outs';
+import { FORBIDS_MESSAGE, optOutChannelOf, optOutScopeOf, recordOptOut } from '../opt-outs';
 import type { Prisma } from '../prisma';
 import { messageStatus } from './queries';
 import { transition, withClientId, type MessageWithClient } from './transition';
@@ -123,7 +123,7 @@ export async function markMessageFailed(
     if (!row) return;
     const sender = row.sender ?? input.sender;
     if (input.optOut && sender && row.phone) {
-      await recordOptOut(tx, { sender, phone: row.phone, business: await optOutScopeOf(tx, row.business, sender), source: 'carrier', detail: input.errorCode ?? '', at: now });
+      await recordOptOut(tx, { sender, phone: row.phone, business: await optOutScopeOf(tx, row.business, sender), channel: optOutChannelOf(row.channel), source: 'carrier', detail: input.errorCode ?? '', at: now });
     }
     await record(messageEvent('message.failed', row, 'api'));
   });

@@ -55,6 +55,7 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
     sender: target.business === null ? carrier.sender : inbound.to,
     business: target.business,
     phone: inbound.from,
+    channel: inbound.channel,
     detail: keyword?.word ?? '',
     at: inbound.receivedAt,
   };
@@ -66,6 +67,8 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
     to: inbound.to,
     text,
     receivedAt: inbound.receivedAt,
+    channel: inbound.channel,
+    media: inbound.media,
     sender: carrier.sender,
     sharedSenderMatchMs: deps.sharedSenderMatchMs ?? 30 * 24 * 60 * 60 * 1000,
   };
@@ -86,7 +89,7 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
   if (outcome.stored === 'unmatched') (outcome.ambiguous ? deps.countAmbiguous : deps.countUnmatched)?.();
   if (outcome.stored !== 'repeat' && keyword) {
     const answer = { optOut: OPT_OUT_CONFIRMATION, optIn: OPT_IN_CONFIRMATION, help: deps.helpText }[keyword.kind];
-    await (deps.answeringCarrier ?? carrier).reply(inbound.from, answer).catch((error: unknown) => deps.onReplyFailed?.(error));
+    await (deps.answeringCarrier ?? carrier).reply(inbound.from, answer, inbound.channel).catch((error: unknown) => deps.onReplyFailed?.(error));
   }
   return outcome;
 }

@@ -34,7 +34,7 @@ const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  */
 export async function recordReceipt(deps: ReceiptDeps, callback: CarrierCallback): Promise<ReceiptOutcome | null> {
   const receipt = readCallback(() => deps.carrier.parseReceipt(callback));
-  if (!receipt || receipt.status === 'read') return null;
+  if (!receipt) return null;
   const messageId = [callback.messageId, receipt.messageId].find((id) => id !== undefined && MESSAGE_ID.test(id));
   const outcome = await applyReceipt(deps.prisma, {
     messageId,

@@ -4,6 +4,7 @@ import { eraseClientRow, lockLiveClient } from '../../db/clients';
 import { clientDeletedEvent, eraseClientEvents, withEvents, type NewEvent } from '../../db/events';
 import { eraseClientMessages, scheduledMessagesOf } from '../../db/messages';
 import { eraseClientConversations } from '../../db/conversations';
+import { eraseClientConsents } from '../../db/client-consents';
 import type { Prisma } from '../../db/prisma';
 import { stopClientRotations } from '../../db/rotations';
 import { pushWalSoon } from '../../db/wal';
@@ -50,6 +51,7 @@ export async function eraseClient(deps: EraseClientDeps, scope: Scope, clientId:
     const assignments = await endActiveIn(tx, { clientPk: client.pk }, 'client_deleted', now, events);
     const rotations = await stopClientRotations(tx, client.pk, now, events);
     await eraseClientDecisions(tx, client.pk, now);
+    await eraseClientConsents(tx, client.pk);
     // Before the ends are recorded, so that no `holder_changed` is made for a lead being forgotten.
     await forgetErasedLead(tx, deps.secrets, scope, client, now);
     await eraseMessagesAndEvents(tx, client.pk, [...phones, ...(await phonesOfMessages(tx, client.pk))]);

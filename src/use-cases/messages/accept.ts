@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Message } from '../../generated/prisma/client';
-import { abandonScheduledMessage, findMessageByIdempotencyKey, insertScheduledMessage, type NewMessage } from '../../db/messages';
+import { abandonScheduledMessage, findMessageByIdempotencyKey, insertScheduledMessage, type NewMessage, type StoredTemplate } from '../../db/messages';
+import { renderTemplate } from './channel-request';
+import { checkChannelRules, type ChannelDeps } from './channel-rules';
+import { findTemplate } from '../../db/templates';
+import { numberChannelOf } from '../../domain/channels';
 import { isOptedOut } from '../../db/opt-outs';
 import type { Prisma } from '../../db/prisma';
 import type { Admissions } from '../../starters/admission';
@@ -31,6 +35,9 @@ export interface AcceptDeps {
   requireBusinessNumbers?: boolean;
   /** Told of each message whose workflow start succeeded (the reconciler's recent pass skips those rows). */
   messageStarts?: Pick<MessageStartConfirmations, 'confirm'>;
+  /** What the shared sender carries, and the carriers' word on templates (channel-rules.ts). */
+  sharedSenderChannels?: ChannelDeps['sharedSenderChannels'];
+  templateApprovals?: ChannelDeps['templateApprovals'];
 }
 
 /** Starts the stored message's workflow; the Nexus operation starts it with its completion callback. */
@@ -41,6 +48,13 @@ export const RETRY_AFTER_SECONDS = 5;
 
 export const idempotencyKeyReused = () =>
   new Conflict('Idempotency-Key was already used with a different request', 'idempotency-key-reused');
+
+/** The template as the message keeps it: with the caller's own text too, a fallback for when the text may not go (outside WhatsApp's window). */
+function storedTemplateOf(request: MessageRequest): StoredTemplate | null {
+  if (!request.template) return null;
+  const ownText = request.fingerprint.text_message !== '';
+  return { ...request.template.stored, ...(ownText && { fallback: true, text: renderTemplate(request.template) }) };
+}
 
 /** The row a checked request is stored as: a new id, its SMS shape computed once here. */
 export function newMessageOf(request: MessageRequest, keys: { sender: string | null; idempotencyKey: string | null; requestHash: string | null }): NewMessage {
@@ -57,6 +71,9 @@ export function newMessageOf(request: MessageRequest, keys: { sender: string | n
     segments: sms.segments,
     sendWindow: request.sendWindow,
     deferredUntil: request.deferredUntil,
+    channel: request.channel,
+    media: request.media.length > 0 ? request.media : null,
+    template: storedTemplateOf(request),
     ...keys,
   };
 }
@@ -100,11 +117,16 @@ async function storeAndStart(
     if (first.requestHash !== hash) throw idempotencyKeyReused();
     return { message: first, replayed: true };
   };
-  const sender = (await sendersOf(deps, scope.business, [request.phone]))(request.phone);
-  if (sender !== null && (await isOptedOut(deps.prisma, scope.business, sender, request.phone))) {
-    // A repeat of a request accepted before the opt-out still gets its first answer (that message ends suppressed when due).
-    const first = idempotencyKey ? await findMessageByIdempotencyKey(deps.prisma, scope, idempotencyKey) : null;
-    if (!first) throw new Conflict('Recipient has opted out of text messages');
+  const sender = (await sendersOf(deps, scope.business, [request.phone], numberChannelOf(request.channel, request.media.length)))(request.phone);
+  try {
+    if (sender !== null && (await isOptedOut(deps.prisma, scope.business, sender, request.phone, request.channel))) {
+      throw new Conflict(request.channel === 'whatsapp' ? 'Recipient has opted out of WhatsApp messages' : 'Recipient has opted out of text messages');
+    }
+    await checkChannelRules(deps, scope, request, sender);
+  } catch (error) {
+    // A repeat of a request accepted before (an opt-out since, a window closed since) still gets its first answer.
+    const first = error instanceof Conflict && idempotencyKey ? await findMessageByIdempotencyKey(deps.prisma, scope, idempotencyKey) : null;
+    if (!first) throw error;
   }
   // The insert itself finds a repeated key (its unique index) and returns the first message; a new one is
   // stored with its message.scheduled event in one transaction.
@@ -147,7 +169,13 @@ export async function sendMessageRequest(
 ): Promise<{ message: Message; replayed: boolean }> {
   const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
   return inMessagePlace(deps, scope, async () => {
-    const request = await parseMessageRequest(body, (id) => findClient(deps.prisma, scope, id), undefined, (id) => findAgent(deps.prisma, scope, id));
+    const request = await parseMessageRequest(
+      body,
+      (id) => findClient(deps.prisma, scope, id),
+      undefined,
+      (id) => findAgent(deps.prisma, scope, id),
+      (id) => findTemplate(deps.prisma, scope, id),
+    );
     return acceptMessage(deps, scope, request, idempotencyKey, requestId, start);
   });
 }

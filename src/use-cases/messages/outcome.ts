@@ -2,7 +2,7 @@ import { messageStatus } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
 import type { MessageOutcome } from '../../domain';
 
-const FINISHED_OUTCOMES: readonly string[] = ['sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed'] satisfies MessageOutcome[];
+const FINISHED_OUTCOMES: readonly string[] = ['sent', 'delivered', 'read', 'undelivered', 'failed', 'canceled', 'suppressed'] satisfies MessageOutcome[];
 
 /** How the message ended, if it has: what its run answered, or would answer now. Undefined while it is still on its way (or unknown). */
 export async function finishedOutcome(prisma: Prisma, messageId: string): Promise<MessageOutcome | undefined> {

@@ -3,6 +3,7 @@ import { Invalid, NotFound } from '../errors';
 import { isBlank, normalisePhone, RESOURCE_ID_PATTERN } from '../input/validation';
 import { isTimeZone, TIME_ZONE_RULE } from '../input/time-zone';
 import { clockTime, windowOpening } from './send-window';
+import { channelFingerprint, parseChannelFields, renderTemplate, type ChannelFields, type RequestedTemplate } from './channel-request';
 
 export const MAX_TEXT_LENGTH = 4096;
 export const MAX_NAME_LENGTH = 200;
@@ -35,6 +36,10 @@ export interface MessageFingerprint {
   send_window?: SendWindow;
   /** Only when given, as send_window. */
   agent?: string;
+  /** Only when not SMS, and when given (channelFingerprint). */
+  channel?: string;
+  media?: string[];
+  template?: { _id: string; variables: Record<string, string> };
 }
 
 /** One of the caller's agents, named by a message as its author (lead routing's first response). */
@@ -55,6 +60,10 @@ export interface MessageRequest {
   /** The caller's agent the message answers for; null when it names none. */
   agent: KnownAgent | null;
   fingerprint: MessageFingerprint;
+  /** `channel`, `media` and the WhatsApp `template` (docs/messages.md, "Channels"). */
+  channel: ChannelFields['channel'];
+  media: ChannelFields['media'];
+  template: ChannelFields['template'];
 }
 
 const INVALID_PHONE = 'Invalid client_phone: must be an E.164 phone number such as +14155550123';
@@ -81,6 +90,7 @@ export async function parseMessageRequest(
   findClient: (id: string) => Promise<KnownClient | null>,
   now = new Date(),
   findAgent: (id: string) => Promise<KnownAgent | null> = async () => null,
+  findTemplate: (id: string) => Promise<RequestedTemplate['row'] | null> = async () => null,
 ): Promise<MessageRequest> {
   const fields = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
 
@@ -104,9 +114,12 @@ export async function parseMessageRequest(
   const phone = requestedPhone ?? client?.phone ?? null;
   if (!phone) throw new Invalid(`Client ${client!.id} has no phone number: send client_phone`);
 
-  const text = fields.text_message;
-  if (text !== undefined && text !== null && typeof text !== 'string') throw new Invalid('Invalid text_message: must be a string');
-  if (typeof text !== 'string' || isBlank(text)) throw new Invalid('Missing or empty text_message');
+  const channel = await parseChannelFields(fields, findTemplate);
+  const askedText = fields.text_message;
+  if (askedText !== undefined && askedText !== null && typeof askedText !== 'string') throw new Invalid('Invalid text_message: must be a string');
+  // A WhatsApp template needs no text of the caller's: the template's body, with its values, stands for it.
+  const text = channel.template && (typeof askedText !== 'string' || isBlank(askedText)) ? renderTemplate(channel.template) : askedText;
+  if (typeof text !== 'string' || (isBlank(text) && !channel.template)) throw new Invalid('Missing or empty text_message');
   if (characters(text) > MAX_TEXT_LENGTH) throw new Invalid(`Invalid text_message: at most ${MAX_TEXT_LENGTH} characters`);
 
   const nameField = fields.client_name;
@@ -137,15 +150,17 @@ export async function parseMessageRequest(
     sendWindow: window?.given ?? null,
     deferredUntil: window ? windowOpening(sendAt, window.daily, window.zone) : null,
     agent,
+    ...channel,
     fingerprint: {
       message_type: 'text',
       client: client?.id ?? null,
       client_phone: requestedPhone,
       client_name: requestedName,
-      text_message: text,
+      text_message: typeof askedText === 'string' ? askedText : '',
       delay,
       ...(window && { send_window: window.given }),
       ...(agent && { agent: agent.id }),
+      ...channelFingerprint(channel),
     },
   };
 }

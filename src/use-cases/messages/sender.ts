@@ -2,6 +2,7 @@ import { activeNumbersOf, latestRegistrationOf, sendersFor } from '../../db/busi
 import { changeMessageSender } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
 import { Conflict } from '../errors';
+import type { NumberChannel } from '../../domain/channels';
 
 export const NO_SENDING_NUMBER = 'No sending number for this business';
 
@@ -16,12 +17,16 @@ export interface SenderDeps {
 /**
  * Where each of these phones' messages from the business go out from: one of the business's own
  * numbers (sticky per phone, spread over them for new phones), else the deployment's shared sender —
- * or a 409 when the business needs numbers and has none. Null: no carrier, no sender.
+ * or a 409 when the business needs numbers and has none. Null: no carrier, no sender. Only numbers
+ * that carry `need` (SMS, MMS, WhatsApp) are chosen when the business has any.
  */
-export async function sendersOf(deps: SenderDeps, business: string, phones: string[]): Promise<(phone: string) => string | null> {
+export async function sendersOf(deps: SenderDeps, business: string, phones: string[], need: NumberChannel = 'sms'): Promise<(phone: string) => string | null> {
   if (!deps.carrier) return () => null;
   const shared = deps.carrier.sender;
-  const numbers = (await activeNumbersOf(deps.prisma, business)).map((row) => row.number);
+  const active = await activeNumbersOf(deps.prisma, business);
+  // Among the numbers that carry what the message needs, when any does (else the check after names the sender that does not).
+  const carrying = active.filter((row) => row.channels.includes(need));
+  const numbers = (carrying.length > 0 ? carrying : active).map((row) => row.number);
   if (numbers.length === 0) {
     if (deps.requireBusinessNumbers) throw new Conflict(NO_SENDING_NUMBER);
     return () => shared;

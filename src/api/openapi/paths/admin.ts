@@ -18,7 +18,7 @@ const registered = {
 };
 const responses = { 401: common[401], 500: common[500], 503: common[503] };
 const dateOrNull = { type: ['string', 'null'], format: 'date-time' };
-const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'];
+const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'];
 const operatorMessage = {
   _id: '7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
   business: 'acme',

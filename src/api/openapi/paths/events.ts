@@ -8,7 +8,7 @@ import { rotationApi } from './rotation';
 import { routingApi } from './routing';
 
 const ASSIGNMENT_TYPES: EventType[] = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'];
-const MESSAGE_TYPES: EventType[] = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed'];
+const MESSAGE_TYPES: EventType[] = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.read', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed'];
 const ROTATION_TYPES: EventType[] = ['rotation.stopped'];
 const ROUTING_TYPES: EventType[] = ['routing.assigned', 'routing.queued', 'routing.reassigned', 'routing.escalated', 'routing.no_eligible_agent'];
 const CLIENT_TYPES: EventType[] = ['client.deleted'];
@@ -94,7 +94,7 @@ export const eventsApi: ApiPart = {
       description:
         'Every change of an assignment or a message, and a rotation stopped, recorded in the transaction that made it: `assignment.created`, ' +
         '`assignment.updated`, `assignment.expired`, `assignment.unassigned`, `message.scheduled`, `message.sending`, `message.sent`, ' +
-        '`message.delivered`, `message.undelivered` (a carrier\'s receipt), `message.failed`, `message.canceled`, `message.suppressed` (not sent: the recipient opted out), `message.received` (a text the client sent), ' +
+        '`message.delivered`, `message.read` (WhatsApp\'s read receipt), `message.undelivered` (a carrier\'s receipt), `message.failed`, `message.canceled`, `message.suppressed` (not sent: the recipient opted out), `message.received` (a text the client sent), ' +
         '`rotation.stopped`, `routing.assigned`, `routing.queued`, `routing.reassigned`, `routing.escalated`, `routing.no_eligible_agent` (lead routing\'s decisions; `routing.reassigned` also names `previous_agent`), `client.deleted` (a client erased: its earlier events lose its phone, name and texts), `crm.owner_sync_failed` and `crm.owner_conflict` (a connected CRM\'s lead, see `docs/integrations.md`), `conversation.opened`, `conversation.snoozed`, `conversation.reopened`, `conversation.closed`, `conversation.overdue` and `conversation.note_added` (see Conversations). ' +
         'Read them here, in commit order, or receive them by webhook.',
     },

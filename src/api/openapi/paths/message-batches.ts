@@ -3,7 +3,7 @@ import { badParameters, closedObject, idParameter, inBusiness, json, NO_ROUTE_EX
 
 const batchNotFound = { batchNotFound: 'Batch not found', ...NO_ROUTE_EXAMPLE };
 const batchIdParameter = idParameter('The batch\'s id (`batch_id`). One of another user or business is the same 404 as a missing one.', '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11');
-const OUTBOUND_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed'];
+const OUTBOUND_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed', 'canceled', 'suppressed'];
 
 const batchExample = {
   _id: '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11',

@@ -1,7 +1,7 @@
 import type { ApiPart } from '../components';
 import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
 
-const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'];
+const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'];
 const messageNotFound = { messageNotFound: 'Message not found', ...NO_ROUTE_EXAMPLE };
 const messageIdParameter = {
   name: '_id',

@@ -1,0 +1,48 @@
+import { insideWhatsAppWindow, OUTSIDE_WHATSAPP_WINDOW, type Channel } from '../../domain/channels';
+import { lastWhatsAppInboundAt, replaceTextWithTemplate, type StoredTemplate } from '../../db/messages';
+import type { Prisma } from '../../db/prisma';
+import { Conflict } from '../errors';
+
+/** What goes to the carrier besides the text: the channel, the media, and the template when it goes instead of free text. */
+export interface SendContent {
+  channel: Channel;
+  media: string[];
+  template?: { ref: StoredTemplate['ref']; variables: StoredTemplate['variables'] };
+}
+
+export interface DueMessage {
+  id: string;
+  business: string;
+  ownerId: string;
+  phone: string;
+  sender: string | null;
+  channel: string;
+  media: unknown;
+  template: unknown;
+}
+
+/** The content as stored, without asking the window: what a lookup after a crash compares with. */
+export function storedContent(message: Pick<DueMessage, 'channel' | 'media' | 'template'>): SendContent {
+  const media = Array.isArray(message.media) ? (message.media as { url: string }[]).map((m) => m.url) : [];
+  const template = message.template as StoredTemplate | null;
+  if (message.channel !== 'whatsapp') return { channel: 'sms', media };
+  return { channel: 'whatsapp', media, ...(template && !template.fallback && { template: { ref: template.ref, variables: template.variables } }) };
+}
+
+/**
+ * WhatsApp's rules when the message is due: a template goes as it is; free text only inside the 24-hour
+ * window of the client's last WhatsApp message to the sender, else the template the message names as
+ * its fallback (its text then becomes the template's), else a Conflict: never sent.
+ */
+export async function contentAtSend(prisma: Prisma, message: DueMessage, now = new Date()): Promise<SendContent> {
+  const stored = storedContent(message);
+  const template = message.template as StoredTemplate | null;
+  if (stored.channel !== 'whatsapp' || stored.template) return stored;
+  const { media } = stored;
+  const asTemplate = template ? { ref: template.ref, variables: template.variables } : undefined;
+  const last = message.sender === null ? null : await lastWhatsAppInboundAt(prisma, { business: message.business, ownerId: message.ownerId, phone: message.phone, sender: message.sender });
+  if (insideWhatsAppWindow(last, now)) return { channel: 'whatsapp', media };
+  if (!template) throw new Conflict(OUTSIDE_WHATSAPP_WINDOW);
+  await replaceTextWithTemplate(prisma, message.id, template.text ?? '');
+  return { channel: 'whatsapp', media: [], template: asTemplate };
+}
