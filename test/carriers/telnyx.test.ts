@@ -238,7 +238,7 @@ describe('receipts and inbound texts', () => {
   test('message.received → the inbound text: Telnyx id, the client\'s number, ours, the text', async () => {
     const posted = await fake.postInbound(`${receiver.base}/providers/telnyx/inbound`, ' Stop ', '+14155550199', FROM);
     expect(await carrier.verify(receiver.last)).toBe(true);
-    expect(carrier.parseInbound(receiver.last)).toEqual({ providerRef: posted.id, from: '+14155550199', to: FROM, text: ' Stop ', receivedAt: expect.any(Date) });
+    expect(carrier.parseInbound(receiver.last)).toEqual({ providerRef: posted.id, from: '+14155550199', to: FROM, text: ' Stop ', receivedAt: expect.any(Date), channel: 'sms', media: [] });
     expect(carrier.parseReceipt(receiver.last)).toBeNull();
   });
 });

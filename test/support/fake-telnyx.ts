@@ -1,14 +1,22 @@
 import { generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CarrierFailure, FakeCarrierServer, messageOf, type PostedWebhook } from './fake-carrier';
+import { type ClientFile, FakeMediaStore, sha256Of } from './fake-media';
+import { detailRecords, type FakeMessage, inboundPayload, outboundPayload, whatsappMessageOf } from './fake-telnyx-payloads';
+import { E164, error, messageProblem, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS, type TelnyxProblem, whatsappProblem } from './fake-telnyx-requests';
+
+export type { FakeMessage } from './fake-telnyx-payloads';
 
 /*
  * A local Telnyx Messaging API (v2) as Telnyx documents it: `POST /v2/messages` (JSON, `Authorization:
- * Bearer <key>`, E.164 `to`, `from` or `messaging_profile_id`, `text`, optional `webhook_url` and
- * `use_profile_webhooks`), `GET /v2/messages/{id}`, and the detail-record search `GET /v2/detail_records`
- * (messaging records by `cld`, `direction` and `created_at[gte]`). Answers in Telnyx's shapes (`{ data }`,
- * errors `{ errors: [{ code, title, detail }] }`), records every request, and posts webhooks signed as
- * Telnyx signs them: Ed25519 over `<telnyx-timestamp>|<raw body>`, with a keypair made here.
+ * Bearer <key>`, E.164 `to`, `from` or `messaging_profile_id`, `text`, an MMS's `media_urls`, optional
+ * `webhook_url` and `use_profile_webhooks`), `POST /v2/messages/whatsapp` (./fake-telnyx-requests.ts),
+ * `GET /v2/messages/{id}`, and the detail-record search `GET /v2/detail_records` (messaging records by
+ * `cld`, `direction` and `created_at[gte]`). Answers in Telnyx's shapes (`{ data }`, errors `{ errors:
+ * [{ code, title, detail }] }`), records every request, and posts webhooks (receipts with WhatsApp's
+ * `message.read`; clients' SMS, MMS and WhatsApp messages) signed as Telnyx signs them: Ed25519 over
+ * `<telnyx-timestamp>|<raw body>`, with a keypair made here. Clients' files are served at `GET /media/<id>`
+ * on the fake's origin, by the link alone, as Telnyx's short-lived media links are.
  */
 
 /** Numbers the fake refuses, as Twilio's test numbers do. */
@@ -21,6 +29,8 @@ export const TELNYX_MAGIC = {
   stopped: '+15005550004',
   /** 500, 10007: unexpected error, every time. */
   broken: '+15005550005',
+  /** WhatsApp: the client last wrote more than 24 hours ago; a free-form message is accepted, then finalized delivery_failed with Meta's 131047 (a template goes). */
+  outsideWindow: '+15005550008',
 } as const;
 
 export interface FakeRequest {
@@ -31,34 +41,13 @@ export interface FakeRequest {
   body: any;
 }
 
-export interface FakeMessage {
-  id: string;
-  from: string;
-  to: string;
-  text: string;
-  messaging_profile_id: string;
-  webhook_url: string | null;
-  received_at: string;
-  status: string;
-  /** Set once a final receipt was posted: a detail record then names the webhook it went to. */
-  finalized: boolean;
-  cost: { amount: string; currency: string } | null;
-}
-
-const E164 = /^\+[1-9]\d{1,14}$/;
-/** The keywords Telnyx acts on by default (developers.telnyx.com, Advanced Opt-In/Out: default behavior). */
-const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'STOP ALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'];
-const OPT_IN_KEYWORDS = ['START', 'UNSTOP'];
-
-function error(code: string, title: string, detail: string, pointer?: string) {
-  return { errors: [{ code, title, detail, ...(pointer ? { source: { pointer } } : {}) }] };
-}
-
 export class FakeTelnyx extends FakeCarrierServer {
   readonly apiKey = `KEY_${randomUUID().replace(/-/g, '')}`;
   readonly profileId = randomUUID();
   readonly requests: FakeRequest[] = [];
   readonly messages = new Map<string, FakeMessage>();
+  /** Clients' files of inbound MMS and WhatsApp messages. */
+  readonly media = new FakeMediaStore();
   /** The portal's form of the public key: base64 of the raw 32 bytes. */
   readonly publicKey: string;
   readonly publicKeyPem: string;
@@ -108,9 +97,9 @@ export class FakeTelnyx extends FakeCarrierServer {
     for (let i = 0; i < count; i += 1) this.failures.push(failure);
   }
 
-  /** The sends (`POST /v2/messages`) received, in order. */
+  /** The sends (`POST /v2/messages` and `POST /v2/messages/whatsapp`) received, in order. */
   get sends(): FakeRequest[] {
-    return this.requests.filter((r) => r.method === 'POST' && r.path === '/v2/messages');
+    return this.requests.filter((r) => r.method === 'POST' && (r.path === '/v2/messages' || r.path === '/v2/messages/whatsapp'));
   }
 
   /** Telnyx's signature headers for a body, at `timestamp` (unix seconds, default now), with `key` (default the fake's). */
@@ -136,29 +125,7 @@ export class FakeTelnyx extends FakeCarrierServer {
 
   /** The outbound message's payload as its webhooks carry it, with the recipient's status and the errors. */
   outboundPayload(message: FakeMessage, status: string, errors: { code: string; title: string }[] = []): Record<string, unknown> {
-    return {
-      record_type: 'message',
-      direction: 'outbound',
-      id: message.id,
-      type: 'SMS',
-      messaging_profile_id: message.messaging_profile_id,
-      from: { phone_number: message.from, carrier: 'Telnyx', line_type: 'Wireless' },
-      to: [{ phone_number: message.to, status, carrier: 'T-Mobile USA', line_type: 'Wireless' }],
-      cc: [],
-      text: message.text,
-      media: [],
-      webhook_url: message.webhook_url,
-      webhook_failover_url: null,
-      encoding: 'GSM-7',
-      parts: 1,
-      tags: [],
-      cost: message.cost,
-      received_at: message.received_at,
-      sent_at: new Date().toISOString(),
-      completed_at: ['delivered', 'delivery_failed', 'sending_failed', 'delivery_unconfirmed', 'expired'].includes(status) ? new Date().toISOString() : null,
-      valid_until: null,
-      errors: errors.map((e) => ({ ...e, detail: `The message to ${message.to} failed.` })),
-    };
+    return outboundPayload(message, status, errors);
   }
 
   /** Posts `message.sent` for a message to its `webhook_url`. */
@@ -175,8 +142,9 @@ export class FakeTelnyx extends FakeCarrierServer {
   async postFinalized(id: string, status?: string, errors?: { code: string; title: string }[]): Promise<PostedWebhook> {
     const message = this.message(id);
     const notRoutable = message.to === TELNYX_MAGIC.notRoutable;
-    const final = status ?? (notRoutable ? 'delivery_failed' : 'delivered');
-    const errs = errors ?? (notRoutable ? [{ code: '40001', title: 'Not routable' }] : []);
+    const outside = message.to === TELNYX_MAGIC.outsideWindow && message.type === 'WHATSAPP' && message.whatsapp?.type !== 'template';
+    const final = status ?? (notRoutable || outside ? 'delivery_failed' : 'delivered');
+    const errs = errors ?? (notRoutable ? [{ code: '40001', title: 'Not routable' }] : outside ? [{ code: '131047', title: 'Re-engagement message' }] : []);
     message.status = final;
     message.cost = { amount: '0.0040', currency: 'USD' };
     message.finalized = true;
@@ -184,37 +152,35 @@ export class FakeTelnyx extends FakeCarrierServer {
     return this.post(message.webhook_url!, body);
   }
 
+  /** Posts `message.read` (WhatsApp's read receipt) for a message to its `webhook_url`. */
+  async postRead(id: string): Promise<PostedWebhook> {
+    const message = this.message(id);
+    if (message.type !== 'WHATSAPP') throw new Error('Telnyx reports read for WhatsApp messages only');
+    message.status = 'read';
+    return this.post(message.webhook_url!, this.eventBody('message.read', this.outboundPayload(message, 'read'), message.webhook_url!));
+  }
+
   /** Posts `message.received` (a client's text) to `url`, the messaging profile's inbound webhook, after applying Telnyx's own keyword block rules. */
   async postInbound(url: string, text: string, from: string, to: string): Promise<PostedWebhook & { id: string; sentBody: string }> {
     const keyword = text.trim().toUpperCase();
     if (OPT_OUT_KEYWORDS.includes(keyword)) this.blocked.add(from);
     if (OPT_IN_KEYWORDS.includes(keyword)) this.blocked.delete(from);
-    const id = randomUUID();
-    const payload = {
-      record_type: 'message',
-      direction: 'inbound',
-      id,
-      type: 'SMS',
-      messaging_profile_id: this.profileId,
-      from: { phone_number: from, carrier: 'T-Mobile USA', line_type: 'Wireless' },
-      to: [{ phone_number: to, status: 'webhook_delivered', carrier: 'Telnyx', line_type: 'Wireless' }],
-      cc: [],
-      text,
-      media: [],
-      encoding: 'GSM-7',
-      parts: 1,
-      tags: [],
-      cost: null,
-      received_at: new Date().toISOString(),
-      sent_at: null,
-      completed_at: null,
-      valid_until: null,
-      webhook_url: url,
-      webhook_failover_url: null,
-      errors: [],
-    };
+    return this.postReceived(url, inboundPayload('SMS', this.profileId, url, from, to, text));
+  }
+
+  /** Posts a client's MMS (text and files) or WhatsApp message (a text, or one file with its caption) to `url`; the files are kept and served by the fake. */
+  async postInboundOn(type: 'MMS' | 'WHATSAPP', url: string, from: string, to: string, content: { text?: string; files?: ClientFile[] }): Promise<PostedWebhook & { id: string; sentBody: string; mediaUrls: string[] }> {
+    const stored = (content.files ?? []).map((file) => {
+      const kept = this.media.add(file);
+      return { url: `${this.origin}/media/${kept.id}`, contentType: kept.contentType, size: kept.bytes.length, sha256: sha256Of(kept.bytes), kind: file.kind ?? 'image' };
+    });
+    const text = type === 'WHATSAPP' && content.files?.[0] ? (content.files[0].caption ?? '') : (content.text ?? '');
+    return { mediaUrls: stored.map((f) => f.url), ...(await this.postReceived(url, inboundPayload(type, this.profileId, url, from, to, text, stored))) };
+  }
+
+  private async postReceived(url: string, payload: Record<string, unknown> & { id: string }): Promise<PostedWebhook & { id: string; sentBody: string }> {
     const sentBody = this.eventBody('message.received', payload, url);
-    return { id, sentBody, ...(await this.post(url, sentBody)) };
+    return { id: payload.id, sentBody, ...(await this.post(url, sentBody)) };
   }
 
   message(id: string): FakeMessage {
@@ -233,28 +199,39 @@ export class FakeTelnyx extends FakeCarrierServer {
       body = raw;
     }
     this.requests.push({ method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body });
+    // A client's file: its short-lived link serves it by itself.
+    const file = /^\/media\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && file) {
+      const kept = this.media.files.get(decodeURIComponent(file[1]!));
+      return kept ? this.media.serve(res, kept) : this.reply(res, 404, error('10005', 'Resource not found', 'The requested resource or URL could not be found.'));
+    }
 
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (bearer !== this.apiKey && !(bearer && this.otherKeys.has(bearer))) {
       return this.reply(res, 401, error('10009', 'Authentication failed', 'The required authentication headers were either invalid or not included in the request.'));
     }
-    if (req.method === 'POST' && url.pathname === '/v2/messages') return this.send(req, res, raw, body);
+    const sending = req.method === 'POST' && (url.pathname === '/v2/messages' || url.pathname === '/v2/messages/whatsapp');
+    if (sending && !/^application\/json\b/.test(req.headers['content-type'] ?? '')) {
+      return this.reply(res, 415, error('10014', 'Unsupported Media Type', 'The request failed because the server does not support the media type.'));
+    }
+    if (sending && url.pathname === '/v2/messages') return this.send(res, raw, body);
+    if (sending) return this.whatsapp(res, body);
     const one = /^\/v2\/messages\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && one) {
       const message = this.messages.get(decodeURIComponent(one[1]));
       if (!message) return this.reply(res, 404, error('10005', 'Resource not found', 'The requested resource or URL could not be found.'));
       return this.reply(res, 200, { data: this.outboundPayload(message, message.status) });
     }
-    if (req.method === 'GET' && url.pathname === '/v2/detail_records') return this.detailRecords(res, url.searchParams);
+    if (req.method === 'GET' && url.pathname === '/v2/detail_records') {
+      const records = detailRecords(this.messages.values(), url.searchParams);
+      return this.reply(res, records.status, records.body);
+    }
     return this.reply(res, 404, error('10005', 'Resource not found', 'The requested resource or URL could not be found.'));
   }
 
-  private send(req: IncomingMessage, res: ServerResponse, raw: string, body: any): void {
-    if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) {
-      return this.reply(res, 415, error('10014', 'Unsupported Media Type', 'The request failed because the server does not support the media type.'));
-    }
+  private send(res: ServerResponse, raw: string, body: any): void {
     if (!body || typeof body !== 'object' || typeof raw !== 'string') return this.reply(res, 400, error('10015', 'Bad Request', 'The request failed because it was not well-formed.'));
-    const { to, from, messaging_profile_id: profile, text, webhook_url: webhookUrl, use_profile_webhooks: useProfile } = body;
+    const { to, from, messaging_profile_id: profile, text, media_urls: media, webhook_url: webhookUrl, use_profile_webhooks: useProfile } = body;
     if (typeof to !== 'string') return this.reply(res, 400, error('10004', 'Missing required parameter', 'The "to" parameter is required.', '/to'));
     if (!E164.test(to)) return this.reply(res, 400, error('10016', 'Phone number must be in +E.164 format', `The "to" parameter ${to} must be in +E.164 format.`, '/to'));
     if ((from === undefined) === (profile === undefined)) {
@@ -262,23 +239,21 @@ export class FakeTelnyx extends FakeCarrierServer {
     }
     if (from !== undefined && (typeof from !== 'string' || !E164.test(from))) return this.reply(res, 400, error('10016', 'Phone number must be in +E.164 format', 'The "from" parameter must be in +E.164 format.', '/from'));
     if (profile !== undefined && profile !== this.profileId) return this.reply(res, 400, error('10006', 'Invalid ID', 'The messaging profile is not one of yours.', '/messaging_profile_id'));
-    if (typeof text !== 'string' || text.length === 0) return this.reply(res, 400, error('10004', 'Missing required parameter', 'The "text" parameter is required for SMS.', '/text'));
+    const problem = messageProblem(body);
+    if (problem) return this.refuse(res, problem);
     if (webhookUrl !== undefined && (typeof webhookUrl !== 'string' || !/^https?:\/\/[^\s]+$/.test(webhookUrl) || webhookUrl.length > 2000)) {
       return this.reply(res, 400, error('10003', 'Invalid URL', 'The URL provided was invalid, malformed, or too long.', '/webhook_url'));
     }
     if (useProfile !== undefined && typeof useProfile !== 'boolean') return this.reply(res, 400, error('10015', 'Bad Request', '"use_profile_webhooks" must be a boolean.', '/use_profile_webhooks'));
 
-    const failure = this.failures.shift();
-    if (failure) return this.reply(res, failure.status, error(failure.code, failure.title, `The message to ${to} was not accepted.`), failure.retryAfter ? { 'retry-after': failure.retryAfter } : {});
-    if (to === TELNYX_MAGIC.invalidTo) return this.reply(res, 400, error('40310', "Invalid 'to' address", `The 'to' address ${to} is invalid.`, '/to'));
-    if (this.blocked.has(to)) return this.reply(res, 409, error('40300', 'Blocked due to STOP message', `Messages cannot be sent from ${from ?? this.profileNumber} to ${to} due to an existing block rule.`));
-    if (to === TELNYX_MAGIC.broken) return this.reply(res, 500, error('10007', 'Unexpected error', 'An unexpected error occured.'));
-
+    if (this.refusedAtSend(res, to, from ?? this.profileNumber, true)) return;
     const message: FakeMessage = {
       id: randomUUID(),
+      type: media ? 'MMS' : 'SMS',
       from: from ?? this.profileNumber,
       to,
-      text,
+      text: text ?? '',
+      media: media ?? [],
       messaging_profile_id: profile ?? this.profileId,
       webhook_url: webhookUrl ?? null,
       received_at: new Date().toISOString(),
@@ -295,35 +270,29 @@ export class FakeTelnyx extends FakeCarrierServer {
     return this.reply(res, 200, { data: this.outboundPayload(message, 'queued') });
   }
 
-  /** Message detail records: `filter[record_type]=messaging` required; `cld`, `direction`, `created_at[gte]`; newest first. */
-  private detailRecords(res: ServerResponse, query: URLSearchParams): void {
-    if (query.get('filter[record_type]') !== 'messaging') return this.reply(res, 400, error('10004', 'Missing required parameter', 'filter[record_type] must be specified.'));
-    const cld = query.get('filter[cld]');
-    const direction = query.get('filter[direction]');
-    const since = query.get('filter[created_at][gte]');
-    const records = [...this.messages.values()]
-      .filter((m) => (cld === null || m.to === cld) && (direction === null || direction === 'outbound') && (since === null || m.received_at >= new Date(since).toISOString()))
-      .sort((a, b) => (query.get('sort') === '-created_at' ? b.received_at.localeCompare(a.received_at) : a.received_at.localeCompare(b.received_at)))
-      .map((m) => ({
-        record_type: 'message_detail_record',
-        uuid: m.id,
-        cld: m.to,
-        cli: m.from,
-        direction: 'outbound',
-        message_type: 'SMS',
-        parts: 1,
-        profile_id: m.messaging_profile_id,
-        created_at: m.received_at,
-        updated_at: m.received_at,
-        status: m.status === 'delivered' ? 'delivered' : m.finalized ? 'failed' : undefined,
-        cost: m.cost?.amount,
-        currency: m.cost?.currency,
-        // Telnyx names the webhook only once it has posted the final status to it.
-        ...(m.finalized ? { delivery_status_webhook_url: m.webhook_url, delivery_status: 'success: webhook succeeded' } : {}),
-      }));
-    const size = Number(query.get('page[size]') ?? 20);
-    const number = Number(query.get('page[number]') ?? 1);
-    const page = records.slice((number - 1) * size, number * size);
-    this.reply(res, 200, { data: page, meta: { page_number: number, page_size: size, total_pages: Math.max(1, Math.ceil(records.length / size)), total_results: records.length } });
+  private refuse(res: ServerResponse, problem: TelnyxProblem): void {
+    this.reply(res, problem.status, error(problem.code, problem.title, problem.detail, problem.pointer));
+  }
+
+  /** An injected failure or a magic number's refusal, answered; false when the send goes on. */
+  private refusedAtSend(res: ServerResponse, to: string, from: string, smsBlockRules: boolean): boolean {
+    const failure = this.failures.shift();
+    if (failure) this.reply(res, failure.status, error(failure.code, failure.title, `The message to ${to} was not accepted.`), failure.retryAfter ? { 'retry-after': failure.retryAfter } : {});
+    else if (to === TELNYX_MAGIC.invalidTo) this.reply(res, 400, error('40310', "Invalid 'to' address", `The 'to' address ${to} is invalid.`, '/to'));
+    else if (smsBlockRules && this.blocked.has(to)) this.reply(res, 409, error('40300', 'Blocked due to STOP message', `Messages cannot be sent from ${from} to ${to} due to an existing block rule.`));
+    else if (to === TELNYX_MAGIC.broken) this.reply(res, 500, error('10007', 'Unexpected error', 'An unexpected error occured.'));
+    else return false;
+    return true;
+  }
+
+  /** `POST /v2/messages/whatsapp`: from the WhatsApp-enabled number, one message per request. */
+  private whatsapp(res: ServerResponse, body: any): void {
+    const problem = whatsappProblem(body);
+    if (problem) return this.refuse(res, problem);
+    const { to, from, whatsapp_message: content, webhook_url: webhookUrl } = body;
+    if (this.refusedAtSend(res, to, from, false)) return;
+    const message = whatsappMessageOf(from, to, content, webhookUrl, this.profileId);
+    this.messages.set(message.id, message);
+    this.reply(res, 200, { data: { ...outboundPayload(message, 'queued'), body: content } });
   }
 }

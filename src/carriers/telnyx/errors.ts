@@ -1,3 +1,4 @@
+import { OUTSIDE_WHATSAPP_WINDOW } from '../../domain/channels';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../../retry-after';
 import { CarrierRejected, CarrierUnavailable } from '../types';
 import { telnyxSdk } from './sdk';
@@ -13,6 +14,12 @@ const BAD_NUMBER = 'The recipient number is invalid or cannot receive text messa
 const SPAM = 'The message was blocked as spam';
 const BAD_BODY = 'The message text was refused';
 const BAD_SENDER = 'The sender is not enabled to send this message';
+const UNDELIVERABLE = 'The message was not accepted for delivery (on WhatsApp: the template could not be used)';
+const BAD_MEDIA_URL = 'A media URL was refused as invalid';
+const NOT_ON_WHATSAPP = 'The recipient cannot receive WhatsApp messages on this number';
+const TEMPLATE = 'WhatsApp refused the template or its variables (unknown, not approved in this language, or the variables do not fit)';
+const TEMPLATE_PAUSED = 'The WhatsApp template is paused or disabled for low quality';
+const MEDIA = 'The media file could not be fetched, or its size or type is not accepted';
 
 /** Final refusals: the same request would be refused again. */
 const REJECTIONS: Record<string, { words: string; optOut?: boolean }> = {
@@ -32,13 +39,40 @@ const REJECTIONS: Record<string, { words: string; optOut?: boolean }> = {
   '40009': { words: BAD_BODY },
   // Invalid source number.
   '40013': { words: BAD_SENDER },
+  // Undeliverable: the carrier did not accept it; for WhatsApp, Meta's catch-all, e.g. a template pending,
+  // rejected, paused or disabled.
+  '40008': { words: UNDELIVERABLE },
+  // Invalid URL (a media URL of an MMS or WhatsApp message).
+  '10003': { words: BAD_MEDIA_URL },
+  // Meta's codes, which Telnyx passes through for WhatsApp: re-engagement message (more than 24 hours since
+  // the client's last message), message undeliverable (not a WhatsApp user, old client), template
+  // parameter count mismatch, template does not exist, template paused / disabled, media download / upload.
+  '131047': { words: OUTSIDE_WHATSAPP_WINDOW },
+  '131026': { words: NOT_ON_WHATSAPP },
+  '132000': { words: TEMPLATE },
+  '132001': { words: TEMPLATE },
+  '132015': { words: TEMPLATE_PAUSED },
+  '132016': { words: TEMPLATE_PAUSED },
+  '131052': { words: MEDIA },
+  '131053': { words: MEDIA },
 };
 
+/** Worth another attempt, with our words for a receipt that carries them: Meta's pair rate limit, throughput limit, and WhatsApp not answering. */
+const RETRIED: Record<string, string> = {
+  '131056': 'Too many messages to this recipient in a short time',
+  '130429': 'WhatsApp throughput limit reached',
+  '131000': 'WhatsApp did not answer',
+  '131016': 'WhatsApp did not answer',
+};
+
+const rejectionOf = (code: string | undefined) => (code !== undefined && Object.hasOwn(REJECTIONS, code) ? REJECTIONS[code] : undefined);
+const retriedWords = (code: string | undefined) => (code !== undefined && Object.hasOwn(RETRIED, code) ? RETRIED[code] : undefined);
+
 /** What a Telnyx error code means, in our words (for receipts' codes too). */
-export const telnyxCodeMeaning = (code: string): string | undefined => REJECTIONS[code]?.words;
+export const telnyxCodeMeaning = (code: string): string | undefined => rejectionOf(code)?.words ?? retriedWords(code);
 
 /** Telnyx's code for a recipient who unsubscribed from this sender. */
-export const isTelnyxOptOutCode = (code: string | undefined) => code !== undefined && REJECTIONS[code]?.optOut === true;
+export const isTelnyxOptOutCode = (code: string | undefined) => rejectionOf(code)?.optOut === true;
 
 /**
  * Worth another attempt whatever the HTTP status: unexpected error, request timeout, too many requests,
@@ -73,13 +107,13 @@ export function classifyTelnyxError(error: unknown): CarrierRejected | CarrierUn
   }
   const status = error.status;
   const code = telnyxErrorCode(error.error);
-  if (status === 429 || (code && TRANSIENT.has(code))) {
+  if (status === 429 || (code && (TRANSIENT.has(code) || retriedWords(code)))) {
     return new CarrierUnavailable(`Telnyx is throttling or unavailable (HTTP ${status}${code ? `, error ${code}` : ''})`, retryAfterOf(error.headers));
   }
   if (status === 408 || status >= 500) {
     return new CarrierUnavailable(`Telnyx is unavailable (HTTP ${status}${code ? `, error ${code}` : ''})`, retryAfterOf(error.headers));
   }
-  const known = code ? REJECTIONS[code] : undefined;
+  const known = rejectionOf(code);
   if (known) return new CarrierRejected(code!, known.words, known.optOut ?? false);
   return new CarrierRejected(code ?? `http_${status}`, `Telnyx refused the message (HTTP ${status})`);
 }

@@ -1,11 +1,11 @@
-import type { Inbound, Receipt, ReceiptStatus } from '../types';
+import type { Receipt, ReceiptStatus } from '../types';
 import { isTelnyxOptOutCode } from './errors';
 
 /*
  * Telnyx's messaging webhooks: `{ data: { id, event_type, occurred_at, payload, record_type: "event" }, meta }`.
- * Receipts come as `message.sent` and `message.finalized` (payload: the outbound message, its recipient's
- * status in `to[0].status`, `errors[].code`, `cost { amount, currency }`); texts from clients as
- * `message.received` (payload: `id`, `from.phone_number`, `to[0].phone_number`, `text`).
+ * Receipts come as `message.sent`, `message.finalized` and (WhatsApp) `message.read` (payload: the outbound
+ * message, its recipient's status in `to[0].status`, `errors[].code`, `cost { amount, currency }`), for
+ * SMS, MMS and WhatsApp alike; messages from clients as `message.received` (./inbound.ts).
  */
 
 interface TelnyxEvent {
@@ -15,15 +15,15 @@ interface TelnyxEvent {
 }
 
 /** The event of a webhook body; a body that is no Telnyx event throws (the door answers 400). */
-function eventOf(rawBody: Buffer): TelnyxEvent {
+export function eventOf(rawBody: Buffer): TelnyxEvent {
   const data = (JSON.parse(rawBody.toString('utf8')) as { data?: unknown } | null)?.data as TelnyxEvent | undefined;
   if (!data || typeof data !== 'object' || !data.payload || typeof data.payload !== 'object') throw new Error('not a Telnyx event');
   return data;
 }
 
-const string = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
+export const string = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
 
-function dateOf(value: unknown): Date | undefined {
+export function dateOf(value: unknown): Date | undefined {
   const text = string(value);
   const date = text ? new Date(text) : undefined;
   return date && !Number.isNaN(date.getTime()) ? date : undefined;
@@ -35,7 +35,8 @@ const STATUSES: Record<string, ReceiptStatus> = {
   // Final without a handset's confirmation: the message left, nothing more is known.
   delivery_unconfirmed: 'sent',
   delivered: 'delivered',
-  read: 'delivered',
+  // WhatsApp's read receipt.
+  read: 'read',
   delivery_failed: 'undelivered',
   expired: 'undelivered',
   // Telnyx could not hand it to the network at all.
@@ -46,7 +47,7 @@ const CODE = /^\d{1,8}$/;
 const AMOUNT = /^-?\d{1,12}(\.\d{1,12})?$/;
 const CURRENCY = /^[A-Z]{3}$/;
 /** A reference is an id, not prose. */
-const REF = /^[A-Za-z0-9._:-]{1,200}$/;
+export const REF = /^[A-Za-z0-9._:-]{1,200}$/;
 
 function errorCodeOf(errors: unknown): string | undefined {
   const code = Array.isArray(errors) ? (errors[0] as { code?: unknown } | undefined)?.code : undefined;
@@ -60,10 +61,12 @@ export function priceOf(cost: unknown): { amount: string; unit: string } | undef
   return typeof value === 'string' && AMOUNT.test(value) && typeof currency === 'string' && CURRENCY.test(currency) ? { amount: value, unit: currency } : undefined;
 }
 
-/** A receipt from `message.sent` / `message.finalized`; null for any other event or a status we do not track; throws for a body that is no event. */
+const RECEIPT_EVENTS = new Set(['message.sent', 'message.finalized', 'message.read']);
+
+/** A receipt from `message.sent` / `message.finalized` / `message.read`; null for any other event or a status we do not track; throws for a body that is no event. */
 export function receiptOf(rawBody: Buffer, messageId: string | undefined): Receipt | null {
   const event = eventOf(rawBody);
-  if (event.event_type !== 'message.sent' && event.event_type !== 'message.finalized') return null;
+  if (typeof event.event_type !== 'string' || !RECEIPT_EVENTS.has(event.event_type)) return null;
   const payload = event.payload!;
   const providerRef = string(payload.id);
   const recipient = Array.isArray(payload.to) ? (payload.to[0] as { status?: unknown } | undefined) : undefined;
@@ -93,17 +96,3 @@ export function telnyxCallbackNumber(rawBody: Buffer, kind: 'receipt' | 'inbound
 }
 
 const phoneOf = (party: unknown) => string((party as { phone_number?: unknown } | undefined)?.phone_number);
-
-/** A text from a client, from `message.received`; null for any other event or one missing its parts; throws for a body that is no event. */
-export function inboundOf(rawBody: Buffer, now = new Date()): Inbound | null {
-  const event = eventOf(rawBody);
-  if (event.event_type !== 'message.received') return null;
-  const payload = event.payload!;
-  const providerRef = string(payload.id);
-  const from = string((payload.from as { phone_number?: unknown } | undefined)?.phone_number);
-  // SMS and MMS name the recipients in an array; WhatsApp in one string.
-  const to = Array.isArray(payload.to) ? string((payload.to[0] as { phone_number?: unknown } | undefined)?.phone_number) : string(payload.to);
-  const text = typeof payload.text === 'string' ? payload.text : undefined;
-  if (!providerRef || !REF.test(providerRef) || !from || !to || text === undefined) return null;
-  return { providerRef, from, to, text, receivedAt: dateOf(payload.received_at) ?? dateOf(event.occurred_at) ?? now, channel: 'sms', media: [] };
-}

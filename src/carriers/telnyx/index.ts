@@ -1,9 +1,12 @@
-import type { Carrier, CarrierAccepted, CarrierCallback, CarrierSend } from '../types';
-import { CarrierUnavailable } from '../types';
+import type { Carrier, CarrierAccepted, CarrierCallback, CarrierSend, Channel } from '../types';
+import { CarrierRejected, CarrierUnavailable } from '../types';
 import { classifyTelnyxError, telnyxCodeMeaning } from './errors';
-import { telnyxSdk } from './sdk';
-import { inboundOf, priceOf, receiptOf, telnyxCallbackNumber } from './events';
+import { priceOf, receiptOf, telnyxCallbackNumber } from './events';
+import { inboundOf } from './inbound';
+import { telnyxMediaFetcher } from './media';
+import { telnyxMediaUrls, telnyxWhatsappParams } from './outbound';
 import { telnyxPublicKey } from './public-key';
+import { telnyxSdk } from './sdk';
 
 export interface TelnyxSettings {
   TELNYX_API_KEY?: string;
@@ -27,9 +30,10 @@ const REF = /^[A-Za-z0-9._:-]{1,200}$/;
 
 /**
  * Telnyx through its official SDK: `POST /v2/messages` with the bearer key, `from` (TELNYX_FROM) or
- * `messaging_profile_id`, the text, and this message's receipt URL as `webhook_url` with
- * `use_profile_webhooks: false`, so its receipts come to that URL only. Webhooks are verified with the
- * SDK's Ed25519 check (signature over `<telnyx-timestamp>|<raw body>`, 5 minutes' tolerance).
+ * `messaging_profile_id`, the text (and an MMS's `media_urls`), and this message's receipt URL as
+ * `webhook_url` with `use_profile_webhooks: false`, so its receipts come to that URL only; WhatsApp through
+ * `POST /v2/messages/whatsapp` (./outbound.ts). Webhooks are verified with the SDK's Ed25519 check
+ * (signature over `<telnyx-timestamp>|<raw body>`, 5 minutes' tolerance).
  */
 export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
   const { TELNYX_API_KEY: apiKey, TELNYX_FROM: from, TELNYX_MESSAGING_PROFILE_ID: profile } = settings;
@@ -48,11 +52,23 @@ export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
   });
   const sender = from ? { from } : { messaging_profile_id: profile! };
 
-  async function send(to: string, text: string, webhookUrl?: string): Promise<CarrierAccepted> {
+  type Outgoing = Pick<CarrierSend, 'to' | 'text' | 'media' | 'template'> & { channel: Channel };
+
+  /** One request to Telnyx: SMS or MMS through `messages.send`, WhatsApp through `messages.whatsapp`. */
+  function request(message: Outgoing, webhookUrl?: string): Promise<{ data?: { id?: unknown; parts?: unknown; cost?: unknown } }> {
+    if (message.channel === 'whatsapp') return client.messages.whatsapp(telnyxWhatsappParams(message, from, webhookUrl));
+    const media = message.media.length > 0 ? { media_urls: telnyxMediaUrls(message.media) } : {};
+    const text = message.media.length === 0 || message.text ? { text: message.text } : {};
+    return client.messages.send({ to: message.to, ...text, ...media, ...sender, ...(webhookUrl ? { webhook_url: webhookUrl } : {}), use_profile_webhooks: false });
+  }
+
+  async function send(message: Outgoing, webhookUrl?: string): Promise<CarrierAccepted> {
     let data: { id?: unknown; parts?: unknown; cost?: unknown } | undefined;
     try {
-      ({ data } = await client.messages.send({ to, text, ...sender, ...(webhookUrl ? { webhook_url: webhookUrl } : {}), use_profile_webhooks: false }));
+      ({ data } = await request(message, webhookUrl));
     } catch (error) {
+      // Our own refusal of the request (a media URL, a WhatsApp sender) as it is; Telnyx's answers classified.
+      if (error instanceof CarrierRejected) throw error;
       throw classifyTelnyxError(error);
     }
     const providerRef = typeof data?.id === 'string' && REF.test(data.id) ? data.id : undefined;
@@ -107,7 +123,7 @@ export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
   return {
     name: 'telnyx',
     sender: from ?? profile!,
-    send: (message) => send(message.to, message.text, message.statusCallbackUrl),
+    send: (message) => send(message, message.statusCallbackUrl),
     findSent,
     async verify(callback: CarrierCallback) {
       const headers = Object.fromEntries(Object.entries(callback.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
@@ -122,8 +138,9 @@ export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
     describeCode: telnyxCodeMeaning,
     parseInbound: (callback) => inboundOf(callback.rawBody),
     numberOf: (callback, kind) => telnyxCallbackNumber(callback.rawBody, kind),
-    async reply(to, text) {
-      await send(to, text);
+    async reply(to, text, channel = 'sms') {
+      await send({ to, text, channel, media: [] });
     },
+    fetchMedia: telnyxMediaFetcher(settings.TELNYX_API_URL),
   };
 }
