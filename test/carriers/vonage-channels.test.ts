@@ -88,16 +88,9 @@ describe('WhatsApp and MMS requests, as the Messages API documents them', () => 
   test('a WhatsApp template: message_type template, its name, its values in order, the locale under a deterministic policy; no text', async () => {
     const message = outgoing({ channel: 'whatsapp', text: 'Hi Ana, your visit is on Tuesday', template: { ref: { name: 'visit_reminder', language: 'pt_BR' }, variables: [{ name: '1', value: 'Ana' }, { name: '2', value: 'Tuesday' }] } });
     await carrier.send(message);
-    expect(lastBody()).toEqual({
-      channel: 'whatsapp',
-      message_type: 'template',
-      to: digits(TO),
-      from: digits(FROM),
-      template: { name: 'visit_reminder', parameters: ['Ana', 'Tuesday'] },
-      whatsapp: { policy: 'deterministic', locale: 'pt_BR' },
-      client_ref: message.id,
-      webhook_url: message.statusCallbackUrl,
-    });
+    const template = { name: 'visit_reminder', parameters: ['Ana', 'Tuesday'] };
+    const request = { channel: 'whatsapp', message_type: 'template', to: digits(TO), from: digits(FROM), template, whatsapp: { policy: 'deterministic', locale: 'pt_BR' } };
+    expect(lastBody()).toEqual({ ...request, client_ref: message.id, webhook_url: message.statusCallbackUrl });
   });
 
   test('a template registered for Twilio (a ContentSid), or two files on WhatsApp, are refused before any request', async () => {
@@ -117,11 +110,8 @@ describe('WhatsApp and MMS requests, as the Messages API documents them', () => 
 
   test("MMS with several files: Vonage's content message, one attachment each, the text on the first", async () => {
     await carrier.send(outgoing({ text: 'Two pictures', media: ['https://cdn.example.com/1.jpg', 'https://cdn.example.com/2.mp4', 'https://cdn.example.com/3.pdf'] }));
-    expect(lastBody()).toMatchObject({
-      channel: 'mms',
-      message_type: 'content',
-      content: [{ type: 'image', url: 'https://cdn.example.com/1.jpg', caption: 'Two pictures' }, { type: 'video', url: 'https://cdn.example.com/2.mp4' }, { type: 'file', url: 'https://cdn.example.com/3.pdf' }],
-    });
+    const content = [{ type: 'image', url: 'https://cdn.example.com/1.jpg', caption: 'Two pictures' }, { type: 'video', url: 'https://cdn.example.com/2.mp4' }, { type: 'file', url: 'https://cdn.example.com/3.pdf' }];
+    expect(lastBody()).toMatchObject({ channel: 'mms', message_type: 'content', content });
     expect(lastBody().content[1].caption).toBeUndefined();
   });
 
@@ -147,11 +137,8 @@ describe('WhatsApp and MMS requests, as the Messages API documents them', () => 
     ['an empty content list', { channel: 'mms', message_type: 'content', content: [] }, 'content'],
   ])('the fake refuses %s as Vonage does (422, invalid_parameters)', async (_name, fields, parameter) => {
     const token = jwt.sign({ application_id: fake.applicationId, jti: randomUUID() }, fake.privateKey, { algorithm: 'RS256' });
-    const response = await fetch(`${fake.url}/v1/messages`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ to: digits(TO), from: digits(FROM), ...fields }),
-    });
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const response = await fetch(`${fake.url}/v1/messages`, { method: 'POST', headers, body: JSON.stringify({ to: digits(TO), from: digits(FROM), ...fields }) });
     expect(response.status).toBe(422);
     expect(await response.json()).toMatchObject({ type: 'https://developer.vonage.com/api-errors/messages#1020', invalid_parameters: [{ name: parameter }] });
   });
@@ -276,16 +263,7 @@ describe("fetching a client's file (Secure inbound media: the application's JWT)
 });
 
 describe("WhatsApp and MMS errors, in our words (never Vonage's text, which quotes the number)", () => {
-  const final: [string, RegExp][] = [
-    ['1340', /24-hour window/],
-    ['131047', /24-hour window/],
-    ['1022', /template/],
-    ['132000', /template/],
-    ['132015', /paused/],
-    ['131026', /cannot receive WhatsApp/],
-    ['1300', /cannot receive WhatsApp/],
-    ['1380', /media file/],
-  ];
+  const final: [string, RegExp][] = [['1340', /24-hour window/], ['131047', /24-hour window/], ['1022', /template/], ['132000', /template/], ['132015', /paused/], ['131026', /cannot receive WhatsApp/], ['1300', /cannot receive WhatsApp/], ['1380', /media file/]];
   test.each(final)('%s is final', async (code, words) => {
     fake.failNext({ status: 422, code, title: 'Refused' });
     const error = await rejectionOf(carrier.send(outgoing({ channel: 'whatsapp' })));
