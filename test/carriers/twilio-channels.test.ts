@@ -135,6 +135,20 @@ test("receipts: WhatsApp's read is 'read'; From's whatsapp: prefix is dropped fr
   expect(carrier.describeCode!('63016')).toBe(OUTSIDE_WHATSAPP_WINDOW);
 });
 
+test("the fake keeps WhatsApp's window as Twilio does: postReceipts posts the 63016 failure until the client writes, then sent, delivered, read", async () => {
+  const client = '+14155550185';
+  const statuses = async (message: CarrierSend) => {
+    const { providerRef } = await carrier.send(message);
+    const before = catcher.received.length;
+    await fake.api.postReceipts(providerRef);
+    return catcher.received.slice(before).map((captured) => carrier.parseReceipt(callbackOf(captured))).map((receipt) => [receipt?.status, receipt?.errorCode].filter(Boolean).join(' '));
+  };
+  expect(await statuses(outgoing({ to: client, channel: 'whatsapp' }))).toEqual(['failed 63016']);
+  await fake.api.postInbound(`${catcher.base}/providers/twilio/inbound`, { from: client, to: fake.from, body: 'Hello', channel: 'whatsapp' });
+  expect(await statuses(outgoing({ to: client, channel: 'whatsapp' }))).toEqual(['sent', 'delivered', 'read']);
+  expect(await statuses(outgoing({ to: client }))).toEqual(['sent', 'delivered']);
+});
+
 test('inbound WhatsApp and MMS: the channel, plain E.164 numbers, the media (URL, content type); a picture alone parses with an empty text', async () => {
   const inboundUrl = `${catcher.base}/providers/twilio/inbound`;
   await fake.api.postInbound(inboundUrl, { from: '+14155550183', to: fake.from, body: 'Hi there', channel: 'whatsapp' });

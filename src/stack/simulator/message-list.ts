@@ -1,4 +1,4 @@
-import type { TwilioApiMessage } from './twilio-api';
+import type { TwilioApiMessage } from './api-types';
 
 /** Twilio's list of messages: filtered by To, From (as given: `whatsapp:`-prefixed for WhatsApp) and DateSent (to the day), newest first, paged by PageSize. */
 export function listMessages(messages: readonly TwilioApiMessage[], params: Record<string, string>, path: string) {
