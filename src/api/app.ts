@@ -32,6 +32,7 @@ import { operatorMessagesRouter } from './admin/messages-routes';
 import { operatorAuthentication, type OperatorCredentials } from './http/operator-auth';
 import { rotationRouter, type RotationRoutesDeps } from './rotation/routes';
 import { routingRouter, type RoutingRoutesDeps } from './routing/routes';
+import { templatesRouter, type TemplateRoutesDeps } from './templates/routes';
 import { integrationsRouter, type IntegrationRoutesDeps } from './integrations/routes';
 import { crmInboundRouter, type InboundRoutesDeps } from './integrations/inbound-routes';
 import { InboundKeyCache } from '../use-cases/integrations/inbound-keys';
@@ -60,6 +61,7 @@ export type AppDeps = HealthDeps &
   Omit<NumberRoutesDeps, 'carrier'> &
   Pick<RotationRoutesDeps, 'rotationMinPeriodMs' | 'rotationApplyWaitMs'> &
   Pick<RoutingRoutesDeps, 'routingMinFirstResponseMs'> &
+  TemplateRoutesDeps &
   HttpOptions & {
     auth: AuthConfig;
     assignTimeoutMs?: number;
@@ -110,6 +112,7 @@ export function createApp(deps: AppDeps): Express {
   business.use(eventsRouter(deps));
   business.use(rotationRouter({ ...deps, log }));
   business.use(routingRouter({ ...deps, log }));
+  business.use(templatesRouter(deps));
   business.use(integrationsRouter({ ...deps, inboundKeys }));
   app.use('/ext/v2/:business', business);
 

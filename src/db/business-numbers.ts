@@ -17,6 +17,8 @@ export interface NumberRegistration {
   messagingServiceSid: string | null;
   /** Sealed; undefined leaves what is stored, null removes it. */
   credentials?: string | null;
+  /** What it carries; undefined leaves what is stored (a new number: SMS and MMS). */
+  channels?: string[];
 }
 
 export type RegisterOutcome = { registered: BusinessNumber; created: boolean } | { heldBy: string };
@@ -26,7 +28,7 @@ export type RegisterOutcome = { registered: BusinessNumber; created: boolean } |
  * holds it (nothing changed).
  */
 export async function registerNumber(prisma: Prisma, registration: NumberRegistration): Promise<RegisterOutcome> {
-  const { business, number, carrier, messagingServiceSid, credentials } = registration;
+  const { business, number, carrier, messagingServiceSid, credentials, channels } = registration;
   return prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`number/${number}`}, 0))`;
     const active = await tx.businessNumber.findFirst({ where: { number, activeSlot: true } });
@@ -34,11 +36,11 @@ export async function registerNumber(prisma: Prisma, registration: NumberRegistr
     if (active) {
       const registered = await tx.businessNumber.update({
         where: { id: active.id },
-        data: { carrier, messagingServiceSid, ...(credentials !== undefined && { credentials }) },
+        data: { carrier, messagingServiceSid, ...(credentials !== undefined && { credentials }), ...(channels !== undefined && { channels }) },
       });
       return { registered, created: false };
     }
-    const registered = await tx.businessNumber.create({ data: { business, number, carrier, messagingServiceSid, credentials: credentials ?? null } });
+    const registered = await tx.businessNumber.create({ data: { business, number, carrier, messagingServiceSid, credentials: credentials ?? null, ...(channels !== undefined && { channels }) } });
     return { registered, created: true };
   });
 }

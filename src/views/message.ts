@@ -45,4 +45,29 @@ export const messageView = (m: Message & { client: { id: string } | null }) => (
   received_at: isoOrNull(m.receivedAt),
   batch_id: m.batchId,
   conversation: m.conversationId,
+  channel: m.channel,
+  media: mediaView(m),
+  template: templateView(m.template),
+  read_at: isoOrNull(m.readAt),
 });
+
+/**
+ * Outbound: the URLs as the caller gave them. Inbound: where the API streams each file (the carrier's
+ * own URL needs the carrier's credentials, which the caller never holds), its type and size.
+ */
+function mediaView(m: Pick<Message, 'id' | 'business' | 'direction' | 'media'>) {
+  if (!Array.isArray(m.media)) return [];
+  if (m.direction === 'outbound') return (m.media as { url: string }[]).map(({ url }) => ({ url }));
+  return (m.media as { content_type: string | null; size: number | null }[]).map((file, n) => ({
+    url: `/ext/v2/${encodeURIComponent(m.business)}/messages/${m.id}/media/${n}`,
+    content_type: file.content_type,
+    size: file.size,
+  }));
+}
+
+/** The template the message names, with the caller's values; not the carrier's reference. */
+function templateView(template: Message['template']) {
+  if (template === null || typeof template !== 'object' || Array.isArray(template)) return null;
+  const { _id, variables } = template as { _id: string; variables: { name: string; value: string }[] };
+  return { _id, variables: Object.fromEntries(variables.map((v) => [v.name, v.value])) };
+}

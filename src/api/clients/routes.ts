@@ -6,6 +6,7 @@ import { clientView } from '../../views/client';
 import { listClientsRequest } from '../../use-cases/clients/list';
 import { updateClientRequest } from '../../use-cases/clients/update';
 import { eraseClient, type EraseClientDeps } from '../../use-cases/clients/erase';
+import { listConsentsRequest, putConsentRequest, withdrawConsentRequest } from '../../use-cases/clients/consents';
 
 export type ClientRoutesDeps = EraseClientDeps;
 
@@ -29,6 +30,17 @@ export function clientsRouter(deps: ClientRoutesDeps): Router {
 
   router.patch('/clients/:clientId', async (req, res) => {
     res.json(clientView(await updateClientRequest(prisma, scopeOf(req), req.params.clientId, req.body)));
+  });
+
+  router.put('/clients/:clientId/consents/:channel', async (req, res) => {
+    res.json(await putConsentRequest(deps.prisma, scopeOf(req), req.params.clientId, req.params.channel, req.body));
+  });
+  router.get('/clients/:clientId/consents', async (req, res) => {
+    res.json(await listConsentsRequest(deps.prisma, scopeOf(req), req.params.clientId));
+  });
+  router.delete('/clients/:clientId/consents/:channel', async (req, res) => {
+    await withdrawConsentRequest(deps.prisma, scopeOf(req), req.params.clientId, req.params.channel);
+    res.status(204).end();
   });
 
   router.delete('/clients/:clientId', async (req, res) => {

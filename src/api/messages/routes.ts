@@ -4,9 +4,11 @@ import { sendMessageRequest, type AcceptDeps } from '../../use-cases/messages/ac
 import { cancelMessage, type CancelDeps } from '../../use-cases/messages/cancel';
 import { listClientMessages, listMessages } from '../../use-cases/messages/list';
 import { findOwnedMessage } from '../../use-cases/messages/owned-message';
+import { inboundMedia, type MediaDeps } from '../../use-cases/messages/media';
+import { pipeline } from 'node:stream/promises';
 import { acceptedView, messageView } from '../../views/message';
 
-export type MessageRoutesDeps = AcceptDeps & CancelDeps;
+export type MessageRoutesDeps = AcceptDeps & CancelDeps & MediaDeps;
 
 export function messagesRouter(deps: MessageRoutesDeps): Router {
   const { prisma } = deps;
@@ -30,6 +32,14 @@ export function messagesRouter(deps: MessageRoutesDeps): Router {
 
   router.get('/messages/:messageId', async (req, res) => {
     res.json(messageView(await findOwnedMessage(prisma, scopeOf(req), req.params.messageId)));
+  });
+
+  // A file of an inbound message (MMS, WhatsApp), streamed from the carrier: the caller never needs the carrier's credentials.
+  router.get('/messages/:messageId/media/:index', async (req, res) => {
+    const file = await inboundMedia(deps, scopeOf(req), req.params.messageId, req.params.index);
+    res.status(200).set({ 'Content-Type': file.contentType ?? 'application/octet-stream', 'Cache-Control': 'private, no-store', 'Content-Disposition': 'attachment' });
+    if (file.size !== null) res.set('Content-Length', String(file.size));
+    await pipeline(file.body, res).catch(() => res.destroy());
   });
 
   router.post('/messages/:messageId/cancel', async (req, res) => {

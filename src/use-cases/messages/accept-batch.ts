@@ -14,6 +14,9 @@ import { idempotencyKeyReused, inMessagePlace, newMessageOf, RETRY_AFTER_SECONDS
 import { readIdempotencyKey } from './idempotency';
 import { answerFirstResponse } from '../routing/answer';
 import { sendersOf } from './sender';
+import { checkChannelRules, senderChannels } from './channel-rules';
+import { findTemplate } from '../../db/templates';
+import { numberChannelOf, type Channel } from '../../domain/channels';
 
 /** What a batch's accept needs: a single message's (the same backpressure, carrier and opt-outs). */
 export type AcceptBatchDeps = AcceptDeps;
@@ -33,6 +36,7 @@ export interface BatchAnswer {
 export type StartBatchWorkflow = (batch: ScheduledBatch) => Promise<void>;
 
 const OPTED_OUT = new Conflict(OPTED_OUT_TEXT);
+const OPTED_OUT_OF_WHATSAPP = new Conflict('Recipient has opted out of WhatsApp messages');
 
 function refused(index: number, error: UseCaseError): RecipientResult {
   const { status, type, detail, hint } = refusalOf(error);
@@ -58,7 +62,13 @@ export async function sendMessageBatchRequest(
 ): Promise<BatchAnswer> {
   const idempotencyKey = readIdempotencyKey(idempotencyKeyHeader);
   return inMessagePlace(deps, scope, async () => {
-    const request = await parseBatchRequest(body, (ids) => findClients(deps.prisma, scope, ids), undefined, (ids) => findAgents(deps.prisma, scope, ids));
+    const request = await parseBatchRequest(
+      body,
+      (ids) => findClients(deps.prisma, scope, ids),
+      undefined,
+      (ids) => findAgents(deps.prisma, scope, ids),
+      (id) => findTemplate(deps.prisma, scope, id),
+    );
     refuseWhileKnownDown(deps.temporal);
     return storeAndStart(deps, scope, request, (body ?? {}) as Record<string, unknown>, idempotencyKey, requestId, start);
   });
@@ -75,8 +85,12 @@ async function storeAndStart(
 ): Promise<BatchAnswer> {
   const hash = idempotencyKey ? batchHash(request, body) : null;
   const phones = request.recipients.flatMap((r) => ('request' in r ? [r.request.phone] : []));
-  const senderOf = await sendersOf(deps, scope.business, phones);
-  const optedOut = await optedOutPhones(deps, scope.business, phones, senderOf);
+  // Every recipient shares the campaign's channel and media.
+  const sample = request.recipients.find((r): r is Extract<typeof r, { request: unknown }> => 'request' in r)?.request;
+  const channel = sample?.channel ?? 'sms';
+  const senderOf = await sendersOf(deps, scope.business, phones, numberChannelOf(channel, sample?.media.length ?? 0));
+  const optedOut = await optedOutPhones(deps, scope.business, phones, senderOf, channel);
+  const carried = senderChannels(deps);
 
   const results: RecipientResult[] = [];
   const messages = [];
@@ -88,7 +102,14 @@ async function storeAndStart(
     }
     const r = recipient.request;
     if (optedOut.has(r.phone)) {
-      results.push(refused(index, OPTED_OUT));
+      results.push(refused(index, channel === 'whatsapp' ? OPTED_OUT_OF_WHATSAPP : OPTED_OUT));
+      continue;
+    }
+    try {
+      await checkChannelRules(deps, scope, r, senderOf(r.phone), carried);
+    } catch (error) {
+      if (!(error instanceof Conflict)) throw error;
+      results.push(refused(index, error));
       continue;
     }
     const message = newMessageOf(r, { sender: senderOf(r.phone), idempotencyKey: null, requestHash: null });
@@ -135,7 +156,7 @@ async function storeAndStart(
 }
 
 /** The phones a message from the business (each from its own sender) may not reach: one query per sender. */
-async function optedOutPhones(deps: AcceptBatchDeps, business: string, phones: string[], senderOf: (phone: string) => string | null): Promise<Set<string>> {
+async function optedOutPhones(deps: AcceptBatchDeps, business: string, phones: string[], senderOf: (phone: string) => string | null, channel: Channel): Promise<Set<string>> {
   if (!deps.carrier) return new Set();
   const bySender = new Map<string, string[]>();
   for (const phone of phones) {
@@ -145,7 +166,7 @@ async function optedOutPhones(deps: AcceptBatchDeps, business: string, phones: s
     bySender.set(sender, some);
   }
   const optedOut = new Set<string>();
-  for (const [sender, some] of bySender) for (const phone of await optedOutAmong(deps.prisma, business, sender, some)) optedOut.add(phone);
+  for (const [sender, some] of bySender) for (const phone of await optedOutAmong(deps.prisma, business, sender, some, channel)) optedOut.add(phone);
   return optedOut;
 }
 

@@ -2,6 +2,7 @@ import { MAX_BATCH_RECIPIENTS } from '../../domain';
 import { Invalid, UseCaseError } from '../errors';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
 import { parseMessageRequest, type KnownAgent, type KnownClient, type MessageRequest } from './request';
+import type { RequestedTemplate } from './channel-request';
 
 /** What `{{client_name}}` in a text stands for. */
 const CLIENT_NAME = /\{\{\s*client_name\s*\}\}/g;
@@ -28,6 +29,7 @@ export async function parseBatchRequest(
   findClients: (ids: string[]) => Promise<KnownClient[]>,
   now = new Date(),
   findAgents: (ids: string[]) => Promise<KnownAgent[]> = async () => [],
+  findTemplate: (id: string) => Promise<RequestedTemplate['row'] | null> = async () => null,
 ): Promise<BatchRequest> {
   const fields = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   if (fields.message_type !== 'text') throw new Invalid('Invalid message_type: must be "text"');
@@ -41,6 +43,12 @@ export async function parseBatchRequest(
   const agentIds = [...new Set(recipients.map((r) => (r as Record<string, unknown>).agent).filter((id): id is string => typeof id === 'string' && RESOURCE_ID_PATTERN.test(id)))];
   const agents = new Map((await findAgents(agentIds)).map((agent) => [agent.id, agent]));
   const findAgent = async (id: string) => agents.get(id) ?? null;
+  // The campaign's one template, read once.
+  const templates = new Map<string, Promise<RequestedTemplate['row'] | null>>();
+  const findOnce = (id: string) => {
+    if (!templates.has(id)) templates.set(id, findTemplate(id));
+    return templates.get(id)!;
+  };
 
   const outcomes: RecipientOutcome[] = [];
   for (const recipient of recipients as Record<string, unknown>[]) {
@@ -54,9 +62,12 @@ export async function parseBatchRequest(
       delay: fields.delay,
       send_window: fields.send_window,
       agent: recipient.agent,
+      channel: fields.channel,
+      media: fields.media,
+      template: fields.template,
     };
     try {
-      outcomes.push({ request: await withName(await parseMessageRequest(single, findClient, now, findAgent), single) });
+      outcomes.push({ request: await withName(await parseMessageRequest(single, findClient, now, findAgent, findOnce), single) });
     } catch (error) {
       if (!(error instanceof UseCaseError)) throw error;
       outcomes.push({ error });
@@ -88,6 +99,6 @@ async function withName(request: MessageRequest, single: Record<string, unknown>
   if (!request.name) throw new Invalid('Missing client_name: text_message uses {{client_name}}');
   const text = request.text.replace(CLIENT_NAME, () => request.name!);
   // The substituted text meets the single send's rules too (its length above all); the fingerprint keeps the text as asked.
-  await parseMessageRequest({ ...single, text_message: text }, async () => request.client, undefined, async () => request.agent);
+  await parseMessageRequest({ ...single, text_message: text }, async () => request.client, undefined, async () => request.agent, async () => request.template?.row ?? null);
   return { ...request, text };
 }

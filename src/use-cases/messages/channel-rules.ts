@@ -31,9 +31,27 @@ async function channelsOf(deps: ChannelDeps, sender: string): Promise<readonly s
   return registration?.channels ?? deps.sharedSenderChannels ?? ['sms', 'mms'];
 }
 
-export async function checkChannelRules(deps: ChannelDeps, scope: Scope, request: MessageRequest, sender: string | null, now = new Date()): Promise<void> {
+/** What each sender carries, asked once per sender (a campaign's recipients share a few senders). */
+export type SenderChannels = (sender: string) => Promise<readonly string[]>;
+
+export function senderChannels(deps: ChannelDeps): SenderChannels {
+  const known = new Map<string, Promise<readonly string[]>>();
+  return (sender) => {
+    if (!known.has(sender)) known.set(sender, channelsOf(deps, sender));
+    return known.get(sender)!;
+  };
+}
+
+export async function checkChannelRules(
+  deps: ChannelDeps,
+  scope: Scope,
+  request: MessageRequest,
+  sender: string | null,
+  carried: SenderChannels = senderChannels(deps),
+  now = new Date(),
+): Promise<void> {
   const need = numberChannelOf(request.channel, request.media.length);
-  if (sender !== null && !(await channelsOf(deps, sender)).includes(need)) throw new Conflict(`Sender ${sender} does not carry ${LABELS[need]}`);
+  if (sender !== null && !(await carried(sender)).includes(need)) throw new Conflict(`Sender ${sender} does not carry ${LABELS[need]}`);
   if (request.channel !== 'whatsapp') return;
   const { template } = request;
   if (template) {

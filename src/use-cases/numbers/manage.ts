@@ -7,6 +7,7 @@ import { Conflict, Invalid, NotFound } from '../errors';
 import { BUSINESS_PATTERN, INVALID_BUSINESS, parseBody } from '../input/validation';
 import { sealCredentials } from './credentials';
 import { telnyxPublicKeyProblem } from '../../carriers/telnyx/public-key';
+import { NUMBER_CHANNELS } from '../../domain/channels';
 
 export interface NumberDeps {
   prisma: Prisma;
@@ -41,6 +42,10 @@ const registration = z.strictObject({
   carrier: z.enum(['twilio', 'telnyx', 'vonage', 'simulator']),
   messaging_service_sid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -').nullish(),
   credentials: z.record(z.string(), z.unknown()).nullish(),
+  channels: z
+    .array(z.enum(NUMBER_CHANNELS, { error: 'each must be sms, mms or whatsapp' }))
+    .min(1, 'must name at least one of sms, mms, whatsapp')
+    .optional(),
 });
 
 /** A registration as the operator API shows it: never its credentials, only whether the business has its own account. */
@@ -50,6 +55,7 @@ export const numberView = (row: BusinessNumber) => ({
   carrier: row.carrier,
   messaging_service_sid: row.messagingServiceSid,
   own_account: row.credentials !== null,
+  channels: row.channels,
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
 });
@@ -78,7 +84,7 @@ export async function putNumber(deps: NumberDeps, business: string, number: stri
     }
     credentials = sealCredentials(deps.secrets, business, number, checked.data);
   } else if (request.credentials === null) credentials = null;
-  const outcome = await registerNumber(deps.prisma, { business, number, carrier: request.carrier, messagingServiceSid: request.messaging_service_sid ?? null, credentials });
+  const outcome = await registerNumber(deps.prisma, { business, number, carrier: request.carrier, messagingServiceSid: request.messaging_service_sid ?? null, credentials, channels: request.channels && [...new Set(request.channels)] });
   if ('heldBy' in outcome) throw new Conflict(`${number} belongs to another business: retire it there first`);
   return { number: outcome.registered, created: outcome.created };
 }

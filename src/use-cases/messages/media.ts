@@ -1,0 +1,34 @@
+import type { NumberCarriers } from '../../carriers/numbers';
+import { CarrierRejected, type FetchedMedia } from '../../carriers/types';
+import type { Prisma } from '../../db/prisma';
+import type { Scope } from '../../db/scope';
+import { NotFound, Unavailable } from '../errors';
+import { findOwnedMessage } from './owned-message';
+
+export interface MediaDeps {
+  prisma: Prisma;
+  /** The carrier of each number's account: a file is fetched with the account of the number it was sent to. */
+  carriers?: NumberCarriers;
+}
+
+const MEDIA_NOT_FOUND = 'Media not found';
+
+/**
+ * `GET /messages/{_id}/media/{n}`: the n-th file of the caller's inbound message, fetched from the
+ * carrier with the credentials of the account its number belongs to, to be streamed through.
+ */
+export async function inboundMedia(deps: MediaDeps, scope: Scope, messageId: string, index: string): Promise<FetchedMedia> {
+  const message = await findOwnedMessage(deps.prisma, scope, messageId);
+  const files = message.direction === 'inbound' && Array.isArray(message.media) ? (message.media as { url: string }[]) : [];
+  const n = /^\d{1,2}$/.test(index) ? Number(index) : -1;
+  const file = files[n];
+  if (!file || !deps.carriers) throw new NotFound(MEDIA_NOT_FOUND);
+  const carrier = await deps.carriers.forNumber(message.sender ?? undefined);
+  if (!carrier.fetchMedia) throw new NotFound(MEDIA_NOT_FOUND);
+  try {
+    return await carrier.fetchMedia(file.url);
+  } catch (error) {
+    if (error instanceof CarrierRejected) throw new NotFound('Media no longer available at the carrier');
+    throw new Unavailable('The carrier could not be reached: try again', 5);
+  }
+}
