@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Carrier, CarrierAccepted, CarrierCallback, CarrierName, CarrierSend, Inbound, Receipt } from '../../src/carriers/types';
+import { Readable } from 'node:stream';
+import { CarrierRejected, type Carrier, type CarrierAccepted, type CarrierCallback, type CarrierName, type CarrierSend, type Channel, type Inbound, type Receipt, type TemplateApproval } from '../../src/carriers/types';
 import { request, type ApiResponse } from './http';
 import { validateAgainstDocument } from './openapi';
 import { startTestStack, type TestApi, type TestStack } from './stack';
@@ -27,11 +28,19 @@ export interface TestInbound {
   to: string;
   text: string;
   at?: string;
+  channel?: Channel;
+  media?: { url: string; content_type: string | null; size: number | null }[];
 }
 
 export interface TestCarrier extends Carrier {
   sends: CarrierSend[];
-  replies: { to: string; text: string }[];
+  replies: { to: string; text: string; channel?: Channel }[];
+  /** What WhatsApp said of each template, by content sid or name (absent: `unknown`). */
+  approvals: Map<string, TemplateApproval>;
+  /** The files its inbound messages' media URLs name. */
+  files: Map<string, { contentType: string; bytes: Buffer }>;
+  /** Each media URL it was asked for. */
+  fetched: string[];
   /** Decides each send; default: accepted as `ref-<message id>`. */
   onSend: (message: CarrierSend) => Promise<CarrierAccepted>;
   /** The signature of `body` posted to `path`. */
@@ -52,6 +61,9 @@ export function createTestCarrier(options: { name?: CarrierName; sender?: string
     sender: options.sender ?? '+15550001000',
     sends: [],
     replies: [],
+    approvals: new Map(),
+    files: new Map(),
+    fetched: [],
     onSend: async (message) => ({ providerRef: `ref-${message.id}` }),
     async send(message) {
       carrier.sends.push(message);
@@ -80,10 +92,20 @@ export function createTestCarrier(options: { name?: CarrierName; sender?: string
     parseInbound(callback): Inbound | null {
       const body = JSON.parse(callback.rawBody.toString('utf8')) as TestInbound;
       if (body.kind !== 'inbound') return null;
-      return { providerRef: body.ref, from: body.from, to: body.to, text: body.text, receivedAt: body.at ? new Date(body.at) : new Date(), channel: 'sms', media: [] };
+      const media = (body.media ?? []).map((m) => ({ url: m.url, contentType: m.content_type, size: m.size }));
+      return { providerRef: body.ref, from: body.from, to: body.to, text: body.text, receivedAt: body.at ? new Date(body.at) : new Date(), channel: body.channel ?? 'sms', media };
     },
-    async reply(to, text) {
-      carrier.replies.push({ to, text });
+    async reply(to, text, channel) {
+      carrier.replies.push({ to, text, ...(channel && { channel }) });
+    },
+    async templateApproval(ref) {
+      return carrier.approvals.get('contentSid' in ref ? ref.contentSid : ref.name) ?? 'unknown';
+    },
+    async fetchMedia(url) {
+      carrier.fetched.push(url);
+      const file = carrier.files.get(url);
+      if (!file) throw new CarrierRejected('media-not-found', 'The carrier no longer has this file');
+      return { contentType: file.contentType, size: file.bytes.length, body: Readable.from([file.bytes]) };
     },
     sign: (path, body) => sign(TEST_PUBLIC_BASE_URL + path, body),
     async post(origin, path, body, signature) {

@@ -1,6 +1,6 @@
--- Issue 40: WhatsApp and MMS. A message's channel, media and template, WhatsApp's read receipts; what each
--- business number carries; opt-outs per channel (a STOP on WhatsApp opts out of WhatsApp only); users'
--- WhatsApp templates and clients' per-channel consent.
+-- Issue 40: WhatsApp and MMS. The channel, media and template of a message, the read receipts of WhatsApp,
+-- what each business number carries, opt-outs per channel (a STOP on WhatsApp opts out of WhatsApp only),
+-- the WhatsApp templates of users and the per-channel consent of clients.
 
 -- AlterEnum
 ALTER TYPE "message_status" ADD VALUE 'read';
