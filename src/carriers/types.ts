@@ -5,9 +5,9 @@
  * `verify` and then to `parseReceipt` / `parseInbound`. Nothing here sees Temporal or the database.
  */
 
-import type { Channel } from '../domain/channels';
+import type { Channel, InboundMedia } from '../domain/channels';
 
-export type { Channel } from '../domain/channels';
+export type { Channel, InboundMedia } from '../domain/channels';
 
 export const CARRIER_NAMES = ['twilio', 'telnyx', 'vonage', 'simulator'] as const;
 export type CarrierName = (typeof CARRIER_NAMES)[number];
@@ -45,14 +45,6 @@ export interface TemplateSend {
 
 /** What the carrier says of a template's approval by WhatsApp. */
 export type TemplateApproval = 'approved' | 'pending' | 'rejected' | 'unknown';
-
-/** A file an inbound message carried, as the carrier keeps it. */
-export interface InboundMedia {
-  /** The carrier's URL of the file (fetched with the account's credentials: `Carrier.fetchMedia`). */
-  url: string;
-  contentType: string | null;
-  size: number | null;
-}
 
 /** A media file fetched from the carrier, to be streamed through. */
 export interface FetchedMedia {
