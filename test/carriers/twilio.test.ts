@@ -165,7 +165,7 @@ test('an incoming text verifies and parses to its SID, From, To and Body; it is 
   await fake.api.postInbound(`${catcher.base}/providers/twilio/inbound`, { from: '+14155550100', to: fake.from, body: ' Stop ' });
   const callback = callbackOf(catcher.received.at(-1)!);
   expect(await carrier.verify(callback)).toBe(true);
-  expect(carrier.parseInbound(callback)).toEqual({ providerRef: expect.stringMatching(/^SM[0-9a-f]{32}$/), from: '+14155550100', to: fake.from, text: ' Stop ', receivedAt: expect.any(Date) });
+  expect(carrier.parseInbound(callback)).toEqual({ providerRef: expect.stringMatching(/^SM[0-9a-f]{32}$/), from: '+14155550100', to: fake.from, text: ' Stop ', receivedAt: expect.any(Date), channel: 'sms', media: [] });
   expect(carrier.parseReceipt(callback)).toBeNull();
 });
 
