@@ -1,0 +1,214 @@
+import { OUTSIDE_WHATSAPP_WINDOW, WHATSAPP_WINDOW_MS } from '../../src/domain/channels';
+import { eventually, expectProblem, waitForStatus } from '../support/helpers';
+import { originOf, startTestStack, uniqueName, type TestApi, type TestStack } from '../support/stack';
+import { createTestCarrier, TEST_PUBLIC_BASE_URL, type TestInbound } from '../support/test-carrier';
+
+/*
+ * WhatsApp and MMS through the carrier, as a CRM sees them (docs/messages.md, "Channels"): WhatsApp's
+ * 24-hour window at accept and when due, templates with their variables, approval and the client's
+ * consent, read receipts, media out and in, and a STOP on WhatsApp that blocks WhatsApp only.
+ */
+const carrier = createTestCarrier();
+const SHARED = carrier.sender;
+let stack: TestStack;
+let callbacks: TestApi;
+let alice: string;
+let bob: string;
+
+beforeAll(async () => {
+  stack = await startTestStack({ carrier, env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, SHARED_SENDER_CHANNELS: 'sms,mms,whatsapp' } });
+  callbacks = await stack.startApi();
+  alice = stack.token('alice');
+  bob = stack.token('bob');
+});
+afterAll(() => stack.stop());
+
+let phones = 0;
+/** A number of its own for each client: windows and opt-outs are per number. */
+const newPhone = () => `+14155572${String(100 + ++phones)}`;
+
+const inbound = (body: Partial<TestInbound> & { from: string }) =>
+  carrier.post(originOf(callbacks), `/providers/${carrier.name}/inbound`, { kind: 'inbound', ref: uniqueName('in'), to: SHARED, text: 'Hola', ...body });
+const receipt = (id: string, status: 'delivered' | 'read') =>
+  carrier.post(originOf(callbacks), `/providers/${carrier.name}/status/${id}`, { kind: 'status', ref: `ref-${id}`, message_id: id, status });
+const send = (body: Record<string, unknown>, token = alice) => stack.api('POST', '/messages', { token, body: { message_type: 'text', ...body } });
+const sentTo = (id: string) => carrier.sends.filter((s) => s.id === id);
+
+/** A client alice has texted by SMS, so that its replies are hers; with `whatsappAt`, its WhatsApp message came then. */
+async function clientOfAlice(id: string, whatsappAt?: Date): Promise<string> {
+  const phone = newPhone();
+  expect((await stack.api('POST', '/clients', { token: alice, body: { _id: id, name: 'Ada', phone } })).status).toBe(201);
+  const first = await send({ client: id, text_message: 'Thanks for your enquiry' });
+  await waitForStatus(stack.api, alice, first.body._id, 'sent');
+  if (whatsappAt) expect((await inbound({ from: phone, channel: 'whatsapp', at: whatsappAt.toISOString() })).status).toBe(200);
+  return phone;
+}
+
+async function approvedTemplate(id: string): Promise<void> {
+  carrier.approvals.set(`tpl_${id}`, 'approved');
+  const put = await stack.api('PUT', `/templates/${id}`, { token: alice, body: { name: `tpl_${id}`, language: 'en_US', variables: ['1', '2'], body: 'Hi {{1}}, your visit is on {{2}}.' } });
+  expect(put.status).toBe(201);
+  expect(put.body.approval).toBe('approved');
+}
+
+const consent = (client: string) => stack.api('PUT', `/clients/${client}/consents/whatsapp`, { token: alice, body: { source: 'web form', at: new Date(Date.now() - 60_000).toISOString() } });
+
+test("a free WhatsApp text outside the 24-hour window is a 409 naming the template rule; the client's WhatsApp message opens it and the reply goes by WhatsApp", async () => {
+  const phone = await clientOfAlice('c-window');
+  expectProblem(await send({ client: 'c-window', channel: 'whatsapp', text_message: 'Still there?' }), 409, OUTSIDE_WHATSAPP_WINDOW);
+
+  expect((await inbound({ from: phone, channel: 'whatsapp', text: 'Can we talk here?' })).status).toBe(200);
+  const received = (await stack.api('GET', '/clients/c-window/messages?direction=inbound', { token: alice })).body.messages[0];
+  expect(received).toMatchObject({ channel: 'whatsapp', text_message: 'Can we talk here?', media: [] });
+
+  const reply = await send({ client: 'c-window', channel: 'whatsapp', text_message: 'Of course!' });
+  expect(reply.status).toBe(202);
+  const sent = await waitForStatus(stack.api, alice, reply.body._id, 'sent');
+  expect(sent).toMatchObject({ channel: 'whatsapp', template: null, media: [], read_at: null });
+  expect(sentTo(reply.body._id)).toEqual([expect.objectContaining({ channel: 'whatsapp', to: phone, text: 'Of course!', media: [] })]);
+  expect(sentTo(reply.body._id)[0].template).toBeUndefined();
+
+  // Another user of the business has no window with that client: the conversation is alice's.
+  expectProblem(await send({ client_phone: phone, channel: 'whatsapp', text_message: 'Hi from Bob' }, bob), 409, OUTSIDE_WHATSAPP_WINDOW);
+});
+
+test('a read receipt makes a WhatsApp message read, with read_at and message.read; a late delivered receipt does not move it back', async () => {
+  await clientOfAlice('c-read', new Date());
+  const res = await send({ client: 'c-read', channel: 'whatsapp', text_message: 'Your parcel is on its way' });
+  await waitForStatus(stack.api, alice, res.body._id, 'sent');
+  expect((await receipt(res.body._id, 'read')).status).toBe(200);
+  const read = await waitForStatus(stack.api, alice, res.body._id, 'read');
+  expect(read.read_at).toEqual(expect.any(String));
+  expect(read.delivered_at).toEqual(expect.any(String));
+  expect((await receipt(res.body._id, 'delivered')).status).toBe(200);
+  expect((await stack.api('GET', `/messages/${res.body._id}`, { token: alice })).body.status).toBe('read');
+  const events = (await stack.api('GET', '/events?type=message.read&client=c-read', { token: alice })).body.events;
+  expect(events.map((e: any) => e.data._id)).toEqual([res.body._id]);
+});
+
+test('a template goes with its variables in order; missing or unknown variables are a 400, an unapproved template and a client without consent a 409', async () => {
+  await clientOfAlice('c-tpl');
+  carrier.approvals.set('visit_reminder', 'pending');
+  const put = await stack.api('PUT', '/templates/visit', { token: alice, body: { name: 'visit_reminder', language: 'en_US', variables: ['1', '2'], body: 'Hi {{1}}, your visit is on {{2}}.' } });
+  expect(put.status).toBe(201);
+  expect(put.body).toMatchObject({ _id: 'visit', name: 'visit_reminder', language: 'en_US', variables: ['1', '2'], approval: 'pending', content_sid: null });
+  expectProblem(await stack.api('PUT', '/templates/bad', { token: alice, body: { content_sid: `HX${'a'.repeat(32)}` } }), 400, 'Invalid content_sid: telnyx sends a template by its name and language');
+
+  const template = (variables: Record<string, unknown>) => ({ client: 'c-tpl', channel: 'whatsapp', template: { _id: 'visit', variables } });
+  expectProblem(await send(template({ 1: 'Ada' })), 400, 'Invalid template.variables: missing 2');
+  expectProblem(await send(template({ 1: 'Ada', 2: 'Tuesday', 3: 'x' })), 400, 'Invalid template.variables: unknown 3');
+  expectProblem(await send({ client: 'c-tpl', channel: 'whatsapp', template: { _id: 'nope', variables: {} } }), 400, 'Template nope not found');
+  expectProblem(await send({ client: 'c-tpl', text_message: 'Hi', template: { _id: 'visit', variables: {} } }), 400, 'Invalid template: only a WhatsApp message ("channel": "whatsapp") sends a template');
+
+  expectProblem(await send(template({ 1: 'Ada', 2: 'Tuesday' })), 409, /^Client c-tpl has not opted in to WhatsApp/);
+  expectProblem(await send({ client_phone: newPhone(), channel: 'whatsapp', template: { _id: 'visit', variables: { 1: 'Ada', 2: 'Tuesday' } } }), 409, /name the client/);
+  expect((await consent('c-tpl')).status).toBe(200);
+  expectProblem(await send(template({ 1: 'Ada', 2: 'Tuesday' })), 409, 'Template visit is not approved by WhatsApp (pending)');
+
+  // Approved since: the next send asks the carrier again.
+  carrier.approvals.set('visit_reminder', 'approved');
+  const res = await send(template({ 2: 'Tuesday', 1: 'Ada' }));
+  expect(res.status).toBe(202);
+  const sent = await waitForStatus(stack.api, alice, res.body._id, 'sent');
+  expect(sent).toMatchObject({ channel: 'whatsapp', text_message: 'Hi Ada, your visit is on Tuesday.', template: { _id: 'visit', variables: { 1: 'Ada', 2: 'Tuesday' } } });
+  expect(sentTo(res.body._id)[0].template).toEqual({ ref: { name: 'visit_reminder', language: 'en_US' }, variables: [{ name: '1', value: 'Ada' }, { name: '2', value: 'Tuesday' }] });
+  expect((await stack.api('GET', '/templates/visit', { token: alice })).body.approval).toBe('approved');
+  // Another user's templates are not found.
+  expectProblem(await stack.api('GET', '/templates/visit', { token: bob }), 404, 'Template not found');
+});
+
+test('a delayed WhatsApp text due after the window closed ends failed with the rule and is never sent; one naming a template sends the template instead', async () => {
+  await approvedTemplate('fallback');
+  // The client wrote 24 hours less 4 seconds ago: the window is open now and closed when these are due.
+  await clientOfAlice('c-late', new Date(Date.now() - WHATSAPP_WINDOW_MS + 4_000));
+  expect((await consent('c-late')).status).toBe(200);
+  const plain = await send({ client: 'c-late', channel: 'whatsapp', text_message: 'See you soon', delay: '8s' });
+  expect(plain.status).toBe(202);
+  const withTemplate = await send({ client: 'c-late', channel: 'whatsapp', text_message: 'See you soon', delay: '8s', template: { _id: 'fallback', variables: { 1: 'Ada', 2: 'Friday' } } });
+  expect(withTemplate.status).toBe(202);
+
+  const failed = await waitForStatus(stack.api, alice, plain.body._id, 'failed');
+  expect(failed.error).toContain(OUTSIDE_WHATSAPP_WINDOW);
+  expect(sentTo(plain.body._id)).toEqual([]);
+  const sent = await waitForStatus(stack.api, alice, withTemplate.body._id, 'sent');
+  expect(sent.text_message).toBe('Hi Ada, your visit is on Friday.');
+  expect(sentTo(withTemplate.body._id)).toEqual([expect.objectContaining({ channel: 'whatsapp', template: expect.objectContaining({ ref: { name: 'tpl_fallback', language: 'en_US' } }) })]);
+}, 60_000);
+
+test('an MMS goes to the carrier with its media URLs; media that are not public https URLs, or too many, are a 400', async () => {
+  const phone = newPhone();
+  const media = [{ url: 'https://cdn.example.com/menu.jpg' }, { url: 'https://cdn.example.com/map.png' }];
+  const res = await send({ client_phone: phone, text_message: 'Our menu and how to find us', media });
+  expect(res.status).toBe(202);
+  const sent = await waitForStatus(stack.api, alice, res.body._id, 'sent');
+  expect(sent).toMatchObject({ channel: 'sms', media });
+  expect(sentTo(res.body._id)).toEqual([expect.objectContaining({ channel: 'sms', media: media.map((m) => m.url) })]);
+
+  expectProblem(await send({ client_phone: phone, text_message: 'x', media: [{ url: 'http://cdn.example.com/a.jpg' }] }), 400, /^Invalid media\[0\]\.url: must be a public https URL/);
+  expectProblem(await send({ client_phone: phone, text_message: 'x', media: [{ url: 'https://127.0.0.1/a.jpg' }] }), 400, /^Invalid media\[0\]\.url/);
+  expectProblem(await send({ client_phone: phone, text_message: 'x', media: Array.from({ length: 11 }, () => media[0]) }), 400, /^Invalid media: must be an array of at most 10/);
+  expectProblem(await send({ client_phone: phone, channel: 'whatsapp', text_message: 'x', media }), 400, /^Invalid media: must be an array of at most 1 /);
+  expectProblem(await send({ client_phone: phone, channel: 'fax', text_message: 'x' }), 400, 'Invalid channel: must be "sms" or "whatsapp"');
+});
+
+test("an inbound MMS keeps its media, which the API streams with the carrier's credentials; another user's request is a 404", async () => {
+  const phone = await clientOfAlice('c-mms');
+  const url = `https://media.carrier.test/${uniqueName('file')}`;
+  carrier.files.set(url, { contentType: 'image/jpeg', bytes: Buffer.from('not really a jpeg') });
+  expect((await inbound({ from: phone, text: '', media: [{ url, content_type: 'image/jpeg', size: 17 }] })).status).toBe(200);
+  const message = (await stack.api('GET', '/clients/c-mms/messages?direction=inbound', { token: alice })).body.messages[0];
+  expect(message.media).toEqual([{ url: `/ext/v2/${stack.business}/messages/${message._id}/media/0`, content_type: 'image/jpeg', size: 17 }]);
+
+  const fetchMedia = (n: number, token = alice) => fetch(`${stack.baseUrl}/messages/${message._id}/media/${n}`, { headers: { authorization: `Bearer ${token}` } });
+  const file = await fetchMedia(0);
+  expect(file.status).toBe(200);
+  expect(file.headers.get('content-type')).toBe('image/jpeg');
+  expect(Buffer.from(await file.arrayBuffer()).toString()).toBe('not really a jpeg');
+  expect(carrier.fetched).toContain(url);
+  expect((await fetchMedia(1)).status).toBe(404);
+  expect((await fetchMedia(0, bob)).status).toBe(404);
+  carrier.files.delete(url);
+  const gone = await fetchMedia(0);
+  expect(gone.status).toBe(404);
+  expect(((await gone.json()) as { detail: string }).detail).toBe('Media no longer available at the carrier');
+});
+
+test('a STOP on WhatsApp opts the client out of WhatsApp only, and the confirmation goes back by WhatsApp', async () => {
+  const phone = await clientOfAlice('c-stop', new Date());
+  expect((await inbound({ from: phone, channel: 'whatsapp', text: 'STOP' })).status).toBe(200);
+  await eventually(async () => carrier.replies.some((r) => r.to === phone && r.channel === 'whatsapp'));
+  expectProblem(await send({ client: 'c-stop', channel: 'whatsapp', text_message: 'Are you sure?' }), 409, 'Recipient has opted out of WhatsApp messages');
+  const sms = await send({ client: 'c-stop', text_message: 'Your order shipped' });
+  expect(sms.status).toBe(202);
+  await waitForStatus(stack.api, alice, sms.body._id, 'sent');
+});
+
+test('consents are listed, withdrawn and erased with their client; another channel is a 404', async () => {
+  await clientOfAlice('c-consent');
+  expectProblem(await stack.api('PUT', '/clients/c-consent/consents/whatsapp', { token: alice, body: {} }), 400, /^Invalid source/);
+  expectProblem(await stack.api('PUT', '/clients/c-consent/consents/whatsapp', { token: alice, body: { source: 'x', at: '2999-01-01T00:00:00Z' } }), 400, /^Invalid at/);
+  expectProblem(await stack.api('PUT', '/clients/c-consent/consents/sms', { token: alice, body: { source: 'x' } }), 404);
+  expect((await consent('c-consent')).body).toMatchObject({ channel: 'whatsapp', source: 'web form' });
+  expect((await stack.api('GET', '/clients/c-consent/consents', { token: alice })).body.consents).toEqual([expect.objectContaining({ channel: 'whatsapp' })]);
+  expectProblem(await stack.api('GET', '/clients/c-consent/consents', { token: bob }), 404, 'Client not found');
+  expect((await stack.api('DELETE', '/clients/c-consent/consents/whatsapp', { token: alice })).status).toBe(204);
+  expect((await stack.api('GET', '/clients/c-consent/consents', { token: alice })).body.consents).toEqual([]);
+
+  expect((await consent('c-consent')).status).toBe(200);
+  const { pk } = (await stack.prisma.client.findFirst({ where: { business: stack.business, id: 'c-consent' } }))!;
+  expect((await stack.api('DELETE', '/clients/c-consent', { token: alice })).status).toBe(204);
+  expect(await stack.prisma.clientConsent.count({ where: { clientPk: pk } })).toBe(0);
+});
+
+test("a business number that does not carry a channel refuses it, naming the sender", async () => {
+  const number = '+15550002999';
+  await stack.prisma.businessNumber.create({ data: { business: stack.business, number, carrier: carrier.name, channels: ['sms'] } });
+  try {
+    const phone = newPhone();
+    expectProblem(await send({ client_phone: phone, text_message: 'Menu', media: [{ url: 'https://cdn.example.com/menu.jpg' }] }), 409, `Sender ${number} does not carry MMS`);
+    expectProblem(await send({ client_phone: phone, channel: 'whatsapp', text_message: 'Hi' }), 409, `Sender ${number} does not carry WhatsApp`);
+    expect((await send({ client_phone: phone, text_message: 'Plain SMS' })).status).toBe(202);
+  } finally {
+    await stack.prisma.businessNumber.updateMany({ where: { number }, data: { activeSlot: null, retiredAt: new Date() } });
+  }
+});
