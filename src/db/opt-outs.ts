@@ -77,7 +77,7 @@ export function listVisibleOptOuts(prisma: Prisma, scope: Scope, filter: { phone
     WHERE EXISTS (
         SELECT 1 FROM messages m
         WHERE m.phone = o.phone AND m.business = ${business} AND m.owner_id = ${ownerId} AND m.direction = 'outbound'
-          AND (m.provider_accepted_at IS NOT NULL OR m.status IN ('sent', 'delivered', 'undelivered')
+          AND (m.provider_accepted_at IS NOT NULL OR m.status IN ('sent', 'delivered', 'read', 'undelivered')
             OR (m.status = 'failed' AND o.source = 'carrier' AND m.error_code = o.detail)))
       AND (o.business IS NULL OR o.business = ${business})
       ${filter.phone ? Db.sql`AND o.phone = ${filter.phone}` : Db.empty}

@@ -51,11 +51,11 @@ export type InboundOutcome =
  * yet never reached the phone, so it must not claim the phone's replies (nor its STOP).
  */
 const ANSWERABLE = [
-  { status: { in: ['sent', 'delivered'] } },
+  { status: { in: ['sent', 'delivered', 'read'] } },
   { status: 'sending', providerAcceptedAt: { not: null } },
 ] satisfies Db.MessageWhereInput[];
 /** ANSWERABLE, for a query over `messages m`. */
-const ANSWERABLE_SQL = Db.sql`(m.status IN ('sent', 'delivered') OR (m.status = 'sending' AND m.provider_accepted_at IS NOT NULL))`;
+const ANSWERABLE_SQL = Db.sql`(m.status IN ('sent', 'delivered', 'read') OR (m.status = 'sending' AND m.provider_accepted_at IS NOT NULL))`;
 
 export type Answered = { business: string; ownerId: string; clientPk: string | null; name: string | null };
 
