@@ -5,15 +5,18 @@ import { dataPaths } from '../paths';
 
 /*
  * `npm run number -- acme +15005550001` registers a number for a business through the running stack's
- * operator API (PUT /admin/businesses/{business}/numbers/{e164}); `--retire` retires it; with the
+ * operator API (PUT /admin/businesses/{business}/numbers/{e164}), `--channels sms,mms,whatsapp` saying
+ * what it carries (default: SMS and MMS; the simulator's numbers: all three); `--retire` retires it; with the
  * business alone, lists its numbers. The credential is ADMIN_TOKEN, else the one npm start keeps in the
  * data directory; the carrier is the stack's (the simulator's unless MESSAGE_PROVIDER says otherwise).
  */
 async function main() {
   const args = process.argv.slice(2);
   const retire = args.includes('--retire');
-  const [business, number] = args.filter((arg) => arg !== '--retire');
-  if (!business) throw new Error('Usage: npm run number -- <business> [<+E.164 number> [--retire]]');
+  const at = args.indexOf('--channels');
+  const channels = at >= 0 ? args[at + 1]?.split(',').map((c) => c.trim()) : undefined;
+  const [business, number] = args.filter((arg, k) => arg !== '--retire' && (at < 0 || (k !== at && k !== at + 1)));
+  if (!business) throw new Error('Usage: npm run number -- <business> [<+E.164 number> [--channels sms,mms,whatsapp] [--retire]]');
   const config = loadStackConfig();
   const found = await findRunningStack(config);
   const paths = dataPaths(found?.dataDir ?? config.DATA_DIR);
@@ -28,7 +31,11 @@ async function main() {
     ? await request('GET', base)
     : retire
       ? await request('DELETE', `${base}/${encodeURIComponent(number)}`)
-      : await request('PUT', `${base}/${encodeURIComponent(number)}`, { carrier: stack?.simulator ? 'simulator' : config.MESSAGE_PROVIDER });
+      : await request('PUT', `${base}/${encodeURIComponent(number)}`, {
+          carrier: stack?.simulator ? 'simulator' : config.MESSAGE_PROVIDER,
+          // The simulator carries every channel on each of its numbers.
+          ...((channels || stack?.simulator) && { channels: channels ?? ['sms', 'mms', 'whatsapp'] }),
+        });
   const text = await response.text();
   if (!response.ok) throw new Error(`${api} answered ${response.status}: ${(JSON.parse(text || '{}') as { detail?: string }).detail ?? text}`);
   if (!number) console.log(text);
