@@ -212,3 +212,20 @@ test("a business number that does not carry a channel refuses it, naming the sen
     await stack.prisma.businessNumber.updateMany({ where: { number }, data: { activeSlot: null, retiredAt: new Date() } });
   }
 });
+
+test("a WhatsApp campaign sends its template to each client who opted in, and refuses the others with the single send's 409", async () => {
+  await approvedTemplate('campaign');
+  await clientOfAlice('c-camp-1');
+  await clientOfAlice('c-camp-2');
+  expect((await consent('c-camp-1')).status).toBe(200);
+  const res = await stack.api('POST', '/messages/batch', {
+    token: alice,
+    body: { message_type: 'text', channel: 'whatsapp', template: { _id: 'campaign', variables: { 1: 'Ada', 2: 'Monday' } }, recipients: [{ client: 'c-camp-1' }, { client: 'c-camp-2' }] },
+  });
+  expect(res.status).toBe(202);
+  const [accepted, refused] = res.body.results;
+  expect(refused).toMatchObject({ index: 1, status: 'rejected', error: { status: 409, detail: expect.stringMatching(/^Client c-camp-2 has not opted in to WhatsApp/) } });
+  const sent = await waitForStatus(stack.api, alice, accepted._id, 'sent');
+  expect(sent).toMatchObject({ channel: 'whatsapp', batch_id: res.body.batch_id, text_message: 'Hi Ada, your visit is on Monday.' });
+  expect(sentTo(accepted._id)).toEqual([expect.objectContaining({ channel: 'whatsapp', template: expect.objectContaining({ ref: { name: 'tpl_campaign', language: 'en_US' } }) })]);
+});
