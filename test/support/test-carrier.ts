@@ -96,7 +96,7 @@ export function createTestCarrier(options: { name?: CarrierName; sender?: string
       return { providerRef: body.ref, from: body.from, to: body.to, text: body.text, receivedAt: body.at ? new Date(body.at) : new Date(), channel: body.channel ?? 'sms', media };
     },
     async reply(to, text, channel) {
-      carrier.replies.push({ to, text, ...(channel && { channel }) });
+      carrier.replies.push({ to, text, ...(channel === 'whatsapp' && { channel }) });
     },
     async templateApproval(ref) {
       return carrier.approvals.get('contentSid' in ref ? ref.contentSid : ref.name) ?? 'unknown';
