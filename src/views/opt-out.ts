@@ -4,6 +4,7 @@ import type { OptOut } from '../generated/prisma/client';
 export const optOutView = (o: OptOut) => ({
   phone: o.phone,
   sender: o.sender,
+  channel: o.channel,
   status: o.status,
   source: o.source,
   detail: o.detail,

@@ -2,11 +2,14 @@ import { components, type ApiPart, type OpenApiObject } from './components';
 import { agentsApi } from './paths/agents';
 import { assignmentsApi } from './paths/assignments';
 import { clientsApi } from './paths/clients';
+import { clientConsentsApi } from './paths/client-consents';
 import { docsApi } from './paths/docs';
 import { eventsApi } from './paths/events';
 import { healthApi } from './paths/health';
 import { messagesApi } from './paths/messages';
 import { messageBatchesApi } from './paths/message-batches';
+import { messageChannelsApi } from './paths/message-channels';
+import { templatesApi } from './paths/templates';
 import { optOutsApi } from './paths/opt-outs';
 import { conversationsApi } from './paths/conversations';
 import { unmatchedInboundApi } from './paths/unmatched-inbound';
@@ -18,7 +21,7 @@ import { adminApi } from './paths/admin';
 import { integrationsApi } from './paths/integrations';
 
 /** Each feature describes its own routes; a new feature (webhooks, events, rotation) adds its part here. */
-const PARTS: ApiPart[] = [clientsApi, agentsApi, assignmentsApi, rotationApi, routingApi, messagesApi, messageBatchesApi, conversationsApi, unmatchedInboundApi, optOutsApi, webhooksApi, eventsApi, integrationsApi, providersApi, adminApi, healthApi, docsApi];
+const PARTS: ApiPart[] = [clientsApi, clientConsentsApi, agentsApi, assignmentsApi, rotationApi, routingApi, messagesApi, messageChannelsApi, messageBatchesApi, templatesApi, conversationsApi, unmatchedInboundApi, optOutsApi, webhooksApi, eventsApi, integrationsApi, providersApi, adminApi, healthApi, docsApi];
 
 function merge<T>(target: Record<string, T>, source: Record<string, T> | undefined, what: string): void {
   for (const [key, value] of Object.entries(source ?? {})) {
@@ -27,7 +30,7 @@ function merge<T>(target: Record<string, T>, source: Record<string, T> | undefin
   }
 }
 
-const DESCRIPTION = `Assign agents to clients — each assignment expiring by itself at a date — and send text messages to clients, now or later.
+const DESCRIPTION = `Assign agents to clients — each assignment expiring by itself at a date — and send messages to clients by SMS, MMS or WhatsApp, now or later.
 
 **Authentication.** Every route under \`/ext/v2/{businessname}\` needs \`Authorization: Bearer <JWT>\`; anything wrong with it is a 401 with \`WWW-Authenticate: Bearer\`. When the server binds tokens to businesses (\`JWT_BUSINESS_CLAIM\`), a token whose claim does not name the path's business is a 403 \`Token is not valid for this business\`.
 

@@ -13,6 +13,7 @@ const registered = {
   carrier: 'twilio',
   messaging_service_sid: null,
   own_account: true,
+  channels: ['sms', 'mms', 'whatsapp'],
   created_at: '2026-11-25T17:00:00.000Z',
   updated_at: '2026-11-25T17:00:00.000Z',
 };
@@ -108,7 +109,7 @@ export const adminApi: ApiPart = {
     }),
     BusinessNumber: {
       type: 'object',
-      required: ['business', 'number', 'carrier', 'messaging_service_sid', 'own_account', 'created_at', 'updated_at'],
+      required: ['business', 'number', 'carrier', 'messaging_service_sid', 'own_account', 'channels', 'created_at', 'updated_at'],
       additionalProperties: false,
       properties: {
         business: { type: 'string' },
@@ -116,6 +117,11 @@ export const adminApi: ApiPart = {
         carrier: { enum: ['twilio', 'telnyx', 'vonage', 'simulator'] },
         messaging_service_sid: { type: ['string', 'null'], description: 'Twilio messaging service (or Telnyx messaging profile) to send through instead of the number itself.' },
         own_account: { type: 'boolean', description: 'Whether the business sends with its own carrier account (`credentials`); they are never answered back.' },
+        channels: {
+          type: 'array',
+          items: { enum: ['sms', 'mms', 'whatsapp'] },
+          description: 'What it carries: `sms`, `mms` (SMS with media), `whatsapp`. A message goes from a number of the business that carries what it needs.',
+        },
         created_at: ref('schemas', 'DateTime'),
         updated_at: ref('schemas', 'DateTime'),
       },
@@ -138,8 +144,17 @@ export const adminApi: ApiPart = {
             'application\'s account, which verifies its webhooks; absent: `VONAGE_SIGNATURE_SECRET`, for an application in the deployment\'s account). Absent: kept as stored (the deployment\'s account on a first ' +
             'registration); null: back to the deployment\'s account.',
         },
+        channels: {
+          type: 'array',
+          minItems: 1,
+          items: { enum: ['sms', 'mms', 'whatsapp'] },
+          description:
+            'What the number carries (as registered with the carrier: a WhatsApp sender, an MMS-capable number); repeats are dropped. ' +
+            'Absent: kept as stored; `["sms", "mms"]` on a first registration (and for numbers registered before channels existed).',
+          examples: [['sms', 'mms', 'whatsapp']],
+        },
       },
-      examples: [{ carrier: 'twilio', credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: '…' } }],
+      examples: [{ carrier: 'twilio', credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: '…' }, channels: ['sms', 'mms', 'whatsapp'] }],
     },
   },
   paths: {
@@ -220,10 +235,13 @@ export const adminApi: ApiPart = {
             badNumber: 'Invalid number: must be an E.164 phone number such as +14155550123',
             otherCarrier: 'Invalid carrier: this deployment sends through twilio',
             badCredentials: 'Invalid credentials.account_sid: must be AC followed by 32 hexadecimal digits',
+            badChannel: 'Invalid channels.0: each must be sms, mms or whatsapp',
+            noChannel: 'Invalid channels: must name at least one of sms, mms, whatsapp',
           }),
-          409: problem(409, 'Another business holds the number, or it is the shared sender.', {
+          409: problem(409, 'Another business holds the number, or it is the shared sender, or the deployment has no carrier.', {
             held: '+15005550001 belongs to another business: retire it there first',
             shared: '+15005550006 is the deployment\'s shared sender: it belongs to no business',
+            noCarrier: 'This deployment sends through no carrier (MESSAGE_PROVIDER is log or webhook): it has no numbers',
           }),
           413: common[413],
           415: common[415],

@@ -1,5 +1,6 @@
 import type { ApiPart } from '../components';
 import { badParameters, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
+import { channelRequestProperties } from './message-channels';
 
 const batchNotFound = { batchNotFound: 'Batch not found', ...NO_ROUTE_EXAMPLE };
 const batchIdParameter = idParameter('The batch\'s id (`batch_id`). One of another user or business is the same 404 as a missing one.', '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11');
@@ -12,7 +13,7 @@ const batchExample = {
   workflow_id: 'message-batch/acme/0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11',
   total: 1000,
   accepted: 998,
-  counts: { scheduled: 0, sending: 0, sent: 990, delivered: 0, undelivered: 0, failed: 1, canceled: 5, suppressed: 2 },
+  counts: { scheduled: 0, sending: 0, sent: 990, delivered: 0, read: 0, undelivered: 0, failed: 1, canceled: 5, suppressed: 2 },
   created_at: '2026-11-24T08:00:00.000Z',
   finished_at: '2026-11-24T09:00:02.310Z',
 };
@@ -38,7 +39,7 @@ export const messageBatchesApi: ApiPart = {
     {
       name: 'Campaigns',
       description:
-        'One text to many clients at once (up to 1,000 recipients a request). Each accepted recipient is an ordinary message (its own `_id`, ' +
+        'One message to many clients at once (up to 1,000 recipients a request), by SMS, MMS or WhatsApp. Each accepted recipient is an ordinary message (its own `_id`, ' +
         'status, events and cancel); the batch is sent by one workflow, a chunk at a time, paced to `MESSAGE_SEND_RATE_PER_SECOND` per sender when set.',
     },
   ],
@@ -46,12 +47,25 @@ export const messageBatchesApi: ApiPart = {
     SendMessageBatchRequest: {
       type: 'object',
       required: ['message_type', 'recipients'],
-      description: 'Each recipient is checked as `POST /messages` would check the body it stands for: its own fields with the batch\'s `message_type`, `delay`, `send_window` and `text_message` (unless it has its own).',
+      description:
+        'Each recipient is checked as `POST /messages` would check the body it stands for: its own fields with the batch\'s `message_type`, `delay`, `send_window`, ' +
+        '`channel`, `media`, `template` and `text_message` (unless it has its own). A batch-level field refused (an invalid `channel`, `media` or `template`) refuses every recipient with the same problem.',
       properties: {
         message_type: { const: 'text' },
-        text_message: { type: 'string', description: 'The text of every recipient without its own; `{{client_name}}` becomes the recipient\'s name.', examples: ['Hi {{client_name}}, our sale starts today.'] },
+        text_message: {
+          type: ['string', 'null'],
+          description: 'The text of every recipient without its own; `{{client_name}}` becomes the recipient\'s name. Optional with a `template`, as for `POST /messages`.',
+          examples: ['Hi {{client_name}}, our sale starts today.'],
+        },
         delay: { type: ['string', 'integer', 'null'], description: 'As for `POST /messages`; the same for every recipient.' },
         send_window: { type: ['object', 'null'], description: 'As for `POST /messages`; read in each client\'s time zone unless it names one.' },
+        channel: { ...channelRequestProperties.channel, description: 'As for `POST /messages`; the same for every recipient.' },
+        media: { ...channelRequestProperties.media, description: 'As for `POST /messages` (at most 10 files for `sms`, one for `whatsapp`); the same files to every recipient.' },
+        template: {
+          ...channelRequestProperties.template,
+          description:
+            'As for `POST /messages`: a WhatsApp template with its values, the same for every recipient; each recipient must be a `client` whose WhatsApp consent is recorded (else that recipient is refused with a 409).',
+        },
         recipients: {
           type: 'array',
           minItems: 1,
@@ -113,6 +127,8 @@ export const messageBatchesApi: ApiPart = {
           'Checks the token, `Idempotency-Key`, `message_type` and `recipients` (a 400 for the whole request), then each recipient as `POST /messages` does. ' +
           'A phone is texted once per batch: a recipient whose phone (E.164, given as `client_phone` or through `client`) an earlier recipient that passed its checks ' +
           'already has is rejected with `Duplicate recipient: same phone as recipient {index}`, naming that one. ' +
+          'Each accepted recipient then meets the channel\'s rules as a single message does (its opt-out of the channel, its sender carrying the channel, on WhatsApp ' +
+          'the template\'s consent and approval or the 24-hour window): a refusal there rejects that recipient with the 409 `POST /messages` would answer. ' +
           'Refused recipients do not refuse the others: 202 when at least one was accepted, 400 (nothing stored) when none was. The body may be up to 5 MB (decompressed) and 100,000 values.',
         parameters: [
           {
@@ -128,7 +144,16 @@ export const messageBatchesApi: ApiPart = {
           content: {
             'application/json': {
               schema: ref('schemas', 'SendMessageBatchRequest'),
-              example: { message_type: 'text', text_message: 'Hi {{client_name}}, our sale starts today.', delay: 'PT1H', recipients: [{ client: 'c1' }, { client_phone: '+14155550123', client_name: 'Grace' }] },
+              examples: {
+                sms: {
+                  summary: 'In an hour, by SMS, with each recipient\'s name',
+                  value: { message_type: 'text', text_message: 'Hi {{client_name}}, our sale starts today.', delay: 'PT1H', recipients: [{ client: 'c1' }, { client_phone: '+14155550123', client_name: 'Grace' }] },
+                },
+                whatsappTemplate: {
+                  summary: 'A WhatsApp template to clients who opted in',
+                  value: { message_type: 'text', channel: 'whatsapp', template: { _id: 'sale_starts', variables: { 1: 'today' } }, recipients: [{ client: 'c1' }, { client: 'c2' }] },
+                },
+              },
             },
           },
         },
@@ -139,6 +164,7 @@ export const messageBatchesApi: ApiPart = {
               results: [
                 { index: 0, _id: '7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4', status: 'scheduled', send_at: '2026-11-24T09:00:00.000Z' },
                 { index: 1, status: 'rejected', error: { type: '/problems/invalid-request', status: 400, detail: 'Duplicate recipient: same phone as recipient 0' } },
+                { index: 2, status: 'rejected', error: { type: '/problems/conflict', status: 409, detail: 'Client c3 has not opted in to WhatsApp: record its consent first (PUT /clients/c3/consents/whatsapp)' } },
               ],
             },
             headers: {

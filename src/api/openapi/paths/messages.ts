@@ -1,5 +1,6 @@
 import type { ApiPart } from '../components';
 import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
+import { CHANNEL_BAD_REQUESTS, CHANNEL_CONFLICTS, CHANNEL_REQUEST_EXAMPLES, channelMessageProperties, channelRequestProperties, channelRequestRules, SMS_CHANNEL_FIELDS } from './message-channels';
 
 const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'];
 const messageNotFound = { messageNotFound: 'Message not found', ...NO_ROUTE_EXAMPLE };
@@ -59,6 +60,7 @@ const sentMessage = {
   received_at: null,
   batch_id: null,
   conversation: '9b1f6d2a-8c4e-5f3a-9d7b-2e6c4a1f8b30',
+  ...SMS_CHANNEL_FIELDS,
 };
 
 export const messagesApi: ApiPart = {
@@ -66,18 +68,21 @@ export const messagesApi: ApiPart = {
     {
       name: 'Messages',
       description:
-        'Text messages to a client, sent now or after a delay of up to ten years. ' +
+        'Messages to a client by SMS (with media: MMS) or WhatsApp, sent now or after a delay of up to ten years. ' +
         'Lifecycle: `scheduled` → `sending` → `sent` | `failed`, and `scheduled` → `canceled`; with a carrier, its receipts take `sending`/`sent` on to ' +
-        '`delivered` | `undelivered` | `failed` (final), and a message whose recipient opted out before it was due ends `suppressed` instead of being sent. ' +
-        'A text the client sends back is an `inbound` message, `received`.',
+        '`delivered` | `undelivered` | `failed` (final), WhatsApp\'s read receipt `sending`/`sent`/`delivered` on to `read` (nothing moves a `read` message), and a message whose recipient opted out before it was due ends `suppressed` instead of being sent. ' +
+        'WhatsApp free text goes only within 24 hours of the client\'s last WhatsApp message to the sender; outside that window only an approved template (`PUT /templates/{_id}`) to a client who opted in. ' +
+        'A message the client sends back is an `inbound` message, `received`; its files are read through `GET /messages/{_id}/media/{n}`.',
     },
   ],
   schemas: {
     SendMessageRequest: {
       type: 'object',
-      required: ['message_type', 'text_message'],
-      description: 'At least one of `client` and `client_phone`. Absent, null and blank values count as not given. Unknown fields are ignored.',
+      required: ['message_type'],
+      description:
+        'At least one of `client` and `client_phone`, and `text_message` unless a WhatsApp `template` is given. Absent, null and blank values count as not given. Unknown fields are ignored.',
       anyOf: ['client', 'client_phone'].map((field) => ({ properties: { [field]: { type: 'string', pattern: '\\S' } }, required: [field] })),
+      allOf: channelRequestRules,
       properties: {
         message_type: { const: 'text' },
         client: { type: ['string', 'null'], description: 'Id of one of the caller\'s clients in this business.', examples: ['c1'] },
@@ -87,7 +92,13 @@ export const messagesApi: ApiPart = {
           examples: ['+1 415 555 0123'],
         },
         client_name: { type: ['string', 'null'], maxLength: 200, description: 'Name for the provider. Default: the client\'s stored name.' },
-        text_message: { type: 'string', minLength: 1, maxLength: 4096, description: '1–4096 Unicode characters, not only whitespace.' },
+        text_message: {
+          type: ['string', 'null'],
+          maxLength: 4096,
+          description:
+            '1–4096 Unicode characters, not only whitespace. Optional with a `template`: absent, null or blank, the template is the message; ' +
+            'given, it goes if WhatsApp\'s 24-hour window is open when the message is due, else the template instead.',
+        },
         delay: {
           type: ['string', 'integer', 'null'],
           description:
@@ -117,6 +128,7 @@ export const messagesApi: ApiPart = {
             'counts as that owner\'s first response to the routing decision that gave it the client (lead routing). Not stored on the message.',
           examples: ['a1'],
         },
+        ...channelRequestProperties,
       },
     },
     AcceptedMessage: {
@@ -136,7 +148,7 @@ export const messagesApi: ApiPart = {
         '_id', 'status', 'send_at', 'workflow_id', 'message_type', 'client', 'client_phone', 'client_name', 'from', 'to', 'text_message', 'attempts',
         'provider', 'provider_ref', 'error', 'created_at', 'updated_at', 'dispatched_at', 'sent_at', 'canceled_at',
         'canceled_by', 'direction', 'encoding', 'segments', 'send_window', 'deferred_until', 'delivered_at', 'error_code', 'price',
-        'suppressed_at', 'suppressed_reason', 'received_at', 'batch_id', 'conversation',
+        'suppressed_at', 'suppressed_reason', 'received_at', 'batch_id', 'conversation', 'channel', 'media', 'template', 'read_at',
       ],
       additionalProperties: false,
       properties: {
@@ -155,7 +167,10 @@ export const messagesApi: ApiPart = {
             'shared sender (a number or messaging service); null without a carrier. Inbound: the client\'s phone.',
         },
         to: { type: ['string', 'null'], description: 'Who it was sent to. Outbound: the client\'s phone. Inbound: our number the client texted.' },
-        text_message: { type: 'string', description: 'Empty once its client was erased.' },
+        text_message: {
+          type: 'string',
+          description: 'A template\'s message: its `body` with the values (empty for a template registered without one), also when it went instead of the text. An inbound file alone: empty. Empty once its client was erased.',
+        },
         attempts: { type: 'integer', minimum: 0, description: 'Hand-overs to the provider, retries included.' },
         provider: { type: ['string', 'null'], description: 'The provider that handled it: `log` or `webhook`.' },
         provider_ref: { type: ['string', 'null'], description: 'The provider\'s own id of the delivery.' },
@@ -192,6 +207,7 @@ export const messagesApi: ApiPart = {
           format: 'uuid',
           description: 'The conversation it belongs to (`GET /conversations/{_id}`): a client\'s message on one sender. Null for a message to a bare phone, a campaign\'s, or one of an erased client.',
         },
+        ...channelMessageProperties,
       },
     },
     MessageList: {
@@ -206,10 +222,12 @@ export const messagesApi: ApiPart = {
   },
   paths: {
     [`${PREFIX}/messages`]: inBusiness({
-      post: operation('sendMessage', 'Messages', 'Send a text message', {
+      post: operation('sendMessage', 'Messages', 'Send a message by SMS, MMS or WhatsApp', {
         description:
           'Checks, in this order: the token; `Idempotency-Key`; `message_type`; `client` or `client_phone` present; the client (404); ' +
-          'the phone; `text_message`; `client_name`; `delay`; `send_window`. A refused request stores nothing.',
+          'the phone; `channel`; `media`; `template` (its variables against the caller\'s template); `text_message`; `client_name`; `delay`; `send_window`; `agent`. ' +
+          'Then, once the sender is chosen (one of the business\'s numbers that carries the channel, else the shared sender), the 409s: the recipient\'s opt-out of the channel, ' +
+          'the sender carrying the channel (WhatsApp, MMS, SMS), and on WhatsApp the template\'s consent and approval or, for free text, the 24-hour window. A refused request stores nothing.',
         parameters: [
           {
             name: 'Idempotency-Key',
@@ -234,6 +252,7 @@ export const messagesApi: ApiPart = {
                   summary: 'Tomorrow, between 08:00 and 21:00 in the client\'s time zone',
                   value: { message_type: 'text', client: 'c1', text_message: 'Your appointment is confirmed.', delay: 'P1D', send_window: { from: '08:00', to: '21:00' } },
                 },
+                ...CHANNEL_REQUEST_EXAMPLES,
               },
             },
           },
@@ -259,6 +278,7 @@ export const messagesApi: ApiPart = {
             invalidClient: 'Invalid client: must be a client id string',
             invalidPhone: 'Invalid client_phone: must be an E.164 phone number such as +14155550123',
             noPhone: 'Client c1 has no phone number: send client_phone',
+            ...CHANNEL_BAD_REQUESTS,
             textNotString: 'Invalid text_message: must be a string',
             missingText: 'Missing or empty text_message',
             longText: 'Invalid text_message: at most 4096 characters',
@@ -275,9 +295,14 @@ export const messagesApi: ApiPart = {
             ...BAD_PATH_EXAMPLE,
           }),
           404: problem(404, '`client` is not a client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
-          409: problem(409, 'The recipient texted STOP (or the carrier reported it unsubscribed) to this deployment\'s sender; nothing is stored. Only the recipient can opt back in, by texting START.', {
-            optedOut: 'Recipient has opted out of text messages',
-          }),
+          409: problem(
+            409,
+            'Nothing is stored. The recipient texted STOP (or the carrier reported it unsubscribed) to the sender on this channel (an SMS STOP covers SMS and MMS, a WhatsApp one WhatsApp): ' +
+              'only the recipient can opt back in, by texting START. Or the business needs numbers of its own and has none (`REQUIRE_BUSINESS_NUMBERS`); ' +
+              'or the sender does not carry the channel; or, on WhatsApp, a template to a bare phone or to a client without WhatsApp consent, a template WhatsApp has not approved ' +
+              '(asked again of the carrier where its API tells), or free text outside the 24-hour window.',
+            { optedOut: 'Recipient has opted out of text messages', noSendingNumber: 'No sending number for this business', ...CHANNEL_CONFLICTS },
+          ),
           422: problem(422, 'This `Idempotency-Key` was used with a different request.', {
             keyReused: 'Idempotency-Key was already used with a different request',
           }),
@@ -313,7 +338,7 @@ export const messagesApi: ApiPart = {
           200: json('One page.', ref('schemas', 'MessageList')),
           400: problem(400, 'A query parameter is invalid; the detail names it.', {
             invalidLimit: 'Invalid limit: Too small: expected number to be >=1',
-            invalidStatus: 'Invalid status: Invalid option: expected one of "scheduled"|"sending"|"sent"|"delivered"|"undelivered"|"failed"|"canceled"|"suppressed"|"received"',
+            invalidStatus: 'Invalid status: Invalid option: expected one of "scheduled"|"sending"|"sent"|"delivered"|"read"|"undelivered"|"failed"|"canceled"|"suppressed"|"received"',
             invalidDirection: 'Invalid direction: Invalid option: expected one of "inbound"|"outbound"',
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
             ...BAD_PATH_EXAMPLE,

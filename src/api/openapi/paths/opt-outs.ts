@@ -4,6 +4,7 @@ import { badParameters, inBusiness, json, operation, pageParameters, pageSchema,
 const record = {
   phone: '+14155550142',
   sender: '+15550001000',
+  channel: 'sms',
   status: 'opted_out',
   source: 'keyword',
   detail: 'STOP',
@@ -19,17 +20,19 @@ export const optOutsApi: ApiPart = {
       description:
         'Whether a number may be texted from this deployment\'s sender. A recipient texting `STOP`, `STOPALL`, `UNSUBSCRIBE`, `CANCEL`, `END`, `QUIT`, `REVOKE` or ' +
         '`OPTOUT` (the whole text, any case) opts out, as does the carrier refusing a send because the recipient unsubscribed; `START`, `UNSTOP` or `YES` opts back in. ' +
-        'Only the recipient can opt back in. While opted out, `POST /messages` to the number is a 409 and a message already scheduled ends `suppressed`.',
+        'Only the recipient can opt back in. Each record is of one channel: a STOP by SMS or MMS opts out of SMS and MMS, one on WhatsApp out of WhatsApp only. ' +
+        'While opted out, `POST /messages` to the number on that channel is a 409 and a message already scheduled on it ends `suppressed`.',
     },
   ],
   schemas: {
     OptOut: {
       type: 'object',
-      required: ['phone', 'sender', 'status', 'source', 'detail', 'opted_out_at', 'opted_in_at', 'updated_at'],
+      required: ['phone', 'sender', 'channel', 'status', 'source', 'detail', 'opted_out_at', 'opted_in_at', 'updated_at'],
       additionalProperties: false,
       properties: {
         phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' },
         sender: { type: 'string', description: 'The number or messaging service the record is kept against (the carrier\'s sender).' },
+        channel: { enum: ['sms', 'whatsapp'], description: 'What it blocks: `sms` (SMS and MMS) or `whatsapp`.' },
         status: { enum: ['opted_out', 'opted_in'] },
         source: { enum: ['keyword', 'carrier'], description: '`keyword`: the recipient texted it; `carrier`: the carrier refused a send as unsubscribed.' },
         detail: { type: ['string', 'null'], description: 'The keyword as received (upper-cased), or the carrier\'s error code.', examples: ['STOP', '21610'] },
@@ -44,7 +47,7 @@ export const optOutsApi: ApiPart = {
     [`${PREFIX}/opt-outs`]: inBusiness({
       get: operation('listOptOuts', 'Opt-outs', 'Opt-out records of the caller\'s numbers', {
         description:
-          'The records of numbers the caller has texted in this business, by phone: with a message the carrier accepted (`sent`, `delivered`, `undelivered`, ' +
+          'The records of numbers the caller has texted in this business, by phone, sender and channel: with a message the carrier accepted (`sent`, `delivered`, `undelivered`, ' +
           'or `failed` by a receipt after it was accepted), or one the carrier refused because the number had unsubscribed while the record is that refusal\'s. ' +
           'A client at the number, a reply from it or a send refused for another reason is not enough: any other number is answered as an unknown one, ' +
           'so nothing is learnt about other businesses\' contacts.',

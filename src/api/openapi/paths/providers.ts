@@ -33,11 +33,12 @@ function receiptOperation(operationId: string, withId: boolean): OpenApiObject {
     post: {
       operationId,
       tags: ['Carrier callbacks'],
-      summary: withId ? 'A delivery receipt for one message' : 'A delivery receipt',
+      summary: withId ? 'A delivery or read receipt for one message' : 'A delivery or read receipt',
       description:
         'Each send asks for its receipts at `<PUBLIC_BASE_URL>/providers/<carrier>/status/<message id>`. The receipt moves an outbound message ' +
         'forward only: `sending`/`sent` → `delivered` | `undelivered` | `failed` (final), recording `delivered_at`, `error_code` and the price when ' +
-        'the carrier gives them, with the event `message.delivered`, `message.undelivered` or `message.failed`. A repeat, an older status, a ' +
+        'the carrier gives them, with the event `message.delivered`, `message.undelivered` or `message.failed`. WhatsApp\'s read receipt moves ' +
+        '`sending`/`sent`/`delivered` on to `read` (`read_at`, and `delivered_at` too when that receipt was lost), with the event `message.read`; nothing moves a `read` message. A repeat, an older status, a ' +
         'status the service does not track or a message it does not know changes nothing and is still a 200. The message is found by the id in ' +
         'the URL (or the carrier\'s client reference), else by the carrier\'s message id; a message that already has another carrier id is not ' +
         'the receipt\'s.',
@@ -64,15 +65,17 @@ export const providersApi: ApiPart = {
     '/providers/{carrier}/status': receiptOperation('postCarrierReceipt', false),
     '/providers/{carrier}/status/{messageId}': receiptOperation('postCarrierMessageReceipt', true),
     '/providers/{carrier}/inbound': {
-      post: operation('postCarrierInbound', 'Carrier callbacks', 'A text a client sent', {
+      post: operation('postCarrierInbound', 'Carrier callbacks', 'A message a client sent: SMS, MMS or WhatsApp', {
         description:
-          'Stored once per carrier message id (a repeated callback changes nothing). Matched to the business, user and client of the latest message ' +
+          'Stored once per carrier message id (a repeated callback changes nothing), with its `channel` and the carrier\'s references of its files (read through ' +
+          '`GET /messages/{_id}/media/{n}`); an inbound WhatsApp message opens WhatsApp\'s 24-hour window again. Matched to the business, user and client of the latest message ' +
           'to that number from this deployment\'s sender (any business) that the carrier accepted (`sent`, `delivered`, or `sending` with its acceptance ' +
           'recorded; never one it refused or reported `undelivered` or `failed`): stored as an `inbound` message, `received`, with the event ' +
           '`message.received` naming the client\'s assignments in force at that instant. A text that answers no message is kept apart and counted ' +
           '(`crm_inbound_unmatched_total`), not dropped. Keywords (the whole text, trimmed, any case) are also ordinary replies the owner sees, and besides: ' +
           '`STOP`, `STOPALL`, `UNSUBSCRIBE`, `CANCEL`, `END`, `QUIT`, `REVOKE`, `OPTOUT` opt the number out of this sender and get one confirmation; ' +
-          '`START`, `UNSTOP`, `YES` opt it back in and get one confirmation; `HELP`, `INFO` get `SMS_HELP_TEXT`.',
+          '`START`, `UNSTOP`, `YES` opt it back in and get one confirmation; `HELP`, `INFO` get `SMS_HELP_TEXT`. Keywords act on the channel they came by ' +
+          '(by SMS or MMS: SMS and MMS; on WhatsApp: WhatsApp only), and the confirmation goes back by it.',
         security: [],
         parameters: [carrierParameter],
         requestBody: body,

@@ -1,0 +1,149 @@
+import type { ApiPart } from '../components';
+import { badBody, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
+
+const TAG = 'WhatsApp templates';
+const templateNotFound = { templateNotFound: 'Template not found', ...NO_ROUTE_EXAMPLE };
+const templateIdParameter = idParameter('The template\'s id, chosen by the caller. One of another user or business is the same 404 as a missing one.', 'order_shipped');
+
+const template = {
+  _id: 'order_shipped',
+  content_sid: 'HX0123456789abcdef0123456789abcdef',
+  name: null,
+  language: null,
+  variables: ['1'],
+  body: 'Order {{1}} has shipped.',
+  approval: 'approved',
+  approval_checked_at: '2026-11-27T10:00:00.000Z',
+  created_at: '2026-11-27T10:00:00.000Z',
+  updated_at: '2026-11-27T10:00:00.000Z',
+};
+
+export const templatesApi: ApiPart = {
+  tags: [
+    {
+      name: TAG,
+      description:
+        'The caller\'s WhatsApp templates, registered by the carrier\'s reference to a template WhatsApp approved, with its variables. ' +
+        'Outside WhatsApp\'s 24-hour window only a template may start a conversation: `POST /messages` with `"channel": "whatsapp"` and ' +
+        '`"template": { "_id", "variables": { … } }`, to a client whose WhatsApp consent is recorded (`PUT /clients/{_id}/consents/whatsapp`).',
+    },
+  ],
+  schemas: {
+    TemplateRegistration: {
+      type: 'object',
+      description:
+        'The carrier\'s reference, as the deployment\'s carrier sends templates: Twilio (and the simulator) by `content_sid`; Vonage and Telnyx by `name` and `language`. ' +
+        'Without a carrier, either. Unknown fields are ignored.',
+      oneOf: [
+        { properties: { content_sid: { type: 'string' } }, required: ['content_sid'] },
+        { properties: { name: { type: 'string' }, language: { type: 'string' } }, required: ['name', 'language'] },
+      ],
+      properties: {
+        content_sid: { type: 'string', pattern: '^HX[0-9a-fA-F]{32}$', description: 'Twilio\'s Content sid of the template.', examples: ['HX0123456789abcdef0123456789abcdef'] },
+        name: { type: 'string', pattern: '^[a-z0-9_]{1,512}$', description: 'The name WhatsApp approved it under.', examples: ['order_shipped'] },
+        language: { type: 'string', pattern: '^[a-z]{2,3}(_[A-Z]{2})?$', description: 'The language WhatsApp approved it in.', examples: ['en_US'] },
+        variables: {
+          type: 'array',
+          maxItems: 20,
+          uniqueItems: true,
+          default: [],
+          items: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' },
+          description: 'Its variables\' names in the template\'s order (`1`, `2` for Twilio and Meta\'s numbered ones). A message must give a value for each, and no other.',
+          examples: [['1']],
+        },
+        body: {
+          type: ['string', 'null'],
+          maxLength: 1024,
+          description: 'Its text with `{{name}}` placeholders: what a message sending it shows as its `text_message`. Optional: the carrier holds the real one.',
+          examples: ['Order {{1}} has shipped.'],
+        },
+      },
+    },
+    Template: closedObject(['_id', 'content_sid', 'name', 'language', 'variables', 'body', 'approval', 'approval_checked_at', 'created_at', 'updated_at'], {
+      _id: ref('schemas', 'ResourceId'),
+      content_sid: { type: ['string', 'null'], description: 'Twilio\'s reference; null for a template sent by name and language.' },
+      name: { type: ['string', 'null'] },
+      language: { type: ['string', 'null'] },
+      variables: { type: 'array', items: { type: 'string' }, description: 'Its variables\' names, in order.' },
+      body: { type: ['string', 'null'] },
+      approval: {
+        enum: ['approved', 'pending', 'rejected', 'unknown'],
+        description:
+          'WhatsApp\'s approval. Where the carrier\'s API tells it (Twilio\'s Content API) it is asked at `PUT` and again at each send while not `approved` ' +
+          '(`unknown`: the carrier could not be reached); elsewhere the caller\'s registration is its word (`approved`). A send with a template not `approved` is a 409.',
+      },
+      approval_checked_at: { type: ['string', 'null'], format: 'date-time', description: 'When the carrier was last asked; null when it was never asked.' },
+      created_at: ref('schemas', 'DateTime'),
+      updated_at: ref('schemas', 'DateTime'),
+    }),
+    TemplateList: closedObject(['templates', 'next_after'], {
+      templates: { type: 'array', items: ref('schemas', 'Template'), description: 'By `_id`, at most 100.' },
+      next_after: { type: ['string', 'null'], description: 'Pass as `after` for the next page; null on the last page.' },
+    }),
+  },
+  paths: {
+    [`${PREFIX}/templates`]: inBusiness({
+      get: operation('listTemplates', TAG, 'List the caller\'s templates', {
+        description: 'The caller\'s templates in this business, by `_id`, 100 a page.',
+        parameters: [queryParameter('after', 'The `next_after` of the previous page: templates whose `_id` comes after it. One that is not a template id reads from the first.', { type: 'string' }, 'order_shipped')],
+        responses: routeResponses(false, {
+          200: json('One page.', ref('schemas', 'TemplateList'), { example: { templates: [template], next_after: null } }),
+        }),
+      }),
+    }),
+    [`${PREFIX}/templates/{_id}`]: inBusiness({
+      put: operation('putTemplate', TAG, 'Register a template (or replace it)', {
+        description:
+          'Registers the caller\'s template under `_id`, or replaces the one there. Messages already accepted keep the template as it was. ' +
+          'Where the carrier\'s API tells WhatsApp\'s approval (Twilio), it is asked now and stored.',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: ref('schemas', 'TemplateRegistration'),
+              examples: {
+                twilio: { summary: 'Twilio: by its Content sid', value: { content_sid: 'HX0123456789abcdef0123456789abcdef', variables: ['1'], body: 'Order {{1}} has shipped.' } },
+                byName: { summary: 'Vonage, Telnyx: by name and language', value: { name: 'order_shipped', language: 'en_US', variables: ['1'], body: 'Order {{1}} has shipped.' } },
+              },
+            },
+          },
+        },
+        responses: routeResponses(true, {
+          200: json('Replaced.', ref('schemas', 'Template'), { example: template }),
+          201: json('Registered.', ref('schemas', 'Template'), { example: template }),
+          400: badBody('The id or a field is invalid; the detail names it. Nothing is stored.', {
+            invalidId: 'Invalid _id: must be 1-128 characters of A-Z a-z 0-9 . _ : @ -',
+            invalidContentSid: 'Invalid content_sid: must be a Twilio Content sid (HX followed by 32 hex digits)',
+            invalidName: 'Invalid name: must be the name WhatsApp approved, lower-case letters, digits and _',
+            invalidLanguage: 'Invalid language: must be a WhatsApp language code such as en or en_US',
+            invalidVariable: 'Invalid variables.0: each must be 1-64 characters of A-Z a-z 0-9 _',
+            tooManyVariables: 'Invalid variables: must have at most 20 names',
+            longBody: 'Invalid body: must be at most 1024 characters',
+            both: 'Invalid template: give content_sid, or name and language, not both',
+            missingContentSid: 'Missing content_sid',
+            missingNameAndLanguage: 'Missing name and language',
+            missingName: 'Missing name',
+            missingLanguage: 'Missing language',
+            contentSidNotTaken: 'Invalid content_sid: vonage sends a template by its name and language',
+            nameNotTaken: 'Invalid template: Twilio sends a template by its content_sid',
+            duplicateVariable: 'Duplicate variable 1 in variables',
+            notAnObject: 'Invalid request body: Invalid input: expected object, received null',
+          }),
+        }),
+      }),
+      get: operation('getTemplate', TAG, 'Read a template', {
+        responses: routeResponses(false, {
+          200: json('The template.', ref('schemas', 'Template'), { example: template }),
+          404: problem(404, 'No such template of the caller in this business.', templateNotFound),
+        }),
+      }),
+      delete: operation('deleteTemplate', TAG, 'Delete a template', {
+        description: 'Messages already accepted with it still send it. A new send naming it is then a 400 `Template order_shipped not found`.',
+        responses: routeResponses(false, {
+          204: { description: 'Deleted.' },
+          404: problem(404, 'No such template of the caller in this business.', templateNotFound),
+        }),
+      }),
+    }, templateIdParameter),
+  },
+};
