@@ -21,7 +21,7 @@ import { whileHeartbeating } from './heartbeat';
 import { retiredCheck, senderAtSend } from '../use-cases/messages/sender';
 import { retiredNumberFailure } from './providers/retired-number';
 import { contentFields, refusedForGood, type MessageProvider, type OutgoingMessage } from './providers';
-import { contentAtSend, storedContent } from '../use-cases/messages/content-at-send';
+import { contentAtSend, storedContent, whatsappRefusalCode } from '../use-cases/messages/content-at-send';
 
 /** How a batch is sent: messages per chunk, chunks at once, and the pace per sender (undefined: unlimited). */
 export interface CampaignSettings {
@@ -179,7 +179,7 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
           const message = outgoing(row);
           try {
             const found = row.attempts > 0 && provider.findSent ? await provider.findSent(message, row.sender) : null;
-            const content = found ? null : await refusedForGood('whatsapp-window', () => contentAtSend(prisma, row));
+            const content = found ? null : await refusedForGood(whatsappRefusalCode, () => contentAtSend(prisma, row));
             const accepted = found ?? (await provider.deliver({ ...message, ...(content && contentFields(content)) }, row.sender));
             await recordAcceptance({ messageId: row.id, providerRef: accepted.providerRef ?? null });
           } catch (error) {

@@ -16,7 +16,7 @@ import { whileHeartbeating } from './heartbeat';
 import { senderAtSend } from '../use-cases/messages/sender';
 import { retiredNumberFailure } from './providers/retired-number';
 import { contentFields, refusedForGood, type CarrierRejection, type MessageProvider, type OutgoingMessage } from './providers';
-import { contentAtSend, storedContent } from '../use-cases/messages/content-at-send';
+import { contentAtSend, storedContent, whatsappRefusalCode } from '../use-cases/messages/content-at-send';
 
 export interface MessageActivityDeps {
   prisma: Prisma;
@@ -100,7 +100,7 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
       }
       // The first attempt, which nothing reached the carrier before, re-picks a sender retired while the message waited.
       const sender = message.attempts > 1 ? message.sender : await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, { ...message, phone: outgoing.to, sender: message.sender }));
-      const content = await refusedForGood('whatsapp-window', () => contentAtSend(prisma, { ...message, phone: outgoing.to, sender }));
+      const content = await refusedForGood(whatsappRefusalCode, () => contentAtSend(prisma, { ...message, phone: outgoing.to, sender }));
       const { providerRef } = await whileHeartbeating(() => provider.deliver({ ...outgoing, ...contentFields(content) }, sender));
       await recordProviderAccepted(prisma, { messageId, providerRef: providerRef ?? null });
       return { provider: provider.name };

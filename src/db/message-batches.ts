@@ -207,6 +207,7 @@ export interface ChunkMessage {
   sender: string | null;
   dispatchedAt: Date;
   ownerId: string;
+  clientPk: string | null;
   channel: string;
   media: unknown;
   template: unknown;
@@ -219,15 +220,15 @@ export interface ChunkMessage {
  * attempt; a retry (`retry`) counts one more for each.
  */
 export async function startChunkAttempt(prisma: Prisma, input: { batchId: string; chunk: number; provider: string; retry: boolean }): Promise<ChunkMessage[]> {
-  type Row = Omit<ChunkMessage, 'clientId' | 'dispatchedAt' | 'ownerId'> & { client_id: string | null; dispatched_at: Date; owner_id: string };
-  const fields = Db.sql`m.id::text AS id, m.business, m.owner_id, m.phone, m.name, m.text, m.sender, m.dispatched_at, m.attempts - 1 AS attempts, m.channel, m.media, m.template,
+  type Row = Omit<ChunkMessage, 'clientId' | 'dispatchedAt' | 'ownerId' | 'clientPk'> & { client_id: string | null; dispatched_at: Date; owner_id: string; client_pk: string | null };
+  const fields = Db.sql`m.id::text AS id, m.business, m.owner_id, m.client_pk::text AS client_pk, m.phone, m.name, m.text, m.sender, m.dispatched_at, m.attempts - 1 AS attempts, m.channel, m.media, m.template,
                         (SELECT c.id FROM clients c WHERE c.pk = m.client_pk) AS client_id`;
   const ofChunk = Db.sql`m.batch_id = ${input.batchId}::uuid AND m.batch_chunk = ${input.chunk} AND m.status = 'sending' AND m.provider_accepted_at IS NULL`;
   const rows = input.retry
     ? await prisma.$queryRaw<Row[]>`UPDATE messages m SET attempts = m.attempts + 1, provider = ${input.provider} WHERE ${ofChunk} RETURNING ${fields}`
     : await prisma.$queryRaw<Row[]>`SELECT ${fields} FROM messages m WHERE ${ofChunk}`;
   return rows
-    .map(({ client_id, dispatched_at, owner_id, ...row }) => ({ ...row, clientId: client_id, dispatchedAt: dispatched_at, ownerId: owner_id }))
+    .map(({ client_id, dispatched_at, owner_id, client_pk, ...row }) => ({ ...row, clientId: client_id, dispatchedAt: dispatched_at, ownerId: owner_id, clientPk: client_pk }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 

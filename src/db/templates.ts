@@ -29,8 +29,14 @@ export function findTemplate(prisma: Prisma, scope: Scope, id: string): Promise<
   return prisma.template.findUnique({ where: { business_ownerId_id: { ...scope, id } } });
 }
 
-export function listTemplates(prisma: Prisma, scope: Scope, page: { after?: string; take: number }): Promise<Template[]> {
-  return prisma.template.findMany({ where: { ...scope, ...(page.after !== undefined && { id: { gt: page.after } }) }, orderBy: { id: 'asc' }, take: page.take });
+/** Oldest first, after the cursor's (created_at, pk). */
+export function listTemplates(prisma: Prisma, scope: Scope, page: { after?: { createdAt: Date; id: string }; take: number }): Promise<Template[]> {
+  const { after } = page;
+  return prisma.template.findMany({
+    where: { ...scope, ...(after && { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, pk: { gt: after.id } }] }) },
+    orderBy: [{ createdAt: 'asc' }, { pk: 'asc' }],
+    take: page.take,
+  });
 }
 
 /** What the carrier said of its approval when last asked. */

@@ -229,3 +229,28 @@ test("a WhatsApp campaign sends its template to each client who opted in, and re
   expect(sent).toMatchObject({ channel: 'whatsapp', batch_id: res.body.batch_id, text_message: 'Hi Ada, your visit is on Monday.' });
   expect(sentTo(accepted._id)).toEqual([expect.objectContaining({ channel: 'whatsapp', template: expect.objectContaining({ ref: { name: 'tpl_campaign', language: 'en_US' } }) })]);
 });
+
+test('a delayed template to a client who withdrew its WhatsApp consent meanwhile ends failed, never sent', async () => {
+  await approvedTemplate('withdrawn');
+  await clientOfAlice('c-withdraw');
+  expect((await consent('c-withdraw')).status).toBe(200);
+  const res = await send({ client: 'c-withdraw', channel: 'whatsapp', delay: '3s', template: { _id: 'withdrawn', variables: { 1: 'Ada', 2: 'Sunday' } } });
+  expect(res.status).toBe(202);
+  expect((await stack.api('DELETE', '/clients/c-withdraw/consents/whatsapp', { token: alice })).status).toBe(204);
+  const failed = await waitForStatus(stack.api, alice, res.body._id, 'failed');
+  expect(failed).toMatchObject({ error: 'Not sent: the client withdrew its WhatsApp consent', error_code: 'whatsapp-consent' });
+  expect(sentTo(res.body._id)).toEqual([]);
+});
+
+test("templates are listed oldest first a page at a time, and are the caller's own", async () => {
+  const mine = (await stack.api('GET', '/templates?limit=100', { token: alice })).body.templates.map((t: any) => t._id);
+  expect(mine.length).toBeGreaterThanOrEqual(2);
+  const first = await stack.api('GET', '/templates?limit=1', { token: alice });
+  expect(first.body.templates.map((t: any) => t._id)).toEqual(mine.slice(0, 1));
+  const second = await stack.api('GET', `/templates?limit=1&cursor=${first.body.next_cursor}`, { token: alice });
+  expect(second.body.templates.map((t: any) => t._id)).toEqual(mine.slice(1, 2));
+  expectProblem(await stack.api('GET', '/templates?cursor=nope', { token: alice }), 400, 'Invalid cursor: pass next_cursor from the previous page');
+  expect((await stack.api('GET', '/templates', { token: bob })).body.templates).toEqual([]);
+  expect((await stack.api('DELETE', `/templates/${mine[0]}`, { token: alice })).status).toBe(204);
+  expectProblem(await stack.api('DELETE', `/templates/${mine[0]}`, { token: alice }), 404, 'Template not found');
+});

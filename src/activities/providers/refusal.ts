@@ -3,8 +3,8 @@ import { ActivityFailureType } from '../../domain';
 import { Conflict } from '../../use-cases/errors';
 import type { CarrierRejection } from './carrier';
 
-/** A check before the hand-over that no retry can heal (a Conflict): refused for good, like a carrier's refusal, under `code`. */
-export async function refusedForGood<T>(code: string, check: () => Promise<T>): Promise<T> {
+/** A check before the hand-over that no retry can heal (a Conflict): refused for good, like a carrier's refusal, under `code` (or the code it gives the refusal). */
+export async function refusedForGood<T>(code: string | ((refusal: Conflict) => string), check: () => Promise<T>): Promise<T> {
   try {
     return await check();
   } catch (error) {
@@ -13,7 +13,7 @@ export async function refusedForGood<T>(code: string, check: () => Promise<T>): 
       type: ActivityFailureType.ProviderRejected,
       message: error.message,
       nonRetryable: true,
-      details: [{ code, optOut: false } satisfies CarrierRejection],
+      details: [{ code: typeof code === 'string' ? code : code(error), optOut: false } satisfies CarrierRejection],
     });
   }
 }

@@ -15,14 +15,15 @@ const listQuery = z.object({
   cursor: z.string().max(300).optional(),
 });
 
-type Position = { phone: string; sender: string };
+type Position = { phone: string; sender: string; channel?: string };
 
-const encodeCursor = (p: Position) => Buffer.from(JSON.stringify([p.phone, p.sender])).toString('base64url');
+const encodeCursor = (p: Position) => Buffer.from(JSON.stringify([p.phone, p.sender, p.channel])).toString('base64url');
 
+/** A cursor from before channels names no channel: it reads on from the first channel of that record. */
 function decodeCursor(raw: string): Position {
   try {
-    const [phone, sender] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof phone === 'string' && typeof sender === 'string') return { phone, sender };
+    const [phone, sender, channel] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [unknown, unknown, unknown];
+    if (typeof phone === 'string' && typeof sender === 'string') return { phone, sender, ...(typeof channel === 'string' && { channel }) };
   } catch {
     // falls through to the 400
   }

@@ -6,6 +6,7 @@ import { Invalid, NotFound } from '../errors';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
 import type { TemplateApprovals } from './approval';
 import { parseTemplateRequest } from './request';
+import { pageOf, parsePage } from '../input/page';
 
 export interface TemplateDeps {
   prisma: Prisma;
@@ -14,7 +15,6 @@ export interface TemplateDeps {
   templateApprovals?: TemplateApprovals;
 }
 
-const MAX_PAGE = 100;
 
 /** Registers (or replaces) the caller's template; WhatsApp's approval is asked of the carrier where its API tells it, else the caller's word stands. */
 export async function putTemplateRequest(deps: TemplateDeps, scope: Scope, id: string, body: unknown) {
@@ -38,11 +38,12 @@ export async function templateDetails(deps: TemplateDeps, scope: Scope, id: stri
   return templateView(template);
 }
 
-export async function templateList(deps: TemplateDeps, scope: Scope, query: { after?: unknown }) {
-  const after = typeof query.after === 'string' && RESOURCE_ID_PATTERN.test(query.after) ? query.after : undefined;
-  const rows = await listTemplates(deps.prisma, scope, { after, take: MAX_PAGE + 1 });
-  const page = rows.slice(0, MAX_PAGE);
-  return { templates: page.map(templateView), next_after: rows.length > MAX_PAGE ? page[page.length - 1].id : null };
+/** `GET /templates[?limit&cursor]`: oldest first, paged as every list is. */
+export async function templateList(deps: TemplateDeps, scope: Scope, query: unknown) {
+  const { limit, after } = parsePage(query);
+  const rows = await listTemplates(deps.prisma, scope, { after, take: limit + 1 });
+  const { page, next_cursor } = pageOf(rows, limit, (t) => ({ createdAt: t.createdAt, id: t.pk }));
+  return { templates: page.map(templateView), next_cursor };
 }
 
 export async function deleteTemplateRequest(deps: TemplateDeps, scope: Scope, id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { ApiPart } from '../components';
-import { badBody, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
+import { badBody, badParameters, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
 
 const TAG = 'WhatsApp templates';
 const templateNotFound = { templateNotFound: 'Template not found', ...NO_ROUTE_EXAMPLE };
@@ -76,18 +76,19 @@ export const templatesApi: ApiPart = {
       created_at: ref('schemas', 'DateTime'),
       updated_at: ref('schemas', 'DateTime'),
     }),
-    TemplateList: closedObject(['templates', 'next_after'], {
-      templates: { type: 'array', items: ref('schemas', 'Template'), description: 'By `_id`, at most 100.' },
-      next_after: { type: ['string', 'null'], description: 'Pass as `after` for the next page; null on the last page.' },
-    }),
+    TemplateList: pageSchema('templates', ref('schemas', 'Template'), 'Oldest first.'),
   },
   paths: {
     [`${PREFIX}/templates`]: inBusiness({
       get: operation('listTemplates', TAG, 'List the caller\'s templates', {
-        description: 'The caller\'s templates in this business, by `_id`, 100 a page.',
-        parameters: [queryParameter('after', 'The `next_after` of the previous page: templates whose `_id` comes after it. One that is not a template id reads from the first.', { type: 'string' }, 'order_shipped')],
+        description: 'The caller\'s templates in this business, oldest first, a page at a time.',
+        parameters: pageParameters('Templates a page, 1-100 (50 by default).'),
         responses: routeResponses(false, {
-          200: json('One page.', ref('schemas', 'TemplateList'), { example: { templates: [template], next_after: null } }),
+          200: json('One page.', ref('schemas', 'TemplateList'), { example: { templates: [template], next_cursor: null } }),
+          400: badParameters('`limit` or `cursor` is not valid, or the path is not validly percent-encoded.', {
+            invalidLimit: 'Invalid limit: must be a whole number from 1 to 100',
+            invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
+          }),
         }),
       }),
     }),
