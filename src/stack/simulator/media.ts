@@ -17,6 +17,8 @@ export interface StoredMedia {
 }
 
 export const MEDIA_PATH = /^\/2010-04-01\/Accounts\/(AC[0-9a-f]{32})\/Messages\/((?:MM|SM)[0-9a-f]{32})\/Media\/(ME[0-9a-f]{32})$/;
+/** A message's list of media (Twilio's Media subresource): `/2010-04-01/Accounts/{AC}/Messages/{MM}/Media.json`. */
+export const MEDIA_LIST_PATH = /^\/2010-04-01\/Accounts\/(AC[0-9a-f]{32})\/Messages\/((?:MM|SM)[0-9a-f]{32})\/Media\.json$/;
 export const MEDIA_LINK_PATH = /^\/simulator\/media\/([0-9a-f]{48})$/;
 
 export const mediaPath = (media: StoredMedia) => `/2010-04-01/Accounts/${media.accountSid}/Messages/${media.messageSid}/Media/${media.sid}`;
@@ -45,6 +47,11 @@ export class MediaStore {
     return media && media.accountSid === accountSid && media.messageSid === messageSid ? media : undefined;
   }
 
+  /** The files this account's message still has, oldest first. */
+  of(accountSid: string, messageSid: string): StoredMedia[] {
+    return [...this.files.values()].filter((media) => media.accountSid === accountSid && media.messageSid === messageSid);
+  }
+
   /** Deletes a file (as deleting a Media resource on Twilio does). */
   forget(mediaSid: string): void {
     const media = this.files.get(mediaSid);
@@ -67,4 +74,30 @@ export class MediaStore {
     if (!link || link.expiresAt <= now) return undefined;
     return this.files.get(link.mediaSid);
   }
+}
+
+/**
+ * The files of outbound messages (MMS, WhatsApp media): the simulator never fetches a `MediaUrl`, so each
+ * is kept as the URL it was sent, listed under its message's Media subresource as Twilio lists the files
+ * it fetched, its content read as a 307 to that URL. What lets a black-box test see which media reached
+ * the carrier.
+ */
+export interface SentMedia {
+  sid: string;
+  url: string;
+  /** From the URL's extension (Twilio reads it from the file it fetched). */
+  contentType: string;
+}
+
+/** Twilio's media resource as its Media list shows it. */
+export function mediaView(accountSid: string, messageSid: string, media: { sid: string; contentType: string }, created: string) {
+  return {
+    account_sid: accountSid,
+    content_type: media.contentType,
+    date_created: created,
+    date_updated: created,
+    parent_sid: messageSid,
+    sid: media.sid,
+    uri: `/2010-04-01/Accounts/${accountSid}/Messages/${messageSid}/Media/${media.sid}.json`,
+  };
 }

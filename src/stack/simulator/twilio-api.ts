@@ -5,7 +5,8 @@ import { ApiError, twilioDate } from './api-error';
 import { type InboundMessage, MAGIC_TO_ERRORS, MAGIC_UNDELIVERED, type RecordedRequest, type TwilioApiMessage, type TwilioApiOptions } from './api-types';
 import { ContentStore } from './content-api';
 import { parseInboundTrigger, parseWindowTrigger } from './doors';
-import { MEDIA_LINK_PATH, MEDIA_PATH, MediaStore, mediaPath } from './media';
+import { MEDIA_LINK_PATH, MEDIA_LIST_PATH, MEDIA_PATH, MediaStore, mediaPath, mediaView, type SentMedia } from './media';
+import { mediaTypeOf } from './media-types';
 import { listMessages } from './message-list';
 import { parseSendRequest } from './send-request';
 import { type CallbackAnswer, postSignedForm } from './signing';
@@ -21,9 +22,9 @@ export { type InboundMessage, MAGIC_TO_ERRORS, MAGIC_UNDELIVERED, type RecordedR
  * bodies (`code`, `message`, `more_info`, `status`), refuses Twilio's magic test numbers with their
  * documented codes, throttles on demand (429 with Retry-After), and posts status callbacks and incoming
  * messages signed the way Twilio signs them. WhatsApp (`whatsapp:` addresses, the 24-hour window: a
- * free-form message outside it is accepted, then fails with 63016; read receipts), MMS (`MediaUrl`;
- * inbound files at Twilio-shaped media URLs, media.ts) and the Content API (content-api.ts) as Twilio
- * carries them.
+ * free-form message outside it is accepted, then fails with 63016; read receipts), MMS (`MediaUrl`, never
+ * fetched: a message's Media list shows the URLs it was sent; inbound files at Twilio-shaped media URLs,
+ * media.ts) and the Content API (content-api.ts) as Twilio carries them.
  */
 
 const API_VERSION = '2010-04-01';
@@ -50,6 +51,8 @@ export class TwilioApi {
   readonly contents: ContentStore;
   /** Inbound messages' files. */
   readonly media = new MediaStore();
+  /** Outbound messages' media URLs, by message SID (never fetched). */
+  readonly sentMedia = new Map<string, SentMedia[]>();
   /** When each client last wrote on WhatsApp to each of our numbers. */
   readonly windows = new WhatsAppWindows();
   private server?: Server;
@@ -275,9 +278,14 @@ export class TwilioApi {
         if (!message) throw new ApiError(404, 20404, `The requested resource ${url.pathname} was not found`);
         return answer(200, message);
       }
+      const list = MEDIA_LIST_PATH.exec(url.pathname);
+      if (req.method === 'GET' && list) return answer(200, this.mediaList(list[1], list[2], url.pathname));
       const file = MEDIA_PATH.exec(url.pathname);
       if (req.method === 'GET' && file) {
         const media = this.media.at(file[1], file[2], file[3]);
+        // An outbound file is the URL it was sent (the simulator fetches none).
+        const sent = media ? undefined : this.sentFile(file[1], file[2], file[3]);
+        if (sent) return send(307, '', { location: sent.url });
         if (!media) throw new ApiError(404, 20404, `The requested resource ${url.pathname} was not found`);
         return send(307, '', { location: `${this.base}/simulator/media/${this.media.link(media)}` });
       }
@@ -287,6 +295,31 @@ export class TwilioApi {
       if (!(error instanceof ApiError)) return answer(500, { code: 20500, message: 'Internal Server Error', more_info: 'https://www.twilio.com/docs/errors/20500', status: 500 });
       return answer(error.status, error.body, error.headers);
     }
+  }
+
+  /** An outbound message's media URL, if that message is this account's. */
+  private sentFile(accountSid: string, messageSid: string, mediaSid: string): SentMedia | undefined {
+    const message = this.messages.find((candidate) => candidate.sid === messageSid && candidate.account_sid === accountSid);
+    return message ? this.sentMedia.get(messageSid)?.find((media) => media.sid === mediaSid) : undefined;
+  }
+
+  /** Twilio's Media list of a message: an inbound one's files, an outbound one's media URLs (in the order sent), in one page. */
+  private mediaList(accountSid: string, messageSid: string, path: string) {
+    const message = this.messages.find((candidate) => candidate.sid === messageSid && candidate.account_sid === accountSid);
+    if (!message) throw new ApiError(404, 20404, `The requested resource ${path} was not found`);
+    const files = message.direction === 'inbound' ? this.media.of(accountSid, messageSid) : (this.sentMedia.get(messageSid) ?? []);
+    const page = `${path}?PageSize=50&Page=0`;
+    return {
+      end: Math.max(files.length - 1, 0),
+      first_page_uri: page,
+      media_list: files.map((media) => mediaView(accountSid, messageSid, media, message.date_created)),
+      next_page_uri: null,
+      page: 0,
+      page_size: 50,
+      previous_page_uri: null,
+      start: 0,
+      uri: page,
+    };
   }
 
   private record(record: RecordedRequest, form: URLSearchParams): void {
@@ -350,6 +383,9 @@ export class TwilioApi {
     const send = parseSendRequest(form, { numbers: this.options.from, messagingServiceSids: this.options.messagingServiceSids, contents: this.contents, magic: MAGIC_TO_ERRORS });
     const message = this.messageShape(sid(send.mediaUrls.length ? 'MM' : 'SM'), send.to, send.from, send.service, send.body, twilioDate(new Date()), account);
     message.num_media = String(send.mediaUrls.length);
+    if (send.mediaUrls.length) {
+      this.sentMedia.set(message.sid, send.mediaUrls.map((url) => ({ sid: sid('ME'), url, contentType: mediaTypeOf(new URL(url).pathname) ?? 'application/octet-stream' })));
+    }
     // Through a messaging service the sender is chosen later: `from` is null and the status `accepted`.
     if (send.service) message.status = 'accepted';
     this.messages.push(message);
