@@ -25,8 +25,9 @@ import type { RunningProcess } from '../support/process';
  */
 
 const PHONES = { window: '+14155567001', mms: '+14155567002', stop: '+14155567003' };
-/** A 1×1 PNG: an inbound MMS's file. */
+/** An inbound MMS's files: a 1×1 PNG and a contact card (a text type, which must come back without a charset added). */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const VCARD = Buffer.from('BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Grace Hopper\r\nEND:VCARD\r\n');
 const { approved: APPROVED, pending: PENDING } = SIMULATOR_TEMPLATES;
 
 let stack: RunningProcess;
@@ -213,17 +214,24 @@ async function mmsOutAndIn(): Promise<void> {
   const locations = await Promise.all(list.map(async (m) => (await simulated('GET', m.uri.replace(/\.json$/, ''))).headers.get('location')));
   expect(locations).toEqual(media.map((m) => m.url));
 
-  // The client answers with a picture.
-  const sentIn = await personWrites({ from: phone, text: 'Here is the entrance', media: [{ content_type: 'image/png', data: PNG.toString('base64') }] });
-  expect(sentIn.media).toHaveLength(1);
+  // The client answers with a picture and a contact card.
+  const files = [
+    { content_type: 'image/png', bytes: PNG },
+    { content_type: 'text/vcard', bytes: VCARD },
+  ];
+  const sentIn = await personWrites({ from: phone, text: 'Here is the entrance', media: files.map((f) => ({ content_type: f.content_type, data: f.bytes.toString('base64') })) });
+  expect(sentIn.media).toHaveLength(2);
   const inbound = await latestInbound('wa-mms');
   expect(inbound).toMatchObject({ channel: 'sms', text_message: 'Here is the entrance' });
-  expect(inbound.media).toEqual([{ url: `/ext/v2/acme/messages/${inbound._id}/media/0`, content_type: 'image/png', size: null }]);
-  const file = await fetch(`${origin}${inbound.media[0].url}`, { headers: { authorization: `Bearer ${token}` } });
-  expect(file.status).toBe(200);
-  expect(file.headers.get('content-type')).toBe('image/png');
-  expect(Buffer.from(await file.arrayBuffer()).equals(PNG)).toBe(true);
-  expect((await fetch(`${origin}/ext/v2/acme/messages/${inbound._id}/media/1`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+  expect(inbound.media).toEqual(files.map((f, n) => ({ url: `/ext/v2/acme/messages/${inbound._id}/media/${n}`, content_type: f.content_type, size: null })));
+  const fetchMedia = (n: number) => fetch(`${origin}/ext/v2/acme/messages/${inbound._id}/media/${n}`, { headers: { authorization: `Bearer ${token}` } });
+  for (const [n, expected] of files.entries()) {
+    const file = await fetchMedia(n);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe(expected.content_type);
+    expect(Buffer.from(await file.arrayBuffer()).equals(expected.bytes)).toBe(true);
+  }
+  expect((await fetchMedia(2)).status).toBe(404);
 }
 
 /** A STOP on WhatsApp blocks WhatsApp only: its confirmation goes back by WhatsApp, a WhatsApp send is a 409, SMS still goes. */

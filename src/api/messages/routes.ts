@@ -37,7 +37,9 @@ export function messagesRouter(deps: MessageRoutesDeps): Router {
   // A file of an inbound message (MMS, WhatsApp), streamed from the carrier: the caller never needs the carrier's credentials.
   router.get('/messages/:messageId/media/:index', async (req, res) => {
     const file = await inboundMedia(deps, scopeOf(req), req.params.messageId, req.params.index);
-    res.status(200).set({ 'Content-Type': file.contentType ?? 'application/octet-stream', 'Cache-Control': 'private, no-store', 'Content-Disposition': 'attachment' });
+    res.status(200).set({ 'Cache-Control': 'private, no-store', 'Content-Disposition': 'attachment' });
+    // The carrier's type as it is: Express's set() would add a charset of its own to a text type (text/vcard; charset=utf-8).
+    res.setHeader('Content-Type', file.contentType ?? 'application/octet-stream');
     if (file.size !== null) res.set('Content-Length', String(file.size));
     await pipeline(file.body, res).catch(() => res.destroy());
   });
