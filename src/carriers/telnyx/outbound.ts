@@ -1,6 +1,7 @@
 import type { MessageWhatsappParams, WhatsappMessageContent } from 'telnyx/resources/messages/messages';
 import type { CarrierSend } from '../types';
 import { CarrierRejected } from '../types';
+import { httpsMediaUrl } from '../media-url';
 
 /*
  * What one message is for Telnyx:
@@ -32,21 +33,10 @@ const WHATSAPP_KINDS: Partial<Record<string, 'image' | 'video' | 'audio'>> = {
   opus: 'audio',
 };
 
-function mediaUrl(raw: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== 'https:') throw new CarrierRejected('media-url', 'A media URL must be an absolute https URL');
-  return url;
-}
-
 /** The `media_urls` of an MMS (checked: https, at most ten). */
 export function telnyxMediaUrls(media: string[]): string[] {
   if (media.length > TELNYX_MMS_MAX_MEDIA) throw new CarrierRejected('mms-media-count', `An MMS carries at most ${TELNYX_MMS_MAX_MEDIA} files`);
-  return media.map((raw) => mediaUrl(raw).href);
+  return media.map((raw) => httpsMediaUrl(raw).href);
 }
 
 /** The file's name, from the URL's last segment, for a WhatsApp document. */
@@ -61,7 +51,7 @@ function fileNameOf(url: URL): string | undefined {
 }
 
 function whatsappMedia(raw: string, text: string): WhatsappMessageContent {
-  const url = mediaUrl(raw);
+  const url = httpsMediaUrl(raw);
   const kind = WHATSAPP_KINDS[/\.([a-z0-9]{1,5})$/i.exec(url.pathname)?.[1]?.toLowerCase() ?? ''] ?? 'document';
   // WhatsApp shows no caption under a voice note: its text would be lost.
   if (kind === 'audio' && text) throw new CarrierRejected('whatsapp-audio-caption', 'A WhatsApp audio file carries no text: send the text as its own message');

@@ -1,5 +1,6 @@
 import type { CarrierSend } from '../types';
 import { CarrierRejected } from '../types';
+import { httpsMediaUrl } from '../media-url';
 
 /*
  * What one message is for Vonage's Messages API (`POST /v1/messages`), in the SDK's camelCase (it sends
@@ -28,20 +29,9 @@ const KINDS: Record<'mms' | 'whatsapp', Partial<Record<string, string>>> = {
   whatsapp: { jpg: 'image', jpeg: 'image', png: 'image', mp4: 'video', '3gp': 'video', aac: 'audio', amr: 'audio', mp3: 'audio', m4a: 'audio', ogg: 'audio', opus: 'audio' },
 };
 
-function mediaUrl(raw: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== 'https:') throw new CarrierRejected('media-url', 'A media URL must be an absolute https URL');
-  return url;
-}
-
 /** The message type Vonage shows a file as on `channel`, from its URL's extension. */
 export function vonageMediaKind(channel: 'mms' | 'whatsapp', url: string): string {
-  return KINDS[channel][extensionOf(mediaUrl(url))] ?? 'file';
+  return KINDS[channel][extensionOf(httpsMediaUrl(url))] ?? 'file';
 }
 
 const withCaption = (url: string, text: string) => ({ url, ...(text ? { caption: text } : {}) });

@@ -17,6 +17,8 @@ import type { TemplateApprovals } from '../templates/approval';
 
 export interface ChannelDeps {
   prisma: Prisma;
+  /** The configured carrier: its sender is the shared one, which no business registers. */
+  carrier?: { sender: string };
   /** What the deployment's shared sender carries (SHARED_SENDER_CHANNELS). */
   sharedSenderChannels?: readonly NumberChannel[];
   /** The carrier's word on a template's approval, where its API gives it. */
@@ -27,8 +29,11 @@ const LABELS: Record<NumberChannel, string> = { sms: 'SMS', mms: 'MMS', whatsapp
 
 /** What `sender` carries: a business number's registration, else the shared sender's. */
 async function channelsOf(deps: ChannelDeps, sender: string): Promise<readonly string[]> {
+  const shared = deps.sharedSenderChannels ?? ['sms', 'mms'];
+  // Most sends go from the shared sender: known without asking the database.
+  if (sender === deps.carrier?.sender) return shared;
   const registration = await activeRegistration(deps.prisma, sender);
-  return registration?.channels ?? deps.sharedSenderChannels ?? ['sms', 'mms'];
+  return registration?.channels ?? shared;
 }
 
 /** What each sender carries, asked once per sender (a campaign's recipients share a few senders). */

@@ -7,7 +7,7 @@ import { findOwnedMessage } from './owned-message';
 
 export interface MediaDeps {
   prisma: Prisma;
-  /** The carrier of each number's account: a file is fetched with the account of the number it was sent to. */
+  /** The carrier of each number's account: a file is fetched with the business's account of the number it was sent to. */
   carriers?: NumberCarriers;
 }
 
@@ -23,7 +23,8 @@ export async function inboundMedia(deps: MediaDeps, scope: Scope, messageId: str
   const n = /^\d{1,2}$/.test(index) ? Number(index) : -1;
   const file = files[n];
   if (!file || !deps.carriers) throw new NotFound(MEDIA_NOT_FOUND);
-  const carrier = await deps.carriers.forNumber(message.sender ?? undefined);
+  // This business's own registration of the number (even if it moved to another business since), else the deployment's account.
+  const carrier = await deps.carriers.forSender(message.business, message.sender);
   if (!carrier.fetchMedia) throw new NotFound(MEDIA_NOT_FOUND);
   try {
     return await carrier.fetchMedia(file.url);
