@@ -3,13 +3,12 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The global setup and teardown; the test files and what they import are compiled by the runner below.
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: true } }] },
-  // The Vonage SDK's JWT part requires uuid 14, an ES module that Node can require but jest's CommonJS
-  // runtime cannot: the project's CommonJS uuid stands in for it.
-  moduleNameMapper: { '^uuid$': require.resolve('uuid') },
+  // Node's own require, once per jest worker rather than once per file (test/support/runner/index.js).
+  testRunner: '<rootDir>/test/support/runner/index.js',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  setupFilesAfterEnv: ['<rootDir>/test/support/workflow-hooks.ts'],
   // The suites' workflows run in the jest worker's own thread (TEMPORAL_DEBUG, test/support/global-setup.ts),
   // whose heap keeps growing from file to file: a worker above this after a file is replaced by a fresh one.
   workerIdleMemoryLimit: '500MB',
