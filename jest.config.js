@@ -9,6 +9,7 @@ module.exports = {
   testRunner: '<rootDir>/test/support/runner/index.js',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/test/support/each-file.ts'],
   // The suites' workflows run in the jest worker's own thread (TEMPORAL_DEBUG, test/support/global-setup.ts),
   // whose heap keeps growing from file to file: a worker above this after a file is replaced by a fresh one.
   workerIdleMemoryLimit: '500MB',

@@ -36,7 +36,7 @@ export function entryPointEnv(env: Record<string, string | undefined>): NodeJS.P
 /*
  * Every process a test starts, with what it started below it and the data directory it runs on, is
  * stopped after the test whatever its outcome: a failed assertion or a timeout leaves nothing running
- * once jest has gone (`afterEach` below, registered by importing this module).
+ * once jest has gone (the hooks of test/support/each-file.ts, set for every file).
  */
 const started: { tree: Map<string, ProcessId>; root: ProcessId | undefined; dataDir?: string; inTest: boolean }[] = [];
 
@@ -64,10 +64,6 @@ export async function stopEverythingStarted(all = false): Promise<void> {
   await stopProcesses(leftovers);
   for (const entry of entries) if (entry.dataDir) await stopLeftovers(dataPaths(entry.dataDir), () => undefined);
 }
-
-// A process started in a test is stopped after it; one started in beforeAll, after the file.
-afterEach(() => stopEverythingStarted(), 120_000);
-afterAll(() => stopEverythingStarted(true), 120_000);
 
 /** Fails unless each port is listened on by `pid` or a process below it. */
 function verifyListeners(pid: number, ports: number[], what: string): void {

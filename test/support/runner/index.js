@@ -5,10 +5,13 @@
 // loads each module once for all its files. jest-circus still runs the tests (hooks, timeouts, each,
 // reporting), and jest still schedules the files and replaces a worker above `workerIdleMemoryLimit`.
 // What a file changes in the process is undone after it: the environment variables, spies and timers.
+// A support module's top level runs once per worker, so hooks every file needs go in a setup file.
 const { dirname, join } = require('node:path');
 const { createJestObject } = require('./jest-object');
 
-require('./typescript').register();
+const typescript = require('./typescript');
+
+typescript.register();
 
 const adapter = join(dirname(require.resolve('jest-circus/package.json')), 'build', 'jestAdapterInit.js');
 
@@ -35,7 +38,15 @@ module.exports = async function runTestFile(globalConfig, config, environment, r
     testPath,
   });
   globalThis.jest = jest;
+  typescript.claimStackTraces();
+  // expect's state is the process's: nothing of the previous file's last test (its name marks a test as running).
+  globalThis.expect.setState({ currentTestName: undefined, testFailing: false, assertionCalls: 0, suppressedErrors: [], isExpectingAssertions: false, expectedAssertionsNumber: null });
   try {
+    // Setup files run again for each file, as jest's own runner does: their hooks are the file's.
+    for (const setupFile of config.setupFilesAfterEnv) {
+      delete require.cache[setupFile];
+      require(setupFile);
+    }
     require(testPath);
     const results = await runAndTransformResultsToJestFormat({ config, globalConfig, setupAfterEnvPerfStats: {}, testPath });
     snapshotState.save();
