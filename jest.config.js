@@ -14,9 +14,10 @@ module.exports = {
   // whose heap keeps growing from file to file: a worker above this after a file is replaced by a fresh one.
   workerIdleMemoryLimit: '500MB',
   testTimeout: 90_000,
-  // Two on two cores: the suite is bound by CPU (98 % busy with three), and a third worker left the files that
-  // judge latency or wait on a worker's restart starved of it (docs/design.md, "Tests").
-  maxWorkers: 2,
+  // Three on two cores: much of a file's time is waiting (timers, processes starting), which a third worker
+  // fills; with modules loaded once per worker the files that judge latency keep enough CPU (docs/design.md,
+  // "Suite time, seventh pass").
+  maxWorkers: 3,
   // The slowest files first, from jest's cache or, on a fresh clone, from their times on CI.
   testSequencer: '<rootDir>/test/support/sequencer.js',
   verbose: true,
