@@ -14,10 +14,10 @@ module.exports = {
   // whose heap keeps growing from file to file: a worker above this after a file is replaced by a fresh one.
   workerIdleMemoryLimit: '500MB',
   testTimeout: 90_000,
-  // Three on two cores: much of a file's time is waiting (timers, processes starting), which a third worker
-  // fills; with modules loaded once per worker the files that judge latency keep enough CPU (docs/design.md,
-  // "Suite time, seventh pass").
-  maxWorkers: 3,
+  // Two on two cores: the suite is bound by CPU, and with a third worker the files that judge latency (tenant
+  // fairness, a quiet tenant's p95 beside a flood) or time-skip through heavy histories starve of it
+  // (docs/design.md, "Suite time, seventh pass").
+  maxWorkers: 2,
   // The slowest files first, from jest's cache or, on a fresh clone, from their times on CI.
   testSequencer: '<rootDir>/test/support/sequencer.js',
   verbose: true,
