@@ -96,8 +96,9 @@ test('the sweep deletes events past EVENT_RETENTION_DAYS that no delivery waits 
     const { deliveries } = (await stack.api('GET', `/webhooks/${hook._id}/deliveries`, { token })).body;
     return deliveries.length === 2 && deliveries.every((d: { status: string }) => d.status === 'delivered');
   });
-  await stack.prisma.$executeRaw`UPDATE events SET created_at = now() - interval '100 days' WHERE id IN (${scheduled.id}::uuid, ${canceled.id}::uuid)`;
+  // The delivery waits before the events age: another suite's sweep in between must not find the second one deletable.
   await stack.prisma.$executeRaw`UPDATE webhook_deliveries SET status = 'pending' WHERE event_id = ${canceled.id}::uuid`;
+  await stack.prisma.$executeRaw`UPDATE events SET created_at = now() - interval '100 days' WHERE id IN (${scheduled.id}::uuid, ${canceled.id}::uuid)`;
   const sweep = createWebhookActivities({ prisma: stack.prisma, temporal: stack.temporal, secrets: stack.services.secrets, taskQueue: uniqueName('no-worker'), webhooks: { ...webhookSettingsOf(loadConfig({})), sweepGraceMs: 3_600_000 } });
   const result = (await new MockActivityEnvironment().run(sweep.handOverPendingDeliveries, {})) as { expiredEvents?: number };
   // Another suite's sweep (they share the database) may have deleted it first: the count is anyone's, the outcome is checked below.

@@ -28,7 +28,11 @@ module.exports = async function runTestFile(globalConfig, config, environment, r
   const { jest, undo } = createJestObject(config);
   const { snapshotState } = await initialize({
     config: { ...config, injectGlobals: true },
-    environment: { global: globalThis },
+    environment: {
+      global: globalThis,
+      // A worker the file started may have put its stack-trace formatter in front: this one goes back ahead of it.
+      handleTestEvent: (event) => void ((event.name === 'test_start' || event.name === 'hook_start') && typescript.claimStackTraces()),
+    },
     globalConfig,
     localRequire: require,
     parentProcess: process,

@@ -50,17 +50,21 @@ function register() {
 }
 
 let ownFormatter;
-let claimed = false;
 
 /**
- * Makes the stack-trace formatter this module's, once per process, before the first test file loads: jest's
- * worker installs its own for each file's vm, which knows none of these modules' maps, and the Temporal SDK in
- * debug mode hands every error that is not a workflow's to the formatter it found when it loaded.
+ * Makes this module's formatter the one that maps the process's errors, before each test and hook. Jest's
+ * worker installs its own for each file's vm, which knows none of these modules' maps. The Temporal SDK in
+ * debug mode installs one for errors made in a workflow's context, and hands it any error whose constructor
+ * is not `Error` itself, an assertion's among them: it keeps those from another realm (a workflow's), and
+ * this module maps the rest.
  */
 function claimStackTraces() {
-  if (claimed) return;
-  claimed = true;
-  Error.prepareStackTrace = ownFormatter;
+  const current = Error.prepareStackTrace;
+  if (current === ownFormatter || current?.ownAndWorkflows) return;
+  const other = current;
+  const combined = (error, frames) => (error instanceof Error || typeof other !== 'function' ? ownFormatter(error, frames) : other(error, frames));
+  combined.ownAndWorkflows = true;
+  Error.prepareStackTrace = combined;
 }
 
 module.exports = { register, claimStackTraces };
