@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 const flows = channelFlows(() => ({ stack, token }));
-const { send, sent, getMessage, textedClient, lastInbound, consent, putTemplate, fetchMedia, eventTypesOf, optOutsOf, expectOutsideWindow } = flows;
+const { send, sent, getMessage, textedClient, lastInbound, putTemplate, expectTemplateRules, sentVisit, fetchMedia, eventTypesOf, optOutsOf, expectOutsideWindow } = flows;
 
 const receiptsUrl = (message: { _id: string }) => `${PUBLIC_BASE_URL}/providers/telnyx/status/${message._id}`;
 /** The request the fake took for a message (by the receipts' URL it names). */
@@ -97,14 +97,8 @@ test("Telnyx's own refusal outside the window (delivery_failed, 131047) fails th
 test("templates by name and language, the business's word their approval: consent first, every variable; it goes as a WhatsApp template with its body parameters in order", async () => {
   expect(await putTemplate('visit', { name: 'visit_reminder', language: 'en_US' })).toMatchObject({ _id: 'visit', name: 'visit_reminder', language: 'en_US', content_sid: null, approval: 'approved' });
   const phone = newPhone();
-  await textedClient('c-tpl', phone);
-  const template = (variables: Record<string, string>) => ({ client: 'c-tpl', channel: 'whatsapp', template: { _id: 'visit', variables } });
-  expectProblem(await send(template({ 1: 'Ada', 2: 'Tuesday' })), 409, /^Client c-tpl has not opted in to WhatsApp/);
-  await consent('c-tpl');
-  expectProblem(await send(template({ 1: 'Ada' })), 400, 'Invalid template.variables: missing 2');
-
-  const message = await sent(template({ 2: 'Tuesday', 1: 'Ada' }));
-  expect(message).toMatchObject({ channel: 'whatsapp', text_message: 'Hello Ada, your appointment is on Tuesday.', template: { _id: 'visit', variables: { 1: 'Ada', 2: 'Tuesday' } } });
+  await expectTemplateRules('c-tpl', phone);
+  const message = await sentVisit('c-tpl');
   const request = requestFor(message);
   expect(request.path).toBe(WHATSAPP_PATH);
   expect(request.body).toEqual({

@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 const flows = channelFlows(() => ({ stack, token }));
-const { send, sent, getMessage, textedClient, lastInbound, consent, putTemplate, fetchMedia, eventTypesOf, optOutsOf, expectOutsideWindow } = flows;
+const { send, sent, getMessage, textedClient, lastInbound, putTemplate, template, expectTemplateRules, sentVisit, fetchMedia, eventTypesOf, optOutsOf, expectOutsideWindow } = flows;
 
 /** What the fake was asked to send for a message (its form, as the POST carried it): the one asking for that message's receipts. */
 const requestFor = (message: { _id: string }) =>
@@ -105,15 +105,10 @@ test("templates by Content SID, approval read from Twilio's Content API: consent
   expect(fake.api.requests.filter((r) => r.path.startsWith('/v1/Content')).every((r) => r.headers.authorization === `Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}`)).toBe(true);
 
   const phone = newPhone();
-  await textedClient('c-tpl', phone);
-  const template = (id: string, variables: Record<string, string>) => ({ client: 'c-tpl', channel: 'whatsapp', template: { _id: id, variables } });
-  expectProblem(await send(template('visit', { 1: 'Ada', 2: 'Tuesday' })), 409, /^Client c-tpl has not opted in to WhatsApp/);
-  await consent('c-tpl');
-  expectProblem(await send(template('visit', { 1: 'Ada' })), 400, 'Invalid template.variables: missing 2');
-  expectProblem(await send(template('offer', { 1: '20% off' })), 409, 'Template offer is not approved by WhatsApp (pending)');
+  await expectTemplateRules('c-tpl', phone);
+  expectProblem(await send(template('c-tpl', { 1: '20% off' }, 'offer')), 409, 'Template offer is not approved by WhatsApp (pending)');
 
-  const message = await sent(template('visit', { 2: 'Tuesday', 1: 'Ada' }));
-  expect(message).toMatchObject({ channel: 'whatsapp', text_message: 'Hello Ada, your appointment is on Tuesday.', template: { _id: 'visit', variables: { 1: 'Ada', 2: 'Tuesday' } } });
+  const message = await sentVisit('c-tpl');
   const request = requestFor(message)!;
   expect(request.params).toEqual({ To: wa(phone), From: wa(FROM), ContentSid: SIMULATOR_TEMPLATES.approved.sid, ContentVariables: expect.any(String), StatusCallback: `${PUBLIC}/providers/twilio/status/${message._id}` });
   expect(JSON.parse(request.params.ContentVariables)).toEqual({ 1: 'Ada', 2: 'Tuesday' });

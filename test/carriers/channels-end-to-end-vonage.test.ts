@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 const flows = channelFlows(() => ({ stack, token }));
-const { send, sent, getMessage, textedClient, lastInbound, consent, putTemplate, fetchMedia, eventTypesOf, optOutsOf, expectOutsideWindow } = flows;
+const { send, sent, getMessage, textedClient, lastInbound, putTemplate, expectTemplateRules, sentVisit, fetchMedia, eventTypesOf, optOutsOf, expectOutsideWindow } = flows;
 
 /** The request the fake took for a message (by its client_ref). */
 const requestFor = (message: { _id: string }) => fake.sends.find((r) => r.body.client_ref === message._id)!;
@@ -98,14 +98,8 @@ test("Vonage's own refusal outside the window (rejected, 1340) fails the message
 test('templates by name and language, the business\'s word their approval: consent first, every variable; it goes as a template with its parameters in order', async () => {
   expect(await putTemplate('visit', { name: 'visit_reminder', language: 'en_US' })).toMatchObject({ _id: 'visit', name: 'visit_reminder', language: 'en_US', content_sid: null, approval: 'approved' });
   const phone = newPhone();
-  await textedClient('c-tpl', phone);
-  const template = (variables: Record<string, string>) => ({ client: 'c-tpl', channel: 'whatsapp', template: { _id: 'visit', variables } });
-  expectProblem(await send(template({ 1: 'Ada', 2: 'Tuesday' })), 409, /^Client c-tpl has not opted in to WhatsApp/);
-  await consent('c-tpl');
-  expectProblem(await send(template({ 1: 'Ada' })), 400, 'Invalid template.variables: missing 2');
-
-  const message = await sent(template({ 2: 'Tuesday', 1: 'Ada' }));
-  expect(message).toMatchObject({ channel: 'whatsapp', text_message: 'Hello Ada, your appointment is on Tuesday.', template: { _id: 'visit', variables: { 1: 'Ada', 2: 'Tuesday' } } });
+  await expectTemplateRules('c-tpl', phone);
+  const message = await sentVisit('c-tpl');
   expect(requestFor(message).body).toEqual({
     channel: 'whatsapp',
     message_type: 'template',

@@ -97,6 +97,24 @@ export function channelFlows(context: () => { stack: TestStack; token: string })
     return res.body;
   };
 
+  /** A WhatsApp message of template `id` (VISIT's unless told) to `client`. */
+  const template = (client: string, variables: Record<string, string>, id = 'visit') => ({ client, channel: 'whatsapp', template: { _id: id, variables } });
+
+  /** VISIT's template to a client who texted from `phone` first: refused until the client consents, then for a missing variable. */
+  const expectTemplateRules = async (client: string, phone: string) => {
+    await textedClient(client, phone);
+    expectProblem(await send(template(client, { 1: 'Ada', 2: 'Tuesday' })), 409, new RegExp(`^Client ${client} has not opted in to WhatsApp`));
+    await consent(client);
+    expectProblem(await send(template(client, { 1: 'Ada' })), 400, 'Invalid template.variables: missing 2');
+  };
+
+  /** VISIT's template sent with its variables named out of order: the message shows the body they fill. */
+  const sentVisit = async (client: string) => {
+    const message = await sent(template(client, { 2: 'Tuesday', 1: 'Ada' }));
+    expect(message).toMatchObject({ channel: 'whatsapp', text_message: 'Hello Ada, your appointment is on Tuesday.', template: { _id: 'visit', variables: { 1: 'Ada', 2: 'Tuesday' } } });
+    return message;
+  };
+
   /** The n-th file of an inbound message through the API, at the URL its view names. */
   const fetchMedia = async (message: { media: { url: string }[] }, n = 0) => {
     const { stack, token } = context();
@@ -114,5 +132,5 @@ export function channelFlows(context: () => { stack: TestStack; token: string })
   const expectOutsideWindow = async (body: Record<string, unknown>) =>
     expectProblem(await send({ channel: 'whatsapp', text_message: 'Are you still there?', ...body }), 409, "Outside WhatsApp's 24-hour window: send an approved template");
 
-  return { api, send, sent, waitForStatus, getMessage, textedClient, lastInbound, consent, putTemplate, fetchMedia, eventTypesOf, optOutsOf, expectOutsideWindow };
+  return { api, send, sent, waitForStatus, getMessage, textedClient, lastInbound, consent, putTemplate, template, expectTemplateRules, sentVisit, fetchMedia, eventTypesOf, optOutsOf, expectOutsideWindow };
 }
