@@ -1,10 +1,13 @@
+const swcOptions = require('./test/support/runner/swc-options');
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // The global setup and teardown; the test files and what they import are compiled by the runner below.
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: true } }] },
+  // A copy: @swc/jest writes into the options it is given.
+  transform: { '^.+\\.ts$': ['@swc/jest', structuredClone(swcOptions)] },
   // Node's own require, once per jest worker rather than once per file (test/support/runner/index.js).
   testRunner: '<rootDir>/test/support/runner/index.js',
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -1,5 +1,5 @@
 'use strict';
-// Compiles the project's TypeScript for Node's own require, as jest's transform did (swc, the same options),
+// Compiles the project's TypeScript for Node's own require, as jest's transform does (swc, the same options),
 // keeping each result on disk under its content's hash so a fresh jest worker compiles nothing already seen.
 const { createHash } = require('node:crypto');
 const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
@@ -8,7 +8,7 @@ const { join } = require('node:path');
 const sourceMapSupport = require('source-map-support');
 const swc = require('@swc/core');
 
-const options = { jsc: { target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: true }, sourceMaps: 'inline' };
+const options = { ...require('./swc-options'), sourceMaps: 'inline' };
 const cacheDir = join(__dirname, '..', '..', '..', 'node_modules', '.cache', 'crm-test-typescript');
 const salt = `${swc.version ?? require('@swc/core/package.json').version} ${JSON.stringify(options)}`;
 
