@@ -24,11 +24,7 @@ let receiver: CallbackReceiver;
 let carrier: Carrier;
 
 const settings = (overrides: Partial<VonageSettings> = {}): VonageSettings => ({
-  VONAGE_APPLICATION_ID: fake.applicationId,
-  VONAGE_PRIVATE_KEY: fake.privateKey,
-  VONAGE_FROM: FROM,
-  VONAGE_SIGNATURE_SECRET: fake.signatureSecret,
-  VONAGE_API_URL: fake.url,
+  ...fake.settings(FROM),
   ...overrides,
 });
 

@@ -27,11 +27,7 @@ beforeAll(async () => {
   fake = await new FakeVonage().start();
   const env = {
     MESSAGE_PROVIDER: 'vonage',
-    VONAGE_APPLICATION_ID: fake.applicationId,
-    VONAGE_PRIVATE_KEY: fake.privateKey,
-    VONAGE_FROM: FROM,
-    VONAGE_SIGNATURE_SECRET: fake.signatureSecret,
-    VONAGE_API_URL: fake.url,
+    ...fake.settings(FROM),
     PUBLIC_BASE_URL,
     ADMIN_TOKEN,
   };

@@ -25,7 +25,7 @@ let receiver: CallbackReceiver;
 let carrier: Carrier;
 
 function jwtSettings(overrides: Partial<VonageSettings> = {}): VonageSettings {
-  return { VONAGE_APPLICATION_ID: fake.applicationId, VONAGE_PRIVATE_KEY: fake.privateKey, VONAGE_FROM: FROM, VONAGE_SIGNATURE_SECRET: fake.signatureSecret, VONAGE_API_URL: fake.url, ...overrides };
+  return { ...fake.settings(FROM), ...overrides };
 }
 
 function outgoing(id = randomUUID(), to = TO): CarrierSend {

@@ -79,6 +79,11 @@ export class FakeVonage extends FakeCarrierServer {
     this.publicKey = publicKey.export({ format: 'pem', type: 'spki' }).toString();
   }
 
+  /** The carrier's settings for this fake: the application's JWT credentials, the signature secret and the fake's URL. */
+  settings(from: string) {
+    return { VONAGE_APPLICATION_ID: this.applicationId, VONAGE_PRIVATE_KEY: this.privateKey, VONAGE_FROM: from, VONAGE_SIGNATURE_SECRET: this.signatureSecret, VONAGE_API_URL: this.url };
+  }
+
   /** Other applications (a business's own), by id: the public key their JWTs are checked with. */
   private readonly otherApplications = new Map<string, string>();
 
