@@ -331,11 +331,21 @@ export function loadStackConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return loadConfig(simulatorByDefault ? { ...env, MESSAGE_PROVIDER: 'simulator' } : env);
 }
 
-/** The token checks of the API. There is no default secret: without a key the API does not start. */
+export const BUSINESS_CLAIM_REQUIRED =
+  'Invalid configuration: in production set JWT_BUSINESS_CLAIM to the claim naming the businesses a token acts for (say org): ' +
+  'a business\'s numbers, their replies, its unmatched texts, connectors and templates belong to the whole business, so a token must be bound to it ' +
+  '(docs/interface.md, "Tokens bound to a business")';
+
+/**
+ * The token checks of the API. There is no default secret: without a key the API does not start. In
+ * production neither does it without JWT_BUSINESS_CLAIM: otherwise the path alone would say which
+ * business a token acts for, and any token holder would send from another business's numbers.
+ */
 export function authConfigOf(config: Config): AuthConfig {
   if (!config.JWT_SECRET && !config.JWT_PUBLIC_KEY) {
     throw new Error('Invalid configuration: set JWT_SECRET (HS256) or JWT_PUBLIC_KEY (RS256/ES256); there is no default secret');
   }
+  if (config.NODE_ENV === 'production' && !config.JWT_BUSINESS_CLAIM) throw new Error(BUSINESS_CLAIM_REQUIRED);
   return {
     secret: config.JWT_SECRET,
     publicKey: config.JWT_PUBLIC_KEY,
@@ -373,13 +383,6 @@ export function adminCredentialsOf(config: Config): CodecCredentials | undefined
     : undefined;
   return config.ADMIN_TOKEN || jwt ? { token: config.ADMIN_TOKEN, jwt } : undefined;
 }
-
-/**
- * Whether the CRM connectors' routes need tokens bound to businesses (JWT_BUSINESS_CLAIM): in production.
- * A connector is the whole business's (one per business and CRM); without the claim any user could set
- * any business's first. Elsewhere a development token acts for any business, as for every other route.
- */
-export const connectorsNeedBoundTokensOf = (config: Config): boolean => config.NODE_ENV === 'production';
 
 /** What the shared sender carries: SHARED_SENDER_CHANNELS, else SMS and MMS (the simulator: WhatsApp too). */
 export const sharedSenderChannelsOf = (config: Config): readonly NumberChannel[] =>

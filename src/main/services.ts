@@ -11,7 +11,7 @@ import type { DataConverter } from '@temporalio/common';
 import { dataConverterOf } from '../temporal-client/data-converter';
 import { createProvider, type MessageProvider } from '../activities/providers';
 import { createApp, type AppDeps } from '../api';
-import { adminCredentialsOf, authConfigOf, connectorsNeedBoundTokensOf, crmEndpointsOf, type CrmEndpoints, codecCredentialsOf, requireBusinessNumbersOf, sharedSenderChannelsOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from '../config/index';
+import { adminCredentialsOf, authConfigOf, crmEndpointsOf, type CrmEndpoints, codecCredentialsOf, requireBusinessNumbersOf, sharedSenderChannelsOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from '../config/index';
 import { createPrisma, type Prisma } from '../db/prisma';
 import { createMessageStartConfirmations, type MessageStartConfirmations } from '../db/message-start-confirmations';
 import { connectTemporalClient } from '../temporal-client/connection';
@@ -138,7 +138,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'adminTokenFile' | 'connectorsNeedBoundTokens' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'routingMinFirstResponseMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'crmInboundRateLimitPerMinute' | 'production' | 'trustProxy' | 'metrics'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'adminTokenFile' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'routingMinFirstResponseMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'crmInboundRateLimitPerMinute' | 'production' | 'trustProxy' | 'metrics'>>;
 
 /**
  * Production's API does not start without PUBLIC_BASE_URL once a CRM connector exists: the CRMs post to
@@ -165,7 +165,6 @@ export function createApi(services: Services, options: ApiOptions = {}) {
     trustProxy: config.TRUST_PROXY,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     smsHelpText: config.SMS_HELP_TEXT,
-    connectorsNeedBoundTokens: connectorsNeedBoundTokensOf(config),
     ...options,
     auth: options.auth ?? authConfigOf(config),
     adminCredentials: 'adminCredentials' in options ? options.adminCredentials : adminCredentialsOf(config),

@@ -53,6 +53,7 @@ test('every variable compose hands the service is one its configuration (or its 
 test('compose takes its secrets from the environment and keeps none itself', () => {
   const text = readFileSync(join(PROJECT_ROOT, 'compose.yaml'), 'utf8');
   expect(text).toMatch(/JWT_SECRET: \$\{JWT_SECRET:\?/);
+  expect(text).toMatch(/JWT_BUSINESS_CLAIM: \$\{JWT_BUSINESS_CLAIM:\?/);
   expect(text).toMatch(/POSTGRES_PASSWORD: \$\{POSTGRES_PASSWORD:\?/);
   expect(text).toMatch(/CODEC_AUTH_TOKEN: \$\{CODEC_AUTH_TOKEN:\?/);
 });

@@ -37,12 +37,18 @@ test('npm run api refuses a JWT_SECRET shorter than 32 characters', async () => 
 });
 
 test('in production, npm run api and npm run worker refuse to start without SECRETS_KEY: there is no default key', async () => {
-  const env = { ...production, NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(32), TEMPORAL_PAYLOAD_KEYS: generateNamedKey('k1') };
+  const env = { ...production, NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(32), JWT_BUSINESS_CLAIM: 'org', TEMPORAL_PAYLOAD_KEYS: generateNamedKey('k1') };
   for (const script of ['src/main/api.ts', 'src/main/worker.ts']) {
     const result = await tsx(script, [], env);
     expect({ script, code: result.code }).toEqual({ script, code: 1 });
     expect(result.stderr).toContain('Invalid configuration: set SECRETS_KEY in production');
   }
+});
+
+test('in production, npm run api refuses to start without JWT_BUSINESS_CLAIM and names the setting', async () => {
+  const result = await tsx('src/main/api.ts', [], { ...production, NODE_ENV: 'production', JWT_SECRET: 'p'.repeat(32) });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('Invalid configuration: in production set JWT_BUSINESS_CLAIM to the claim naming the businesses a token acts for');
 });
 
 test('npm run worker refuses to start without DATABASE_URL and TEMPORAL_ADDRESS', async () => {

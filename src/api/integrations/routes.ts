@@ -8,7 +8,7 @@ import { deleteCrmConnector, getCrmConnector, listCrmConnectors, putCrmConnector
 import type { InboundKeyCache } from '../../use-cases/integrations/inbound-keys';
 import { crmOf } from '../../use-cases/integrations/request';
 import { syncCrmConnector } from '../../use-cases/integrations/sync';
-import { forbidden, HttpProblem } from '../http/problem';
+import { HttpProblem } from '../http/problem';
 import { scopeOf } from '../http/scope';
 
 export interface IntegrationRoutesDeps extends DatabaseDeps {
@@ -22,16 +22,11 @@ export interface IntegrationRoutesDeps extends DatabaseDeps {
   taskQueue: string;
   /** The CRMs' REST bases when not the vendors' (the sweep lists records through them). */
   crmEndpoints?: CrmEndpoints;
-  /** Production: a connector belongs to its whole business, so its routes need tokens bound to businesses (JWT_BUSINESS_CLAIM). */
-  connectorsNeedBoundTokens?: boolean;
   /** What the sweep's SDK calls connect through (the public-address guard in production). */
   crmNetwork?: OutboundNetwork;
   /** The inbound doors' cached keys, forgotten when a connector changes. */
   inboundKeys?: InboundKeyCache;
 }
-
-export const CONNECTORS_NEED_BOUND_TOKENS =
-  'A CRM connector belongs to the whole business, so in production it needs tokens bound to the business: set JWT_BUSINESS_CLAIM to the claim naming the businesses a token acts for (docs/interface.md, "Tokens bound to a business")';
 
 /** Where a CRM posts: PUBLIC_BASE_URL, else (outside production) the origin this request came to. */
 export function inboundBaseOf(req: Request, publicBaseUrl: string | undefined, production = false): string {
@@ -46,13 +41,6 @@ export const PUBLIC_BASE_URL_MISSING = 'PUBLIC_BASE_URL is not set: in productio
 /** A business's connectors to its CRMs: `GET /integrations`, `PUT`, `GET`, `DELETE /integrations/{crm}`. */
 export function integrationsRouter(deps: IntegrationRoutesDeps): Router {
   const router = Router({ mergeParams: true });
-
-  // Without the claim any user could take a business's connector first (and its owner then gets 409).
-  // A token that carries the claim has already been held to the path's business (authenticate).
-  router.use('/integrations', (req, _res, next) => {
-    if (deps.connectorsNeedBoundTokens && req.caller!.businesses === undefined) throw forbidden(CONNECTORS_NEED_BOUND_TOKENS);
-    next();
-  });
 
   router.get('/integrations', async (req, res) => {
     res.json(await listCrmConnectors(deps, scopeOf(req), inboundBaseOf(req, deps.publicBaseUrl, deps.production)));

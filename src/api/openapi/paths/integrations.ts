@@ -1,5 +1,4 @@
 import { CRMS } from '../../../domain';
-import { CONNECTORS_NEED_BOUND_TOKENS } from '../../integrations/routes';
 import type { ApiPart, OpenApiObject } from '../components';
 import { badBody, badParameters, BUSINESS_NAME_SCHEMA, closedObject, common, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
 
@@ -35,11 +34,11 @@ const settingsDescription =
   'Salesforce: `organization_id` (00D…), `instance_url` (https on a Salesforce domain: *.salesforce.com, *.force.com, *.salesforce-setup.com, *.cloudforce.com, *.database.com, or one SALESFORCE_ALLOWED_DOMAINS adds; `login_url` alike), `access_token`, optionally `refresh_token`, `client_id`, `client_secret`, `login_url` to refresh it. ' +
   'Pipedrive: `api_token`, `webhook_user`, `webhook_password` (the HTTP Basic credentials set on the webhook).';
 
-/** Every connector route's 403: a token bound to another business, or, in production, a token bound to none. */
+/** Every connector route's 403: a token bound to another business (production always binds tokens: JWT_BUSINESS_CLAIM). */
 const CONNECTOR_FORBIDDEN = problem(
   403,
-  'The token\'s `JWT_BUSINESS_CLAIM` claim does not name the business; or the server runs in production without `JWT_BUSINESS_CLAIM`: a connector belongs to the whole business, so its routes need tokens bound to it.',
-  { wrongBusiness: 'Token is not valid for this business', unboundTokens: CONNECTORS_NEED_BOUND_TOKENS },
+  'The token\'s `JWT_BUSINESS_CLAIM` claim does not name the business: a connector belongs to the whole business, so its routes need tokens bound to it.',
+  { wrongBusiness: 'Token is not valid for this business' },
 );
 
 const unknownCrm = { unknownCrm: 'Unknown CRM zoho: one of hubspot, salesforce, pipedrive' };
