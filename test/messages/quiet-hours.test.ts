@@ -144,14 +144,15 @@ describe('deferred_until', () => {
     const deferredUntil = (await view(token, res.body._id)).deferred_until;
     expect(deferredUntil).not.toBeNull();
     const run = stack.temporal.workflow.getHandle(res.body.workflow_id);
+    const terminatedRunId = (await run.describe()).runId;
     await run.terminate('operator test');
 
+    // Another file's reconciler pass over the shared server may restart it first: the restart is what counts.
     const reconciler = createReconcileActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: stack.taskQueue });
-    const result = (await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: stack.business, full: true })) as { messagesRestarted: number };
-    expect(result.messagesRestarted).toBeGreaterThanOrEqual(1);
+    await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: stack.business, full: true });
 
     const restarted = await stack.temporal.workflow.getHandle(res.body.workflow_id).describe();
-    expect(restarted.status.name).toBe('RUNNING');
+    expect({ status: restarted.status.name, newRun: restarted.runId !== terminatedRunId }).toEqual({ status: 'RUNNING', newRun: true });
     // Its first task is due at deferred_until (the start delay), give or take the moment of the restart.
     expect(Math.abs(restarted.executionTime!.getTime() - Date.parse(deferredUntil))).toBeLessThan(MINUTE);
     expect(await restarted.staticSummary()).toContain(`deferred until ${deferredUntil} by its send window`);
