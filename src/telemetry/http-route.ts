@@ -7,3 +7,12 @@ export function routeOf(req: Request): string {
   // An error handled after the route leaves req.baseUrl reset; the original URL still tells the mount.
   return req.originalUrl.startsWith('/ext/v2/') ? `/ext/v2/:business${route}` : route;
 }
+
+/** A Salesforce inbound URL's last segment is the connector's secret: whoever reads it could post as Salesforce. */
+const INBOUND_SECRET = /(\/outbound-message\/)[^/]+/gi;
+export const REDACTED = '[redacted]';
+
+/** A request's path as it may be written down: without its query string and without an inbound URL's secret, matched or not. */
+export function loggablePath(url: string | undefined): string {
+  return (url ?? '').split('?')[0].replace(INBOUND_SECRET, `$1${REDACTED}`);
+}
