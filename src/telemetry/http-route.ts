@@ -12,7 +12,8 @@ export function routeOf(req: Request): string {
 const INBOUND_SECRET = /(\/outbound-message\/)[^/]+/gi;
 export const REDACTED = '[redacted]';
 
-/** A request's path as it may be written down: without its query string and without an inbound URL's secret, matched or not. */
-export function loggablePath(url: string | undefined): string {
-  return (url ?? '').split('?')[0].replace(INBOUND_SECRET, `$1${REDACTED}`);
-}
+/** `path` without an inbound URL's secret, whether a route matched it or not. */
+export const withoutSecrets = (path: string): string => path.replace(INBOUND_SECRET, `$1${REDACTED}`);
+
+/** A request's path as it may be written down: without its query string and without an inbound URL's secret. */
+export const loggablePath = (url: string | undefined): string => withoutSecrets((url ?? '').split('?')[0]);
