@@ -15,6 +15,7 @@ import { jsonEndsWithNewline } from './http/json-text';
 import { corsAllowList, securityHeaders } from './http/hygiene';
 import { httpMetrics, type HttpMetrics } from './http/metrics';
 import { perUserRateLimit } from './http/rate-limit';
+import { DoorBudget, publicDoor, type DoorLimits } from './http/public-doors';
 import { requestLog } from './http/request-log';
 import { singleValuedHeaders, storableBody } from './http/request-guards';
 import { BUSINESS_CHARACTERS, BUSINESS_PATTERN, INVALID_BUSINESS } from '../use-cases/input/validation';
@@ -44,6 +45,8 @@ export interface HttpOptions {
   /** Requests per user and minute; 0 or absent: no limit. */
   rateLimitPerMinute?: number;
   trustProxy?: boolean | number | string;
+  /** The unauthenticated doors' budgets per source address and in total (PUBLIC_DOOR_*); absent: none. */
+  publicDoorLimits?: DoorLimits;
   /** Where the request counts go; the caller serves its registry on the metrics port (serveMetrics). */
   metrics?: HttpMetrics;
 }
@@ -80,12 +83,14 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
   app.use(jsonEndsWithNewline, requestLog(logger), metrics.middleware, ...securityHeaders(), corsAllowList(deps.corsOrigins ?? []));
-  app.use(healthRouter(deps), openApiRouter());
+  // Each group of unauthenticated doors has budgets of its own: a flood at one leaves the others' alone.
+  const doorBudget = () => (deps.publicDoorLimits ? publicDoor(new DoorBudget(deps.publicDoorLimits)) : undefined);
+  app.use(healthRouter(deps, doorBudget()), openApiRouter());
   // The carriers' callbacks: public, signed by the carrier instead of a user's token.
-  app.use(providersRouter({ ...deps, registry: metrics.registry, logger }));
+  app.use(providersRouter({ ...deps, registry: metrics.registry, logger, doorBudget: doorBudget() }));
   // The CRMs' inbound events: public, proven by the CRM's signature or credentials, checked with keys kept in memory.
   const inboundKeys = deps.inboundKeys ?? new InboundKeyCache();
-  app.use(crmInboundRouter({ ...deps, inboundKeys, logger }));
+  app.use(crmInboundRouter({ ...deps, inboundKeys, logger, doorBudget: doorBudget() }));
 
   const business = Router({ mergeParams: true });
   // Before the token, alike for everyone: outside the contract's characters no business route matches (404);

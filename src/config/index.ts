@@ -155,6 +155,12 @@ export const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: optional.pipe(z.coerce.number<string | undefined>().int().min(0).optional()),
   /** Requests a minute to one business's inbound door of one CRM, counted before any database work; 0 turns the limit off. */
   CRM_INBOUND_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
+  /** Requests a minute from one address to a group of the unauthenticated doors (CRM and carrier callbacks, /readyz); 0 turns it off. */
+  PUBLIC_DOOR_LIMIT_PER_SOURCE: z.coerce.number().int().min(0).default(6000),
+  /** Requests a minute from one address to such a door that are not proven by their signature or secret (failed or still being checked); 0 turns it off. */
+  PUBLIC_DOOR_UNVERIFIED_LIMIT_PER_SOURCE: z.coerce.number().int().min(0).default(120),
+  /** The same across the addresses without an accepted delivery in the last minute or two; 0 turns it off. */
+  PUBLIC_DOOR_UNVERIFIED_LIMIT_TOTAL: z.coerce.number().int().min(0).default(1200),
   /** Express's `trust proxy`: false, true, a hop count or a list of addresses (for X-Forwarded-For). */
   TRUST_PROXY: optional.transform((value) => (value === undefined || value === 'false' ? false : value === 'true' ? true : /^\d+$/.test(value) ? Number(value) : value)),
   /** The carrier simulator's port (`npm start` with MESSAGE_PROVIDER=simulator); another free one when it is taken, 0 picks one. */

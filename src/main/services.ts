@@ -138,7 +138,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'adminTokenFile' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'routingMinFirstResponseMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'crmInboundRateLimitPerMinute' | 'production' | 'trustProxy' | 'metrics'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'adminTokenFile' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'routingMinFirstResponseMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'crmInboundRateLimitPerMinute' | 'publicDoorLimits' | 'production' | 'trustProxy' | 'metrics'>>;
 
 /**
  * Production's API does not start without PUBLIC_BASE_URL once a CRM connector exists: the CRMs post to
@@ -161,6 +161,7 @@ export function createApi(services: Services, options: ApiOptions = {}) {
     corsOrigins: config.CORS_ORIGINS,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     crmInboundRateLimitPerMinute: config.CRM_INBOUND_RATE_LIMIT_PER_MINUTE,
+    publicDoorLimits: { perSource: config.PUBLIC_DOOR_LIMIT_PER_SOURCE, failedPerSource: config.PUBLIC_DOOR_UNVERIFIED_LIMIT_PER_SOURCE, failedTotal: config.PUBLIC_DOOR_UNVERIFIED_LIMIT_TOTAL },
     production: config.NODE_ENV === 'production',
     trustProxy: config.TRUST_PROXY,
     publicBaseUrl: config.PUBLIC_BASE_URL,

@@ -1,5 +1,6 @@
 import { SpanKind, type Attributes, type AttributeValue, type Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace';
+import { withoutSecrets } from './http-route';
 
 /** Attributes naming a whole URL or its path and query, by the old and the new HTTP conventions. */
 const URL_ATTRIBUTES = ['http.url', 'url.full'];
@@ -9,7 +10,7 @@ const DROPPED_ATTRIBUTES = ['url.query'];
 const isPrimitive = (value: unknown): value is AttributeValue =>
   ['string', 'number', 'boolean'].includes(typeof value) || (Array.isArray(value) && value.every((item) => ['string', 'number', 'boolean'].includes(typeof item) || item == null));
 
-/** A URL without its query, fragment and credentials; a server's path replaced by its route template (ids may be e-mails). */
+/** A URL without its query, fragment, credentials and inbound secret; a server's path replaced by its route template (ids may be e-mails). */
 function withoutPersonalParts(value: string, route: string | undefined): string {
   try {
     const url = new URL(value, 'http://relative.invalid');
@@ -17,7 +18,7 @@ function withoutPersonalParts(value: string, route: string | undefined): string 
     url.hash = '';
     url.username = '';
     url.password = '';
-    if (route !== undefined) url.pathname = route;
+    url.pathname = route ?? withoutSecrets(url.pathname);
     return url.origin === 'http://relative.invalid' ? url.pathname : url.toString();
   } catch {
     return '[unparsable url]';
@@ -25,7 +26,7 @@ function withoutPersonalParts(value: string, route: string | undefined): string 
 }
 
 /**
- * What a span may keep: query strings (GET /opt-outs?phone=…), credentials in URLs and an incoming
+ * What a span may keep: query strings (GET /opt-outs?phone=…), credentials and inbound secrets in URLs and an incoming
  * request's raw path (user ids may be e-mails) go; so do structured values, such as the whole workflow
  * info (memo, search attributes) that Temporal's workflow span exporter copies onto each span.
  */

@@ -291,3 +291,36 @@ test('an unsigned inbound callback is a 403 and stores nothing', async () => {
   expect(await stack.prisma.optOut.count({ where: { phone } })).toBe(0);
   await sendTo(alice, { client_phone: phone });
 });
+
+test('a flood of unsigned callbacks from one address gets 429s with Retry-After before any signature check; a signed text from the carrier\'s address during it is received', async () => {
+  const limited = await stack.startApi({ trustProxy: true, publicDoorLimits: { perSource: 6000, failedPerSource: 10, failedTotal: 100 } });
+  const phone = newPhone();
+  await sendTo(alice, { client_phone: phone });
+  const post = (body: TestInbound, source: string, signed: boolean) => {
+    const raw = JSON.stringify(body);
+    return fetch(originOf(limited) + inboundPath, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': source, ...(signed && { 'x-test-signature': carrier.sign(inboundPath, raw) }) },
+      body: raw,
+    });
+  };
+  const checks = jest.spyOn(carrier, 'verify');
+  try {
+    const forged: TestInbound = { kind: 'inbound', ref: 'in-flood', from: phone, to: '+15550001000', text: 'STOP' };
+    const [flood, genuine] = await Promise.all([
+      Promise.all(Array.from({ length: 100 }, () => post(forged, '198.51.100.9', false))),
+      post({ kind: 'inbound', ref: uniqueName('in'), from: phone, to: '+15550001000', text: 'Still here' }, '203.0.113.30', true),
+    ]);
+    const statuses = flood.map((a) => a.status);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(90);
+    expect(Number(flood.find((a) => a.status === 429)!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The refused ones cost no signature check (nor the look-up of the number's account before it).
+    expect(checks).toHaveBeenCalledTimes(11);
+    expect(genuine.status).toBe(200);
+    expect(await stack.prisma.message.count({ where: { phone, direction: 'inbound' } })).toBe(1);
+  } finally {
+    checks.mockRestore();
+    await limited.stop();
+  }
+});

@@ -24,6 +24,8 @@ export interface ProviderRoutesDeps extends DatabaseDeps {
   taskQueue?: string;
   /** What HELP and INFO are answered with (SMS_HELP_TEXT). */
   smsHelpText?: string;
+  /** The budgets of these unauthenticated doors, per source address and in total (publicDoor); unset: none. */
+  doorBudget?: RequestHandler;
 }
 
 /** Twilio reads an answer to an inbound text as TwiML: an empty `<Response/>` sends nothing back. */
@@ -83,7 +85,7 @@ export function providersRouter(deps: ProviderRoutesDeps & { registry: Registry;
   const carriers = deps.carriers?.deployment === carrier ? deps.carriers : (carrier && numberCarriers(carrier, { ofBusiness: async () => null, holder: async () => null }, () => carrier));
   // Without a carrier the routes still exist (the OpenAPI document names them) and answer 404.
   const verified = (kind: 'receipt' | 'inbound') =>
-    carriers ? [onlyCarrier(carriers.deployment), express.raw({ type: () => true, limit: '100kb' }), verifiedCallback(carriers, kind, deps.publicBaseUrl)] : [noCarrier];
+    carriers ? [onlyCarrier(carriers.deployment), ...(deps.doorBudget ? [deps.doorBudget] : []), express.raw({ type: () => true, limit: '100kb' }), verifiedCallback(carriers, kind, deps.publicBaseUrl)] : [noCarrier];
 
   const receipt: RequestHandler = async (_req, res) => {
     const callback = res.locals.callback as CarrierCallback;

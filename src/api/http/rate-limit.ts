@@ -13,17 +13,17 @@ export function perUserRateLimit(perMinute: number): RequestHandler {
 }
 
 /**
- * At most `perMinute` requests a minute to one CRM door of one business (`/integrations/{crm}/{business}/…`),
- * counted before anything is read from the database or the body: a flood of unsigned requests gets 429s
- * with `Retry-After` and costs neither a connector read nor a decryption. The CRM retries what it is
- * refused. Counted in this process's memory, like the per-user limit.
+ * At most `perMinute` deliveries a minute to one CRM door of one business (`/integrations/{crm}/{business}/…`)
+ * that its signature or secret let in: a request refused (4xx) gives its place back once answered, so
+ * forged requests, which the public doors' budgets stop first (public-doors.ts), never use up the
+ * allowance of the CRM's own. The CRM retries what it is refused. Counted in this process's memory.
  */
 export function perConnectorRateLimit(crm: string, perMinute: number): RequestHandler {
-  return perMinuteLimit(perMinute, (req) => `${crm}/${req.params.business as string}`, `Too many requests: at most ${perMinute} a minute to a business's ${crm} connector`);
+  return perMinuteLimit(perMinute, (req) => `${crm}/${req.params.business as string}`, `Too many requests: at most ${perMinute} a minute to a business's ${crm} connector`, true);
 }
 
 /** `perMinute` requests a minute per key (none when 0), in the IETF `RateLimit` headers; over it a 429 problem with `Retry-After`. */
-function perMinuteLimit(perMinute: number, keyOf: (req: Request) => string, refusal: string): RequestHandler {
+function perMinuteLimit(perMinute: number, keyOf: (req: Request) => string, refusal: string, onlyAccepted = false): RequestHandler {
   if (perMinute <= 0) return (_req, _res, next) => next();
   return rateLimit({
     windowMs: 60_000,
@@ -31,6 +31,7 @@ function perMinuteLimit(perMinute: number, keyOf: (req: Request) => string, refu
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     keyGenerator: keyOf,
+    skipFailedRequests: onlyAccepted,
     handler: (_req, res, next) => {
       const retryAfter = res.getHeader('Retry-After');
       next(new HttpProblem(429, refusal, '/problems/rate-limited', retryAfter ? { 'Retry-After': String(retryAfter) } : {}));

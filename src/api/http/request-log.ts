@@ -2,12 +2,13 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { requestLineLevel } from '../../logger';
+import { loggablePath } from '../../telemetry/http-route';
 import { tagRequestId } from '../../telemetry/span-context';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 
 /**
  * One line per finished request (at `debug` for a person at a terminal, see requestLineLevel) with its request id, method, path (never the query string, which may
- * carry anything), status, time and user; the id is echoed in `X-Request-Id` and in problem bodies.
+ * carry anything, nor a Salesforce inbound URL's secret), status, time and user; the id is echoed in `X-Request-Id` and in problem bodies.
  */
 export function requestLog(logger: Logger): RequestHandler {
   return pinoHttp({
@@ -23,10 +24,10 @@ export function requestLog(logger: Logger): RequestHandler {
     customProps: (req, res) => (res.headersSent ? { event: 'http.request', user: (req as { caller?: { userId: string } }).caller?.userId } : {}),
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : requestLineLevel()),
     serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: loggablePath(req.url) }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
-    customSuccessMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+    customSuccessMessage: (req, res) => `${req.method} ${loggablePath(req.url)} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${loggablePath(req.url)} ${res.statusCode}`,
   }) as unknown as RequestHandler;
 }

@@ -1,4 +1,4 @@
-import express, { Router, type Request } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Admissions } from '../../starters/admission';
 import type { InboundDeps } from '../../use-cases/integrations/inbound';
@@ -14,6 +14,8 @@ export type InboundRoutesDeps = Omit<InboundDeps, 'onHandOverError' | 'handOvers
   publicBaseUrl?: string;
   /** Requests a minute to one business's door of one CRM (CRM_INBOUND_RATE_LIMIT_PER_MINUTE); 0 or unset: no limit. */
   crmInboundRateLimitPerMinute?: number;
+  /** The budgets of these unauthenticated doors, per source address and in total (publicDoor); unset: none. */
+  doorBudget?: RequestHandler;
 };
 
 /** 100 events of a few hundred bytes each, with room to spare. */
@@ -35,8 +37,9 @@ export function crmInboundRouter(deps: InboundRoutesDeps & { logger: Logger }): 
     onHandOverError: (error) => deps.logger.warn({ event: 'crm.hand_over_failed', err: error }, 'the CRM event waits for the sweep'),
   };
   const raw = express.raw({ type: () => true, limit: INBOUND_BODY_LIMIT });
-  // The business name's form and the door's rate, before any database work or the body.
+  // The source's budget, the business name's form and the door's rate, before any database work or the body.
   const door = (crm: string) => [
+    deps.doorBudget ?? ((_req: Request, _res: unknown, next: () => void) => next()),
     (req: Request, _res: unknown, next: (route?: 'route') => void) => next(BUSINESS_PATTERN.test(req.params.business as string) ? undefined : 'route'),
     perConnectorRateLimit(crm, deps.crmInboundRateLimitPerMinute ?? 0),
   ];

@@ -10,9 +10,32 @@ export interface ReadinessDeps extends DatabaseDeps {
 }
 
 type Reachability = 'ok' | 'unreachable';
+export interface Readiness {
+  ready: boolean;
+  database: Reachability;
+  temporal: Reachability;
+}
+
+/** How long one answer of readiness serves every probe: a flood of /readyz costs a database ping and a Temporal call a second, no more. */
+export const READINESS_CACHE_MS = 1000;
+
+/** `readiness`, asked at most once per `ttlMs` (counted from its answer); the probes that come meanwhile share it. */
+export function cachedReadiness(deps: ReadinessDeps, ttlMs = READINESS_CACHE_MS, now: () => number = Date.now): () => Promise<Readiness> {
+  let cached: { answer: Promise<Readiness>; until: number } | undefined;
+  return () => {
+    if (cached && cached.until > now()) return cached.answer;
+    const entry = { answer: readiness(deps), until: Number.POSITIVE_INFINITY };
+    cached = entry;
+    const answered = () => {
+      entry.until = now() + ttlMs;
+    };
+    entry.answer.then(answered, answered);
+    return entry.answer;
+  };
+}
 
 /** `GET /readyz`: whether the database and the Temporal server each answer within the readiness timeout. */
-export async function readiness({ prisma, temporal }: ReadinessDeps): Promise<{ ready: boolean; database: Reachability; temporal: Reachability }> {
+export async function readiness({ prisma, temporal }: ReadinessDeps): Promise<Readiness> {
   const deadline = Date.now() + READINESS_TIMEOUT_MS;
   const [database, temporalServer] = await Promise.all([
     withTimeout(pingDatabase(prisma), READINESS_TIMEOUT_MS).then((): Reachability => 'ok', (): Reachability => 'unreachable'),

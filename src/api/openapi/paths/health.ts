@@ -1,5 +1,6 @@
 import type { ApiPart } from '../components';
 import { json, operation } from '../components';
+import { publicDoorLimited } from './public-door-limit';
 
 const ready = (status: string, value: string) => ({
   type: 'object',
@@ -22,13 +23,16 @@ export const healthApi: ApiPart = {
     },
     '/readyz': {
       get: operation('getReadiness', 'Health', 'Can it serve requests', {
-        description: 'Checks, within 2 seconds, that PostgreSQL answers a query and the Temporal server answers a call.',
+        description:
+          'Checks, within 2 seconds, that PostgreSQL answers a query and the Temporal server answers a call; that answer serves every probe of the next second ' +
+          '(a flood of probes costs one check a second). Limited per source address as the other unauthenticated doors.',
         security: [],
         responses: {
           200: json('PostgreSQL and Temporal are reachable.', ready('ready', 'ok'), { example: { status: 'ready', database: 'ok', temporal: 'ok' } }),
           503: json('PostgreSQL or Temporal is not reachable; the body says which.', ready('not ready', 'any'), {
             example: { status: 'not ready', database: 'ok', temporal: 'unreachable' },
           }),
+          429: publicDoorLimited(),
         },
       }),
     },

@@ -1,6 +1,7 @@
 import { CRMS } from '../../../domain';
 import type { ApiPart, OpenApiObject } from '../components';
 import { badBody, badParameters, BUSINESS_NAME_SCHEMA, closedObject, common, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
+import { publicDoorLimited } from './public-door-limit';
 
 const crmParameter = pathParameter('crm', 'The CRM: `hubspot`, `salesforce` or `pipedrive`.', { enum: [...CRMS] }, 'hubspot');
 /** A path about one CRM's connector: the business, then the CRM. */
@@ -45,7 +46,8 @@ const unknownCrm = { unknownCrm: 'Unknown CRM zoho: one of hubspot, salesforce, 
 const BAD_CRM_PATH = badParameters('The path is not valid.', {});
 const NO_CONNECTOR = problem(404, 'No connector of the caller to this CRM.', { notFound: 'No hubspot connector', ...unknownCrm, ...NO_ROUTE_EXAMPLE });
 /** The shared statuses an inbound route can answer besides its own 400 and 401. */
-const INBOUND_RESPONSES = { 413: common[413], 429: common[429], 500: common[500], 503: common[503] };
+const INBOUND_LIMITED = publicDoorLimited(' Or more than `CRM_INBOUND_RATE_LIMIT_PER_MINUTE` accepted deliveries a minute to this business\'s door of this CRM (refused ones do not count). The CRM retries.');
+const INBOUND_RESPONSES = { 413: common[413], 429: INBOUND_LIMITED, 500: common[500], 503: common[503] };
 const tokenParameter = pathParameter('token', 'The connector\'s secret, as the `inbound_url` of its first PUT or of `rotate-inbound-token` gave it.', { type: 'string' }, 'q3Zk…');
 const INVALID_TOKEN = 'Invalid inbound URL: post to the inbound_url the connector\'s PUT or POST /integrations/salesforce/rotate-inbound-token answered';
 const BAD_TOKEN = problem(401, 'No connector, or not its secret.', { token: INVALID_TOKEN });
@@ -199,7 +201,7 @@ export const integrationsApi: ApiPart = {
         security: [],
         summary: 'The Salesforce inbound URL without its secret: refused',
         description: 'The URL of before the secret. Answered 401 without reading the body; use `…/outbound-message/{token}`.',
-        responses: { 401: BAD_TOKEN, 429: common[429], 500: common[500], 503: common[503] },
+        responses: { 401: BAD_TOKEN, 429: INBOUND_LIMITED, 500: common[500], 503: common[503] },
       },
     },
     '/integrations/salesforce/{business}/outbound-message/{token}': {
@@ -213,7 +215,7 @@ export const integrationsApi: ApiPart = {
           'A SOAP Outbound Message of up to 100 `Lead` notifications from the org the connector names (`OrganizationId`). The URL\'s last segment is the connector\'s secret, ' +
           'compared in constant time before the body is read. The envelope is read by a non-validating XML parser: a DOCTYPE, an entity beyond XML\'s five, a processing instruction ' +
           'other than the XML declaration, or more than 100 notifications are a 400. Each notification `Id` is recorded once; ' +
-          'the answer is the SOAP acknowledgement `<Ack>true</Ack>`, after which Salesforce stops retrying. At most `CRM_INBOUND_RATE_LIMIT_PER_MINUTE` requests a minute per business (429).',
+          'the answer is the SOAP acknowledgement `<Ack>true</Ack>`, after which Salesforce stops retrying. At most `CRM_INBOUND_RATE_LIMIT_PER_MINUTE` accepted deliveries a minute per business (429), besides the budgets of the unauthenticated doors.',
         requestBody: { required: true, content: { 'text/xml': { schema: { type: 'string' } } } },
         responses: {
           200: { description: 'Recorded and acknowledged.', content: { 'text/xml': { schema: { type: 'string' } } } },

@@ -1,5 +1,6 @@
 import { CARRIER_NAMES } from '../../../carriers/types';
 import { type ApiPart, type OpenApiObject, operation, pathParameter, problem } from '../components';
+import { publicDoorLimited } from './public-door-limit';
 
 const carrierParameter = pathParameter('carrier', 'The configured carrier (`MESSAGE_PROVIDER`); any other name is a 404.', { enum: [...CARRIER_NAMES] });
 
@@ -24,6 +25,7 @@ const refusals = {
   403: problem(403, 'The carrier\'s signature is missing or wrong (or, for Telnyx, older than five minutes); nothing changed.', { invalidSignature: 'Invalid signature' }),
   404: problem(404, 'Not the configured carrier, or no carrier is configured (`MESSAGE_PROVIDER=log|webhook`).', { otherCarrier: 'No route for POST /providers/vonage/status' }),
   413: problem(413, 'The body is larger than 100 kB.', { tooLarge: 'Request body is larger than 100 kB' }),
+  429: publicDoorLimited(' The carrier retries.'),
   500: problem(500, 'An unexpected error; the carrier retries.', { internal: 'Internal server error' }),
   503: problem(503, 'PostgreSQL cannot be reached; nothing was done and the carrier retries.', { unavailable: 'A backing service is unavailable; try again shortly' }, ['Retry-After']),
 };
