@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
+import { cappedStream, MEDIA_MAX_BYTES } from '../net/capped-body';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { retryAfterMs } from '../retry-after';
 import { CarrierRejected, CarrierUnavailable, type FetchedMedia } from './types';
@@ -18,6 +19,8 @@ export interface MediaSource {
   headers?(): Promise<Record<string, string>>;
   /** How long to wait for the answer's headers (the body then streams at the reader's pace). */
   timeoutMs?: number;
+  /** The largest file streamed through (MEDIA_MAX_BYTES): a larger one is refused, or cut off where it passes the cap. */
+  maxBytes?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -57,11 +60,19 @@ export async function fetchCarrierMedia(raw: string, source: MediaSource): Promi
   }
   const type = response.headers.get('content-type')?.trim();
   const length = response.headers.get('content-length')?.trim();
-  return {
-    contentType: type && CONTENT_TYPE.test(type) ? type : null,
-    size: length && /^\d{1,15}$/.test(length) ? Number(length) : null,
-    body: response.body ? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>) : Readable.from([]),
-  };
+  const size = length && /^\d{1,15}$/.test(length) ? Number(length) : null;
+  const maxBytes = source.maxBytes ?? MEDIA_MAX_BYTES;
+  if (size !== null && size > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new CarrierRejected('media-too-large', `${carrier}'s file is larger than this service streams`);
+  }
+  return { contentType: type && CONTENT_TYPE.test(type) ? type : null, size, body: cappedBody(response.body, maxBytes) };
+}
+
+/** The body streamed through, failed (and the carrier's connection closed) once it passes `maxBytes`. */
+export function cappedBody(body: ReadableStream<Uint8Array> | null, maxBytes: number): NodeJS.ReadableStream {
+  if (!body) return Readable.from([]);
+  return pipeline(Readable.fromWeb(body as WebReadableStream<Uint8Array>), cappedStream(maxBytes), () => undefined);
 }
 
 /** The origin of a configured API base, to let its own media URLs through (a test double, a regional edge). */

@@ -1,5 +1,5 @@
 import { Client } from '@hubspot/api-client';
-import { publicOnlyNetwork, type OutboundNetwork } from '../net/outbound';
+import { publicOnlyCrmNetwork, type OutboundNetwork } from '../net/outbound';
 import { failureOfStatus, ianaOfHubspotZone, type CrmApi, type CrmRecord } from './types';
 
 /* HubSpot through its SDK: contacts read and their `hubspot_owner_id` written (CRM API v3). */
@@ -18,7 +18,7 @@ function failure(action: string, error: unknown) {
 }
 
 /** `network`: what the SDK connects through (the public-address guard in production); unset, guarded. */
-export function hubspotApi(accessToken: string, basePath = HUBSPOT_API_URL, network: OutboundNetwork = publicOnlyNetwork()): CrmApi {
+export function hubspotApi(accessToken: string, basePath = HUBSPOT_API_URL, network: OutboundNetwork = publicOnlyCrmNetwork()): CrmApi {
   // Retries are the workflow's (they honour Retry-After across worker restarts), not the SDK's.
   // With an agent the SDK sends through node:http, which connects through the guard's lookup.
   const client = new Client({ accessToken, basePath, numberOfApiCallRetries: 0, httpAgent: network.agentFor(basePath) });

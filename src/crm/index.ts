@@ -1,6 +1,6 @@
 import type { CrmEndpoints } from '../config/index';
 import type { Crm } from '../domain';
-import { publicOnlyNetwork, type OutboundNetwork } from '../net/outbound';
+import { publicOnlyCrmNetwork, type OutboundNetwork } from '../net/outbound';
 import { hubspotApi } from './hubspot';
 import { pipedriveApi } from './pipedrive';
 import { salesforceApi } from './salesforce';
@@ -14,7 +14,7 @@ export { verifyBasicAuth, verifyHubspotSignature, hubspotSignatureV3, HUBSPOT_SI
  * The CRM's SDK client for one connector: its plain settings and its opened credentials, connecting
  * through `network` (the public-address guard by default).
  */
-export function crmApiOf(crm: Crm, settings: Record<string, string>, secrets: Record<string, string>, endpoints: CrmEndpoints = {}, network: OutboundNetwork = publicOnlyNetwork()): CrmApi {
+export function crmApiOf(crm: Crm, settings: Record<string, string>, secrets: Record<string, string>, endpoints: CrmEndpoints = {}, network: OutboundNetwork = publicOnlyCrmNetwork()): CrmApi {
   switch (crm) {
     case 'hubspot':
       return hubspotApi(secrets.access_token, endpoints.hubspot, network);

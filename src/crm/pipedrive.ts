@@ -1,4 +1,5 @@
-import { publicOnlyNetwork, type OutboundNetwork } from '../net/outbound';
+import { CRM_ANSWER_MAX_BYTES } from '../net/capped-body';
+import { publicOnlyCrmNetwork, type OutboundNetwork } from '../net/outbound';
 import { failureOfStatus, type CrmApi, type CrmRecord } from './types';
 
 /* Pipedrive through its SDK: persons (API v2) and leads (API v1), read and their owner_id written. */
@@ -18,7 +19,8 @@ const axiosOf = (api: object) => (api as unknown as { axios: AxiosLike }).axios;
  * of the environment would connect around the guard, so none is taken.
  */
 function connectThrough<T extends object>(api: T, network: OutboundNetwork): T {
-  Object.assign(axiosOf(api).defaults, { httpAgent: network.httpAgent, httpsAgent: network.httpsAgent, proxy: false });
+  // axios's own cap: it fails the call with its own words (the socket's cap, a little higher, is the backstop).
+  Object.assign(axiosOf(api).defaults, { httpAgent: network.httpAgent, httpsAgent: network.httpsAgent, proxy: false, maxContentLength: CRM_ANSWER_MAX_BYTES });
   return api;
 }
 
@@ -48,7 +50,7 @@ const statusOf = (error: unknown) => (error as { response?: { status?: number } 
 const isLeadId = (recordId: string) => !/^\d+$/.test(recordId);
 
 /** `network`: what axios (under the SDK) connects through (the public-address guard in production); unset, guarded. */
-export function pipedriveApi(apiToken: string, base = PIPEDRIVE_API_URL, network: OutboundNetwork = publicOnlyNetwork()): CrmApi {
+export function pipedriveApi(apiToken: string, base = PIPEDRIVE_API_URL, network: OutboundNetwork = publicOnlyCrmNetwork()): CrmApi {
   const root = base.replace(/\/+$/, '');
   const v1 = sdkV1();
   const v2 = sdkV2();

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
-import { isNonPublicAddressRefusal, publicOnlyNetwork, type OutboundNetwork } from '../net/outbound';
-import { crmAddressNotPublic, CrmRequestFailed, logCrmFailure, type CrmApi, type CrmRecord } from './types';
+import { isNonPublicAddressRefusal, publicOnlyCrmNetwork, type OutboundNetwork } from '../net/outbound';
+import { isResponseTooLarge } from '../net/capped-body';
+import { crmAddressNotPublic, crmAnswerTooLarge, CrmRequestFailed, logCrmFailure, type CrmApi, type CrmRecord } from './types';
 
 /* Salesforce through jsforce: Leads read and their OwnerId written, with the org's assignment rules kept out. */
 
@@ -41,6 +42,7 @@ const GONE = new Set(['NOT_FOUND', 'ENTITY_IS_DELETED', 'INVALID_CROSS_REFERENCE
  */
 function failure(action: string, error: unknown): CrmRequestFailed {
   if (isNonPublicAddressRefusal(error)) return crmAddressNotPublic('Salesforce', action);
+  if (isResponseTooLarge(error)) return crmAnswerTooLarge('Salesforce', action);
   const code = (error as { errorCode?: string }).errorCode;
   // No Salesforce error code: the request did not get an answer (refused, reset, timed out).
   const passing = !code || PASSING.has(code) || /^E[A-Z]+$/.test(code);
@@ -54,7 +56,7 @@ function failure(action: string, error: unknown): CrmRequestFailed {
 }
 
 /** `network`: what jsforce connects through (the public-address guard in production); unset, guarded. */
-export function salesforceApi(access: SalesforceAccess, network: OutboundNetwork = publicOnlyNetwork()): CrmApi {
+export function salesforceApi(access: SalesforceAccess, network: OutboundNetwork = publicOnlyCrmNetwork()): CrmApi {
   connectJsforceThrough(network);
   const connection = new (jsforce().Connection)({
     instanceUrl: access.instanceUrl,

@@ -1,4 +1,5 @@
 import { logger } from '../logger';
+import { bytesInWords, CRM_ANSWER_MAX_BYTES, isResponseTooLarge } from '../net/capped-body';
 import { isNonPublicAddressRefusal } from '../net/outbound';
 
 /* What the lead workflow needs of a CRM, whichever it is: read a record, write its owner. */
@@ -60,12 +61,18 @@ export function crmAddressNotPublic(crm: string, action: string): CrmRequestFail
   return new CrmRequestFailed(`${crm} was not asked to ${action}: its address is not public (private, loopback and link-local addresses are refused)`, undefined, true);
 }
 
+/** The CRM's answer was over CRM_ANSWER_MAX_BYTES and was cut off: final, as the same record answers the same. */
+export function crmAnswerTooLarge(crm: string, action: string): CrmRequestFailed {
+  return new CrmRequestFailed(`${crm}'s answer to ${action} was larger than ${bytesInWords(CRM_ANSWER_MAX_BYTES)} and was not read`, undefined, true);
+}
+
 /**
  * A failed request by its HTTP status: 429 and 5xx (and no status: the network) may pass; other 4xx
  * will not. `error` is the SDK's; `crmCode` the CRM's own code for it, logged and not repeated.
  */
 export function failureOfStatus(crm: string, action: string, status: number | undefined, retryAfter?: string | null, error?: unknown, crmCode?: unknown): CrmRequestFailed {
   if (isNonPublicAddressRefusal(error)) return crmAddressNotPublic(crm, action);
+  if (isResponseTooLarge(error)) return crmAnswerTooLarge(crm, action);
   if (status !== undefined || crmCode !== undefined) logCrmFailure(crm, action, status, crmCode);
   const final = status !== undefined && status >= 400 && status < 500 && status !== 429 && status !== 408;
   return new CrmRequestFailed(`${crm} refused to ${action}${status ? ` (HTTP ${status})` : ' (no answer)'}`, status, final, retryAfterMsOf(retryAfter));

@@ -24,7 +24,7 @@ import type { SecretBox } from '../secrets/secret-box';
 import { resealStoredSecrets } from '../use-cases/secrets/reseal';
 import { numberCarrierOf, numberCarriers, type NumberCarriers } from '../carriers/numbers';
 import { numberAccounts } from '../use-cases/numbers/accounts';
-import type { HostLookup } from '../net/public-address';
+import { systemLookup, type HostLookup } from '../net/public-address';
 import { outboundNetworksOf, type OutboundNetwork } from '../net/outbound';
 
 /** What every process of the service is built from: opened once from validated config. */
@@ -65,6 +65,8 @@ export interface Services {
    */
   webhookNetwork: OutboundNetwork;
   crmNetwork: OutboundNetwork;
+  /** How names are resolved outside the guard: a media URL's host at accept. */
+  hostLookup: HostLookup;
   /** Marks each accepted message whose workflow start succeeded, a few at a time (the reconciler's recent pass reads the rest). */
   messageStarts: MessageStartConfirmations;
   /** Closes what `openServices` opened (not what was handed in as an override), after the pending webhook hand-overs. */
@@ -128,6 +130,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       crmEndpoints: crmEndpointsOf(config),
       webhookNetwork: networks.webhooks,
       crmNetwork: networks.crm,
+      hostLookup: overrides.hostLookup ?? systemLookup,
       stop: async () => {
         for (const close of closers.reverse()) await close();
       },

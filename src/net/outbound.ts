@@ -2,6 +2,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { CRM_ANSWER_MAX_BYTES, ResponseTooLarge } from './capped-body';
 import { crmEndpointsOf, webhookSettingsOf, type Config } from '../config/index';
 import { isLocalName, isPublicAddress, systemLookup, type HostLookup } from './public-address';
 
@@ -77,14 +78,38 @@ function connectLookup(resolve: HostLookup, publicOnly: boolean): LookupFunction
   };
 }
 
-function guardedAgent<A extends http.Agent>(agent: A, publicOnly: boolean): A {
-  if (!publicOnly) return agent;
+const HEADERS_ALLOWANCE = 64 * 1024;
+
+/**
+ * The agent's sockets, guarded and capped: a socket that receives more than `maxBytes` between two
+ * requests (an answer, its headers included) is destroyed with ResponseTooLarge, which the client reports.
+ */
+function guardedAgent<A extends http.Agent>(agent: A, publicOnly: boolean, maxBodyBytes: number | undefined): A {
+  if (!publicOnly && maxBodyBytes === undefined) return agent;
+  // The socket carries the headers too: room for them, so that a client's own body cap (axios's) speaks first.
+  const maxBytes = maxBodyBytes === undefined ? undefined : maxBodyBytes + HEADERS_ALLOWANCE;
   const open = agent.createConnection.bind(agent);
+  const received = new WeakMap<object, number>();
+  if (maxBytes !== undefined) agent.on('free', (socket: object) => received.set(socket, 0));
   agent.createConnection = (options, callback) => {
-    const refusal = refusalOfHost(String(options.host ?? options.hostname ?? ''));
-    if (!refusal) return open(options, callback);
-    process.nextTick(() => callback?.(refusal, undefined as never));
-    return undefined;
+    const refusal = publicOnly ? refusalOfHost(String(options.host ?? options.hostname ?? '')) : undefined;
+    if (refusal) {
+      process.nextTick(() => callback?.(refusal, undefined as never));
+      return undefined;
+    }
+    const socket = open(options, callback);
+    if (socket && maxBytes !== undefined) {
+      socket.on('data', (chunk: Buffer) => {
+        const total = (received.get(socket) ?? 0) + chunk.length;
+        received.set(socket, total);
+        if (total <= maxBytes!) return;
+        // The answer itself fails with the reason (a socket's own error would reach it as a bare ECONNRESET).
+        const error = new ResponseTooLarge(maxBodyBytes!);
+        (socket as { _httpMessage?: { res?: { destroy(error: Error): void } } })._httpMessage?.res?.destroy(error);
+        socket.destroy(error);
+      });
+    }
+    return socket;
   };
   return agent;
 }
@@ -92,17 +117,25 @@ function guardedAgent<A extends http.Agent>(agent: A, publicOnly: boolean): A {
 let publicOnlyDefault: OutboundNetwork | undefined;
 /** The guard with the system's resolver, shared by the clients built without a network of their own. */
 export const publicOnlyNetwork = () => (publicOnlyDefault ??= outboundNetwork({ publicOnly: true }));
+let publicOnlyCrmDefault: OutboundNetwork | undefined;
+/** The same for the CRMs' SDKs, their answers capped at CRM_ANSWER_MAX_BYTES. */
+export const publicOnlyCrmNetwork = () => (publicOnlyCrmDefault ??= outboundNetwork({ publicOnly: true, maxResponseBytes: CRM_ANSWER_MAX_BYTES }));
 
-/** The guard (or, with `publicOnly` false, the same clients without it, for development and tests' fakes). */
-export function outboundNetwork(options: { publicOnly: boolean; lookup?: HostLookup }): OutboundNetwork {
-  const { publicOnly, lookup = systemLookup } = options;
+/**
+ * The guard (or, with `publicOnly` false, the same clients without it, for development and tests' fakes).
+ * `maxResponseBytes`: the largest answer its node:http agents read (the SDKs that read whole answers
+ * themselves: HubSpot's, axios under Pipedrive's). Not the undici dispatcher: jsforce pipes its body
+ * without an error handler, so a body cut off there would crash the process (docs/integrations.md).
+ */
+export function outboundNetwork(options: { publicOnly: boolean; lookup?: HostLookup; maxResponseBytes?: number }): OutboundNetwork {
+  const { publicOnly, lookup = systemLookup, maxResponseBytes } = options;
   const socketLookup = connectLookup(lookup, publicOnly);
   let dispatcher: Dispatcher | undefined;
   let agents: { http: http.Agent; https: https.Agent } | undefined;
   const agentsOf = () =>
     (agents ??= {
-      http: guardedAgent(new http.Agent({ keepAlive: true, lookup: socketLookup }), publicOnly),
-      https: guardedAgent(new https.Agent({ keepAlive: true, lookup: socketLookup }), publicOnly),
+      http: guardedAgent(new http.Agent({ keepAlive: true, lookup: socketLookup }), publicOnly, maxResponseBytes),
+      https: guardedAgent(new https.Agent({ keepAlive: true, lookup: socketLookup }), publicOnly, maxResponseBytes),
     });
   return {
     publicOnly,
@@ -135,6 +168,6 @@ export function outboundNetwork(options: { publicOnly: boolean; lookup?: HostLoo
 export function outboundNetworksOf(config: Config, lookup?: HostLookup): { webhooks: OutboundNetwork; crm: OutboundNetwork } {
   return {
     webhooks: outboundNetwork({ publicOnly: !webhookSettingsOf(config).allowPrivateUrls, lookup }),
-    crm: outboundNetwork({ publicOnly: !crmEndpointsOf(config).allowPrivateUrls, lookup }),
+    crm: outboundNetwork({ publicOnly: !crmEndpointsOf(config).allowPrivateUrls, lookup, maxResponseBytes: CRM_ANSWER_MAX_BYTES }),
   };
 }

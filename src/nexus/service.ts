@@ -46,6 +46,8 @@ export interface CrmServiceDeps extends DatabaseDeps {
   /** Each channel's rules, as for POST /messages. */
   sharedSenderChannels?: AcceptDeps['sharedSenderChannels'];
   templateApprovals?: AcceptDeps['templateApprovals'];
+  /** How a media URL's host is resolved at accept, as for POST /messages. */
+  hostLookup?: AcceptDeps['hostLookup'];
 }
 
 /** Leaves the worker time to answer before the Nexus request's deadline. */

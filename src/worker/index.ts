@@ -51,6 +51,8 @@ export interface WorkerDeps {
   /** What the webhooks and the CRMs' SDKs connect through (see Services). */
   webhookNetwork?: OutboundNetwork;
   crmNetwork?: OutboundNetwork;
+  /** How the Nexus sends resolve a media URL's host (see Services). */
+  hostLookup?: AcceptDeps['hostLookup'];
 }
 
 export interface WorkerOptions {
@@ -122,7 +124,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
           },
           sinks: workflowSpanSinks(),
           activities,
-          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission, carrier: deps.carrier, requireBusinessNumbers: deps.requireBusinessNumbers, messageStarts: deps.messageStarts, sharedSenderChannels: deps.sharedSenderChannels, templateApprovals: deps.templateApprovals })] }),
+          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission, carrier: deps.carrier, requireBusinessNumbers: deps.requireBusinessNumbers, messageStarts: deps.messageStarts, sharedSenderChannels: deps.sharedSenderChannels, templateApprovals: deps.templateApprovals, hostLookup: deps.hostLookup })] }),
           ...WORKER_TUNING[role],
         }),
       ),

@@ -1,3 +1,6 @@
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
+import { isPublicAddress } from '../../src/net/public-address';
 import { OUTSIDE_WHATSAPP_WINDOW, WHATSAPP_WINDOW_MS } from '../../src/domain/channels';
 import { eventually, expectProblem, waitForStatus } from '../support/helpers';
 import { originOf, startTestStack, uniqueName, type TestApi, type TestStack } from '../support/stack';
@@ -149,6 +152,36 @@ test('an MMS goes to the carrier with its media URLs; media that are not public 
   expectProblem(await send({ client_phone: phone, text_message: 'x', media: Array.from({ length: 11 }, () => media[0]) }), 400, /^Invalid media: must be an array of at most 10/);
   expectProblem(await send({ client_phone: phone, channel: 'whatsapp', text_message: 'x', media }), 400, /^Invalid media: must be an array of at most 1 /);
   expectProblem(await send({ client_phone: phone, channel: 'fax', text_message: 'x' }), 400, 'Invalid channel: must be "sms" or "whatsapp"');
+});
+
+test('a media URL whose name resolves to a private, loopback or link-local address is a 400 at accept, naming it; the same name resolving publicly is accepted', async () => {
+  // The resolver the accept asks, standing in for DNS: nip.io-style names answer with the address they spell.
+  const answers: Record<string, string> = { '127.0.0.1.nip.io': '127.0.0.1', 'localtest.me': '::1', 'instance-data': '169.254.169.254', 'files.example.test': '10.0.0.7', 'fd.example.test': 'fd00::7', 'cdn.example.test': '93.184.216.34' };
+  const resolving = await stack.startApi({ hostLookup: async (host) => (answers[host] ? [{ address: answers[host] }] : Promise.reject(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }))) });
+  try {
+    const phone = newPhone();
+    const sendVia = (media: { url: string }[], path = '/messages') =>
+      resolving.api('POST', path, { token: alice, body: path === '/messages' ? { message_type: 'text', client_phone: phone, text_message: 'x', media } : { message_type: 'text', text_message: 'x', media, recipients: [{ client_phone: phone }] } });
+    for (const [host, address] of Object.entries(answers).filter(([host]) => host !== 'cdn.example.test')) {
+      expectProblem(await sendVia([{ url: `https://${host}/a.jpg` }]), 400, `Invalid media[0].url: must be a public https URL; ${host} resolves to ${address}, a private, loopback or link-local address`);
+    }
+    // The second file is the one refused; a campaign shares its media, so the whole batch is refused.
+    expectProblem(await sendVia([{ url: 'https://cdn.example.test/a.jpg' }, { url: 'https://127.0.0.1.nip.io/b.jpg' }]), 400, /^Invalid media\[1\]\.url: must be a public https URL; 127\.0\.0\.1\.nip\.io resolves to 127\.0\.0\.1/);
+    expectProblem(await sendVia([{ url: 'https://instance-data/a.jpg' }], '/messages/batch'), 400, /^Invalid media\[0\]\.url: must be a public https URL; instance-data resolves to 169\.254\.169\.254/);
+    expect((await sendVia([{ url: 'https://cdn.example.test/a.jpg' }])).status).toBe(202);
+    // A name that does not resolve here is left to the carrier, whose DNS is not ours.
+    expect((await sendVia([{ url: 'https://unknown.example.test/a.jpg' }])).status).toBe(202);
+  } finally {
+    await resolving.stop();
+  }
+});
+
+test("a media URL naming this machine by a name its own resolver knows (the host's name in /etc/hosts) is a 400 at accept", async () => {
+  const host = hostname().toLowerCase();
+  const [{ address }] = await lookup(host, { all: true });
+  // The premise: this machine's name resolves to one of its own addresses, never a public one.
+  expect(isPublicAddress(address)).toBe(false);
+  expectProblem(await send({ client_phone: newPhone(), text_message: 'x', media: [{ url: `https://${host}/a.jpg` }] }), 400, new RegExp(`^Invalid media\\[0\\]\\.url: must be a public https URL; ${host.replace(/\./g, '\\.')} resolves to `));
 });
 
 test("an inbound MMS keeps its media, which the API streams with the carrier's credentials; another user's request is a 404", async () => {

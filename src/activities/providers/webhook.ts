@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { ApplicationFailure } from '@temporalio/common';
 import { fetch } from 'undici';
 import { ActivityFailureType } from '../../domain';
+import { discardCappedBody, readCappedBody, WEBHOOK_ANSWER_MAX_BYTES } from '../../net/capped-body';
 import { isNonPublicAddressRefusal, outboundNetwork, type OutboundNetwork } from '../../net/outbound';
 import { retryAfterMs } from '../../retry-after';
 import type { MessageProvider, OutgoingMessage } from './types';
@@ -35,9 +36,14 @@ function isTransientStatus(status: number): boolean {
 /** A reference is an id, not prose: anything else a receiver answers is not kept. */
 const PROVIDER_REF = /^[A-Za-z0-9._:\/-]{1,200}$/;
 
-/** The receiver's `id` from a 2xx JSON answer, when it looks like a reference. */
+/**
+ * The receiver's `id` from a 2xx JSON answer, when it looks like a reference. The answer is read to
+ * WEBHOOK_ANSWER_MAX_BYTES: a longer one is cut off and the message is delivered without a reference.
+ */
 async function providerRefOf(response: Awaited<ReturnType<typeof fetch>>): Promise<string | undefined> {
-  const text = await response.text().catch(() => '');
+  const answer = await readCappedBody(response, WEBHOOK_ANSWER_MAX_BYTES).catch(() => undefined);
+  if (!answer?.complete) return undefined;
+  const text = answer.bytes.toString('utf8');
   try {
     const id = (JSON.parse(text) as { id?: unknown }).id;
     return typeof id === 'string' && PROVIDER_REF.test(id) ? id : undefined;
@@ -84,8 +90,8 @@ export function createWebhookProvider({ url, secret, timeoutMs = DEFAULT_WEBHOOK
         throw new Error(`Webhook unreachable: ${reason}`);
       }
       if (response.ok) return { providerRef: await providerRefOf(response) };
-      // Read and dropped, so that the connection can be reused.
-      await response.arrayBuffer().catch(() => undefined);
+      // Read to the cap and dropped: a short answer leaves the connection reusable.
+      await discardCappedBody(response, WEBHOOK_ANSWER_MAX_BYTES);
       const answer = answerOf(response.status);
       if (isTransientStatus(response.status)) {
         const delay = retryAfterMs(response.headers.get('retry-after'));

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { fetch } from 'undici';
+import { discardCappedBody, WEBHOOK_ANSWER_MAX_BYTES } from '../../net/capped-body';
 import { isNonPublicAddressRefusal, type OutboundNetwork } from '../../net/outbound';
 import { resolvesToPublicAddresses } from '../../net/public-address';
 import { retryAfterMs } from '../../retry-after';
@@ -53,8 +54,8 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     const reason = (error as Error).name === 'TimeoutError' ? `No answer within ${timeoutMs} ms` : `Receiver unreachable: ${networkErrorCode(error)}`;
     return { kind: 'transient', statusCode: null, error: reason };
   }
-  // Read and dropped: the body is the receiver's, and the connection can be reused.
-  await response.arrayBuffer().catch(() => undefined);
+  // The status is all that counts: a short body is read (the connection can be reused), a longer one cut off.
+  await discardCappedBody(response, WEBHOOK_ANSWER_MAX_BYTES);
   const status = response.status;
   if (status >= 200 && status < 300) return { kind: 'delivered', statusCode: status };
   if (status === 408 || status === 429 || status >= 500) {

@@ -1,5 +1,5 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { MEDIA_MAX_BYTES } from '../../net/capped-body';
+import { cappedBody } from '../media-fetch';
 import type twilio from 'twilio';
 import { retryAfterMs } from '../../retry-after';
 import { CarrierRejected, CarrierUnavailable, type FetchedMedia } from '../types';
@@ -119,8 +119,12 @@ export function twilioMediaFetcher(settings: TwilioCredentials, client: twilio.T
         continue;
       }
       if (response.status >= 200 && response.status < 300) {
-        const body = response.body ? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>) : Readable.from([]);
-        return { contentType: response.headers.get('content-type'), size: sizeOf(response.headers.get('content-length')), body };
+        const size = sizeOf(response.headers.get('content-length'));
+        if (size !== null && size > MEDIA_MAX_BYTES) {
+          await response.body?.cancel();
+          throw new CarrierRejected('media-too-large', "Twilio's file is larger than this service streams");
+        }
+        return { contentType: response.headers.get('content-type'), size, body: cappedBody(response.body, MEDIA_MAX_BYTES) };
       }
       await response.body?.cancel();
       throw failure(response.status, hop === 0, response.headers.get('retry-after'));

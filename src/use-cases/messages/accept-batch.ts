@@ -15,6 +15,7 @@ import { readIdempotencyKey } from './idempotency';
 import { answerFirstResponse } from '../routing/answer';
 import { sendersOf } from './sender';
 import { checkChannelRules, senderChannels } from './channel-rules';
+import { refuseMediaOnPrivateHosts } from './media-hosts';
 import { findTemplate } from '../../db/templates';
 import { numberChannelOf, type Channel } from '../../domain/channels';
 
@@ -69,6 +70,9 @@ export async function sendMessageBatchRequest(
       (ids) => findAgents(deps.prisma, scope, ids),
       (id) => findTemplate(deps.prisma, scope, id),
     );
+    // Every recipient carries the campaign's media: its hosts are resolved once.
+    const first = request.recipients.find((outcome) => 'request' in outcome);
+    if (first && 'request' in first) await refuseMediaOnPrivateHosts(first.request.media, deps);
     refuseWhileKnownDown(deps.temporal);
     return storeAndStart(deps, scope, request, (body ?? {}) as Record<string, unknown>, idempotencyKey, requestId, start);
   });

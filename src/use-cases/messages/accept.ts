@@ -3,6 +3,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { Message } from '../../generated/prisma/client';
 import { abandonScheduledMessage, findMessageByIdempotencyKey, insertScheduledMessage, type NewMessage, type StoredTemplate } from '../../db/messages';
 import { renderTemplate } from './channel-request';
+import { refuseMediaOnPrivateHosts, type MediaHostDeps } from './media-hosts';
 import { checkChannelRules, type ChannelDeps } from './channel-rules';
 import { findTemplate } from '../../db/templates';
 import { numberChannelOf } from '../../domain/channels';
@@ -22,7 +23,7 @@ import { smsShape } from './sms-encoding';
 import { sendersOf } from './sender';
 import { startMessageWorkflow, type ScheduledMessage } from '../../starters/send-message-workflow';
 
-export interface AcceptDeps {
+export interface AcceptDeps extends MediaHostDeps {
   prisma: Prisma;
   temporal: TemporalClient;
   taskQueue: string;
@@ -176,6 +177,7 @@ export async function sendMessageRequest(
       (id) => findAgent(deps.prisma, scope, id),
       (id) => findTemplate(deps.prisma, scope, id),
     );
+    await refuseMediaOnPrivateHosts(request.media, deps);
     return acceptMessage(deps, scope, request, idempotencyKey, requestId, start);
   });
 }

@@ -21,7 +21,8 @@ export const channelRequestProperties: OpenApiObject = {
     maxItems: 10,
     description:
       'Files the carrier fetches and sends with the text: at most 10 for `sms` (the message is then an MMS), at most one for `whatsapp`. ' +
-      'Each URL `https` on a public host (no private, loopback or link-local address, no local name; the webhooks\' guard), at most 2,048 characters. Other fields of an item are ignored.',
+      'Each URL `https` on a public host (no private, loopback or link-local address, no local name; the webhooks\' guard), at most 2,048 characters. ' +
+      'A name is resolved at accept (2 s at most): one that resolves to such an address (`127.0.0.1.nip.io`) is a 400 naming it; one that does not resolve is left to the carrier. Other fields of an item are ignored.',
     items: { type: 'object', required: ['url'], properties: { url: MEDIA_URL } },
     examples: [[{ url: 'https://cdn.example.com/receipts/A-1.jpg' }]],
   },
@@ -83,6 +84,7 @@ export const CHANNEL_BAD_REQUESTS = {
   invalidMedia: 'Invalid media: must be an array of at most 10 objects { "url" } for sms',
   invalidWhatsAppMedia: 'Invalid media: must be an array of at most 1 objects { "url" } for whatsapp',
   invalidMediaUrl: 'Invalid media[0].url: must be a public https URL of at most 2048 characters',
+  mediaUrlResolvesPrivate: 'Invalid media[0].url: must be a public https URL; 127.0.0.1.nip.io resolves to 127.0.0.1, a private, loopback or link-local address',
   templateNotWhatsApp: 'Invalid template: only a WhatsApp message ("channel": "whatsapp") sends a template',
   invalidTemplate: 'Invalid template: must be an object such as {"_id": "reminder", "variables": {"1": "Tuesday"}}',
   invalidTemplateId: 'Invalid template._id: must be a template id string',

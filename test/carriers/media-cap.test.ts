@@ -1,0 +1,48 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream/promises';
+import { Writable } from 'node:stream';
+import { fetchCarrierMedia } from '../../src/carriers/media-fetch';
+import { CarrierRejected } from '../../src/carriers/types';
+import { startEndlessAnswer, type EndlessAnswer } from '../support/endless-answer';
+
+/*
+ * An inbound file streamed from a carrier's media host that never ends: the stream fails once it has
+ * carried the cap (MEDIA_MAX_BYTES, 100 MiB; 1 MiB here) and the carrier's connection is closed. A file
+ * whose Content-Length is over the cap is refused before any byte is streamed.
+ */
+
+const CAP = 1024 * 1024;
+const BUFFERS = 16 * 1024 * 1024;
+let endless: EndlessAnswer;
+beforeAll(async () => {
+  endless = await startEndlessAnswer({ headers: { 'content-type': 'image/jpeg' } });
+});
+afterAll(() => endless?.close());
+
+const source = { carrier: 'Telnyx', allowed: () => true, maxBytes: CAP };
+
+test('an endless media file fails once it passes the cap, and the carrier connection is closed', async () => {
+  const before = endless.bytesSent;
+  const closed = endless.nextClose();
+  const file = await fetchCarrierMedia(`${endless.url}/media/1`, source);
+  let received = 0;
+  const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => ((received += chunk.length), done()) });
+  await expect(pipeline(file.body as NodeJS.ReadableStream, sink)).rejects.toMatchObject({ code: 'ERESPONSETOOLARGE' });
+  await closed;
+  expect(received).toBeLessThanOrEqual(CAP);
+  expect(endless.bytesSent - before).toBeLessThan(CAP + BUFFERS);
+});
+
+test('a media file whose Content-Length is over the cap is refused before streaming', async () => {
+  const big = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(CAP + 1) }).end(Buffer.alloc(CAP + 1)));
+  await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
+  try {
+    const fetched = fetchCarrierMedia(`http://127.0.0.1:${(big.address() as AddressInfo).port}/media/2`, source);
+    await expect(fetched).rejects.toBeInstanceOf(CarrierRejected);
+    await expect(fetched).rejects.toMatchObject({ code: 'media-too-large', message: "Telnyx's file is larger than this service streams" });
+  } finally {
+    big.closeAllConnections();
+    big.close();
+  }
+});
