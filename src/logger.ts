@@ -3,6 +3,7 @@ import { DefaultLogger, type LogLevel } from '@temporalio/worker';
 import { requestContext } from './request-context';
 import { activeSpanIds } from './telemetry/span-context';
 import { prettyDestination } from './pretty-log';
+import { ActivityFailureType, MessageRunFailureType, SEND_MESSAGE_WORKFLOW } from './domain';
 
 /**
  * Personal data that may sit in a logged object: message texts, phone numbers, names, notes, tokens.
@@ -82,7 +83,27 @@ export function logError(error: unknown, fields: Record<string, unknown> = {}): 
 
 const SDK_LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
 
-/** The Temporal SDK's runtime and worker logs, written as lines of the same logger. */
+/** Failures the code expects and reports itself (a message.failed line, the run's details): not the SDK's warnings. */
+const EXPECTED_FAILURE_TYPES = new Set<unknown>([...Object.values(ActivityFailureType), ...Object.values(MessageRunFailureType)]);
+
+/**
+ * An SDK warning about an expected business failure: an activity's non-retryable ActivityFailureType, or a
+ * message's run ending MessageFailed/MessageUndelivered. A workflow's error reaches this logger copied from
+ * its worker thread, without its `type`: that one is known by its workflow type and message.
+ */
+export function isExpectedFailureLine(message: string, meta: Record<string, unknown> | undefined): boolean {
+  const error = meta?.error as { type?: unknown; nonRetryable?: unknown; message?: unknown } | undefined;
+  if (!error || typeof error !== 'object') return false;
+  if (message === 'Activity failed') return EXPECTED_FAILURE_TYPES.has(error.type) && error.nonRetryable === true;
+  if (message !== 'Workflow failed') return false;
+  if (EXPECTED_FAILURE_TYPES.has(error.type)) return true;
+  return meta?.workflowType === SEND_MESSAGE_WORKFLOW && typeof error.message === 'string' && /^Message \S+ (failed|undelivered)\b/.test(error.message);
+}
+
+/** The Temporal SDK's runtime and worker logs, written as lines of the same logger; its warnings of expected failures at debug. */
 export function temporalLogger(level: LogLevel = 'WARN'): DefaultLogger {
-  return new DefaultLogger(level, (entry) => logger[SDK_LEVELS[entry.level]]({ event: 'temporal', ...entry.meta }, entry.message));
+  return new DefaultLogger(level, (entry) => {
+    const at = entry.level === 'WARN' && isExpectedFailureLine(entry.message, entry.meta) ? 'debug' : SDK_LEVELS[entry.level];
+    logger[at]({ event: 'temporal', ...entry.meta }, entry.message);
+  });
 }

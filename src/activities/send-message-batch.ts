@@ -18,6 +18,7 @@ import type { Prisma } from '../db/prisma';
 import { reserveSendSlots } from '../db/sender-paces';
 import { ActivityFailureType, DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY } from '../domain';
 import { whileHeartbeating } from './heartbeat';
+import { logMessageOutcome } from '../use-cases/messages/outcome-line';
 import { retiredCheck, senderAtSend } from '../use-cases/messages/sender';
 import { retiredNumberFailure } from './providers/retired-number';
 import { contentFields, refusedForGood, type MessageProvider, type OutgoingMessage } from './providers';
@@ -191,10 +192,12 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
       );
       const sent = await markChunkSent(prisma, { batchId: input.batchId, chunk: input.chunk });
       for (const { sendAt, sentAt } of sent) observeLateness?.((sentAt.getTime() - sendAt.getTime()) / 1000);
-      for (const row of erased) await markMessageFailed(prisma, { messageId: row.id, error: 'Not sent: its client was erased' });
+      const failed = [];
+      for (const row of erased) failed.push(await markMessageFailed(prisma, { messageId: row.id, error: 'Not sent: its client was erased' }));
       for (const { row, error, rejection } of rejected) {
-        await markMessageFailed(prisma, { messageId: row.id, error: error.message, errorCode: rejection.code, optOut: rejection.optOut, sender: carrier?.sender });
+        failed.push(await markMessageFailed(prisma, { messageId: row.id, error: error.message, errorCode: rejection.code, optOut: rejection.optOut, sender: carrier?.sender }));
       }
+      for (const row of failed) if (row) logMessageOutcome(row, provider.name);
       if (transient.length > 0) {
         throw new Error(`${transient.length} of ${rows.length} messages of chunk ${input.chunk} not handed over yet: ${(transient[0] as Error)?.message ?? transient[0]}`);
       }

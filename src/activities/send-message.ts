@@ -12,6 +12,7 @@ import {
 import type { Prisma } from '../db/prisma';
 import { ActivityFailureType, type MessageClaim, type MessageOutcome, type MessageStatus, type MessageStatusDetails, type SendDueResult, type SendMessageResult, sendsReceipts } from '../domain';
 import { messageReason } from '../views/message-reason';
+import { logMessageOutcome } from '../use-cases/messages/outcome-line';
 import { whileHeartbeating } from './heartbeat';
 import { senderAtSend } from '../use-cases/messages/sender';
 import { retiredNumberFailure } from './providers/retired-number';
@@ -121,8 +122,10 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
     },
 
     /** `rejection`: the carrier's code and whether it means the recipient unsubscribed (a ProviderRejected failure's details). */
-    recordMessageFailed: (input: { messageId: string; error: string; rejection?: CarrierRejection }): Promise<void> =>
-      markMessageFailed(prisma, { messageId: input.messageId, error: input.error, errorCode: input.rejection?.code, optOut: input.rejection?.optOut, sender: carrier?.sender }),
+    async recordMessageFailed(input: { messageId: string; error: string; rejection?: CarrierRejection }): Promise<void> {
+      const failed = await markMessageFailed(prisma, { messageId: input.messageId, error: input.error, errorCode: input.rejection?.code, optOut: input.rejection?.optOut, sender: carrier?.sender });
+      if (failed) logMessageOutcome(failed, provider.name);
+    },
   };
   async function sendDue(messageId: string): Promise<SendDueResult> {
     const claim = await activities.claimMessageForSending(messageId);
@@ -151,7 +154,7 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
     async describeMessageStatus(messageId: string): Promise<MessageStatusDetails> {
       const message = await findMessage(prisma, messageId);
       if (!message) throw messageNotFound(messageId);
-      return { status: message.status, reason: messageReason(message) };
+      return { status: message.status, reason: messageReason(message), code: message.errorCode };
     },
   };
 }

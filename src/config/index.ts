@@ -27,6 +27,12 @@ const REGISTERED_CLAIMS = ['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti'];
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * The API's listening address. Unset: `127.0.0.1` under `npm start` (a development stack serves /admin
+   * and the simulator's callbacks: this machine only), `0.0.0.0` for `npm run api` (a deployment's
+   * public door); `0.0.0.0` (or an interface's address) widens npm start's.
+   */
+  API_HOST: optional,
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
   /** The user's runtime directory: where each running `npm start` records its data directory for the tools beside it (src/stack/running-stacks.ts). */
   XDG_RUNTIME_DIR: optional,

@@ -66,6 +66,30 @@ export interface SendDueResult {
 export interface MessageStatusDetails {
   status: MessageStatus;
   reason: string | null;
+  /** The carrier's (or our) error code of a failed or undelivered message; absent from results recorded before it existed. */
+  code?: string | null;
+}
+
+/**
+ * Runs that record this patch end Failed when their message ends `failed` or `undelivered` (the row is
+ * final by then), so that the Temporal UI's failure filter finds them; older ones completed with the outcome.
+ */
+export const MESSAGE_FAILURE_FAILS_RUN_PATCH = 'message-failure-fails-run';
+
+/** The type of the (non-retryable) failure a message's run ends with, by outcome. */
+export const MessageRunFailureType = { failed: 'MessageFailed', undelivered: 'MessageUndelivered' } as const;
+
+/** The failure's one detail: ids, codes and our words only (the message is in clear in the run's history). */
+export interface MessageRunFailureDetails {
+  messageId: string;
+  outcome: 'failed' | 'undelivered';
+  reason: string | null;
+  code: string | null;
+}
+
+/** The failure's message: `Message {id} failed: {reason}`, its code added when the reason does not say it. */
+export function messageRunFailureMessage({ messageId, outcome, reason, code }: MessageRunFailureDetails): string {
+  return `Message ${messageId} ${outcome}${reason ? `: ${reason}` : ''}${code && !reason?.includes(code) ? ` (error ${code})` : ''}`;
 }
 
 /** The message workflow's name and signature, for starting it from activities without importing workflow code. */

@@ -21,8 +21,8 @@ async function main() {
   });
   const metrics = httpMetrics();
   const metricsHttp = await serveMetrics(metrics.registry, config.API_METRICS_PORT, config.API_METRICS_HOST);
-  const http = await listen(createApi(services, { auth, metrics }), config.PORT);
-  logEvent('api.listening', { port: http.port, metricsPort: metricsHttp.port, metricsHost: config.API_METRICS_HOST });
+  const http = await listen(createApi(services, { auth, metrics }), config.PORT, config.API_HOST ?? '0.0.0.0');
+  logEvent('api.listening', { host: config.API_HOST ?? '0.0.0.0', port: http.port, metricsPort: metricsHttp.port, metricsHost: config.API_METRICS_HOST });
   onShutdown(async () => {
     await http.stop();
     await metricsHttp.stop();

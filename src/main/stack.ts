@@ -163,7 +163,9 @@ async function main() {
     const metricsHttp = await serveMetrics(metrics.registry, await freePort(config.API_METRICS_PORT), config.API_METRICS_HOST);
     stops.push(metricsHttp.stop);
     // The operator token npm start generated (never in production): a refused /admin call says where it is.
-    const http = await listen(createApi(services, { metrics, ...(adminToken && !config.ADMIN_TOKEN && { adminTokenFile: paths.devAdminToken }) }), apiPort);
+    // Loopback unless API_HOST widens it: the development stack answers /admin and the simulator's callbacks.
+    const apiHost = config.API_HOST ?? '127.0.0.1';
+    const http = await listen(createApi(services, { metrics, ...(adminToken && !config.ADMIN_TOKEN && { adminTokenFile: paths.devAdminToken }) }), apiPort, apiHost);
     stops.push(http.stop);
     await lock.update({
       state: 'running',
@@ -175,7 +177,7 @@ async function main() {
     });
 
     console.log(`
-  API          http://localhost:${http.port}/ext/v2/{businessname}
+  API          http://localhost:${http.port}/ext/v2/{businessname}${apiHost === '127.0.0.1' ? ' (this machine only; API_HOST=0.0.0.0 opens it to the network)' : ` (listening on ${apiHost})`}
   Temporal UI  ${uiUrl ?? server?.uiNote ?? `(external cluster at ${services.temporalAddress}, namespace ${services.namespace})`}
   Temporal     ${services.temporalAddress}${server ? (server.engine === 'server' ? ` (server engine: Temporal server on PostgreSQL, log in ${paths.temporalServer})` : ' (dev server)') : ''}
   Nexus        ${nexus}

@@ -106,7 +106,11 @@ export interface SendMessageInput extends CrmCaller {
 
 /** The operation completes when the message has left (`sent`), was refused (`failed`) or was canceled. */
 export interface SendMessageOutput {
-  /** `delivered`/`read`/`undelivered` when the carrier's receipt came before the run ended; `suppressed` when the recipient opted out before it was due. */
+  /**
+   * `delivered`/`read` when the carrier's receipt came before the run ended; `suppressed` when the recipient
+   * opted out before it was due. A message that ends `failed` or `undelivered` fails the operation instead
+   * (`messageFailureOf`); only runs started before that change answer with those two.
+   */
   outcome: 'sent' | 'delivered' | 'read' | 'undelivered' | 'failed' | 'canceled' | 'suppressed';
 }
 
@@ -209,4 +213,21 @@ export function crmProblemOf(error: unknown): CrmProblem | undefined {
 function isProblem(value: unknown): value is CrmProblem {
   const p = value as CrmProblem | undefined;
   return typeof p === 'object' && p !== null && typeof p.type === 'string' && typeof p.status === 'number' && typeof p.detail === 'string';
+}
+
+/** Why a sendMessage operation failed when its message failed or was undelivered (ids, codes and words only). */
+export interface MessageFailure {
+  messageId: string;
+  outcome: 'failed' | 'undelivered';
+  reason: string | null;
+  code: string | null;
+}
+
+/** The message's failure behind a failed sendMessage operation (a `NexusOperationFailure`), if that is why it failed. */
+export function messageFailureOf(error: unknown): MessageFailure | undefined {
+  for (let cause = error; typeof cause === 'object' && cause !== null; cause = (cause as { cause?: unknown }).cause) {
+    const { type, details } = cause as { type?: unknown; details?: unknown };
+    if ((type === 'MessageFailed' || type === 'MessageUndelivered') && Array.isArray(details)) return details[0] as MessageFailure;
+  }
+  return undefined;
 }

@@ -25,7 +25,7 @@ import {
   type SendMessageOutput,
   type UnassignAgentOutput,
 } from './contract';
-import { toNexusError } from './errors';
+import { messageRunFailed, toNexusError } from './errors';
 import { callerScope, fieldsOf, idField } from './scope';
 import { messageIdOfToken } from './token';
 
@@ -79,7 +79,11 @@ export function crmServiceHandler(options: CrmServiceDeps) {
     start: async (ctx, input) => {
       try {
         const started = await acceptForOperation(deps, ctx, fieldsOf(input));
-        if ('outcome' in started) return HandlerStartOperationResult.sync({ outcome: started.outcome });
+        if ('outcome' in started) {
+          // A repeat of a message that failed fails as its run did, rather than answering with its outcome.
+          if (started.outcome === 'failed' || started.outcome === 'undelivered') throw await messageRunFailed(deps.prisma, started.messageId, started.outcome);
+          return HandlerStartOperationResult.sync({ outcome: started.outcome });
+        }
         return await new WorkflowRunOperationHandler<SendMessageInput, SendMessageOutput>(async () => started.handle).start(ctx, input);
       } catch (error) {
         throw toNexusError(error);
@@ -153,7 +157,7 @@ export function crmServiceHandler(options: CrmServiceDeps) {
   });
 }
 
-type Accepted = { handle: WorkflowHandle<SendMessageOutput> } | { outcome: SendMessageOutput['outcome'] };
+type Accepted = { handle: WorkflowHandle<SendMessageOutput> } | { messageId: string; outcome: SendMessageOutput['outcome'] | 'failed' | 'undelivered' };
 
 /**
  * Stores the message as POST /messages does, starting its workflow with this operation's completion
@@ -173,7 +177,7 @@ async function acceptForOperation(deps: CrmServiceDeps, ctx: StartOperationConte
 
   const finished = async () => {
     const outcome = await finishedOutcome(deps.prisma, message.id);
-    return outcome ? { outcome } : undefined;
+    return outcome ? { messageId: message.id, outcome } : undefined;
   };
   const done = await finished();
   if (done) return done;

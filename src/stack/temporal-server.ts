@@ -1,4 +1,5 @@
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -12,7 +13,7 @@ export interface DevServerOptions {
   sqlitePragmas?: string[];
   port?: number;
   uiPort?: number;
-  /** The remote codec the UI calls to show encrypted payloads. */
+  /** The remote codec the UI calls to show encrypted payloads (it may carry a secret: never on the command line). */
   uiCodecEndpoint?: string;
   /** More namespaces to create at launch, beside `default` (the tests' Nexus callers live in one). */
   namespaces?: string[];
@@ -71,11 +72,27 @@ async function privateUmaskLauncher(cli: string, dbFilename: string): Promise<st
   return launcher;
 }
 
+/** The CLI's environment (`--env`) that gives `server start-dev` its `--ui-codec-endpoint`. */
+const CODEC_ENV = 'crm-ui-codec';
+
+/**
+ * The UI's codec endpoint carries the codec secret as its last path segment, and a command line is
+ * anyone's to read (ps, /proc/<pid>/cmdline): the CLI reads it from an environment file of its own
+ * (`--env-file`, the flag's name as the key), private to this user and removed once the server is up.
+ */
+async function codecSettingsFile(endpoint: string): Promise<{ file: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'crm-temporal-ui-'));
+  const file = join(dir, 'env.yaml');
+  await writeFile(file, JSON.stringify({ env: { [CODEC_ENV]: { 'ui-codec-endpoint': endpoint } } }), { mode: 0o600 });
+  return { file, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
 /** Starts `temporal server start-dev` with this project's search attributes registered. */
 export async function startDevServer(config: ToolsConfig, options: DevServerOptions = {}): Promise<RunningDevServer> {
   const found = await findTemporalCli(config);
   if (options.dbFilename) await tightenSqliteFiles(options.dbFilename);
   const cli = found && options.dbFilename ? await privateUmaskLauncher(found, options.dbFilename) : found;
+  const codecSettings = options.uiCodecEndpoint && options.uiPort !== undefined ? await codecSettingsFile(options.uiCodecEndpoint) : undefined;
   const start = () => TestWorkflowEnvironment.createLocal({
     server: {
       executable: cli ? { type: 'existing-path', path: cli } : { type: 'cached-download' },
@@ -89,12 +106,12 @@ export async function startDevServer(config: ToolsConfig, options: DevServerOpti
       extraArgs: [
         ...(options.dbFilename ? (options.sqlitePragmas ?? WAL_PRAGMAS).flatMap((pragma) => ['--sqlite-pragma', pragma]) : []),
         ...(options.namespaces ?? []).flatMap((namespace) => ['--namespace', namespace]),
-        ...(options.uiCodecEndpoint && options.uiPort !== undefined ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
+        ...(codecSettings ? ['--env-file', codecSettings.file, '--env', CODEC_ENV] : []),
       ],
     },
   });
   // Without a CLI of our own the SDK's download runs, with no launcher: the umask is set around its start instead.
-  const env = await (options.dbFilename && !found ? withPrivateUmask(start) : start());
+  const env = await (options.dbFilename && !found ? withPrivateUmask(start) : start()).finally(() => codecSettings?.remove());
   return {
     address: env.address,
     namespace: env.namespace ?? 'default',

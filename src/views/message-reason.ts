@@ -1,6 +1,6 @@
 import type { Message } from '../generated/prisma/client';
 
-type ReasonFields = Pick<Message, 'status' | 'error' | 'errorCode' | 'suppressedReason' | 'canceledBy'>;
+export type ReasonFields = Pick<Message, 'status' | 'error' | 'errorCode' | 'suppressedReason' | 'canceledBy'>;
 
 /**
  * Why a message ended as it did, in words: the run's details in Temporal and the operator's view. Built

@@ -12,6 +12,7 @@ import type { createActivities } from '../activities';
 import {
   ASSIGNMENT_DT_UNTIL,
   assignmentChangedSignal,
+  CANCEL_KEEPS_ROWS_PATCH,
   assignmentStateQuery,
   type AssignmentExpiryInput,
   type AssignmentExpiryResult,
@@ -33,15 +34,15 @@ const MIN_RECHECK_MS = 1000;
 /**
  * Lives as long as the (client, agent) pair has an active assignment and marks it expired at its
  * `dt_until`. The database row is the truth: a signal only says "re-read it". An operator's "Request
- * Cancellation" in the Temporal UI ends the assignment now (unassigned, by `operator`), so no row is
- * left active without a timer.
+ * Cancellation" in the Temporal UI stops the run and leaves the row (the reconciler gives it a run again);
+ * before CANCEL_KEEPS_ROWS_PATCH it ended the assignment (unassigned, by `operator`).
  */
 export async function assignmentExpiry(input: AssignmentExpiryInput): Promise<AssignmentExpiryResult> {
   const pair = { clientPk: input.clientPk, agentPk: input.agentPk };
   try {
     return await expireAtDtUntil(input);
   } catch (error) {
-    if (isCancellation(error)) await CancellationScope.nonCancellable(() => endAssignmentByOperator(pair));
+    if (isCancellation(error) && !patched(CANCEL_KEEPS_ROWS_PATCH)) await CancellationScope.nonCancellable(() => endAssignmentByOperator(pair));
     throw error;
   }
 }

@@ -27,6 +27,7 @@ import {
   type AssignAgentsResult,
   type AssignmentClock,
   type AssignUpdateInput,
+  CANCEL_KEEPS_ROWS_PATCH,
   type ClientRunInput,
   type ClientRunResult,
   type ClockKind,
@@ -64,17 +65,16 @@ const MIN_RECHECK_MS = 1000;
  * handed out). The rows are the truth: the run re-reads a kind of rows whenever a
  * path that changed them says so (`clocksChanged`, `assignmentChanged`), and each step acts only on what
  * is due in the rows. It ends when the client holds no clock; it continues as new when its history grows
- * long, once no update is in flight. An operator's "Request Cancellation" in the Temporal UI stops every
- * rotation the run holds (stopped by `operator`) and ends every assignment it holds now (unassigned, by
- * `operator`), as it did on the per-rotation and per-pair runs before one run per client, and with them
- * their first-response clocks, without reassigning; terminate and reset change no
- * row, and the reconciler starts the run again from them.
+ * long, once no update is in flight. The Temporal UI's buttons change no row: an operator's "Request
+ * Cancellation" stops the run (Canceled), as Terminate does, and the reconciler starts it again from the
+ * rows, which keep every assignment, rotation and clock; ending an assignment is an API call (DELETE
+ * …/agents/{agent}). Runs canceled before CANCEL_KEEPS_ROWS_PATCH ended them, and replay so.
  */
 export async function clientOwnership(input: ClientRunInput): Promise<ClientRunResult> {
   try {
     return await holdClocks(input);
   } catch (error) {
-    if (isCancellation(error)) {
+    if (isCancellation(error) && !patched(CANCEL_KEEPS_ROWS_PATCH)) {
       // The rotations first: an assignment ended now must not run on into the next period.
       await CancellationScope.nonCancellable(async () => {
         await stopClientRotationsByOperator({ clientPk: input.clientPk });

@@ -4,6 +4,7 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  patched,
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
@@ -11,6 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import {
+  CANCEL_KEEPS_ROWS_PATCH,
   describeRotationStep,
   rotationAppliedUpdate,
   rotationChangedSignal,
@@ -32,7 +34,8 @@ const { advanceRotation, stopRotationByOperator } = proxyLocalActivities<ReturnT
  * The clock of one (client, user) rotation; PostgreSQL holds the rotation itself. Each step hands out
  * the periods that are due and says when the next one starts; the run sleeps until then and continues
  * as new at each boundary. A signal (DELETE) or an update (PUT, which waits for the answer) makes it
- * step at once. An operator's "Request Cancellation" in the Temporal UI stops the rotation.
+ * step at once. An operator's "Request Cancellation" in the Temporal UI stops the run and leaves the
+ * rotation (before CANCEL_KEEPS_ROWS_PATCH it stopped the rotation).
  * An older build's shape: no longer started (the client's run holds the boundaries), kept for the runs in
  * flight at an upgrade; its step acts only on a rotation still its own, and it ends once taken over.
  */
@@ -40,7 +43,7 @@ export async function rotation(input: RotationInput): Promise<RotationResult> {
   try {
     return await rotate(input);
   } catch (error) {
-    if (isCancellation(error)) await CancellationScope.nonCancellable(() => stopRotationByOperator(input.rotationKey));
+    if (isCancellation(error) && !patched(CANCEL_KEEPS_ROWS_PATCH)) await CancellationScope.nonCancellable(() => stopRotationByOperator(input.rotationKey));
     throw error;
   }
 }

@@ -16,8 +16,12 @@ import {
 import type { createActivities } from '../activities';
 import {
   ActivityFailureType,
+  MESSAGE_FAILURE_FAILS_RUN_PATCH,
   MESSAGE_FOLLOWS_RECEIPTS_PATCH,
   MESSAGE_LOCAL_ACTIVITIES_PATCH,
+  MessageRunFailureType,
+  type MessageRunFailureDetails,
+  messageRunFailureMessage,
   MESSAGE_RECEIPT_WAIT_MS,
   type MessageOutcome,
   MESSAGE_STATUS,
@@ -91,8 +95,30 @@ type Show = (status: MessageStatus, reason?: string | null) => void;
  * carrier's final receipt (the receipt route signals it to re-read the row), for MESSAGE_RECEIPT_WAIT_MS
  * at most, so that MessageStatus and the details show what the API shows; the details say why a message
  * failed, was undelivered, suppressed or canceled.
+ * A message that ends `failed` or `undelivered` ends its run Failed (since MESSAGE_FAILURE_FAILS_RUN_PATCH),
+ * after its row is final: see `failedRun`.
  */
 export async function sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
+  const result = await runMessage(input);
+  if ((result.outcome === 'failed' || result.outcome === 'undelivered') && patched(MESSAGE_FAILURE_FAILS_RUN_PATCH)) throw await failedRun(input.messageId, result.outcome);
+  return result;
+}
+
+/**
+ * The failure a run whose message failed (or a carrier reported undelivered) ends with, so that the
+ * Temporal UI shows it red and its failure filter (ExecutionStatus = 'Failed') finds it: non-retryable,
+ * typed MessageFailed or MessageUndelivered, with the row's reason and code (our words and codes only, no
+ * phone and no text). Nothing starts such a run again: the reconciler restarts only rows still
+ * `scheduled` or `sending`, and this row is final before the run fails.
+ */
+async function failedRun(messageId: string, outcome: 'failed' | 'undelivered'): Promise<ApplicationFailure> {
+  // Non-cancellable: a cancellation request during the receipt's wait ended that wait, not this read.
+  const row = await CancellationScope.nonCancellable(() => local.describeMessageStatus(messageId));
+  const details: MessageRunFailureDetails = { messageId, outcome, reason: row.status === outcome ? row.reason : null, code: row.status === outcome ? (row.code ?? null) : null };
+  return ApplicationFailure.create({ type: MessageRunFailureType[outcome], message: messageRunFailureMessage(details), nonRetryable: true, details: [details] });
+}
+
+async function runMessage(input: SendMessageInput): Promise<SendMessageResult> {
   const state: SendMessageState = { phase: 'waiting', sendAt: input.sendAt, ...(input.deferredUntil && { deferredUntil: input.deferredUntil }), nextWakeAt: null };
   const readable = patched(WORKFLOW_SEARCH_ATTRIBUTES_PATCH);
   const localSteps = patched(MESSAGE_LOCAL_ACTIVITIES_PATCH);

@@ -3,6 +3,7 @@ import { CarrierRejected } from '../../src/carriers';
 import { expectProblem, phoneSequence, waitForStatus as waitForMessageStatus } from '../support/helpers';
 import { originOf, uniqueName, type TestApi, type TestStack } from '../support/stack';
 import { createTestCarrier, startCarrierStack } from '../support/test-carrier';
+import { runFailure } from '../support/message-run';
 
 /**
  * Opt-outs reaching the sending side: a message scheduled before its recipient texted STOP is not sent
@@ -70,7 +71,7 @@ test('a carrier refusing a send because the recipient unsubscribed fails it with
     expectProblem(await post({ client_phone: phone }), 409, 'Recipient has opted out of text messages');
     // The run that passed the refusal's details on replays from its history.
     const handle = stack.temporal.workflow.getHandle(accepted.body.workflow_id);
-    expect(await handle.result()).toEqual({ outcome: 'failed' });
+    expect(await runFailure(handle)).toMatchObject({ type: 'MessageFailed', nonRetryable: true });
     await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, await handle.fetchHistory(), accepted.body.workflow_id);
   });
 });

@@ -4,6 +4,7 @@ import { createWebhookProvider, SIGNATURE_HEADER } from '../../src/activities/pr
 import { startTestStack, type ApiResponse, type TestStack } from '../support/stack';
 import { waitForStatus as waitForMessageStatus, REQUEST_INSTANCE } from '../support/helpers';
 import { temporalTextOf } from '../support/history';
+import { runFailure } from '../support/message-run';
 import { startWebhookReceiver, type Answer, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -177,7 +178,7 @@ test('a receiver answering 400: the message fails after exactly one attempt, wit
   expect(failed.attempts).toBe(1);
   expect(failed.error).toMatch(/^Webhook answered 400/);
   expect(failed.sent_at).toBeNull();
-  await expect(stack.temporal.workflow.getHandle(res.body.workflow_id).result()).resolves.toEqual({ outcome: 'failed' });
+  expect(await runFailure(stack.temporal.workflow.getHandle(res.body.workflow_id))).toMatchObject({ type: 'MessageFailed', message: `Message ${id} failed: ${failed.error}` });
   await sleep(2000);
   expect(receiver.requestsFor(id)).toHaveLength(1);
   expect((await stack.api('POST', `/messages/${id}/cancel`, { token })).status).toBe(409);
@@ -189,6 +190,8 @@ test('a receiver answering 422 with the request echoed: the message, its history
   const res = await send({ client: 'c-1', text_message: text });
   const failed = await waitForStatus(res.body._id, 'failed');
   expect(failed.error).toBe('Webhook answered 422 Unprocessable Entity');
+  // The run ends Failed with the status only; its history is read once it has.
+  expect((await runFailure(stack.temporal.workflow.getHandle(res.body.workflow_id))).message).toBe(`Message ${res.body._id} failed: Webhook answered 422 Unprocessable Entity`);
   const inTemporal = await temporalTextOf(stack.temporal, res.body.workflow_id);
   expect(inTemporal).toContain('Webhook answered 422 Unprocessable Entity');
   for (const personal of [PHONE, 'Ada', text, 'invalid']) expect(inTemporal).not.toContain(personal);

@@ -10,6 +10,7 @@ import { parseMessageRequest } from '../../src/use-cases/messages/request';
 import { openTimeSkipping, uniqueName } from '../support/helpers';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { testSecretBox } from '../support/secrets';
+import { runFailure } from '../support/message-run';
 
 /*
  * Delays of months and years on the time-skipping test server, with the real activities, the real
@@ -173,7 +174,7 @@ test('a receiver that stays unavailable: retries stop after an hour and the mess
     const { id, input } = await storedMessage(new Date(await env.currentTimeMs()));
     await withWorker(async (taskQueue) => {
       const handle = await env.client.workflow.start('sendMessage', { workflowId: messageWorkflowId(business, id), taskQueue, args: [input] });
-      expect(await handle.result()).toEqual({ outcome: 'failed' });
+      expect(await runFailure(handle)).toMatchObject({ type: 'MessageFailed', nonRetryable: true });
     });
     const message = (await prisma.message.findUnique({ where: { id } }))!;
     expect(message.status).toBe('failed');

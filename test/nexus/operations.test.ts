@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
-import { crmProblemOf } from '../../src/nexus/contract';
+import { ApplicationFailure } from '@temporalio/common';
+import { crmProblemOf, messageFailureOf } from '../../src/nexus/contract';
+import { ActivityFailureType } from '../../src/domain';
 import type { Call, CallOutcome } from '../support/nexus-caller-workflows';
 import { startNexusCaller, type NexusCaller } from '../support/nexus';
 import { eventually, startTestStack, uniqueName, type ApiResponse, type TestStack } from '../support/stack';
@@ -18,8 +20,19 @@ let token: string;
 const user = 'user-1';
 const other = 'user-2';
 
+/** The phone the test provider refuses, as a carrier refuses an invalid number. */
+const REFUSED_PHONE = '+14155550166';
+
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({
+    provider: {
+      name: 'log',
+      async deliver(message) {
+        if (message.to === REFUSED_PHONE) throw ApplicationFailure.create({ type: ActivityFailureType.ProviderRejected, message: 'The recipient number is not a valid phone number', nonRetryable: true, details: [{ code: '21211', optOut: false }] });
+        return { providerRef: `log:${message.id}` };
+      },
+    },
+  });
   caller = await startNexusCaller({ taskQueue: stack.taskQueue });
   token = stack.token(user);
   const otherToken = stack.token(other);
@@ -209,6 +222,25 @@ describe('sendMessage and cancelMessage', () => {
     const [outcome] = await caller.call([{ operation: 'sendMessage', input: as({ message_type: 'text', client: 'c1', text_message: text }) }]);
     expect(okOf(outcome)).toEqual({ outcome: 'sent' });
     expect(await findByText(text)).toEqual([expect.objectContaining({ status: 'sent', client: 'c1', client_phone: '+14155550100' })]);
+  });
+
+  test('a message that fails fails the operation for good, with its reason and code, and is not sent again', async () => {
+    const text = `Refused ${randomUUID()}`;
+    const input = as({ message_type: 'text', client_phone: REFUSED_PHONE, text_message: text, idempotency_key: `refused-${text}` });
+    const [first] = await caller.call([{ operation: 'sendMessage', input }]);
+    const [message] = await findByText(text);
+    expect(message).toEqual(expect.objectContaining({ status: 'failed', error_code: '21211' }));
+    const failure = { messageId: message._id, outcome: 'failed', reason: 'The recipient number is not a valid phone number', code: '21211' };
+    expect(first).toEqual({ failed: expect.objectContaining({ chain: expect.arrayContaining([expect.objectContaining({ type: 'MessageFailed', nonRetryable: true, message: `Message ${message._id} failed: The recipient number is not a valid phone number (error 21211)` })]) }) });
+    // A repeat of the operation fails alike at once, and nothing is sent twice.
+    const [again] = await caller.call([{ operation: 'sendMessage', input }]);
+    expect(again).toEqual({ failed: expect.objectContaining({ chain: expect.arrayContaining([expect.objectContaining({ type: 'MessageFailed', nonRetryable: true })]) }) });
+    expect(await findByText(text)).toHaveLength(1);
+    expect((await stack.temporal.workflow.getHandle(message.workflow_id).describe()).status.name).toBe('FAILED');
+    expect(JSON.stringify(first)).not.toContain(REFUSED_PHONE);
+    // The contract's helper finds the detail along a caller's cause chain.
+    expect(messageFailureOf({ cause: { type: 'MessageFailed', details: [failure] } })).toEqual(failure);
+    expect(messageFailureOf(new Error('other'))).toBeUndefined();
   });
 
   test('takes send_window as POST /messages does: a message due inside its window is sent and shows it', async () => {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import jwt from 'jsonwebtoken';
@@ -14,6 +14,10 @@ import { receivedEvents, verified } from '../support/events';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 
 /* `npm start` as a user runs it: the whole stack from one command. */
+
+/** An address of this machine other than loopback, which another machine on its network would reach it by. */
+const networkAddress = () => Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+const answers = (url: string) => fetch(url, { signal: AbortSignal.timeout(5000) }).then((res) => res.status, (error: Error) => `${error.name}: ${(error.cause as Error | undefined)?.message ?? error.message}`);
 
 test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on the same data', async () => {
   // As on a fresh clone: this stack installs the Temporal CLI into its data directory itself.
@@ -38,6 +42,15 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
     const codecToken = (await readFile(join(dataDir, 'dev-codec-token'), 'utf8')).trim();
     const codecUrl = /^(http:\/\/localhost:\d+\/codec)\//.exec(uiSettings.Codec.Endpoint)?.[1];
     expect(uiSettings.Codec.Endpoint).toBe(`${codecUrl}/${codecToken}`);
+    // ...yet no command line carries it (ps shows every user's): the dev server read it from a private file.
+    const commandLines = (await promisify(execFile)('ps', ['-eo', 'args', '--no-headers'], { maxBuffer: 16 * 1024 * 1024 })).stdout;
+    expect(commandLines).toContain('server start-dev');
+    expect(commandLines).not.toContain(codecToken);
+    // The API answers on this machine only: not on its network address.
+    expect(first.output()).toContain(`http://localhost:${ports.PORT}/ext/v2/{businessname} (this machine only; API_HOST=0.0.0.0 opens it to the network)`);
+    const outside = networkAddress();
+    expect(outside).toBeDefined();
+    expect(await answers(`http://${outside}:${ports.PORT}/readyz`)).toMatch(/ECONNREFUSED/);
     expect(first.output()).toContain(`Payloads     encrypted (AES-256-GCM, key dev-1 in ${join(dataDir, 'dev-payload-keys')}); codec for the UI and CLI at ${codecUrl}`);
     expect(first.output()).toMatch(
       new RegExp(`Codec {8}/\\S+/temporal workflow show --address 127\\.0\\.0\\.1:${ports.TEMPORAL_PORT} --codec-endpoint ${codecUrl} --codec-auth "Bearer \\$\\(cat ${join(dataDir, 'dev-codec-token')}\\)" -w WORKFLOW_ID\n`),
@@ -96,9 +109,12 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
   }
   expect(first.output()).not.toMatch(/database system is shutting down|Error:/);
 
-  const second = runStack(env);
+  // API_HOST widens it.
+  const second = runStack({ ...env, API_HOST: '0.0.0.0' });
   try {
     await second.ready;
+    expect(second.output()).toContain(`http://localhost:${ports.PORT}/ext/v2/{businessname} (listening on 0.0.0.0)`);
+    expect(await answers(`http://${networkAddress()}:${ports.PORT}/readyz`)).toBe(200);
     expect(second.output()).toContain('Nexus        endpoint crm → namespace default, task queue crm-messaging');
     const listed = await request(`${api}/clients/c1/agents`, token!);
     expect(listed.body.assignments).toEqual([

@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { logFormatOf } from '../../src/logger';
+import { isExpectedFailureLine, logFormatOf } from '../../src/logger';
 import { prettyLine } from '../../src/pretty-log';
 import { READY, stackEnv, stackPorts } from '../support/npm-start';
 import { entryPointArgs, request, runProcess } from '../support/process';
@@ -45,6 +45,47 @@ test('on a terminal npm start prints readable lines, without a line per request 
     expect(await chatty.stop()).toBe(0);
   }
 }, 600_000);
+
+test('on a terminal a failed message is one readable message.failed line, with its code and reason, and no SDK warning', async () => {
+  const { dataDir, env, api } = await stackEnv('crm-terminal-failed');
+  // The simulator refuses Twilio's magic invalid number with 21211, as Twilio does.
+  const stack = onTerminal({ ...env, MESSAGE_PROVIDER: 'simulator' });
+  try {
+    await stack.ready;
+    const token = jwt.sign({}, (await readFile(join(dataDir, 'dev-jwt-secret'), 'utf8')).trim(), { algorithm: 'HS256', subject: 'user-1', expiresIn: '1h' });
+    expect((await request(`${api}/clients`, token, 'POST', { _id: 'c1', name: 'Ada', phone: '+15005550001' })).status).toBe(201);
+    const sent = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Hello Ada' });
+    expect(sent.status).toBe(202);
+    const plain = () => stack.output().replace(/\u001b\[\d+m/g, '');
+    const line = await eventually(async () => plain().split(/\r?\n/).find((l) => l.includes('message.failed')));
+    expect(line).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  message\.failed /);
+    expect(line).toContain(`id=${sent.body._id}`);
+    expect(line).toContain('code=21211');
+    expect(line).toMatch(/reason=".*21211.*"/);
+    expect(line).not.toContain('+15005550001');
+    expect(line).not.toContain('Hello Ada');
+    // The run has failed by now (the UI shows it red); its failure is no warning on the terminal.
+    await eventually(async () => ((await request(`${api}/messages/${sent.body._id}`, token)).body.status === 'failed' ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+  } finally {
+    expect(await stack.stop()).toBe(0);
+  }
+  const output = stack.output().replace(/\u001b\[\d+m/g, '');
+  expect(output.split(/\r?\n/).filter((l) => l.includes('message.failed'))).toHaveLength(1);
+  expect(output).not.toMatch(/WARN .*(Activity failed|Workflow failed)/);
+  expect(output).not.toContain('taskToken');
+}, 600_000);
+
+test('an expected business failure is no SDK warning; any other failure still is', () => {
+  const rejected = { type: 'ProviderRejected', nonRetryable: true, message: 'The recipient number is not a valid phone number (simulator error 21211)' };
+  expect(isExpectedFailureLine('Activity failed', { error: rejected })).toBe(true);
+  expect(isExpectedFailureLine('Activity failed', { error: new Error('database unreachable') })).toBe(false);
+  expect(isExpectedFailureLine('Activity failed', { error: { ...rejected, nonRetryable: false } })).toBe(false);
+  // A workflow's error arrives copied from its worker thread, without its type.
+  expect(isExpectedFailureLine('Workflow failed', { workflowType: 'sendMessage', error: { message: 'Message 3f2a failed: Gave up retrying' } })).toBe(true);
+  expect(isExpectedFailureLine('Workflow failed', { workflowType: 'sendMessage', error: { message: 'Cannot read properties of undefined' } })).toBe(false);
+  expect(isExpectedFailureLine('Workflow failed', { workflowType: 'clientOwnership', error: { message: 'Message 3f2a failed: x' } })).toBe(false);
+});
 
 test('JSON lines when the output is not a terminal, in production, or LOG_FORMAT=json', () => {
   expect(logFormatOf({ NODE_ENV: 'development' }, true)).toBe('pretty');

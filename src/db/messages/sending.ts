@@ -107,24 +107,26 @@ export async function markMessageSent(
 /**
  * sending → failed, with a bounded reason and the carrier's error code. A carrier's refusal because the
  * recipient unsubscribed (`optOut`) records the opt-out for the message's sender (`sender` for a
- * message accepted before it had one) in the same transaction.
+ * message accepted before it had one) in the same transaction. Returns the row it failed, or null when
+ * it was no longer sending (a repeat).
  */
 export async function markMessageFailed(
   prisma: Prisma,
   input: { messageId: string; error: string; errorCode?: string; optOut?: boolean; sender?: string },
   now = new Date(),
-): Promise<void> {
-  await withEvents(prisma, async (tx, record) => {
+): Promise<MessageWithClient | null> {
+  return withEvents(prisma, async (tx, record) => {
     const [row] = await tx.message.updateManyAndReturn({
       where: { id: input.messageId, status: 'sending' },
       data: { status: 'failed', error: input.error.slice(0, 1000), ...(input.errorCode !== undefined && { errorCode: input.errorCode.slice(0, 100) }) },
       include: withClientId,
     });
-    if (!row) return;
+    if (!row) return null;
     const sender = row.sender ?? input.sender;
     if (input.optOut && sender && row.phone) {
       await recordOptOut(tx, { sender, phone: row.phone, business: await optOutScopeOf(tx, row.business, sender), channel: optOutChannelOf(row.channel), source: 'carrier', detail: input.errorCode ?? '', at: now });
     }
     await record(messageEvent('message.failed', row, 'api'));
+    return row;
   });
 }

@@ -3,6 +3,7 @@ import { applyReceipt, type ReceiptOutcome } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
 import { tellMessageWorkflowOfReceipt } from '../../starters/send-message-workflow';
 import { Invalid } from '../errors';
+import { logMessageOutcome } from '../messages/outcome-line';
 import type { Client as TemporalClient } from '@temporalio/client';
 
 export interface ReceiptDeps {
@@ -48,6 +49,7 @@ export async function recordReceipt(deps: ReceiptDeps, callback: CarrierCallback
     at: receipt.at,
     sender: receipt.sender,
   });
+  if (outcome.applied) logMessageOutcome(outcome.message, deps.carrier.name);
   if (outcome.applied && outcome.message.status === 'delivered' && outcome.sentAt && outcome.message.deliveredAt) {
     deps.observeDelivered?.(Math.max(0, (outcome.message.deliveredAt.getTime() - outcome.sentAt.getTime()) / 1000));
   }

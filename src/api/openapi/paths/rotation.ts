@@ -139,7 +139,7 @@ export const rotationApi: ApiPart = {
           }),
         },
         stopped_at: { type: ['string', 'null'], format: 'date-time' },
-        stopped_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who stopped it: `user`/`api` (its owner, DELETE …/rotation) or `operator`/`operator` (its workflow canceled in the Temporal UI); null while active.' },
+        stopped_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who stopped it: `user`/`api` (its owner, DELETE …/rotation) or `operator`/`operator` (a run of an earlier build canceled in the Temporal UI; a client run canceled today stops no rotation); null while active.' },
         version: { type: 'integer', minimum: 1, description: 'Raised by every change.' },
         workflow_id: {
           type: 'string',
