@@ -43,7 +43,7 @@ beforeAll(async () => {
     [stack.business, ACME_NUMBER],
     [globex, GLOBEX_NUMBER],
   ]) {
-    expect((await admin('PUT', `/businesses/${business}/numbers/${encodeURIComponent(number)}`, { carrier: 'twilio', channels: ['sms', 'mms', 'whatsapp'] })).toBe(200);
+    expect(await admin('PUT', `/businesses/${business}/numbers/${encodeURIComponent(number)}`, { carrier: 'twilio', channels: ['sms', 'mms', 'whatsapp'] })).toBe(200);
   }
 });
 afterAll(async () => {
@@ -134,6 +134,7 @@ test('an SMS lead texting the number first is its holder\'s; a phone two users h
 test('a file received on a number retired since is still fetched for its owner, byte for byte', async () => {
   const phone = newPhone();
   expect((await api('POST', '/clients', { _id: 'c-files', phone })).status).toBe(201);
+  expect((await sent({ client: 'c-files', text_message: 'Please send us a photo' })).from).toBe(ACME_NUMBER);
   const bytes = pictureBytes();
   await writes(phone, ACME_NUMBER, 'The photo of the damage', { media: [{ contentType: 'image/jpeg', data: bytes }] });
   const inbound = await eventually(async () => lastInbound('c-files'));
