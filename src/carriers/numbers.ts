@@ -47,6 +47,8 @@ export interface NumberCarriers {
   readonly deployment: Carrier;
   /** The carrier a message of `business` from `sender` goes out through: the deployment's for its own sender (or none). */
   forSender(business: string, sender: string | null): Promise<Carrier>;
+  /** The account `business` received on `number` with, even retired since: its files are still fetched with it. */
+  forReceived(business: string, number: string | null): Promise<Carrier>;
   /** The carrier whose account signed a callback about our number `number` (undefined: the deployment's). */
   forNumber(number: string | undefined): Promise<Carrier>;
 }
@@ -103,6 +105,11 @@ export function numberCarriers(deployment: Carrier, accounts: NumberAccounts, bu
       if (!account) return deployment;
       if (account.retired) throw new CarrierRejected('number-retired', 'Its sending number was retired from the business');
       return carrierOf(account);
+    },
+    async forReceived(business, number) {
+      if (number === null || number === deployment.sender) return deployment;
+      const account = await accounts.ofBusiness(business, number);
+      return account ? carrierOf(account) : deployment;
     },
     async forNumber(number) {
       if (number === undefined || number === deployment.sender) return deployment;

@@ -95,3 +95,8 @@ export function upsertClient(prisma: Prisma | Tx, scope: Scope, client: NewClien
   const changes = Object.fromEntries(Object.entries({ name: client.name, phone: client.phone, timezone: client.timezone }).filter(([, value]) => value !== null));
   return prisma.client.upsert({ where: { business_ownerId_id_liveSlot: { ...scope, id: client.id, liveSlot: true } }, create: { ...scope, ...client }, update: changes });
 }
+
+/** Up to two live clients of the business stored with this phone (of any owner): enough to tell one from several. */
+export function liveClientsWithPhone(prisma: Prisma | Tx, business: string, phone: string) {
+  return prisma.client.findMany({ where: { business, phone, liveSlot: true }, select: { pk: true, ownerId: true, name: true }, orderBy: { createdAt: 'asc' }, take: 2 });
+}

@@ -27,8 +27,9 @@ export function conversationIdOf(clientPk: string, sender: string | null): strin
 
 /**
  * The statement that follows an outbound message's insert (`FROM changed`, only when it inserted): its
- * conversation is created open, or answered — nothing waits any more, and the first answer's time is kept.
- * Its status stays: a message of ours neither opens a closed conversation nor ends a snooze.
+ * conversation is created open, or answered — nothing waits any more. Its status stays: a message of
+ * ours neither opens a closed conversation nor ends a snooze. `first_response_at` waits for the
+ * carrier (answeredOnHandOver).
  */
 export function outboundAnswerStatement(scope: Scope, message: { conversationId: string; clientPk: string; sender: string | null }, now: Date): Db.Sql {
   return sql`
@@ -36,11 +37,23 @@ export function outboundAnswerStatement(scope: Scope, message: { conversationId:
     SELECT ${message.conversationId}::uuid, ${scope.business}, ${scope.ownerId}, ${message.clientPk}::uuid, ${message.sender ?? ''}, 'open', ${now}, ${now}, ${now}, ${now}
       FROM changed
     ON CONFLICT (id) DO UPDATE SET
-      first_response_at = COALESCE(c.first_response_at, CASE WHEN c.waiting_since IS NOT NULL THEN EXCLUDED.last_outbound_at END),
       waiting_since = NULL,
       last_outbound_at = EXCLUDED.last_outbound_at,
       last_activity_at = GREATEST(c.last_activity_at, EXCLUDED.last_activity_at),
       updated_at = EXCLUDED.updated_at`;
+}
+
+/**
+ * The message was handed to a carrier at `at`: when it was accepted after the client's first text of
+ * its conversation, and nothing answered that conversation before, `at` is its `first_response_at`.
+ * A message refused, suppressed (STOP) or canceled before that never answered anyone.
+ */
+export async function answeredOnHandOver(db: Prisma | Tx, messageId: string, at: Date): Promise<void> {
+  await db.$executeRaw`
+    UPDATE conversations c SET first_response_at = ${at}, updated_at = ${at}
+      FROM messages m
+     WHERE m.id = ${messageId}::uuid AND m.direction = 'outbound' AND c.id = m.conversation_id
+       AND c.first_response_at IS NULL AND c.first_inbound_at IS NOT NULL AND c.first_inbound_at <= m.created_at`;
 }
 
 /** What an inbound message did to its conversation: `opened` when it was new, closed or snoozed; `waitingStarted` when nothing waited before it. */
@@ -64,9 +77,10 @@ export async function recordInbound(
   const [row] = await tx.$queryRaw<(Conversation & { clientId: string; opened: boolean; waitingStarted: boolean })[]>`
     WITH before AS (SELECT status, waiting_since FROM conversations WHERE id = ${id}::uuid FOR UPDATE),
     upserted AS (
-      INSERT INTO conversations AS c (id, business, owner_id, client_pk, sender, status, waiting_since, last_inbound_at, last_activity_at, created_at, updated_at)
-      VALUES (${id}::uuid, ${business}, ${ownerId}, ${clientPk}::uuid, ${sender}, 'open', ${keyword ? null : at}, ${at}, ${at}, ${at}, ${at})
+      INSERT INTO conversations AS c (id, business, owner_id, client_pk, sender, status, waiting_since, first_inbound_at, last_inbound_at, last_activity_at, created_at, updated_at)
+      VALUES (${id}::uuid, ${business}, ${ownerId}, ${clientPk}::uuid, ${sender}, 'open', ${keyword ? null : at}, ${keyword ? null : at}, ${at}, ${at}, ${at}, ${at})
       ON CONFLICT (id) DO UPDATE SET
+        first_inbound_at = COALESCE(c.first_inbound_at, EXCLUDED.first_inbound_at),
         status = CASE WHEN ${keyword} THEN c.status ELSE 'open'::"ConversationStatus" END,
         snoozed_until = CASE WHEN ${keyword} THEN c.snoozed_until END,
         waiting_since = CASE WHEN ${keyword} THEN c.waiting_since ELSE COALESCE(c.waiting_since, EXCLUDED.last_inbound_at) END,

@@ -74,16 +74,34 @@ export function listVisibleOptOuts(prisma: Prisma, scope: Scope, filter: { phone
   return prisma.$queryRaw<OptOut[]>`
     SELECT o.sender, o.phone, o.channel, o.status::text AS status, o.source, o.detail, o.business, o.opted_out_at AS "optedOutAt", o.opted_in_at AS "optedInAt", o.updated_at AS "updatedAt"
     FROM opt_outs o
-    WHERE EXISTS (
-        SELECT 1 FROM messages m
-        WHERE m.phone = o.phone AND m.business = ${business} AND m.owner_id = ${ownerId} AND m.direction = 'outbound'
-          AND (m.provider_accepted_at IS NOT NULL OR m.status IN ('sent', 'delivered', 'read', 'undelivered')
-            OR (m.status = 'failed' AND o.source = 'carrier' AND m.error_code = o.detail)))
+    WHERE (${textedBy(scope)}
+        OR EXISTS (SELECT 1 FROM opt_out_holders h WHERE h.business = ${business} AND h.owner_id = ${ownerId} AND h.phone = o.phone))
       AND (o.business IS NULL OR o.business = ${business})
       ${filter.phone ? Db.sql`AND o.phone = ${filter.phone}` : Db.empty}
       ${filter.after ? Db.sql`AND (o.phone, o.sender, o.channel) > (${filter.after.phone}, ${filter.after.sender}, ${filter.after.channel ?? ''})` : Db.empty}
     ORDER BY o.phone, o.sender, o.channel
     LIMIT ${filter.take}`;
+}
+
+/** Whether the caller texted the phone of record `o` (listVisibleOptOuts says what counts). */
+const textedBy = ({ business, ownerId }: Scope) => Db.sql`EXISTS (
+  SELECT 1 FROM messages m
+   WHERE m.phone = o.phone AND m.business = ${business} AND m.owner_id = ${ownerId} AND m.direction = 'outbound'
+     AND (m.provider_accepted_at IS NOT NULL OR m.status IN ('sent', 'delivered', 'read', 'undelivered')
+       OR (m.status = 'failed' AND o.source = 'carrier' AND m.error_code = o.detail)))`;
+
+/**
+ * Before an erasure clears the phones of the caller's messages: the opt-out records of those phones the
+ * caller sees stay visible to it (opt_out_holders). The record is the number's and outlives the client;
+ * only a phone that has a record, which keeps the phone anyway, is written.
+ */
+export async function keepOptOutsVisible(tx: Tx, scope: Scope, phones: string[]): Promise<void> {
+  if (phones.length === 0) return;
+  await tx.$executeRaw`
+    INSERT INTO opt_out_holders (business, owner_id, phone)
+    SELECT DISTINCT ${scope.business}, ${scope.ownerId}, o.phone FROM opt_outs o
+     WHERE o.phone = ANY(${phones}::text[]) AND (o.business IS NULL OR o.business = ${scope.business}) AND ${textedBy(scope)}
+    ON CONFLICT DO NOTHING`;
 }
 
 /** Which of these phones a message of `business` from `sender` may not reach, in one query. */

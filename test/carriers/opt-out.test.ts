@@ -132,3 +132,26 @@ test('GET /opt-outs shows a record only to a business that texted the number: a 
   const mine = (method: string, path: string) => stack.api(method, path, { token });
   expect((await lookup(mine, phone)).opt_outs).toEqual([expect.objectContaining({ phone, sender: carrier.sender, status: 'opted_out', source: 'keyword', detail: 'STOP' })]);
 });
+
+test("an opt-out outlives the erasure of the client at its phone: still listed to its user, still refused at accept and when due", async () => {
+  const phone = newPhone();
+  const listed = async () => (await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token })).body.opt_outs;
+  expect((await stack.api('POST', '/clients', { token, body: { _id: 'c-stopped', name: 'Ada', phone } })).status).toBe(201);
+  await waitForStatus((await post({ client: 'c-stopped' })).body._id, 'sent');
+  // Accepted for the bare phone before the STOP: not the client's, so the erasure leaves it to come due.
+  const due = await post({ client_phone: phone, delay: '5s' });
+  expect(due.status).toBe(202);
+  expect((await stop(phone)).status).toBe(200);
+  const record = expect.objectContaining({ phone, sender: carrier.sender, status: 'opted_out', source: 'keyword' });
+  expect(await listed()).toEqual([record]);
+
+  expect((await stack.api('DELETE', '/clients/c-stopped', { token })).status).toBe(204);
+  expect(await listed()).toEqual([record]);
+  expectProblem(await post({ client_phone: phone }), 409, 'Recipient has opted out of text messages');
+  expect((await stack.api('POST', '/clients', { token, body: { _id: 'c-stopped', name: 'Ada', phone } })).status).toBe(201);
+  expectProblem(await post({ client: 'c-stopped' }), 409, 'Recipient has opted out of text messages');
+  await waitForStatus(due.body._id, 'suppressed');
+  expect(carrier.sends.filter((s) => s.to === phone)).toHaveLength(1);
+  // Another user, who never texted the phone, still learns nothing of it.
+  expect((await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token: stack.token(uniqueName('other')) })).body.opt_outs).toEqual([]);
+});

@@ -69,12 +69,33 @@ test('the first message creates the conversation; texts make it wait, oldest fir
   expect(answer.status).toBe(202);
   const answered = (await conversation(first.conversation)).body;
   expect(answered.waiting_since).toBeNull();
-  expect(answered.first_response_at).toEqual(expect.any(String));
+  // The first response is the carrier's hand-over of the answer.
+  const handedOver = await waitForStatus(stack.api, alice, answer.body._id, 'sent');
+  const responded = (await conversation(first.conversation)).body.first_response_at;
+  expect(Date.parse(responded)).toBeGreaterThanOrEqual(Date.parse(handedOver.created_at));
+  expect(Date.parse(responded)).toBeLessThanOrEqual(Date.parse(handedOver.sent_at));
   expect((await stack.api('GET', '/conversations?waiting=true', { token: alice })).body.conversations.map((c: any) => c.client)).toEqual(['inbox-c2']);
   // Newest activity first; an agent's filter holds only its clients.
   expect((await stack.api('GET', '/conversations?agent=a2', { token: alice })).body.conversations.map((c: any) => c.client)).toEqual(['inbox-c2']);
   const [opened] = await events('conversation.opened', 'inbox-c1');
   expect(opened.data).toEqual(expect.objectContaining({ _id: first.conversation, status: 'open', assignees: ['a1'], reason: 'carrier' }));
+});
+
+test('an answer suppressed by the client\'s STOP answered nothing: first_response_at waits for a message a carrier took', async () => {
+  const { phone, conversation: id } = await clientWithThread('inbox-suppressed');
+  await texted(phone, 'Can you call me?');
+  const later = await stack.api('POST', '/messages', { token: alice, body: { message_type: 'text', client: 'inbox-suppressed', text_message: 'Calling you at 5', delay: '3s' } });
+  expect(later.status).toBe(202);
+  await texted(phone, 'STOP');
+  await waitForStatus(stack.api, alice, later.body._id, 'suppressed');
+  expect((await conversation(id)).body.first_response_at).toBeNull();
+  expect(carrier.sends.filter((s) => s.id === later.body._id)).toEqual([]);
+
+  await texted(phone, 'START');
+  const answer = await stack.api('POST', '/messages', { token: alice, body: { message_type: 'text', client: 'inbox-suppressed', text_message: 'Calling you now' } });
+  expect(answer.status).toBe(202);
+  const sent = await waitForStatus(stack.api, alice, answer.body._id, 'sent');
+  expect(Date.parse((await conversation(id)).body.first_response_at)).toBeLessThanOrEqual(Date.parse(sent.sent_at));
 });
 
 test('a snooze opens the conversation again by itself at its date, through the client\'s run', async () => {

@@ -22,7 +22,7 @@ export interface CarrierRejection {
 /** `carriers`: the deployment's carrier for its shared sender, a business's own number's carrier for a message from it. */
 export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers, publicBaseUrl: string, prisma?: Prisma): MessageProvider {
   const carriers: NumberCarriers =
-    'forSender' in carrierOrNumbers ? carrierOrNumbers : { deployment: carrierOrNumbers, forSender: async () => carrierOrNumbers, forNumber: async () => carrierOrNumbers };
+    'forSender' in carrierOrNumbers ? carrierOrNumbers : { deployment: carrierOrNumbers, forSender: async () => carrierOrNumbers, forReceived: async () => carrierOrNumbers, forNumber: async () => carrierOrNumbers };
   const carrier = carriers.deployment;
   const toSend = (message: OutgoingMessage): CarrierSend => ({
     id: message.id,

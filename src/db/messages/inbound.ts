@@ -4,6 +4,7 @@ import { assignmentsInForce } from '../client-owners';
 import { conversationEvent, messageEvent, type RecordEvent } from '../events';
 import { conversationIdOf, recordInbound } from '../conversations';
 import { ownerOfNumber } from '../business-numbers';
+import { liveClientsWithPhone } from '../clients';
 import { insertUnmatchedInbound, unmatchedInboundExists } from '../unmatched-inbound';
 import type { Prisma } from '../prisma';
 import type { Channel, InboundMedia } from '../../domain/channels';
@@ -64,7 +65,8 @@ export type Answered = { business: string; ownerId: string; clientPk: string | n
  * exactly one (business, user) texted the phone from it within SHARED_SENDER_MATCH_DAYS; `ambiguous`
  * when several did (then nobody is told of a reply that may be another's). To a business's own number
  * only that business's messages from it count, nothing of another business consulted; to the shared
- * sender, every business's.
+ * sender, every business's. A text to a business's own number that no user of it texted the phone from
+ * is the client's who writes first (heldBy).
  */
 export async function answeredBy(tx: Db.TransactionClient, inbound: NewInbound, target: InboundTarget): Promise<Answered | 'ambiguous' | null> {
   const select = { business: true, ownerId: true, clientPk: true, name: true } as const;
@@ -78,10 +80,23 @@ export async function answeredBy(tx: Db.TransactionClient, inbound: NewInbound, 
      WHERE m.phone = ${inbound.from} AND m.sender = ${sender} AND m.direction = 'outbound' AND m.created_at >= ${since}
        ${ofBusiness} AND ${ANSWERABLE_SQL}
      LIMIT 2`;
-  if (texters.length === 0) return null;
+  if (texters.length === 0) return target.business === null ? null : heldBy(tx, target.business, inbound.from);
   if (texters.length > 1) return 'ambiguous';
   const [only] = texters;
   return tx.message.findFirst({ where: { phone: inbound.from, sender, direction: 'outbound', business: only.business, ownerId: only.ownerId, OR: ANSWERABLE }, orderBy: latest, select });
+}
+
+/**
+ * A first text to a business's own number (click-to-chat, a lead texting the number it saw): the one
+ * live client of the business stored with that phone, and its owner. Looked up in that business only;
+ * two such clients (two users', or one user's twice) make it `ambiguous`: nobody is told.
+ */
+async function heldBy(tx: Db.TransactionClient, business: string, phone: string): Promise<Answered | 'ambiguous' | null> {
+  const clients = await liveClientsWithPhone(tx, business, phone);
+  if (clients.length === 0) return null;
+  if (clients.length > 1) return 'ambiguous';
+  const [only] = clients;
+  return { business, ownerId: only.ownerId, clientPk: only.pk, name: only.name };
 }
 
 /** The business a text to `to` belongs to: the one holding that number (or that held it last), else the shared sender. */

@@ -1,4 +1,5 @@
 import { Prisma as Db } from '../../generated/prisma/client';
+import { answeredOnHandOver } from '../conversations';
 import { messageEvent, withEvents } from '../events';
 import { optOutChannelOf, optOutScopeOf, recordOptOut } from '../opt-outs';
 import type { Prisma } from '../prisma';
@@ -80,6 +81,8 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
       const business = await optOutScopeOf(tx, row.business, row.sender);
       await recordOptOut(tx, { sender: row.sender, phone: row.phone, business, channel: optOutChannelOf(row.channel), source: 'carrier', detail: receipt.errorCode ?? '', at: now });
     }
+    // A receipt that overtook the run: the carrier had the message.
+    if (!failed && message.status === 'sending') await answeredOnHandOver(tx, row.id, message.providerAcceptedAt ?? now);
     await record(messageEvent(RECEIPT_EVENTS[receipt.status], row, 'carrier'));
     return { applied: true, message: row, sentAt: message.sentAt ?? message.providerAcceptedAt };
   });

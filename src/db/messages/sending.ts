@@ -1,4 +1,5 @@
 import type { MessageClaim } from '../../domain';
+import { answeredOnHandOver } from '../conversations';
 import { messageEvent, withEvents } from '../events';
 import { FORBIDS_MESSAGE, optOutChannelOf, optOutScopeOf, recordOptOut } from '../opt-outs';
 import type { Prisma } from '../prisma';
@@ -64,10 +65,12 @@ export async function countDeliveryAttempt(prisma: Prisma, id: string, provider:
 
 /** Records, while still sending, that the provider accepted the message: a later attempt skips the hand-over. */
 export async function recordProviderAccepted(prisma: Prisma, input: { messageId: string; providerRef: string | null }): Promise<void> {
-  await prisma.message.updateMany({
+  const now = new Date();
+  const accepted = await prisma.message.updateMany({
     where: { id: input.messageId, status: 'sending' },
-    data: { providerAcceptedAt: new Date(), providerRef: input.providerRef },
+    data: { providerAcceptedAt: now, providerRef: input.providerRef },
   });
+  if (accepted.count > 0) await answeredOnHandOver(prisma, input.messageId, now);
 }
 
 /**
@@ -101,7 +104,10 @@ export async function markMessageSent(
     'message.sent',
     'api',
   );
-  return sent ? { sendAt: sent.sendAt, sentAt: sent.sentAt! } : null;
+  if (!sent) return null;
+  // A run from before the acceptance was recorded reaches here first.
+  await answeredOnHandOver(prisma, input.messageId, sent.sentAt!);
+  return { sendAt: sent.sendAt, sentAt: sent.sentAt! };
 }
 
 /**

@@ -35,7 +35,9 @@ const storable = (text: string) => Buffer.from(text.replace(/\0/g, ''), 'utf8').
 /**
  * A verified inbound-text callback. The text is stored once per carrier id and matched by the number
  * it was sent to: a business's own number reaches that business only, the shared sender any; either
- * only when one user (of that business) texted the phone from it lately (answeredBy). Matched:
+ * only when one user (of that business) texted the phone from it lately (answeredBy), or, to a
+ * business's number nobody of it texted the phone from, when one user of that business holds the one
+ * client with that phone (the client writing first). Matched:
  * `message.received`, naming the client's assignments in force; else kept as unmatched. A keyword is also an ordinary reply the owner sees; besides, STOP (and its
  * synonyms) opts the number out — of every number of that business, or of the shared sender — and
  * START back in, and HELP gets the help text. Each answer is sent once, from the number texted, after

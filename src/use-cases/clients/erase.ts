@@ -7,6 +7,7 @@ import { eraseClientConversations } from '../../db/conversations';
 import { eraseClientConsents } from '../../db/client-consents';
 import type { Prisma } from '../../db/prisma';
 import { stopClientRotations } from '../../db/rotations';
+import { keepOptOutsVisible } from '../../db/opt-outs';
 import { pushWalSoon } from '../../db/wal';
 import { eraseClientDecisions } from '../../db/routing-decisions';
 import type { Scope } from '../../db/scope';
@@ -32,7 +33,7 @@ export interface EraseClientDeps {
  * the cancel path (their runs end). Then, in one transaction holding the client: its row keeps only its
  * keys (the id is free again), its active assignments end (`ended_by` client_deleted), its rotation
  * stops, its places in routing queues are given up, its messages and events lose its phone, name and texts, its conversations go with their notes,
- * a CRM lead's record is forgotten (forgetErasedLead), and `client.deleted` is recorded. Last, what
+ * the opt-outs of its phones stay (and stay listed to the caller: keepOptOutsVisible), a CRM lead's record is forgotten (forgetErasedLead), and `client.deleted` is recorded. Last, what
  * follows the ended assignments (after-change.ts), the rotation runs are woken so they end, a message a racing send accepted meanwhile is
  * canceled and erased too, and the WAL is switched and checkpointed soon after (pushWalSoon: erasures
  * in a burst share one checkpoint).
@@ -54,7 +55,10 @@ export async function eraseClient(deps: EraseClientDeps, scope: Scope, clientId:
     await eraseClientConsents(tx, client.pk);
     // Before the ends are recorded, so that no `holder_changed` is made for a lead being forgotten.
     await forgetErasedLead(tx, deps.secrets, scope, client, now);
-    await eraseMessagesAndEvents(tx, client.pk, [...phones, ...(await phonesOfMessages(tx, client.pk))]);
+    const allPhones = [...phones, ...(await phonesOfMessages(tx, client.pk))];
+    // Before the messages lose the phones that made the records visible to the caller.
+    await keepOptOutsVisible(tx, scope, allPhones);
+    await eraseMessagesAndEvents(tx, client.pk, allPhones);
     const erased = await eraseClientRow(tx, client.pk, now);
     events.push(clientDeletedEvent(erased));
     // Last, once every row it changes is locked (see withEvents).

@@ -23,8 +23,8 @@ export async function inboundMedia(deps: MediaDeps, scope: Scope, messageId: str
   const n = /^\d{1,2}$/.test(index) ? Number(index) : -1;
   const file = files[n];
   if (!file || !deps.carriers) throw new NotFound(MEDIA_NOT_FOUND);
-  // This business's own registration of the number (even if it moved to another business since), else the deployment's account.
-  const carrier = await deps.carriers.forSender(message.business, message.sender);
+  // This business's own registration of the number (even retired, or moved to another business since), else the deployment's account.
+  const carrier = await deps.carriers.forReceived(message.business, message.sender);
   if (!carrier.fetchMedia) throw new NotFound(MEDIA_NOT_FOUND);
   try {
     return await carrier.fetchMedia(file.url);

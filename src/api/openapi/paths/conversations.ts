@@ -39,7 +39,7 @@ export const CONVERSATION_PROPERTIES = {
         waiting_since: date('When the oldest text of the client not answered yet came in; null when nothing waits.'),
         last_inbound_at: date('The client\'s latest text.'),
         last_outbound_at: date('Our latest message to the client (when it was accepted).'),
-        first_response_at: date('When the first text of the client was first answered.'),
+        first_response_at: date('When the first text of the client was first answered: when our first message accepted after it was handed to a carrier (a message suppressed, refused or canceled answers nothing).'),
         snoozed_until: date('While snoozed: when it opens again by itself.'),
         unread: {
           type: ['integer', 'null'],

@@ -153,7 +153,8 @@ export const messageChannelsApi: ApiPart = {
       get: operation('getMessageMedia', 'Messages', 'A file an inbound message carried', {
         description:
           'Streams the `n`-th file (from 0) of the caller\'s inbound MMS or WhatsApp message from the carrier, fetched with the credentials of the account ' +
-          'of the number it was sent to: the CRM never needs them. Nothing is stored here; the carrier keeps the file as long as it keeps it.',
+          'of the number it was sent to (even when that number was retired from the business since): the CRM never needs them. Nothing is stored here; ' +
+          'the carrier keeps the file as long as it keeps it.',
         responses: routeResponses(false, {
           200: {
             description: 'The file, with the content type the carrier gave it (`application/octet-stream` when it gave none).',
