@@ -76,6 +76,12 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
           message: 'The request is no longer in assign_requests (kept for a week); nothing was assigned',
           nonRetryable: true,
         });
+      case 'withdrawn':
+        throw ApplicationFailure.create({
+          type: 'AssignRequestWithdrawn',
+          message: 'The API answered 503 before this request was recorded (its run was behind); nothing was assigned',
+          nonRetryable: true,
+        });
       case 'recorded':
         await releaseReplacedRuns(recorded.assignments.flatMap((a) => a.replacedWorkflowId ?? []));
         return recorded.assignments;

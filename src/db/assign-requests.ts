@@ -52,6 +52,27 @@ export async function settleAssignRequest(tx: Tx, workflowId: string, outcome: o
   await tx.assignRequest.update({ where: { workflowId }, data: { ownerId: null, notes: null, outcome: outcome as Db.InputJsonObject } });
 }
 
+/** What the API finds when it gives up waiting for a request's run (see withdrawAssignRequest). */
+export type Withdrawal = { state: 'withdrawn' } | { state: 'settled'; outcome: unknown } | { state: 'recording' } | { state: 'missing' };
+
+/** The outcome of a request the API gave up on before its run recorded it: the run, if it ever gets there, records nothing. */
+export const WITHDRAWN_OUTCOME = { outcome: 'withdrawn' } as const;
+
+/**
+ * pending → settled as withdrawn, unless the run's recording transaction got there first. The row is
+ * the arbiter: whichever commits first decides, so a request is either recorded or withdrawn, never
+ * both. A row the recording holds locked right now is not waited for (`recording`: its answer is near).
+ */
+export async function withdrawAssignRequest(prisma: Prisma, workflowId: string): Promise<Withdrawal> {
+  const withdrawn = await prisma.$executeRaw`
+    UPDATE assign_requests SET owner_id = NULL, notes = NULL, outcome = ${JSON.stringify(WITHDRAWN_OUTCOME)}::jsonb
+    WHERE workflow_id = (SELECT workflow_id FROM assign_requests WHERE workflow_id = ${workflowId} AND outcome IS NULL FOR UPDATE SKIP LOCKED)`;
+  if (withdrawn === 1) return { state: 'withdrawn' };
+  const [row] = await prisma.$queryRaw<{ outcome: unknown }[]>`SELECT outcome FROM assign_requests WHERE workflow_id = ${workflowId}`;
+  if (!row) return { state: 'missing' };
+  return row.outcome === null ? { state: 'recording' } : { state: 'settled', outcome: row.outcome };
+}
+
 /** The requests about an erased client (their workflow ids name it, `assign-agents/<business>/<client id>/…`): gone. */
 export async function deleteClientAssignRequests(tx: Tx, business: string, clientId: string): Promise<void> {
   const prefix = `assign-agents/${business}/${clientId}/`;

@@ -29,7 +29,9 @@ export type RecordOutcome =
   | { outcome: 'recorded'; assignments: RecordedAssignment[] }
   | { outcome: 'clientNotFound' }
   | { outcome: 'agentNotAuthorized'; agentId: string }
-  | { outcome: 'requestExpired' };
+  | { outcome: 'requestExpired' }
+  /** The API gave up waiting and answered 503 before the run got to it (withdrawAssignRequest): nothing is recorded. */
+  | { outcome: 'withdrawn' };
 
 /** Fields of the request workflows started before the user id and notes left their input. */
 type LegacyFields = { ownerId?: string; notes?: string | null };

@@ -141,7 +141,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   }
 }
 
-export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'adminTokenFile' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'routingMinFirstResponseMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'crmInboundRateLimitPerMinute' | 'publicDoorLimits' | 'production' | 'trustProxy' | 'metrics'>>;
+export type ApiOptions = Partial<Pick<AppDeps, 'auth' | 'adminCredentials' | 'adminTokenFile' | 'publicBaseUrl' | 'cursorKey' | 'assignTimeoutMs' | 'assignShedAfterMs' | 'rotationMinPeriodMs' | 'rotationApplyWaitMs' | 'routingMinFirstResponseMs' | 'log' | 'logger' | 'corsOrigins' | 'rateLimitPerMinute' | 'crmInboundRateLimitPerMinute' | 'publicDoorLimits' | 'production' | 'trustProxy' | 'metrics'>>;
 
 /**
  * Production's API does not start without PUBLIC_BASE_URL once a CRM connector exists: the CRMs post to

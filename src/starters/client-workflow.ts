@@ -1,4 +1,4 @@
-import { isGrpcServiceError, WithStartWorkflowOperation, type Client as TemporalClient } from '@temporalio/client';
+import { isGrpcServiceError, WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client as TemporalClient } from '@temporalio/client';
 import { ApplicationFailure, WorkflowIdConflictPolicy } from '@temporalio/common';
 import {
   applyRotationUpdate,
@@ -16,6 +16,7 @@ import {
 } from '../domain';
 import { TemporalBusyError } from './admission';
 import { answers, markUnreachable, refuseWhileKnownDown } from './availability';
+import { noteRunAnswered } from './run-answers';
 import { searchAttributesOf } from './search-attributes';
 
 /* The one place a client's run (`clientOwnership`) is started, updated and woken. */
@@ -44,6 +45,8 @@ function startOptions(baseTaskQueue: string, keys: ClientKeys) {
  * Update-with-Start: the client's run (started if none is open) records the request's assignments and
  * answers. Waits until `deadline`; past it, a run that started answers later on its own
  * (ClientRunTimeoutError), while a Temporal that never answered is unavailable (TemporalUnavailableError).
+ * `gaveUp`: the caller stopped waiting (the request was withdrawn); a request still waiting for a place on
+ * the run is never sent, and one sent stops being waited for.
  */
 export async function assignThroughClientRun(
   temporal: TemporalClient,
@@ -51,23 +54,28 @@ export async function assignThroughClientRun(
   keys: ClientKeys,
   update: AssignUpdateInput,
   deadline: number,
+  gaveUp?: AbortSignal,
 ): Promise<AssignAgentsResult> {
   refuseWhileKnownDown(temporal);
-  return withPlaceOnRun(clientWorkflowId(keys), deadline, () => updateWithStart(temporal, baseTaskQueue, keys, update, deadline));
+  return withPlaceOnRun(clientWorkflowId(keys), deadline, gaveUp, () => updateWithStart(temporal, baseTaskQueue, keys, update, deadline, gaveUp));
 }
 
-async function updateWithStart(temporal: TemporalClient, baseTaskQueue: string, keys: ClientKeys, update: AssignUpdateInput, deadline: number): Promise<AssignAgentsResult> {
+async function updateWithStart(temporal: TemporalClient, baseTaskQueue: string, keys: ClientKeys, update: AssignUpdateInput, deadline: number, gaveUp?: AbortSignal): Promise<AssignAgentsResult> {
   for (;;) {
+    if (gaveUp?.aborted) throw gaveUp.reason;
     // One operation per attempt: the SDK uses each once.
     const startWorkflowOperation = new WithStartWorkflowOperation<ClientOwnershipWorkflow>(CLIENT_WORKFLOW, {
       ...startOptions(baseTaskQueue, keys),
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     });
     try {
-      return await temporal.connection.withDeadline(deadline, () =>
-        temporal.workflow.executeUpdateWithStart(assignUpdate, { args: [update], updateId: update.requestKey, startWorkflowOperation }),
-      );
+      const call = () => temporal.workflow.executeUpdateWithStart(assignUpdate, { args: [update], updateId: update.requestKey, startWorkflowOperation });
+      const answer = await temporal.connection.withDeadline(deadline, () => (gaveUp ? temporal.connection.withAbortSignal(gaveUp, call) : call()));
+      noteRunAnswered(temporal);
+      return answer;
     } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) noteRunAnswered(temporal);
+      if (gaveUp?.aborted) throw gaveUp.reason;
       // The run continued as new in the task that carried the update, which it never took: the next run takes it
       // (recording is idempotent under the request's key, should a handler have run all the same).
       if (isUnprocessedUpdate(error) && Date.now() < deadline) continue;
@@ -85,7 +93,7 @@ async function updateWithStart(temporal: TemporalClient, baseTaskQueue: string, 
 const UPDATES_IN_FLIGHT_PER_RUN = 8;
 const placesOnRuns = new Map<string, { taken: number; waiting: (() => void)[] }>();
 
-async function withPlaceOnRun<T>(workflowId: string, deadline: number, work: () => Promise<T>): Promise<T> {
+async function withPlaceOnRun<T>(workflowId: string, deadline: number, gaveUp: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
   let places = placesOnRuns.get(workflowId);
   if (!places) placesOnRuns.set(workflowId, (places = { taken: 0, waiting: [] }));
   const release = () => {
@@ -102,7 +110,10 @@ async function withPlaceOnRun<T>(workflowId: string, deadline: number, work: () 
     const turn = new Promise<void>((resolve) => (admit = () => ((admitted = true), resolve())));
     places.waiting.push(admit);
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(deadline - Date.now(), 0))));
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(deadline - Date.now(), 0));
+      gaveUp?.addEventListener('abort', () => resolve(), { once: true });
+    });
     await Promise.race([turn, late]);
     clearTimeout(timer);
     if (!admitted) {
@@ -164,8 +175,10 @@ export async function applyRotationThroughClientRun(temporal: TemporalClient, ba
     });
     try {
       await temporal.connection.withDeadline(deadline, () => temporal.workflow.executeUpdateWithStart(applyRotationUpdate, { args: [input], startWorkflowOperation }));
+      noteRunAnswered(temporal);
       return;
     } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) noteRunAnswered(temporal);
       if (isUnprocessedUpdate(error) && Date.now() < deadline) continue;
       const failure = await assignFailure(temporal, keys, startWorkflowOperation, error);
       if (failure instanceof ClientRunTimeoutError) return;

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { insertAssignRequest } from '../../db/assign-requests';
+import type { RecordOutcome } from '../../db/assignments';
 import type { Prisma } from '../../db/prisma';
 import type { Admissions } from '../../starters/admission';
 import { refuseWhileKnownDown } from '../../starters/availability';
 import { assignThroughClientRun, ClientRunTimeoutError } from '../../starters/client-workflow';
+import { answerOrShed } from './shed';
 import { assignAgentsWorkflowId, RequestFailureType, type AssignAgentsResult } from '../../domain';
 import { findOwnedClient } from '../clients/owned-client';
 import { Invalid, NotFound, Unavailable, type UseCaseError } from '../errors';
@@ -14,6 +16,8 @@ import { RESOURCE_ID_PATTERN } from '../input/validation';
 import { parseAssignRequest, type AssignRequest } from './request';
 
 export const DEFAULT_ASSIGN_TIMEOUT_MS = 20_000;
+/** A request whose run has not answered this long after it arrived is withdrawn and answered 503, while a worker is known to poll (see shed.ts). */
+export const DEFAULT_ASSIGN_SHED_AFTER_MS = 10_000;
 
 export interface AssignDeps {
   prisma: Prisma;
@@ -24,6 +28,8 @@ export interface AssignDeps {
   assignTimeoutMs: number;
   /** Backpressure: a request beyond the places in flight waits briefly, then is a 503 before anything is stored. */
   admission?: Pick<Admissions, 'assign'>;
+  /** How long after it arrived a request whose run is behind is withdrawn and answered 503 (DEFAULT_ASSIGN_SHED_AFTER_MS). */
+  assignShedAfterMs?: number;
 }
 
 /**
@@ -52,7 +58,10 @@ export type AssignAgentsAnswer = { client: string; ds_notes: string | null; assi
  * Hands the request to the client's run (Update-with-Start) and waits for its answer. The user id and
  * the notes go to PostgreSQL first, under the request's key, for the run's recording transaction to
  * read; the update carries ids and dates only. A Temporal that does not answer is a 503 and nothing was
- * assigned; a run that has not answered by the deadline is a 504, and it answers on its own.
+ * assigned. A request without a caller's key (the HTTP route's) whose run is behind is withdrawn and is a
+ * 503 with nothing assigned (shed.ts); a run that has not answered by the deadline while no worker is
+ * known to poll is a 504, and it answers on its own. A caller's key (Nexus, a CRM lead) is never
+ * withdrawn: its retries join the same request.
  */
 export async function assignAgents(
   deps: AssignDeps,
@@ -60,22 +69,29 @@ export async function assignAgents(
   clientId: string,
   request: AssignRequest,
   _requestId?: string,
-  workflowKey: string = randomUUID(),
+  workflowKey?: string,
 ): Promise<AssignAgentsAnswer> {
   refuseWhileKnownDown(deps.temporal);
-  // A wait for a place counts against the same deadline.
-  const deadline = Date.now() + deps.assignTimeoutMs;
-  const run = () => askClientRun(deps, scope, clientId, request, deadline, workflowKey);
+  // A wait for a place counts against the same deadline, and so against the shedding.
+  const arrived = Date.now();
+  const deadline = arrived + deps.assignTimeoutMs;
+  const shedAt = workflowKey === undefined ? arrived + (deps.assignShedAfterMs ?? DEFAULT_ASSIGN_SHED_AFTER_MS) : undefined;
+  const run = () => askClientRun(deps, scope, clientId, request, deadline, workflowKey ?? randomUUID(), shedAt);
   return deps.admission ? deps.admission.assign.run(scope.ownerId, run) : run();
 }
 
-async function askClientRun(deps: AssignDeps, scope: Scope, clientId: string, request: AssignRequest, deadline: number, workflowKey: string): Promise<AssignAgentsAnswer> {
+async function askClientRun(deps: AssignDeps, scope: Scope, clientId: string, request: AssignRequest, deadline: number, workflowKey: string, shedAt?: number): Promise<AssignAgentsAnswer> {
   const client = await findOwnedClient(deps.prisma, scope, clientId);
   const requestKey = assignAgentsWorkflowId({ business: scope.business, clientId, requestId: workflowKey });
   await insertAssignRequest(deps.prisma, requestKey, scope, request.notes);
   const keys = { business: scope.business, clientId, clientPk: client.pk };
+  const gaveUp = new AbortController();
   try {
-    const result = await assignThroughClientRun(deps.temporal, deps.taskQueue, keys, { requestKey, agents: request.agents }, deadline);
+    const answer = assignThroughClientRun(deps.temporal, deps.taskQueue, keys, { requestKey, agents: request.agents }, deadline, gaveUp.signal);
+    const result =
+      shedAt === undefined
+        ? await answer
+        : await answerOrShed(deps, answer, { requestKey, shedAt, deadline, gaveUp, fromRow: (outcome) => resultOfOutcome(clientId, outcome) });
     return { client: result.client, ds_notes: request.notes, assignments: result.assignments };
   } catch (error) {
     if (error instanceof ClientRunTimeoutError) {
@@ -95,6 +111,20 @@ const FAILURE_ERRORS: Record<RequestFailureType, (message: string) => UseCaseErr
   AgentNotAuthorized: (message) => new Invalid(message),
   InvalidData: (message) => new Invalid(message),
 };
+
+/** A request its run recorded, answered from its settled row as the run answers it. */
+function resultOfOutcome(clientId: string, outcome: RecordOutcome): AssignAgentsResult {
+  switch (outcome.outcome) {
+    case 'recorded':
+      return { client: clientId, assignments: outcome.assignments.map((r) => ({ agent: r.agentId, dt_until: r.dtUntil, status: 'active' as const, workflow_id: r.workflowId })) };
+    case 'clientNotFound':
+      throw FAILURE_ERRORS.ClientNotFound('Client not found');
+    case 'agentNotAuthorized':
+      throw FAILURE_ERRORS.AgentNotAuthorized(`Agent ${outcome.agentId} not found or not authorized`);
+    default:
+      throw new Error(`Unexpected outcome ${outcome.outcome} of a request being answered`);
+  }
+}
 
 function requestFailure(error: unknown): UseCaseError | undefined {
   for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {

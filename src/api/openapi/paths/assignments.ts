@@ -141,9 +141,21 @@ export const assignmentsApi: ApiPart = {
             invalidNotes: 'Invalid ds_notes: must be a string of at most 2000 characters',
           }),
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
+          503: problem(
+            503,
+            'PostgreSQL or Temporal cannot be reached, this caller already has its share of assignments in flight, or the worker is behind: ' +
+              'a request its client\'s run has not answered within 10 seconds, while a worker answered others within the last minute, is withdrawn. ' +
+              'Nothing was assigned (a withdrawn request is never recorded, even when the worker gets to it later). Try again after `Retry-After` seconds.',
+            {
+              behind: 'The assignment service is behind; nothing was assigned: try again in 5 s',
+              busy: 'The service is busy; try again in 2 s',
+              unavailable: 'A backing service is unavailable; try again shortly',
+            },
+            ['Retry-After'],
+          ),
           504: problem(
             504,
-            'The assignment did not finish within 20 seconds (for instance no worker is running). It was not refused: it completes on its own. ' +
+            'The assignment did not finish within 20 seconds while no worker is known to run (none answered in the last minute). It was not refused: it completes on its own. ' +
               'After `Retry-After` seconds, `GET …/clients/{_id}/agents` shows the outcome, and the Temporal UI shows the run by the workflow id the detail names.',
             {
               timeout:
