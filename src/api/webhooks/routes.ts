@@ -5,6 +5,7 @@ import type { SecretBox } from '../../secrets/secret-box';
 import { scopeOf } from '../http/scope';
 import { createWebhook, deleteWebhook, findOwnedWebhook, listWebhookDeliveries, listWebhooks, rotateWebhookSecret } from '../../use-cases/webhooks/subscriptions';
 import { webhookView } from '../../views/webhook';
+import { refuseAnyField } from '../../use-cases/input/known-fields';
 
 export interface WebhookRoutesDeps extends DatabaseDeps {
   /** Seals the subscriptions' secrets (SECRETS_KEY). */
@@ -36,6 +37,7 @@ export function webhooksRouter({ prisma, secrets, webhooks = DEFAULT_WEBHOOK_SET
   });
 
   router.post('/webhooks/:webhookId/rotate-secret', async (req, res) => {
+    refuseAnyField(req.body);
     res.json(await rotateWebhookSecret(prisma, secrets, scopeOf(req), req.params.webhookId));
   });
 
