@@ -19,7 +19,7 @@ export const assignmentsApi: ApiPart = {
     AssignAgentsRequest: {
       type: 'object',
       required: ['agents'],
-      description: 'All or nothing: a rejected request assigns nothing. Unknown fields are ignored.',
+      description: 'All or nothing: a rejected request assigns nothing. A field not described here is a 400 `Unknown field: {name}`.',
       properties: {
         agents: {
           type: 'array',

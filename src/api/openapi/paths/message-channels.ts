@@ -21,7 +21,7 @@ export const channelRequestProperties: OpenApiObject = {
     maxItems: 10,
     description:
       'Files the carrier fetches and sends with the text: at most 10 for `sms` (the message is then an MMS), at most one for `whatsapp`. ' +
-      'Each URL `https` on a public host (no private, loopback or link-local address, no local name; the webhooks\' guard), at most 2,048 characters. Other fields of an item are ignored.',
+      'Each URL `https` on a public host (no private, loopback or link-local address, no local name; the webhooks\' guard), at most 2,048 characters. Another field of an item is a 400 `Unknown field: media[{n}].{name}`.',
     items: { type: 'object', required: ['url'], properties: { url: MEDIA_URL } },
     examples: [[{ url: 'https://cdn.example.com/receipts/A-1.jpg' }]],
   },
