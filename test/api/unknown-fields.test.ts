@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { startStackWithClientAndAgent, type TestStack } from '../support/stack';
 import { expectProblem } from '../support/helpers';
+import { z } from 'zod';
+import { parseBody } from '../../src/use-cases/input/validation';
 
 /*
  * Issue 48: a field a write route does not know is a 400 naming it (`Unknown field: {path}`), and
@@ -24,7 +26,7 @@ const get = async (path: string) => stack.api('GET', path, { token });
 const FUTURE = () => new Date(Date.now() + 86_400_000).toISOString();
 
 interface Row {
-  method: 'POST' | 'PUT' | 'PATCH';
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body: () => unknown;
   field: string;
@@ -164,6 +166,10 @@ const ROWS: Record<string, Row> = {
   },
   'POST /integrations/{crm}/sync': { method: 'POST', path: '/integrations/hubspot/sync', body: () => ({ since: 'yesterday' }), field: 'since' },
   'POST /integrations/{crm}/rotate-inbound-token': { method: 'POST', path: '/integrations/hubspot/rotate-inbound-token', body: () => ({ token: 'x' }), field: 'token' },
+  // The DELETE routes the description gives a body read them no more than the actions above.
+  'DELETE /clients/{_id}/agents/{agent}': { method: 'DELETE', path: '/clients/c1/agents/a1', body: () => ({ reason: 'x' }), field: 'reason' },
+  'DELETE /clients/{_id}/rotation': { method: 'DELETE', path: '/clients/c1/rotation', body: () => ({ reason: 'x' }), field: 'reason' },
+  'DELETE /webhooks/{_id}': { method: 'DELETE', path: `/webhooks/${randomUUID()}`, body: () => ({ reason: 'x' }), field: 'reason' },
 };
 
 describe('an unknown field is a 400 naming it, and nothing is stored', () => {
@@ -181,4 +187,25 @@ test('the same bodies without the unknown field are accepted (the table tests th
   expect({ status: patched.status, detail: patched.body.detail }).toEqual({ status: 200, detail: undefined });
   const team = await stack.api('PUT', '/teams/t1', { token, body: { members: [{ agent: 'a1', weight: 2 }] } });
   expect(team.status).toBe(200);
+});
+
+describe('one helper, one text: parseBody reads the fields a zod schema names', () => {
+  const schema = z.object({
+    a: z.string(),
+    list: z.array(z.object({ b: z.number().optional() })).optional(),
+    free: z.record(z.string(), z.unknown()).optional(),
+    strict: z.strictObject({ c: z.string().optional() }).optional(),
+    wrapped: z.object({ d: z.string() }).nullish().transform((v) => v ?? null),
+  });
+
+  test('at any depth, strict objects included, in the same words', () => {
+    expect(() => parseBody(schema, { a: 'x', list: [{ b: 1 }, { c: 2 }] })).toThrow('Unknown field: list[1].c');
+    expect(() => parseBody(schema, { a: 'x', strict: { e: 1 } })).toThrow('Unknown field: strict.e');
+    expect(() => parseBody(schema, { a: 'x', wrapped: { d: 'y', e: 1 } })).toThrow('Unknown field: wrapped.e');
+  });
+
+  test('a record\'s keys are values, not fields; a field\'s own check answers before an unknown field', () => {
+    expect(parseBody(schema, { a: 'x', free: { anything: 1 } })).toEqual({ a: 'x', free: { anything: 1 }, wrapped: null });
+    expect(() => parseBody(schema, { a: 1, zzz: 1 })).toThrow(/^Invalid a: /);
+  });
 });

@@ -110,8 +110,11 @@ export function badParameters(description: string, examples: Record<string, Prob
 }
 /** The 400 of a route without a body: Express refused the path's percent-encoding. */
 export const BAD_PATH = problem(400, 'The path is not validly percent-encoded, or its business name is not one the service accepts.', BAD_PATH_EXAMPLE);
-/** The 400 of a route whose body is not read for fields: only JSON or the path can be wrong. */
-export const BAD_BODY_OR_PATH = problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE });
+/** The 400 of a route whose body is not read for fields of its own: only JSON, a field it does not read, or the path can be wrong. */
+export const BAD_BODY_OR_PATH = problem(400, 'The body is not JSON or has a field the route does not read (`Unknown field: {name}`), or the path is not validly percent-encoded.', {
+  ...BODY_EXAMPLES,
+  ...BAD_PATH_EXAMPLE,
+});
 /** The 404 of a route that names nothing of the caller's but the business. */
 export const UNKNOWN_BUSINESS = problem(404, 'No such route.', NO_ROUTE_EXAMPLE);
 

@@ -32,6 +32,7 @@ export function webhooksRouter({ prisma, secrets, webhooks = DEFAULT_WEBHOOK_SET
   });
 
   router.delete('/webhooks/:webhookId', async (req, res) => {
+    refuseAnyField(req.body);
     await deleteWebhook(prisma, scopeOf(req), req.params.webhookId);
     res.status(204).end();
   });
