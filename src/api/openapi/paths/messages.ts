@@ -81,6 +81,7 @@ export const messagesApi: ApiPart = {
       required: ['message_type'],
       description:
         'At least one of `client` and `client_phone`, and `text_message` unless a WhatsApp `template` is given. Absent, null and blank values count as not given. A field not described here is a 400 `Unknown field: {name}`.',
+      additionalProperties: false,
       anyOf: ['client', 'client_phone'].map((field) => ({ properties: { [field]: { type: 'string', pattern: '\\S' } }, required: [field] })),
       allOf: channelRequestRules,
       properties: {
