@@ -5,7 +5,8 @@
  *   const crm = createNexusServiceClient({ endpoint: 'crm', service: crmService });
  *   await crm.executeOperation('assignAgents', { business, user, client, agents: [{ agent }] });
  *
- * Inputs use the HTTP API's field names and rules. Outputs carry ids, dates and statuses only: notes,
+ * Inputs use the HTTP API's field names and rules; a field an operation does not know is refused
+ * (`Unknown field: {name}`), as the API refuses it in a body. Outputs carry ids, dates and statuses only: notes,
  * names, phone numbers and texts stay in the CRM's database, out of the caller's workflow history.
  */
 import { operation, service } from 'nexus-rpc';
@@ -89,6 +90,8 @@ export interface SendMessageInput extends CrmCaller {
   text_message: string;
   /** `0`, seconds, `90s` / `5m` / `2h` / `1d`, or an ISO 8601 duration. */
   delay?: string | number | null;
+  /** As `POST /messages`: the instant it is due, ISO 8601 with its zone (`2030-01-01T09:00:00Z`); not with `delay`. */
+  send_at?: string | null;
   /**
    * Quiet hours, as `POST /messages`: `from`/`to` are `HH:MM` wall-clock times (`from` inclusive, `to`
    * exclusive; `21:00`–`08:00` spans midnight) in `timezone`, an IANA zone, by default the client's. A
@@ -134,6 +137,7 @@ export interface SendMessageBatchInput extends CrmCaller {
   /** The text of every recipient without its own; `{{client_name}}` becomes the recipient's name. */
   text_message?: string | null;
   delay?: string | number | null;
+  send_at?: string | null;
   send_window?: { from: string; to: string; timezone?: string | null } | null;
   /** 1 to 1,000, each checked as a `sendMessage` input would be. */
   recipients: { client?: string | null; client_phone?: string | null; client_name?: string | null; text_message?: string | null; agent?: string | null }[];

@@ -27,6 +27,7 @@ import {
 } from './contract';
 import { messageRunFailed, toNexusError } from './errors';
 import { callerScope, fieldsOf, idField } from './scope';
+import { refuseUnknownFields } from '../use-cases/input/known-fields';
 import { messageIdOfToken } from './token';
 
 export interface CrmServiceDeps extends DatabaseDeps {
@@ -103,7 +104,8 @@ export function crmServiceHandler(options: CrmServiceDeps) {
       const clientId = idField(fields, 'client');
       const untilDeadline = ctx.requestDeadline ? ctx.requestDeadline.getTime() - Date.now() - DEADLINE_MARGIN_MS : Infinity;
       const timeoutMs = Math.max(DEADLINE_MARGIN_MS, Math.min(assignTimeoutMs, untilDeadline));
-      const body = { agents: fields.agents, ds_notes: fields.ds_notes };
+      // The rest is the route's body: a field it does not know is refused where the route refuses it.
+      const { business: _b, user: _u, client: _c, ...body } = fields;
       // The request id is the same on each retry, which then waits for the run the first attempt started.
       const result = await assignAgentsRequest({ ...deps, assignTimeoutMs: timeoutMs }, scope, clientId, body, nexusRequestId(ctx), ctx.requestId);
       return { client: result.client, assignments: result.assignments };
@@ -111,12 +113,14 @@ export function crmServiceHandler(options: CrmServiceDeps) {
 
     unassignAgent: answer(async (_ctx, fields) => {
       const scope = callerScope(fields);
+      refuseUnknownFields(fields, { business: true, user: true, client: true, agent: true });
       const ended = await unassignAgentRequest(deps, scope, idField(fields, 'client'), idField(fields, 'agent'));
       return { ...ended, status: 'unassigned' } satisfies UnassignAgentOutput;
     }),
 
     getAssignments: answer(async (_ctx, fields) => {
       const scope = callerScope(fields);
+      refuseUnknownFields(fields, { business: true, user: true, client: true, status: true });
       const listed = await listAssignments(deps.prisma, scope, idField(fields, 'client'), fields.status ?? undefined);
       return {
         client: listed.client,
@@ -144,6 +148,7 @@ export function crmServiceHandler(options: CrmServiceDeps) {
 
     cancelMessage: answer(async (_ctx, fields) => {
       const scope = callerScope(fields);
+      refuseUnknownFields(fields, { business: true, user: true, message: true });
       const message = await cancelMessage(deps, scope, idField(fields, 'message'));
       return {
         _id: message.id,

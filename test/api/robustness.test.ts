@@ -146,8 +146,9 @@ test('a body nested thousands of levels deep is a 400 on every route that takes 
 test('a body nested as deep as the limit allows is read as usual', async () => {
   let nested: unknown = 'deep';
   for (let i = 0; i < 30; i++) nested = { n: nested };
+  // Read as usual: the route gets to its own checks, and names the field it does not know (issue 48).
   const res = await stack.api('POST', '/agents', { token, body: { _id: 'a-nested', extra: nested }, validate: false });
-  expect(res.status).toBe(201);
+  expect({ status: res.status, detail: res.body.detail }).toEqual({ status: 400, detail: 'Unknown field: extra' });
 });
 
 test('a Nexus operation input nested too deep is refused with the same problem, not a stack overflow', () => {

@@ -248,9 +248,16 @@ describe('success', () => {
     expect(Object.keys(res.body).sort()).toEqual(['assignments', 'client', 'ds_notes']);
   });
 
-  test('unknown fields in the body and in elements are ignored', async () => {
-    const res = await assign({ agents: [{ agent: 'a2', role: 'lead' }], priority: 'high' });
-    expect(res.status).toBe(200);
-    expect(res.body.assignments).toEqual([{ agent: 'a2', dt_until: DEFAULT_DT_UNTIL, status: 'active', workflow_id: expect.any(String) }]);
+  test('an unknown field in the body or in an element is a 400 naming it, after the contract\'s checks 1-7, and assigns nothing', async () => {
+    await stack.api('POST', '/clients', { token, body: { _id: 'c-unknown' } });
+    const listed = async () => (await stack.api('GET', '/clients/c-unknown/agents', { token })).body.assignments;
+    expectProblem(await assign({ agents: [{ agent: 'a2', role: 'lead' }] }, 'c-unknown'), 400, 'Unknown field: agents[0].role');
+    expectProblem(await assign({ agents: [{ agent: 'a2' }], priority: 'high' }, 'c-unknown'), 400, 'Unknown field: priority');
+    expect(await listed()).toEqual([]);
+    // The contract's own checks answer first: a missing agent id (3), the client (6), an agent not the caller's (7).
+    expectProblem(await assign({ agents: [{ role: 'lead' }], priority: 'high' }, 'c-unknown'), 400, MISSING_AGENT_ID);
+    expectProblem(await assign({ agents: [{ agent: 'a2' }], priority: 'high' }, 'nobody'), 404);
+    expectProblem(await assign({ agents: [{ agent: 'a2' }, { agent: 'ghost' }], priority: 'high' }, 'c-unknown'), 400, 'Agent ghost not found or not authorized');
+    expect(await listed()).toEqual([]);
   });
 });

@@ -195,7 +195,8 @@ test('another user sees none of it, and bad input is a 400 naming the field', as
   const { conversation: id } = await clientWithThread('inbox-private');
   expectProblem(await conversation(id, '', bob), 404, 'Conversation not found');
   expect((await stack.api('GET', '/conversations', { token: bob })).body.conversations).toEqual([]);
-  for (const path of ['snooze', 'close', 'reopen']) expectProblem(await stack.api('POST', `/conversations/${id}/${path}`, { token: bob, body: { until: new Date(Date.now() + 60_000).toISOString() } }), 404, 'Conversation not found');
+  const until = new Date(Date.now() + 60_000).toISOString();
+  for (const [path, body] of [['snooze', { until }], ['close', {}], ['reopen', {}]] as const) expectProblem(await stack.api('POST', `/conversations/${id}/${path}`, { token: bob, body }), 404, 'Conversation not found');
   expectProblem(await stack.api('POST', `/conversations/${id}/notes`, { token: bob, body: { agent: 'a1', text: 'x' } }), 404, 'Conversation not found');
   expectProblem(await conversation('not-a-uuid'), 404, 'Conversation not found');
 

@@ -69,7 +69,7 @@ describe('deferred_until', () => {
   test('a message due inside its window is not deferred, and shows its window as given', async () => {
     const token = newUser();
     const now = Date.now();
-    const window = { from: hhmm(now - 60 * MINUTE), to: hhmm(now + 60 * MINUTE), timezone: 'UTC', extra: 'ignored' };
+    const window = { from: hhmm(now - 60 * MINUTE), to: hhmm(now + 60 * MINUTE), timezone: 'UTC' };
     const res = await send(token, { client_phone: PHONE, delay: '1m', send_window: window });
     expect(res.status).toBe(202);
     expect(await view(token, res.body._id)).toEqual(

@@ -423,3 +423,27 @@ describe('routeClient', () => {
     ]);
   });
 });
+
+test('a field an operation does not know is refused as the route refuses it in a body (issue 48), and nothing is done', async () => {
+  const message = { message_type: 'text', client: 'c1', text_message: 'Typo' };
+  await expectSameRejections([
+    {
+      name: 'assignAgents',
+      http: () => stack.api('POST', '/clients/c2/assign-agents', { token, body: { agents: [{ agent: 'a1', role: 'lead' }] } }),
+      call: { operation: 'assignAgents', input: as({ client: 'c2', agents: [{ agent: 'a1', role: 'lead' }] }) },
+    },
+    { name: 'sendMessage', http: () => stack.api('POST', '/messages', { token, body: { ...message, sendAt: '2030-01-01T00:00:00Z' } }), call: { operation: 'sendMessage', input: as({ ...message, sendAt: '2030-01-01T00:00:00Z' }) } },
+    {
+      name: 'sendMessageBatch',
+      http: () => stack.api('POST', '/messages/batch', { token, body: { message_type: 'text', text_message: 'Hi', recipients: [{ client: 'c1', nmae: 'x' }] } }),
+      call: { operation: 'sendMessageBatch', input: as({ message_type: 'text', text_message: 'Hi', recipients: [{ client: 'c1', nmae: 'x' }] }) },
+    },
+  ]);
+  const outcomes = await caller.call([
+    { operation: 'getAssignments', input: as({ client: 'c1', state: 'all' }) },
+    { operation: 'unassignAgent', input: as({ client: 'c1', agent: 'a1', reason: 'x' }) },
+    { operation: 'cancelMessage', input: as({ message: randomUUID(), reason: 'x' }) },
+  ]);
+  expect(outcomes.map((o) => (problemOf(o) as { detail?: string }).detail)).toEqual(['Unknown field: state', 'Unknown field: reason', 'Unknown field: reason']);
+  expect((await stack.api('GET', '/clients/c2/agents?status=all', { token })).body.assignments).toEqual([]);
+});

@@ -3,6 +3,7 @@ import { scopeOf } from '../http/scope';
 import { assignAgentsRequest, type AssignDeps } from '../../use-cases/assignments/assign';
 import { listAssignments } from '../../use-cases/assignments/list';
 import { unassignAgentRequest, type UnassignDeps } from '../../use-cases/assignments/unassign';
+import { refuseAnyField } from '../../use-cases/input/known-fields';
 
 export type AssignmentRoutesDeps = AssignDeps & UnassignDeps;
 
@@ -18,6 +19,7 @@ export function assignmentsRouter(deps: AssignmentRoutesDeps): Router {
   });
 
   router.delete('/clients/:clientId/agents/:agentId', async (req, res) => {
+    refuseAnyField(req.body);
     res.json(await unassignAgentRequest(deps, scopeOf(req), req.params.clientId, req.params.agentId));
   });
 

@@ -5,6 +5,7 @@ import { addNote } from '../../use-cases/conversations/notes';
 import { markRead } from '../../use-cases/conversations/read';
 import { closeConversation, reopenConversation, snoozeConversation, type ConversationDeps } from '../../use-cases/conversations/status';
 import { listThreadRequest } from '../../use-cases/conversations/thread';
+import { refuseAnyField } from '../../use-cases/input/known-fields';
 
 export type ConversationRoutesDeps = ConversationDeps;
 
@@ -25,9 +26,11 @@ export function conversationsRouter(deps: ConversationRoutesDeps): Router {
     res.json(await snoozeConversation(deps, scopeOf(req), req.params.conversationId, req.body));
   });
   router.post('/conversations/:conversationId/close', async (req, res) => {
+    refuseAnyField(req.body);
     res.json(await closeConversation(deps, scopeOf(req), req.params.conversationId));
   });
   router.post('/conversations/:conversationId/reopen', async (req, res) => {
+    refuseAnyField(req.body);
     res.json(await reopenConversation(deps, scopeOf(req), req.params.conversationId));
   });
   router.post('/conversations/:conversationId/read', async (req, res) => {

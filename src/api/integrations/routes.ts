@@ -10,6 +10,7 @@ import { crmOf } from '../../use-cases/integrations/request';
 import { syncCrmConnector } from '../../use-cases/integrations/sync';
 import { HttpProblem } from '../http/problem';
 import { scopeOf } from '../http/scope';
+import { refuseAnyField } from '../../use-cases/input/known-fields';
 
 export interface IntegrationRoutesDeps extends DatabaseDeps {
   /** Seals the connectors' credentials (SECRETS_KEY). */
@@ -56,10 +57,12 @@ export function integrationsRouter(deps: IntegrationRoutesDeps): Router {
   });
 
   router.post('/integrations/:crm/sync', async (req, res) => {
+    refuseAnyField(req.body);
     res.json(await syncCrmConnector(deps, scopeOf(req), crmOf(req.params.crm as string)));
   });
 
   router.post('/integrations/:crm/rotate-inbound-token', async (req, res) => {
+    refuseAnyField(req.body);
     res.json(await rotateInboundToken(deps, scopeOf(req), crmOf(req.params.crm as string), inboundBaseOf(req, deps.publicBaseUrl, deps.production)));
   });
 

@@ -4,6 +4,7 @@ import { BatchRefused, sendMessageBatchRequest, type AcceptBatchDeps } from '../
 import { cancelBatch, findOwnedBatch, listBatches } from '../../use-cases/messages/batches';
 import { messageBatchView } from '../../views/message-batch';
 import { jsonText } from '../http/json-text';
+import { refuseAnyField } from '../../use-cases/input/known-fields';
 
 /** The largest campaign body read (1,000 recipients with their own texts). */
 export const BATCH_BODY_LIMIT = 5 * 1024 * 1024;
@@ -39,6 +40,7 @@ export function messageBatchesRouter(deps: AcceptBatchDeps): Router {
   });
 
   router.post('/messages/batch/:batchId/cancel', async (req, res) => {
+    refuseAnyField(req.body);
     res.json(messageBatchView(await cancelBatch(deps, scopeOf(req), req.params.batchId)));
   });
 

@@ -7,6 +7,7 @@ import { findOwnedMessage } from '../../use-cases/messages/owned-message';
 import { inboundMedia, type MediaDeps } from '../../use-cases/messages/media';
 import { pipeline } from 'node:stream/promises';
 import { acceptedView, messageView } from '../../views/message';
+import { refuseAnyField } from '../../use-cases/input/known-fields';
 
 export type MessageRoutesDeps = AcceptDeps & CancelDeps & MediaDeps;
 
@@ -45,6 +46,7 @@ export function messagesRouter(deps: MessageRoutesDeps): Router {
   });
 
   router.post('/messages/:messageId/cancel', async (req, res) => {
+    refuseAnyField(req.body);
     res.json(messageView(await cancelMessage(deps, scopeOf(req), req.params.messageId)));
   });
 

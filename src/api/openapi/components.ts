@@ -92,11 +92,12 @@ export const NO_ROUTE_EXAMPLE = { noRoute: 'No route for GET /ext/v2/acme/agentz
 export const BUSINESS_NAME_SCHEMA = { type: 'string', pattern: BUSINESS_PATTERN.source };
 /** Express refuses a path whose percent-encoding is broken (`%ZZ`) before any route sees it. */
 export const BAD_PATH_EXAMPLE = { badPathEncoding: { type: '/problems/bad-request', detail: 'Bad Request' }, badBusinessName: INVALID_BUSINESS };
-/** What any JSON body can be refused for before the route reads it. */
+/** What any JSON body can be refused for: before the route reads it, or (a field it does not know) after. */
 export const BODY_EXAMPLES = {
   malformedJson: { type: '/problems/malformed-json', detail: 'Malformed JSON body' },
   tooManyValues: 'Request body has more than 100,000 values',
   unstorable: 'Invalid ds_notes: must not contain NUL characters or unpaired surrogates',
+  unknownField: 'Unknown field: nmae',
 };
 
 /** The 400 of a route that reads fields of its body: `examples` are its own refusals, then what any body or path can be refused for. */
@@ -109,8 +110,11 @@ export function badParameters(description: string, examples: Record<string, Prob
 }
 /** The 400 of a route without a body: Express refused the path's percent-encoding. */
 export const BAD_PATH = problem(400, 'The path is not validly percent-encoded, or its business name is not one the service accepts.', BAD_PATH_EXAMPLE);
-/** The 400 of a route whose body is not read for fields: only JSON or the path can be wrong. */
-export const BAD_BODY_OR_PATH = problem(400, 'The body is not JSON, or the path is not validly percent-encoded.', { ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE });
+/** The 400 of a route whose body is not read for fields of its own: only JSON, a field it does not read, or the path can be wrong. */
+export const BAD_BODY_OR_PATH = problem(400, 'The body is not JSON or has a field the route does not read (`Unknown field: {name}`), or the path is not validly percent-encoded.', {
+  ...BODY_EXAMPLES,
+  ...BAD_PATH_EXAMPLE,
+});
 /** The 404 of a route that names nothing of the caller's but the business. */
 export const UNKNOWN_BUSINESS = problem(404, 'No such route.', NO_ROUTE_EXAMPLE);
 
@@ -187,7 +191,7 @@ export function listSchema(field: string, items: OpenApiObject, description: str
 export function newResourceSchema(properties: OpenApiObject): OpenApiObject {
   return {
     type: 'object',
-    description: 'Every field is optional; unknown fields are ignored.',
+    description: 'Every field is optional; a field not described here is a 400 `Unknown field: {name}`.',
     properties: { _id: { ...ref('schemas', 'ResourceId'), description: 'Chosen by the caller; a UUID is generated when absent.' }, ...properties },
   };
 }

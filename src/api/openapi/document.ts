@@ -38,7 +38,7 @@ const DESCRIPTION = `Assign agents to clients — each assignment expiring by it
 
 **Errors** are RFC 9457 problem details: \`Content-Type: application/problem+json\` and \`{ "type", "title", "status", "detail" }\`. \`type\` is stable and meant for code; \`detail\` is for people. A body declared JSON that does not parse is a 400, one over 100 kB a 413, one not declared JSON a 415. When PostgreSQL or Temporal cannot be reached the answer is a 503 with \`Retry-After\` and nothing was done.
 
-**Data.** Ids are strings; dates in answers are ISO 8601 in UTC. A request body must be declared JSON (\`Content-Type: application/json\`, or an \`application/*+json\` type), else it is a 415 \`Content-Type must be application/json\`; a request without a body needs none. Unknown fields are ignored.`;
+**Data.** Ids are strings; dates in answers are ISO 8601 in UTC. A request body must be declared JSON (\`Content-Type: application/json\`, or an \`application/*+json\` type), else it is a 415 \`Content-Type must be application/json\`; a request without a body needs none. A field a route does not describe, at any depth, is a 400 \`Unknown field: {path}\` (\`Unknown field: agents[0].role\`) and nothing is stored: a misspelled field is never read as absent. It is checked after the route's own checks of the fields it names (the seed's checks keep their order and texts); an action without a body (\`…/cancel\`, \`…/close\`) refuses any field.`;
 
 function buildDocument(): OpenApiObject {
   const paths: Record<string, OpenApiObject> = {};

@@ -3,6 +3,7 @@ import { scopeOf } from '../http/scope';
 import { rotationOfClient } from '../../use-cases/rotation/get';
 import { putRotationRequest, type RotationDeps } from '../../use-cases/rotation/put';
 import { stopRotationRequest } from '../../use-cases/rotation/stop';
+import { refuseAnyField } from '../../use-cases/input/known-fields';
 
 export type RotationRoutesDeps = RotationDeps;
 
@@ -19,6 +20,7 @@ export function rotationRouter(deps: RotationRoutesDeps): Router {
   });
 
   router.delete('/clients/:clientId/rotation', async (req, res) => {
+    refuseAnyField(req.body);
     res.json(await stopRotationRequest(deps, scopeOf(req), req.params.clientId));
   });
 

@@ -7,6 +7,7 @@ import { acceptDecisionRequest } from '../../use-cases/routing/answer';
 import { rerouteAgentRequest } from '../../use-cases/routing/reroute';
 import { routeClientRequest, type RoutingDeps } from '../../use-cases/routing/route';
 import { putTeamRequest, teamDetails, teamList } from '../../use-cases/routing/teams';
+import { refuseAnyField } from '../../use-cases/input/known-fields';
 
 export type RoutingRoutesDeps = RoutingDeps & PolicyDeps;
 
@@ -63,6 +64,7 @@ export function routingRouter(deps: RoutingRoutesDeps): Router {
     res.json(await rerouteAgentRequest(deps, scopeOf(req), req.params.agentId, req.body));
   });
   router.post('/routing-decisions/:decisionId/accept', async (req, res) => {
+    refuseAnyField(req.body);
     res.json(await acceptDecisionRequest(deps, scopeOf(req), req.params.decisionId));
   });
 

@@ -5,6 +5,7 @@ import type { SecretBox } from '../../secrets/secret-box';
 import { scopeOf } from '../http/scope';
 import { createWebhook, deleteWebhook, findOwnedWebhook, listWebhookDeliveries, listWebhooks, rotateWebhookSecret } from '../../use-cases/webhooks/subscriptions';
 import { webhookView } from '../../views/webhook';
+import { refuseAnyField } from '../../use-cases/input/known-fields';
 
 export interface WebhookRoutesDeps extends DatabaseDeps {
   /** Seals the subscriptions' secrets (SECRETS_KEY). */
@@ -31,11 +32,13 @@ export function webhooksRouter({ prisma, secrets, webhooks = DEFAULT_WEBHOOK_SET
   });
 
   router.delete('/webhooks/:webhookId', async (req, res) => {
+    refuseAnyField(req.body);
     await deleteWebhook(prisma, scopeOf(req), req.params.webhookId);
     res.status(204).end();
   });
 
   router.post('/webhooks/:webhookId/rotate-secret', async (req, res) => {
+    refuseAnyField(req.body);
     res.json(await rotateWebhookSecret(prisma, secrets, scopeOf(req), req.params.webhookId));
   });
 

@@ -13,7 +13,9 @@ import { findOwnedClient } from '../clients/owned-client';
 import { Invalid, NotFound, Unavailable, type UseCaseError } from '../errors';
 import type { Scope } from '../../db/scope';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
-import { parseAssignRequest, type AssignRequest } from './request';
+import { ASSIGN_FIELDS, parseAssignRequest, type AssignRequest } from './request';
+import { unknownField, unknownFieldError } from '../input/known-fields';
+import { findAgents } from '../../db/agents';
 
 export const DEFAULT_ASSIGN_TIMEOUT_MS = 20_000;
 /** A request whose run has not answered this long after it arrived is withdrawn and answered 503, while a worker is known to poll (see shed.ts). */
@@ -48,7 +50,23 @@ export async function assignAgentsRequest(
   const request = parseAssignRequest(body);
   // Such a client cannot exist, and an overlong id would break the workflow id's length limit.
   if (!RESOURCE_ID_PATTERN.test(clientId)) throw new NotFound('Client not found');
+  const unknown = unknownField(body, ASSIGN_FIELDS);
+  if (unknown) await refuseUnknownField(deps, scope, clientId, request, unknown);
   return assignAgents(deps, scope, clientId, request, requestId, workflowKey);
+}
+
+/**
+ * A body with a field the route does not know is refused, assigning nothing, but only after the
+ * contract's checks 6 and 7 (the client, then each agent in order), which a request with a misspelled
+ * field must still answer as the contract says: those are read here, since the run would record.
+ */
+async function refuseUnknownField(deps: AssignDeps, scope: Scope, clientId: string, request: AssignRequest, unknown: string): Promise<never> {
+  await findOwnedClient(deps.prisma, scope, clientId);
+  const ids = request.agents.map((a) => a.agentId);
+  const owned = new Set((await findAgents(deps.prisma, scope, ids.filter((id) => RESOURCE_ID_PATTERN.test(id)))).map((a) => a.id));
+  const missing = ids.find((id) => !owned.has(id));
+  if (missing !== undefined) throw new Invalid(`Agent ${missing} not found or not authorized`);
+  throw unknownFieldError(unknown);
 }
 
 /** The HTTP answer: the workflow's result with the request's notes, which never entered Temporal. */

@@ -4,6 +4,7 @@ import type { Scope } from '../../db/scope';
 import { consentView } from '../../views/consent';
 import { Invalid, NotFound } from '../errors';
 import { isBlank } from '../input/validation';
+import { refuseUnknownFields } from '../input/known-fields';
 import { findOwnedClient } from './owned-client';
 
 /** The channels a client's consent is kept for: WhatsApp needs an opt-in before a business starts a conversation. */
@@ -31,6 +32,7 @@ export async function putConsentRequest(prisma: Prisma, scope: Scope, clientId: 
     when = typeof at === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(at) ? new Date(at) : new Date(NaN);
     if (Number.isNaN(when.getTime()) || when.getTime() > now.getTime() + FUTURE_SKEW_MS) throw new Invalid('Invalid at: must be an ISO 8601 date-time, not in the future');
   }
+  refuseUnknownFields(fields, { source: true, at: true });
   return consentView(await putConsent(prisma, { clientPk: client.pk, channel: on, source: source.trim(), at: when }));
 }
 

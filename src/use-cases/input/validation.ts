@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Invalid } from '../errors';
+import { fieldsOfSchema, refuseUnknownFields, unknownFieldError, type Fields } from './known-fields';
 
 export const RESOURCE_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
 /**
@@ -49,12 +50,27 @@ export const phoneNumber = z.string().transform((raw, ctx) => {
   return phone;
 });
 
-/** Parses `body` with `schema` or throws a 400 naming the first bad field. */
+/**
+ * Parses `body` with `schema` or throws a 400 naming the first bad field; once every field it names
+ * passes, a field it does not name is a 400 `Unknown field: {path}` (known-fields.ts).
+ */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   // No body at all is an empty object; a JSON null or scalar body is not.
-  const parsed = schema.safeParse(body === undefined ? {} : body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
+  const input = body === undefined ? {} : body;
+  const parsed = schema.safeParse(input);
+  if (parsed.success) {
+    const fields = fieldsOfSchema(schema);
+    if (fields !== true && !Array.isArray(fields)) refuseUnknownFields(input, fields as Fields);
+    return parsed.data;
+  }
+  // A strict object's unknown key is the last thing said, as it is for any other object.
+  const issue = parsed.error.issues.find((i) => i.code !== 'unrecognized_keys') ?? parsed.error.issues[0];
+  if (issue.code === 'unrecognized_keys') throw unknownFieldError(pathText([...issue.path, issue.keys[0]]));
   const field = issue.path.join('.');
   throw new Invalid(field ? `Invalid ${field}: ${issue.message}` : `Invalid request body: ${issue.message}`);
+}
+
+/** `agents[0].dt_until`, as known-fields.ts writes a path. */
+function pathText(path: PropertyKey[]): string {
+  return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text === '' ? String(part) : `${text}.${String(part)}`), '');
 }

@@ -1,7 +1,8 @@
 import { MAX_BATCH_RECIPIENTS } from '../../domain';
 import { Invalid, UseCaseError } from '../errors';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
-import { parseMessageRequest, type KnownAgent, type KnownClient, type MessageRequest } from './request';
+import { refuseUnknownFields } from '../input/known-fields';
+import { MESSAGE_FIELDS, parseMessageRequest, type KnownAgent, type KnownClient, type MessageRequest } from './request';
 import type { RequestedTemplate } from './channel-request';
 
 /** What `{{client_name}}` in a text stands for. */
@@ -15,12 +16,16 @@ export interface BatchRequest {
   fingerprint: unknown[];
 }
 
+const { client: _c, client_phone: _p, client_name: _n, agent: _a, ...CAMPAIGN_FIELDS } = MESSAGE_FIELDS;
+/** A campaign's fields: a send's, with the recipients' own in `recipients[]`. */
+const BATCH_FIELDS = { ...CAMPAIGN_FIELDS, recipients: [{ client: true, client_phone: true, client_name: true, text_message: true, agent: true }] } as const;
+
 const INVALID_RECIPIENTS = `Invalid recipients: must be an array of 1 to ${MAX_BATCH_RECIPIENTS} objects`;
 
 /**
  * The batch's checks: message_type, then `recipients`; each recipient is then checked by the rules and
  * texts of a single send (parseMessageRequest) on the body it stands for: its own fields, the batch's
- * message_type, delay and send_window, and its own text_message or the batch's, with `{{client_name}}`
+ * message_type, delay, send_at and send_window, and its own text_message or the batch's, with `{{client_name}}`
  * replaced by its name; then a phone repeated from an earlier recipient is refused. One refused
  * recipient does not refuse the others. `findClients` loads every named client in one query.
  */
@@ -36,6 +41,8 @@ export async function parseBatchRequest(
   const { recipients } = fields;
   if (!Array.isArray(recipients) || recipients.length < 1 || recipients.length > MAX_BATCH_RECIPIENTS) throw new Invalid(INVALID_RECIPIENTS);
   if (!recipients.every((r) => typeof r === 'object' && r !== null && !Array.isArray(r))) throw new Invalid(INVALID_RECIPIENTS);
+  // A misspelled field refuses the whole campaign: none of it leaves with a field read as absent.
+  refuseUnknownFields(fields, BATCH_FIELDS);
 
   const ids = [...new Set(recipients.map((r) => (r as Record<string, unknown>).client).filter((id): id is string => typeof id === 'string' && RESOURCE_ID_PATTERN.test(id)))];
   const clients = new Map((await findClients(ids)).map((client) => [client.id, client]));
@@ -60,6 +67,7 @@ export async function parseBatchRequest(
       client_name: recipient.client_name,
       text_message: text,
       delay: fields.delay,
+      send_at: fields.send_at,
       send_window: fields.send_window,
       agent: recipient.agent,
       channel: fields.channel,

@@ -72,9 +72,14 @@ function addMonths(date: Date, months: number): Date {
   return result;
 }
 
+/** The latest a message accepted at `now` may be due: ten years on, by the calendar. */
+export function latestSendAt(now: Date): Date {
+  return addMonths(now, MAX_DELAY_YEARS * 12);
+}
+
 /** When a message delayed by `delay` from `now` is due; undefined past the ten-year limit. */
 export function sendAtAfter(delay: Delay, now: Date): Date | undefined {
-  const limit = addMonths(now, MAX_DELAY_YEARS * 12);
+  const limit = latestSendAt(now);
   // Each part alone must already fit, which also keeps the arithmetic far from overflow.
   if (delay.years > MAX_DELAY_YEARS || delay.months > MAX_DELAY_YEARS * 12) return undefined;
   if (delay.days * UNIT_MS.d > limit.getTime() - now.getTime() || delay.milliseconds > limit.getTime() - now.getTime()) return undefined;

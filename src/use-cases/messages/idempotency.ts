@@ -23,6 +23,7 @@ export function requestHash(fingerprint: MessageFingerprint): string {
     [fingerprint.delay.years, fingerprint.delay.months, fingerprint.delay.days, fingerprint.delay.milliseconds],
     // Absent without a window, so that such a request keeps the hash it had before windows existed.
     ...(fingerprint.send_window ? [[fingerprint.send_window.from, fingerprint.send_window.to, fingerprint.send_window.timezone ?? null]] : []),
+    ...(fingerprint.send_at ? [['send_at', fingerprint.send_at]] : []),
   ]);
   return `v1:${createHash('sha256').update(canonical).digest('hex')}`;
 }

@@ -4,6 +4,8 @@ import { isBlank, normalisePhone, RESOURCE_ID_PATTERN } from '../input/validatio
 import { isTimeZone, TIME_ZONE_RULE } from '../input/time-zone';
 import { clockTime, windowOpening } from './send-window';
 import { channelFingerprint, parseChannelFields, renderTemplate, type ChannelFields, type RequestedTemplate } from './channel-request';
+import { parseSendAt } from './send-at';
+import { refuseUnknownFields, type Fields } from '../input/known-fields';
 
 export const MAX_TEXT_LENGTH = 4096;
 export const MAX_NAME_LENGTH = 200;
@@ -32,6 +34,8 @@ export interface MessageFingerprint {
   client_name: string | null;
   text_message: string;
   delay: Delay;
+  /** The instant asked (ISO 8601, UTC), only when given, so that a request without one hashes as before. */
+  send_at?: string;
   /** Only when given, so that a request without one hashes as it did before windows existed. */
   send_window?: SendWindow;
   /** Only when given, as send_window. */
@@ -66,6 +70,22 @@ export interface MessageRequest {
   template: ChannelFields['template'];
 }
 
+/** Every field of a send, and of its nested objects: any other is a 400 naming it. */
+export const MESSAGE_FIELDS = {
+  message_type: true,
+  client: true,
+  client_phone: true,
+  client_name: true,
+  text_message: true,
+  delay: true,
+  send_at: true,
+  send_window: { from: true, to: true, timezone: true },
+  agent: true,
+  channel: true,
+  media: [{ url: true }],
+  template: { _id: true, variables: true },
+} as const satisfies Fields;
+
 const INVALID_PHONE = 'Invalid client_phone: must be an E.164 phone number such as +14155550123';
 
 /** Absent, null and blank strings (white space or invisible characters only) all count as "not given". */
@@ -82,7 +102,8 @@ function characters(text: string): number {
 /**
  * The checks of the send-message request, in the order of the contract: message_type, client or
  * client_phone present, the client's ownership (404), the phone, text_message, client_name, delay,
- * send_window, agent.
+ * send_at, send_window, agent; then a field it does not know (`Unknown field: {path}`), last, so that a
+ * request the contract answers otherwise keeps its answer.
  * `findClient` returns the caller's client with that id, or null; `findAgent` the caller's agent.
  */
 export async function parseMessageRequest(
@@ -129,8 +150,16 @@ export async function parseMessageRequest(
   const requestedName = given(nameField) ? (nameField as string).trim() : null;
 
   const delay = parseDelay(fields.delay);
-  const sendAt = delay && sendAtAfter(delay, now);
-  if (!delay || !sendAt) throw new Invalid('Invalid delay', 'invalid-request', DELAY_FORMS);
+  const delayed = delay && sendAtAfter(delay, now);
+  if (!delay || !delayed) throw new Invalid('Invalid delay', 'invalid-request', DELAY_FORMS);
+  let sendAt = delayed;
+  let askedSendAt: Date | null = null;
+  if (given(fields.send_at)) {
+    if (given(fields.delay)) throw new Invalid('Invalid send_at: give delay or send_at, not both');
+    const at = parseSendAt(fields.send_at, now);
+    askedSendAt = at.asked;
+    sendAt = at.due;
+  }
 
   const window = given(fields.send_window) ? parseSendWindow(fields.send_window, client) : null;
 
@@ -140,6 +169,7 @@ export async function parseMessageRequest(
     agent = RESOURCE_ID_PATTERN.test(fields.agent) ? await findAgent(fields.agent) : null;
     if (!agent) throw new Invalid(`Agent ${fields.agent} not found or not authorized`);
   }
+  refuseUnknownFields(fields, MESSAGE_FIELDS);
 
   return {
     client,
@@ -158,6 +188,7 @@ export async function parseMessageRequest(
       client_name: requestedName,
       text_message: typeof askedText === 'string' ? askedText : '',
       delay,
+      ...(askedSendAt && { send_at: askedSendAt.toISOString() }),
       ...(window && { send_window: window.given }),
       ...(agent && { agent: agent.id }),
       ...channelFingerprint(channel),
@@ -170,7 +201,7 @@ const invalidClock = (field: string) => new Invalid(`Invalid send_window.${field
 
 /**
  * `{ from, to, timezone? }`: two wall-clock times (`from` inclusive, `to` exclusive; `from` after `to`
- * spans midnight) read in the window's zone, else the client's. Unknown keys are ignored.
+ * spans midnight) read in the window's zone, else the client's.
  */
 function parseSendWindow(value: unknown, client: KnownClient | null) {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Invalid(INVALID_WINDOW);

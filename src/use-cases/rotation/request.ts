@@ -3,6 +3,7 @@ import { DEFAULT_MIN_PERIOD_MS, MAX_PERIOD_MS } from '../../domain/rotation-sche
 import { MAX_AGENTS_PER_REQUEST, MAX_NOTES_LENGTH, parseIsoDate } from '../assignments/request';
 import { Invalid } from '../errors';
 import { isBlank } from '../input/validation';
+import { refuseUnknownFields } from '../input/known-fields';
 import { parseDelay } from '../messages/delay';
 
 export const MAX_STARTS_AT_DISTANCE_MS = MAX_PERIOD_MS;
@@ -34,7 +35,7 @@ function parsePeriod(raw: unknown, minPeriodMs: number): { period: string; perio
 
 /**
  * The checks of a rotation request, in the style and order of assign-agents: the agents array, each
- * agent id, their number and duplicates, then the period, `starts_at`, `ds_notes` and `apply`. The
+ * agent id, their number and duplicates, then the period, `starts_at`, `ds_notes`, `apply` and an unknown field. The
  * client and the agents' ownership are checked against the database afterwards.
  */
 export function parseRotationRequest(body: unknown, limits: RotationRequestLimits = {}): RotationRequestData {
@@ -70,6 +71,7 @@ export function parseRotationRequest(body: unknown, limits: RotationRequestLimit
 
   const apply = fields.apply;
   if (apply !== undefined && apply !== null && apply !== 'now') throw new Invalid('Invalid apply: must be "now" or absent');
+  refuseUnknownFields(fields, { agents: true, period: true, starts_at: true, ds_notes: true, apply: true });
 
   return { agentIds, period, periodMs, startsAt, notes: (notes as string | null | undefined) ?? null, applyNow: apply === 'now' };
 }

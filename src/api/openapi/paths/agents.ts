@@ -50,7 +50,7 @@ export const agentsApi: ApiPart = {
     },
     AgentPatch: {
       type: 'object',
-      description: 'A JSON merge patch (RFC 7396): a field absent stays as it is, a field `null` goes back to its default. Unknown fields are ignored.',
+      description: 'A JSON merge patch (RFC 7396): a field absent stays as it is, a field `null` goes back to its default. A field not described here is a 400 `Unknown field: {name}`.',
       properties: {
         name: { type: ['string', 'null'], maxLength: 200 },
         timezone: { type: ['string', 'null'], description: 'IANA name; needed while the agent has working hours.' },

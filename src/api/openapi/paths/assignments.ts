@@ -19,7 +19,8 @@ export const assignmentsApi: ApiPart = {
     AssignAgentsRequest: {
       type: 'object',
       required: ['agents'],
-      description: 'All or nothing: a rejected request assigns nothing. Unknown fields are ignored.',
+      description: 'All or nothing: a rejected request assigns nothing. A field not described here is a 400 `Unknown field: {name}`, after the checks 1-7 of the description.',
+      additionalProperties: false,
       properties: {
         agents: {
           type: 'array',
@@ -29,6 +30,7 @@ export const assignmentsApi: ApiPart = {
           items: {
             type: 'object',
             required: ['agent'],
+            additionalProperties: false,
             properties: {
               agent: { type: 'string', minLength: 1, description: 'Id of one of the caller\'s agents in this business.', examples: ['a1'] },
               dt_until: {
@@ -108,7 +110,8 @@ export const assignmentsApi: ApiPart = {
         description:
           'Checks, in this order: the token (401); `agents` (400 `Missing or invalid agents array`); each element\'s agent id ' +
           '(400 `Invalid agent data: missing agent ID`); each `dt_until`; the number of agents, duplicates and `ds_notes`; ' +
-          'the client (404); then each agent in request order (400 `Agent {id} not found or not authorized`). ' +
+          'the client (404); then each agent in request order (400 `Agent {id} not found or not authorized`); last, a field the body does not have ' +
+          '(400 `Unknown field: agents[0].role`). ' +
           'An agent of another user or business is answered exactly like a missing one.',
         requestBody: {
           required: true,
@@ -139,6 +142,7 @@ export const assignmentsApi: ApiPart = {
             tooMany: 'Too many agents: at most 100 per request',
             duplicate: 'Duplicate agent a1 in agents array',
             invalidNotes: 'Invalid ds_notes: must be a string of at most 2000 characters',
+            unknownElementField: 'Unknown field: agents[0].role',
           }),
           404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
           503: problem(

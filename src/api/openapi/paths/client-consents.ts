@@ -14,7 +14,7 @@ export const clientConsentsApi: ApiPart = {
     ConsentRecord: {
       type: 'object',
       required: ['source'],
-      description: 'Where and when the client opted in. Unknown fields are ignored.',
+      description: 'Where and when the client opted in. A field not described here is a 400 `Unknown field: {name}`.',
       properties: {
         source: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'Where the client opted in, in the caller\'s words; kept trimmed.', examples: ['web form, 2026-11-20'] },
         at: { type: ['string', 'null'], format: 'date-time', description: 'When it did; absent or null: now. Not in the future (five minutes of clock difference are allowed).' },

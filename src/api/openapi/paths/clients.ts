@@ -40,7 +40,7 @@ export const clientsApi: ApiPart = {
       type: 'object',
       description:
         'A JSON merge patch: a field given replaces the stored one (checked as on creation), null clears it, an absent one stays. ' +
-        '`_id` may be given only as it is. Unknown fields are ignored. Messages already accepted keep the phone they were accepted with.',
+        '`_id` may be given only as it is. A field not described here is a 400 `Unknown field: {name}`. Messages already accepted keep the phone they were accepted with.',
       properties: {
         _id: { ...ref('schemas', 'ResourceId'), description: 'The client\'s own id, if given; another is a 400.' },
         name: { type: ['string', 'null'], maxLength: 200, examples: ['Ada King'] },

@@ -93,7 +93,7 @@ export const integrationsApi: ApiPart = {
     CrmSyncOutcome: syncOutcome,
     CrmConnectorRequest: {
       type: 'object',
-      description: 'Unknown fields are ignored.',
+      description: 'A field not described here is a 400 `Unknown field: {name}`.',
       properties: {
         agents: { type: ['array', 'null'], items: { type: 'string' }, minItems: 1, maxItems: 100, description: 'The caller\'s agents to assign to each new lead, as assign-agents does.' },
         policy: { type: ['string', 'null'], description: 'One of the caller\'s routing policies: each new lead is routed by it (POST /clients/{_id}/route, once per CRM record) and the routed agent\'s CRM owner written back. Give `agents` or `policy`, not both.' },

@@ -48,8 +48,8 @@ export const messageBatchesApi: ApiPart = {
       type: 'object',
       required: ['message_type', 'recipients'],
       description:
-        'Each recipient is checked as `POST /messages` would check the body it stands for: its own fields with the batch\'s `message_type`, `delay`, `send_window`, ' +
-        '`channel`, `media`, `template` and `text_message` (unless it has its own). A batch-level field refused (an invalid `channel`, `media` or `template`) refuses every recipient with the same problem.',
+        'Each recipient is checked as `POST /messages` would check the body it stands for: its own fields with the batch\'s `message_type`, `delay`, `send_at`, `send_window`, ' +
+        '`channel`, `media`, `template` and `text_message` (unless it has its own). A field not described here, in the batch or in a recipient, refuses the whole request: 400 `Unknown field: recipients[{index}].{name}`. A batch-level field refused (an invalid `channel`, `media` or `template`) refuses every recipient with the same problem.',
       properties: {
         message_type: { const: 'text' },
         text_message: {
@@ -58,6 +58,7 @@ export const messageBatchesApi: ApiPart = {
           examples: ['Hi {{client_name}}, our sale starts today.'],
         },
         delay: { type: ['string', 'integer', 'null'], description: 'As for `POST /messages`; the same for every recipient.' },
+        send_at: { type: ['string', 'null'], format: 'date-time', description: 'As for `POST /messages` (not with `delay`); the same instant for every recipient.', examples: ['2030-01-01T09:00:00Z'] },
         send_window: { type: ['object', 'null'], description: 'As for `POST /messages`; read in each client\'s time zone unless it names one.' },
         channel: { ...channelRequestProperties.channel, description: 'As for `POST /messages`; the same for every recipient.' },
         media: { ...channelRequestProperties.media, description: 'As for `POST /messages` (at most 10 files for `sms`, one for `whatsapp`); the same files to every recipient.' },
@@ -124,7 +125,7 @@ export const messageBatchesApi: ApiPart = {
     [`${PREFIX}/messages/batch`]: inBusiness({
       post: operation('sendMessageBatch', 'Campaigns', 'Send one text to up to 1,000 recipients', {
         description:
-          'Checks the token, `Idempotency-Key`, `message_type` and `recipients` (a 400 for the whole request), then each recipient as `POST /messages` does. ' +
+          'Checks the token, `Idempotency-Key`, `message_type`, `recipients` and unknown fields (a 400 for the whole request), then each recipient as `POST /messages` does. ' +
           'A phone is texted once per batch: a recipient whose phone (E.164, given as `client_phone` or through `client`) an earlier recipient that passed its checks ' +
           'already has is rejected with `Duplicate recipient: same phone as recipient {index}`, naming that one. ' +
           'Each accepted recipient then meets the channel\'s rules as a single message does (its opt-out of the channel, its sender carrying the channel, on WhatsApp ' +
@@ -182,6 +183,10 @@ export const messageBatchesApi: ApiPart = {
                   invalidRecipients: {
                     summary: 'Invalid recipients: must be an array of 1 to 1000 objects',
                     value: { type: '/problems/invalid-request', title: 'Bad Request', status: 400, detail: 'Invalid recipients: must be an array of 1 to 1000 objects' },
+                  },
+                  unknownField: {
+                    summary: 'Unknown field: recipients[1].nmae',
+                    value: { type: '/problems/invalid-request', title: 'Bad Request', status: 400, detail: 'Unknown field: recipients[1].nmae' },
                   },
                   tooManyValues: {
                     summary: 'Request body has more than 100,000 values',

@@ -22,7 +22,7 @@ export const channelRequestProperties: OpenApiObject = {
     description:
       'Files the carrier fetches and sends with the text: at most 10 for `sms` (the message is then an MMS), at most one for `whatsapp`. ' +
       'Each URL `https` on a public host (no private, loopback or link-local address, no local name; the webhooks\' guard), at most 2,048 characters. ' +
-      'A name is resolved at accept (2 s at most): one that resolves to such an address (`127.0.0.1.nip.io`) is a 400 naming it; one that does not resolve is left to the carrier. Other fields of an item are ignored.',
+      'A name is resolved at accept (2 s at most): one that resolves to such an address (`127.0.0.1.nip.io`) is a 400 naming it; one that does not resolve is left to the carrier. Another field of an item is a 400 `Unknown field: media[{n}].{name}`.',
     items: { type: 'object', required: ['url'], properties: { url: MEDIA_URL } },
     examples: [[{ url: 'https://cdn.example.com/receipts/A-1.jpg' }]],
   },

@@ -80,7 +80,8 @@ export const messagesApi: ApiPart = {
       type: 'object',
       required: ['message_type'],
       description:
-        'At least one of `client` and `client_phone`, and `text_message` unless a WhatsApp `template` is given. Absent, null and blank values count as not given. Unknown fields are ignored.',
+        'At least one of `client` and `client_phone`, and `text_message` unless a WhatsApp `template` is given. Absent, null and blank values count as not given. A field not described here is a 400 `Unknown field: {name}`.',
+      additionalProperties: false,
       anyOf: ['client', 'client_phone'].map((field) => ({ properties: { [field]: { type: 'string', pattern: '\\S' } }, required: [field] })),
       allOf: channelRequestRules,
       properties: {
@@ -106,13 +107,22 @@ export const messagesApi: ApiPart = {
             'An ISO 8601 duration (`PT5M`, `P1DT2H`, `P1M`: calendar months in UTC). At most ten years.',
           examples: ['10s', 'PT1H', 30],
         },
+        send_at: {
+          type: ['string', 'null'],
+          format: 'date-time',
+          description:
+            'When to send, as an instant: ISO 8601 with its zone (`Z` or an offset such as `-05:00`); a time without a zone is refused. ' +
+            'Not with `delay` (400 when both are given). Up to five minutes past is sent now (the answer\'s `send_at` is then the time of acceptance); ' +
+            'further past, or more than ten years ahead, is refused. The answer\'s `send_at` is this instant in UTC.',
+          examples: ['2030-01-01T09:00:00Z', '2030-01-01T09:00:00-05:00'],
+        },
         send_window: {
           type: ['object', 'null'],
           description:
             'Quiet hours: the hours of the day the message may go out, on the wall clock of `timezone` (default: the client\'s `timezone`; ' +
             'without either the request is refused). `from` is inclusive, `to` exclusive; `from` later than `to` spans midnight (`21:00`–`08:00`). ' +
             'A message due outside the window keeps its `send_at` and goes out when the window next opens there (`deferred_until`); ' +
-            'a `from` that a daylight-saving change skips opens the window at the change. Null: no window. Unknown fields are ignored.',
+            'a `from` that a daylight-saving change skips opens the window at the change. Null: no window. Another field is a 400 `Unknown field: send_window.{name}`.',
           required: ['from', 'to'],
           properties: {
             from: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: '`HH:MM`, 24-hour.', examples: ['08:00'] },
@@ -284,6 +294,10 @@ export const messagesApi: ApiPart = {
             longText: 'Invalid text_message: at most 4096 characters',
             invalidName: 'Invalid client_name: must be a string of at most 200 characters',
             invalidDelay: 'Invalid delay',
+            delayAndSendAt: 'Invalid send_at: give delay or send_at, not both',
+            invalidSendAt: 'Invalid send_at: must be an ISO 8601 date-time with its zone, such as 2030-01-01T09:00:00Z or 2030-01-01T09:00:00-05:00',
+            pastSendAt: 'Invalid send_at: must not be in the past (5 minutes late at most, which sends now)',
+            farSendAt: 'Invalid send_at: at most 10 years ahead',
             invalidWindow: 'Invalid send_window: must be an object such as {"from": "08:00", "to": "21:00", "timezone": "America/New_York"}',
             invalidWindowFrom: 'Invalid send_window.from: must be a time of day HH:MM, 00:00 to 23:59',
             invalidWindowTo: 'Invalid send_window.to: must be a time of day HH:MM, 00:00 to 23:59',
@@ -291,6 +305,7 @@ export const messagesApi: ApiPart = {
             invalidWindowZone: 'Invalid send_window.timezone: must be an IANA time zone such as America/New_York',
             windowWithoutZone: 'Missing send_window.timezone: a message without a client must name it',
             clientWithoutZone: 'Client c1 has no timezone: send send_window.timezone',
+            misnamedField: 'Unknown field: sendAt',
             ...BODY_EXAMPLES,
             ...BAD_PATH_EXAMPLE,
           }),

@@ -55,7 +55,7 @@ export const rotationApi: ApiPart = {
     RotationRequest: {
       type: 'object',
       required: ['agents', 'period'],
-      description: 'Unknown fields are ignored. A rejected request changes nothing.',
+      description: 'A field not described here is a 400 `Unknown field: {name}`. A rejected request changes nothing.',
       properties: {
         agents: {
           type: 'array',

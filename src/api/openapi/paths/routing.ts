@@ -79,7 +79,7 @@ export const routingApi: ApiPart = {
     TeamRequest: {
       type: 'object',
       required: ['members'],
-      description: 'Unknown fields are ignored. Each member must be one of the caller\'s agents.',
+      description: 'A field not described here is a 400 `Unknown field: {name}`. Each member must be one of the caller\'s agents.',
       properties: {
         name: { type: ['string', 'null'], maxLength: 200 },
         members: {
@@ -104,7 +104,7 @@ export const routingApi: ApiPart = {
     RoutingPolicyRequest: {
       type: 'object',
       required: ['team'],
-      description: 'Unknown fields are ignored.',
+      description: 'A field not described here is a 400 `Unknown field: {name}`.',
       properties: {
         team: ref('schemas', 'ResourceId'),
         strategy: { enum: [...ROUTING_STRATEGIES], default: 'round_robin' },

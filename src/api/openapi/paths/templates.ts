@@ -33,7 +33,7 @@ export const templatesApi: ApiPart = {
       type: 'object',
       description:
         'The carrier\'s reference, as the deployment\'s carrier sends templates: Twilio (and the simulator) by `content_sid`; Vonage and Telnyx by `name` and `language`. ' +
-        'Without a carrier, either. Unknown fields are ignored.',
+        'Without a carrier, either. A field not described here is a 400 `Unknown field: {name}`.',
       oneOf: [
         { properties: { content_sid: { type: 'string' } }, required: ['content_sid'] },
         { properties: { name: { type: 'string' }, language: { type: 'string' } }, required: ['name', 'language'] },

@@ -46,7 +46,7 @@ export const webhooksApi: ApiPart = {
     NewWebhook: {
       type: 'object',
       required: ['url'],
-      description: 'Unknown fields are ignored.',
+      description: 'A field not described here is a 400 `Unknown field: {name}`.',
       properties: {
         url: { type: 'string', maxLength: 2048, description: 'An http or https URL. Redirects are not followed.', examples: [webhook.url] },
         events: {
