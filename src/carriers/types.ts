@@ -60,6 +60,9 @@ export interface CarrierAccepted {
   price?: { amount: string; unit: string };
 }
 
+/** What a send answers: the carrier's acceptance, its reference missing when its answer was not read. */
+export type CarrierHandedOver = Omit<CarrierAccepted, 'providerRef'> & { providerRef?: string };
+
 /**
  * The carrier refused the message for good (invalid or non-mobile number, unsubscribed recipient,
  * content blocked): `code` is the carrier's documented code, `message` our own words, never the carrier's
@@ -134,8 +137,11 @@ export interface Carrier {
   readonly name: CarrierName;
   /** What opt-outs are kept against: the number or messaging service this deployment sends from. */
   readonly sender: string;
-  /** Throws CarrierRejected or CarrierUnavailable; anything else thrown is treated as unavailable. */
-  send(message: CarrierSend): Promise<CarrierAccepted>;
+  /**
+   * Throws CarrierRejected or CarrierUnavailable; anything else thrown is treated as unavailable. No
+   * `providerRef`: handed over, but the carrier's answer was too large to read (src/carriers/answer-cap.ts).
+   */
+  send(message: CarrierSend): Promise<CarrierHandedOver>;
   /** After an attempt that may have reached the carrier before a crash: the carrier's record of it, or null. */
   findSent(message: CarrierSend): Promise<CarrierAccepted | null>;
   /** The carrier's signature over the callback, checked with its SDK's helper. */

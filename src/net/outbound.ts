@@ -3,6 +3,7 @@ import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { CRM_ANSWER_MAX_BYTES, ResponseTooLarge } from './capped-body';
+import { wholeAnswerInterceptor } from './whole-answer';
 import { crmEndpointsOf, webhookSettingsOf, type Config } from '../config/index';
 import { isLocalName, isPublicAddress, systemLookup, type HostLookup } from './public-address';
 
@@ -39,7 +40,7 @@ export interface OutboundNetwork {
   publicOnly: boolean;
   /** How names are resolved, before (a check that answers early) and at connect time. */
   lookup: HostLookup;
-  /** For undici's fetch. */
+  /** For undici's fetch: with `maxResponseBytes`, each answer read whole to it before fetch sees it (jsforce's). */
   dispatcher: Dispatcher;
   /** For node:http and node:https clients (axios takes both). */
   readonly httpAgent: http.Agent;
@@ -123,9 +124,10 @@ export const publicOnlyCrmNetwork = () => (publicOnlyCrmDefault ??= outboundNetw
 
 /**
  * The guard (or, with `publicOnly` false, the same clients without it, for development and tests' fakes).
- * `maxResponseBytes`: the largest answer its node:http agents read (the SDKs that read whole answers
- * themselves: HubSpot's, axios under Pipedrive's). Not the undici dispatcher: jsforce pipes its body
- * without an error handler, so a body cut off there would crash the process (docs/integrations.md).
+ * `maxResponseBytes`: the largest answer it reads. Its node:http agents cut the socket at it (the SDKs
+ * that read whole answers themselves: HubSpot's, axios under Pipedrive's); its undici dispatcher reads
+ * each answer whole before fetch sees it (jsforce, which pipes a body without an error handler, so one
+ * cut off midway would crash the process), so an answer over it is a fetch that rejects.
  */
 export function outboundNetwork(options: { publicOnly: boolean; lookup?: HostLookup; maxResponseBytes?: number }): OutboundNetwork {
   const { publicOnly, lookup = systemLookup, maxResponseBytes } = options;
@@ -144,13 +146,14 @@ export function outboundNetwork(options: { publicOnly: boolean; lookup?: HostLoo
       if (!dispatcher) {
         // jsforce's own choice (it speaks HTTP/1.1 to Salesforce), kept for every client.
         const connect = buildConnector({ allowH2: false, lookup: socketLookup });
-        dispatcher = new Agent({
+        const agent = new Agent({
           connect: (connectOptions, callback) => {
             const refusal = publicOnly ? refusalOfHost(connectOptions.hostname) : undefined;
             if (refusal) return callback(refusal, null);
             connect(connectOptions, callback);
           },
         });
+        dispatcher = maxResponseBytes === undefined ? agent : agent.compose(wholeAnswerInterceptor(maxResponseBytes));
       }
       return dispatcher;
     },

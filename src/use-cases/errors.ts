@@ -40,6 +40,9 @@ export class Unavailable extends UseCaseError {
   }
 }
 
+/** What the request names is there, but too large for the service to relay (a carrier's file over the cap). */
+export class TooLargeToRelay extends UseCaseError {}
+
 /** A refusal as the interface document words it: problem details' status, type and detail, both doors' answer. */
 export interface Refusal {
   status: number;
@@ -56,6 +59,7 @@ export function refusalOf(error: UseCaseError): Refusal {
   if (error instanceof NotFound) return { status: 404, type: '/problems/not-found', detail };
   if (error instanceof Unauthenticated) return { status: 401, type: '/problems/unauthorized', detail };
   if (error instanceof Conflict) return error.reason === 'conflict' ? { status: 409, type: '/problems/conflict', detail } : { status: 422, type: `/problems/${error.reason}`, detail };
+  if (error instanceof TooLargeToRelay) return { status: 502, type: '/problems/media-too-large', detail };
   if (error instanceof Unavailable) {
     return { status: error.reason === 'timeout' ? 504 : 503, type: `/problems/${error.reason}`, detail, retryAfterSeconds: error.retryAfterSeconds };
   }

@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { Writable } from 'node:stream';
 import { fetchCarrierMedia } from '../../src/carriers/media-fetch';
-import { CarrierRejected } from '../../src/carriers/types';
+import type { NumberCarriers } from '../../src/carriers/numbers';
+import { type Carrier, CarrierRejected } from '../../src/carriers/types';
+import type { Prisma } from '../../src/db/prisma';
+import type { Scope } from '../../src/db/scope';
+import { refusalOf, type UseCaseError } from '../../src/use-cases/errors';
+import { inboundMedia } from '../../src/use-cases/messages/media';
 import { startEndlessAnswer, type EndlessAnswer } from '../support/endless-answer';
 
 /*
@@ -45,4 +50,18 @@ test('a media file whose Content-Length is over the cap is refused before stream
     big.closeAllConnections();
     big.close();
   }
+});
+
+describe('GET /messages/{_id}/media/{n} of a file over the cap', () => {
+  const tooLarge: NumberCarriers = {
+    forSender: async () => ({ fetchMedia: async () => Promise.reject(new CarrierRejected('media-too-large', "Twilio's file is larger than this service streams")) }) as unknown as Carrier,
+  } as unknown as NumberCarriers;
+
+  test('answers its own 502 naming the cap, not the 404 of a file the carrier dropped', async () => {
+    // The caller's inbound message with one file (the database is not this file's subject).
+    const message = { direction: 'inbound', media: [{ url: 'https://api.twilio.com/media/1' }], business: 'acme', sender: null };
+    const prisma = { message: { findFirst: async () => message } } as unknown as Prisma;
+    const refused = await inboundMedia({ prisma, carriers: tooLarge }, {} as Scope, '7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4', '0').catch((error: UseCaseError) => error);
+    expect(refusalOf(refused as UseCaseError)).toEqual({ status: 502, type: '/problems/media-too-large', detail: 'Media file is larger than 100 MiB' });
+  });
 });

@@ -6,7 +6,7 @@ import { type Carrier, type CarrierCallback, CarrierRejected, type CarrierSend, 
 import { OUTSIDE_WHATSAPP_WINDOW } from '../../src/domain/channels';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { FakeTelnyx, TELNYX_MAGIC } from '../support/fake-telnyx';
-import { rejectionOf } from '../support/helpers';
+import { rejectionOf, withRef } from '../support/helpers';
 
 /*
  * Telnyx's MMS (`POST /v2/messages` with `media_urls`) and WhatsApp (`POST /v2/messages/whatsapp`) through
@@ -58,7 +58,7 @@ afterAll(async () => {
 describe('MMS: POST /v2/messages with media_urls', () => {
   test('the files as media_urls beside the text, this message’s webhook_url, profile webhooks off', async () => {
     const message = outgoing({ text: 'Our menu', media: ['https://cdn.example.com/menu.png', 'https://cdn.example.com/wine.jpg'] });
-    const { providerRef } = await carrier.send(message);
+    const { providerRef } = await withRef(carrier.send(message));
     expect(last()).toMatchObject({ path: '/v2/messages', headers: { authorization: `Bearer ${fake.apiKey}` } });
     expect(last().body).toEqual({ to: TO, from: FROM, text: 'Our menu', media_urls: message.media, webhook_url: message.statusCallbackUrl, use_profile_webhooks: false });
     expect(fake.message(providerRef)).toMatchObject({ type: 'MMS', media: message.media });
@@ -81,7 +81,7 @@ describe('MMS: POST /v2/messages with media_urls', () => {
 describe('WhatsApp: POST /v2/messages/whatsapp through the SDK', () => {
   test('a text: from our number, whatsapp_message { type: text, text: { body } }, this message’s webhook_url', async () => {
     const message = outgoing({ channel: 'whatsapp', text: 'We are open until 6' });
-    const { providerRef } = await carrier.send(message);
+    const { providerRef } = await withRef(carrier.send(message));
     expect(last()).toMatchObject({ path: '/v2/messages/whatsapp', headers: { authorization: `Bearer ${fake.apiKey}` } });
     expect(last().body).toEqual({ from: FROM, to: TO, type: 'WHATSAPP', whatsapp_message: { type: 'text', text: { body: 'We are open until 6' } }, webhook_url: message.statusCallbackUrl });
     expect(fake.message(providerRef)).toMatchObject({ type: 'WHATSAPP', text: 'We are open until 6' });
@@ -152,7 +152,7 @@ describe('the fake refuses what Telnyx refuses', () => {
 describe('receipts', () => {
   test("WhatsApp: sent, delivered, then message.read, which reads as 'read' for our message", async () => {
     const message = outgoing({ channel: 'whatsapp' });
-    const { providerRef } = await carrier.send(message);
+    const { providerRef } = await withRef(carrier.send(message));
     await fake.postSent(providerRef);
     expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'sent', messageId: message.id });
     await fake.postFinalized(providerRef);
@@ -166,7 +166,7 @@ describe('receipts', () => {
   });
 
   test('Telnyx reports read for WhatsApp only; an MMS receipt reads as an SMS one', async () => {
-    const { providerRef } = await carrier.send(outgoing({ media: ['https://cdn.example.com/a.jpg'] }));
+    const { providerRef } = await withRef(carrier.send(outgoing({ media: ['https://cdn.example.com/a.jpg'] })));
     await expect(fake.postRead(providerRef)).rejects.toThrow(/WhatsApp/);
     await fake.postFinalized(providerRef);
     expect(JSON.parse(receiver.last.rawBody.toString()).data.payload).toMatchObject({ type: 'MMS', media: [{ url: 'https://cdn.example.com/a.jpg' }] });
@@ -174,11 +174,11 @@ describe('receipts', () => {
   });
 
   test("outside the 24-hour window a free-form WhatsApp fails with Meta's 131047 (our window words); a template goes", async () => {
-    const { providerRef } = await carrier.send(outgoing({ channel: 'whatsapp', to: TELNYX_MAGIC.outsideWindow }));
+    const { providerRef } = await withRef(carrier.send(outgoing({ channel: 'whatsapp', to: TELNYX_MAGIC.outsideWindow })));
     await fake.postFinalized(providerRef);
     expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'undelivered', errorCode: '131047' });
     expect(carrier.describeCode!('131047')).toBe(OUTSIDE_WHATSAPP_WINDOW);
-    const template = await carrier.send(outgoing({ channel: 'whatsapp', to: TELNYX_MAGIC.outsideWindow, template: { ref: { name: 'hello', language: 'en' }, variables: [] } }));
+    const template = await withRef(carrier.send(outgoing({ channel: 'whatsapp', to: TELNYX_MAGIC.outsideWindow, template: { ref: { name: 'hello', language: 'en' }, variables: [] } })));
     await fake.postFinalized(template.providerRef);
     expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'delivered' });
   });

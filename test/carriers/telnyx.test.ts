@@ -5,7 +5,7 @@ import { type Carrier, type CarrierCallback, CarrierRejected, type CarrierSend, 
 import type { Config } from '../../src/config/index';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { FakeTelnyx, TELNYX_MAGIC } from '../support/fake-telnyx';
-import { rejectionOf } from '../support/helpers';
+import { rejectionOf, withRef } from '../support/helpers';
 
 /*
  * The Telnyx carrier through the official SDK against a local Telnyx API, and webhooks signed with
@@ -41,7 +41,7 @@ afterAll(async () => {
 describe('sending', () => {
   test('POST /v2/messages as Telnyx documents it: bearer key, JSON, to, from, text, this message\'s webhook_url and use_profile_webhooks false', async () => {
     const message = outgoing('m-documented');
-    const accepted = await carrier.send(message);
+    const accepted = await withRef(carrier.send(message));
 
     const request = fake.sends.at(-1)!;
     expect(request.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
@@ -142,7 +142,7 @@ describe('throttled or unavailable: retried, after Retry-After when Telnyx gives
 
 describe('webhook signatures (Ed25519 over "<telnyx-timestamp>|<raw body>", 5 minutes)', () => {
   async function postedFinalized(): Promise<CarrierCallback> {
-    const accepted = await carrier.send(outgoing(`s-${Math.random().toString(36).slice(2)}`));
+    const accepted = await withRef(carrier.send(outgoing(`s-${Math.random().toString(36).slice(2)}`)));
     expect((await fake.postFinalized(accepted.providerRef)).status).toBe(200);
     return receiver.last;
   }
@@ -203,7 +203,7 @@ describe('webhook signatures (Ed25519 over "<telnyx-timestamp>|<raw body>", 5 mi
 
 describe('receipts and inbound texts', () => {
   test('message.finalized delivered → a delivered receipt with our id, the price, when, and the number it went out from', async () => {
-    const accepted = await carrier.send(outgoing('r-delivered'));
+    const accepted = await withRef(carrier.send(outgoing('r-delivered')));
     await fake.postFinalized(accepted.providerRef);
     expect(carrier.parseReceipt(receiver.last)).toEqual({
       providerRef: accepted.providerRef,
@@ -217,13 +217,13 @@ describe('receipts and inbound texts', () => {
   });
 
   test("message.finalized delivery_failed (40001 not routable) → undelivered with Telnyx's code", async () => {
-    const accepted = await carrier.send(outgoing('r-failed', TELNYX_MAGIC.notRoutable));
+    const accepted = await withRef(carrier.send(outgoing('r-failed', TELNYX_MAGIC.notRoutable)));
     await fake.postFinalized(accepted.providerRef);
     expect(carrier.parseReceipt(receiver.last)).toMatchObject({ providerRef: accepted.providerRef, status: 'undelivered', errorCode: '40001' });
   });
 
   test('sending_failed → failed; message.sent → sent; a status we do not track (queued) → null', async () => {
-    const accepted = await carrier.send(outgoing('r-other'));
+    const accepted = await withRef(carrier.send(outgoing('r-other')));
     await fake.postSent(accepted.providerRef);
     expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'sent', messageId: 'r-other' });
     await fake.postFinalized(accepted.providerRef, 'sending_failed', [{ code: '40013', title: 'Invalid source number' }]);
@@ -246,7 +246,7 @@ describe('receipts and inbound texts', () => {
 describe('after a crash: finding a send Telnyx may already have (detail records, matched on the receipt URL that carries our id)', () => {
   test('a message Telnyx accepted is found, before and after its final receipt; nothing is sent again', async () => {
     const message = outgoing('c-found', '+14155550777', new Date(Date.now() - 1000));
-    const accepted = await carrier.send(message);
+    const accepted = await withRef(carrier.send(message));
     const sends = fake.sends.length;
 
     expect(await carrier.findSent(message)).toEqual({ providerRef: accepted.providerRef, segments: 1 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type Carrier, CarrierRejected, CarrierUnavailable, type CarrierCallback, type CarrierSend } from '../../src/carriers';
 import { classifyTwilioAnswer, createTwilioCarrier } from '../../src/carriers/twilio';
 import { OUTSIDE_WHATSAPP_WINDOW } from '../../src/domain/channels';
-import { rejectionOf } from '../support/helpers';
+import { rejectionOf, withRef } from '../support/helpers';
 import { SIMULATOR_TEMPLATES, startCallbackCatcher, startFakeTwilio, type CapturedCallback, type FakeTwilio } from '../support/fake-twilio';
 
 /*
@@ -43,7 +43,7 @@ async function bytesOf(stream: NodeJS.ReadableStream): Promise<Buffer> {
 
 test('WhatsApp: To and From prefixed whatsapp:, through a messaging service the prefixed To with MessagingServiceSid', async () => {
   const message = outgoing({ channel: 'whatsapp', text: 'Your table is ready' });
-  const { providerRef } = await carrier.send(message);
+  const { providerRef } = await withRef(carrier.send(message));
   expect(lastRequest()).toMatchObject({ method: 'POST', status: 201 });
   expect(lastRequest().params).toEqual({ To: 'whatsapp:+14155550100', From: `whatsapp:${fake.from}`, Body: 'Your table is ready', StatusCallback: message.statusCallbackUrl });
   expect(fake.api.messages.find((kept) => kept.sid === providerRef)).toMatchObject({ to: 'whatsapp:+14155550100', from: `whatsapp:${fake.from}` });
@@ -55,7 +55,7 @@ test('WhatsApp: To and From prefixed whatsapp:, through a messaging service the 
 
 test('MMS: each media URL as a repeated MediaUrl with the Body; media alone go without Body; the answer is an MM sid', async () => {
   const media = ['https://cdn.example.com/a.jpg', 'https://cdn.example.com/b.png?v=2'];
-  const mms = await carrier.send(outgoing({ text: 'Two pictures', media }));
+  const mms = await withRef(carrier.send(outgoing({ text: 'Two pictures', media })));
   expect(mms.providerRef).toMatch(/^MM[0-9a-f]{32}$/);
   expect(lastRequest().all.MediaUrl).toEqual(media);
   expect(lastRequest().params).toMatchObject({ To: '+14155550100', From: fake.from, Body: 'Two pictures' });
@@ -68,7 +68,7 @@ test('MMS: each media URL as a repeated MediaUrl with the Body; media alone go w
 test('a template: ContentSid and ContentVariables (variable name → value), no Body and no MediaUrl; a name-and-language reference is refused before Twilio', async () => {
   const template = { ref: { contentSid: SIMULATOR_TEMPLATES.approved.sid }, variables: [{ name: '1', value: 'Ada' }, { name: '2', value: 'Monday' }] };
   const message = outgoing({ channel: 'whatsapp', text: 'Hello Ada, your appointment is on Monday.', media: ['https://cdn.example.com/x.jpg'], template });
-  const { providerRef } = await carrier.send(message);
+  const { providerRef } = await withRef(carrier.send(message));
   expect(lastRequest().params).toEqual({
     To: 'whatsapp:+14155550100',
     From: `whatsapp:${fake.from}`,
@@ -104,7 +104,7 @@ test('findSent on WhatsApp lists by the prefixed To and From and never takes the
   await carrier.send({ ...message, channel: 'sms' });
   expect(await carrier.findSent(message)).toBeNull();
   expect(lastRequest()).toMatchObject({ method: 'GET', params: { To: `whatsapp:${to}`, From: `whatsapp:${fake.from}` } });
-  const sent = await carrier.send(message);
+  const sent = await withRef(carrier.send(message));
   expect(await carrier.findSent(message)).toEqual({ providerRef: sent.providerRef, segments: 1 });
 });
 
@@ -115,13 +115,13 @@ test("findSent for a template: Twilio's rendering differs from ours, the copy is
   const message = outgoing({ to, channel: 'whatsapp', text: 'Reminder: Grace, Tuesday 9am', template: template('Grace', 'Tuesday 9am'), dispatchedAt: new Date(Date.now() - 1000) });
   await carrier.send({ ...message, template: template('Linus', 'Tuesday 9am') });
   expect(await carrier.findSent(message)).toBeNull();
-  const sent = await carrier.send(message);
+  const sent = await withRef(carrier.send(message));
   expect((await carrier.findSent(message))?.providerRef).toBe(sent.providerRef);
 });
 
 test("receipts: WhatsApp's read is 'read'; From's whatsapp: prefix is dropped from the sender; a failure outside the window reads in our words", async () => {
   const message = outgoing({ channel: 'whatsapp' });
-  const { providerRef } = await carrier.send(message);
+  const { providerRef } = await withRef(carrier.send(message));
   await fake.api.postStatus(providerRef, 'delivered');
   await fake.api.postStatus(providerRef, 'read');
   await fake.api.postStatus(providerRef, 'failed', { errorCode: 63016 });
@@ -138,7 +138,7 @@ test("receipts: WhatsApp's read is 'read'; From's whatsapp: prefix is dropped fr
 test("the fake keeps WhatsApp's window as Twilio does: postReceipts posts the 63016 failure until the client writes, then sent, delivered, read", async () => {
   const client = '+14155550185';
   const statuses = async (message: CarrierSend) => {
-    const { providerRef } = await carrier.send(message);
+    const { providerRef } = await withRef(carrier.send(message));
     const before = catcher.received.length;
     await fake.api.postReceipts(providerRef);
     return catcher.received.slice(before).map((captured) => carrier.parseReceipt(callbackOf(captured))).map((receipt) => [receipt?.status, receipt?.errorCode].filter(Boolean).join(' '));

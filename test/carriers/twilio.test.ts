@@ -4,7 +4,7 @@ import { type Carrier, CarrierRejected, CarrierUnavailable, createCarrier, type 
 import { createTwilioCarrier } from '../../src/carriers/twilio';
 import { retryAfterMs } from '../../src/retry-after';
 import { loadConfig } from '../../src/config/index';
-import { rejectionOf } from '../support/helpers';
+import { rejectionOf, withRef } from '../support/helpers';
 import { MAGIC_TO_ERRORS, startCallbackCatcher, startFakeTwilio, type CapturedCallback, type FakeTwilio } from '../support/fake-twilio';
 
 /* The Twilio carrier through the official SDK against a Twilio-compatible fake, and Twilio's callbacks signed with its real algorithm. */
@@ -37,7 +37,7 @@ const callbackOf = (captured: CapturedCallback, messageId?: string): CarrierCall
 
 test('a send is the documented request: Basic auth, form-encoded To, From, Body and StatusCallback; the answer is the message SID', async () => {
   const message = outgoing();
-  const accepted = await carrier.send(message);
+  const accepted = await withRef(carrier.send(message));
   expect(accepted.providerRef).toMatch(/^SM[0-9a-f]{32}$/);
   expect(accepted.segments).toBe(1);
   const request = fake.api.requests.at(-1)!;
@@ -136,7 +136,7 @@ test("the worker's provider: a refusal is a non-retryable ProviderRejected with 
 
 test("status callbacks signed with Twilio's algorithm verify and parse; a tampered, unsigned, foreign-signed or re-addressed one does not verify", async () => {
   const message = outgoing();
-  const { providerRef } = await carrier.send(message);
+  const { providerRef } = await withRef(carrier.send(message));
   await fake.api.postStatus(providerRef, 'sent');
   await fake.api.postStatus(providerRef, 'delivered', { price: { amount: '-0.00790', unit: 'USD' } });
   await fake.api.postStatus(providerRef, 'undelivered', { errorCode: 30007 });
@@ -173,10 +173,10 @@ test('findSent: after a crash, the newest outbound message with the same text to
   const to = '+14155550177';
   const message = { ...outgoing(to, 'Your appointment is at 3'), dispatchedAt: new Date(Date.now() - 1000) };
   expect(await carrier.findSent(message)).toBeNull();
-  const first = await carrier.send(message);
+  const first = await withRef(carrier.send(message));
   await carrier.send({ ...message, text: 'Another text' });
   expect(await carrier.findSent(message)).toEqual({ providerRef: first.providerRef, segments: 1 });
-  const second = await carrier.send(message);
+  const second = await withRef(carrier.send(message));
   expect((await carrier.findSent(message))?.providerRef).toBe(second.providerRef);
   // A message dispatched after those copies were made is not one of them.
   expect(await carrier.findSent({ ...message, dispatchedAt: new Date(Date.now() + 5 * 60_000) })).toBeNull();
@@ -202,7 +202,7 @@ test('MESSAGE_PROVIDER=twilio builds the Twilio carrier from the configuration, 
   });
   const configured = createCarrier(config)!;
   expect({ name: configured.name, sender: configured.sender }).toEqual({ name: 'twilio', sender: fake.from });
-  const accepted = await configured.send(outgoing());
+  const accepted = await withRef(configured.send(outgoing()));
   expect(fake.api.messages.some((message) => message.sid === accepted.providerRef)).toBe(true);
   expect(() => loadConfig({ MESSAGE_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: fake.accountSid, TWILIO_FROM: fake.from, PUBLIC_BASE_URL: catcher.base })).toThrow(
     'MESSAGE_PROVIDER=twilio needs TWILIO_AUTH_TOKEN',

@@ -7,7 +7,7 @@ import { type Carrier, type CarrierCallback, CarrierRejected, type CarrierSend, 
 import { createVonageCarrier, type VonageSettings } from '../../src/carriers/vonage';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { FakeVonage, VONAGE_MAGIC } from '../support/fake-vonage';
-import { rejectionOf } from '../support/helpers';
+import { rejectionOf, withRef } from '../support/helpers';
 
 /*
  * Vonage's WhatsApp and MMS through the official SDK against the local Messages API, which checks each
@@ -56,7 +56,7 @@ afterAll(async () => {
 describe('WhatsApp and MMS requests, as the Messages API documents them', () => {
   test('WhatsApp text: channel whatsapp, message_type text, numbers without +, client_ref and webhook_url', async () => {
     const message = outgoing({ channel: 'whatsapp', text: 'We are open until 6' });
-    const { providerRef } = await carrier.send(message);
+    const { providerRef } = await withRef(carrier.send(message));
     expect(lastBody()).toEqual({ channel: 'whatsapp', message_type: 'text', to: digits(TO), from: digits(FROM), text: 'We are open until 6', client_ref: message.id, webhook_url: message.statusCallbackUrl });
     expect(jwt.decode(/^Bearer (.+)$/.exec(fake.sends.at(-1)!.headers.authorization!)![1]!)).toMatchObject({ application_id: fake.applicationId });
     expect(fake.message(providerRef)).toMatchObject({ channel: 'whatsapp', message_type: 'text' });
@@ -143,7 +143,7 @@ describe('WhatsApp and MMS requests, as the Messages API documents them', () => 
 describe('WhatsApp receipts', () => {
   test("delivered, then read: a signed status webhook whose read reads as 'read' for our message", async () => {
     const message = outgoing({ channel: 'whatsapp' });
-    const { providerRef } = await carrier.send(message);
+    const { providerRef } = await withRef(carrier.send(message));
     await fake.postStatus(providerRef, 'delivered');
     expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'delivered', messageId: message.id });
     await fake.postStatus(providerRef, 'read');
@@ -155,20 +155,20 @@ describe('WhatsApp receipts', () => {
   });
 
   test('an MMS receipt names its channel and reads like an SMS one', async () => {
-    const { providerRef } = await carrier.send(outgoing({ media: ['https://cdn.example.com/a.jpg'] }));
+    const { providerRef } = await withRef(carrier.send(outgoing({ media: ['https://cdn.example.com/a.jpg'] })));
     await fake.postStatus(providerRef, 'submitted');
     expect(JSON.parse(receiver.last.rawBody.toString())).toMatchObject({ channel: 'mms' });
     expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'sent' });
   });
 
   test('outside the 24-hour window WhatsApp rejects a free-form message (1340, our window words); a template to the same client goes', async () => {
-    const { providerRef } = await carrier.send(outgoing({ channel: 'whatsapp', to: VONAGE_MAGIC.outsideWindow }));
+    const { providerRef } = await withRef(carrier.send(outgoing({ channel: 'whatsapp', to: VONAGE_MAGIC.outsideWindow })));
     await fake.postStatus(providerRef);
     const receipt = carrier.parseReceipt(receiver.last)!;
     expect(receipt).toMatchObject({ status: 'failed', errorCode: '1340' });
     expect(receipt.optOut).toBeUndefined();
     expect(carrier.describeCode!('1340')).toBe(OUTSIDE_WHATSAPP_WINDOW);
-    const template = await carrier.send(outgoing({ channel: 'whatsapp', to: VONAGE_MAGIC.outsideWindow, template: { ref: { name: 'visit_reminder', language: 'en' }, variables: [] } }));
+    const template = await withRef(carrier.send(outgoing({ channel: 'whatsapp', to: VONAGE_MAGIC.outsideWindow, template: { ref: { name: 'visit_reminder', language: 'en' }, variables: [] } })));
     await fake.postStatus(template.providerRef);
     expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'delivered' });
   });
@@ -279,7 +279,7 @@ describe("WhatsApp and MMS errors, in our words (never Vonage's text, which quot
   });
 
   test('a receipt rejected with a Meta code keeps it, described in our words', async () => {
-    const { providerRef } = await carrier.send(outgoing({ channel: 'whatsapp' }));
+    const { providerRef } = await withRef(carrier.send(outgoing({ channel: 'whatsapp' })));
     await fake.postStatus(providerRef, 'rejected', { code: '131047' });
     expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'failed', errorCode: '131047' });
     expect(carrier.describeCode!('131047')).toBe(OUTSIDE_WHATSAPP_WINDOW);

@@ -9,7 +9,7 @@ import { createVonageCarrier, type VonageSettings } from '../../src/carriers/von
 import type { Config } from '../../src/config/index';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { FakeVonage, VONAGE_MAGIC } from '../support/fake-vonage';
-import { rejectionOf } from '../support/helpers';
+import { rejectionOf, withRef } from '../support/helpers';
 
 /*
  * The Vonage carrier through the official SDK against a local Messages API, and webhooks signed with
@@ -46,7 +46,7 @@ afterAll(async () => {
 describe('sending through the Messages API', () => {
   it('posts the documented SMS request with a JWT signed by the application key, our id as client_ref and the receipt URL as webhook_url', async () => {
     const message = outgoing();
-    const accepted = await carrier.send(message);
+    const accepted = await withRef(carrier.send(message));
 
     const sent = fake.sends.at(-1)!;
     expect(sent.headers['content-type']).toMatch(/^application\/json/);
@@ -60,7 +60,7 @@ describe('sending through the Messages API', () => {
 
   it('uses Basic key:secret when no application is configured', async () => {
     const basic = createVonageCarrier({ VONAGE_API_KEY: fake.apiKey, VONAGE_API_SECRET: fake.apiSecret, VONAGE_FROM: FROM, VONAGE_SIGNATURE_SECRET: fake.signatureSecret, VONAGE_API_URL: fake.url });
-    const accepted = await basic.send(outgoing());
+    const accepted = await withRef(basic.send(outgoing()));
     expect(fake.sends.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from(`${fake.apiKey}:${fake.apiSecret}`).toString('base64')}`);
     expect(fake.messages.has(accepted.providerRef)).toBe(true);
   });
@@ -147,7 +147,7 @@ describe("Vonage's errors, in our words", () => {
 describe('signed webhooks', () => {
   async function delivered(): Promise<{ message: CarrierSend; callback: CarrierCallback }> {
     const message = outgoing();
-    const { providerRef } = await carrier.send(message);
+    const { providerRef } = await withRef(carrier.send(message));
     const posted = await fake.postStatus(providerRef);
     expect(posted.status).toBe(200);
     return { message, callback: receiver.last };
@@ -187,7 +187,7 @@ describe('signed webhooks', () => {
 
   it('rejected (opted out, 1240) reads as failed with its code; submitted as sent; undeliverable as undelivered', async () => {
     const message = outgoing(randomUUID(), VONAGE_MAGIC.optedOut);
-    const { providerRef } = await carrier.send(message);
+    const { providerRef } = await withRef(carrier.send(message));
     await fake.postStatus(providerRef);
     expect(carrier.parseReceipt(receiver.last)).toMatchObject({ providerRef, status: 'failed', errorCode: '1240', messageId: message.id });
     await fake.postStatus(providerRef, 'submitted');

@@ -1,6 +1,7 @@
 import { loadConfig } from '../../src/config/index';
 import { hubspotApi } from '../../src/crm/hubspot';
 import { pipedriveApi } from '../../src/crm/pipedrive';
+import { salesforceApi } from '../../src/crm/salesforce';
 import type { CrmApi } from '../../src/crm/types';
 import { CRM_ANSWER_MAX_BYTES } from '../../src/net/capped-body';
 import { outboundNetworksOf, type OutboundNetwork } from '../../src/net/outbound';
@@ -8,9 +9,10 @@ import { startEndlessAnswer, type EndlessAnswer } from '../support/endless-answe
 
 /*
  * A CRM (or whatever a connector's URL names) that answers 200 and streams an endless body: each SDK
- * reads through the process's CRM network, which cuts an answer off at CRM_ANSWER_MAX_BYTES (HubSpot's
- * SDK and axios under Pipedrive's; jsforce is not capped, see docs/integrations.md). The call
- * fails for good with our words, and the host managed to write little more than the cap.
+ * reads through the process's CRM network, which cuts an answer off at CRM_ANSWER_MAX_BYTES (its
+ * node:http agents under HubSpot's SDK and Pipedrive's axios; its undici dispatcher under jsforce, which
+ * once crashed the process on a body cut off midway). The call fails for good with our words, the
+ * process lives on, and the host managed to write little more than the cap.
  */
 
 const BUFFERS = 16 * 1024 * 1024;
@@ -27,6 +29,7 @@ afterAll(() => endless?.close());
 const crms: [string, () => CrmApi, string][] = [
   ['HubSpot', () => hubspotApi('pat-na1-x', endless.url, network), 'read the contact'],
   ['Pipedrive', () => pipedriveApi('p', endless.url, network), 'read the record'],
+  ['Salesforce', () => salesforceApi({ instanceUrl: endless.url, accessToken: 't' }, network), 'read the Lead'],
 ];
 
 test.each(crms)('%s answering an endless 200: the read fails for good, saying so, and the connection is closed at the cap', async (crm, api, action) => {

@@ -116,3 +116,10 @@ export function memoryLogger(): { logger: Logger; lines: Record<string, any>[] }
   const logger = createLogger({ write: (line: string) => lines.push(JSON.parse(line)) });
   return { logger, lines };
 }
+
+/** A send's answer, its carrier reference there (a send whose answer was read). */
+export async function withRef<T extends { providerRef?: string }>(promise: Promise<T>): Promise<T & { providerRef: string }> {
+  const accepted = await promise;
+  expect(accepted.providerRef).toEqual(expect.any(String));
+  return accepted as T & { providerRef: string };
+}

@@ -35,6 +35,7 @@ const PROBLEMS: Record<number, { name: string; title: string; types: string[] }>
   422: { name: 'IdempotencyKeyReusedProblem', title: 'Unprocessable Entity', types: ['/problems/idempotency-key-reused'] },
   429: { name: 'RateLimitedProblem', title: 'Too Many Requests', types: ['/problems/rate-limited'] },
   500: { name: 'InternalProblem', title: 'Internal Server Error', types: ['/problems/internal'] },
+  502: { name: 'BadGatewayProblem', title: 'Bad Gateway', types: ['/problems/media-too-large'] },
   503: { name: 'UnavailableProblem', title: 'Service Unavailable', types: ['/problems/unavailable'] },
   504: { name: 'TimeoutProblem', title: 'Gateway Timeout', types: ['/problems/timeout'] },
 };

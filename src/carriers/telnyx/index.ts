@@ -1,4 +1,5 @@
-import type { Carrier, CarrierAccepted, CarrierCallback, CarrierSend, Channel } from '../types';
+import { answerTooLargeIn, answerTooLargeRefusal, cappedFetch, failureOfStatusOnly, sendAnswerTooLarge } from '../answer-cap';
+import type { Carrier, CarrierAccepted, CarrierCallback, CarrierHandedOver, CarrierSend, Channel } from '../types';
 import { CarrierRejected, CarrierUnavailable } from '../types';
 import { classifyTelnyxError, telnyxCodeMeaning } from './errors';
 import { priceOf, receiptOf, telnyxCallbackNumber } from './events';
@@ -49,6 +50,8 @@ export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
     timeout: REQUEST_TIMEOUT_MS,
     // The SDK's debug log prints request bodies (phones, texts); TELNYX_LOG must not turn it on.
     logLevel: 'off',
+    // Each answer read to CARRIER_ANSWER_MAX_BYTES (../answer-cap.ts).
+    fetch: cappedFetch('Telnyx'),
   });
   const sender = from ? { from } : { messaging_profile_id: profile! };
 
@@ -62,13 +65,15 @@ export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
     return client.messages.send({ to: message.to, ...text, ...media, ...sender, ...(webhookUrl ? { webhook_url: webhookUrl } : {}), use_profile_webhooks: false });
   }
 
-  async function send(message: Outgoing, webhookUrl?: string): Promise<CarrierAccepted> {
+  async function send(message: Outgoing, webhookUrl?: string): Promise<CarrierHandedOver> {
     let data: { id?: unknown; parts?: unknown; cost?: unknown } | undefined;
     try {
       ({ data } = await request(message, webhookUrl));
     } catch (error) {
       // Our own refusal of the request (a media URL, a WhatsApp sender) as it is; Telnyx's answers classified.
       if (error instanceof CarrierRejected) throw error;
+      const tooLarge = answerTooLargeIn(error);
+      if (tooLarge) return sendAnswerTooLarge(tooLarge, (status) => failureOfStatusOnly('Telnyx', status));
       throw classifyTelnyxError(error);
     }
     const providerRef = typeof data?.id === 'string' && REF.test(data.id) ? data.id : undefined;
@@ -114,6 +119,7 @@ export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
       }
       return null;
     } catch (error) {
+      if (answerTooLargeIn(error)) throw answerTooLargeRefusal('Telnyx', 'the lookup of a sent message');
       const classified = classifyTelnyxError(error);
       // A lookup that cannot be made is no answer: the attempt waits and asks again rather than sending blind.
       throw classified instanceof CarrierUnavailable ? classified : new CarrierUnavailable(`Telnyx lookup refused (${classified.code})`);

@@ -1,7 +1,9 @@
 import type twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient';
 import type Response from 'twilio/lib/http/response';
+import { CARRIER_ANSWER_MAX_BYTES, isResponseTooLarge } from '../../net/capped-body';
 import { retryAfterMs } from '../../retry-after';
+import { CarrierAnswerTooLarge } from '../answer-cap';
 import { classifyTwilioAnswer } from './errors';
 
 /** The REST API's origin, with the edge and region the SDK may have put in it (TWILIO_EDGE, TWILIO_REGION). */
@@ -36,7 +38,8 @@ function rebased(uri: string, host: RegExp, base: string | undefined): string | 
  * base go to `apiUrl` instead (and the Content API's to `contentApiUrl`), and an answer that is not a
  * success becomes CarrierRejected or CarrierUnavailable here, where its status, its code and its
  * Retry-After header are still at hand (the SDK's RestException keeps Twilio's message text and drops
- * the headers).
+ * the headers); an answer over CARRIER_ANSWER_MAX_BYTES (axios's `maxContentLength`, the connection
+ * closed) is CarrierAnswerTooLarge with its status.
  */
 const httpClientClass = () => class TwilioHttpClient extends twilioSdk().RequestClient {
   constructor(
@@ -45,12 +48,20 @@ const httpClientClass = () => class TwilioHttpClient extends twilioSdk().Request
     timeoutMs: number,
   ) {
     super({ timeout: timeoutMs, keepAlive: true, autoRetry: false });
+    this.axios.defaults.maxContentLength = CARRIER_ANSWER_MAX_BYTES;
   }
 
   override async request<TData>(opts: RequestClient.RequestOptions<TData>): Promise<Response<TData>> {
     const uri = rebased(opts.uri, TWILIO_API_HOST, this.apiUrl) ?? rebased(opts.uri, TWILIO_CONTENT_HOST, this.contentApiUrl) ?? opts.uri;
     // Never the SDK's debug log (TWILIO_LOG_LEVEL=debug): it prints requests, numbers and texts included.
-    const response = await super.request({ ...opts, uri, logLevel: undefined });
+    let response: Response<TData>;
+    try {
+      response = await super.request({ ...opts, uri, logLevel: undefined });
+    } catch (error) {
+      // axios's refusal keeps the request, whose answer has the status.
+      if (isResponseTooLarge(error)) throw new CarrierAnswerTooLarge('Twilio', (error as { request?: { res?: { statusCode?: number } } }).request?.res?.statusCode ?? 0);
+      throw error;
+    }
     if (response.statusCode >= 200 && response.statusCode < 300) return response;
     const body = typeof response.body === 'string' ? safeJson(response.body) : (response.body as unknown);
     const code = (body as { code?: number | string } | null)?.code;

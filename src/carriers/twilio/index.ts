@@ -1,9 +1,10 @@
 import type { Config } from '../../config/index';
-import { type Carrier, type CarrierAccepted, CarrierRejected, type CarrierSend, CarrierUnavailable } from '../types';
+import { answerTooLargeIn, answerTooLargeRefusal, sendAnswerTooLarge } from '../answer-cap';
+import { type Carrier, type CarrierAccepted, type CarrierHandedOver, CarrierRejected, type CarrierSend, CarrierUnavailable } from '../types';
 import { twilioAddress } from './addresses';
 import { parseTwilioInbound, parseTwilioReceipt, twilioCallbackNumber, verifyTwilioSignature } from './callbacks';
 import { twilioClient, type TwilioCredentials } from './client';
-import { twilioCodeMeaning } from './errors';
+import { classifyTwilioAnswer, twilioCodeMeaning } from './errors';
 import { sentCopy } from './find-sent';
 import { twilioMediaFetcher } from './media';
 import { createOptions, type Origin, type Outgoing } from './send';
@@ -37,8 +38,12 @@ export function twilioSettingsOf(config: Config): TwilioSettings {
 /** The newest messages to one number a lookup reads: a retry follows its crash by minutes, not by hundreds of texts. */
 const LOOKUP_LIMIT = 100;
 
-/** Anything thrown that is not already classified (network errors, timeouts) is "unavailable", named by its code only. */
-function unclassified(error: unknown): Error {
+/**
+ * Anything thrown that is not already classified (network errors, timeouts) is "unavailable", named by
+ * its code only; an answer over the cap to `action` (no send) is final.
+ */
+function unclassified(error: unknown, action: string): Error {
+  if (answerTooLargeIn(error)) return answerTooLargeRefusal('Twilio', action);
   if (error instanceof CarrierRejected || error instanceof CarrierUnavailable) return error;
   const code = (error as { code?: unknown }).code;
   return new CarrierUnavailable(`Twilio unreachable: ${typeof code === 'string' ? code : (error as Error).name ?? 'error'}`);
@@ -51,13 +56,15 @@ export function createTwilioCarrier(settings: TwilioSettings): Carrier {
   const origin: Origin = settings.messagingServiceSid ? { messagingServiceSid: settings.messagingServiceSid } : { from: settings.from! };
   const fetchMedia = twilioMediaFetcher(settings, client);
 
-  async function create(message: Outgoing, statusCallback?: string): Promise<CarrierAccepted> {
+  async function create(message: Outgoing, statusCallback?: string): Promise<CarrierHandedOver> {
     try {
       const created = await client.messages.create(createOptions(origin, message, statusCallback));
       const segments = Number(created.numSegments);
       return { providerRef: created.sid, ...(segments > 0 ? { segments } : {}) };
     } catch (error) {
-      throw unclassified(error);
+      const tooLarge = answerTooLargeIn(error);
+      if (tooLarge) return sendAnswerTooLarge(tooLarge, (status) => classifyTwilioAnswer(status, undefined));
+      throw unclassified(error, 'the message');
     }
   }
 
@@ -82,7 +89,7 @@ export function createTwilioCarrier(settings: TwilioSettings): Carrier {
         const segments = Number(match.numSegments);
         return { providerRef: match.sid, ...(segments > 0 ? { segments } : {}) };
       } catch (error) {
-        throw unclassified(error);
+        throw unclassified(error, 'the lookup of a sent message');
       }
     },
 
@@ -98,7 +105,7 @@ export function createTwilioCarrier(settings: TwilioSettings): Carrier {
       try {
         return await twilioTemplateApproval(client, ref);
       } catch (error) {
-        throw unclassified(error);
+        throw unclassified(error, 'the template lookup');
       }
     },
     fetchMedia,

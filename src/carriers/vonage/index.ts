@@ -1,4 +1,5 @@
-import type { Carrier, CarrierAccepted, CarrierSend } from '../types';
+import { answerTooLargeIn, cappedAnswer, failureOfStatusOnly, sendAnswerTooLarge } from '../answer-cap';
+import type { Carrier, CarrierHandedOver, CarrierSend } from '../types';
 import { CarrierUnavailable } from '../types';
 import { classifyVonageError, vonageCodeMeaning } from './errors';
 import { inboundOf } from './inbound';
@@ -31,6 +32,17 @@ const REF = /^[A-Za-z0-9._:-]{1,200}$/;
 type SendParams = Parameters<InstanceType<ReturnType<typeof vonageSdk>['Vonage']>['messages']['send']>[0];
 
 /**
+ * The SDK fetches with the global fetch and hands each answer to its client's `parseResponse` (an error's
+ * body read later, by classifyVonageError): each answer is read to CARRIER_ANSWER_MAX_BYTES first
+ * (../answer-cap.ts).
+ */
+function readCapped(client: object): void {
+  const parsing = client as { parseResponse(request: unknown, response: Response): Promise<unknown> };
+  const parse = parsing.parseResponse.bind(parsing);
+  parsing.parseResponse = async (request, response) => parse(request, await cappedAnswer('Vonage', response));
+}
+
+/**
  * Vonage through its official SDK: `POST /v1/messages` (SMS, MMS and WhatsApp: ./outbound.ts), with a JWT
  * signed by the application's private key when VONAGE_APPLICATION_ID/VONAGE_PRIVATE_KEY are set, else
  * Basic with VONAGE_API_KEY/VONAGE_API_SECRET. Each message carries our id as `client_ref` and its
@@ -51,12 +63,15 @@ export function createVonageCarrier(settings: VonageSettings): Carrier {
     apiHost: (settings.VONAGE_API_URL ?? 'https://api.nexmo.com').replace(/\/+$/, ''),
     timeout: REQUEST_TIMEOUT_MS,
   });
+  readCapped(vonage.messages);
 
-  async function send(request: VonageOutbound, extra: { clientRef?: string; webhookUrl?: string }): Promise<CarrierAccepted> {
+  async function send(request: VonageOutbound, extra: { clientRef?: string; webhookUrl?: string }): Promise<CarrierHandedOver> {
     let uuid: unknown;
     try {
       ({ messageUUID: uuid } = await vonage.messages.send({ ...request, ...extra } as SendParams));
     } catch (error) {
+      const tooLarge = answerTooLargeIn(error);
+      if (tooLarge) return sendAnswerTooLarge(tooLarge, (status) => failureOfStatusOnly('Vonage', status));
       throw await classifyVonageError(error);
     }
     // Accepted without an id: the attempt is retried (receipts still name our id through client_ref).

@@ -2,7 +2,8 @@ import type { NumberCarriers } from '../../carriers/numbers';
 import { CarrierRejected, type FetchedMedia } from '../../carriers/types';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
-import { NotFound, Unavailable } from '../errors';
+import { bytesInWords, MEDIA_MAX_BYTES } from '../../net/capped-body';
+import { NotFound, TooLargeToRelay, Unavailable } from '../errors';
 import { findOwnedMessage } from './owned-message';
 
 export interface MediaDeps {
@@ -12,6 +13,7 @@ export interface MediaDeps {
 }
 
 const MEDIA_NOT_FOUND = 'Media not found';
+export const MEDIA_TOO_LARGE = `Media file is larger than ${bytesInWords(MEDIA_MAX_BYTES)}`;
 
 /**
  * `GET /messages/{_id}/media/{n}`: the n-th file of the caller's inbound message, fetched from the
@@ -29,6 +31,8 @@ export async function inboundMedia(deps: MediaDeps, scope: Scope, messageId: str
   try {
     return await carrier.fetchMedia(file.url);
   } catch (error) {
+    // The carrier has it, but it is over what the service streams: not the "no longer there" below.
+    if (error instanceof CarrierRejected && error.code === 'media-too-large') throw new TooLargeToRelay(MEDIA_TOO_LARGE);
     if (error instanceof CarrierRejected) throw new NotFound('Media no longer available at the carrier');
     throw new Unavailable('The carrier could not be reached: try again', 5);
   }

@@ -171,6 +171,9 @@ export const messageChannelsApi: ApiPart = {
             mediaGone: 'Media no longer available at the carrier',
             ...NO_ROUTE_EXAMPLE,
           }),
+          502: problem(502, 'The carrier has the file, but it is larger than this service streams (100 MiB, WhatsApp\'s largest document): fetch it from the carrier\'s console.', {
+            mediaTooLarge: 'Media file is larger than 100 MiB',
+          }),
           503: problem(
             503,
             'The carrier cannot be reached (try again after `Retry-After` seconds), or PostgreSQL cannot.',
