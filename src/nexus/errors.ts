@@ -4,10 +4,7 @@ import { HandlerError, OperationError } from 'nexus-rpc';
 import { refusalOf, UseCaseError, type Refusal } from '../use-cases/errors';
 import type { CrmProblem } from './contract';
 import { BatchRefused } from '../use-cases/messages/accept-batch';
-import { findMessage } from '../db/messages';
-import type { Prisma } from '../db/prisma';
 import { messageRunFailureMessage, MessageRunFailureType, type MessageRunFailureDetails } from '../domain';
-import { messageReason } from '../views/message-reason';
 
 /**
  * What the caller sees for a use case's error (src/use-cases/errors.ts), through the same table as the
@@ -42,9 +39,8 @@ function problemFailure(problem: Refusal, extensions: Record<string, unknown>): 
  * A repeated sendMessage whose message already ended `failed` or `undelivered`: the failed operation its
  * run gave the first caller, the same ApplicationFailure (type, message, details) as its cause.
  */
-export async function messageRunFailed(prisma: Prisma, messageId: string, outcome: 'failed' | 'undelivered'): Promise<OperationError> {
-  const row = await findMessage(prisma, messageId);
-  const details: MessageRunFailureDetails = { messageId, outcome, reason: row ? messageReason(row) : null, code: row?.errorCode ?? null };
+export function messageRunFailed(details: MessageRunFailureDetails): OperationError {
+  const { outcome } = details;
   const message = messageRunFailureMessage(details);
   const cause = withoutStack(ApplicationFailure.create({ type: MessageRunFailureType[outcome], message, nonRetryable: true, details: [details] }));
   return withoutStack(new OperationError('failed', message, { cause }));

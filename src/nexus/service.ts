@@ -10,7 +10,7 @@ import { routeClientRequest } from '../use-cases/routing/route';
 import { sendMessageRequest, type AcceptDeps } from '../use-cases/messages/accept';
 import { sendMessageBatchRequest } from '../use-cases/messages/accept-batch';
 import { cancelIfScheduled, cancelMessage } from '../use-cases/messages/cancel';
-import { finishedOutcome } from '../use-cases/messages/outcome';
+import { finishedOutcome, runFailureOf } from '../use-cases/messages/outcome';
 import { changedBy } from '../views/changed-by';
 import type { DatabaseDeps } from '../use-cases/database';
 import { logError } from '../logger';
@@ -82,7 +82,7 @@ export function crmServiceHandler(options: CrmServiceDeps) {
         const started = await acceptForOperation(deps, ctx, fieldsOf(input));
         if ('outcome' in started) {
           // A repeat of a message that failed fails as its run did, rather than answering with its outcome.
-          if (started.outcome === 'failed' || started.outcome === 'undelivered') throw await messageRunFailed(deps.prisma, started.messageId, started.outcome);
+          if (started.outcome === 'failed' || started.outcome === 'undelivered') throw messageRunFailed(await runFailureOf(deps.prisma, started.messageId, started.outcome));
           return HandlerStartOperationResult.sync({ outcome: started.outcome });
         }
         return await new WorkflowRunOperationHandler<SendMessageInput, SendMessageOutput>(async () => started.handle).start(ctx, input);

@@ -45,15 +45,22 @@ const recentPass = { full: false };
 const assignmentRow = (agent: string) =>
   stack.prisma.assignment.findFirstOrThrow({ where: { client: { business: stack.business, id: 'c1' }, agent: { id: agent } }, orderBy: { createdAt: 'desc' } });
 
-test('Request Cancellation on a client\'s run ends its assignments now, as unassigned by an operator', async () => {
-  const workflowId = await assign('a1', '2031-01-01');
+test('Request Cancellation on a client\'s run stops the run and ends no assignment: the reconciler gives the rows a run again', async () => {
+  // A client of its own: the recent passes of the tests below count c1's rows.
+  expect((await stack.api('POST', '/clients', { token, body: { _id: 'c-cancel' } })).status).toBe(201);
+  const workflowId = await assign('a1', '2031-01-01', 'c-cancel');
+  const row = () => stack.prisma.assignment.findFirstOrThrow({ where: { client: { business: stack.business, id: 'c-cancel' }, agent: { id: 'a1' } } });
   await temporalCli('workflow', 'cancel', '--workflow-id', workflowId);
   await eventually(async () => ((await stack.temporal.workflow.getHandle(workflowId).describe()).status.name === 'CANCELLED' ? true : undefined));
-  expect(await assignmentRow('a1')).toMatchObject({ status: 'unassigned', endedBy: 'operator' });
-  const history = await stack.api('GET', '/clients/c1/agents?status=all', { token });
-  expect(history.body.assignments.filter((a: { agent: string }) => a.agent === 'a1').at(-1)).toMatchObject({ status: 'unassigned', ended_by: { actor: 'operator', reason: 'operator' } });
-  const listed = await stack.api('GET', '/clients/c1/agents', { token });
-  expect(listed.body.assignments.map((a: { agent: string }) => a.agent)).not.toContain('a1');
+  expect(await row()).toMatchObject({ status: 'active', endedBy: null });
+  const listed = await stack.api('GET', '/clients/c-cancel/agents', { token });
+  expect(listed.body.assignments.map((a: { agent: string }) => a.agent)).toEqual(['a1']);
+
+  await eventually(async () => {
+    await reconcile(0, recentPass);
+    return (await stack.temporal.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING' ? true : undefined;
+  });
+  expect(await row()).toMatchObject({ status: 'active' });
 });
 
 test('Request Cancellation on a waiting message cancels it, by an operator, and it is never sent', async () => {
