@@ -54,7 +54,7 @@ test('a media file whose Content-Length is over the cap is refused before stream
 
 describe('GET /messages/{_id}/media/{n} of a file over the cap', () => {
   const tooLarge: NumberCarriers = {
-    forSender: async () => ({ fetchMedia: async () => Promise.reject(new CarrierRejected('media-too-large', "Twilio's file is larger than this service streams")) }) as unknown as Carrier,
+    forReceived: async () => ({ fetchMedia: async () => Promise.reject(new CarrierRejected('media-too-large', "Twilio's file is larger than this service streams")) }) as unknown as Carrier,
   } as unknown as NumberCarriers;
 
   test('answers its own 502 naming the cap, not the 404 of a file the carrier dropped', async () => {

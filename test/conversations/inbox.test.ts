@@ -119,6 +119,8 @@ test('a snooze outlives its client\'s run being terminated: the reconciler start
   expect((await stack.api('POST', `/conversations/${id}/snooze`, { token: alice, body: { until } })).status).toBe(200);
   const client = await stack.prisma.client.findFirstOrThrow({ where: { business: stack.business, id: 'inbox-terminated' } });
   const run = stack.temporal.workflow.getHandle(clientWorkflowId({ business: stack.business, clientId: 'inbox-terminated', clientPk: client.pk }));
+  // The snooze reaches the run as a signal, taken a moment after the answer.
+  await eventually(async () => ((await run.query<{ conversations: unknown[] }>('state')).conversations.length > 0 ? true : undefined));
   expect((await run.query<{ conversations: unknown[] }>('state')).conversations).toEqual([{ conversationId: id, reason: 'snooze', dueAt: until }]);
   await run.terminate('operator test');
 
