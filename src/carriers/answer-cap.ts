@@ -1,5 +1,6 @@
 import { logger } from '../logger';
 import { bytesInWords, CARRIER_ANSWER_MAX_BYTES, readCappedBody } from '../net/capped-body';
+import { causesOf } from '../net/causes';
 import { type CarrierAccepted, CarrierRejected, CarrierUnavailable } from './types';
 
 /*
@@ -24,10 +25,7 @@ export class CarrierAnswerTooLarge extends Error {
 
 /** The cap's refusal, however deep an SDK wrapped it (Telnyx's APIConnectionError keeps it as its cause). */
 export function answerTooLargeIn(error: unknown): CarrierAnswerTooLarge | undefined {
-  for (let current = error, depth = 0; current && depth < 6; current = (current as { cause?: unknown }).cause, depth++) {
-    if (current instanceof CarrierAnswerTooLarge) return current;
-  }
-  return undefined;
+  return causesOf(error).find((cause): cause is CarrierAnswerTooLarge => cause instanceof CarrierAnswerTooLarge);
 }
 
 /** A fetch answer read to the cap, as a new answer holding the bytes; CarrierAnswerTooLarge past it (the connection closed). */

@@ -1,4 +1,5 @@
 import { Transform } from 'node:stream';
+import { causesOf } from './causes';
 
 /*
  * Every answer the service reads from a host it does not run (webhook receivers, CRMs, carriers) is read
@@ -30,13 +31,11 @@ export class ResponseTooLarge extends Error {
 
 /** A cap's refusal, however deep a client wrapped it (fetch's TypeError, axios's AxiosError, node-fetch's FetchError …). */
 export function isResponseTooLarge(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 6; current = (current as { cause?: unknown }).cause, depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown };
-    if (code === RESPONSE_TOO_LARGE || code === UNDICI_TOO_LARGE) return true;
-    // axios's own maxContentLength refusal, which carries no code of its own.
-    if (typeof message === 'string' && /^maxContentLength size of -?\d+ exceeded$/.test(message)) return true;
-  }
-  return false;
+  return causesOf(error).some((cause) => {
+    const { code, message } = cause as { code?: unknown; message?: unknown };
+    // axios's own maxContentLength refusal carries no code of its own.
+    return code === RESPONSE_TOO_LARGE || code === UNDICI_TOO_LARGE || (typeof message === 'string' && /^maxContentLength size of -?\d+ exceeded$/.test(message));
+  });
 }
 
 /** "1 MiB", "16 KiB": a cap in the words of the docs. */

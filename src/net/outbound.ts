@@ -3,6 +3,7 @@ import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { CRM_ANSWER_MAX_BYTES, ResponseTooLarge } from './capped-body';
+import { causesOf } from './causes';
 import { wholeAnswerInterceptor } from './whole-answer';
 import { crmEndpointsOf, webhookSettingsOf, type Config } from '../config/index';
 import { isLocalName, isPublicAddress, systemLookup, type HostLookup } from './public-address';
@@ -29,10 +30,7 @@ export class NonPublicAddressRefused extends Error {
 
 /** The guard's refusal, however deep a client wrapped it (fetch's TypeError, axios's AxiosError …). */
 export function isNonPublicAddressRefusal(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 6; current = (current as { cause?: unknown }).cause, depth++) {
-    if ((current as { code?: unknown }).code === NON_PUBLIC_ADDRESS) return true;
-  }
-  return false;
+  return causesOf(error).some((cause) => (cause as { code?: unknown }).code === NON_PUBLIC_ADDRESS);
 }
 
 export interface OutboundNetwork {
