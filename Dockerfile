@@ -4,12 +4,14 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json prisma.config.ts ./
+COPY tsconfig.json tsconfig.build.json tsconfig.production.json prisma.config.ts ./
 COPY prisma prisma
 COPY scripts scripts
 COPY src src
+# Only the production entry points and what they load are compiled (tsconfig.production.json): npm start's
+# own code (src/stack: the simulator, the CRM fakes, the embedded servers) never reaches dist/.
 # The locked Node (node-linux-*, which npm run used for the build) stays out: the image's own Node 24 runs the processes.
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund && rm -rf node_modules/node-linux-* node_modules/.bin/node
+RUN npm run build:production && npm prune --omit=dev --no-audit --no-fund && rm -rf node_modules/node-linux-* node_modules/.bin/node
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production

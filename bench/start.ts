@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config/index';
-import { freePort } from '../src/stack/ports';
+import { freePort } from '../src/net/free-port';
 import { startEmbeddedPostgres } from '../src/stack/postgres';
 import { startDevServer } from '../src/stack/temporal-server';
 import { PROJECT_ROOT } from '../src/paths';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { dataPaths, PROJECT_ROOT } from '../src/paths';
-import { freePort } from '../src/stack/ports';
+import { freePort } from '../src/net/free-port';
 import { leftoverServers, type StackLockInfo } from '../src/stack/stack-lock';
 
 /*

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { loadConfig } from '../src/config/index';
 import { applyMigrations } from '../src/db/migrate';
-import { freePort } from '../src/stack/ports';
+import { freePort } from '../src/net/free-port';
 import { startEmbeddedPostgres, type RunningPostgres } from '../src/stack/postgres';
 import { leftoverServers } from '../src/stack/stack-lock';
 import { startDevServer } from '../src/stack/temporal-server';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../../src/stack/ports';
+import { freePort } from '../../src/net/free-port';
 import { PROJECT_ROOT } from '../../src/paths';
 import { cpuSnapshot, cpuSeconds, processCpuSeconds } from '../cpu';
 import { startDeliveryReceiver } from '../delivery-receiver';

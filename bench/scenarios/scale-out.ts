@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from '../../src/stack/ports';
+import { freePort } from '../../src/net/free-port';
 import { PROJECT_ROOT } from '../../src/paths';
 import { retryAfterSeconds } from '../busy-retry';
 import { startDeliveryReceiver } from '../delivery-receiver';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assignAgentsRequest } from '../../src/use-cases/assignments/assign';
 import { sendMessageRequest } from '../../src/use-cases/messages/accept';
-import { freePort } from '../../src/stack/ports';
+import { freePort } from '../../src/net/free-port';
 import { PROJECT_ROOT } from '../../src/paths';
 import { startCpuMeter, type CpuPerItem } from '../cpu';
 import { distEntryPath, type DistEntry } from '../processes';

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
-import { freePort } from '../../src/stack/ports';
+import { freePort } from '../../src/net/free-port';
 import { dataPaths, PROJECT_ROOT } from '../../src/paths';
 import { processTreeCpu, type ProcessCpu } from '../process-cpu';
 import { startDeliveryReceiver } from '../delivery-receiver';

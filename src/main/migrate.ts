@@ -1,56 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { loadConfig } from '../config/index';
-import { MIGRATIONS_DIR, SCHEMA_PATH } from '../paths';
-import { provideDatabase } from '../stack/database';
-import { applyMigrations, diffDatabaseToSchema, diffMigrationsToSchema } from '../db/migrate';
+import { configuredDatabase } from '../config/database';
 import { exitWithCodeOf } from './exit-code';
+import { migrateCommand } from './migrate-command';
 
-const usage = `usage:
-  npm run db:migrate                 apply prisma/migrations to DATABASE_URL (or the embedded database)
-  npm run db:migration -- <name>     write prisma/migrations/<timestamp>_<name> from the schema diff
-  npm run db:check                   fail when the migrations and schema.prisma differ
-DATABASE_URL selects the database; without it the embedded one under DATA_DIR (default .data) is used.`;
-
-function timestamp(): string {
-  return new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
-}
-
-async function main(): Promise<number> {
-  const [command, name] = process.argv.slice(2);
-  if (!['deploy', 'create', 'check'].includes(command ?? '') || (command === 'create' && !/^[a-z0-9_]+$/i.test(name ?? ''))) {
-    console.error(usage);
-    return 2;
-  }
-  const config = loadConfig();
-  const schemaPath = config.PRISMA_SCHEMA_PATH ?? SCHEMA_PATH;
-  const database = await provideDatabase(config);
-  try {
-    const applied = await applyMigrations(database.url, schemaPath);
-    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'migrations: up to date');
-    if (command === 'deploy') return 0;
-    const sql = await diffMigrationsToSchema(database.url, schemaPath);
-    if (command === 'check') {
-      const liveSql = await diffDatabaseToSchema(database.url, schemaPath);
-      if (!sql && !liveSql) {
-        console.log('no drift: the migrations build exactly what schema.prisma describes');
-        return 0;
-      }
-      console.error(`schema.prisma and prisma/migrations differ; missing SQL:\n${sql || liveSql}`);
-      return 1;
-    }
-    if (!sql) {
-      console.log('schema.prisma matches the migrations: nothing to write');
-      return 0;
-    }
-    const dir = join(MIGRATIONS_DIR, `${timestamp()}_${name}`);
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'migration.sql'), `${sql}\n`);
-    console.log(`wrote ${dir}/migration.sql; apply it with npm run db:migrate`);
-    return 0;
-  } finally {
-    await database.stop();
-  }
-}
-
-exitWithCodeOf(main);
+/** The deployment's migration job (the image's `migrate` target): on DATABASE_URL only. */
+exitWithCodeOf(() => migrateCommand(process.argv.slice(2), configuredDatabase));

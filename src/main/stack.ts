@@ -12,7 +12,7 @@ import { developmentSecret } from '../secrets/development-secret';
 import { passwordsFileOf } from '../stack/postgres';
 import { provideNexusEndpoint } from '../stack/nexus-endpoint';
 import { applyMigrations } from '../db/migrate';
-import { freePort } from '../stack/ports';
+import { freePort } from '../net/free-port';
 import { acquireStackLock } from '../stack/stack-lock';
 import { registerRunningStack, runningStacksDir } from '../stack/running-stacks';
 import { dataConverterOf } from '../temporal-client/data-converter';

@@ -1,6 +1,6 @@
 import './register-telemetry';
 import { loadConfig } from '../config/index';
-import { freePort } from '../stack/ports';
+import { freePort } from '../net/free-port';
 import { logEvent, configureLogging } from '../logger';
 import { openServices, runObservedWorker } from './services';
 import { onShutdown } from './shutdown';

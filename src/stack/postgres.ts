@@ -4,7 +4,7 @@ import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import { Client } from 'pg';
-import { freePort } from './ports';
+import { freePort } from '../net/free-port';
 import { isAlive } from './stack-lock';
 
 export interface RunningPostgres {

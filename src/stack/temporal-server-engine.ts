@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from '../paths';
 import { ensureSearchAttributes } from '../starters/search-attributes';
 import { stopChild } from './child-processes';
 import { ensureNamespace } from './nexus-endpoint';
-import { freePort } from './ports';
+import { freePort } from '../net/free-port';
 import { installTemporalServer } from './temporal-server-install';
 import type { RunningDevServer } from './temporal-server';
 

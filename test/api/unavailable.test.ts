@@ -1,7 +1,7 @@
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection } from '@temporalio/client';
 import { createPrisma } from '../../src/db/prisma';
-import { freePort } from '../../src/stack/ports';
+import { freePort } from '../../src/net/free-port';
 import { startTestStack, type TestStack } from '../support/stack';
 
 /* With the database or Temporal out of reach, callers get a 503 to retry, never a 500. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { crmTarget } from '../../examples/deal-won/target';
 import { loadConfig } from '../../src/config/index';
-import { freePort } from '../../src/stack/ports';
+import { freePort } from '../../src/net/free-port';
 import { dataPaths } from '../../src/paths';
 import { entryPointEnv, PROJECT_ROOT } from '../support/process';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { httpMetrics, serveMetrics } from '../../src/api';
-import { freePort } from '../../src/stack/ports';
+import { freePort } from '../../src/net/free-port';
 import { PROJECT_ROOT } from '../../src/paths';
 import { installTemporalRuntime, serveWorkerHttp, workerMetrics } from '../../src/worker/telemetry';
 import { eventually } from '../support/helpers';

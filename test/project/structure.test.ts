@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths';
@@ -202,5 +203,74 @@ test('each workflow type is started, signaled and updated from exactly one modul
 test('the checks can fail: a cycle between two files is found', () => {
   expect(importCycles(join(PROJECT_ROOT, 'test', 'fixtures', 'cycle'))).toEqual([
     ['test/fixtures/cycle/a.ts', 'test/fixtures/cycle/b.ts', 'test/fixtures/cycle/a.ts'],
+  ]);
+});
+
+/*
+ * The production image carries no development-only code: src/stack (the simulator, the CRM fakes, the
+ * embedded PostgreSQL and Temporal servers and their installers) is npm start's, and no process of a
+ * deployment loads it. The production build (tsconfig.production.json, the Dockerfile's) compiles its
+ * entry points and what they load, nothing else.
+ */
+const DEV_ONLY = ['src/stack/'];
+const PRODUCTION_TSCONFIG = join(PROJECT_ROOT, 'tsconfig.production.json');
+const productionEntryPoints = (): string[] => (JSON.parse(readFileSync(PRODUCTION_TSCONFIG, 'utf8')) as { files: string[] }).files.map((f) => join(PROJECT_ROOT, f));
+
+/** Every module `file` loads: imports and exports (type-only ones too), `import()`, `require()` and `require.resolve()`. */
+function loadedBy(file: string): string[] {
+  const quoted = `['"]([^'"]+)['"]`;
+  const pattern = new RegExp(`^(?:import|export)[^;]*?from\\s+${quoted}|^import\\s+${quoted}|\\b(?:require(?:\\.resolve)?|import)\\(${quoted}\\)`, 'gms');
+  return [...readFileSync(file, 'utf8').matchAll(pattern)].map((m) => m[1] ?? m[2] ?? m[3]).filter((s) => s.startsWith('.')).flatMap((s) => resolveLocal(file, s) ?? []);
+}
+
+/** The local files `entries` load, directly or not, each with the file that first loaded it. */
+function loadGraph(entries: string[]): Map<string, string | undefined> {
+  const loadedFrom = new Map<string, string | undefined>(entries.map((entry) => [entry, undefined]));
+  const queue = [...entries];
+  for (let file = queue.shift(); file; file = queue.shift()) {
+    for (const next of loadedBy(file).filter((loaded) => !loadedFrom.has(loaded))) {
+      loadedFrom.set(next, file);
+      queue.push(next);
+    }
+  }
+  return loadedFrom;
+}
+
+/** Each file under `devOnly` (absolute folders) reached from `entries`, as the path that reaches it (`a -> b -> src/stack/…`). */
+function pathsToDevOnly(entries: string[], devOnly = DEV_ONLY.map((dir) => join(PROJECT_ROOT, dir))): string[] {
+  const loadedFrom = loadGraph(entries);
+  return [...loadedFrom.keys()].filter((file) => devOnly.some((dir) => file.startsWith(dir))).map((file) => {
+    const path = [];
+    for (let at: string | undefined = file; at; at = loadedFrom.get(at)) path.unshift(relative(PROJECT_ROOT, at));
+    return path.join(' -> ');
+  });
+}
+
+test('the production processes load no development-only code: nothing they load, directly or not, is in src/stack', () => {
+  expect(productionEntryPoints().length).toBeGreaterThanOrEqual(5);
+  expect(pathsToDevOnly(productionEntryPoints())).toEqual([]);
+});
+
+test('the image runs only production entry points: each Dockerfile CMD is one the production build compiles, built with its config', () => {
+  const dockerfile = readFileSync(join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
+  const commands = [...dockerfile.matchAll(/^CMD \["node", "dist\/([^"]+)\.js"/gm)].map((m) => join(SRC, `${m[1]}.ts`));
+  expect(commands.length).toBe(3);
+  expect(commands.filter((file) => !productionEntryPoints().includes(file)).map((f) => relative(PROJECT_ROOT, f))).toEqual([]);
+  expect(dockerfile).toMatch(/^RUN npm run build:production /m);
+});
+
+test('the production build compiles no development-only file, and every file the production processes load', () => {
+  const tsc = require.resolve('typescript/bin/tsc');
+  const listed = execFileSync(process.execPath, [tsc, '--listFilesOnly', '-p', PRODUCTION_TSCONFIG], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  const compiled = listed.split('\n').filter((file) => file.startsWith(SRC + '/')).map((f) => relative(PROJECT_ROOT, f));
+  expect(compiled.filter((file) => DEV_ONLY.some((dir) => file.startsWith(dir)))).toEqual([]);
+  const loaded = [...loadGraph(productionEntryPoints()).keys()].map((f) => relative(PROJECT_ROOT, f));
+  expect(loaded.filter((file) => !compiled.includes(file))).toEqual([]);
+});
+
+test('the checks can fail: a load of development-only code, even by require() at run time, is named with its path', () => {
+  const fixture = join(PROJECT_ROOT, 'test', 'fixtures', 'dev-only');
+  expect(pathsToDevOnly([join(fixture, 'main', 'api.ts')], [join(fixture, 'stack') + '/'])).toEqual([
+    'test/fixtures/dev-only/main/api.ts -> test/fixtures/dev-only/services/open.ts -> test/fixtures/dev-only/stack/simulator.ts',
   ]);
 });

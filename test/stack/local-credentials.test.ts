@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { loadConfig } from '../../src/config/index';
 import { PROJECT_ROOT } from '../../src/paths';
-import { freePort } from '../../src/stack/ports';
+import { freePort } from '../../src/net/free-port';
 import { APP_ROLE, passwordsFileOf, startEmbeddedPostgres } from '../../src/stack/postgres';
 import { startDevServer } from '../../src/stack/temporal-server';
 
