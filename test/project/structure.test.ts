@@ -216,12 +216,14 @@ const DEV_ONLY = ['src/stack/'];
 const PRODUCTION_TSCONFIG = join(PROJECT_ROOT, 'tsconfig.production.json');
 const productionEntryPoints = (): string[] => (JSON.parse(readFileSync(PRODUCTION_TSCONFIG, 'utf8')) as { files: string[] }).files.map((f) => join(PROJECT_ROOT, f));
 
-/** Every module `file` loads: imports and exports (type-only ones too), `import()`, `require()` and `require.resolve()`. */
-function loadedBy(file: string): string[] {
+/** Every specifier `file` loads: imports and exports (type-only ones too), `import()`, `require()` and `require.resolve()`. */
+function specifiersLoadedBy(file: string): string[] {
   const quoted = `['"]([^'"]+)['"]`;
   const pattern = new RegExp(`^(?:import|export)[^;]*?from\\s+${quoted}|^import\\s+${quoted}|\\b(?:require(?:\\.resolve)?|import)\\(${quoted}\\)`, 'gms');
-  return [...readFileSync(file, 'utf8').matchAll(pattern)].map((m) => m[1] ?? m[2] ?? m[3]).filter((s) => s.startsWith('.')).flatMap((s) => resolveLocal(file, s) ?? []);
+  return [...readFileSync(file, 'utf8').matchAll(pattern)].map((m) => m[1] ?? m[2] ?? m[3]);
 }
+
+const loadedBy = (file: string) => specifiersLoadedBy(file).filter((s) => s.startsWith('.')).flatMap((s) => resolveLocal(file, s) ?? []);
 
 /** The local files `entries` load, directly or not, each with the file that first loaded it. */
 function loadGraph(entries: string[]): Map<string, string | undefined> {
@@ -266,6 +268,17 @@ test('the production build compiles no development-only file, and every file the
   expect(compiled.filter((file) => DEV_ONLY.some((dir) => file.startsWith(dir)))).toEqual([]);
   const loaded = [...loadGraph(productionEntryPoints()).keys()].map((f) => relative(PROJECT_ROOT, f));
   expect(loaded.filter((file) => !compiled.includes(file))).toEqual([]);
+});
+
+/** Production dependencies no production process loads, for a reason: the Prisma CLI generates the client at build time. */
+const BUILD_TOOLS = ['prisma'];
+
+test('every production dependency is a package the production processes load: what only npm start or the tests use is a devDependency', () => {
+  const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const files = [...loadGraph(productionEntryPoints()).keys()];
+  const loaded = new Set(files.flatMap((file) => specifiersLoadedBy(file).filter((s) => !s.startsWith('.') && !s.startsWith('node:')).map(packageOf)));
+  const { dependencies } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  expect(Object.keys(dependencies).filter((name) => !loaded.has(name) && !BUILD_TOOLS.includes(name))).toEqual([]);
 });
 
 test('the checks can fail: a load of development-only code, even by require() at run time, is named with its path', () => {
