@@ -5,7 +5,7 @@ import { type CarrierAccepted, CarrierRejected, CarrierUnavailable } from './typ
 
 /*
  * A carrier's API answer (a send, a lookup, Twilio's Content API) is read to CARRIER_ANSWER_MAX_BYTES,
- * the rest cancelled (issue 48): their real answers weigh a few KB. Over the cap, a send may still have
+ * the rest cancelled: their real answers weigh a few KB. Over the cap, a send may still have
  * gone through, so it is never sent again nor marked failed on a guess: a 2xx is a message handed over
  * without a carrier reference (its receipts still find it by the id in their URL or client reference),
  * another status the failure that status says. Any other call fails for good (docs/operations.md,

@@ -3,8 +3,8 @@ import { causesOf } from './causes';
 
 /*
  * Every answer the service reads from a host it does not run (webhook receivers, CRMs, carriers) is read
- * to a cap, the rest cancelled: a host that answers an endless body must not fill the worker's memory
- * (issue 48). The caps are in docs/operations.md, "Outbound answers".
+ * to a cap, the rest cancelled: a host that answers an endless body must not fill the worker's memory.
+ * The caps are in docs/operations.md, "Outbound answers".
  */
 
 /** What a webhook receiver's answer is read to: its status is all that counts. */

@@ -6,7 +6,7 @@ import { ResponseTooLarge } from './capped-body';
  * over the cap the request is aborted with ResponseTooLarge while the client still waits for its
  * headers, so its fetch rejects rather than a body stream failing midway. jsforce pipes the body it
  * gets into its own stream without an error handler, where a body cut off midway would crash the
- * process (issue 48); a rejected fetch is an error jsforce reports. The answers it is for (a CRM's
+ * process; a rejected fetch is an error jsforce reports. The answers it is for (a CRM's
  * JSON) are read whole by their clients anyway.
  */
 

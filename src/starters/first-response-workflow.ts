@@ -3,9 +3,9 @@ import { firstResponseAnsweredSignal } from '../domain';
 import { wakeClientRun, type ClientKeys } from './client-workflow';
 
 /*
- * A routing decision's first-response clock is its client's run (src/starters/client-workflow.ts). The
- * per-decision runs (`routingFirstResponse`) of an older build are no longer started: they run until they
- * end, or until the client's run takes their decision over and tells them to look again (they end).
+ * A routing decision's first-response clock is its client's run (src/starters/client-workflow.ts). Nothing
+ * starts a `routingFirstResponse` run: one still open at an upgrade runs until it ends, or until the
+ * client's run takes its decision over and tells it to look again (docs/design.md, "Upgrading to one run per client").
  */
 
 /**
@@ -22,8 +22,8 @@ export async function lookAtFirstResponses(temporal: TemporalClient, baseTaskQue
 }
 
 /**
- * Tells an older build's run that held a decision's clock to look at it again: the client's run took it
- * over (or the owner answered), and the old run ends. Best effort: at its deadline it reads the row anyway.
+ * Tells a `routingFirstResponse` run that held a decision's clock to look at it again: the client's run
+ * took it over (or the owner answered), and that run ends. Best effort: at its deadline it reads the row anyway.
  */
 export async function releaseFirstResponseRun(temporal: TemporalClient, workflowId: string): Promise<void> {
   try {

@@ -47,7 +47,7 @@ export async function askForWebhookSweep(temporal: TemporalClient, taskQueue: st
   await temporal.workflow.signalWithStart(HOUSEKEEPING_WORKFLOW, { ...housekeepingOptions(taskQueue, input), signal: sweepWebhooksSignal, signalArgs: [] });
 }
 
-/** Deletes the Schedules that ran the reconciler and the sweep before the housekeeping run (each run was one more line in the list). */
+/** Deletes the reconciler's and the sweep's Schedules where a deployment still has them: the housekeeping run does their work, and each of their runs is one more line in the UI's list. */
 export async function removeHousekeepingSchedules(temporal: TemporalClient, taskQueue: string): Promise<void> {
   for (const scheduleId of [reconcileScheduleId(taskQueue), fullReconcileScheduleId(taskQueue), webhookSweepScheduleId(taskQueue)]) {
     await temporal.schedule

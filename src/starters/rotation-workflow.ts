@@ -3,12 +3,12 @@ import { clientWorkflowId, rotationChangedSignal } from '../domain';
 import { applyRotationThroughClientRun, tellClientRun, type ClientKeys } from './client-workflow';
 
 /*
- * A rotation's clock is its client's run (src/starters/client-workflow.ts). The per-rotation runs
- * (`rotation`) of an older build are no longer started: they run until they end, or until the client's
- * run takes their rotation over and tells them to look again (they end).
+ * A rotation's clock is its client's run (src/starters/client-workflow.ts). Nothing starts a `rotation`
+ * run: one still open at an upgrade runs until it ends, or until the client's run takes its rotation
+ * over and tells it to look again (docs/design.md, "Upgrading to one run per client").
  */
 
-/** A rotation row as the paths that change it hold it: whose run holds its clock (`workflowId`, an older build's; null: the client's run). */
+/** A rotation row as the paths that change it hold it: whose run holds its clock (`workflowId`: a `rotation` run's; null: the client's run). */
 export interface RotationRef {
   business: string;
   clientPk: string;
@@ -40,7 +40,7 @@ export async function wakeRotation(temporal: TemporalClient, row: RotationRef, l
   await releaseRotationRun(temporal, row.workflowId, log);
 }
 
-/** Tells an older build's rotation run to look at its row again: the client's run took it over, and it ends. */
+/** Tells a `rotation` run to look at its row again: the client's run took it over, and it ends. */
 export async function releaseRotationRun(temporal: TemporalClient, workflowId: string, log?: (error: unknown) => void): Promise<void> {
   try {
     await temporal.workflow.getHandle(workflowId).signal(rotationChangedSignal);

@@ -45,7 +45,7 @@ export function rotationView(row: Rotation & { client: { id: string } }, now = n
     stopped_at: row.stoppedAt?.toISOString() ?? null,
     stopped_by: row.status === 'stopped' ? changedBy(row.stoppedBy) : null,
     version: row.version,
-    // The run that holds its clock: the client's run, or an older build's run until the client's run takes it over.
+    // The run that holds its clock: the client's run, or a `rotation` run until the client's run takes it over.
     workflow_id: row.workflowId ?? clientWorkflowId({ business: row.business, clientId: row.client.id, clientPk: row.clientPk }),
   };
 }

@@ -192,7 +192,7 @@ test('each workflow type is started, signaled and updated from exactly one modul
     names.map(({ constant, type }) => [type, starting.filter((file) => new RegExp(`\\b${constant}\\b`).test(readFileSync(file, 'utf8'))).map((f) => relative(PROJECT_ROOT, f))]),
   );
   // Run only by an operator's hand now (the housekeeping run calls their activities itself): no module starts them.
-  // The per-request, per-pair, per-decision and per-rotation runs of an older build: registered for the runs in flight at an upgrade, started by nothing.
+  // Registered for the runs still open at an upgrade, started by nothing (docs/design.md, "Upgrading to one run per client").
   const BY_HAND_ONLY = ['reconcile', 'sweepWebhookDeliveries', 'assignAgents', 'assignmentExpiry', 'routingFirstResponse', 'rotation'];
   for (const [type, files] of Object.entries(startersOf)) {
     expect({ type, files }).toEqual({ type, files: BY_HAND_ONLY.includes(type) ? [] : [expect.stringMatching(/^src\/starters\//)] });

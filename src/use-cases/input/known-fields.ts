@@ -3,7 +3,7 @@ import { Invalid } from '../errors';
 
 /*
  * A field a route does not know is refused, never ignored: a misspelled `delay` would otherwise mean
- * "now" (issue 48). One check and one text, `Unknown field: {path}`, for every write route and Nexus
+ * "now". One check and one text, `Unknown field: {path}`, for every write route and Nexus
  * operation; see docs/interface.md, "Unknown fields".
  */
 

@@ -3,7 +3,7 @@ import { isPublicAddress, systemLookup, type HostLookup } from '../../net/public
 import { Invalid } from '../errors';
 
 /*
- * A media URL's host, resolved at accept (issue 48). Only the carrier fetches the file, so this service
+ * A media URL's host, resolved at accept. Only the carrier fetches the file, so this service
  * is not exposed; but a name that resolves to a private address (127.0.0.1.nip.io, localtest.me,
  * instance-data) is a file no carrier can fetch, refused now rather than failed at send. A name that
  * does not resolve here, or not in time, is left to the carrier: its DNS is not ours.

@@ -18,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The owner answered the client: the first-response clocks of the routing decisions that gave it this
- * client stop. The row is the truth; the client's run (or an older build's run that still holds the clock)
+ * client stop. The row is the truth; the client's run (or a `routingFirstResponse` run that still holds the clock)
  * is told only to drop the timer early, best effort: at the deadline it reads the row anyway.
  */
 export async function answerFirstResponse(deps: AnswerDeps, where: { clientPk: string; agentPk: string } | { id: string }, at = new Date()): Promise<void> {
