@@ -21,23 +21,28 @@ function resolveLocal(file: string, specifier: string): string | undefined {
   return [`${target}.ts`, join(target, 'index.ts')].find((candidate) => existsSync(candidate));
 }
 
-function importCycles(root: string): string[][] {
-  const graph = new Map(sourceFiles(root).map((file) => [file, importsOf(file).filter((s) => s.startsWith('.')).flatMap((s) => resolveLocal(file, s) ?? [])]));
+/** Every cycle a depth-first walk of `graph` (each node and the nodes it points to) meets, as the path that closes it. */
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   const cycles: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];
-  const visit = (file: string) => {
-    state.set(file, 'open');
-    path.push(file);
-    for (const next of graph.get(file) ?? []) {
-      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].map((f) => relative(PROJECT_ROOT, f)));
+  const visit = (node: string) => {
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next]);
       else if (!state.has(next)) visit(next);
     }
     path.pop();
-    state.set(file, 'done');
+    state.set(node, 'done');
   };
-  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
   return cycles;
+}
+
+function importCycles(root: string): string[][] {
+  const graph = new Map(sourceFiles(root).map((file) => [file, importsOf(file).filter((s) => s.startsWith('.')).flatMap((s) => resolveLocal(file, s) ?? [])]));
+  return cyclesOf(graph).map((cycle) => cycle.map((f) => relative(PROJECT_ROOT, f)));
 }
 
 test.each(['src', 'test', 'bench'])('%s has no import cycles', (dir) => {
@@ -203,4 +208,35 @@ test('the checks can fail: a cycle between two files is found', () => {
   expect(importCycles(join(PROJECT_ROOT, 'test', 'fixtures', 'cycle'))).toEqual([
     ['test/fixtures/cycle/a.ts', 'test/fixtures/cycle/b.ts', 'test/fixtures/cycle/a.ts'],
   ]);
+});
+
+/** The folders of src/use-cases (one per feature) and the other folders of it each one imports. */
+function useCaseFolderGraph(): Map<string, string[]> {
+  const root = join(SRC, 'use-cases');
+  const graph = new Map<string, Set<string>>();
+  for (const file of sourceFiles(root)) {
+    const from = folderOf(file, root);
+    if (from === '.') continue;
+    const targets = graph.get(from) ?? graph.set(from, new Set()).get(from)!;
+    for (const specifier of importsOf(file).filter((s) => s.startsWith('.'))) {
+      const target = resolveLocal(file, specifier);
+      if (target === undefined || !target.startsWith(root + '/')) continue;
+      const to = folderOf(target, root);
+      if (to !== '.' && to !== from) targets.add(to);
+    }
+  }
+  return new Map([...graph].map(([folder, targets]) => [folder, [...targets].sort()]));
+}
+
+test('the use-cases folders depend one way only: their imports of each other form no cycle', () => {
+  expect(cyclesOf(useCaseFolderGraph())).toEqual([]);
+});
+
+test('the checks can fail: a cycle between two folders is found, and printed', () => {
+  const graph = new Map([
+    ['messages', ['routing']],
+    ['routing', ['assignments']],
+    ['assignments', ['messages']],
+  ]);
+  expect(cyclesOf(graph)).toEqual([['messages', 'routing', 'assignments', 'messages']]);
 });
