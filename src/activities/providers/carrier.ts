@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { type Carrier, CarrierRejected, type CarrierSend, CarrierUnavailable, statusCallbackUrl } from '../../carriers';
 import type { NumberCarriers } from '../../carriers/numbers';
-import { providerRefHeldByAnother } from '../../db/messages';
-import type { Prisma } from '../../db/prisma';
+import type { DatabaseDeps } from '../../use-cases/database';
+import { providerRefTaken } from '../../use-cases/messages/sending';
 import { ActivityFailureType } from '../../domain';
 import type { MessageProvider, OutgoingMessage } from './types';
 
@@ -20,7 +20,7 @@ export interface CarrierRejection {
  */
 /** `prisma`: where a lookup after a crash checks that the carrier id it found is no other message's (always given by the worker). */
 /** `carriers`: the deployment's carrier for its shared sender, a business's own number's carrier for a message from it. */
-export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers, publicBaseUrl: string, prisma?: Prisma): MessageProvider {
+export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers, publicBaseUrl: string, prisma?: DatabaseDeps['prisma']): MessageProvider {
   const carriers: NumberCarriers =
     'forSender' in carrierOrNumbers ? carrierOrNumbers : { deployment: carrierOrNumbers, forSender: async () => carrierOrNumbers, forReceived: async () => carrierOrNumbers, forNumber: async () => carrierOrNumbers };
   const carrier = carriers.deployment;
@@ -72,7 +72,7 @@ export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers
         throw failureOf(error);
       }
       if (!found) return null;
-      if (prisma && (await providerRefHeldByAnother(prisma, { provider: carrier.name, providerRef: found.providerRef, messageId: message.id }))) return null;
+      if (prisma && (await providerRefTaken(prisma, { provider: carrier.name, providerRef: found.providerRef, messageId: message.id }))) return null;
       return { providerRef: found.providerRef };
     },
   };
