@@ -19,7 +19,8 @@ import { ActivityFailureType, DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENC
 import { whileHeartbeating } from './heartbeat';
 import { retiredCheck, senderAtSend } from '../use-cases/messages/sender';
 import { retiredNumberFailure } from './providers/retired-number';
-import { contentFields, refusedForGood, type MessageProvider, type OutgoingMessage } from './providers';
+import { refusedForGood, type MessageHandOff, type MessageProvider } from './providers';
+import { handOffOf, withContentAtSend } from '../use-cases/messages/hand-off';
 import { contentAtSend, storedContent, whatsappRefusalCode } from '../use-cases/messages/content-at-send';
 
 /** How a batch is sent: messages per chunk, chunks at once, and the pace per sender (undefined: unlimited). */
@@ -86,17 +87,9 @@ function rejectionOf(error: unknown): { code?: string; optOut?: boolean } | unde
   return { ...(typeof detail?.code === 'string' && { code: detail.code }), optOut: detail?.optOut === true };
 }
 
-function outgoing(message: ChunkMessage & { phone: string }): OutgoingMessage {
-  return {
-    id: message.id,
-    business: message.business,
-    client: message.clientId,
-    to: message.phone,
-    name: message.name,
-    text: message.text,
-    sent_at: message.dispatchedAt.toISOString(),
-    ...contentFields(storedContent(message)),
-  };
+function outgoing(message: ChunkMessage & { phone: string }): MessageHandOff {
+  const { id, business, clientId: client, phone: to, name, text, dispatchedAt } = message;
+  return handOffOf({ id, business, client, to, name, text, dispatchedAt }, storedContent(message));
 }
 
 export function createMessageBatchActivities({ prisma, provider, campaigns = DEFAULT_CAMPAIGN_SETTINGS, observeLateness, carrier, requireBusinessNumbers }: MessageBatchActivityDeps) {
@@ -165,7 +158,7 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
           try {
             const found = row.attempts > 0 && provider.findSent ? await provider.findSent(message, row.sender) : null;
             const content = found ? null : await refusedForGood(whatsappRefusalCode, () => contentAtSend(prisma, row));
-            const accepted = found ?? (await provider.deliver({ ...message, ...(content && contentFields(content)) }, row.sender));
+            const accepted = found ?? (await provider.deliver(content ? withContentAtSend(message, content) : message, row.sender));
             await recordAcceptance({ messageId: row.id, providerRef: accepted.providerRef ?? null });
           } catch (error) {
             const rejection = rejectionOf(error);

@@ -14,7 +14,8 @@ import { ActivityFailureType, type MessageClaim, type MessageOutcome, type Messa
 import { whileHeartbeating } from './heartbeat';
 import { senderAtSend } from '../use-cases/messages/sender';
 import { retiredNumberFailure } from './providers/retired-number';
-import { contentFields, refusedForGood, type CarrierRejection, type MessageProvider, type OutgoingMessage } from './providers';
+import { refusedForGood, type CarrierRejection, type MessageProvider } from './providers';
+import { handOffOf, withContentAtSend } from '../use-cases/messages/hand-off';
 import { contentAtSend, storedContent, whatsappRefusalCode } from '../use-cases/messages/content-at-send';
 
 export interface MessageActivityDeps extends DatabaseDeps {
@@ -73,17 +74,11 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
       }
       // Its client was erased while it was leaving: there is nobody to send it to any more.
       if (message.phone === null) throw ApplicationFailure.create({ type: ActivityFailureType.MessageNotFound, message: 'Not sent: its client was erased', nonRetryable: true });
-      const outgoing: OutgoingMessage = {
-        id: message.id,
-        business: message.business,
-        client: message.client?.id ?? null,
-        to: message.phone,
-        name: message.name,
-        text: message.text,
-        sent_at: message.dispatchedAt!.toISOString(),
+      const outgoing = handOffOf(
+        { id: message.id, business: message.business, client: message.client?.id ?? null, to: message.phone, name: message.name, text: message.text, dispatchedAt: message.dispatchedAt! },
         // What an earlier attempt handed over, for the lookup (its template fallback already decided by then).
-        ...contentFields(storedContent(message)),
-      };
+        storedContent(message),
+      );
       // An earlier attempt may have reached the carrier and died before recording it: ask the carrier first.
       const findSent = provider.findSent?.bind(provider);
       if (message.attempts > 1 && findSent) {
@@ -96,7 +91,7 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
       // The first attempt, which nothing reached the carrier before, re-picks a sender retired while the message waited.
       const sender = message.attempts > 1 ? message.sender : await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, { ...message, phone: outgoing.to, sender: message.sender }));
       const content = await refusedForGood(whatsappRefusalCode, () => contentAtSend(prisma, { ...message, phone: outgoing.to, sender }));
-      const { providerRef } = await whileHeartbeating(() => provider.deliver({ ...outgoing, ...contentFields(content) }, sender));
+      const { providerRef } = await whileHeartbeating(() => provider.deliver(withContentAtSend(outgoing, content), sender));
       await recordAccepted(prisma, { messageId, providerRef: providerRef ?? null });
       return { provider: provider.name };
     },

@@ -7,8 +7,8 @@ import { createLogProvider } from './log';
 import type { MessageProvider } from './types';
 import { createWebhookProvider } from './webhook';
 
-export type { MessageProvider, OutgoingMessage } from './types';
-export { contentFields } from './types';
+export type { MessageHandOff, MessageProvider, OutgoingMessage } from './types';
+export { webhookBody } from './types';
 export { refusedForGood } from './refusal';
 export type { CarrierRejection } from './carrier';
 
