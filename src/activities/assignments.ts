@@ -1,12 +1,18 @@
 import { activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Client as TemporalClient } from '@temporalio/client';
-import { listActiveClocks, listDueAssignments, takeOverActiveClocks } from '../db/assignment-clocks';
-import { endAssignmentByOperator, endClientAssignmentsByOperator, expireAssignmentIfDue, findActiveAssignment, recordAssignments, type Pair } from '../db/assignments';
-import type { Prisma } from '../db/prisma';
+import {
+  activeAssignmentOfRun,
+  endAssignmentOfRun,
+  endClientAssignmentsOfRun,
+  expireAssignmentOfRun,
+  expireDueAssignments,
+  recordAssignmentRequest,
+  takeOverClientClocks,
+  type AssignmentClockDeps,
+  type Pair,
+} from '../use-cases/assignments/clocks';
 import { extendIntoNextPeriod } from '../use-cases/rotation/advance';
-import { startOrWakeExpiry, wakeExpiry } from '../starters/assignment-expiry-workflow';
-import { wakeQueuesOfClientOwner } from '../use-cases/assignments/after-change';
+import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
 import { refusedDataFailure } from './refused-data';
 import {
   RequestFailureType,
@@ -19,11 +25,7 @@ import {
   type RecordedAssignment,
 } from '../domain';
 
-export interface AssignmentActivityDeps {
-  prisma: Prisma;
-  temporal: TemporalClient;
-  taskQueue: string;
-}
+export type AssignmentActivityDeps = Omit<AssignmentClockDeps, 'extendIntoNextPeriod'>;
 
 /** The run that called: an older per-pair run acts only on rows it still holds. */
 const callerWorkflowId = () => {
@@ -32,35 +34,15 @@ const callerWorkflowId = () => {
   return workflowId;
 };
 
-export function createAssignmentActivities({ prisma, temporal, taskQueue }: AssignmentActivityDeps) {
-  /** Tells the per-pair runs of an older build whose rows the client's run took over to re-read them: they end. */
-  const releaseReplacedRuns = async (workflowIds: Iterable<string>) => {
-    for (const workflowId of new Set(workflowIds)) await wakeExpiry(temporal, workflowId);
-  };
-
-  /**
-   * The pair's active assignment is due: a rotation whose next period is the same agent's extends it
-   * (see extendIntoNextPeriod), else it expires and the owner's routing queues get the freed capacity.
-   */
-  const expirePair = async (pair: Pair, workflowId?: string): Promise<ExpiryCheck> => {
-    const extended = await extendIntoNextPeriod(prisma, pair);
-    // Another agent took the period (this one could not): its assignment needs its clock.
-    if (extended?.wake && extended.wake.expiry.agentPk !== pair.agentPk) await startOrWakeExpiry(temporal, taskQueue, extended.wake.workflowId, extended.wake.expiry);
-    const check = await expireAssignmentIfDue(prisma, pair, new Date(), workflowId);
-    if (check.status === 'expired') await wakeQueuesOfClientOwner({ prisma, temporal, taskQueue }, pair.clientPk);
-    return check;
-  };
-
+export function createAssignmentActivities(activityDeps: AssignmentActivityDeps) {
+  const deps: AssignmentClockDeps = { ...activityDeps, extendIntoNextPeriod };
+  const { temporal, taskQueue } = deps;
   /** The client's active assignments, every one of them now under the calling client's run. */
-  const takeOverClocks = async (clientPk: string): Promise<AssignmentClock[]> => {
-    const { clocks, replaced } = await takeOverActiveClocks(prisma, clientPk, callerWorkflowId());
-    await releaseReplacedRuns(replaced);
-    return clocks;
-  };
+  const takeOverClocks = (clientPk: string): Promise<AssignmentClock[]> => takeOverClientClocks(deps, clientPk, callerWorkflowId());
 
   /** Checks that the client and every agent are the caller's, then records all assignments or none. */
   const record = async (input: RecordAssignmentsInput): Promise<RecordedAssignment[]> => {
-    const recorded = await recordAssignments(prisma, input);
+    const recorded = await recordAssignmentRequest(deps, input);
     switch (recorded.outcome) {
       case 'clientNotFound':
         throw ApplicationFailure.create({ type: RequestFailureType.ClientNotFound, message: 'Client not found', nonRetryable: true });
@@ -83,7 +65,6 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
           nonRetryable: true,
         });
       case 'recorded':
-        await releaseReplacedRuns(recorded.assignments.flatMap((a) => a.replacedWorkflowId ?? []));
         return recorded.assignments;
     }
   };
@@ -120,33 +101,18 @@ export function createAssignmentActivities({ prisma, temporal, taskQueue }: Assi
     loadClientClocks: (input: { clientPk: string }): Promise<AssignmentClock[]> => takeOverClocks(input.clientPk),
 
     /** The client's run: every active assignment whose date has come ends (or runs on into its rotation's next period); then the clocks left. */
-    async expireDueAssignments(input: { clientPk: string }): Promise<AssignmentClock[]> {
-      for (const { agentPk } of await listDueAssignments(prisma, input.clientPk, new Date())) await expirePair({ clientPk: input.clientPk, agentPk });
-      return listActiveClocks(prisma, input.clientPk);
-    },
+    expireDueAssignments: (input: { clientPk: string }): Promise<AssignmentClock[]> => expireDueAssignments(deps, input.clientPk),
 
     /** An operator canceled the client's run: every active assignment it holds ends now, as unassigned by an operator. */
-    async endClientAssignmentsByOperator(input: { clientPk: string }): Promise<number> {
-      const ended = await endClientAssignmentsByOperator(prisma, input.clientPk, callerWorkflowId());
-      if (ended > 0) await wakeQueuesOfClientOwner({ prisma, temporal, taskQueue }, input.clientPk);
-      return ended;
-    },
+    endClientAssignmentsByOperator: (input: { clientPk: string }): Promise<number> => endClientAssignmentsOfRun(deps, input.clientPk, callerWorkflowId()),
 
     /** An operator canceled an older per-pair run: its active assignment ends now, as unassigned by an operator. */
-    async endAssignmentByOperator(pair: Pair): Promise<boolean> {
-      const ended = await endAssignmentByOperator(prisma, pair, callerWorkflowId());
-      if (ended) await wakeQueuesOfClientOwner({ prisma, temporal, taskQueue }, pair.clientPk);
-      return ended;
-    },
+    endAssignmentByOperator: (pair: Pair): Promise<boolean> => endAssignmentOfRun(deps, pair, callerWorkflowId()),
 
     /** An older per-pair run: its pair's active assignment, while that run still holds its clock. */
-    loadActiveAssignment: (pair: Pair): Promise<{ dtUntil: string } | null> => findActiveAssignment(prisma, pair, callerWorkflowId()),
+    loadActiveAssignment: (pair: Pair): Promise<{ dtUntil: string } | null> => activeAssignmentOfRun(deps, pair, callerWorkflowId()),
 
     /** An older per-pair run: marks its pair's assignment expired if its date has come; otherwise says what is there. */
-    async expireAssignmentIfDue(pair: Pair): Promise<ExpiryCheck> {
-      const workflowId = callerWorkflowId();
-      if (!(await findActiveAssignment(prisma, pair, workflowId))) return { status: 'none' };
-      return expirePair(pair, workflowId);
-    },
+    expireAssignmentIfDue: (pair: Pair): Promise<ExpiryCheck> => expireAssignmentOfRun(deps, pair, callerWorkflowId()),
   };
 }

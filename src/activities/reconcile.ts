@@ -1,20 +1,13 @@
 import { heartbeat } from '@temporalio/activity';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { activeAssignmentsChangedBefore } from '../db/assignments';
-import { unsentMessagesCreatedBefore } from '../db/messages';
-import { activeRotationsChangedBefore } from '../db/rotations';
-import { openDecisionsBefore } from '../db/first-response-clocks';
-import { clockedConversationsBefore } from '../db/conversation-clocks';
-import { policiesWaitingBefore } from '../db/routing-decisions';
 import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
 import { startFirstResponseClock } from '../starters/first-response-workflow';
-import type { Prisma } from '../db/prisma';
-import type { ReconcilerFilter } from '../db/reconciler-filter';
+import type { DatabaseDeps } from '../use-cases/database';
+import { orphanCandidates, type ReconcilerFilter } from '../use-cases/housekeeping/orphan-rows';
 import { logEvent, logger } from '../logger';
 import { restartMessageWorkflow } from '../starters/send-message-workflow';
 import { restartMessageBatchWorkflow } from '../starters/send-message-batch-workflow';
-import { findBatch } from '../db/message-batches';
 import { wakeClientRun } from '../starters/client-workflow';
 import {
   clientWorkflowId,
@@ -31,8 +24,7 @@ import {
 } from '../domain';
 import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
 
-export interface ReconcileDeps {
-  prisma: Prisma;
+export interface ReconcileDeps extends DatabaseDeps {
   temporal: TemporalClient;
   taskQueue: string;
   /** Told of each restart as it happens (the worker's crm_reconciler_restarts_total). */
@@ -165,6 +157,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       const before = new Date(Date.now() - graceMs);
       const since = full ? undefined : new Date(before.getTime() - windowMs);
       const filter: ReconcilerFilter = { before, business, since };
+      const orphans = orphanCandidates(prisma);
       const result: ReconcileResult = {
         full,
         assignmentsChecked: 0,
@@ -186,7 +179,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       const endedExpiries = since && new Set([...(await endedAbnormallyIds(temporal, CLIENT_WORKFLOW, since)), ...(await endedAbnormallyIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since))]);
       /** Clients whose run this pass started or told to re-read its rows. */
       const restartedClients = new Set<string>();
-      for await (const rows of candidateRows(activeAssignmentsChangedBefore.bind(null, prisma), filter, endedExpiries)) {
+      for await (const rows of candidateRows(orphans.assignments, filter, endedExpiries)) {
         result.assignmentsChecked += rows.length;
         for (const row of rows) {
           if (runningExpiries.has(row.workflowId) || restartedClients.has(row.clientPk)) continue;
@@ -216,7 +209,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       const endedMessages = since && new Set([...(await endedAbnormallyIds(temporal, SEND_MESSAGE_WORKFLOW, since)), ...(await endedAbnormallyIds(temporal, SEND_MESSAGE_BATCH_WORKFLOW, since))]);
       const batchRuns = new Set<string>();
       const messageFilter: ReconcilerFilter = { ...filter, unconfirmedOnly: !full };
-      for await (const rows of candidateRows(unsentMessagesCreatedBefore.bind(null, prisma), messageFilter, endedMessages)) {
+      for await (const rows of candidateRows(orphans.messages, messageFilter, endedMessages)) {
         result.messagesChecked += rows.length;
         for (const row of rows) {
           if (runningMessages.has(row.workflowId) || batchRuns.has(row.workflowId)) continue;
@@ -225,7 +218,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
             const lastRun = await runState(temporal, row.workflowId);
             batchRuns.add(row.workflowId);
             if (lastRun === 'running' || lastRun === 'completed') continue;
-            const batch = await findBatch(prisma, row.batchId);
+            const batch = await orphans.batch(row.batchId);
             if (!batch || !(await restartMessageBatchWorkflow(temporal, taskQueue, { id: batch.id, business: batch.business, sendAt: batch.sendAt, accepted: batch.accepted }))) continue;
             result.messagesRestarted++;
             observeReconcilerRestart?.('message');
@@ -254,7 +247,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       // per client and user): every pass checks them all.
       const runningRotations = new Set([...runningExpiries, ...(await runningIds(temporal, ROTATION_WORKFLOW))]);
       const rotations = await reclaimClocks(temporal, restartedClients, runningRotations, {
-        pages: keyPages((after) => activeRotationsChangedBefore(prisma, { before, business }, after, PAGE), (row) => row.key),
+        pages: keyPages((after) => orphans.rotations({ before, business }, after, PAGE), (row) => row.key),
         holderOf: (row) => row.workflowId ?? clientWorkflowId({ business: row.business, clientId: row.client.id, clientPk: row.clientPk }),
         restart: async (row, holder, lastRun) => {
           await wakeClientRun(temporal, taskQueue, { business: row.business, clientId: row.client.id, clientPk: row.clientPk }, ['rotations']);
@@ -271,7 +264,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       // was. The client's run is started (or told), and takes the clock over.
       const runningClocks = new Set([...runningExpiries, ...(await runningIds(temporal, FIRST_RESPONSE_WORKFLOW))]);
       const clocks = await reclaimClocks(temporal, restartedClients, runningClocks, {
-        pages: keyPages((after) => openDecisionsBefore(prisma, { before, business }, after, PAGE), (row) => row.id),
+        pages: keyPages((after) => orphans.firstResponseClocks({ before, business }, after, PAGE), (row) => row.id),
         holderOf: (row) => row.clockWorkflowId ?? clientWorkflowId(row),
         restart: async (row, holder, lastRun) => {
           await startFirstResponseClock(temporal, taskQueue, row);
@@ -286,7 +279,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       // (terminated, or its start found Temporal down): the run is started again and takes the clock over; one
       // already due acts at once. A recent pass checks those changed in its window, a full pass every one.
       const snoozes = await reclaimClocks(temporal, restartedClients, runningExpiries, {
-        pages: keyPages((after) => clockedConversationsBefore(prisma, { before, since, business }, after, PAGE), (row) => row.id),
+        pages: keyPages((after) => orphans.conversationClocks({ before, since, business }, after, PAGE), (row) => row.id),
         holderOf: (row) => clientWorkflowId(row),
         restart: async (row, holder, lastRun) => {
           await wakeClientRun(temporal, taskQueue, row, ['conversations']);
@@ -300,7 +293,7 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       // A policy with clients waiting and no queue run: the first waiting client's signal-with-start was
       // lost with its API process (killed between the commit and the start), or an operator terminated
       // the run. Policies are few: every pass checks them all.
-      for (const policy of await policiesWaitingBefore(prisma, { before, business })) {
+      for (const policy of await orphans.waitingPolicies({ before, business })) {
         result.routingQueuesChecked++;
         const workflowId = routingQueueWorkflowId({ business: policy.business, policyKey: policy.pk });
         const lastRun = await runState(temporal, workflowId);

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { isRefusedData, sqlState } from '../db/errors';
+import { databaseFailureOf } from '../use-cases/database';
 import { RequestFailureType } from '../domain';
 
 type AnyActivity = (...args: never[]) => Promise<unknown>;
@@ -11,10 +11,11 @@ type AnyActivity = (...args: never[]) => Promise<unknown>;
  */
 /** The non-retryable failure that data the database refused becomes; undefined for any other error. */
 export function refusedDataFailure(error: unknown): ApplicationFailure | undefined {
-  if (!isRefusedData(error)) return undefined;
+  const failure = databaseFailureOf(error);
+  if (failure?.kind !== 'refused') return undefined;
   return ApplicationFailure.create({
     type: RequestFailureType.InvalidData,
-    message: `The database refused the data (SQLSTATE ${sqlState(error) ?? 'unknown'}); nothing was recorded`,
+    message: `The database refused the data (SQLSTATE ${failure.sqlState ?? 'unknown'}); nothing was recorded`,
     nonRetryable: true,
   });
 }

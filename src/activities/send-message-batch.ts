@@ -1,27 +1,26 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import {
-  chunksStillSending,
-  claimBatchChunk,
-  closeScheduledInBatch,
-  failChunkRemaining,
-  findBatch,
-  markBatchFinished,
-  markChunkSent,
-  nextDueInBatch,
-  recordAcceptances,
-  startChunkAttempt,
+  batchProgress,
+  cancelBatchByOperator,
+  claimChunk,
+  failMessages,
+  finishBatch,
+  giveUpChunk,
+  markAcceptedSent,
+  nextDue,
+  pacedSlots,
+  recordChunkAcceptances,
+  startChunk,
   type ChunkMessage,
-} from '../db/message-batches';
-import { markMessageFailed } from '../db/messages';
-import type { Prisma } from '../db/prisma';
-import { reserveSendSlots } from '../db/sender-paces';
+} from '../use-cases/messages/batch-sending';
+import type { DatabaseDeps } from '../use-cases/database';
 import { ActivityFailureType, DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY } from '../domain';
 import { whileHeartbeating } from './heartbeat';
-import { logMessageOutcome } from '../use-cases/messages/outcome-line';
 import { retiredCheck, senderAtSend } from '../use-cases/messages/sender';
 import { retiredNumberFailure } from './providers/retired-number';
-import { contentFields, refusedForGood, type MessageProvider, type OutgoingMessage } from './providers';
+import { refusedForGood, type MessageHandOff, type MessageProvider } from './providers';
+import { handOffOf, withContentAtSend } from '../use-cases/messages/hand-off';
 import { contentAtSend, storedContent, whatsappRefusalCode } from '../use-cases/messages/content-at-send';
 
 /** How a batch is sent: messages per chunk, chunks at once, and the pace per sender (undefined: unlimited). */
@@ -33,27 +32,13 @@ export interface CampaignSettings {
 
 export const DEFAULT_CAMPAIGN_SETTINGS: CampaignSettings = { chunkSize: DEFAULT_BATCH_CHUNK_SIZE, concurrency: DEFAULT_BATCH_CONCURRENCY };
 
-export interface MessageBatchActivityDeps {
-  prisma: Prisma;
+export interface MessageBatchActivityDeps extends DatabaseDeps {
   provider: MessageProvider;
   campaigns?: CampaignSettings;
   observeLateness?: (seconds: number) => void;
   carrier?: { sender: string };
   /** REQUIRE_BUSINESS_NUMBERS: a message whose number was retired may not fall back to the shared sender. */
   requireBusinessNumbers?: boolean;
-}
-
-/** When each of these hand-overs may go, in ms: its sender's slots reserved together, one after another at `perSecond`. */
-async function pacedSlots(prisma: Prisma, senders: string[], perSecond: number): Promise<number[]> {
-  const counts = new Map<string, number>();
-  const places = senders.map((sender) => {
-    const place = counts.get(sender) ?? 0;
-    counts.set(sender, place + 1);
-    return place;
-  });
-  const firsts = new Map<string, number>();
-  for (const [sender, count] of counts) firsts.set(sender, (await reserveSendSlots(prisma, { sender, count, perSecond })).getTime());
-  return senders.map((sender, k) => firsts.get(sender)! + (places[k] * 1000) / perSecond);
 }
 
 /** Messages of one chunk handed to the provider at once (each waits for its paced slot first). */
@@ -102,36 +87,28 @@ function rejectionOf(error: unknown): { code?: string; optOut?: boolean } | unde
   return { ...(typeof detail?.code === 'string' && { code: detail.code }), optOut: detail?.optOut === true };
 }
 
-function outgoing(message: ChunkMessage & { phone: string }): OutgoingMessage {
-  return {
-    id: message.id,
-    business: message.business,
-    client: message.clientId,
-    to: message.phone,
-    name: message.name,
-    text: message.text,
-    sent_at: message.dispatchedAt.toISOString(),
-    ...contentFields(storedContent(message)),
-  };
+function outgoing(message: ChunkMessage & { phone: string }): MessageHandOff {
+  const { id, business, clientId: client, phone: to, name, text, dispatchedAt } = message;
+  return handOffOf({ id, business, client, to, name, text, dispatchedAt }, storedContent(message));
 }
 
 export function createMessageBatchActivities({ prisma, provider, campaigns = DEFAULT_CAMPAIGN_SETTINGS, observeLateness, carrier, requireBusinessNumbers }: MessageBatchActivityDeps) {
   return {
     /** Where a run of the batch starts: the settings it keeps for its life, and chunks a previous run left sending. */
     async planMessageBatch(batchId: string): Promise<{ chunkSize: number; concurrency: number; nextChunk: number; resume: number[] } | null> {
-      const batch = await findBatch(prisma, batchId);
-      if (!batch) return null;
-      return { chunkSize: campaigns.chunkSize, concurrency: campaigns.concurrency, nextChunk: batch.chunksClaimed, resume: await chunksStillSending(prisma, batchId) };
+      const progress = await batchProgress(prisma, batchId);
+      if (!progress) return null;
+      return { chunkSize: campaigns.chunkSize, concurrency: campaigns.concurrency, nextChunk: progress.chunksClaimed, resume: progress.resume };
     },
 
     /** When the batch's next scheduled message is due, ISO 8601; null when none is left. */
     async nextDueInBatch(batchId: string): Promise<string | null> {
-      return (await nextDueInBatch(prisma, batchId))?.toISOString() ?? null;
+      return (await nextDue(prisma, batchId))?.toISOString() ?? null;
     },
 
     /** `dueBy`: the run's time, ISO 8601. */
     claimBatchChunk(input: { batchId: string; chunk: number; limit: number; dueBy: string }) {
-      return claimBatchChunk(prisma, { ...input, dueBy: new Date(input.dueBy), provider: provider.name });
+      return claimChunk(prisma, { ...input, dueBy: new Date(input.dueBy), provider: provider.name });
     },
 
     /**
@@ -144,7 +121,7 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
     async sendBatchChunk(input: { batchId: string; chunk: number; fresh?: boolean }): Promise<{ sent: number; failed: number }> {
       // The claim counted the first attempt of a chunk this run just claimed (`fresh`); any other attempt counts its own.
       const retry = !input.fresh || Context.current().info.attempt > 1;
-      const started = await startChunkAttempt(prisma, { batchId: input.batchId, chunk: input.chunk, provider: provider.name, retry });
+      const started = await startChunk(prisma, { batchId: input.batchId, chunk: input.chunk, provider: provider.name, retry });
       // A first hand-over, which nothing reached the carrier before, re-picks a sender retired while the message waited (before its pace is reserved).
       const retired = retiredCheck(prisma);
       const rejected: { row: ChunkMessage; error: Error; rejection: NonNullable<ReturnType<typeof rejectionOf>> }[] = [];
@@ -169,7 +146,7 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
       // Each sender (a business's number, or the shared sender) keeps its own pace: a row's slot is its sender's first plus its place among that sender's rows.
       const slots = rate ? await pacedSlots(prisma, rows.map((row) => row.sender ?? provider.name), rate) : undefined;
       // Acceptances that arrive together are written by one statement; each hand-over waits for its own.
-      const recordAcceptance = coalesced((accepted: { messageId: string; providerRef: string | null }[]) => recordAcceptances(prisma, accepted));
+      const recordAcceptance = coalesced((accepted: { messageId: string; providerRef: string | null }[]) => recordChunkAcceptances(prisma, accepted));
       const transient: unknown[] = [];
       await whileHeartbeating(() =>
         eachWithin(rows, HAND_OVERS_IN_FLIGHT, async (row, k) => {
@@ -181,7 +158,7 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
           try {
             const found = row.attempts > 0 && provider.findSent ? await provider.findSent(message, row.sender) : null;
             const content = found ? null : await refusedForGood(whatsappRefusalCode, () => contentAtSend(prisma, row));
-            const accepted = found ?? (await provider.deliver({ ...message, ...(content && contentFields(content)) }, row.sender));
+            const accepted = found ?? (await provider.deliver(content ? withContentAtSend(message, content) : message, row.sender));
             await recordAcceptance({ messageId: row.id, providerRef: accepted.providerRef ?? null });
           } catch (error) {
             const rejection = rejectionOf(error);
@@ -190,14 +167,16 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
           }
         }),
       );
-      const sent = await markChunkSent(prisma, { batchId: input.batchId, chunk: input.chunk });
+      const sent = await markAcceptedSent(prisma, { batchId: input.batchId, chunk: input.chunk });
       for (const { sendAt, sentAt } of sent) observeLateness?.((sentAt.getTime() - sendAt.getTime()) / 1000);
-      const failed = [];
-      for (const row of erased) failed.push(await markMessageFailed(prisma, { messageId: row.id, error: 'Not sent: its client was erased' }));
-      for (const { row, error, rejection } of rejected) {
-        failed.push(await markMessageFailed(prisma, { messageId: row.id, error: error.message, errorCode: rejection.code, optOut: rejection.optOut, sender: carrier?.sender }));
-      }
-      for (const row of failed) if (row) logMessageOutcome(row, provider.name);
+      await failMessages(
+        prisma,
+        [
+          ...erased.map((row) => ({ messageId: row.id, error: 'Not sent: its client was erased' })),
+          ...rejected.map(({ row, error, rejection }) => ({ messageId: row.id, error: error.message, errorCode: rejection.code, optOut: rejection.optOut, sender: carrier?.sender })),
+        ],
+        provider.name,
+      );
       if (transient.length > 0) {
         throw new Error(`${transient.length} of ${rows.length} messages of chunk ${input.chunk} not handed over yet: ${(transient[0] as Error)?.message ?? transient[0]}`);
       }
@@ -205,19 +184,11 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
     },
 
     /** The chunk's retries are exhausted: what the provider accepted is sent, the rest failed. */
-    async giveUpBatchChunk(input: { batchId: string; chunk: number; error: string }): Promise<{ sent: number; failed: number }> {
-      const sent = await markChunkSent(prisma, input);
-      const failed = await failChunkRemaining(prisma, input);
-      return { sent: sent.length, failed };
-    },
+    giveUpBatchChunk: (input: { batchId: string; chunk: number; error: string }): Promise<{ sent: number; failed: number }> => giveUpChunk(prisma, input),
 
     /** An operator canceled the batch's run: what is still scheduled is canceled (by `operator`). */
-    cancelBatchByOperator(batchId: string): Promise<number> {
-      return closeScheduledInBatch(prisma, batchId, { status: 'canceled', by: 'operator' });
-    },
+    cancelBatchByOperator: (batchId: string): Promise<number> => cancelBatchByOperator(prisma, batchId),
 
-    markBatchFinished(batchId: string): Promise<void> {
-      return markBatchFinished(prisma, batchId);
-    },
+    markBatchFinished: (batchId: string): Promise<void> => finishBatch(prisma, batchId),
   };
 }

@@ -1,26 +1,24 @@
 import { ApplicationFailure } from '@temporalio/common';
 import {
-  cancelScheduledMessage,
-  claimMessageForSending,
-  countDeliveryAttempt,
-  markMessageFailed,
-  findMessage,
-  markMessageSent,
-  messageStatus,
-  recordProviderAccepted,
-} from '../db/messages';
-import type { Prisma } from '../db/prisma';
+  cancelMessageByOperator,
+  claimForSending,
+  describeMessage,
+  messageStatusOf,
+  recordAccepted,
+  recordFailed,
+  recordSent,
+  startDeliveryAttempt,
+} from '../use-cases/messages/sending';
+import type { DatabaseDeps } from '../use-cases/database';
 import { ActivityFailureType, type MessageClaim, type MessageOutcome, type MessageStatus, type MessageStatusDetails, type SendDueResult, type SendMessageResult, sendsReceipts } from '../domain';
-import { messageReason } from '../views/message-reason';
-import { logMessageOutcome } from '../use-cases/messages/outcome-line';
 import { whileHeartbeating } from './heartbeat';
 import { senderAtSend } from '../use-cases/messages/sender';
 import { retiredNumberFailure } from './providers/retired-number';
-import { contentFields, refusedForGood, type CarrierRejection, type MessageProvider, type OutgoingMessage } from './providers';
+import { refusedForGood, type CarrierRejection, type MessageProvider } from './providers';
+import { handOffOf, withContentAtSend } from '../use-cases/messages/hand-off';
 import { contentAtSend, storedContent, whatsappRefusalCode } from '../use-cases/messages/content-at-send';
 
-export interface MessageActivityDeps {
-  prisma: Prisma;
+export interface MessageActivityDeps extends DatabaseDeps {
   provider: MessageProvider;
   /** Seconds from `send_at` to `sent`, observed once per message that leaves. */
   observeLateness?: (seconds: number) => void;
@@ -37,19 +35,16 @@ function messageNotFound(messageId: string): ApplicationFailure {
 export function createMessageActivities({ prisma, provider, observeLateness, carrier, requireBusinessNumbers }: MessageActivityDeps) {
   const activities = {
     async loadMessageStatus(messageId: string): Promise<MessageStatus> {
-      const status = await messageStatus(prisma, messageId);
+      const status = await messageStatusOf(prisma, messageId);
       if (!status) throw messageNotFound(messageId);
       return status;
     },
 
     /** An operator canceled the message's workflow: the message is canceled too, unless it already left. */
-    async cancelMessageByOperator(messageId: string): Promise<MessageStatus | null> {
-      await cancelScheduledMessage(prisma, messageId, new Date(), 'operator');
-      return messageStatus(prisma, messageId);
-    },
+    cancelMessageByOperator: (messageId: string): Promise<MessageStatus | null> => cancelMessageByOperator(prisma, messageId),
 
     async claimMessageForSending(messageId: string): Promise<MessageClaim> {
-      const claim = await claimMessageForSending(prisma, messageId);
+      const claim = await claimForSending(prisma, messageId);
       if (!claim) throw messageNotFound(messageId);
       if (claim.status === 'scheduled') throw new Error(`Message ${messageId} is scheduled but could not be claimed; retrying`);
       return claim;
@@ -66,7 +61,7 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
      * PostgreSQL: only the provider's name goes back into workflow history.
      */
     async deliverMessage(messageId: string): Promise<{ provider: string }> {
-      const attempt = await countDeliveryAttempt(prisma, messageId, provider.name);
+      const attempt = await startDeliveryAttempt(prisma, messageId, provider.name);
       const { message } = attempt;
       if (!message) throw messageNotFound(messageId);
       if (attempt.state === 'accepted') return { provider: message.provider ?? provider.name };
@@ -79,31 +74,25 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
       }
       // Its client was erased while it was leaving: there is nobody to send it to any more.
       if (message.phone === null) throw ApplicationFailure.create({ type: ActivityFailureType.MessageNotFound, message: 'Not sent: its client was erased', nonRetryable: true });
-      const outgoing: OutgoingMessage = {
-        id: message.id,
-        business: message.business,
-        client: message.client?.id ?? null,
-        to: message.phone,
-        name: message.name,
-        text: message.text,
-        sent_at: message.dispatchedAt!.toISOString(),
+      const outgoing = handOffOf(
+        { id: message.id, business: message.business, client: message.client?.id ?? null, to: message.phone, name: message.name, text: message.text, dispatchedAt: message.dispatchedAt! },
         // What an earlier attempt handed over, for the lookup (its template fallback already decided by then).
-        ...contentFields(storedContent(message)),
-      };
+        storedContent(message),
+      );
       // An earlier attempt may have reached the carrier and died before recording it: ask the carrier first.
       const findSent = provider.findSent?.bind(provider);
       if (message.attempts > 1 && findSent) {
         const found = await whileHeartbeating(() => findSent(outgoing, message.sender));
         if (found) {
-          await recordProviderAccepted(prisma, { messageId, providerRef: found.providerRef });
+          await recordAccepted(prisma, { messageId, providerRef: found.providerRef });
           return { provider: provider.name };
         }
       }
       // The first attempt, which nothing reached the carrier before, re-picks a sender retired while the message waited.
       const sender = message.attempts > 1 ? message.sender : await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, { ...message, phone: outgoing.to, sender: message.sender }));
       const content = await refusedForGood(whatsappRefusalCode, () => contentAtSend(prisma, { ...message, phone: outgoing.to, sender }));
-      const { providerRef } = await whileHeartbeating(() => provider.deliver({ ...outgoing, ...contentFields(content) }, sender));
-      await recordProviderAccepted(prisma, { messageId, providerRef: providerRef ?? null });
+      const { providerRef } = await whileHeartbeating(() => provider.deliver(withContentAtSend(outgoing, content), sender));
+      await recordAccepted(prisma, { messageId, providerRef: providerRef ?? null });
       return { provider: provider.name };
     },
 
@@ -111,20 +100,11 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
      * sending → sent; how the row stands after it: a carrier's receipt may have overtaken the run and
      * already ended it `delivered`, `undelivered` or `failed`, which is left as it is.
      */
-    async recordMessageSent(input: { messageId: string; provider: string; providerRef?: string | null }): Promise<MessageOutcome> {
-      const sent = await markMessageSent(prisma, input);
-      if (sent) {
-        observeLateness?.((sent.sentAt.getTime() - sent.sendAt.getTime()) / 1000);
-        return 'sent';
-      }
-      const status = await messageStatus(prisma, input.messageId);
-      return status === 'delivered' || status === 'read' || status === 'undelivered' || status === 'failed' ? status : 'sent';
-    },
+    recordMessageSent: (input: { messageId: string; provider: string; providerRef?: string | null }): Promise<MessageOutcome> => recordSent(prisma, input, observeLateness),
 
     /** `rejection`: the carrier's code and whether it means the recipient unsubscribed (a ProviderRejected failure's details). */
     async recordMessageFailed(input: { messageId: string; error: string; rejection?: CarrierRejection }): Promise<void> {
-      const failed = await markMessageFailed(prisma, { messageId: input.messageId, error: input.error, errorCode: input.rejection?.code, optOut: input.rejection?.optOut, sender: carrier?.sender });
-      if (failed) logMessageOutcome(failed, provider.name);
+      await recordFailed(prisma, { messageId: input.messageId, error: input.error, errorCode: input.rejection?.code, optOut: input.rejection?.optOut, sender: carrier?.sender }, provider.name);
     },
   };
   async function sendDue(messageId: string): Promise<SendDueResult> {
@@ -152,9 +132,9 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
 
     /** The row's status and why it ended so, for the run's MessageStatus and details. */
     async describeMessageStatus(messageId: string): Promise<MessageStatusDetails> {
-      const message = await findMessage(prisma, messageId);
-      if (!message) throw messageNotFound(messageId);
-      return { status: message.status, reason: messageReason(message), code: message.errorCode };
+      const details = await describeMessage(prisma, messageId);
+      if (!details) throw messageNotFound(messageId);
+      return details;
     },
   };
 }

@@ -6,6 +6,9 @@
 export const CHANNELS = ['sms', 'whatsapp'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
+/** A message row's `channel` column (text, default `sms`) read back as a Channel: the one reading of it. */
+export const storedChannel = (column: string): Channel => (column === 'whatsapp' ? 'whatsapp' : 'sms');
+
 /** What a business number can carry: `mms` is SMS with media. */
 export const NUMBER_CHANNELS = ['sms', 'mms', 'whatsapp'] as const;
 export type NumberChannel = (typeof NUMBER_CHANNELS)[number];

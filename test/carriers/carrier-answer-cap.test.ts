@@ -44,7 +44,7 @@ test.each(carriers)('%s answering a send with an endless 200: handed over once w
   const closed = host.nextClose();
   const provider = createCarrierProvider(make(host.url), 'https://example.com');
   const message = outgoing();
-  await expect(provider.deliver({ id: message.id, business: 'acme', client: null, to: message.to, name: null, text: message.text, sent_at: new Date().toISOString() })).resolves.toEqual({ providerRef: undefined });
+  await expect(provider.deliver({ id: message.id, business: 'acme', client: null, to: message.to, name: null, text: message.text, dispatchedAt: new Date(), channel: 'sms' as const, media: [] })).resolves.toEqual({ providerRef: undefined });
   await closed;
   expect(host.requests - before.requests).toBe(1);
   expect(host.bytesSent - before.bytes).toBeLessThan(CARRIER_ANSWER_MAX_BYTES + BUFFERS);

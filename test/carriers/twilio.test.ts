@@ -118,7 +118,7 @@ test('Retry-After in seconds or as an HTTP date; anything else is no wait', () =
 
 test("the worker's provider: a refusal is a non-retryable ProviderRejected with the code; a 429 is retried after Retry-After", async () => {
   const provider = createCarrierProvider(carrier, catcher.base);
-  const base = { business: 'acme', client: null, name: null, text: 'Hi', sent_at: new Date().toISOString() };
+  const base = { business: 'acme', client: null, name: null, text: 'Hi', dispatchedAt: new Date(), channel: 'sms' as const, media: [] };
   const rejected = (await rejectionOf(provider.deliver({ id: '00000000-0000-4000-8000-0000000000aa', to: '+15005550004', ...base }))) as ApplicationFailure;
   expect(rejected).toBeInstanceOf(ApplicationFailure);
   expect({ type: rejected.type, nonRetryable: rejected.nonRetryable, details: rejected.details }).toEqual({

@@ -39,7 +39,7 @@ test('the webhook provider delivers a message whose receiver streams an endless 
   const before = endless.bytesSent;
   const closed = endless.nextClose();
   const provider = createWebhookProvider({ url: `${endless.url}/messages`, timeoutMs: 20_000 });
-  const sent = await provider.deliver({ id: '00000000-0000-4000-8000-000000000048', business: 'acme', client: null, to: '+14155550123', name: null, text: 'Hi', sent_at: '2026-01-01T00:00:00.000Z' });
+  const sent = await provider.deliver({ id: '00000000-0000-4000-8000-000000000048', business: 'acme', client: null, to: '+14155550123', name: null, text: 'Hi', dispatchedAt: new Date('2026-01-01T00:00:00.000Z'), channel: 'sms' as const, media: [] });
   expect(sent).toEqual({ providerRef: undefined });
   await closed;
   expect(endless.bytesSent - before).toBeLessThan(WEBHOOK_ANSWER_MAX_BYTES + BUFFERS);

@@ -1,7 +1,7 @@
 import { get } from 'node:http';
 import { ApplicationFailure } from '@temporalio/common';
 import { fetch } from 'undici';
-import { createProvider, type OutgoingMessage } from '../../src/activities/providers';
+import { createProvider, type MessageHandOff } from '../../src/activities/providers';
 import { createWebhookProvider } from '../../src/activities/providers/webhook';
 import { postWebhook } from '../../src/activities/webhooks/post';
 import { loadConfig } from '../../src/config/index';
@@ -44,7 +44,7 @@ function rebindingLookup(publicAnswers = 1) {
 }
 
 let counter = 0;
-const message = (): OutgoingMessage => ({ id: `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`, business: 'acme', client: null, to: '+14155550123', name: null, text: 'Hi', sent_at: '2026-01-01T00:00:00.000Z' });
+const message = (): MessageHandOff => ({ id: `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`, business: 'acme', client: null, to: '+14155550123', name: null, text: 'Hi', dispatchedAt: new Date('2026-01-01T00:00:00.000Z'), channel: 'sms' as const, media: [] });
 
 test('without the guard the stand-in resolver is what connects: a name it resolves to 127.0.0.1 reaches the listener', async () => {
   const network = outboundNetwork({ publicOnly: false, lookup: toLoopback });

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
-import { createProvider, type OutgoingMessage } from '../../src/activities/providers';
+import { createProvider, type MessageHandOff } from '../../src/activities/providers';
 import { createWebhookProvider, SIGNATURE_HEADER, webhookSignature } from '../../src/activities/providers/webhook';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../../src/retry-after';
 import { loadConfig } from '../../src/config/index';
@@ -16,14 +16,14 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 
 let counter = 0;
-const message = (): OutgoingMessage => ({
+const message = (): MessageHandOff => ({
   id: `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`,
   business: 'acme',
   client: null,
   to: '+14155550123',
   name: null,
   text: 'Hi',
-  sent_at: '2026-01-01T00:00:00.000Z',
+  dispatchedAt: new Date('2026-01-01T00:00:00.000Z'), channel: 'sms' as const, media: [],
 });
 
 async function outcomeOf(answer: Answer, timeoutMs = 5000) {
@@ -103,7 +103,8 @@ test('without a secret there is no signature header; with one it is t=<seconds>,
     `t=1700000000,v1=${createHmac('sha256', 's3cret').update('1700000000.{"a":1}').digest('hex')}`,
   );
   expect(request.headers['idempotency-key']).toBe(signed.id);
-  expect(JSON.parse(request.rawBody)).toEqual(signed);
+  // The contract's body: a plain SMS carries no channel, media or template.
+  expect(JSON.parse(request.rawBody)).toStrictEqual({ id: signed.id, business: 'acme', client: null, to: '+14155550123', name: null, text: 'Hi', sent_at: '2026-01-01T00:00:00.000Z' });
 });
 
 test('MESSAGE_PROVIDER chooses the provider: log by default, webhook with its URL', async () => {

@@ -22,23 +22,28 @@ function resolveLocal(file: string, specifier: string): string | undefined {
   return [`${target}.ts`, join(target, 'index.ts')].find((candidate) => existsSync(candidate));
 }
 
-function importCycles(root: string): string[][] {
-  const graph = new Map(sourceFiles(root).map((file) => [file, importsOf(file).filter((s) => s.startsWith('.')).flatMap((s) => resolveLocal(file, s) ?? [])]));
+/** Every cycle a depth-first walk of `graph` (each node and the nodes it points to) meets, as the path that closes it. */
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   const cycles: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];
-  const visit = (file: string) => {
-    state.set(file, 'open');
-    path.push(file);
-    for (const next of graph.get(file) ?? []) {
-      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].map((f) => relative(PROJECT_ROOT, f)));
+  const visit = (node: string) => {
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next]);
       else if (!state.has(next)) visit(next);
     }
     path.pop();
-    state.set(file, 'done');
+    state.set(node, 'done');
   };
-  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
   return cycles;
+}
+
+function importCycles(root: string): string[][] {
+  const graph = new Map(sourceFiles(root).map((file) => [file, importsOf(file).filter((s) => s.startsWith('.')).flatMap((s) => resolveLocal(file, s) ?? [])]));
+  return cyclesOf(graph).map((cycle) => cycle.map((f) => relative(PROJECT_ROOT, f)));
 }
 
 test.each(['src', 'test', 'bench'])('%s has no import cycles', (dir) => {
@@ -120,6 +125,7 @@ test('no import runs from a lower layer of src/ to a higher one', () => {
 test.each([
   ['HTTP', 'routes', 'api'],
   ['Nexus', 'operations', 'nexus'],
+  ['worker', 'activities', 'activities'],
 ])('the %s door imports no database module: %s go through use cases', (_door, _entries, dir) => {
   const offending = offendingImports(sourceFiles(join(SRC, dir)), (_specifier, target) => under('db')(target));
   expect(offending).toEqual([]);
@@ -145,8 +151,8 @@ test(`every module of src/db holds rows and queries only: each under ${MAX_DB_MO
 const FOLLOWS_A_CHANGE = /\b(?:startOrWakeExpiry|wakeExpiry|startFirstResponseClock|wakeCrmLeadOfClient|wakeQueuedCrmLead)\(/;
 
 test('what follows an assignment\'s start or end is said in one module, which every path calls', () => {
-  // Beside it: the starters themselves, the reconciler (restoring clocks a failure left missing) and the assignment activities.
-  const allowed = ['use-cases/assignments/after-change.ts', 'activities/reconcile.ts', 'activities/assignments.ts'].map((f) => join(SRC, f));
+  // Beside it: the starters themselves, the reconciler (restoring clocks a failure left missing) and the assignment activities with their use case.
+  const allowed = ['use-cases/assignments/after-change.ts', 'activities/reconcile.ts', 'activities/assignments.ts', 'use-cases/assignments/clocks.ts'].map((f) => join(SRC, f));
   const offending = sourceFiles(SRC).filter((file) => !under('starters')(file) && !allowed.includes(file) && FOLLOWS_A_CHANGE.test(readFileSync(file, 'utf8')));
   expect(offending.map((f) => relative(PROJECT_ROOT, f))).toEqual([]);
 });
@@ -286,4 +292,35 @@ test('the checks can fail: a load of development-only code, even by require() at
   expect(pathsToDevOnly([join(fixture, 'main', 'api.ts')], [join(fixture, 'stack') + '/'])).toEqual([
     'test/fixtures/dev-only/main/api.ts -> test/fixtures/dev-only/services/open.ts -> test/fixtures/dev-only/stack/simulator.ts',
   ]);
+});
+
+/** The folders of src/use-cases (one per feature) and the other folders of it each one imports. */
+function useCaseFolderGraph(): Map<string, string[]> {
+  const root = join(SRC, 'use-cases');
+  const graph = new Map<string, Set<string>>();
+  for (const file of sourceFiles(root)) {
+    const from = folderOf(file, root);
+    if (from === '.') continue;
+    const targets = graph.get(from) ?? graph.set(from, new Set()).get(from)!;
+    for (const specifier of importsOf(file).filter((s) => s.startsWith('.'))) {
+      const target = resolveLocal(file, specifier);
+      if (target === undefined || !target.startsWith(root + '/')) continue;
+      const to = folderOf(target, root);
+      if (to !== '.' && to !== from) targets.add(to);
+    }
+  }
+  return new Map([...graph].map(([folder, targets]) => [folder, [...targets].sort()]));
+}
+
+test('the use-cases folders depend one way only: their imports of each other form no cycle', () => {
+  expect(cyclesOf(useCaseFolderGraph())).toEqual([]);
+});
+
+test('the checks can fail: a cycle between two folders is found, and printed', () => {
+  const graph = new Map([
+    ['messages', ['routing']],
+    ['routing', ['assignments']],
+    ['assignments', ['messages']],
+  ]);
+  expect(cyclesOf(graph)).toEqual([['messages', 'routing', 'assignments', 'messages']]);
 });

@@ -1,10 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { type Carrier, CarrierRejected, type CarrierSend, CarrierUnavailable, statusCallbackUrl } from '../../carriers';
 import type { NumberCarriers } from '../../carriers/numbers';
-import { providerRefHeldByAnother } from '../../db/messages';
-import type { Prisma } from '../../db/prisma';
+import type { DatabaseDeps } from '../../use-cases/database';
+import { providerRefTaken } from '../../use-cases/messages/sending';
 import { ActivityFailureType } from '../../domain';
-import type { MessageProvider, OutgoingMessage } from './types';
+import type { MessageHandOff, MessageProvider } from './types';
 
 /** Details of a ProviderRejected failure from a carrier: its code, and whether the recipient unsubscribed. */
 export interface CarrierRejection {
@@ -20,18 +20,18 @@ export interface CarrierRejection {
  */
 /** `prisma`: where a lookup after a crash checks that the carrier id it found is no other message's (always given by the worker). */
 /** `carriers`: the deployment's carrier for its shared sender, a business's own number's carrier for a message from it. */
-export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers, publicBaseUrl: string, prisma?: Prisma): MessageProvider {
+export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers, publicBaseUrl: string, prisma?: DatabaseDeps['prisma']): MessageProvider {
   const carriers: NumberCarriers =
     'forSender' in carrierOrNumbers ? carrierOrNumbers : { deployment: carrierOrNumbers, forSender: async () => carrierOrNumbers, forReceived: async () => carrierOrNumbers, forNumber: async () => carrierOrNumbers };
   const carrier = carriers.deployment;
-  const toSend = (message: OutgoingMessage): CarrierSend => ({
+  const toSend = (message: MessageHandOff): CarrierSend => ({
     id: message.id,
     to: message.to,
     text: message.text,
     statusCallbackUrl: statusCallbackUrl(publicBaseUrl, carrier.name, message.id),
-    dispatchedAt: new Date(message.sent_at),
-    channel: message.channel ?? 'sms',
-    media: message.media ?? [],
+    dispatchedAt: message.dispatchedAt,
+    channel: message.channel,
+    media: message.media,
     ...(message.template && { template: message.template }),
   });
 
@@ -53,7 +53,7 @@ export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers
 
   return {
     name: carrier.name,
-    async deliver(message: OutgoingMessage, sender: string | null = null) {
+    async deliver(message: MessageHandOff, sender: string | null = null) {
       try {
         const from = await carriers.forSender(message.business, sender);
         const accepted = await from.send(toSend(message));
@@ -64,7 +64,7 @@ export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers
     },
 
     /** The carrier's copy of the message, unless another of our messages already holds that carrier id (then it is that one's, not ours). */
-    async findSent(message: OutgoingMessage, sender: string | null = null) {
+    async findSent(message: MessageHandOff, sender: string | null = null) {
       let found;
       try {
         found = await (await carriers.forSender(message.business, sender)).findSent(toSend(message));
@@ -72,7 +72,7 @@ export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers
         throw failureOf(error);
       }
       if (!found) return null;
-      if (prisma && (await providerRefHeldByAnother(prisma, { provider: carrier.name, providerRef: found.providerRef, messageId: message.id }))) return null;
+      if (prisma && (await providerRefTaken(prisma, { provider: carrier.name, providerRef: found.providerRef, messageId: message.id }))) return null;
       return { providerRef: found.providerRef };
     },
   };

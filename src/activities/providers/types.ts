@@ -1,8 +1,10 @@
-import type { SendContent } from '../../use-cases/messages/content-at-send';
+import type { MessageHandOff } from '../../use-cases/messages/hand-off';
+
+export type { MessageHandOff } from '../../use-cases/messages/hand-off';
 
 /**
- * What a provider is handed: the contract's webhook body. A message on another channel than SMS, with
- * media or a WhatsApp template adds `channel`, `media` and `template` (absent: a plain SMS, as before).
+ * The contract's webhook body (MESSAGE_PROVIDER=webhook). A message on another channel than SMS, with
+ * media or a WhatsApp template adds `channel`, `media` and `template` (absent: a plain SMS).
  */
 export interface OutgoingMessage {
   id: string;
@@ -12,27 +14,34 @@ export interface OutgoingMessage {
   name: string | null;
   text: string;
   sent_at: string;
-  channel?: SendContent['channel'];
+  channel?: MessageHandOff['channel'];
   media?: string[];
-  template?: SendContent['template'];
+  template?: MessageHandOff['template'];
 }
 
-/** The body's channel fields: only those that say more than "a plain SMS". */
-export const contentFields = (content: SendContent): Pick<OutgoingMessage, 'channel' | 'media' | 'template'> => ({
-  ...(content.channel !== 'sms' && { channel: content.channel }),
-  ...(content.media.length > 0 && { media: content.media }),
-  ...(content.template && { template: content.template }),
+/** The webhook body of a hand-off: its channel fields only where they say more than "a plain SMS". */
+export const webhookBody = (message: MessageHandOff): OutgoingMessage => ({
+  id: message.id,
+  business: message.business,
+  client: message.client,
+  to: message.to,
+  name: message.name,
+  text: message.text,
+  sent_at: message.dispatchedAt.toISOString(),
+  ...(message.channel !== 'sms' && { channel: message.channel }),
+  ...(message.media.length > 0 && { media: message.media }),
+  ...(message.template && { template: message.template }),
 });
 
 export interface MessageProvider {
   readonly name: string;
   /** Delivers once per message id: a repeated call with the same id must not deliver twice. */
   /** `sender`: the number (or messaging service) the message goes out from, as stored with it; null: the deployment's. */
-  deliver(message: OutgoingMessage, sender?: string | null): Promise<{ providerRef?: string }>;
+  deliver(message: MessageHandOff, sender?: string | null): Promise<{ providerRef?: string }>;
   /**
    * Asked before an attempt that follows one which may have reached the provider (a worker killed, an
    * answer lost): the provider's record of this message when it has one, so it is not sent twice.
    * Providers that honour the message id as an idempotency key need none.
    */
-  findSent?(message: OutgoingMessage, sender?: string | null): Promise<{ providerRef: string } | null>;
+  findSent?(message: MessageHandOff, sender?: string | null): Promise<{ providerRef: string } | null>;
 }

@@ -6,7 +6,7 @@ import { ActivityFailureType } from '../../domain';
 import { discardCappedBody, readCappedBody, WEBHOOK_ANSWER_MAX_BYTES } from '../../net/capped-body';
 import { isNonPublicAddressRefusal, outboundNetwork, type OutboundNetwork } from '../../net/outbound';
 import { retryAfterMs } from '../../retry-after';
-import type { MessageProvider, OutgoingMessage } from './types';
+import { webhookBody, type MessageHandOff, type MessageProvider } from './types';
 
 export const SIGNATURE_HEADER = 'X-Webhook-Signature';
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
@@ -69,8 +69,8 @@ function answerOf(status: number): string {
 export function createWebhookProvider({ url, secret, timeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS, network = outboundNetwork({ publicOnly: false }) }: WebhookOptions): MessageProvider {
   return {
     name: 'webhook',
-    async deliver(message: OutgoingMessage) {
-      const body = JSON.stringify(message);
+    async deliver(message: MessageHandOff) {
+      const body = JSON.stringify(webhookBody(message));
       const headers: Record<string, string> = {
         'Content-Type': 'application/json',
         'Idempotency-Key': message.id,

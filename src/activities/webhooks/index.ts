@@ -3,20 +3,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config/index';
 import { outboundNetwork, publicOnlyNetwork, type OutboundNetwork } from '../../net/outbound';
-import { deleteEventsCreatedBefore } from '../../db/events';
-import type { Prisma } from '../../db/prisma';
 import { UnreadableSecret, type SecretBox } from '../../secrets/secret-box';
-import {
-  abandonStaleDeliveries,
-  abandonWebhookDelivery,
-  countWebhookAttempt,
-  deliveriesNotHandedOver,
-  markWebhookDelivered,
-  markWebhookRefused,
-  recordWebhookRetry,
-} from '../../db/webhook-deliveries';
-import { signingSecrets } from '../../db/webhook-subscriptions';
-import { handOverDeliveries } from '../../starters/deliver-webhook-workflow';
+import type { DatabaseDeps } from '../../use-cases/database';
+import { abandonDelivery, recordWebhookAnswer, signingSecretsOf, startWebhookAttempt, sweepDeliveries } from '../../use-cases/webhooks/deliveries';
 import {
   DEFAULT_WEBHOOK_RETRY,
   WEBHOOK_BACKOFF_COEFFICIENT,
@@ -29,8 +18,7 @@ import {
 import { postWebhook } from './post';
 import { standardWebhookHeaders } from './signature';
 
-export interface WebhookActivityDeps {
-  prisma: Prisma;
+export interface WebhookActivityDeps extends DatabaseDeps {
   temporal: TemporalClient;
   taskQueue: string;
   /** Opens the subscriptions' sealed secrets (SECRETS_KEY). */
@@ -52,16 +40,14 @@ function nextAttemptAt(retry: WebhookRetry, attempt: number, retryAfterMs?: numb
   return new Date(Date.now() + (retryAfterMs ?? backoff));
 }
 
-const SWEEP_PAGE = 200;
-
 /**
  * The subscription's signing secrets in the clear. One this process cannot open (its key was taken out
  * of SECRETS_KEY too early) fails the attempt, retried like a receiver's outage, so that putting the key
  * back lets the delivery through; the failure names the key id, never the secret.
  */
-function secretsToSign(subscription: Parameters<typeof signingSecrets>[0], secrets: SecretBox): string[] {
+function secretsToSign(subscription: Parameters<typeof signingSecretsOf>[0], secrets: SecretBox): string[] {
   try {
-    return signingSecrets(subscription, secrets);
+    return signingSecretsOf(subscription, secrets);
   } catch (error) {
     if (!(error instanceof UnreadableSecret)) throw error;
     throw ApplicationFailure.create({ type: 'WebhookSecretUnreadable', message: `The subscription's secret cannot be opened: ${error.message}` });
@@ -78,14 +64,14 @@ export function createWebhookActivities({ prisma, temporal, taskQueue, secrets, 
      * gave one. Only ids and our own texts reach Temporal.
      */
     async deliverWebhookEvent(input: DeliverWebhookInput): Promise<DeliverWebhookResult> {
-      const attempt = await countWebhookAttempt(prisma, input.deliveryId);
+      const attempt = await startWebhookAttempt(prisma, input.deliveryId);
       // The subscription was deleted, and its deliveries with it.
       if (attempt.state === 'missing') return { outcome: 'abandoned' };
       if (attempt.state === 'done') return { outcome: attempt.status === 'pending' ? 'abandoned' : attempt.status };
       const { delivery } = attempt;
       const { event, subscription } = delivery;
       if (subscription.disabledAt) {
-        await abandonWebhookDelivery(prisma, delivery.id, 'The subscription is disabled');
+        await abandonDelivery(prisma, delivery.id, 'The subscription is disabled');
         return { outcome: 'abandoned' };
       }
       const body = eventBody(event);
@@ -93,15 +79,15 @@ export function createWebhookActivities({ prisma, temporal, taskQueue, secrets, 
       const answer = await postWebhook(subscription.url, headers, body, webhooks.timeoutMs, { network });
       switch (answer.kind) {
         case 'delivered':
-          await markWebhookDelivered(prisma, delivery.id, answer.statusCode);
+          await recordWebhookAnswer(prisma, delivery.id, answer);
           return { outcome: 'delivered' };
         case 'refused':
-          await markWebhookRefused(prisma, delivery.id, answer);
+          await recordWebhookAnswer(prisma, delivery.id, answer);
           return { outcome: 'failed' };
         case 'transient': {
           const retry = input.retry ?? DEFAULT_WEBHOOK_RETRY;
           const next = nextAttemptAt(retry, Context.current().info.attempt, answer.retryAfterMs);
-          await recordWebhookRetry(prisma, delivery.id, { statusCode: answer.statusCode, error: answer.error, nextAttemptAt: next });
+          await recordWebhookAnswer(prisma, delivery.id, { kind: 'transient', statusCode: answer.statusCode, error: answer.error, nextAttemptAt: next });
           throw ApplicationFailure.create({
             type: 'WebhookNotDelivered',
             message: answer.error,
@@ -112,31 +98,14 @@ export function createWebhookActivities({ prisma, temporal, taskQueue, secrets, 
     },
 
     /** Retries ran out, or an operator canceled the delivery's workflow. */
-    abandonWebhookDelivery: (input: { deliveryId: string; reason: string }): Promise<void> => abandonWebhookDelivery(prisma, input.deliveryId, input.reason),
+    abandonWebhookDelivery: (input: { deliveryId: string; reason: string }): Promise<void> => abandonDelivery(prisma, input.deliveryId, input.reason),
 
     /**
      * The sweep: starts the workflow of every pending delivery older than the grace period that was
      * never handed over (its process died between the commit and the start), and abandons deliveries
      * still pending long after any retry could have ended, and deletes events past their retention.
      */
-    async handOverPendingDeliveries({ graceMs = webhooks.sweepGraceMs }: SweepWebhooksInput = {}): Promise<SweepWebhooksResult> {
-      const now = Date.now();
-      const result: SweepWebhooksResult = { handedOver: 0, abandoned: 0 };
-      result.abandoned = await abandonStaleDeliveries(prisma, new Date(now - webhooks.retry.giveUpAfterMs - 24 * 60 * 60 * 1000));
-      for (;;) {
-        const page = await deliveriesNotHandedOver(prisma, new Date(now - graceMs), SWEEP_PAGE);
-        if (page.length === 0) break;
-        result.handedOver += await handOverDeliveries({ prisma, temporal, taskQueue, retry: webhooks.retry }, page);
-        heartbeat(result);
-        if (page.length < SWEEP_PAGE) break;
-      }
-      result.expiredEvents = 0;
-      for (let deleted = SWEEP_PAGE; deleted === SWEEP_PAGE; ) {
-        deleted = await deleteEventsCreatedBefore(prisma, new Date(now - webhooks.eventRetentionMs), SWEEP_PAGE);
-        result.expiredEvents += deleted;
-        heartbeat(result);
-      }
-      return result;
-    },
+    handOverPendingDeliveries: ({ graceMs = webhooks.sweepGraceMs }: SweepWebhooksInput = {}): Promise<SweepWebhooksResult> =>
+      sweepDeliveries({ prisma, temporal, taskQueue }, { graceMs, retry: webhooks.retry, eventRetentionMs: webhooks.eventRetentionMs }, (result) => heartbeat(result)),
   };
 }

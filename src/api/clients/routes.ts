@@ -5,7 +5,7 @@ import { findOwnedClient } from '../../use-cases/clients/owned-client';
 import { clientView } from '../../views/client';
 import { listClientsRequest } from '../../use-cases/clients/list';
 import { updateClientRequest } from '../../use-cases/clients/update';
-import { eraseClient, type EraseClientDeps } from '../../use-cases/clients/erase';
+import { eraseClient, type EraseClientDeps } from '../../use-cases/erasure/client';
 import { listConsentsRequest, putConsentRequest, withdrawConsentRequest } from '../../use-cases/clients/consents';
 
 export type ClientRoutesDeps = EraseClientDeps;

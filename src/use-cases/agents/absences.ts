@@ -5,7 +5,7 @@ import { NotFound } from '../errors';
 import { findOwnedAgent } from './owned-agent';
 import { parseAbsenceRequest } from './request';
 import type { AgentDeps } from './update';
-import { wakeWaitingQueues } from '../routing/wake';
+import { wakeWaitingQueues } from '../../starters/routing-queue-workflow';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -4,7 +4,7 @@ import { agentView } from '../../views/agent';
 import { Invalid } from '../errors';
 import { findOwnedAgent } from './owned-agent';
 import { parseAgentPatch } from './request';
-import { wakeWaitingQueues, type WakeDeps } from '../routing/wake';
+import { wakeWaitingQueues, type WakeDeps } from '../../starters/routing-queue-workflow';
 
 /** A change of availability may free capacity (presence back, hours or capacity changed): the owner's waiting clients are looked at again. */
 export type AgentDeps = WakeDeps;

@@ -7,7 +7,7 @@ import type { AssignmentExpiryInput, FirstResponseInput } from '../../domain';
 import { startOrWakeExpiry, wakeExpiry } from '../../starters/assignment-expiry-workflow';
 import { startFirstResponseClock } from '../../starters/first-response-workflow';
 import { wakeCrmLeadOfClient, wakeQueuedCrmLead } from '../../starters/process-crm-lead-workflow';
-import { wakeWaitingQueues } from '../routing/wake';
+import { wakeWaitingQueues } from '../../starters/routing-queue-workflow';
 
 /*
  * What follows an assignment's start or end once its transaction has committed, for every path that

@@ -11,7 +11,7 @@ import { startMessageBatchWorkflow, type ScheduledBatch } from '../../starters/s
 import { Conflict, Invalid, refusalOf, Unavailable, type UseCaseError } from '../errors';
 import { parseBatchRequest, type BatchRequest } from './batch-request';
 import { idempotencyKeyReused, inMessagePlace, newMessageOf, RETRY_AFTER_SECONDS, type AcceptDeps } from './accept';
-import { readIdempotencyKey } from './idempotency';
+import { readIdempotencyKey } from '../input/idempotency-key';
 import { answerFirstResponse } from '../routing/answer';
 import { sendersOf } from './sender';
 import { checkChannelRules, senderChannels } from './channel-rules';

@@ -1,4 +1,4 @@
-import { insideWhatsAppWindow, OUTSIDE_WHATSAPP_WINDOW, type Channel } from '../../domain/channels';
+import { insideWhatsAppWindow, OUTSIDE_WHATSAPP_WINDOW, storedChannel, type Channel } from '../../domain/channels';
 import { lastWhatsAppInboundAt, replaceTextWithTemplate, type StoredTemplate } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
 import { Conflict } from '../errors';
@@ -32,7 +32,7 @@ export interface DueMessage {
 export function storedContent(message: Pick<DueMessage, 'channel' | 'media' | 'template'>): SendContent {
   const media = Array.isArray(message.media) ? (message.media as { url: string }[]).map((m) => m.url) : [];
   const template = message.template as StoredTemplate | null;
-  if (message.channel !== 'whatsapp') return { channel: 'sms', media };
+  if (storedChannel(message.channel) === 'sms') return { channel: 'sms', media };
   return { channel: 'whatsapp', media, ...(template && !template.fallback && { template: { ref: template.ref, variables: template.variables } }) };
 }
 

@@ -1,16 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Invalid } from '../errors';
 import type { MessageFingerprint } from './request';
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
-
-/** The `Idempotency-Key` header: absent, or 1-255 printable ASCII characters. */
-export function readIdempotencyKey(header: string | undefined): string | null {
-  if (header === undefined) return null;
-  const key = header.trim();
-  if (!IDEMPOTENCY_KEY.test(key)) throw new Invalid('Invalid Idempotency-Key: must be 1-255 printable ASCII characters');
-  return key;
-}
 
 /** SHA-256 of the canonical request, so `300`, `5m` and `PT5M`, or two spellings of one phone, match. */
 export function requestHash(fingerprint: MessageFingerprint): string {

@@ -5,7 +5,7 @@ import { deleteTeamRow, findTeam } from '../../db/teams';
 import { Conflict, NotFound } from '../errors';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
 import { findOwnedPolicy } from './policies';
-import type { WakeDeps } from './wake';
+import type { WakeDeps } from '../../starters/routing-queue-workflow';
 
 /*
  * DELETE /teams/{_id} and DELETE /routing-policies/{_id}: refused (409) while a client waits in a queue

@@ -1,8 +1,11 @@
 import type { Prisma as Db } from '../../generated/prisma/client';
-import type { NewEvent, RecordEvent } from '../../db/events';
+import type { Client as TemporalClient } from '@temporalio/client';
+import { withEvents, type NewEvent, type RecordEvent } from '../../db/events';
+import type { Prisma } from '../../db/prisma';
 import { countWaiting, leaveQueue, oldestWaiting, saveCandidates } from '../../db/routing-decisions';
 import { lockPolicy, settingsOf } from '../../db/routing-policies';
-import { nextEligibilityChange, type RecordedAssignment } from '../../domain';
+import { nextEligibilityChange, type DrainResult, type RecordedAssignment, type RoutingQueueInput } from '../../domain';
+import { afterAssignmentStarted, afterQueuedClientDecided } from '../assignments/after-change';
 import { assignedBy, attempt, routingEvent } from './attempt';
 
 export type DrainStep =
@@ -38,4 +41,37 @@ export async function assignOldestWaiting(tx: Db.TransactionClient, record: Reco
   events.push(routingEvent('routing.assigned', decision, scope, 'rule'));
   for (const event of events) await record(event);
   return { outcome: 'assigned', assigned: tried.assigned, business: policy.business, clientId: oldest.client.id, decisionId: decision.id, firstResponse: !!settingsOf(policy).first_response_within };
+}
+
+export interface DrainDeps {
+  prisma: Prisma;
+  temporal: TemporalClient;
+  taskQueue: string;
+}
+
+/** At most this many assignments per drain; the queue's workflow calls again while any are made. */
+const MAX_PER_DRAIN = 50;
+
+/**
+ * Assigns waiting clients oldest first, one transaction each, while someone is eligible; what follows
+ * each new assignment follows it (src/use-cases/assignments/after-change.ts). Reports what is left and
+ * when the clock may free someone.
+ */
+export async function drainRoutingQueue(deps: DrainDeps, input: RoutingQueueInput): Promise<DrainResult> {
+  let assigned = 0;
+  for (;;) {
+    const step = await withEvents(deps.prisma, (tx, record) => assignOldestWaiting(tx, record, input.policyKey, new Date()));
+    if (step.outcome === 'gone') return { assigned, waiting: 0, oldestSince: null, nextChangeAt: null, gone: true };
+    if (step.outcome === 'none') {
+      return { assigned, waiting: step.waiting, oldestSince: step.oldestSince?.toISOString() ?? null, nextChangeAt: step.nextChangeAt?.toISOString() ?? null, gone: false };
+    }
+    // A client found held already left the queue too: it counts as taken, so the workflow looks again.
+    assigned++;
+    if (step.outcome === 'assigned') {
+      const firstResponse = step.firstResponse ? { business: input.business, decisionId: step.decisionId } : null;
+      await afterAssignmentStarted(deps, { workflowId: step.assigned.workflowId, expiry: step.assigned.expiry, firstResponse });
+    }
+    await afterQueuedClientDecided(deps, step);
+    if (assigned >= MAX_PER_DRAIN) return { assigned, waiting: -1, oldestSince: null, nextChangeAt: null, gone: false };
+  }
 }

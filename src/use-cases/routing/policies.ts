@@ -6,7 +6,7 @@ import { routingPolicyView } from '../../views/team';
 import { Invalid, NotFound } from '../errors';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
 import { parsePolicyRequest } from './request';
-import { wakePolicyQueue, type WakeDeps } from './wake';
+import { wakePolicyQueue, type WakeDeps } from '../../starters/routing-queue-workflow';
 
 /** A changed policy may take waiting clients at once (a higher capacity, hours no longer checked). */
 export type PolicyDeps = WakeDeps & {

@@ -6,11 +6,11 @@ import type { Scope } from '../../db/scope';
 import { afterAssignmentStarted } from '../assignments/after-change';
 import { findOwnedClient } from '../clients/owned-client';
 import { Conflict, NotFound } from '../errors';
-import { readIdempotencyKey } from '../messages/idempotency';
+import { readIdempotencyKey } from '../input/idempotency-key';
 import { findOwnedPolicy } from './policies';
 import { parseRouteRequest } from './request';
 import { createBatchingRunner } from './serial';
-import { wakePolicyQueue, type WakeDeps } from './wake';
+import { wakePolicyQueue, type WakeDeps } from '../../starters/routing-queue-workflow';
 
 /** Routes of one policy that arrive together, this many at most to one transaction (docs/routing.md). */
 const MAX_ROUTES_PER_TRANSACTION = 10;
@@ -32,7 +32,7 @@ export type RouteAnswer =
  * What follows a committed route: what follows the new assignment (src/use-cases/assignments/after-change.ts;
  * the reconciler restores a clock a failure left missing), and the queue's workflow for the
  * first client waiting (for a shift start or an absence end; behind it one already runs, and capacity
- * freed wakes it, src/use-cases/routing/wake.ts).
+ * freed wakes it, src/starters/routing-queue-workflow.ts).
  */
 export async function afterRouted(deps: RoutingDeps, outcome: Extract<RouteOutcome, { outcome: 'decided' }>, policy: { business: string; pk: string; id: string }): Promise<void> {
   const { decision, assigned, position } = outcome;

@@ -5,7 +5,7 @@ import { teamView } from '../../views/team';
 import { Invalid, NotFound } from '../errors';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
 import { parseTeamRequest } from './request';
-import { wakeWaitingQueues, type WakeDeps } from './wake';
+import { wakeWaitingQueues, type WakeDeps } from '../../starters/routing-queue-workflow';
 
 /** New members may take waiting clients: the owner's queues are looked at again. */
 export type TeamDeps = WakeDeps;

@@ -17,7 +17,7 @@ import { afterAssignmentsEnded } from '../assignments/after-change';
 import { NotFound } from '../errors';
 import { forgetErasedLead } from '../integrations/erased-leads';
 import { cancelIfScheduled } from '../messages/cancel';
-import { findOwnedClient } from './owned-client';
+import { findOwnedClient } from '../clients/owned-client';
 
 export interface EraseClientDeps {
   prisma: Prisma;
