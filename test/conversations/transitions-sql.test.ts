@@ -58,8 +58,8 @@ async function happen(happening: ConversationHappening, at: { scope: { business:
   const { scope, clientPk, id } = at;
   if (happening === 'text' || happening === 'keyword') {
     const inbound = { id, ...scope, clientPk, sender: SENDER, at: AT, keyword: happening === 'keyword' };
-    await prisma.$transaction((tx) => recordInbound(tx, inbound));
-    return {};
+    const effect = await prisma.$transaction((tx) => recordInbound(tx, inbound));
+    return { opened: effect.opened, waitingStarted: effect.waitingStarted };
   }
   if (happening === 'answer') {
     await prisma.$executeRaw`WITH changed AS (SELECT 1) ${outboundAnswerStatement(scope, { conversationId: id, clientPk, sender: SENDER }, AT)}`;
@@ -75,7 +75,10 @@ async function happen(happening: ConversationHappening, at: { scope: { business:
 function reportOf(happening: ConversationHappening, before: ConversationClocks | null, id: string): Record<string, unknown> {
   const outcome = conversationAfter(before, happening, AT, CHANGES[happening]?.to === 'snoozed' ? UNTIL : null);
   const moved = typeof outcome === 'object' ? outcome : null;
-  if (happening === 'text' || happening === 'keyword' || happening === 'answer') return {};
+  // Every text reports that waiting started, also while something waits: the statement reads `before` after
+  // its upsert, where FOR UPDATE skips the row the statement changed (docs/design.md, "Where a rule lives").
+  if (happening === 'text' || happening === 'keyword') return { opened: moved?.event === 'conversation.opened', waitingStarted: happening === 'text' };
+  if (happening === 'answer') return {};
   if (happening === 'snoozeEnds') return { reopened: moved ? [id] : [] };
   if (outcome === 'not applicable') return { found: false };
   return outcome === 'refused' ? { refused: true } : { changed: moved !== null, event: moved?.event ?? null };
