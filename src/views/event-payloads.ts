@@ -1,10 +1,11 @@
-import type { Assignment, Message } from '../generated/prisma/client';
+import type { Assignment, Message, Rotation } from '../generated/prisma/client';
 import { type EventReason, type EventType } from '../domain';
 import { type NewEvent, eventOf } from '../domain/event-payloads';
 import { assignmentView } from './assignment';
 import { deletedClientView } from './client';
 import { conversationView, noteView, type ConversationRow, type NoteRow } from './conversation';
 import { messageView } from './message';
+import { rotationView } from './rotation';
 
 /* The data of each kind of event: the resource as its GET route shows it, and the reason (test/events/payloads.test.ts). */
 
@@ -34,4 +35,9 @@ export function conversationEvent(type: EventType, row: ConversationRow, assigne
 /** A note added to a conversation: the note, its client, and the reason (`api`). */
 export function noteEvent(conversation: ConversationRow, note: NoteRow): NewEvent {
   return eventOf('conversation.note_added', conversation, { ...noteView(note), client: conversation.clientId }, 'api');
+}
+
+/** A rotation event: the rotation as `GET /clients/{_id}/rotation` shows it after the change, and the reason. */
+export function rotationEvent(type: EventType, row: Rotation & { client: { id: string } }, reason: EventReason): NewEvent {
+  return eventOf(type, { business: row.business, ownerId: row.ownerId, clientPk: row.clientPk, clientId: row.client.id }, rotationView(row), reason);
 }
