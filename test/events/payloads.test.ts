@@ -1,7 +1,7 @@
 import { erasedEventData } from '../../src/domain/event-erasure';
 import type { NewEvent } from '../../src/domain/event-payloads';
-import type { Assignment, Message } from '../../src/generated/prisma/client';
-import { assignmentEvent, clientDeletedEvent, conversationEvent, messageEvent, noteEvent } from '../../src/views/event-payloads';
+import type { Assignment, Message, Rotation } from '../../src/generated/prisma/client';
+import { assignmentEvent, clientDeletedEvent, conversationEvent, messageEvent, noteEvent, rotationEvent } from '../../src/views/event-payloads';
 import type { ConversationRow } from '../../src/views/conversation';
 
 /* Each kind of event's data as a rule (src/views/event-payloads.ts) and what an erasure leaves of it: rows in hand, no database. */
@@ -25,6 +25,12 @@ const conversation = {
   id: 'cv1', ...OWNER, clientPk: 'pk-c1', clientId: 'c1', sender: '', status: 'open', waitingSince: T0, lastInboundAt: T0, lastOutboundAt: null,
   firstResponseAt: null, snoozedUntil: null, createdAt: T0, updatedAt: T1,
 } as unknown as ConversationRow;
+
+const rotation = {
+  key: 'r1', clientPk: 'pk-c1', ...OWNER, status: 'stopped', agentIds: ['a1', 'a2'], period: 'P7D', periodMs: BigInt(7 * 86_400_000), startsAt: T0, effectiveAt: T0,
+  notes: null, version: 2, pending: null, coveredUntil: T1, current: null, skipped: [], stoppedAt: T1, stoppedBy: 'api', workflowId: null, createdAt: T0, updatedAt: T1,
+  client: { id: 'c1' },
+} as unknown as Rotation & { client: { id: string } };
 
 const envelope = (event: NewEvent) => ({ scope: event.scope, clientPk: event.clientPk, clientId: event.clientId, type: event.type, keys: Object.keys(event.data) });
 
@@ -71,8 +77,16 @@ test.each([
     ['_id', 'conversation', 'internal', 'agent', 'text', 'created_at', 'client', 'reason'],
     { _id: 'n1', internal: true, client: 'c1', reason: 'api' },
   ],
+  [
+    'a rotation event is the rotation as GET /clients/{_id}/rotation shows it, the reason last',
+    rotationEvent('rotation.stopped', rotation, 'api'),
+    { scope: OWNER, clientPk: 'pk-c1', clientId: 'c1', type: 'rotation.stopped' },
+    expect.arrayContaining(['client', 'status', 'agents', 'current', 'next', 'stopped_by', 'workflow_id', 'reason']),
+    { client: 'c1', status: 'stopped', agents: ['a1', 'a2'], current: null, next: null, stopped_at: T1.toISOString(), workflow_id: 'client/acme/c1/pk-c1', reason: 'api' },
+  ],
 ] as const)('%s', (_name, event, about, keys, data) => {
   expect(envelope(event)).toEqual({ ...about, keys });
+  expect(Object.keys(event.data).at(-1)).toBe('reason');
   expect(event.data).toMatchObject(data);
 });
 
