@@ -38,8 +38,8 @@ const CLOSE: ConversationTransition = { status: 'closed', snoozedUntil: 'clear',
 const REOPEN: ConversationTransition = { status: 'open', snoozedUntil: 'clear', waitingSince: 'keep', firstInboundAt: 'keep', event: 'conversation.reopened' };
 
 export const CONVERSATION_TRANSITIONS: { readonly [H in ConversationHappening]: Readonly<Partial<Record<ConversationState, TransitionCell>>> } = {
-  // A reply always ends a snooze and opens a closed conversation; each is `opened`, an open one's too
-  // (what the inbound statement has always reported: docs/design.md, "Where a rule lives").
+  // A reply always ends a snooze and opens a closed conversation; each is `opened`, an open one's too,
+  // as the inbound statement reports it (docs/design.md, "Where a rule lives").
   text: { none: TEXT, open: TEXT, snoozed: TEXT, closed: TEXT },
   // Created open, waiting on nobody: the service answers a keyword itself.
   keyword: { none: { ...KEYWORD, status: 'open' }, open: KEYWORD, snoozed: KEYWORD, closed: KEYWORD },
