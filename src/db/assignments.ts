@@ -7,6 +7,16 @@ import {
   type RecordedAssignment,
   clientWorkflowId,
 } from '../domain';
+import {
+  type LegacyRequestFields,
+  type RoutedBy,
+  assignmentReason,
+  assignmentStep,
+  replacedWorkflowId,
+  replayed,
+  requestStatement,
+  unauthorizedAgent,
+} from '../domain/assignment-changes';
 import { lockAssignRequest, settleAssignRequest } from './assign-requests';
 import { isStorableDate, RefusedDataError } from './errors';
 import { ASSIGNMENT_EVENT_INCLUDE, assignmentEvent, withEvents, type NewEvent } from './events';
@@ -33,9 +43,6 @@ export type RecordOutcome =
   /** The API gave up waiting and answered 503 before the run got to it (withdrawAssignRequest): nothing is recorded. */
   | { outcome: 'withdrawn' };
 
-/** Fields of the request workflows started before the user id and notes left their input. */
-type LegacyFields = { ownerId?: string; notes?: string | null };
-
 /**
  * Checks that the client and every agent are the owner's, then records all assignments or none. The
  * owner and the notes come from the request's `assign_requests` row, settled in the same transaction;
@@ -44,13 +51,11 @@ type LegacyFields = { ownerId?: string; notes?: string | null };
 export function recordAssignments(prisma: Prisma, input: RecordAssignmentsInput): Promise<RecordOutcome> {
   return withEvents(prisma, async (tx, record) => {
     const request = await lockAssignRequest(tx, input.requestKey);
-    if (request.state === 'settled') return replayedOutcome(request.outcome as RecordOutcome);
-    const legacy = input as RecordAssignmentsInput & LegacyFields;
-    if (request.state === 'missing' && legacy.ownerId === undefined) return { outcome: 'requestExpired' };
-    const { scope, notes } =
-      request.state === 'pending' ? request : { scope: { business: input.business, ownerId: legacy.ownerId! }, notes: legacy.notes ?? null };
+    const statement = requestStatement(request, input as RecordAssignmentsInput & LegacyRequestFields);
+    if (statement.kind === 'replay') return replayed(statement.outcome as RecordOutcome);
+    if (statement.kind === 'expired') return { outcome: 'requestExpired' };
     const events: NewEvent[] = [];
-    const outcome = await recordForOwner(tx, input, scope, notes, { events });
+    const outcome = await recordForOwner(tx, input, statement.scope, statement.notes, { events });
     if (request.state === 'pending') await settleAssignRequest(tx, input.requestKey, outcome);
     // Last, once every row it changes is locked (see withEvents).
     for (const event of events) await record(event);
@@ -58,16 +63,11 @@ export function recordAssignments(prisma: Prisma, input: RecordAssignmentsInput)
   });
 }
 
-/** A settled request's first outcome, its assignments marked as such: the rows may have changed since. */
-function replayedOutcome(outcome: RecordOutcome): RecordOutcome {
-  return outcome.outcome === 'recorded' ? { ...outcome, assignments: outcome.assignments.map((a) => ({ ...a, replayed: true })) } : outcome;
-}
-
 /** Who states the assignments — a request (the default), or the client's rotation handing out a period — and where their events go. */
 export interface RecordOptions {
   rotation?: boolean;
   /** Lead routing's decision that made it (`routed_by` in its view); any other request clears it. */
-  routedBy?: { policy: string; version: number; decision_id: string };
+  routedBy?: RoutedBy;
   /** The events' reason, when not the default (`api`, or `rule` for a rotation). */
   reason?: 'api' | 'rule';
   /** Collects the events of the changes, for the caller to record once its last row is changed (see withEvents). */
@@ -76,23 +76,21 @@ export interface RecordOptions {
 
 /**
  * The one path every assignment is recorded through, inside the caller's transaction: assign-agents'
- * requests and each period of a rotation. A request states the assignment, so re-assigning an active
- * agent replaces its date and notes. A rotation never shortens one: an agent already assigned beyond
- * the end of its period (by hand, until 2143 say) keeps that assignment as it is. Each change adds its
- * event (`assignment.created`, or `assignment.updated` when the date, notes or rotation flag changed)
- * to `options.events`, with reason `api`, or `rule` for a rotation.
+ * requests and each period of a rotation. What each pair's row becomes, and its event, is the rule of
+ * src/domain/assignment-changes.ts (a rotation never shortens an assignment); each event goes to
+ * `options.events`.
  */
 export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Scope, notes: string | null, options: RecordOptions): Promise<RecordOutcome> {
   const client = await tx.client.findUnique({ where: { business_ownerId_id_liveSlot: { ...owner, id: input.clientId, liveSlot: true } } });
   if (!client) return { outcome: 'clientNotFound' };
   const agents = await tx.agent.findMany({ where: { ...owner, liveSlot: true, id: { in: input.agents.map((a) => a.agentId) } } });
   const agentPks = new Map(agents.map((a) => [a.id, a.pk]));
-  const missing = input.agents.find((a) => !agentPks.has(a.agentId));
-  if (missing) return { outcome: 'agentNotAuthorized', agentId: missing.agentId };
+  const unauthorized = unauthorizedAgent(input.agents, new Set(agentPks.keys()));
+  if (unauthorized !== undefined) return { outcome: 'agentNotAuthorized', agentId: unauthorized };
 
   const assignments: RecordedAssignment[] = [];
   const { events } = options;
-  const reason = options.reason ?? (options.rotation ? 'rule' : 'api');
+  const reason = assignmentReason(options);
   const routedBy = options.routedBy ? (options.routedBy as Db.InputJsonObject) : Db.DbNull;
   // What an event names besides the row, known already: no read back with the write.
   const clientKeys = { id: client.id, business: client.business, ownerId: client.ownerId };
@@ -100,31 +98,28 @@ export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Sc
     const agentPk = agentPks.get(agentId)!;
     const keys = { agent: { id: agentId }, client: clientKeys };
     const active = await tx.assignment.findFirst({ where: { clientPk: client.pk, agentPk, status: 'active' } });
-    const data = { dtUntil: new Date(dtUntil), notes, rotation: options.rotation ?? false, routedBy };
+    const stated = { dtUntil: new Date(dtUntil), notes, rotation: options.rotation ?? false, routedBy: options.routedBy ?? null };
     // 22008, datetime field overflow: what such a date would be once read back.
-    if (!isStorableDate(data.dtUntil)) throw new RefusedDataError('A dt_until is outside the years 0001-9999', '22008');
-    // The client's run holds the clock; an active row under an older per-pair run is taken over (that run ends when it sees it).
+    if (!isStorableDate(stated.dtUntil)) throw new RefusedDataError('A dt_until is outside the years 0001-9999', '22008');
     const workflowId = clientWorkflowId({ business: input.business, clientId: input.clientId, clientPk: client.pk });
-    const replacedWorkflowId = active && active.workflowId !== workflowId ? active.workflowId : undefined;
-    if (active && options.rotation && active.dtUntil > data.dtUntil) {
-      data.dtUntil = active.dtUntil;
-      if (replacedWorkflowId) await tx.assignment.update({ where: { id: active.id }, data: { workflowId } });
-    } else if (active) {
-      const updated = await tx.assignment.update({ where: { id: active.id }, data: { ...data, workflowId, revision: { increment: 1 } } });
-      // A request that says again what is there changes nothing to report.
-      const changed =
-        active.dtUntil.getTime() !== data.dtUntil.getTime() || active.notes !== notes || active.rotation !== data.rotation || JSON.stringify(active.routedBy) !== JSON.stringify(options.routedBy ?? null);
-      if (changed) events.push(assignmentEvent('assignment.updated', { ...updated, ...keys }, reason));
+    const replaced = replacedWorkflowId(active, workflowId);
+    const step = assignmentStep(active, stated);
+    const data = { dtUntil: stated.dtUntil, notes, rotation: stated.rotation, routedBy };
+    if (step.action === 'keep') {
+      if (replaced) await tx.assignment.update({ where: { id: active!.id }, data: { workflowId } });
+    } else if (step.action === 'restate') {
+      const updated = await tx.assignment.update({ where: { id: active!.id }, data: { ...data, workflowId, revision: { increment: 1 } } });
+      if (step.event) events.push(assignmentEvent(step.event, { ...updated, ...keys }, reason));
     } else {
       const created = await tx.assignment.create({ data: { ...data, workflowId, clientPk: client.pk, agentPk } });
-      events.push(assignmentEvent('assignment.created', { ...created, ...keys }, reason));
+      events.push(assignmentEvent(step.event, { ...created, ...keys }, reason));
     }
     assignments.push({
       agentId,
-      dtUntil: data.dtUntil.toISOString(),
+      dtUntil: step.dtUntil.toISOString(),
       workflowId,
-      ...(replacedWorkflowId && { replacedWorkflowId }),
-      expiry: { business: input.business, clientId: input.clientId, agentId, clientPk: client.pk, agentPk, dtUntil: data.dtUntil.toISOString() },
+      ...(replaced && { replacedWorkflowId: replaced }),
+      expiry: { business: input.business, clientId: input.clientId, agentId, clientPk: client.pk, agentPk, dtUntil: step.dtUntil.toISOString() },
     });
   }
   return { outcome: 'recorded', assignments };

@@ -1,5 +1,6 @@
 import { Prisma as Db } from '../generated/prisma/client';
 import type { ConversationRow } from '../views/conversation';
+import { transitionAssignments } from './conversation-transitions';
 import { SELECT_ROW } from './conversations';
 import type { Prisma } from './prisma';
 
@@ -11,7 +12,7 @@ const { sql } = Db;
 /** The conversations of a client whose snooze has ended by `now`, opened again; the rows after. */
 export async function endDueSnoozes(tx: Tx, clientPk: string, now: Date): Promise<ConversationRow[]> {
   const ids = await tx.$queryRaw<{ id: string }[]>`
-    UPDATE conversations SET status = 'open', snoozed_until = NULL, updated_at = ${now}
+    UPDATE conversations AS c SET ${transitionAssignments('snoozeEnds', { at: now }, ['snoozed'])}, updated_at = ${now}
      WHERE client_pk = ${clientPk}::uuid AND status = 'snoozed' AND snoozed_until <= ${now}
     RETURNING id`;
   if (ids.length === 0) return [];

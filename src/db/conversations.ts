@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Prisma as Db, type Conversation, type ConversationStatus } from '../generated/prisma/client';
+import type { EventType } from '../domain';
+import { type ConversationClocks, type ConversationTransition, conversationAfter, conversationTransition } from '../domain/conversation-transitions';
 import type { ConversationRow } from '../views/conversation';
+import { creationValues, transitionAssignments } from './conversation-transitions';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 
@@ -33,11 +36,11 @@ export function conversationIdOf(clientPk: string, sender: string | null): strin
  */
 export function outboundAnswerStatement(scope: Scope, message: { conversationId: string; clientPk: string; sender: string | null }, now: Date): Db.Sql {
   return sql`
-    INSERT INTO conversations AS c (id, business, owner_id, client_pk, sender, status, last_outbound_at, last_activity_at, created_at, updated_at)
-    SELECT ${message.conversationId}::uuid, ${scope.business}, ${scope.ownerId}, ${message.clientPk}::uuid, ${message.sender ?? ''}, 'open', ${now}, ${now}, ${now}, ${now}
+    INSERT INTO conversations AS c (id, business, owner_id, client_pk, sender, status, snoozed_until, waiting_since, first_inbound_at, last_outbound_at, last_activity_at, created_at, updated_at)
+    SELECT ${message.conversationId}::uuid, ${scope.business}, ${scope.ownerId}, ${message.clientPk}::uuid, ${message.sender ?? ''}, ${creationValues('answer', { at: now })}, ${now}, ${now}, ${now}, ${now}
       FROM changed
     ON CONFLICT (id) DO UPDATE SET
-      waiting_since = NULL,
+      ${transitionAssignments('answer', { at: now })},
       last_outbound_at = EXCLUDED.last_outbound_at,
       last_activity_at = GREATEST(c.last_activity_at, EXCLUDED.last_activity_at),
       updated_at = EXCLUDED.updated_at`;
@@ -74,16 +77,14 @@ export async function recordInbound(
   inbound: { id: string; business: string; ownerId: string; clientPk: string; sender: string; at: Date; keyword: boolean },
 ): Promise<InboundEffect> {
   const { id, business, ownerId, clientPk, sender, at, keyword } = inbound;
-  const [row] = await tx.$queryRaw<(Conversation & { clientId: string; opened: boolean; waitingStarted: boolean })[]>`
+  const happening = keyword ? 'keyword' : 'text';
+  const [row] = await tx.$queryRaw<(Conversation & { clientId: string; statusBefore: ConversationStatus | null; waitedBefore: boolean })[]>`
     WITH before AS (SELECT status, waiting_since FROM conversations WHERE id = ${id}::uuid FOR UPDATE),
     upserted AS (
-      INSERT INTO conversations AS c (id, business, owner_id, client_pk, sender, status, waiting_since, first_inbound_at, last_inbound_at, last_activity_at, created_at, updated_at)
-      VALUES (${id}::uuid, ${business}, ${ownerId}, ${clientPk}::uuid, ${sender}, 'open', ${keyword ? null : at}, ${keyword ? null : at}, ${at}, ${at}, ${at}, ${at})
+      INSERT INTO conversations AS c (id, business, owner_id, client_pk, sender, status, snoozed_until, waiting_since, first_inbound_at, last_inbound_at, last_activity_at, created_at, updated_at)
+      VALUES (${id}::uuid, ${business}, ${ownerId}, ${clientPk}::uuid, ${sender}, ${creationValues(happening, { at })}, ${at}, ${at}, ${at}, ${at})
       ON CONFLICT (id) DO UPDATE SET
-        first_inbound_at = COALESCE(c.first_inbound_at, EXCLUDED.first_inbound_at),
-        status = CASE WHEN ${keyword} THEN c.status ELSE 'open'::"ConversationStatus" END,
-        snoozed_until = CASE WHEN ${keyword} THEN c.snoozed_until END,
-        waiting_since = CASE WHEN ${keyword} THEN c.waiting_since ELSE COALESCE(c.waiting_since, EXCLUDED.last_inbound_at) END,
+        ${transitionAssignments(happening, { at })},
         last_inbound_at = EXCLUDED.last_inbound_at,
         last_activity_at = GREATEST(c.last_activity_at, EXCLUDED.last_activity_at),
         updated_at = EXCLUDED.updated_at
@@ -92,11 +93,11 @@ export async function recordInbound(
            u.last_inbound_at AS "lastInboundAt", u.last_outbound_at AS "lastOutboundAt", u.first_response_at AS "firstResponseAt",
            u.snoozed_until AS "snoozedUntil", u.overdue_for AS "overdueFor", u.last_activity_at AS "lastActivityAt",
            u.created_at AS "createdAt", u.updated_at AS "updatedAt", cl.id AS "clientId",
-           (NOT ${keyword} AND COALESCE((SELECT status FROM before) <> 'open', true)) AS opened,
-           (NOT ${keyword} AND NOT EXISTS (SELECT 1 FROM before WHERE waiting_since IS NOT NULL)) AS "waitingStarted"
+           (SELECT status FROM before) AS "statusBefore", EXISTS (SELECT 1 FROM before WHERE waiting_since IS NOT NULL) AS "waitedBefore"
       FROM upserted u JOIN clients cl ON cl.pk = u.client_pk`;
-  const { opened, waitingStarted, ...conversation } = row;
-  return { conversation, opened, waitingStarted };
+  const { statusBefore, waitedBefore, ...conversation } = row;
+  const cell = conversationTransition(statusBefore ?? 'none', happening) as ConversationTransition;
+  return { conversation, opened: cell.event === 'conversation.opened', waitingStarted: cell.waitingSince === 'start' && !waitedBefore };
 }
 
 const COLUMNS = sql`
@@ -208,10 +209,12 @@ export type StatusChange =
   | { to: 'closed' }
   | { to: 'open' };
 
+const HAPPENINGS = { snoozed: 'snooze', closed: 'close', open: 'reopen' } as const;
+
 /**
- * Moves the caller's conversation to another status; the row after the change, with whether it changed
- * (`false`: it was there already, and nothing was written), or null when it is not the caller's. A snooze
- * of a closed conversation is `refused`.
+ * Moves the caller's conversation to another status, as the transition table says; the row after the
+ * change, with whether it changed (`false`: it was there already, and nothing was written) and the
+ * event that reports it, or null when it is not the caller's. A snooze of a closed conversation is `refused`.
  */
 export async function changeStatus(
   tx: Tx,
@@ -219,19 +222,19 @@ export async function changeStatus(
   id: string,
   change: StatusChange,
   now: Date,
-): Promise<{ row: ConversationRow; changed: boolean } | { refused: 'closed' } | null> {
-  const [current] = await tx.$queryRaw<{ status: ConversationStatus; snoozedUntil: Date | null }[]>`
-    SELECT status, snoozed_until AS "snoozedUntil" FROM conversations WHERE id = ${id}::uuid AND business = ${scope.business} AND owner_id = ${scope.ownerId} FOR UPDATE`;
+): Promise<{ row: ConversationRow; changed: boolean; event: EventType | null } | { refused: 'closed' } | null> {
+  const [current] = await tx.$queryRaw<ConversationClocks[]>`
+    SELECT status, snoozed_until AS "snoozedUntil", waiting_since AS "waitingSince", first_inbound_at AS "firstInboundAt"
+      FROM conversations WHERE id = ${id}::uuid AND business = ${scope.business} AND owner_id = ${scope.ownerId} FOR UPDATE`;
   if (!current) return null;
-  if (change.to === 'snoozed' && current.status === 'closed') return { refused: 'closed' };
-  const same = change.to === 'snoozed' ? current.status === 'snoozed' && current.snoozedUntil?.getTime() === change.until.getTime() : current.status === change.to;
-  if (!same) {
-    const snoozedUntil = change.to === 'snoozed' ? change.until : null;
-    // A closed conversation waits on nobody.
-    const waiting = change.to === 'closed' ? sql`waiting_since = NULL,` : sql``;
-    await tx.$executeRaw`UPDATE conversations SET status = ${change.to}::"ConversationStatus", snoozed_until = ${snoozedUntil}, ${waiting} updated_at = ${now} WHERE id = ${id}::uuid`;
+  const until = change.to === 'snoozed' ? change.until : null;
+  const outcome = conversationAfter(current, HAPPENINGS[change.to], now, until);
+  if (outcome === 'refused') return { refused: 'closed' };
+  const changed = typeof outcome !== 'string';
+  if (changed) {
+    await tx.$executeRaw`UPDATE conversations AS c SET ${transitionAssignments(HAPPENINGS[change.to], { at: now, until }, [current.status])}, updated_at = ${now} WHERE c.id = ${id}::uuid`;
   }
-  return { row: (await findConversation(tx, scope, id))!, changed: !same };
+  return { row: (await findConversation(tx, scope, id))!, changed, event: changed ? outcome.event : null };
 }
 
 /**

@@ -1,15 +1,14 @@
-import { Prisma as Db, type Assignment, type Message } from '../generated/prisma/client';
-import { assignmentView } from '../views/assignment';
-import { deletedClientView } from '../views/client';
-import { messageView } from '../views/message';
-import { conversationView, noteView } from '../views/conversation';
-import type { NoteRow } from './conversation-notes';
-import type { ConversationRow } from './conversations';
-import type { EventPattern, EventReason, EventType } from '../domain';
+import { Prisma as Db } from '../generated/prisma/client';
+import type { EventPattern } from '../domain';
+import type { NewEvent, OwnerEvent } from '../domain/event-payloads';
+import { erasedEventData } from '../domain/event-erasure';
 import { recordHolderChanges } from './crm-inbound-events';
 import type { NewDelivery, Prisma } from './prisma';
 
 export type { DeliveryHandOver, NewDelivery } from './prisma';
+export type { NewEvent, OwnerEvent } from '../domain/event-payloads';
+// The builders of each event's data are pure (src/views/event-payloads.ts); re-exported for the modules that record events.
+export { assignmentEvent, clientDeletedEvent, conversationEvent, messageEvent, noteEvent } from '../views/event-payloads';
 import type { Scope } from './scope';
 
 /*
@@ -20,18 +19,6 @@ import type { Scope } from './scope';
 
 type Tx = Db.TransactionClient;
 const { sql, empty } = Db;
-
-export interface NewEvent {
-  scope: Scope;
-  /** The client the event is about: its internal key (for the feed's filter) and its id (for search attributes). */
-  clientPk: string | null;
-  clientId: string | null;
-  type: EventType;
-  data: Record<string, unknown> & { reason: EventReason };
-}
-
-/** Events of one owner written together (a batch's messages moving at once): no scope of their own. */
-export type OwnerEvent = Omit<NewEvent, 'scope'>;
 
 /**
  * Events of one owner in one statement, after `change` when given (a data-modifying query; the events
@@ -126,83 +113,11 @@ export async function withEvents<T>(prisma: Prisma, work: (tx: Tx, record: Recor
   return result;
 }
 
-type AssignmentWithKeys = Assignment & { agent: { id: string }; client: { id: string; business: string; ownerId: string } };
-
-/** An assignment event: the item as `GET /clients/{_id}/agents` shows it, with its client and the reason. */
-export function assignmentEvent(type: EventType, row: AssignmentWithKeys, reason: EventReason): NewEvent {
-  return {
-    scope: { business: row.client.business, ownerId: row.client.ownerId },
-    clientPk: row.clientPk,
-    clientId: row.client.id,
-    type,
-    data: { client: row.client.id, ...assignmentView(row), reason },
-  };
-}
-
-/** `client.deleted`: the erased client's id and when; its reason `api` (its owner's DELETE). */
-export function clientDeletedEvent(row: { pk: string; id: string; business: string; ownerId: string; deletedAt: Date | null }): NewEvent {
-  return {
-    scope: { business: row.business, ownerId: row.ownerId },
-    clientPk: row.pk,
-    clientId: row.id,
-    type: 'client.deleted',
-    data: { ...deletedClientView(row), reason: 'api' },
-  };
-}
-
 /** What an assignment event needs read along with the row. */
 export const ASSIGNMENT_EVENT_INCLUDE = {
   agent: { select: { id: true } },
   client: { select: { id: true, business: true, ownerId: true } },
 } as const;
-
-/** A message event: the message as `GET /messages/{_id}` shows it, and the reason. */
-export function messageEvent(type: EventType, row: Message & { client: { id: string } | null }, reason: EventReason): NewEvent {
-  return {
-    scope: { business: row.business, ownerId: row.ownerId },
-    clientPk: row.clientPk,
-    clientId: row.client?.id ?? null,
-    type,
-    data: { ...messageView(row), reason },
-  };
-}
-
-/** A conversation event: the conversation after the change (without `unread`, which is an agent's), and the reason. */
-export function conversationEvent(type: EventType, row: ConversationRow, assignees: string[], reason: EventReason): NewEvent {
-  return {
-    scope: { business: row.business, ownerId: row.ownerId },
-    clientPk: row.clientPk,
-    clientId: row.clientId,
-    type,
-    data: { ...conversationView(row, assignees, null), reason },
-  };
-}
-
-/** A note added to a conversation: the note, its client, and the reason (`api`). */
-export function noteEvent(conversation: ConversationRow, note: NoteRow): NewEvent {
-  return {
-    scope: { business: conversation.business, ownerId: conversation.ownerId },
-    clientPk: conversation.clientPk,
-    clientId: conversation.clientId,
-    type: 'conversation.note_added',
-    data: { ...noteView(note), client: conversation.clientId, reason: 'api' },
-  };
-}
-
-/** The fields of an event's data that hold what a client's erasure removes: its phone, its name and free text about it. */
-const ERASED_FIELDS = new Set(['client_phone', 'client_name', 'text_message', 'ds_notes', 'text']);
-
-/**
- * `data` with the erased fields cleared (`text_message` empty, as an erased message shows it; the others
- * null) and any other string that holds one of `phones` (a message's `from` or `to`) null.
- */
-function erased(data: unknown, phones: string[]): unknown {
-  if (typeof data === 'string') return phones.some((p) => data.includes(p)) ? null : data;
-  if (Array.isArray(data)) return data.map((item) => erased(item, phones));
-  if (data === null || typeof data !== 'object') return data;
-  const clear = (key: string, value: unknown) => (value === null ? null : key === 'text_message' || key === 'text' ? '' : null);
-  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, ERASED_FIELDS.has(key) ? clear(key, value) : erased(value, phones)]));
-}
 
 /**
  * An erased client's events keep their ids, types, times and statuses: its phone, name and the free
@@ -216,7 +131,7 @@ export async function eraseClientEvents(tx: Tx, clientPk: string, phones: string
   for (;;) {
     const page = await tx.event.findMany({ where: { clientPk, ...(after !== undefined && { seq: { gt: after } }) }, select: { id: true, seq: true, data: true }, orderBy: { seq: 'asc' }, take: 500 });
     for (const event of page) {
-      const data = erased(event.data, needles);
+      const data = erasedEventData(event.data, needles);
       if (JSON.stringify(data) !== JSON.stringify(event.data)) await tx.event.update({ where: { id: event.id }, data: { data: data as Db.InputJsonValue } });
     }
     if (page.length < 500) return;

@@ -1,7 +1,7 @@
 import { Prisma as Db, type OptOut } from '../generated/prisma/client';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
-import type { Channel } from '../domain/channels';
+import { type Channel, optOutChannelOf } from '../domain/channels';
 
 /*
  * Every change of the `opt_outs` table: one record per (sender, phone), the sender being the number or
@@ -15,8 +15,7 @@ import type { Channel } from '../domain/channels';
 
 type Tx = Db.TransactionClient;
 
-/** The channel an opt-out of a message's channel is kept under (MMS is SMS with media). */
-export const optOutChannelOf = (channel: string): Channel => (channel === 'whatsapp' ? 'whatsapp' : 'sms');
+export { optOutChannelOf };
 
 export interface OptOutChange {
   sender: string;

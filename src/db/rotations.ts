@@ -1,14 +1,14 @@
 import { Prisma as Db, type Rotation } from '../generated/prisma/client';
-import type { EventReason, EventType } from '../domain';
 import type { RotationState } from '../domain/rotation-advance';
 import { pendingJson, type CurrentPeriod } from '../domain/rotation-row';
 import type { Schedule } from '../domain/rotation-schedule';
 import { withEvents, type NewEvent } from './events';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
-import { rotationView } from '../views/rotation';
+import { rotationEvent } from '../views/event-payloads';
 
 export type { RotationRequestData } from '../domain/rotation-advance';
+export { rotationEvent };
 
 /*
  * The rows of `rotations`: read, locked, written, and stopped (a compare-and-set on `status = 'active'`,
@@ -107,17 +107,6 @@ export async function rotationsEndedWithAgent(prisma: Prisma, pair: { clientPk: 
 }
 
 export type StopRotationOutcome = { outcome: 'clientNotFound' } | { outcome: 'notActive' } | { outcome: 'stopped'; rotation: RotationWithClient };
-
-/** A rotation event: the rotation as `GET /clients/{_id}/rotation` shows it after the change, and the reason. */
-export function rotationEvent(type: EventType, row: RotationWithClient, reason: EventReason): NewEvent {
-  return {
-    scope: { business: row.business, ownerId: row.ownerId },
-    clientPk: row.clientPk,
-    clientId: row.client.id,
-    type,
-    data: { ...rotationView(row), reason },
-  };
-}
 
 /** active → stopped: no further period is handed out; the one in progress runs to its end. Records `rotation.stopped`. */
 export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, now = new Date()): Promise<StopRotationOutcome> {

@@ -1,4 +1,5 @@
 import { Prisma as Db } from '../../generated/prisma/client';
+import { receiptStep } from '../../domain/message-receipts';
 import { answeredOnHandOver } from '../conversations';
 import { messageEvent, withEvents } from '../events';
 import { optOutChannelOf, optOutScopeOf, recordOptOut } from '../opt-outs';
@@ -50,13 +51,9 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
     const [found] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM messages WHERE ${locate} AND direction = 'outbound' LIMIT 1 FOR UPDATE`;
     const message = found ? await tx.message.findUnique({ where: { id: found.id }, include: withClientId }) : null;
     if (!message) return { applied: false, message: null };
-    const ours = (message.provider === null || message.provider === receipt.provider) && (message.providerRef === null || message.providerRef === receipt.providerRef);
-    // A message sent from a number (not a messaging service) moves only by a receipt for that number.
-    const fromThatNumber = !receipt.sender || !message.sender?.startsWith('+') || message.sender === receipt.sender;
-    const moves = message.status === 'sending' || message.status === 'sent' || (receipt.status === 'read' && message.status === 'delivered');
-    if (!ours || !fromThatNumber || !moves) return { applied: false, message };
-    if (receipt.status === 'sent') {
-      if (message.status !== 'sending' || message.providerRef !== null) return { applied: false, message };
+    const step = receiptStep(message, receipt);
+    if (step === 'ignore') return { applied: false, message };
+    if (step === 'reference') {
       const [row] = await tx.message.updateManyAndReturn({ where: { id: message.id }, data: { providerRef: receipt.providerRef }, include: withClientId });
       return { applied: false, message: row };
     }
@@ -83,7 +80,8 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
     }
     // A receipt that overtook the run: the carrier had the message.
     if (!failed && message.status === 'sending') await answeredOnHandOver(tx, row.id, message.providerAcceptedAt ?? now);
-    await record(messageEvent(RECEIPT_EVENTS[receipt.status], row, 'carrier'));
+    // A `sent` receipt never moves the status (receiptStep).
+    await record(messageEvent(RECEIPT_EVENTS[receipt.status as keyof typeof RECEIPT_EVENTS], row, 'carrier'));
     return { applied: true, message: row, sentAt: message.sentAt ?? message.providerAcceptedAt };
   });
 }

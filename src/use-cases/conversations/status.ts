@@ -5,7 +5,6 @@ import { conversationEvent, withEvents } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
 import { UUID } from '../input/page';
-import type { EventType } from '../../domain';
 import { tellClientRun, wakeClientRun } from '../../starters/client-workflow';
 import { conversationView } from '../../views/conversation';
 import { Conflict, NotFound } from '../errors';
@@ -32,8 +31,6 @@ const snoozeBody = z.object({
     .refine((until) => until.getTime() <= Date.now() + YEAR_MS, 'must be within a year'),
 });
 
-const EVENTS: Record<StatusChange['to'], EventType> = { snoozed: 'conversation.snoozed', closed: 'conversation.closed', open: 'conversation.reopened' };
-
 /**
  * Moves the caller's conversation to `change` in one transaction with its event (none when it was there
  * already). A snooze's clock is held by the client's run, started if none is open; a conversation that
@@ -46,7 +43,7 @@ async function moveConversation(deps: ConversationDeps, scope: Scope, id: string
         const result = await changeStatus(tx, scope, id, change, now);
         if (!result || 'refused' in result) return result;
         const assignees = (await holdersOf(tx, [result.row.clientPk], now)).get(result.row.clientPk) ?? [];
-        if (result.changed) await record(conversationEvent(EVENTS[change.to], result.row, assignees, 'api'));
+        if (result.event) await record(conversationEvent(result.event, result.row, assignees, 'api'));
         return { ...result, assignees };
       })
     : null;

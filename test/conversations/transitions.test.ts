@@ -1,0 +1,69 @@
+import { type ConversationClocks, conversationAfter } from '../../src/domain/conversation-transitions';
+
+/*
+ * A conversation's state machine as a table (src/domain/conversation-transitions.ts): each happening
+ * from each state, no database. test/conversations/transitions-sql.test.ts proves the SQL says the same.
+ */
+
+const FIRST = new Date('2026-01-01T00:00:00.000Z');
+const WAITING = new Date('2026-01-02T00:00:00.000Z');
+const SNOOZED = new Date('2026-01-03T00:00:00.000Z');
+const AT = new Date('2026-02-01T00:00:00.123Z');
+const UNTIL = new Date('2026-03-01T00:00:00.000Z');
+
+const BEFORE: Record<string, ConversationClocks | null> = {
+  none: null,
+  'open, waiting': { status: 'open', snoozedUntil: null, waitingSince: WAITING, firstInboundAt: FIRST },
+  'open, answered': { status: 'open', snoozedUntil: null, waitingSince: null, firstInboundAt: FIRST },
+  snoozed: { status: 'snoozed', snoozedUntil: SNOOZED, waitingSince: WAITING, firstInboundAt: FIRST },
+  closed: { status: 'closed', snoozedUntil: null, waitingSince: null, firstInboundAt: FIRST },
+};
+
+const after = (status: string, snoozedUntil: Date | null, waitingSince: Date | null, firstInboundAt: Date | null) => ({ status, snoozedUntil, waitingSince, firstInboundAt });
+
+test.each([
+  // A client's text: open from any status (a snooze ends), waiting unless something already waits.
+  ['text', 'none', { after: after('open', null, AT, AT), event: 'conversation.opened' }],
+  ['text', 'open, waiting', { after: after('open', null, WAITING, FIRST), event: 'conversation.opened' }],
+  ['text', 'open, answered', { after: after('open', null, AT, FIRST), event: 'conversation.opened' }],
+  ['text', 'snoozed', { after: after('open', null, WAITING, FIRST), event: 'conversation.opened' }],
+  ['text', 'closed', { after: after('open', null, AT, FIRST), event: 'conversation.opened' }],
+  // STOP, START, HELP: in the thread, but no status and no clock.
+  ['keyword', 'none', { after: after('open', null, null, null), event: null }],
+  ['keyword', 'open, waiting', { after: after('open', null, WAITING, FIRST), event: null }],
+  ['keyword', 'snoozed', { after: after('snoozed', SNOOZED, WAITING, FIRST), event: null }],
+  ['keyword', 'closed', { after: after('closed', null, null, FIRST), event: null }],
+  // Our message accepted: nothing waits; a closed conversation stays closed, a snooze goes on.
+  ['answer', 'none', { after: after('open', null, null, null), event: null }],
+  ['answer', 'open, waiting', { after: after('open', null, null, FIRST), event: null }],
+  ['answer', 'snoozed', { after: after('snoozed', SNOOZED, null, FIRST), event: null }],
+  ['answer', 'closed', { after: after('closed', null, null, FIRST), event: null }],
+  // The owner's requests.
+  ['snooze', 'none', 'not applicable'],
+  ['snooze', 'open, waiting', { after: after('snoozed', UNTIL, WAITING, FIRST), event: 'conversation.snoozed' }],
+  ['snooze', 'snoozed', { after: after('snoozed', UNTIL, WAITING, FIRST), event: 'conversation.snoozed' }],
+  ['snooze', 'closed', 'refused'],
+  ['close', 'none', 'not applicable'],
+  ['close', 'open, waiting', { after: after('closed', null, null, FIRST), event: 'conversation.closed' }],
+  ['close', 'snoozed', { after: after('closed', null, null, FIRST), event: 'conversation.closed' }],
+  ['close', 'closed', 'unchanged'],
+  ['reopen', 'none', 'not applicable'],
+  ['reopen', 'open, waiting', 'unchanged'],
+  ['reopen', 'snoozed', { after: after('open', null, WAITING, FIRST), event: 'conversation.reopened' }],
+  ['reopen', 'closed', { after: after('open', null, null, FIRST), event: 'conversation.reopened' }],
+  // The snooze's date come: open again, its waiting kept.
+  ['snoozeEnds', 'none', 'not applicable'],
+  ['snoozeEnds', 'open, waiting', 'not applicable'],
+  ['snoozeEnds', 'snoozed', { after: after('open', null, WAITING, FIRST), event: 'conversation.reopened' }],
+  ['snoozeEnds', 'closed', 'not applicable'],
+] as const)('%s on a conversation %s', (happening, state, outcome) => {
+  expect(conversationAfter(BEFORE[state], happening, AT, happening === 'snooze' ? UNTIL : null)).toEqual(outcome);
+});
+
+test('a snooze to the date it has already changes nothing', () => {
+  expect(conversationAfter(BEFORE.snoozed, 'snooze', AT, SNOOZED)).toBe('unchanged');
+});
+
+test('a snooze whose date has not come yet does not end', () => {
+  expect(conversationAfter({ ...BEFORE.snoozed!, snoozedUntil: UNTIL }, 'snoozeEnds', AT)).toBe('not applicable');
+});
