@@ -119,3 +119,11 @@ describe('nothing due: the run sleeps until its earliest clock, continues as new
     expect(earliestClock(view({ conversations: [conversation('v2', 2 * MIN), conversation('v1', MIN)] }))?.summary).toBe(`Conversation v2 snoozed until ${at(2 * MIN)}`);
   });
 });
+
+test('the example of docs/design.md: a rotation\'s boundary at 10:05 before a1\'s dt_until at 10:10, then at the same instant as it', () => {
+  const held = { assignments: [assignment('a1', 10 * MIN)], rotations: [rotation('r1', 5 * MIN)] };
+  expect(planClocks(view(held))).toEqual({ step: 'sleep', sleepMs: 300000, wakeAt: '2026-03-02T10:05:00.000Z', summary: "Rotation's next period at 2026-03-02T10:05:00.000Z", rowsRead: true });
+  const atBoundary = { ...held, nowMs: NOW + 5 * MIN, assignments: [assignment('a1', 5 * MIN)] };
+  expect(planClocks(view(atBoundary)).step).toBe('advanceRotations');
+  expect(planClocks(view({ ...atBoundary, rotations: [rotation('r1', 65 * MIN)] })).step).toBe('expireAssignments');
+});

@@ -53,6 +53,8 @@ class FakeClient {
   /** Expiries the database's clock, behind the worker's, does not see due yet. */
   expiriesBehind = 0;
   readonly steps: { step: string; at: number }[] = [];
+  /** While set, a recording step waits for it (a slow transaction). */
+  recordingHeld: Promise<void> | null = null;
 
   clocks(): AssignmentClock[] {
     return [...this.assignments].sort(([, a], [, b]) => a - b).map(([agentId, dtUntil]) => ({ agentId, agentPk: `pk-${agentId}`, dtUntil: iso(dtUntil) }));
@@ -81,7 +83,10 @@ class FakeClient {
       stepFirstResponses: logged('firstResponses', unlogged.stepFirstResponses),
       stepConversations: logged('conversations', unlogged.stepConversations),
       expireDueAssignments: logged('expire', async () => this.expire(await env.currentTimeMs())),
-      recordAssignmentRequests: logged('record', async ({ requests }: { requests: AssignUpdateInput[] }) => ({ outcomes: requests.map((r) => this.record(r)), clocks: this.clocks() })),
+      recordAssignmentRequests: logged('record', async ({ requests }: { requests: AssignUpdateInput[] }) => {
+        await this.recordingHeld;
+        return { outcomes: requests.map((r) => this.record(r)), clocks: this.clocks() };
+      }),
       endClientAssignmentsByOperator: logged('endByOperator', async () => 0),
       stopClientRotationsByOperator: logged('stopByOperator', async () => 0),
     };
@@ -240,6 +245,32 @@ test('a burst of assign requests: each answered with what it recorded, a refused
   // Requests that queued while one batch was recorded went together; the batch's read stood for a re-read.
   expect(fake.stepsNamed('record').length).toBeLessThan(30);
   expect(fake.stepsNamed('load')).toEqual([]);
+});
+
+test('a change signalled while a batch is recorded: the run waits for the batch rather than reading beside it, then reads the rows once, since the batch\'s read may predate the change', async () => {
+  const t0 = await env.currentTimeMs();
+  const fake = new FakeClient();
+  fake.assignments.set('anchor', t0 + DAY);
+  let release = () => {};
+  fake.recordingHeld = new Promise((resolve) => (release = resolve));
+  await withWorker(fake, async (start) => {
+    const handle = await start();
+    await stateAfterStart(fake, handle);
+    const answer = handle.executeUpdate(assignUpdate, { args: [{ requestKey: 'r1', agents: [{ agentId: 'a1', dtUntil: iso(t0 + HOUR) }] }] });
+    await until(() => fake.stepsNamed('record')[0]);
+    // Another path assigned a2 meanwhile, and says so.
+    fake.assignments.set('a2', t0 + 2 * HOUR);
+    await handle.signal(clocksChangedSignal, ['assignments']);
+    release();
+    expect(await answer).toMatchObject({ client: 'c1', assignments: [{ agent: 'a1' }] });
+    const state = await until(async () => {
+      const s = await handle.query(clientRunStateQuery);
+      return s.assignments.length === 3 ? s : undefined;
+    });
+    expect(state.assignments).toEqual(fake.clocks());
+    await handle.terminate();
+  });
+  expect(fake.steps.map((s) => s.step)).toEqual(['read', 'record', 'load']);
 });
 
 test('a path that changed the rows signals the run: it re-reads that kind and sets its timer from the rows again', async () => {
