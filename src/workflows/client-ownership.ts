@@ -90,7 +90,6 @@ export async function clientOwnership(input: ClientRunInput): Promise<ClientRunR
   }
 }
 
-
 async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
   const run = new ClientRun(input, new OneStepAtATime(patched(CLIENT_RUN_ONE_STEP_PATCH)));
   run.listen();
