@@ -55,6 +55,7 @@ class FakeClient {
   readonly steps: { step: string; at: number }[] = [];
   /** While set, a recording step waits for it (a slow transaction). */
   recordingHeld: Promise<void> | null = null;
+  readonly recordedBatches: number[] = [];
 
   clocks(): AssignmentClock[] {
     return [...this.assignments].sort(([, a], [, b]) => a - b).map(([agentId, dtUntil]) => ({ agentId, agentPk: `pk-${agentId}`, dtUntil: iso(dtUntil) }));
@@ -84,6 +85,7 @@ class FakeClient {
       stepConversations: logged('conversations', unlogged.stepConversations),
       expireDueAssignments: logged('expire', async () => this.expire(await env.currentTimeMs())),
       recordAssignmentRequests: logged('record', async ({ requests }: { requests: AssignUpdateInput[] }) => {
+        this.recordedBatches.push(requests.length);
         await this.recordingHeld;
         return { outcomes: requests.map((r) => this.record(r)), clocks: this.clocks() };
       }),
@@ -245,6 +247,31 @@ test('a burst of assign requests: each answered with what it recorded, a refused
   // Requests that queued while one batch was recorded went together; the batch's read stood for a re-read.
   expect(fake.stepsNamed('record').length).toBeLessThan(30);
   expect(fake.stepsNamed('load')).toEqual([]);
+});
+
+test('requests that queued while a batch was recorded go together, at most 50 to a step (each step\'s 10 s must hold them)', async () => {
+  const t0 = await env.currentTimeMs();
+  const fake = new FakeClient();
+  fake.assignments.set('anchor', t0 + DAY);
+  let release = () => {};
+  fake.recordingHeld = new Promise((resolve) => (release = resolve));
+  await withWorker(fake, async (start) => {
+    const handle = await start();
+    await stateAfterStart(fake, handle);
+    const assign = (i: number) => handle.executeUpdate(assignUpdate, { args: [{ requestKey: `r${i}`, agents: [{ agentId: `a${i}`, dtUntil: iso(t0 + HOUR + i * MIN) }] }] });
+    const first = assign(0);
+    await until(() => fake.stepsNamed('record')[0]);
+    const queued = Array.from({ length: 60 }, (_, i) => assign(i + 1));
+    // The server holds them for the run's next workflow task, which waits on the batch being recorded.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    release();
+    await Promise.all([first, ...queued]);
+    await handle.terminate();
+  });
+  // The first request of a workflow task begins a batch of its own; the rest queue behind it (1 1 50 9 here).
+  expect(fake.recordedBatches.reduce((a, b) => a + b)).toBe(61);
+  expect(Math.max(...fake.recordedBatches)).toBe(50);
+  expect(fake.recordedBatches.length).toBeLessThanOrEqual(5);
 });
 
 test('a change signalled while a batch is recorded: the run waits for the batch rather than reading beside it, then reads the rows once, since the batch\'s read may predate the change', async () => {
