@@ -74,55 +74,9 @@ export async function sendMessageBatch(input: SendMessageBatchInput): Promise<Se
     state.phase = 'done';
     return progress;
   }
-  let nextChunk = Math.max(input.nextChunk ?? 0, plan.nextChunk);
-  /** `fresh`: claimed by this run just now, so no hand-over of it was attempted yet. */
-  const send = async (chunk: number, fresh: boolean) => {
-    state.inFlight++;
-    try {
-      const result = await sendBatchChunk({ batchId: input.batchId, chunk, fresh });
-      progress.sent += result.sent;
-      progress.failed += result.failed;
-    } catch (error) {
-      if (!(error instanceof ActivityFailure)) throw error;
-      const result = await local.giveUpBatchChunk({ batchId: input.batchId, chunk, error: `Gave up retrying: ${error.cause?.message ?? error.message}` });
-      progress.sent += result.sent;
-      progress.failed += result.failed;
-    } finally {
-      state.inFlight--;
-      progress.chunks++;
-      show('sending');
-    }
-  };
-
-  /** Claims and sends everything due now, `concurrency` chunks at once. */
-  const sendDue = async () => {
-    state.phase = 'sending';
-    state.nextWakeAt = null;
-    show('sending');
-    const inFlight = new Map<number, Promise<void>>();
-    const start = (chunk: number, fresh: boolean) => inFlight.set(chunk, send(chunk, fresh).finally(() => inFlight.delete(chunk)));
-    for (const chunk of plan.resume) {
-      if (inFlight.size >= plan.concurrency) await Promise.race(inFlight.values());
-      start(chunk, false);
-    }
-    plan.resume = [];
-    for (let due = true; due || inFlight.size > 0; ) {
-      while (due && inFlight.size < plan.concurrency) {
-        const claim = await local.claimBatchChunk({ batchId: input.batchId, chunk: nextChunk, limit: plan.chunkSize, dueBy: new Date(Date.now()).toISOString() });
-        progress.skipped += claim.suppressed;
-        if (!claim.existed && claim.sending === 0) {
-          due = false;
-          break;
-        }
-        const chunk = nextChunk++;
-        if (claim.sending > 0) start(chunk, !claim.existed);
-      }
-      if (inFlight.size > 0) await Promise.race(inFlight.values());
-    }
-  };
-
+  const run: BatchRun = { input, plan, state, progress, show, nextChunk: Math.max(input.nextChunk ?? 0, plan.nextChunk) };
   try {
-    if (plan.resume.length > 0) await CancellationScope.nonCancellable(sendDue);
+    if (plan.resume.length > 0) await CancellationScope.nonCancellable(() => sendDue(run));
     for (;;) {
       signal.changed = false;
       const due = await local.nextDueInBatch(input.batchId);
@@ -138,12 +92,12 @@ export async function sendMessageBatch(input: SendMessageBatchInput): Promise<Se
             state.nextWakeAt = wakeAt;
           },
           summary: () => `Send the batch's next messages at ${due}`,
-          next: () => [{ ...input, nextChunk, progress }],
+          next: () => [{ ...input, nextChunk: run.nextChunk, progress }],
         });
         continue;
       }
-      await CancellationScope.nonCancellable(sendDue);
-      await continueAsNewIfSuggested<typeof sendMessageBatch>({ ...input, nextChunk, progress });
+      await CancellationScope.nonCancellable(() => sendDue(run));
+      await continueAsNewIfSuggested<typeof sendMessageBatch>({ ...input, nextChunk: run.nextChunk, progress });
     }
   } catch (error) {
     if (!isCancellation(error)) throw error;
@@ -158,4 +112,61 @@ export async function sendMessageBatch(input: SendMessageBatchInput): Promise<Se
   state.nextWakeAt = null;
   show(progress.sent > 0 || progress.failed === 0 ? 'sent' : 'failed');
   return progress;
+}
+
+/** A batch's run as its sends see it: the plan, the progress shown, and the next chunk to claim. */
+interface BatchRun {
+  input: SendMessageBatchInput;
+  plan: { chunkSize: number; concurrency: number; resume: number[] };
+  state: MessageBatchState;
+  progress: MessageBatchProgress;
+  show: (status: MessageStatus) => void;
+  nextChunk: number;
+}
+
+/** Hands chunk `chunk` over; `fresh`: claimed by this run just now, so no hand-over of it was attempted yet. */
+async function send({ input, state, progress, show }: BatchRun, chunk: number, fresh: boolean): Promise<void> {
+  state.inFlight++;
+  try {
+    const result = await sendBatchChunk({ batchId: input.batchId, chunk, fresh });
+    progress.sent += result.sent;
+    progress.failed += result.failed;
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    const result = await local.giveUpBatchChunk({ batchId: input.batchId, chunk, error: `Gave up retrying: ${error.cause?.message ?? error.message}` });
+    progress.sent += result.sent;
+    progress.failed += result.failed;
+  } finally {
+    state.inFlight--;
+    progress.chunks++;
+    show('sending');
+  }
+}
+
+/** Claims and sends everything due now, `concurrency` chunks at once. */
+async function sendDue(run: BatchRun): Promise<void> {
+  const { input, plan, state, progress, show } = run;
+  state.phase = 'sending';
+  state.nextWakeAt = null;
+  show('sending');
+  const inFlight = new Map<number, Promise<void>>();
+  const start = (chunk: number, fresh: boolean) => inFlight.set(chunk, send(run, chunk, fresh).finally(() => inFlight.delete(chunk)));
+  for (const chunk of plan.resume) {
+    if (inFlight.size >= plan.concurrency) await Promise.race(inFlight.values());
+    start(chunk, false);
+  }
+  plan.resume = [];
+  for (let due = true; due || inFlight.size > 0; ) {
+    while (due && inFlight.size < plan.concurrency) {
+      const claim = await local.claimBatchChunk({ batchId: input.batchId, chunk: run.nextChunk, limit: plan.chunkSize, dueBy: new Date(Date.now()).toISOString() });
+      progress.skipped += claim.suppressed;
+      if (!claim.existed && claim.sending === 0) {
+        due = false;
+        break;
+      }
+      const chunk = run.nextChunk++;
+      if (claim.sending > 0) start(chunk, !claim.existed);
+    }
+    if (inFlight.size > 0) await Promise.race(inFlight.values());
+  }
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { temporal } from '@temporalio/proto';
@@ -65,4 +65,12 @@ test('a run recorded before its steps went one at a time (an assign, its read be
   const fixture = join(__dirname, '..', 'fixtures', 'client-run', 'before-one-step.json');
   const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(fixture, 'utf8')));
   await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history, 'client-run-before-one-step')).resolves.toBeUndefined();
+});
+
+/** Runs of every branch of the loop (test/assignments/client-run-workflow.test.ts), recorded on the build before the clock plan was drawn out of the run. */
+const BEFORE_CLOCK_PLAN = join(__dirname, '..', 'fixtures', 'client-run', 'before-clock-plan');
+
+test.each(readdirSync(BEFORE_CLOCK_PLAN))('a run of the build before the clock plan replays on this build: %s', async (file) => {
+  const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(join(BEFORE_CLOCK_PLAN, file), 'utf8')));
+  await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history, `client-run-before-clock-plan/${file}`)).resolves.toBeUndefined();
 });

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import * as ts from 'typescript';
 import { PROJECT_ROOT } from '../../src/paths';
 
 /* The layout's rules, checked on the source itself: no import cycles, deterministic workflow code, the layers and the doors. */
@@ -323,4 +324,46 @@ test('the checks can fail: a cycle between two folders is found, and printed', (
     ['assignments', ['messages']],
   ]);
   expect(cyclesOf(graph)).toEqual([['messages', 'routing', 'assignments', 'messages']]);
+});
+
+/** A workflow's function reads in one screen: the rules it applies live in src/domain, tested as tables. */
+const MAX_WORKFLOW_FUNCTION_LINES = 80;
+
+/** The name a function goes by: its own, its variable's or property's, else where it starts. */
+function functionName(node: ts.SignatureDeclaration, source: ts.SourceFile): string {
+  const named = node.name ?? ((ts.isVariableDeclaration(node.parent) || ts.isPropertyAssignment(node.parent) || ts.isPropertyDeclaration(node.parent)) ? node.parent.name : undefined);
+  const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  return named ? named.getText(source) : `the function at line ${line}`;
+}
+
+/** Each function-like node of `text` (declarations, methods, arrows, accessors) longer than `max` lines, as `file: name is N lines`. */
+function longFunctions(file: string, text: string, max: number): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line;
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const lines = lineOf(node.getEnd()) - lineOf(node.getStart(source)) + 1;
+      if (lines > max) found.push(`${file}: ${functionName(node, source)} is ${lines} lines`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+test(`no function in src/workflows is over ${MAX_WORKFLOW_FUNCTION_LINES} lines`, () => {
+  const long = sourceFiles(join(SRC, 'workflows')).flatMap((file) => longFunctions(relative(PROJECT_ROOT, file), readFileSync(file, 'utf8'), MAX_WORKFLOW_FUNCTION_LINES));
+  expect(long).toEqual([]);
+});
+
+test('the checks can fail: a long function is found by name, a method and an arrow too, and one of the limit is not', () => {
+  const body = (lines: number) => Array.from({ length: lines - 2 }, (_, i) => `  step(${i});`).join('\n');
+  const text = [
+    `export async function holdClocks() {\n${body(81)}\n}`,
+    `function short() {\n${body(80)}\n}`,
+    `class Run {\n  hold() {\n${body(82)}\n  }\n}`,
+    `const plan = () => {\n${body(90)}\n};`,
+  ].join('\n');
+  expect(longFunctions('long.ts', text, MAX_WORKFLOW_FUNCTION_LINES)).toEqual(['long.ts: holdClocks is 81 lines', 'long.ts: hold is 82 lines', 'long.ts: plan is 90 lines']);
 });
