@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
-import type { Prisma } from '../../src/db/prisma';
+import { createPrisma, type Prisma } from '../../src/db/prisma';
 import { createLogger } from '../../src/logger';
 import { addSearchAttributes } from '../../src/starters/search-attributes';
 import type { ApiResponse } from './http';
@@ -77,18 +78,8 @@ export function waitForStatus(api: Api, token: string, id: string, status: strin
   }, timeoutMs);
 }
 
-/*
- * Jest loads a file's modules afresh for each file: the Temporal SDK's worker and test server and the Prisma
- * client (about 0.5 s of CPU together) are required where a file uses them, not by every file that waits
- * with `eventually` (docs/design.md, "Suite: jest's own runner").
- */
-const temporalWorker = () => require('@temporalio/worker') as typeof import('@temporalio/worker');
-const temporalTesting = () => require('@temporalio/testing') as typeof import('@temporalio/testing');
-const prismaClient = () => require('../../src/db/prisma') as typeof import('../../src/db/prisma');
-
 /** The Temporal SDK's runtime, once per test process, logging errors only. */
 export function quietTemporalRuntime(): void {
-  const { DefaultLogger, Runtime } = temporalWorker();
   try {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
   } catch {
@@ -101,7 +92,7 @@ export function quietTemporalRuntime(): void {
 /** The time-skipping test server and a database client, for the suites whose real activities wait months; `close` closes both. */
 export async function openTimeSkipping(): Promise<{ env: TestWorkflowEnvironment; prisma: Prisma; close(): Promise<void> }> {
   const env = await createTimeSkippingEnvironment();
-  const prisma = prismaClient().createPrisma(process.env.TEST_DATABASE_URL!, 3);
+  const prisma = createPrisma(process.env.TEST_DATABASE_URL!, 3);
   const close = async () => {
     await env.teardown();
     await prisma.$disconnect();
@@ -112,7 +103,7 @@ export async function openTimeSkipping(): Promise<{ env: TestWorkflowEnvironment
 export async function createTimeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
   quietTemporalRuntime();
   const path = process.env.TEMPORAL_TEST_SERVER_PATH;
-  const env = await temporalTesting().TestWorkflowEnvironment.createTimeSkipping(path ? { server: { executable: { type: 'existing-path', path } } } : undefined);
+  const env = await TestWorkflowEnvironment.createTimeSkipping(path ? { server: { executable: { type: 'existing-path', path } } } : undefined);
   await addSearchAttributes(env.connection.operatorService, env.namespace ?? 'default');
   return env;
 }
