@@ -7,7 +7,6 @@ import { eventually, startStackFor, uniqueName, type TestStack } from '../suppor
  * Cancellation, Terminate and Reset change no row, and the reconciler starts the run again from the rows
  * where the button left none open; nothing expires early, nothing is lost, nobody is unassigned, and the
  * run shows the truth. Ending an assignment is an API call.
- * Each test has a business of its own and waits on real clocks: the tests run side by side.
  */
 
 let stack: TestStack;
@@ -76,7 +75,7 @@ async function press(button: Button, workflowId: string, runId: string): Promise
 
 const expectedEnd: Record<Button, string> = { cancel: 'CANCELLED', terminate: 'TERMINATED', reset: 'TERMINATED' };
 
-test.concurrent.each<Button>(['cancel', 'terminate', 'reset'])('%s of a client\'s run: the rows stay, the reconciler gives them a run, the near one expires at its dt_until and the far one keeps its clock', async (button) => {
+test.each<Button>(['cancel', 'terminate', 'reset'])('%s of a client\'s run: the rows stay, the reconciler gives them a run, the near one expires at its dt_until and the far one keeps its clock', async (button) => {
   const { business, api, workflowId, runId, nearAt, farAt } = await clientRunHoldingTwo();
   const resetRunId = await press(button, workflowId, runId);
   expect((await stack.temporal.workflow.getHandle(workflowId, runId).describe()).status.name).toBe(expectedEnd[button]);
@@ -159,7 +158,7 @@ async function clientRunHoldingEveryKind() {
 
 const rotationOf = async (api: ReturnType<typeof tenantApi>) => (await api('GET', '/clients/c1/rotation')).body;
 
-test.concurrent.each<Button>(['cancel', 'terminate', 'reset'])('%s of a client\'s run holding every kind: no row changes, and the run the reconciler leaves open holds the assignments, the first-response clock and the rotation again', async (button) => {
+test.each<Button>(['cancel', 'terminate', 'reset'])('%s of a client\'s run holding every kind: no row changes, and the run the reconciler leaves open holds the assignments, the first-response clock and the rotation again', async (button) => {
   const { business, api, workflowId, runId, decisionId } = await clientRunHoldingEveryKind();
   await press(button, workflowId, runId);
   expect((await rows(api)).map((r) => [r.agent, r.status]).sort()).toEqual([

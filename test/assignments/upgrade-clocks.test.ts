@@ -15,7 +15,6 @@ import { eventually, startStackFor, type TestStack } from '../support/stack';
  * leaves a clock that was running: `clock_workflow_id`, `workflow_id`). The worker of this build keeps
  * them working until the client's run takes their clock over; nothing is reassigned, escalated or handed
  * out twice, and no clock is left without a run.
- * Each test has a business of its own and waits on real clocks: the tests run side by side.
  */
 
 const USER = 'owner-1';
@@ -63,7 +62,7 @@ const clientRun = (clientRunId: string) => stack.temporal.workflow.getHandle(cli
 const decision = async (api: TenantApi, id: string) => (await api('GET', `/routing-decisions/${id}`)).body;
 const routingEvents = async (api: TenantApi) => (await feed(api, 'type=routing.*')).map((e) => e.type).filter((type) => type !== 'routing.assigned');
 
-test.concurrent('an old first-response run left alone reassigns once; the client\'s run, woken by it, takes the clock over, the old run ends, and the client\'s run escalates once', async () => {
+test('an old first-response run left alone reassigns once; the client\'s run, woken by it, takes the clock over, the old run ends, and the client\'s run escalates once', async () => {
   const { business, api, clientRunId } = await tenantWith('a1', 'a2');
   const { decisionId, legacy } = await legacyDecision(api, business, clientRunId, 'PT3S');
 
@@ -77,7 +76,7 @@ test.concurrent('an old first-response run left alone reassigns once; the client
   await eventually(async () => ((await clientRun(clientRunId)).firstResponses.length === 0 ? true : undefined));
 });
 
-test.concurrent('an assign that starts the client\'s run takes an old run\'s clock over at once: the old run ends, and the client\'s run reassigns once at the deadline', async () => {
+test('an assign that starts the client\'s run takes an old run\'s clock over at once: the old run ends, and the client\'s run reassigns once at the deadline', async () => {
   const { business, api, clientRunId } = await tenantWith('a1', 'a2', 'a3');
   const { decisionId, legacy } = await legacyDecision(api, business, clientRunId, 'PT6S');
 
@@ -91,7 +90,7 @@ test.concurrent('an assign that starts the client\'s run takes an old run\'s clo
   expect(await routingEvents(api)).toEqual(['routing.reassigned', 'routing.escalated']);
 });
 
-test.concurrent('an old first-response run terminated at the upgrade: the reconciler brings its clock under the client\'s run', async () => {
+test('an old first-response run terminated at the upgrade: the reconciler brings its clock under the client\'s run', async () => {
   const { business, api, clientRunId } = await tenantWith('a1', 'a2');
   const { decisionId, legacy } = await legacyDecision(api, business, clientRunId, 'PT1H', NOBODY_POLLS);
   await legacy.terminate('an operator, at the upgrade');
@@ -129,7 +128,7 @@ const periods = async (api: TenantApi) =>
     .filter((a) => a.rotation)
     .sort((a, b) => Date.parse(a.dt_until) - Date.parse(b.dt_until));
 
-test.concurrent('an old rotation run hands out the next period; the client\'s run, woken by it, takes the rotation over, the old run ends, and the periods go on once each', async () => {
+test('an old rotation run hands out the next period; the client\'s run, woken by it, takes the rotation over, the old run ends, and the periods go on once each', async () => {
   const { business, api, clientPk, clientRunId } = await tenantWith('a1', 'a2');
   const { startsAt, legacy, workflowId } = await legacyRotation(api, business, clientPk, clientRunId, '2s');
   expect((await api('GET', '/clients/c1/rotation')).body.workflow_id).toBe(workflowId);
@@ -147,7 +146,7 @@ test.concurrent('an old rotation run hands out the next period; the client\'s ru
   expect((await api('DELETE', '/clients/c1/rotation')).status).toBe(200);
 });
 
-test.concurrent('an old rotation run terminated at the upgrade: the reconciler brings the rotation under the client\'s run, which goes on from the schedule', async () => {
+test('an old rotation run terminated at the upgrade: the reconciler brings the rotation under the client\'s run, which goes on from the schedule', async () => {
   const { business, api, clientPk, clientRunId } = await tenantWith('a1', 'a2');
   const { legacy, rotationKey } = await legacyRotation(api, business, clientPk, clientRunId, '1m', NOBODY_POLLS);
   await legacy.terminate('an operator, at the upgrade');

@@ -18,7 +18,6 @@ import { eventually, startStackFor, type TestStack } from '../support/stack';
  * `assignmentExpiry` run on the expiry queue whose row names it (`assignment/…`), and an `assignAgents`
  * request run on the assign queue. The worker of this build keeps them working until they end: every
  * due pair expires exactly once, whichever run fires, and none is left without a clock.
- * Each test has a business of its own and waits on real clocks: the tests run side by side.
  */
 
 const USER = 'owner-1';
@@ -73,7 +72,7 @@ async function expiredAtItsDate(api: TenantApi, agent: string, dtUntil: string) 
 
 const expiredAgents = async (api: TenantApi) => (await feed(api, 'type=assignment.expired')).map((e) => `${e.data.agent}@${e.data.dt_until}`).sort();
 
-test.concurrent('left alone, an old run expires its pair once; re-assigning the far pair moves its clock to the client\'s run, the old run ends and the client\'s run expires it', async () => {
+test('left alone, an old run expires its pair once; re-assigning the far pair moves its clock to the client\'s run, the old run ends and the client\'s run expires it', async () => {
   const { api, business, clientPk, clientRunId } = await tenantWith('near', 'far');
   const nearAt = secondsFromNow(5);
   const near = await legacyPair(business, clientPk, 'near', nearAt);
@@ -95,7 +94,7 @@ test.concurrent('left alone, an old run expires its pair once; re-assigning the 
   expect(await expiredAgents(api)).toEqual([`far@${farAt}`, `near@${nearAt}`]);
 });
 
-test.concurrent('a request run of the previous build re-assigns the far pair: the client\'s run takes over both rows, both old runs end, each pair expires once at its date', async () => {
+test('a request run of the previous build re-assigns the far pair: the client\'s run takes over both rows, both old runs end, each pair expires once at its date', async () => {
   const { api, business, clientPk, clientRunId } = await tenantWith('near', 'far');
   const nearAt = secondsFromNow(10);
   const near = await legacyPair(business, clientPk, 'near', nearAt);
@@ -121,7 +120,7 @@ test.concurrent('a request run of the previous build re-assigns the far pair: th
   expect(await expiredAgents(api)).toEqual([`far@${farAt}`, `near@${nearAt}`]);
 });
 
-test.concurrent('re-assigned as its old run fires: the due pair still expires exactly once', async () => {
+test('re-assigned as its old run fires: the due pair still expires exactly once', async () => {
   const { api, business, clientPk, clientRunId } = await tenantWith('near', 'far');
   const nearAt = secondsFromNow(3);
   const near = await legacyPair(business, clientPk, 'near', nearAt);
@@ -138,7 +137,7 @@ test.concurrent('re-assigned as its old run fires: the due pair still expires ex
   expect(await expiredAgents(api)).toEqual([`far@${farAt}`, `near@${nearAt}`]);
 });
 
-test.concurrent('a reconciler pass brings active rows whose old runs were terminated under their client\'s run, which expires each at its date', async () => {
+test('a reconciler pass brings active rows whose old runs were terminated under their client\'s run, which expires each at its date', async () => {
   const { api, business, clientPk, clientRunId } = await tenantWith('near', 'far');
   const nearAt = secondsFromNow(15);
   const farAt = '2099-01-01T00:00:00.000Z';

@@ -7,8 +7,6 @@ import { startTestStack, uniqueName, type TestStack } from '../support/stack';
  * Section 5 of issue 31 on the real stack: a durable first-response clock per routed decision. The
  * test stack lowers the 10-second floor to 1 s (as rotations' minimum period), so the clock runs out
  * within the test; the margins allow a loaded machine.
- * Each test has a user of its own and waits on its clocks: those tests run side by side; the reconciler's,
- * which counts the business's clocks, runs alone after them.
  */
 
 let stack: TestStack;
@@ -43,7 +41,7 @@ test('a policy states first_response_within and max_reassignments; a time under 
   expectProblem(await stack.api('PUT', '/routing-policies/p', { token, body: { team: 'sales', max_reassignments: 1 } }), 400, 'Invalid max_reassignments: needs first_response_within');
 });
 
-test.concurrent('an unanswered client goes to another member, then, after the last reassignment, stays with its owner and is escalated', async () => {
+test('an unanswered client goes to another member, then, after the last reassignment, stays with its owner and is escalated', async () => {
   const token = await setUp(['a1', 'a2', 'a3'], { first_response_within: 'PT2S', max_reassignments: 1 });
   const routed = await stack.api('POST', '/clients/c1/route', { token, body: { policy: 'sales' } });
   expect(routed.body).toMatchObject({ status: 'assigned', agent: 'a1' });
@@ -68,7 +66,7 @@ test.concurrent('an unanswered client goes to another member, then, after the la
   expect(escalations).toEqual([expect.objectContaining({ data: expect.objectContaining({ decision_id: id, agent: 'a2' }) })]);
 });
 
-test.concurrent('with nobody else eligible the owner keeps the client and the decision is escalated', async () => {
+test('with nobody else eligible the owner keeps the client and the decision is escalated', async () => {
   const token = await setUp(['a1', 'a2'], { first_response_within: 'PT1S', max_reassignments: 3 });
   await stack.api('PATCH', '/agents/a2', { token, body: { presence: 'away' } });
   const id = (await stack.api('POST', '/clients/c1/route', { token, body: { policy: 'sales' } })).body.decision_id;
@@ -77,7 +75,7 @@ test.concurrent('with nobody else eligible the owner keeps the client and the de
   expect((await assignments(token)).map((a) => [a.agent, a.status])).toEqual([['a1', 'active']]);
 });
 
-test.concurrent('with working_hours the clock runs only inside the owner\'s hours: an owner off shift is not reassigned, and the deadline moves to its next shift', async () => {
+test('with working_hours the clock runs only inside the owner\'s hours: an owner off shift is not reassigned, and the deadline moves to its next shift', async () => {
   const token = await setUp(['a1', 'a2'], { first_response_within: 'PT3S', max_reassignments: 1 });
   const routed = await stack.api('POST', '/clients/c1/route', { token, body: { policy: 'sales' } });
   expect(routed.body.agent).toBe('a1');
@@ -100,7 +98,7 @@ test.concurrent('with working_hours the clock runs only inside the owner\'s hour
   expect((await handle.query<ClientRunState>('state')).firstResponses).toEqual([{ decisionId: routed.body.decision_id, dueAt: due }]);
 });
 
-test.concurrent('a message naming the owner answers: the client is not reassigned', async () => {
+test('a message naming the owner answers: the client is not reassigned', async () => {
   const token = await setUp(['a1', 'a2'], { first_response_within: 'PT3S', max_reassignments: 1 });
   const id = (await stack.api('POST', '/clients/c1/route', { token, body: { policy: 'sales' } })).body.decision_id;
   const sent = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'Hi, this is your rep', agent: 'a1' } });
@@ -111,7 +109,7 @@ test.concurrent('a message naming the owner answers: the client is not reassigne
   expect((await assignments(token)).map((a) => [a.agent, a.status])).toEqual([['a1', 'active']]);
 });
 
-test.concurrent('accept answers for the owner; another user\'s decision is a 404 and another user\'s agent on a message a 400', async () => {
+test('accept answers for the owner; another user\'s decision is a 404 and another user\'s agent on a message a 400', async () => {
   const token = await setUp(['a1', 'a2'], { first_response_within: 'PT3S', max_reassignments: 1 });
   const id = (await stack.api('POST', '/clients/c1/route', { token, body: { policy: 'sales' } })).body.decision_id;
   const accepted = await stack.api('POST', `/routing-decisions/${id}/accept`, { token });
@@ -128,7 +126,7 @@ test.concurrent('accept answers for the owner; another user\'s decision is a 404
   expect(JSON.stringify(batch.body)).toContain('Agent a1 not found or not authorized');
 });
 
-test.concurrent('a client the queue assigns gets the clock too', async () => {
+test('a client the queue assigns gets the clock too', async () => {
   const token = await setUp(['a1', 'a2'], { capacity: 1, first_response_within: 'PT2S', max_reassignments: 1 });
   for (const _id of ['c2', 'c3']) expect((await stack.api('POST', '/clients', { token, body: { _id } })).status).toBe(201);
   // Both answer at once, so only the queued client's clock runs out.
