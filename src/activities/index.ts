@@ -10,7 +10,7 @@ import { createCrmLeadActivities, type CrmLeadActivityDeps } from './crm-leads';
 import { createClientClockActivities } from './client-clocks';
 import { createConversationActivities } from './conversations';
 
-export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & CrmLeadActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart'>;
+export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & CrmLeadActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart' | 'reconcileBusinesses'>;
 
 export function createActivities(deps: ActivityDeps) {
   const assignments = createAssignmentActivities(deps);

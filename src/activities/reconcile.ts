@@ -29,6 +29,8 @@ export interface ReconcileDeps extends DatabaseDeps {
   taskQueue: string;
   /** Told of each restart as it happens (the worker's crm_reconciler_restarts_total). */
   observeReconcilerRestart?: (kind: 'assignment' | 'message' | 'rotation') => void;
+  /** The businesses a pass without a `business` of its own covers (RECONCILE_BUSINESSES); every business when unset. */
+  reconcileBusinesses?: readonly string[];
 }
 
 /** Rows changed this recently may still be on their way to Temporal (a request between its write and its start). */
@@ -142,8 +144,32 @@ async function reclaimClocks<Row extends { clientPk: string }>(temporal: Tempora
   return counts;
 }
 
-export function createReconcileActivities({ prisma, temporal, taskQueue, observeReconcilerRestart }: ReconcileDeps) {
-  return {
+const emptyResult = (full: boolean): ReconcileResult => ({
+  full,
+  assignmentsChecked: 0,
+  assignmentsRestarted: 0,
+  messagesChecked: 0,
+  messagesRestarted: 0,
+  rotationsChecked: 0,
+  rotationsRestarted: 0,
+  firstResponseClocksChecked: 0,
+  firstResponseClocksRestarted: 0,
+  routingQueuesChecked: 0,
+  routingQueuesRestarted: 0,
+  snoozesChecked: 0,
+  snoozesRestarted: 0,
+});
+
+/** The counts of several passes (one per business of a scoped worker) as one pass's. */
+function sumResults(full: boolean, results: ReconcileResult[]): ReconcileResult {
+  const sum = emptyResult(full);
+  const counts = Object.keys(sum).filter((key) => key !== 'full') as Exclude<keyof ReconcileResult, 'full'>[];
+  for (const result of results) for (const key of counts) sum[key] = (sum[key] ?? 0) + (result[key] ?? 0);
+  return sum;
+}
+
+export function createReconcileActivities({ prisma, temporal, taskQueue, observeReconcilerRestart, reconcileBusinesses }: ReconcileDeps) {
+  const activities = {
     /**
      * Gives every active assignment, unsent message, active rotation and snoozed conversation a running workflow again, after an
      * operator's Terminate (or a reset to a point that ended the run) left a row without one: the row is
@@ -153,26 +179,12 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
      * `windowMs` (of messages, only those whose start was never confirmed) and the runs that ended
      * abnormally in it.
      */
-    async reconcileOrphans({ graceMs = RECONCILE_GRACE_MS, business, full = true, windowMs = RECENT_RECONCILE_WINDOW_MS }: ReconcileInput = {}): Promise<ReconcileResult> {
+    async reconcilePass({ graceMs = RECONCILE_GRACE_MS, business, full = true, windowMs = RECENT_RECONCILE_WINDOW_MS }: ReconcileInput = {}): Promise<ReconcileResult> {
       const before = new Date(Date.now() - graceMs);
       const since = full ? undefined : new Date(before.getTime() - windowMs);
       const filter: ReconcilerFilter = { before, business, since };
       const orphans = orphanCandidates(prisma);
-      const result: ReconcileResult = {
-        full,
-        assignmentsChecked: 0,
-        assignmentsRestarted: 0,
-        messagesChecked: 0,
-        messagesRestarted: 0,
-        rotationsChecked: 0,
-        rotationsRestarted: 0,
-        firstResponseClocksChecked: 0,
-        firstResponseClocksRestarted: 0,
-        routingQueuesChecked: 0,
-        routingQueuesRestarted: 0,
-        snoozesChecked: 0,
-        snoozesRestarted: 0,
-      };
+      const result = emptyResult(full);
 
       // A row's clock is its client's run, or a per-pair run of an older build (until the client's run takes it over).
       const runningExpiries = new Set([...(await runningIds(temporal, CLIENT_WORKFLOW, since)), ...(await runningIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since))]);
@@ -303,6 +315,18 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
         logEvent('reconciler.routing_queue_restarted', { workflowId, lastRun });
       }
       return result;
+    },
+  };
+  return {
+    /**
+     * One pass (see `reconcilePass`). A pass that names no business covers the worker's own businesses
+     * when it has some (RECONCILE_BUSINESSES), one after the other, and reports their counts together.
+     */
+    async reconcileOrphans(input: ReconcileInput = {}): Promise<ReconcileResult> {
+      if (input.business !== undefined || !reconcileBusinesses) return activities.reconcilePass(input);
+      const results: ReconcileResult[] = [];
+      for (const business of reconcileBusinesses) results.push(await activities.reconcilePass({ ...input, business }));
+      return sumResults(input.full ?? true, results);
     },
   };
 }

@@ -43,6 +43,11 @@ export const envSchema = z.object({
   TEMPORAL_ADDRESS: optional,
   TEMPORAL_NAMESPACE: optional,
   TEMPORAL_TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
+  /**
+   * The businesses this worker's housekeeping run reconciles, comma-separated; unset: every business (a
+   * deployment's one reconciler). The test suites set it so that no file's worker adopts another's rows.
+   */
+  RECONCILE_BUSINESSES: optional.transform((list) => (list ? [...new Set(list.split(',').map((b) => b.trim()).filter(Boolean))] : undefined)),
   /** The Nexus endpoint name that `npm start` creates on its dev server and prints. */
   NEXUS_ENDPOINT: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,199}$/, 'must be a letter then letters, digits, _ or -').default('crm'),
   /** What runs Temporal when TEMPORAL_ADDRESS is unset: the dev server (SQLite) or the server engine on the stack's PostgreSQL. */

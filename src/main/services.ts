@@ -177,7 +177,7 @@ export function createApi(services: Services, options: ApiOptions = {}) {
 }
 
 export function runWorker(services: Services, options: WorkerOptions = {}): Promise<RunningWorker> {
-  return startWorker(services, options);
+  return startWorker(services, { reconcileBusinesses: services.config.RECONCILE_BUSINESSES, ...options });
 }
 
 /** The remote codec for the Temporal UI and CLI: only with keys and a credential to ask for; browsers only from CODEC_CORS_ORIGINS. */

@@ -60,6 +60,8 @@ export interface WorkerOptions {
   workflowBundle?: SdkWorkerOptions['workflowBundle'];
   observeLateness?: (seconds: number) => void;
   observeReconcilerRestart?: ActivityDeps['observeReconcilerRestart'];
+  /** The businesses the housekeeping run's reconciler passes cover (RECONCILE_BUSINESSES); all when unset. */
+  reconcileBusinesses?: ActivityDeps['reconcileBusinesses'];
 }
 
 export interface RunningWorker {
@@ -105,6 +107,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     crmNetwork: deps.crmNetwork,
     observeLateness: options.observeLateness,
     observeReconcilerRestart: options.observeReconcilerRestart,
+    reconcileBusinesses: options.reconcileBusinesses,
   });
   const queues = taskQueuesOf(deps.taskQueue);
   let workers: Worker[];

@@ -11,7 +11,7 @@ import { startWorkerProcess } from '../support/worker-process';
 // Only the worker processes below run this suite's workflows.
 const suite = hubspotSuite({ after: ({ stack }) => stack.stopWorker() });
 
-const workerProcess = () => startWorkerProcess(suite.stack.taskQueue, { SECRETS_KEY: suite.stack.services.config.SECRETS_KEY!, HUBSPOT_API_URL: suite.hubspot.url });
+const workerProcess = () => startWorkerProcess(suite.stack, { SECRETS_KEY: suite.stack.services.config.SECRETS_KEY!, HUBSPOT_API_URL: suite.hubspot.url });
 
 test('kill -9 of the worker while the owner\'s write is in flight: another worker finishes the lead and HubSpot sees one write', async () => {
   const id = 90_000 + Math.floor(Math.random() * 1000);

@@ -18,7 +18,7 @@ afterAll(() => receiver.close());
 const recipients = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ client_phone: `+1${prefix}${String(i).padStart(4, '0')}` }));
 
 const workerProcess = (stack: TestStack, env: Record<string, string> = {}): Promise<RunningProcess> =>
-  startWorkerProcess(stack.taskQueue, { MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url, ...env });
+  startWorkerProcess(stack, { MESSAGE_PROVIDER: 'webhook', MESSAGE_WEBHOOK_URL: receiver.url, ...env });
 
 test('kill -9 of the worker mid-batch: every message is sent, and a message handed over again carries the same Idempotency-Key', async () => {
   const stack = await startTestStack({ provider: createWebhookProvider({ url: receiver.url }) });

@@ -147,9 +147,9 @@ describe('deferred_until', () => {
     const terminatedRunId = (await run.describe()).runId;
     await run.terminate('operator test');
 
-    // Another file's reconciler pass over the shared server may restart it first: the restart is what counts.
     const reconciler = createReconcileActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: stack.taskQueue });
-    await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: stack.business, full: true });
+    const pass = await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: stack.business, full: true });
+    expect(pass).toMatchObject({ messagesRestarted: 1 });
 
     const restarted = await stack.temporal.workflow.getHandle(res.body.workflow_id).describe();
     expect({ status: restarted.status.name, newRun: restarted.runId !== terminatedRunId }).toEqual({ status: 'RUNNING', newRun: true });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { stopLeftovers, type StackLockInfo } from '../../src/stack/stack-lock';
 import { dataPaths, PROJECT_ROOT } from '../../src/paths';
-import { eventually } from './helpers';
+import { eventually, uniqueName } from './helpers';
 import { request as httpRequest } from './http';
 import { listenersOf } from './ports';
 import { processId, processTree, stopProcesses, type ProcessId } from './process-tree';
@@ -128,7 +128,15 @@ export const entryPointArgs = (script: string): string[] =>
 export function runEntryPoint(script: string, env: Record<string, string>, readyText: string, options: RunOptions = {}): RunningProcess {
   // The workflows the global setup bundled once, rather than webpack again in every worker this starts.
   const bundle: Record<string, string> = process.env.TEST_WORKFLOW_BUNDLE ? { WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE } : {};
-  return runProcess(process.execPath, entryPointArgs(script), { ...bundle, ...env }, readyText, options);
+  return runProcess(process.execPath, entryPointArgs(script), { ...bundle, ...ownReconciler(env), ...env }, readyText, options);
+}
+
+/**
+ * A worker on the run's shared database reconciles only the businesses its test names (RECONCILE_BUSINESSES);
+ * unnamed, a business of its own that holds nothing, so that it never adopts another file's rows.
+ */
+function ownReconciler(env: Record<string, string>): Record<string, string> {
+  return env.DATABASE_URL === process.env.TEST_DATABASE_URL ? { RECONCILE_BUSINESSES: uniqueName('reconciles-nothing') } : {};
 }
 
 /** A JSON request with a bearer token; the body is parsed when there is one. */

@@ -65,6 +65,8 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     DATABASE_POOL_SIZE: '5',
     TEMPORAL_ADDRESS: options.temporalAddress ?? process.env.TEST_TEMPORAL_ADDRESS,
     TEMPORAL_TASK_QUEUE: uniqueName('tq'),
+    // The reconciler of a housekeeping run this stack's worker runs takes this file's rows only.
+    RECONCILE_BUSINESSES: business,
     JWT_SECRET: secret,
     TEMPORAL_PAYLOAD_KEYS: options.payloadKeys,
     SECRETS_KEY: options.secretsKey ?? generateNamedKey('test'),

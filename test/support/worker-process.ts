@@ -3,9 +3,10 @@ import { runEntryPoint, type RunningProcess } from './process';
 
 /**
  * `npm run worker` as a process of its own against the shared test servers, on a suite's task queue,
- * ready once it says it is running: what a crash test kills with SIGKILL and starts again.
+ * reconciling the suite's business only, ready once it says it is running: what a crash test kills with
+ * SIGKILL and starts again.
  */
-export async function startWorkerProcess(taskQueue: string, env: Record<string, string> = {}): Promise<RunningProcess> {
+export async function startWorkerProcess({ taskQueue, business }: { taskQueue: string; business: string }, env: Record<string, string> = {}): Promise<RunningProcess> {
   const port = await testPort();
   const worker = runEntryPoint(
     'src/main/worker.ts',
@@ -13,6 +14,7 @@ export async function startWorkerProcess(taskQueue: string, env: Record<string, 
       DATABASE_URL: process.env.TEST_DATABASE_URL!,
       TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
       TEMPORAL_TASK_QUEUE: taskQueue,
+      RECONCILE_BUSINESSES: business,
       WORKER_HTTP_PORT: String(port),
       ...env,
     },
