@@ -76,3 +76,10 @@ export function documentSurface(doc: OpenApiObject) {
   const schemas = Object.fromEntries(Object.keys(doc.components.schemas).sort().map((name) => [name, [...propertyPaths(doc, doc.components.schemas[name])].sort()]));
   return { operations: Object.fromEntries(Object.entries(operations).sort(([a], [b]) => a.localeCompare(b))), schemas };
 }
+
+/** The surface as lines (`operation | responses.200.content.application/json.properties | message`), for a set comparison. */
+export function surfaceLines(node: unknown, prefix = ''): string[] {
+  if (Array.isArray(node)) return node.length === 0 ? [`${prefix}(none)`] : node.map((item) => `${prefix}${String(item)}`);
+  if (node && typeof node === 'object') return Object.entries(node).flatMap(([key, value]) => surfaceLines(value, `${prefix}${key} | `));
+  return [`${prefix}${String(node)}`];
+}
