@@ -13,7 +13,7 @@ function compare(doc: Record<string, any>) {
   const nowSet = new Set(now);
   const takenSet = new Set(taken);
   const missing = taken.filter((line) => !nowSet.has(line) && !line.endsWith('(none)'));
-  const added = now.filter((line) => !takenSet.has(line) && !/\| (properties \| |schemas \| )/.test(line) && !line.endsWith('(none)'));
+  const added = now.filter((line) => !takenSet.has(line) && !/(^|\| )(properties|schemas) \| /.test(line) && !line.endsWith('(none)'));
   return { missing, added };
 }
 

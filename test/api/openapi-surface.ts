@@ -28,7 +28,11 @@ export function propertyPaths(doc: OpenApiObject, schema: any, prefix = '', out 
   }
   if (node.items) propertyPaths(doc, node.items, `${prefix.replace(/\.$/, '')}[].`, out, depth + 1);
   for (const key of ['anyOf', 'oneOf', 'allOf']) {
-    for (const branch of node[key] ?? []) propertiesOnly(doc, branch, prefix, out, depth + 1);
+    const branches: any[] = node[key] ?? [];
+    const values = branches.filter((branch) => !(branch?.type === 'null' && Object.keys(branch).length === 1));
+    // `anyOf: [schema, {type: null}]` is a nullable schema (zod's spelling of `type: [..., 'null']`), not a choice.
+    if (values.length === 1 && branches.length === 2) propertyPaths(doc, values[0], prefix, out, depth + 1);
+    else for (const branch of branches) propertiesOnly(doc, branch, prefix, out, depth + 1);
   }
   return out;
 }

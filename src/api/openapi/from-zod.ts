@@ -52,8 +52,9 @@ export function componentSchemas(requests: readonly z.ZodType[], responses: read
   return schemas;
 }
 
-/** One unnamed schema inline (a parameter's, say); it may refer to named ones, which must be components already. */
+/** One schema inline (a parameter's, or a named one to extend); what it contains that is named must be a component already. */
 export function inlineSchema(schema: z.ZodType, io: Io = 'input'): OpenApiObject {
-  const { $defs: _defs, ...json } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as OpenApiObject;
-  return tidy(json) as OpenApiObject;
+  const { $defs: defs, ...json } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as OpenApiObject;
+  const root = typeof json.$ref === 'string' && json.$ref.startsWith(DEFS) ? defs[json.$ref.slice(DEFS.length)] : json;
+  return tidy(root) as OpenApiObject;
 }

@@ -3,7 +3,8 @@ import { conversationsApi } from './conversations';
 import type { ApiPart, OpenApiObject } from '../components';
 import { badParameters, closedObject, inBusiness, json, operation, PREFIX, queryParameter, ref, routeResponses } from '../components';
 import { assignmentsApi } from './assignments';
-import { messagesApi } from './messages';
+import { Message } from '../../../use-cases/messages/contract';
+import { inlineSchema } from '../from-zod';
 import { rotationApi } from './rotation';
 import { routingApi } from './routing';
 
@@ -105,7 +106,7 @@ export const eventsApi: ApiPart = {
       { client: ref('schemas', 'ResourceId'), reason },
       'The assignment as `GET /clients/{_id}/agents?status=all` shows it after the change, with its client and the reason.',
     ),
-    MessageEventData: withEventFields(messagesApi.schemas!.Message, { reason }, 'The message as `GET /messages/{_id}` shows it after the change, and the reason.'),
+    MessageEventData: withEventFields(inlineSchema(Message, 'output'), { reason }, 'The message as `GET /messages/{_id}` shows it after the change, and the reason.'),
     RotationEventData: withEventFields(
       rotationApi.schemas!.Rotation,
       { reason },
@@ -114,7 +115,7 @@ export const eventsApi: ApiPart = {
     AssignmentEvent: eventSchema(ASSIGNMENT_TYPES, 'AssignmentEventData', 'A change of an assignment.'),
     MessageEvent: eventSchema(MESSAGE_TYPES, 'MessageEventData', 'A change of a message.'),
     ReceivedMessageEventData: withEventFields(
-      messagesApi.schemas!.Message,
+      inlineSchema(Message, 'output'),
       {
         reason,
         assignments: {
