@@ -4,9 +4,9 @@ import type { ApiPart, OpenApiObject } from '../components';
 import { badParameters, closedObject, inBusiness, json, operation, PREFIX, queryParameter, ref, routeResponses } from '../components';
 import { assignmentsApi } from './assignments';
 import { Message } from '../../../use-cases/messages/contract';
+import { RoutingDecision } from '../../../use-cases/routing/contract';
 import { inlineSchema } from '../from-zod';
 import { rotationApi } from './rotation';
-import { routingApi } from './routing';
 
 const ASSIGNMENT_TYPES: EventType[] = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'];
 const MESSAGE_TYPES: EventType[] = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.read', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed'];
@@ -37,7 +37,7 @@ function withEventFields(resource: OpenApiObject, extra: Record<string, OpenApiO
 /** The decision, its reason, and for `routing.reassigned` the agent it was taken from. */
 function routingEventData(): OpenApiObject {
   const data = withEventFields(
-    routingApi.schemas!.RoutingDecision,
+    inlineSchema(RoutingDecision, 'output'),
     { reason },
     'The decision as `GET /routing-decisions/{id}` shows it, and the reason (`api` a route request, `rule` the queue assigning a waiting client or the first-response clock reassigning or escalating).',
   );
