@@ -2,8 +2,8 @@ import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../domain';
 import { conversationsApi } from './conversations';
 import type { ApiPart, OpenApiObject } from '../components';
 import { badParameters, closedObject, inBusiness, json, operation, PREFIX, queryParameter, ref, routeResponses } from '../components';
-import { assignmentsApi } from './assignments';
 import { Message } from '../../../use-cases/messages/contract';
+import { Assignment } from '../../../use-cases/assignments/contract';
 import { RoutingDecision } from '../../../use-cases/routing/contract';
 import { inlineSchema } from '../from-zod';
 import { rotationApi } from './rotation';
@@ -102,7 +102,7 @@ export const eventsApi: ApiPart = {
   ],
   schemas: {
     AssignmentEventData: withEventFields(
-      assignmentsApi.schemas!.Assignment,
+      inlineSchema(Assignment, 'output'),
       { client: ref('schemas', 'ResourceId'), reason },
       'The assignment as `GET /clients/{_id}/agents?status=all` shows it after the change, with its client and the reason.',
     ),
