@@ -1,8 +1,8 @@
 import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../../domain';
-import { conversationsApi } from './conversations';
 import type { ApiPart, OpenApiObject } from '../components';
 import { badParameters, closedObject, inBusiness, json, operation, PREFIX, queryParameter, ref, routeResponses } from '../components';
 import { Message } from '../../../use-cases/messages/contract';
+import { Conversation, ConversationNote } from '../../../use-cases/conversations/contract';
 import { Assignment } from '../../../use-cases/assignments/contract';
 import { RoutingDecision } from '../../../use-cases/routing/contract';
 import { inlineSchema } from '../from-zod';
@@ -180,7 +180,7 @@ export const eventsApi: ApiPart = {
       },
     },
     ConversationEventData: withEventFields(
-      conversationsApi.schemas!.Conversation,
+      inlineSchema(Conversation, 'output'),
       { reason },
       'The conversation as `GET /conversations/{_id}` shows it after the change (`unread` null: it is an agent\'s), and the reason: `carrier` a text of the client opened it, `api` its owner, `snooze` its snooze ended, `reply_clock` its answer came due.',
     ),
@@ -189,7 +189,7 @@ export const eventsApi: ApiPart = {
       'ConversationEventData',
       'A conversation opened by a text of the client (its first, or one to a closed or snoozed conversation), snoozed, reopened (its snooze ended, or its owner reopened it), closed, or overdue (waiting past its routing policy\'s `next_response_within`: once per waiting period, `assignees` naming its holders).',
     ),
-    ConversationNoteEventData: withEventFields(conversationsApi.schemas!.ConversationNote, { client: ref('schemas', 'ResourceId'), reason }, 'The note, its client, and the reason (`api`).'),
+    ConversationNoteEventData: withEventFields(inlineSchema(ConversationNote, 'output'), { client: ref('schemas', 'ResourceId'), reason }, 'The note, its client, and the reason (`api`).'),
     ConversationNoteEvent: eventSchema(['conversation.note_added'], 'ConversationNoteEventData', 'An internal note added to a conversation.'),
     CrmOwnerSyncFailedEvent: eventSchema(['crm.owner_sync_failed'], 'CrmOwnerSyncFailedEventData', 'A lead\'s owner could not be written back into its CRM.'),
     CrmOwnerConflictEvent: eventSchema(['crm.owner_conflict'], 'CrmOwnerConflictEventData', 'A person changed a lead\'s owner in its CRM.'),
