@@ -6,7 +6,7 @@ import { Conversation, ConversationNote } from '../../../use-cases/conversations
 import { Assignment } from '../../../use-cases/assignments/contract';
 import { RoutingDecision } from '../../../use-cases/routing/contract';
 import { inlineSchema } from '../from-zod';
-import { rotationApi } from './rotation';
+import { Rotation } from '../../../use-cases/rotation/contract';
 
 const ASSIGNMENT_TYPES: EventType[] = ['assignment.created', 'assignment.updated', 'assignment.expired', 'assignment.unassigned'];
 const MESSAGE_TYPES: EventType[] = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.read', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed'];
@@ -108,7 +108,7 @@ export const eventsApi: ApiPart = {
     ),
     MessageEventData: withEventFields(inlineSchema(Message, 'output'), { reason }, 'The message as `GET /messages/{_id}` shows it after the change, and the reason.'),
     RotationEventData: withEventFields(
-      rotationApi.schemas!.Rotation,
+      inlineSchema(Rotation, 'output'),
       { reason },
       'The rotation as `GET /clients/{_id}/rotation` shows it after the change, and the reason (`api` a DELETE, `operator` a cancellation in the Temporal UI).',
     ),
