@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { BUSINESS_PATTERN, INVALID_BUSINESS } from '../../use-cases/input/validation';
 
 /**
@@ -11,6 +12,8 @@ export type OpenApiObject = Record<string, any>;
 /** One feature's share of the document: its paths and the schemas only it uses. */
 export interface ApiPart {
   paths: Record<string, OpenApiObject>;
+  /** Its contracts' named zod schemas (`.meta({ id })`), which become components.schemas: requests as read, responses as sent. */
+  contracts?: { requests?: readonly z.ZodType[]; responses?: readonly z.ZodType[] };
   /** Requests the service itself sends (OpenAPI 3.1 `webhooks`). */
   webhooks?: Record<string, OpenApiObject>;
   schemas?: Record<string, OpenApiObject>;
@@ -268,27 +271,6 @@ export const components: OpenApiObject = {
       },
     },
     ...problemSchemas,
-    ResourceId: {
-      type: 'string',
-      pattern: '^[A-Za-z0-9._:@-]{1,128}$',
-      description: '1–128 characters of `A-Z a-z 0-9 . _ : @ -`, unique per business and user.',
-      examples: ['c1'],
-    },
-    DateTime: { type: 'string', format: 'date-time', description: 'ISO 8601, UTC.', examples: ['2030-01-01T00:00:00.000Z'] },
-    ChangedBy: {
-      type: 'object',
-      description:
-        'Who ended, canceled or stopped it, and why (the `reason` its event carries): `user` with `api` — the owner, the only user who can ' +
-        'change it (the token\'s subject, over HTTP or Nexus), so the caller; `operator` with `operator` — its workflow canceled in the Temporal UI; ' +
-        '`system` with `expiry` — its date came; `user` with `client_deleted` / `agent_deleted` — the owner deleted the client (its erasure) or the agent.',
-      required: ['actor', 'reason'],
-      additionalProperties: false,
-      properties: {
-        actor: { enum: ['user', 'operator', 'system'] },
-        reason: { enum: ['api', 'expiry', 'operator', 'rule', 'client_deleted', 'agent_deleted', 'routing'] },
-      },
-      examples: [{ actor: 'user', reason: 'api' }],
-    },
   },
   responses: {
     Unauthorized: problem(

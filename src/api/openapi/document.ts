@@ -1,4 +1,6 @@
+import { SHARED_SCHEMAS } from '../../use-cases/input/contract';
 import { components, type ApiPart, type OpenApiObject } from './components';
+import { componentSchemas } from './from-zod';
 import { agentsApi } from './paths/agents';
 import { assignmentsApi } from './paths/assignments';
 import { clientsApi } from './paths/clients';
@@ -43,7 +45,10 @@ const DESCRIPTION = `Assign agents to clients — each assignment expiring by it
 function buildDocument(): OpenApiObject {
   const paths: Record<string, OpenApiObject> = {};
   const webhooks: Record<string, OpenApiObject> = {};
+  const requests = PARTS.flatMap((part) => part.contracts?.requests ?? []);
+  const responses = [...SHARED_SCHEMAS, ...PARTS.flatMap((part) => part.contracts?.responses ?? [])];
   const schemas: Record<string, OpenApiObject> = { ...components.schemas };
+  merge(schemas, componentSchemas(requests, responses), 'schema');
   const tags: OpenApiObject[] = [];
   for (const part of PARTS) {
     merge(paths, part.paths, 'path');

@@ -2,13 +2,13 @@ import { DEFAULT_DT_UNTIL } from '../../domain';
 import { isStorableDate } from '../../db/errors';
 import { Invalid } from '../errors';
 import { isBlank } from '../input/validation';
-import type { Fields } from '../input/known-fields';
+import { fieldsOfSchema, type Fields } from '../input/known-fields';
+import { AssignAgentsRequest, MAX_AGENTS_PER_REQUEST, MAX_NOTES_LENGTH } from './contract';
 
-export const MAX_AGENTS_PER_REQUEST = 100;
-export const MAX_NOTES_LENGTH = 2000;
+export { MAX_AGENTS_PER_REQUEST, MAX_NOTES_LENGTH } from './contract';
 
-/** The body's fields; any other is `Unknown field: {path}`, checked after the contract's checks 1-7 (assign.ts). */
-export const ASSIGN_FIELDS = { agents: [{ agent: true, dt_until: true }], ds_notes: true } as const satisfies Fields;
+/** The body's fields (the contract's); any other is `Unknown field: {path}`, checked after the contract's checks 1-7 (assign.ts). */
+export const ASSIGN_FIELDS = fieldsOfSchema(AssignAgentsRequest) as Fields;
 
 export interface AssignRequest {
   agents: { agentId: string; dtUntil: string }[];

@@ -1,5 +1,4 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import { z } from 'zod';
 import { changeStatus, holdersOf, type StatusChange } from '../../db/conversations';
 import { conversationEvent, withEvents } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
@@ -8,6 +7,7 @@ import { UUID } from '../input/page';
 import { tellClientRun, wakeClientRun } from '../../starters/client-workflow';
 import { conversationView } from '../../views/conversation';
 import { Conflict, NotFound } from '../errors';
+import { SnoozeRequest } from './contract';
 import { parseBody } from '../input/validation';
 import { CONVERSATION_NOT_FOUND } from './owned-conversation';
 
@@ -18,18 +18,8 @@ export interface ConversationDeps {
   log?: (error: unknown) => void;
 }
 
-const YEAR_MS = 366 * 24 * 60 * 60 * 1000;
-
 export const SNOOZE_CLOSED = 'A closed conversation cannot be snoozed: reopen it first';
 
-const snoozeBody = z.object({
-  until: z
-    .string({ error: 'is required: the date-time the conversation opens again' })
-    .refine((raw) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(raw) && !Number.isNaN(Date.parse(raw)), 'must be an ISO 8601 date-time with a zone, such as 2030-01-01T09:00:00Z')
-    .transform((raw) => new Date(raw))
-    .refine((until) => until.getTime() > Date.now(), 'must be in the future')
-    .refine((until) => until.getTime() <= Date.now() + YEAR_MS, 'must be within a year'),
-});
 
 /**
  * Moves the caller's conversation to `change` in one transaction with its event (none when it was there
@@ -58,7 +48,7 @@ async function moveConversation(deps: ConversationDeps, scope: Scope, id: string
 
 /** `POST /conversations/{_id}/snooze { until }`: snoozed until then, when it opens again by itself (or at once on a reply). */
 export function snoozeConversation(deps: ConversationDeps, scope: Scope, id: string, body: unknown) {
-  const { until } = parseBody(snoozeBody, body);
+  const { until } = parseBody(SnoozeRequest, body);
   return moveConversation(deps, scope, id, { to: 'snoozed', until });
 }
 

@@ -1,8 +1,9 @@
 import { MAX_BATCH_RECIPIENTS } from '../../domain';
 import { Invalid, UseCaseError } from '../errors';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
-import { refuseUnknownFields } from '../input/known-fields';
-import { MESSAGE_FIELDS, parseMessageRequest, type KnownAgent, type KnownClient, type MessageRequest } from './request';
+import { fieldsOfSchema, refuseUnknownFields, type Fields } from '../input/known-fields';
+import { SendMessageBatchRequest } from './batch-contract';
+import { parseMessageRequest, type KnownAgent, type KnownClient, type MessageRequest } from './request';
 import type { RequestedTemplate } from './channel-request';
 
 /** What `{{client_name}}` in a text stands for. */
@@ -16,9 +17,8 @@ export interface BatchRequest {
   fingerprint: unknown[];
 }
 
-const { client: _c, client_phone: _p, client_name: _n, agent: _a, ...CAMPAIGN_FIELDS } = MESSAGE_FIELDS;
-/** A campaign's fields: a send's, with the recipients' own in `recipients[]`. */
-const BATCH_FIELDS = { ...CAMPAIGN_FIELDS, recipients: [{ client: true, client_phone: true, client_name: true, text_message: true, agent: true }] } as const;
+/** A campaign's fields (the contract's): a send's, with the recipients' own in `recipients[]`. */
+const BATCH_FIELDS = fieldsOfSchema(SendMessageBatchRequest) as Fields;
 
 const INVALID_RECIPIENTS = `Invalid recipients: must be an array of 1 to ${MAX_BATCH_RECIPIENTS} objects`;
 

@@ -4,14 +4,13 @@ import type { StoredTemplate } from '../../db/messages';
 import { namesNonPublicHost } from '../../net/public-address';
 import { Invalid } from '../errors';
 import { isBlank, RESOURCE_ID_PATTERN } from '../input/validation';
+import { MAX_MEDIA_URL_LENGTH, MAX_VARIABLE_LENGTH } from './contract';
 
 /*
  * The channel fields of a send (docs/messages.md, "Channels"): `channel`, `media` and a WhatsApp
  * `template`, checked after the recipient and before the text, whose need depends on them.
  */
 
-export const MAX_MEDIA_URL_LENGTH = 2048;
-export const MAX_VARIABLE_LENGTH = 1024;
 
 /** The template a send names, as the accept checks need it, and as the message stores it. */
 export interface RequestedTemplate {

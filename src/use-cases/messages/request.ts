@@ -5,10 +5,9 @@ import { isTimeZone, TIME_ZONE_RULE } from '../input/time-zone';
 import { clockTime, windowOpening } from './send-window';
 import { channelFingerprint, parseChannelFields, renderTemplate, type ChannelFields, type RequestedTemplate } from './channel-request';
 import { parseSendAt } from './send-at';
-import { refuseUnknownFields, type Fields } from '../input/known-fields';
+import { fieldsOfSchema, refuseUnknownFields, type Fields } from '../input/known-fields';
+import { MAX_NAME_LENGTH, MAX_TEXT_LENGTH, SendMessageRequest } from './contract';
 
-export const MAX_TEXT_LENGTH = 4096;
-export const MAX_NAME_LENGTH = 200;
 
 export interface KnownClient {
   pk: string;
@@ -70,21 +69,8 @@ export interface MessageRequest {
   template: ChannelFields['template'];
 }
 
-/** Every field of a send, and of its nested objects: any other is a 400 naming it. */
-export const MESSAGE_FIELDS = {
-  message_type: true,
-  client: true,
-  client_phone: true,
-  client_name: true,
-  text_message: true,
-  delay: true,
-  send_at: true,
-  send_window: { from: true, to: true, timezone: true },
-  agent: true,
-  channel: true,
-  media: [{ url: true }],
-  template: { _id: true, variables: true },
-} as const satisfies Fields;
+/** Every field of a send, and of its nested objects (the contract's): any other is a 400 naming it. */
+const MESSAGE_FIELDS = fieldsOfSchema(SendMessageRequest) as Fields;
 
 const INVALID_PHONE = 'Invalid client_phone: must be an E.164 phone number such as +14155550123';
 

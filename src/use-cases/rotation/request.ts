@@ -3,10 +3,14 @@ import { DEFAULT_MIN_PERIOD_MS, MAX_PERIOD_MS } from '../../domain/rotation-sche
 import { MAX_AGENTS_PER_REQUEST, MAX_NOTES_LENGTH, parseIsoDate } from '../assignments/request';
 import { Invalid } from '../errors';
 import { isBlank } from '../input/validation';
-import { refuseUnknownFields } from '../input/known-fields';
+import { fieldsOfSchema, refuseUnknownFields, type Fields } from '../input/known-fields';
 import { parseDelay } from '../messages/delay';
+import { RotationRequest } from './contract';
 
 export const MAX_STARTS_AT_DISTANCE_MS = MAX_PERIOD_MS;
+
+/** The body's fields (the contract's); any other is `Unknown field: {path}`, checked last. */
+const ROTATION_FIELDS = fieldsOfSchema(RotationRequest) as Fields;
 
 export interface RotationRequestLimits {
   /** The shortest period accepted: one minute, shorter only in tests. */
@@ -71,7 +75,7 @@ export function parseRotationRequest(body: unknown, limits: RotationRequestLimit
 
   const apply = fields.apply;
   if (apply !== undefined && apply !== null && apply !== 'now') throw new Invalid('Invalid apply: must be "now" or absent');
-  refuseUnknownFields(fields, { agents: true, period: true, starts_at: true, ds_notes: true, apply: true });
+  refuseUnknownFields(fields, ROTATION_FIELDS);
 
   return { agentIds, period, periodMs, startsAt, notes: (notes as string | null | undefined) ?? null, applyNow: apply === 'now' };
 }

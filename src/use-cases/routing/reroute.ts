@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { findAgent } from '../../db/agents';
 import { listHeldClients, type HeldCursor } from '../../db/assignments';
 import { withEvents } from '../../db/events';
@@ -6,7 +5,8 @@ import { rerouteAssignment, type RouteOutcome } from './decide';
 import { findPolicy } from '../../db/routing-policies';
 import type { Scope } from '../../db/scope';
 import { NotFound } from '../errors';
-import { parseBody, RESOURCE_ID_PATTERN, resourceId } from '../input/validation';
+import { parseBody, RESOURCE_ID_PATTERN } from '../input/validation';
+import { RerouteRequest } from './contract';
 import { findOwnedPolicy } from './policies';
 import { afterAssignmentsEnded, type EndedAssignment } from '../assignments/after-change';
 import { afterRouted, type RoutingDeps } from './route';
@@ -38,7 +38,7 @@ export interface RerouteItem {
  * when the client gets a new owner or waits, and stays when a `reject` policy finds nobody.
  */
 export async function rerouteAgentRequest(deps: RoutingDeps, scope: Scope, agentId: string, body: unknown): Promise<{ agent: string; decisions: RerouteItem[] }> {
-  const request = parseBody(z.object({ policy: resourceId.nullish() }), body ?? {});
+  const request = parseBody(RerouteRequest, body ?? {});
   const agent = RESOURCE_ID_PATTERN.test(agentId) ? await findAgent(deps.prisma, scope, agentId) : null;
   if (!agent) throw new NotFound('Agent not found');
   const named = request.policy ? await findOwnedPolicy(deps.prisma, scope, request.policy) : null;

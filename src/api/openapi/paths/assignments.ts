@@ -1,10 +1,7 @@
+import { ASSIGNMENT_SCHEMAS } from '../../../use-cases/assignments/contract';
 import type { ApiPart } from '../components';
-import { badBody, badParameters, closedObject, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
+import { badBody, badParameters, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
-
-const workflowId = (prefix: string, example: string) => ({ type: 'string', pattern: `^${prefix}/`, examples: [example] });
-// The client's run (`client/{business}/{client}/{key}`); an assignment left untouched since before one run per client shows its per-pair run (`assignment/…`).
-const assignmentWorkflowId = workflowId('(client|assignment)', 'client/acme/c1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44');
 
 export const assignmentsApi: ApiPart = {
   tags: [
@@ -15,95 +12,7 @@ export const assignmentsApi: ApiPart = {
         'and there is never more than one active assignment per client and agent.',
     },
   ],
-  schemas: {
-    AssignAgentsRequest: {
-      type: 'object',
-      required: ['agents'],
-      description: 'All or nothing: a rejected request assigns nothing. A field not described here is a 400 `Unknown field: {name}`, after the checks 1-7 of the description.',
-      additionalProperties: false,
-      properties: {
-        agents: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 100,
-          description: 'At least one, at most 100, each agent once. Re-assigning an active agent replaces its `dt_until` and `ds_notes`.',
-          items: {
-            type: 'object',
-            required: ['agent'],
-            additionalProperties: false,
-            properties: {
-              agent: { type: 'string', minLength: 1, description: 'Id of one of the caller\'s agents in this business.', examples: ['a1'] },
-              dt_until: {
-                type: ['string', 'null'],
-                description:
-                  'When the assignment expires: an ISO 8601 date (00:00:00 UTC of that day) or date-time (UTC when it has no offset), in the future. ' +
-                  'Absent or null: `2143-06-23`.',
-                default: '2143-06-23',
-                examples: ['2030-01-01', '2030-01-01T09:30:00+02:00'],
-              },
-            },
-          },
-        },
-        ds_notes: { type: ['string', 'null'], maxLength: 2000, description: 'Free-text notes, kept on each assignment in the database only (never in Temporal).', examples: ['new lead'] },
-      },
-    },
-    AssignAgentsResult: closedObject(['client', 'ds_notes', 'assignments'], {
-      client: ref('schemas', 'ResourceId'),
-      ds_notes: { type: ['string', 'null'] },
-      assignments: {
-        type: 'array',
-        description: 'In request order.',
-        items: closedObject(['agent', 'dt_until', 'status', 'workflow_id'], {
-          agent: ref('schemas', 'ResourceId'),
-          dt_until: ref('schemas', 'DateTime'),
-          status: { const: 'active' },
-          workflow_id: { ...assignmentWorkflowId, description: 'The Temporal workflow that holds this assignment\'s clock and expires it: the client\'s run, one per client.' },
-        }),
-      },
-    }),
-    Assignment: closedObject(['agent', 'dt_until', 'status', 'ds_notes', 'workflow_id', 'assigned_at', 'updated_at', 'ended_at', 'ended_by', 'rotation', 'routed_by'], {
-      agent: ref('schemas', 'ResourceId'),
-      dt_until: ref('schemas', 'DateTime'),
-      status: { enum: ['active', 'expired', 'unassigned'] },
-      ds_notes: { type: ['string', 'null'] },
-      workflow_id: assignmentWorkflowId,
-      assigned_at: ref('schemas', 'DateTime'),
-      updated_at: ref('schemas', 'DateTime'),
-      ended_at: { type: ['string', 'null'], format: 'date-time', description: 'When it expired or was unassigned.' },
-      ended_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who ended it: `system`/`expiry` when it expired, `user`/`api` when its owner unassigned it, `operator`/`operator` when its workflow was canceled in the Temporal UI; null while active.' },
-      rotation: {
-        type: 'boolean',
-        description: 'Made (or last re-assigned) by the client\'s rotation, for one period (`PUT …/clients/{_id}/rotation`); false for an assign-agents request\'s.',
-      },
-      routed_by: {
-        oneOf: [
-          {
-            type: 'object',
-            required: ['policy', 'version', 'decision_id'],
-            additionalProperties: false,
-            properties: { policy: ref('schemas', 'ResourceId'), version: { type: 'integer', minimum: 1 }, decision_id: { type: 'string', format: 'uuid' } },
-          },
-          { type: 'null' },
-        ],
-        description: 'Made by lead routing (`POST …/clients/{_id}/route`): the policy, its version and the decision (`GET …/routing-decisions/{id}`); null for any other assignment.',
-      },
-    }),
-    AssignmentList: {
-      type: 'object',
-      required: ['client', 'assignments'],
-      additionalProperties: false,
-      properties: { client: ref('schemas', 'ResourceId'), assignments: { type: 'array', items: ref('schemas', 'Assignment'), description: 'Oldest first.' } },
-    },
-    Unassignment: closedObject(['client', 'agent', 'dt_until', 'status', 'ended_at', 'ended_by', 'workflow_id'], {
-      client: ref('schemas', 'ResourceId'),
-      agent: { type: 'string' },
-      dt_until: ref('schemas', 'DateTime'),
-      status: { const: 'unassigned' },
-      ended_at: ref('schemas', 'DateTime'),
-      ended_by: { ...ref('schemas', 'ChangedBy'), description: 'Always `{ "actor": "user", "reason": "api" }`: the caller unassigned it.' },
-      workflow_id: assignmentWorkflowId,
-    }),
-  },
+  contracts: ASSIGNMENT_SCHEMAS,
   paths: {
     [`${PREFIX}/clients/{_id}/assign-agents`]: inBusiness({
       post: operation('assignAgents', 'Assignments', 'Assign agents to a client', {

@@ -1,54 +1,9 @@
+import { CONVERSATION_EXAMPLE as conversation, CONVERSATION_SCHEMAS, NOTE_EXAMPLE as note, NoteRequest, ReadRequest, SnoozeRequest } from '../../../use-cases/conversations/contract';
 import type { ApiPart } from '../components';
-import { badBody, badParameters, closedObject, idParameter, inBusiness, json, operation, pageParameters, pageSchema, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
+import { inlineSchema } from '../from-zod';
+import { badBody, badParameters, idParameter, inBusiness, json, operation, pageParameters, pageSchema, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
 
-const ID = '9b1f6d2a-8c4e-5f3a-9d7b-2e6c4a1f8b30';
-
-const conversation = {
-  _id: ID,
-  client: 'c1',
-  sender: '+16285550001',
-  status: 'open',
-  assignees: ['a1'],
-  waiting_since: '2026-11-28T09:14:02.120Z',
-  last_inbound_at: '2026-11-28T09:14:02.120Z',
-  last_outbound_at: '2026-11-27T16:40:00.031Z',
-  first_response_at: '2026-11-27T16:40:00.031Z',
-  snoozed_until: null,
-  unread: 1,
-  created_at: '2026-11-27T16:32:10.500Z',
-  updated_at: '2026-11-28T09:14:02.120Z',
-};
-
-const note = {
-  _id: '3f0a9c1e-6b2d-4e8f-a1c7-5d9e0b2f4a68',
-  conversation: ID,
-  internal: true,
-  agent: 'a1',
-  text: 'Asked about the premium plan; call back Monday',
-  created_at: '2026-11-28T09:20:00.000Z',
-};
-
-const date = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description });
-
-export const CONVERSATION_PROPERTIES = {
-        _id: { type: 'string', format: 'uuid' },
-        client: ref('schemas', 'ResourceId'),
-        sender: { type: ['string', 'null'], description: 'Our side of the thread: the number or messaging service; null when the deployment has no carrier.' },
-        status: { enum: ['open', 'snoozed', 'closed'] },
-        assignees: { type: 'array', items: ref('schemas', 'ResourceId'), description: 'The agents that hold the client now (active assignments whose `dt_until` is ahead), oldest first.' },
-        waiting_since: date('When the oldest text of the client not answered yet came in; null when nothing waits.'),
-        last_inbound_at: date('The client\'s latest text.'),
-        last_outbound_at: date('Our latest message to the client (when it was accepted).'),
-        first_response_at: date('When the first text of the client was first answered: when our first message accepted after it was handed to a carrier (a message suppressed, refused or canceled answers nothing).'),
-        snoozed_until: date('While snoozed: when it opens again by itself.'),
-        unread: {
-          type: ['integer', 'null'],
-          minimum: 0,
-          description: 'With `?agent=`: the client\'s texts after that agent\'s read horizon (all of them before it read any); null without an agent.',
-        },
-        created_at: ref('schemas', 'DateTime'),
-        updated_at: ref('schemas', 'DateTime'),
-};
+const ID = conversation._id;
 
 const NOT_FOUND = problem(404, 'No conversation of the caller has this `_id` (another user\'s is answered alike), or the business is unknown.', {
   conversationNotFound: 'Conversation not found',
@@ -69,35 +24,7 @@ export const conversationsApi: ApiPart = {
         'Events: `conversation.opened`, `conversation.snoozed`, `conversation.reopened`, `conversation.closed`, `conversation.overdue`, `conversation.note_added`.',
     },
   ],
-  schemas: {
-    Conversation: {
-      type: 'object',
-      required: Object.keys(conversation),
-      additionalProperties: false,
-      properties: CONVERSATION_PROPERTIES,
-      examples: [conversation],
-    },
-    ConversationNote: {
-      type: 'object',
-      required: Object.keys(note),
-      additionalProperties: false,
-      description: 'An internal note in a conversation: never sent to the client nor to a carrier; erased with the client.',
-      properties: {
-        _id: { type: 'string', format: 'uuid' },
-        conversation: { type: 'string', format: 'uuid' },
-        internal: { const: true },
-        agent: ref('schemas', 'ResourceId'),
-        text: { type: 'string' },
-        created_at: ref('schemas', 'DateTime'),
-      },
-      examples: [note],
-    },
-    ThreadItem: { oneOf: [ref('schemas', 'Message'), ref('schemas', 'ConversationNote')] },
-    ConversationDetails: closedObject([...Object.keys(conversation), 'latest'], {
-      ...CONVERSATION_PROPERTIES,
-      latest: { type: 'array', items: ref('schemas', 'ThreadItem'), maxItems: 20, description: 'The latest 20 messages and notes, newest first.' },
-    }),
-  },
+  contracts: CONVERSATION_SCHEMAS,
   paths: {
     [`${PREFIX}/conversations`]: inBusiness({
       get: operation('listConversations', 'Conversations', 'The caller\'s conversations', {
@@ -155,7 +82,7 @@ export const conversationsApi: ApiPart = {
             'opens it at once. Snoozing again moves the date. A closed conversation is not snoozed (409): reopen it first.',
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: closedObject(['until'], { until: { type: 'string', format: 'date-time' } }), example: { until: '2026-11-30T09:00:00Z' } } },
+            content: { 'application/json': { schema: inlineSchema(SnoozeRequest), example: { until: '2026-11-30T09:00:00Z' } } },
           },
           responses: routeResponses(true, {
             200: json('The conversation after the change.', ref('schemas', 'Conversation'), { example: { ...conversation, status: 'snoozed', snoozed_until: '2026-11-30T09:00:00.000Z', unread: null } }),
@@ -197,7 +124,7 @@ export const conversationsApi: ApiPart = {
             required: true,
             content: {
               'application/json': {
-                schema: closedObject(['agent', 'message'], { agent: ref('schemas', 'ResourceId'), message: { type: 'string', format: 'uuid' } }),
+                schema: inlineSchema(ReadRequest),
                 example: { agent: 'a1', message: '7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4' },
               },
             },
@@ -223,7 +150,7 @@ export const conversationsApi: ApiPart = {
             required: true,
             content: {
               'application/json': {
-                schema: closedObject(['agent', 'text'], { agent: ref('schemas', 'ResourceId'), text: { type: 'string', minLength: 1, maxLength: 5000 } }),
+                schema: inlineSchema(NoteRequest),
                 example: { agent: 'a1', text: note.text },
               },
             },

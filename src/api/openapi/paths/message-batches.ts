@@ -1,10 +1,9 @@
 import type { ApiPart } from '../components';
-import { badParameters, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
-import { channelRequestProperties } from './message-channels';
+import { badParameters, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
+import { MESSAGE_BATCH_SCHEMAS } from '../../../use-cases/messages/batch-contract';
 
 const batchNotFound = { batchNotFound: 'Batch not found', ...NO_ROUTE_EXAMPLE };
 const batchIdParameter = idParameter('The batch\'s id (`batch_id`). One of another user or business is the same 404 as a missing one.', '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11');
-const OUTBOUND_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed', 'canceled', 'suppressed'];
 
 const batchExample = {
   _id: '0d9c8a4e-5a3b-4f7e-9d51-2b7c2f0e6a11',
@@ -18,22 +17,6 @@ const batchExample = {
   finished_at: '2026-11-24T09:00:02.310Z',
 };
 
-const recipientResult = closedObject(['index', 'status'], {
-  index: { type: 'integer', minimum: 0, description: 'The recipient\'s place in `recipients`.' },
-  _id: { type: 'string', format: 'uuid', description: 'The message\'s id (accepted only): `GET /messages/{_id}`, `POST /messages/{_id}/cancel`.' },
-  status: { enum: ['scheduled', 'rejected'] },
-  send_at: ref('schemas', 'DateTime'),
-  error: {
-    type: 'object',
-    required: ['type', 'status', 'detail'],
-    additionalProperties: false,
-    description:
-      'Refused only: the problem `POST /messages` answers for this recipient alone (its status, type and exact detail), or for a phone an earlier ' +
-      'recipient already has, 400 `Duplicate recipient: same phone as recipient {index}`.',
-    properties: { type: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, hint: { type: 'string', description: 'What to do about it, where the detail is a fixed text (`Invalid delay`).' } },
-  },
-});
-
 export const messageBatchesApi: ApiPart = {
   tags: [
     {
@@ -43,84 +26,7 @@ export const messageBatchesApi: ApiPart = {
         'status, events and cancel); the batch is sent by one workflow, a chunk at a time, paced to `MESSAGE_SEND_RATE_PER_SECOND` per sender when set.',
     },
   ],
-  schemas: {
-    SendMessageBatchRequest: {
-      type: 'object',
-      required: ['message_type', 'recipients'],
-      description:
-        'Each recipient is checked as `POST /messages` would check the body it stands for: its own fields with the batch\'s `message_type`, `delay`, `send_at`, `send_window`, ' +
-        '`channel`, `media`, `template` and `text_message` (unless it has its own). A field not described here, in the batch or in a recipient, refuses the whole request: 400 `Unknown field: recipients[{index}].{name}`. A batch-level field refused (an invalid `channel`, `media` or `template`) refuses every recipient with the same problem.',
-      properties: {
-        message_type: { const: 'text' },
-        text_message: {
-          type: ['string', 'null'],
-          description: 'The text of every recipient without its own; `{{client_name}}` becomes the recipient\'s name. Optional with a `template`, as for `POST /messages`.',
-          examples: ['Hi {{client_name}}, our sale starts today.'],
-        },
-        delay: { type: ['string', 'integer', 'null'], description: 'As for `POST /messages`; the same for every recipient.' },
-        send_at: { type: ['string', 'null'], format: 'date-time', description: 'As for `POST /messages` (not with `delay`); the same instant for every recipient.', examples: ['2030-01-01T09:00:00Z'] },
-        send_window: { type: ['object', 'null'], description: 'As for `POST /messages`; read in each client\'s time zone unless it names one.' },
-        channel: { ...channelRequestProperties.channel, description: 'As for `POST /messages`; the same for every recipient.' },
-        media: { ...channelRequestProperties.media, description: 'As for `POST /messages` (at most 10 files for `sms`, one for `whatsapp`); the same files to every recipient.' },
-        template: {
-          ...channelRequestProperties.template,
-          description:
-            'As for `POST /messages`: a WhatsApp template with its values, the same for every recipient; each recipient must be a `client` whose WhatsApp consent is recorded (else that recipient is refused with a 409).',
-        },
-        recipients: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 1000,
-          items: {
-            type: 'object',
-            properties: {
-              client: { type: ['string', 'null'] },
-              client_phone: { type: ['string', 'null'] },
-              client_name: { type: ['string', 'null'], maxLength: 200 },
-              agent: { type: ['string', 'null'], description: 'As `agent` of `POST /messages`: the caller\'s agent the message answers for.' },
-              text_message: { type: ['string', 'null'], description: 'This recipient\'s own text.' },
-            },
-          },
-        },
-      },
-    },
-    MessageBatchAccepted: closedObject(['batch_id', 'results'], {
-      batch_id: { type: 'string', format: 'uuid' },
-      results: { type: 'array', items: recipientResult, description: 'One per recipient, in request order.' },
-    }),
-    MessageBatchRefusedProblem: {
-      type: 'object',
-      required: ['type', 'title', 'status', 'detail', 'batch_id', 'results'],
-      additionalProperties: false,
-      description: 'No recipient could be accepted: nothing was stored; `results` says why for each.',
-      properties: {
-        type: { const: '/problems/invalid-request' },
-        title: { const: 'Bad Request' },
-        status: { const: 400 },
-        detail: { const: 'No recipient could be accepted: see results' },
-        instance: { type: 'string' },
-        batch_id: { type: 'null' },
-        results: { type: 'array', items: recipientResult },
-      },
-    },
-    MessageBatch: closedObject(['_id', 'send_at', 'send_window', 'workflow_id', 'total', 'accepted', 'counts', 'created_at', 'finished_at'], {
-      _id: { type: 'string', format: 'uuid' },
-      send_at: ref('schemas', 'DateTime'),
-      send_window: { type: ['object', 'null'] },
-      workflow_id: { type: 'string', pattern: '^message-batch/' },
-      total: { type: 'integer', description: 'Recipients in the request.' },
-      accepted: { type: 'integer', description: 'Recipients stored as messages.' },
-      counts: {
-        type: 'object',
-        description: 'The batch\'s messages by status.',
-        required: OUTBOUND_STATUSES,
-        additionalProperties: false,
-        properties: Object.fromEntries(OUTBOUND_STATUSES.map((s) => [s, { type: 'integer', minimum: 0 }])),
-      },
-      created_at: ref('schemas', 'DateTime'),
-      finished_at: { type: ['string', 'null'], format: 'date-time', description: 'When nothing was left to send: its workflow found none, or a cancel left none scheduled or sending.' },
-    }),
-  },
+  contracts: MESSAGE_BATCH_SCHEMAS,
   paths: {
     [`${PREFIX}/messages/batch`]: inBusiness({
       post: operation('sendMessageBatch', 'Campaigns', 'Send one text to up to 1,000 recipients', {

@@ -1,8 +1,9 @@
+import { MESSAGE_STATUSES } from '../../../domain/messages';
+import { MESSAGE_SCHEMAS } from '../../../use-cases/messages/contract';
 import type { ApiPart } from '../components';
 import { BAD_BODY_OR_PATH, BAD_PATH, BAD_PATH_EXAMPLE, BODY_EXAMPLES, businessResponses, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, UNKNOWN_BUSINESS } from '../components';
-import { CHANNEL_BAD_REQUESTS, CHANNEL_CONFLICTS, CHANNEL_REQUEST_EXAMPLES, channelMessageProperties, channelRequestProperties, channelRequestRules, SMS_CHANNEL_FIELDS } from './message-channels';
+import { CHANNEL_BAD_REQUESTS, CHANNEL_CONFLICTS, CHANNEL_REQUEST_EXAMPLES, SMS_CHANNEL_FIELDS } from './message-channels';
 
-const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'];
 const messageNotFound = { messageNotFound: 'Message not found', ...NO_ROUTE_EXAMPLE };
 const messageIdParameter = {
   name: '_id',
@@ -23,7 +24,6 @@ const listParameters = [
   { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
   { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', maxLength: 200 } },
 ];
-const dateOrNull = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description });
 
 const sentMessage = {
   _id: '7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
@@ -75,161 +75,7 @@ export const messagesApi: ApiPart = {
         'A message the client sends back is an `inbound` message, `received`; its files are read through `GET /messages/{_id}/media/{n}`.',
     },
   ],
-  schemas: {
-    SendMessageRequest: {
-      type: 'object',
-      required: ['message_type'],
-      description:
-        'At least one of `client` and `client_phone`, and `text_message` unless a WhatsApp `template` is given. Absent, null and blank values count as not given. A field not described here is a 400 `Unknown field: {name}`.',
-      additionalProperties: false,
-      anyOf: ['client', 'client_phone'].map((field) => ({ properties: { [field]: { type: 'string', pattern: '\\S' } }, required: [field] })),
-      allOf: channelRequestRules,
-      properties: {
-        message_type: { const: 'text' },
-        client: { type: ['string', 'null'], description: 'Id of one of the caller\'s clients in this business.', examples: ['c1'] },
-        client_phone: {
-          type: ['string', 'null'],
-          description: 'Where to send it; wins over the client\'s stored phone. Spaces, dashes, dots and parentheses are removed; the rest must be E.164.',
-          examples: ['+1 415 555 0123'],
-        },
-        client_name: { type: ['string', 'null'], maxLength: 200, description: 'Name for the provider. Default: the client\'s stored name.' },
-        text_message: {
-          type: ['string', 'null'],
-          maxLength: 4096,
-          description:
-            '1–4096 Unicode characters, not only whitespace. Optional with a `template`: absent, null or blank, the template is the message; ' +
-            'given, it goes if WhatsApp\'s 24-hour window is open when the message is due, else the template instead.',
-        },
-        delay: {
-          type: ['string', 'integer', 'null'],
-          description:
-            'When to send. Absent, null, empty or 0: now. A whole number: seconds. `90s`, `5m`, `2h`, `1d` or sums such as `1h30m`. ' +
-            'An ISO 8601 duration (`PT5M`, `P1DT2H`, `P1M`: calendar months in UTC). At most ten years.',
-          examples: ['10s', 'PT1H', 30],
-        },
-        send_at: {
-          type: ['string', 'null'],
-          format: 'date-time',
-          description:
-            'When to send, as an instant: ISO 8601 with its zone (`Z` or an offset such as `-05:00`); a time without a zone is refused. ' +
-            'Not with `delay` (400 when both are given). Up to five minutes past is sent now (the answer\'s `send_at` is then the time of acceptance); ' +
-            'further past, or more than ten years ahead, is refused. The answer\'s `send_at` is this instant in UTC.',
-          examples: ['2030-01-01T09:00:00Z', '2030-01-01T09:00:00-05:00'],
-        },
-        send_window: {
-          type: ['object', 'null'],
-          description:
-            'Quiet hours: the hours of the day the message may go out, on the wall clock of `timezone` (default: the client\'s `timezone`; ' +
-            'without either the request is refused). `from` is inclusive, `to` exclusive; `from` later than `to` spans midnight (`21:00`–`08:00`). ' +
-            'A message due outside the window keeps its `send_at` and goes out when the window next opens there (`deferred_until`); ' +
-            'a `from` that a daylight-saving change skips opens the window at the change. Null: no window. Another field is a 400 `Unknown field: send_window.{name}`.',
-          required: ['from', 'to'],
-          properties: {
-            from: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: '`HH:MM`, 24-hour.', examples: ['08:00'] },
-            to: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: '`HH:MM`, 24-hour, not equal to `from`.', examples: ['21:00'] },
-            timezone: { type: ['string', 'null'], description: 'An IANA time zone; wins over the client\'s.', examples: ['America/New_York'] },
-          },
-          examples: [{ from: '08:00', to: '21:00', timezone: 'America/New_York' }],
-        },
-        agent: {
-          type: ['string', 'null'],
-          description:
-            'The caller\'s agent the message answers for (else 400 `Agent {id} not found or not authorized`). Accepting a message to a `client` that names its owner ' +
-            'counts as that owner\'s first response to the routing decision that gave it the client (lead routing). Not stored on the message.',
-          examples: ['a1'],
-        },
-        ...channelRequestProperties,
-      },
-    },
-    AcceptedMessage: {
-      type: 'object',
-      required: ['_id', 'status', 'send_at', 'workflow_id'],
-      additionalProperties: false,
-      properties: {
-        _id: { type: 'string', format: 'uuid' },
-        status: { enum: MESSAGE_STATUSES, description: '`scheduled` for a new message, even one due now; a replay shows the current status.' },
-        send_at: ref('schemas', 'DateTime'),
-        workflow_id: { type: 'string', pattern: '^message(-batch)?/', examples: ['message/acme/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4'] },
-      },
-    },
-    Message: {
-      type: 'object',
-      required: [
-        '_id', 'status', 'send_at', 'workflow_id', 'message_type', 'client', 'client_phone', 'client_name', 'from', 'to', 'text_message', 'attempts',
-        'provider', 'provider_ref', 'error', 'created_at', 'updated_at', 'dispatched_at', 'sent_at', 'canceled_at',
-        'canceled_by', 'direction', 'encoding', 'segments', 'send_window', 'deferred_until', 'delivered_at', 'error_code', 'price',
-        'suppressed_at', 'suppressed_reason', 'received_at', 'batch_id', 'conversation', 'channel', 'media', 'template', 'read_at',
-      ],
-      additionalProperties: false,
-      properties: {
-        _id: { type: 'string', format: 'uuid' },
-        status: { enum: MESSAGE_STATUSES },
-        send_at: ref('schemas', 'DateTime'),
-        workflow_id: { type: ['string', 'null'], pattern: '^message(-batch)?/', description: 'Null for an inbound message: it has no workflow. A campaign\'s message names its batch\'s workflow.' },
-        message_type: { const: 'text' },
-        client: { type: ['string', 'null'] },
-        client_phone: { type: ['string', 'null'], pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164; null once its client was erased (`DELETE /clients/{_id}`).' },
-        client_name: { type: ['string', 'null'] },
-        from: {
-          type: ['string', 'null'],
-          description:
-            'Who sent the text. Outbound: our number it goes out from — one of the business\'s own numbers (the same one for the same phone), else the deployment\'s ' +
-            'shared sender (a number or messaging service); null without a carrier. Inbound: the client\'s phone.',
-        },
-        to: { type: ['string', 'null'], description: 'Who it was sent to. Outbound: the client\'s phone. Inbound: our number the client texted.' },
-        text_message: {
-          type: 'string',
-          description: 'A template\'s message: its `body` with the values (empty for a template registered without one), also when it went instead of the text. An inbound file alone: empty. Empty once its client was erased.',
-        },
-        attempts: { type: 'integer', minimum: 0, description: 'Hand-overs to the provider, retries included.' },
-        provider: { type: ['string', 'null'], description: 'The provider that handled it: `log` or `webhook`.' },
-        provider_ref: { type: ['string', 'null'], description: 'The provider\'s own id of the delivery.' },
-        error: { type: ['string', 'null'], description: 'Why it failed.', examples: ['Webhook answered 400: bad number'] },
-        created_at: ref('schemas', 'DateTime'),
-        updated_at: ref('schemas', 'DateTime'),
-        dispatched_at: dateOrNull('When it left `scheduled`.'),
-        sent_at: dateOrNull('When the provider accepted it.'),
-        canceled_at: dateOrNull('When it was canceled.'),
-        canceled_by: { oneOf: [ref('schemas', 'ChangedBy'), { type: 'null' }], description: 'Who canceled it: `user`/`api` (its owner) or `operator`/`operator` (its workflow canceled in the Temporal UI); null unless canceled.' },
-        direction: { enum: ['outbound', 'inbound'], description: '`inbound`: a text the client sent (status `received`, no workflow).' },
-        encoding: { enum: ['GSM-7', 'UCS-2', null], description: 'How the text travels as SMS, computed at accept: GSM-7 when every character is in the GSM 03.38 alphabet, else UCS-2.' },
-        segments: { type: ['integer', 'null'], minimum: 1, description: 'SMS parts the text takes (160/153 GSM-7 characters, 70/67 UCS-2 code units).' },
-        send_window: {
-          type: ['object', 'null'],
-          description: 'The quiet-hours window the message may go out in, as given.',
-          properties: { from: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }, to: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }, timezone: { type: ['string', 'null'] } },
-        },
-        deferred_until: dateOrNull('When a message due outside its `send_window` goes out instead; `send_at` keeps what was asked.'),
-        delivered_at: dateOrNull('When the carrier\'s receipt said it reached the handset.'),
-        error_code: { type: ['string', 'null'], description: 'The carrier\'s error code, from its answer or its receipt.', examples: ['30003', '21610'] },
-        price: {
-          type: ['object', 'null'],
-          required: ['amount', 'unit'],
-          properties: { amount: { type: 'string', examples: ['-0.0079'] }, unit: { type: ['string', 'null'], examples: ['USD'] } },
-          description: 'What the carrier charged, when a receipt carried it.',
-        },
-        suppressed_at: dateOrNull('When it was not sent because the recipient had opted out by then.'),
-        suppressed_reason: { type: ['string', 'null'], examples: ['Recipient has opted out of text messages'] },
-        received_at: dateOrNull('Inbound: when the carrier received it.'),
-        batch_id: { type: ['string', 'null'], format: 'uuid', description: 'The campaign (`POST /messages/batch`) it was accepted in; null for a single message.' },
-        conversation: {
-          type: ['string', 'null'],
-          format: 'uuid',
-          description: 'The conversation it belongs to (`GET /conversations/{_id}`): a client\'s message on one sender. Null for a message to a bare phone, a campaign\'s, or one of an erased client.',
-        },
-        ...channelMessageProperties,
-      },
-    },
-    MessageList: {
-      type: 'object',
-      required: ['messages', 'next_cursor'],
-      additionalProperties: false,
-      properties: {
-        messages: { type: 'array', items: ref('schemas', 'Message'), description: 'Newest first.' },
-        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
-      },
-    },
-  },
+  contracts: MESSAGE_SCHEMAS,
   paths: {
     [`${PREFIX}/messages`]: inBusiness({
       post: operation('sendMessage', 'Messages', 'Send a message by SMS, MMS or WhatsApp', {

@@ -1,12 +1,12 @@
-import { INELIGIBLE_REASONS, ROUTING_STRATEGIES } from '../../../domain';
+import { Rerouted, RerouteRequest, ROUTING_SCHEMAS } from '../../../use-cases/routing/contract';
 import type { ApiPart } from '../components';
+import { inlineSchema } from '../from-zod';
 import { DECISION_STATUSES } from '../../../domain';
-import { BAD_PATH, badBody, badParameters, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, pathParameter, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
+import { BAD_PATH, badBody, badParameters, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pathParameter, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
 const ownedIdParameter = (what: string, example: string) => idParameter(`The ${what}'s id. Another user's or business's is the same 404 as a missing one.`, example);
 const decisionIdParameter = pathParameter('id', 'The decision\'s id (`decision_id`).', { type: 'string' });
-const uuid = { type: 'string', format: 'uuid' };
 const DECISION_ID = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 const POLICY_EXAMPLE = {
   _id: 'sales',
@@ -53,16 +53,6 @@ const DECISION_EXAMPLE = {
 };
 const UNKNOWN_BUSINESS_NAME = problem(404, 'Unknown business name.', NO_ROUTE_EXAMPLE);
 const DECISION_NOT_FOUND = problem(404, 'No such decision of the caller.', { decisionNotFound: 'Routing decision not found', ...NO_ROUTE_EXAMPLE });
-const REROUTED_CLIENT = closedObject(['client', 'status', 'decision_id', 'agent', 'position'], {
-  client: ref('schemas', 'ResourceId'),
-  status: {
-    enum: ['assigned', 'queued', 'rejected', 'kept', 'already_assigned'],
-    description: '`kept` (and `rejected`): the agent keeps the client. `already_assigned`: another eligible member held it already and keeps it; the agent\'s assignment ends.',
-  },
-  decision_id: { oneOf: [uuid, { type: 'null' }] },
-  agent: { oneOf: [ref('schemas', 'ResourceId'), { type: 'null' }], description: 'Who holds the client now; null while it waits.' },
-  position: { type: ['integer', 'null'], minimum: 1 },
-});
 const POLICY_NOT_FOUND = problem(404, 'No such routing policy of the caller in this business.', { policyNotFound: 'Routing policy not found', ...NO_ROUTE_EXAMPLE });
 
 export const routingApi: ApiPart = {
@@ -75,139 +65,7 @@ export const routingApi: ApiPart = {
         'assignment (`routed_by` in its view); a queued one waits in its policy\'s queue, oldest first, until capacity frees. See docs/routing.md.',
     },
   ],
-  schemas: {
-    TeamRequest: {
-      type: 'object',
-      required: ['members'],
-      description: 'A field not described here is a 400 `Unknown field: {name}`. Each member must be one of the caller\'s agents.',
-      properties: {
-        name: { type: ['string', 'null'], maxLength: 200 },
-        members: {
-          type: 'array',
-          maxItems: 100,
-          description: 'In order: the order round robin follows.',
-          items: { type: 'object', required: ['agent'], properties: { agent: ref('schemas', 'ResourceId'), weight: { type: 'integer', minimum: 1, maximum: 1000, description: 'For `weighted`; default 1.' } } },
-        },
-      },
-    },
-    Team: closedObject(['_id', 'name', 'members', 'created_at', 'updated_at'], {
-      _id: ref('schemas', 'ResourceId'),
-      name: { type: ['string', 'null'] },
-      members: {
-        type: 'array',
-        items: { type: 'object', required: ['agent', 'weight'], additionalProperties: false, properties: { agent: ref('schemas', 'ResourceId'), weight: { type: 'integer', minimum: 1 } } },
-      },
-      created_at: ref('schemas', 'DateTime'),
-      updated_at: ref('schemas', 'DateTime'),
-    }),
-    TeamList: closedObject(['teams'], { teams: { type: 'array', items: ref('schemas', 'Team') } }),
-    RoutingPolicyRequest: {
-      type: 'object',
-      required: ['team'],
-      description: 'A field not described here is a 400 `Unknown field: {name}`.',
-      properties: {
-        team: ref('schemas', 'ResourceId'),
-        strategy: { enum: [...ROUTING_STRATEGIES], default: 'round_robin' },
-        capacity: { type: ['integer', 'null'], minimum: 0, maximum: 10000, description: 'Per agent, unless the agent has its own; absent or null: no limit but the agent\'s.' },
-        working_hours: { type: 'boolean', default: true, description: 'Skip agents outside their working hours.' },
-        sticky: { type: 'boolean', default: false, description: 'A client routed again goes back to its last owner under this policy when eligible.' },
-        assignment_duration: { type: ['string', 'null'], description: 'ISO 8601 duration: a routed assignment\'s `dt_until` is this far ahead; absent: the default 2143-06-23.', examples: ['P14D'] },
-        first_response_within: {
-          type: ['string', 'null'],
-          description:
-            'ISO 8601 duration, at least 10 seconds: the owner must answer a routed client within it (a message naming the agent, or accept), else the client goes to another ' +
-            'eligible member. With `working_hours` the clock runs only inside the owner\'s hours. Absent or null: no clock.',
-          examples: ['PT15M'],
-        },
-        max_reassignments: { type: ['integer', 'null'], minimum: 0, maximum: 100, description: 'How many times a missed first response moves the client (default 0: escalate at once). Needs `first_response_within`.' },
-        next_response_within: {
-          type: ['string', 'null'],
-          description:
-            'ISO 8601 duration, at least 10 seconds: a conversation of a client routed by this policy (its latest decision) that waits this long for an answer is reported once per waiting ' +
-            'period (`conversation.overdue`, naming its holders). With `working_hours` the clock runs only inside its first holder\'s hours; a snoozed or closed conversation is not overdue. Absent or null: no clock.',
-          examples: ['PT4H'],
-        },
-        when_none_eligible: { enum: ['queue', 'reject'], default: 'queue' },
-        route_unowned_replies: {
-          type: 'boolean',
-          default: false,
-          description: 'A text from a client of the caller that holds no active assignment routes the client by this policy (at most one policy of a user says true: 400 otherwise).',
-        },
-      },
-    },
-    RoutingPolicy: closedObject(['_id', 'version', 'team', 'strategy', 'capacity', 'working_hours', 'sticky', 'assignment_duration', 'first_response_within', 'max_reassignments', 'next_response_within', 'when_none_eligible', 'route_unowned_replies', 'created_at', 'updated_at'], {
-      _id: ref('schemas', 'ResourceId'),
-      version: { type: 'integer', minimum: 1, description: 'Raised by each PUT that changes a setting; every decision names the version it used.' },
-      team: ref('schemas', 'ResourceId'),
-      strategy: { enum: [...ROUTING_STRATEGIES] },
-      capacity: { type: ['integer', 'null'] },
-      working_hours: { type: 'boolean' },
-      sticky: { type: 'boolean' },
-      assignment_duration: { type: ['string', 'null'] },
-      first_response_within: { type: ['string', 'null'] },
-      max_reassignments: { type: ['integer', 'null'] },
-      next_response_within: { type: ['string', 'null'] },
-      when_none_eligible: { enum: ['queue', 'reject'] },
-      route_unowned_replies: { type: 'boolean' },
-      created_at: ref('schemas', 'DateTime'),
-      updated_at: ref('schemas', 'DateTime'),
-    }),
-    RoutingPolicyList: closedObject(['routing_policies'], { routing_policies: { type: 'array', items: ref('schemas', 'RoutingPolicy') } }),
-    RouteRequest: {
-      type: 'object',
-      required: ['policy'],
-      properties: { policy: ref('schemas', 'ResourceId'), notes: { type: ['string', 'null'], maxLength: 2000, description: 'The routed assignment\'s `ds_notes`.' } },
-    },
-    RouteAssigned: closedObject(['decision_id', 'status', 'agent', 'dt_until'], {
-      decision_id: uuid,
-      status: { enum: ['assigned', 'already_assigned'], description: '`already_assigned`: an eligible member of the team held the client already; that assignment is the answer, unchanged (its own `dt_until`).' },
-      agent: ref('schemas', 'ResourceId'),
-      dt_until: ref('schemas', 'DateTime'),
-      other_holders: {
-        type: 'array',
-        minItems: 1,
-        description: 'Present only when other agents hold the client too (by hand, or by another policy): the owner was added beside them. Their assignments are unchanged.',
-        items: closedObject(['agent', 'dt_until'], { agent: ref('schemas', 'ResourceId'), dt_until: ref('schemas', 'DateTime') }),
-      },
-    }),
-    RouteQueued: closedObject(['decision_id', 'status', 'position'], { decision_id: uuid, status: { const: 'queued' }, position: { type: 'integer', minimum: 1, description: '1: the next to be assigned.' } }),
-    RoutingCandidate: closedObject(['agent', 'eligible', 'reasons', 'load', 'capacity'], {
-      agent: ref('schemas', 'ResourceId'),
-      eligible: { type: 'boolean' },
-      reasons: { type: 'array', items: { enum: [...INELIGIBLE_REASONS] }, description: 'Why not eligible; empty when eligible.' },
-      load: { type: 'integer', minimum: 0, description: 'Its active assignments at the decision.' },
-      capacity: { type: ['integer', 'null'], description: 'The capacity that applied (the agent\'s, else the policy\'s); null: none.' },
-    }),
-    RoutingDecision: closedObject(['decision_id', 'policy', 'version', 'client', 'status', 'agent', 'dt_until', 'queued_at', 'decided_at', 'answered_at', 'reassignments', 'escalated_at', 'candidates'], {
-      decision_id: uuid,
-      policy: ref('schemas', 'ResourceId'),
-      version: { type: 'integer', minimum: 1 },
-      client: ref('schemas', 'ResourceId'),
-      status: { enum: [...DECISION_STATUSES], description: '`already_assigned`: the client was held by an eligible member already (`agent`, with that assignment\'s `dt_until`); nothing was assigned.' },
-      agent: { oneOf: [ref('schemas', 'ResourceId'), { type: 'null' }] },
-      dt_until: { type: ['string', 'null'], format: 'date-time' },
-      queued_at: { type: ['string', 'null'], format: 'date-time', description: 'When it joined the queue; null if it never waited.' },
-      decided_at: { ...ref('schemas', 'DateTime'), description: 'When it reached its status (for a reassigned one: when its current owner got the client, the start of its first-response clock).' },
-      answered_at: { type: ['string', 'null'], format: 'date-time', description: 'When the current owner answered (a message naming it, or accept); null while unanswered.' },
-      reassignments: { type: 'integer', minimum: 0, description: 'How many times a missed first response moved the client.' },
-      escalated_at: { type: ['string', 'null'], format: 'date-time', description: 'When a missed first response found no reassignment left or nobody else eligible: the owner kept the client.' },
-      candidates: { type: 'array', items: ref('schemas', 'RoutingCandidate'), description: 'Every team member in member order, as assessed when it was last decided (for a queued one: its last look).' },
-    }),
-    RoutingQueue: closedObject(['queue'], {
-      queue: {
-        type: 'array',
-        description: 'Oldest first.',
-        items: closedObject(['client', 'position', 'since', 'decision_id'], {
-          client: ref('schemas', 'ResourceId'),
-          position: { type: 'integer', minimum: 1 },
-          since: ref('schemas', 'DateTime'),
-          decision_id: uuid,
-        }),
-      },
-    }),
-    RoutingDecisionPage: pageSchema('decisions', ref('schemas', 'RoutingDecision'), 'Newest first.'),
-    RouteCanceled: closedObject(['client', 'canceled'], { client: ref('schemas', 'ResourceId'), canceled: { type: 'array', items: uuid, description: 'The waiting decisions taken out.' } }),
-  },
+  contracts: ROUTING_SCHEMAS,
   paths: {
     [`${PREFIX}/teams`]: inBusiness({
       get: operation('listTeams', 'Routing', 'The caller\'s teams', { responses: routeResponses(false, { 200: json('Oldest first.', ref('schemas', 'TeamList')), 404: UNKNOWN_BUSINESS_NAME }) }),
@@ -384,10 +242,10 @@ export const routingApi: ApiPart = {
             '`policy` is named). The agent\'s assignment ends (`ended_by` user/api) when the client gets a new owner or waits in the queue; it stays when a `reject` policy finds nobody.',
           requestBody: {
             required: false,
-            content: { 'application/json': { schema: { type: 'object', properties: { policy: { ...ref('schemas', 'ResourceId'), description: 'Route every client by this policy.' } } }, example: { policy: 'sales' } } },
+            content: { 'application/json': { schema: inlineSchema(RerouteRequest), example: { policy: 'sales' } } },
           },
           responses: routeResponses(true, {
-            200: json('One item per client the agent held, oldest assignment first.', closedObject(['agent', 'decisions'], { agent: ref('schemas', 'ResourceId'), decisions: { type: 'array', items: REROUTED_CLIENT } }), {
+            200: json('One item per client the agent held, oldest assignment first.', inlineSchema(Rerouted, 'output'), {
               example: { agent: 'a1', decisions: [{ client: 'c7', status: 'assigned', decision_id: DECISION_ID, agent: 'a2', position: null }] },
             }),
             400: badBody('A field is invalid.', {}),
