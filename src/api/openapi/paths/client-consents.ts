@@ -1,5 +1,6 @@
+import { CONSENT_SCHEMAS } from '../../../use-cases/clients/contract';
 import type { ApiPart } from '../components';
-import { badBody, closedObject, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
 import { clientIdParameter } from './clients';
 
 const clientNotFound = { clientNotFound: 'Client not found' };
@@ -10,23 +11,7 @@ const consent = { channel: 'whatsapp', source: 'web form, 2026-11-20', at: '2026
 
 export const clientConsentsApi: ApiPart = {
   tags: [],
-  schemas: {
-    ConsentRecord: {
-      type: 'object',
-      required: ['source'],
-      description: 'Where and when the client opted in. A field not described here is a 400 `Unknown field: {name}`.',
-      properties: {
-        source: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'Where the client opted in, in the caller\'s words; kept trimmed.', examples: ['web form, 2026-11-20'] },
-        at: { type: ['string', 'null'], format: 'date-time', description: 'When it did; absent or null: now. Not in the future (five minutes of clock difference are allowed).' },
-      },
-    },
-    Consent: closedObject(['channel', 'source', 'at', 'updated_at'], {
-      channel: { enum: ['whatsapp'] },
-      source: { type: 'string' },
-      at: { ...ref('schemas', 'DateTime'), description: 'When the client opted in.' },
-      updated_at: ref('schemas', 'DateTime'),
-    }),
-  },
+  contracts: CONSENT_SCHEMAS,
   paths: {
     [`${PREFIX}/clients/{_id}/consents`]: inBusiness({
       get: operation('listClientConsents', 'Clients', 'A client\'s consents', {
