@@ -72,5 +72,7 @@ export const Consent = z
   })
   .meta({ id: 'Consent' });
 
+export const ConsentList = z.strictObject({ consents: z.array(Consent).meta({ description: 'By channel.' }) });
+
 export const CLIENT_SCHEMAS = { requests: [NewClient, ClientChanges], responses: [Client, ClientList] };
 export const CONSENT_SCHEMAS = { requests: [ConsentRecord], responses: [Consent] };

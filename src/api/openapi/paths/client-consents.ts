@@ -1,6 +1,7 @@
-import { CONSENT_SCHEMAS } from '../../../use-cases/clients/contract';
+import { CONSENT_SCHEMAS, ConsentList } from '../../../use-cases/clients/contract';
 import type { ApiPart } from '../components';
-import { badBody, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
+import { inlineSchema } from '../from-zod';
 import { clientIdParameter } from './clients';
 
 const clientNotFound = { clientNotFound: 'Client not found' };
@@ -17,7 +18,7 @@ export const clientConsentsApi: ApiPart = {
       get: operation('listClientConsents', 'Clients', 'A client\'s consents', {
         description: 'The channels the client opted in to, by channel.',
         responses: routeResponses(false, {
-          200: json('Its consents.', listSchema('consents', ref('schemas', 'Consent'), 'By channel.'), { example: { consents: [consent] } }),
+          200: json('Its consents.', inlineSchema(ConsentList, 'output'), { example: { consents: [consent] } }),
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
         }),
       }),
