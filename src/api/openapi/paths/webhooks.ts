@@ -1,10 +1,11 @@
-import { WEBHOOK_SCHEMAS } from '../../../use-cases/webhooks/contract';
+import { EVENT_PATTERNS } from '../../../domain';
 import type { ApiPart } from '../components';
-import { badBody, badParameters, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, badParameters, closedObject, idParameter, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
 import { EVENT_EXAMPLE } from './events';
 
 const webhookIdParameter = idParameter('The webhook\'s id. One of another user or business is the same 404 as a missing one.', '3d4c1b2a-5e6f-4a7b-8c9d-0e1f2a3b4c5d');
 const webhookNotFound = { webhookNotFound: 'Webhook not found', ...NO_ROUTE_EXAMPLE };
+const dateOrNull = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description });
 
 const webhook = {
   _id: '3d4c1b2a-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
@@ -19,6 +20,19 @@ const webhook = {
 };
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4EG5jbhlfTo=';
 
+const webhookProperties = {
+  _id: { type: 'string', format: 'uuid' },
+  url: { type: 'string', format: 'uri', description: 'Where events are POSTed.' },
+  events: { type: 'array', items: { enum: [...EVENT_PATTERNS] }, minItems: 1, description: 'The types it receives; `*` is every type.' },
+  description: { type: ['string', 'null'] },
+  previous_secret_expires_at: dateOrNull('Until when the secret a rotation replaced still signs beside the current one; null when none does.'),
+  disabled_at: dateOrNull('When deliveries stopped because the receiver answered 410 Gone; null while active.'),
+  disabled_reason: { type: ['string', 'null'], examples: ['The receiver answered 410 Gone'] },
+  created_at: ref('schemas', 'DateTime'),
+  updated_at: ref('schemas', 'DateTime'),
+};
+const webhookRequired = Object.keys(webhookProperties);
+
 export const webhooksApi: ApiPart = {
   tags: [
     {
@@ -28,7 +42,55 @@ export const webhooksApi: ApiPart = {
         'at least once, retried with backoff for up to 3 days. See `docs/events.md` for what a receiver may assume and how to verify the signature.',
     },
   ],
-  contracts: WEBHOOK_SCHEMAS,
+  schemas: {
+    NewWebhook: {
+      type: 'object',
+      required: ['url'],
+      description: 'A field not described here is a 400 `Unknown field: {name}`.',
+      properties: {
+        url: { type: 'string', maxLength: 2048, description: 'An http or https URL. Redirects are not followed.', examples: [webhook.url] },
+        events: {
+          type: ['array', 'null'],
+          items: { enum: [...EVENT_PATTERNS] },
+          minItems: 1,
+          description: 'Event types, `assignment.*`, `message.*`, `rotation.*`, `client.*` or `*`. Absent or null: every type.',
+          examples: [['assignment.*', 'message.sent']],
+        },
+        description: { type: ['string', 'null'], maxLength: 500 },
+      },
+    },
+    Webhook: { type: 'object', required: webhookRequired, additionalProperties: false, properties: webhookProperties },
+    WebhookWithSecret: closedObject([...webhookRequired, 'secret'], {
+      ...webhookProperties,
+      secret: {
+        type: 'string',
+        pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
+        description: 'The signing secret, in Standard Webhooks form. Shown in this answer only: keep it.',
+      },
+    }),
+    WebhookList: listSchema('webhooks', ref('schemas', 'Webhook'), 'Oldest first.'),
+    WebhookDelivery: closedObject(['_id', 'event', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'delivered_at', 'created_at', 'updated_at'], {
+      _id: { type: 'string', format: 'uuid' },
+      event: {
+        type: 'object',
+        required: ['id', 'type', 'created_at'],
+        additionalProperties: false,
+        properties: { id: { type: 'string', format: 'uuid' }, type: { type: 'string' }, created_at: ref('schemas', 'DateTime') },
+      },
+      status: {
+        enum: ['pending', 'delivered', 'failed', 'abandoned'],
+        description: '`failed`: the receiver refused it (a 4xx other than 408 and 429, or a 3xx). `abandoned`: retries ran out, or the webhook was disabled, or an operator canceled it.',
+      },
+      attempts: { type: 'integer', minimum: 0 },
+      last_status_code: { type: ['integer', 'null'], description: 'The receiver\'s last HTTP status; null when it could not be reached.' },
+      last_error: { type: ['string', 'null'], description: 'What went wrong, in the service\'s words (never the receiver\'s body).', examples: ['Receiver answered 503 Service Unavailable'] },
+      next_attempt_at: dateOrNull('When the next attempt is due, while pending after a failed one.'),
+      delivered_at: dateOrNull('When the receiver answered 2xx.'),
+      created_at: ref('schemas', 'DateTime'),
+      updated_at: ref('schemas', 'DateTime'),
+    }),
+    WebhookDeliveryList: listSchema('deliveries', ref('schemas', 'WebhookDelivery'), 'Newest first.'),
+  },
   paths: {
     [`${PREFIX}/webhooks`]: inBusiness({
       post: operation('createWebhook', 'Webhooks', 'Subscribe a URL to events', {
