@@ -7,6 +7,7 @@ import { DEFAULT_SMS_HELP_TEXT } from '../../config/index';
 import type { DatabaseDeps } from '../../use-cases/database';
 import { receiveInbound } from '../../use-cases/carriers/inbound';
 import { recordReceipt } from '../../use-cases/carriers/receipts';
+import type { CarrierCallbackAnswer } from '../../use-cases/carriers/contract';
 import { noCarrier, onlyCarrier, verifiedCallback } from './callback';
 import { numberCarriers, type NumberCarriers } from '../../carriers/numbers';
 
@@ -33,7 +34,7 @@ const TWIML_NOTHING = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 
 function answer(res: Response, carrier: Carrier): void {
   if (carrier.name === 'twilio' || carrier.name === 'simulator') res.status(200).type('text/xml').send(TWIML_NOTHING);
-  else res.status(200).json({ received: true });
+  else res.status(200).json({ received: true } satisfies CarrierCallbackAnswer);
 }
 
 /** Seconds from `sent` to `delivered`, on the API's registry (the API is where receipts arrive). */

@@ -1,31 +1,9 @@
-import { z } from 'zod';
 import { PRESENCES, type WorkingHours } from '../../domain';
 import { parseIsoDate } from '../assignments/request';
 import { Invalid } from '../errors';
-import { timeZone } from '../input/time-zone';
-import { optionalName, parseBody } from '../input/validation';
+import { parseBody } from '../input/validation';
+import { AgentPatch as AgentPatchBody, NewAbsence } from './contract';
 
-export const MAX_CAPACITY = 10_000;
-const MAX_INTERVALS_PER_DAY = 12;
-export const MAX_ABSENCE_NOTE_LENGTH = 500;
-
-const CLOCK = /^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/;
-
-const interval = z
-  .tuple([z.string().regex(CLOCK, 'must be HH:MM between 00:00 and 24:00'), z.string().regex(CLOCK, 'must be HH:MM between 00:00 and 24:00')])
-  .refine(([from, to]) => from < to, 'must end after it starts (split a night shift at midnight)');
-
-const day = z.array(interval).max(MAX_INTERVALS_PER_DAY).optional();
-const workingHours = z.strictObject({ mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day });
-
-/** PATCH /agents/{_id} as JSON merge patch (RFC 7396): a field absent stays, a field null goes back to its default. */
-const agentPatch = z.object({
-  name: optionalName,
-  timezone: timeZone.nullish(),
-  working_hours: workingHours.nullish(),
-  presence: z.enum(PRESENCES).nullish(),
-  capacity: z.number().int().min(0).max(MAX_CAPACITY).nullish(),
-});
 
 export interface AgentPatch {
   name?: string | null;
@@ -38,7 +16,7 @@ export interface AgentPatch {
 export function parseAgentPatch(body: unknown): AgentPatch {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Invalid('Invalid request body: must be a JSON object (a merge patch)');
   const fields = body as Record<string, unknown>;
-  const parsed = parseBody(agentPatch, body);
+  const parsed = parseBody(AgentPatchBody, body);
   const has = (key: string) => Object.hasOwn(fields, key);
   const hours = parsed.working_hours && (Object.fromEntries(Object.entries(parsed.working_hours).filter(([, v]) => v !== undefined)) as WorkingHours);
   return {
@@ -59,7 +37,7 @@ export interface AbsenceRequest {
 const ISO = 'must be an ISO 8601 date or date-time';
 
 export function parseAbsenceRequest(body: unknown): AbsenceRequest {
-  const fields = parseBody(z.object({ from: z.string(ISO), until: z.string(ISO), note: z.string().max(MAX_ABSENCE_NOTE_LENGTH).nullish() }), body);
+  const fields = parseBody(NewAbsence, body);
   const from = parseIsoDate(fields.from);
   if (!from) throw new Invalid(`Invalid from: ${ISO}`);
   const until = parseIsoDate(fields.until);

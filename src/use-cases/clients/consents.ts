@@ -4,14 +4,15 @@ import type { Scope } from '../../db/scope';
 import { consentView } from '../../views/consent';
 import { Invalid, NotFound } from '../errors';
 import { isBlank } from '../input/validation';
-import { refuseUnknownFields } from '../input/known-fields';
+import { fieldsOfSchema, refuseUnknownFields, type Fields } from '../input/known-fields';
+import { ConsentRecord, MAX_SOURCE_LENGTH } from './contract';
 import { findOwnedClient } from './owned-client';
 
 /** The channels a client's consent is kept for: WhatsApp needs an opt-in before a business starts a conversation. */
 const CONSENT_CHANNELS = ['whatsapp'];
-export const MAX_SOURCE_LENGTH = 200;
 /** A consent's date may be ahead of the server's clock by this much (clocks differ), not more. */
 const FUTURE_SKEW_MS = 5 * 60_000;
+const CONSENT_FIELDS = fieldsOfSchema(ConsentRecord) as Fields;
 
 function channelOf(channel: string): string {
   if (!CONSENT_CHANNELS.includes(channel)) throw new NotFound('Consent channel not found: consents are kept for whatsapp');
@@ -32,7 +33,7 @@ export async function putConsentRequest(prisma: Prisma, scope: Scope, clientId: 
     when = typeof at === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(at) ? new Date(at) : new Date(NaN);
     if (Number.isNaN(when.getTime()) || when.getTime() > now.getTime() + FUTURE_SKEW_MS) throw new Invalid('Invalid at: must be an ISO 8601 date-time, not in the future');
   }
-  refuseUnknownFields(fields, { source: true, at: true });
+  refuseUnknownFields(fields, CONSENT_FIELDS);
   return consentView(await putConsent(prisma, { clientPk: client.pk, channel: on, source: source.trim(), at: when }));
 }
 

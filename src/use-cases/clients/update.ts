@@ -1,19 +1,10 @@
-import { z } from 'zod';
 import { updateClient } from '../../db/clients';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
 import { NotFound, Invalid } from '../errors';
-import { timeZone } from '../input/time-zone';
-import { optionalName, parseBody, phoneNumber } from '../input/validation';
+import { parseBody } from '../input/validation';
+import { ClientChanges } from './contract';
 import { findOwnedClient } from './owned-client';
-
-/** As on creation; a field absent stays, null clears it. */
-const patchClientBody = z.object({
-  _id: z.string().optional(),
-  name: optionalName,
-  phone: phoneNumber.nullish(),
-  timezone: timeZone.nullish(),
-});
 
 /**
  * `PATCH /clients/{_id}`, a JSON merge patch of name, phone and time zone. Messages already accepted
@@ -21,7 +12,7 @@ const patchClientBody = z.object({
  */
 export async function updateClientRequest(prisma: Prisma, scope: Scope, clientId: string, body: unknown) {
   const client = await findOwnedClient(prisma, scope, clientId);
-  const patch = parseBody(patchClientBody, body);
+  const patch = parseBody(ClientChanges, body);
   if (patch._id !== undefined && patch._id !== client.id) throw new Invalid('Invalid _id: a client\'s id cannot be changed');
   // Which fields the patch names: parsing makes an absent name null, as on creation.
   const names = (field: string) => typeof body === 'object' && body !== null && Object.hasOwn(body, field);

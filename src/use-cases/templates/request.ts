@@ -1,20 +1,6 @@
-import { z } from 'zod';
 import { Invalid } from '../errors';
 import { parseBody } from '../input/validation';
-
-export const MAX_TEMPLATE_VARIABLES = 20;
-export const MAX_TEMPLATE_BODY = 1024;
-
-const body = z.object({
-  content_sid: z.string().regex(/^HX[0-9a-fA-F]{32}$/, 'must be a Twilio Content sid (HX followed by 32 hex digits)').optional(),
-  name: z.string().regex(/^[a-z0-9_]{1,512}$/, 'must be the name WhatsApp approved, lower-case letters, digits and _').optional(),
-  language: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a WhatsApp language code such as en or en_US').optional(),
-  variables: z
-    .array(z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'each must be 1-64 characters of A-Z a-z 0-9 _'))
-    .max(MAX_TEMPLATE_VARIABLES, `must have at most ${MAX_TEMPLATE_VARIABLES} names`)
-    .default([]),
-  body: z.string().max(MAX_TEMPLATE_BODY, `must be at most ${MAX_TEMPLATE_BODY} characters`).nullish(),
-});
+import { TemplateRegistration } from './contract';
 
 export interface TemplateRequest {
   ref: { contentSid: string } | { name: string; language: string };
@@ -28,7 +14,7 @@ export interface TemplateRequest {
  * variables' names in order, and optionally its body with `{{name}}` placeholders (what a message shows).
  */
 export function parseTemplateRequest(raw: unknown, carrier: string | undefined): TemplateRequest {
-  const t = parseBody(body, raw);
+  const t = parseBody(TemplateRegistration, raw);
   const named = t.name !== undefined || t.language !== undefined;
   if (t.content_sid !== undefined && named) throw new Invalid('Invalid template: give content_sid, or name and language, not both');
   const byContent = carrier === 'twilio' || carrier === 'simulator';

@@ -1,5 +1,6 @@
+import { AGENT_SCHEMAS } from '../../../use-cases/agents/contract';
 import type { ApiPart } from '../components';
-import { badBody, badParameters, closedObject, idParameter, inBusiness, json, listSchema, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, badParameters, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, PREFIX, problem, ref, routeResponses } from '../components';
 import { pageExamples } from './clients';
 
 
@@ -20,78 +21,7 @@ const AGENT_NOT_FOUND = problem(404, 'No such agent of the caller in this busine
 
 export const agentsApi: ApiPart = {
   tags: [{ name: 'Agents', description: 'The people assigned to clients. Each belongs to one user in one business.' }],
-  schemas: {
-    NewAgent: newResourceSchema({
-      name: { type: ['string', 'null'], maxLength: 200, examples: ['Grace Hopper'] },
-    }),
-    Agent: closedObject(['_id', 'name', 'timezone', 'working_hours', 'presence', 'capacity', 'load', 'created_at'], {
-      _id: ref('schemas', 'ResourceId'),
-      name: { type: ['string', 'null'] },
-      timezone: { type: ['string', 'null'], description: 'IANA time zone its working hours are read in.' },
-      working_hours: { oneOf: [{ type: 'null' }, ref('schemas', 'WorkingHours')], description: 'Null: always working.' },
-      presence: { type: 'string', enum: ['available', 'away'], description: 'Routing picks only `available` agents.' },
-      capacity: { type: ['integer', 'null'], minimum: 0, description: 'How many clients routing may give it at once; null: the routing policy\'s.' },
-      load: { type: 'integer', minimum: 0, description: 'Read only: its active assignments, whatever made them (assign-agents, rotation, routing).' },
-      created_at: ref('schemas', 'DateTime'),
-    }),
-    WorkingHours: {
-      type: 'object',
-      additionalProperties: false,
-      description:
-        'Intervals of wall-clock time per weekday, in the agent\'s `timezone` (so 09:00 stays 09:00 across daylight saving). A day absent or empty is not worked. ' +
-        '`"24:00"` ends a day; a night shift is two intervals, one each side of midnight.',
-      properties: Object.fromEntries(
-        ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [
-          d,
-          { type: 'array', maxItems: 12, items: { type: 'array', prefixItems: [{ type: 'string', pattern: '^\\d{2}:\\d{2}$' }, { type: 'string', pattern: '^\\d{2}:\\d{2}$' }], minItems: 2, maxItems: 2 } },
-        ]),
-      ),
-      examples: [{ mon: [['09:00', '17:00']], tue: [['09:00', '12:00'], ['13:00', '17:00']] }],
-    },
-    AgentPatch: {
-      type: 'object',
-      description: 'A JSON merge patch (RFC 7396): a field absent stays as it is, a field `null` goes back to its default. A field not described here is a 400 `Unknown field: {name}`.',
-      properties: {
-        name: { type: ['string', 'null'], maxLength: 200 },
-        timezone: { type: ['string', 'null'], description: 'IANA name; needed while the agent has working hours.' },
-        working_hours: { oneOf: [{ type: 'null' }, ref('schemas', 'WorkingHours')] },
-        presence: { type: ['string', 'null'], enum: ['available', 'away', null] },
-        capacity: { type: ['integer', 'null'], minimum: 0, maximum: 10000 },
-      },
-    },
-    NewAbsence: {
-      type: 'object',
-      required: ['from', 'until'],
-      properties: {
-        from: { type: 'string', description: 'ISO 8601 date or date-time.' },
-        until: { type: 'string', description: 'ISO 8601 date or date-time, after `from` and in the future.' },
-        note: { type: ['string', 'null'], maxLength: 500 },
-      },
-    },
-    Absence: {
-      type: 'object',
-      required: ['_id', 'from', 'until', 'note'],
-      additionalProperties: false,
-      properties: { _id: { type: 'string', format: 'uuid' }, from: ref('schemas', 'DateTime'), until: ref('schemas', 'DateTime'), note: { type: ['string', 'null'] } },
-    },
-    AbsenceList: listSchema('absences', ref('schemas', 'Absence'), 'In progress or to come, soonest first.'),
-    HeldClientList: closedObject(['agent', 'clients', 'next_cursor'], {
-      agent: ref('schemas', 'ResourceId'),
-      clients: {
-        type: 'array',
-        description: 'The clients the agent holds now (an active assignment whose `dt_until` is ahead), oldest assignment first.',
-        items: closedObject(['client', 'dt_until', 'rotation', 'assigned_at', 'workflow_id'], {
-          client: ref('schemas', 'ResourceId'),
-          dt_until: { ...ref('schemas', 'DateTime'), description: 'When the assignment ends.' },
-          rotation: { type: 'boolean', description: 'Made by the client\'s rotation.' },
-          assigned_at: ref('schemas', 'DateTime'),
-          workflow_id: { type: 'string', pattern: '^(client|assignment)/' },
-        }),
-      },
-      next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
-    }),
-    AgentList: listSchema('agents', ref('schemas', 'Agent'), 'Oldest first.'),
-  },
+  contracts: AGENT_SCHEMAS,
   paths: {
     [`${PREFIX}/agents`]: inBusiness({
       post: operation('createAgent', 'Agents', 'Create an agent', {

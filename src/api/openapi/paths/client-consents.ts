@@ -1,5 +1,7 @@
+import { CONSENT_SCHEMAS, ConsentList } from '../../../use-cases/clients/contract';
 import type { ApiPart } from '../components';
-import { badBody, closedObject, inBusiness, json, listSchema, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
+import { inlineSchema } from '../from-zod';
 import { clientIdParameter } from './clients';
 
 const clientNotFound = { clientNotFound: 'Client not found' };
@@ -10,29 +12,13 @@ const consent = { channel: 'whatsapp', source: 'web form, 2026-11-20', at: '2026
 
 export const clientConsentsApi: ApiPart = {
   tags: [],
-  schemas: {
-    ConsentRecord: {
-      type: 'object',
-      required: ['source'],
-      description: 'Where and when the client opted in. A field not described here is a 400 `Unknown field: {name}`.',
-      properties: {
-        source: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'Where the client opted in, in the caller\'s words; kept trimmed.', examples: ['web form, 2026-11-20'] },
-        at: { type: ['string', 'null'], format: 'date-time', description: 'When it did; absent or null: now. Not in the future (five minutes of clock difference are allowed).' },
-      },
-    },
-    Consent: closedObject(['channel', 'source', 'at', 'updated_at'], {
-      channel: { enum: ['whatsapp'] },
-      source: { type: 'string' },
-      at: { ...ref('schemas', 'DateTime'), description: 'When the client opted in.' },
-      updated_at: ref('schemas', 'DateTime'),
-    }),
-  },
+  contracts: CONSENT_SCHEMAS,
   paths: {
     [`${PREFIX}/clients/{_id}/consents`]: inBusiness({
       get: operation('listClientConsents', 'Clients', 'A client\'s consents', {
         description: 'The channels the client opted in to, by channel.',
         responses: routeResponses(false, {
-          200: json('Its consents.', listSchema('consents', ref('schemas', 'Consent'), 'By channel.'), { example: { consents: [consent] } }),
+          200: json('Its consents.', inlineSchema(ConsentList, 'output'), { example: { consents: [consent] } }),
           404: problem(404, 'No such client of the caller in this business.', { ...clientNotFound, ...NO_ROUTE_EXAMPLE }),
         }),
       }),

@@ -1,5 +1,6 @@
+import { CLIENT_SCHEMAS } from '../../../use-cases/clients/contract';
 import type { ApiPart } from '../components';
-import { badBody, badParameters, closedObject, idParameter, inBusiness, json, newResourceSchema, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
+import { badBody, badParameters, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
 
 export const clientIdParameter = idParameter('The client\'s id. One of another user or business, or one that could never exist, is the same 404 as a missing one.', 'c1');
 
@@ -20,43 +21,7 @@ const fieldErrors = {
 
 export const clientsApi: ApiPart = {
   tags: [{ name: 'Clients', description: 'The people messages go to and agents are assigned to. Each belongs to one user in one business.' }],
-  schemas: {
-    NewClient: newResourceSchema({
-      name: { type: ['string', 'null'], maxLength: 200, examples: ['Ada Lovelace'] },
-      phone: {
-        type: ['string', 'null'],
-        description: 'Spaces, dashes, dots and parentheses are removed; the rest must be E.164 (`+` and 7–15 digits).',
-        examples: ['+1 415 555 0100'],
-      },
-      timezone: {
-        type: ['string', 'null'],
-        description:
-          'The client\'s IANA time zone. A message\'s `send_window` is read in it unless the message names its own zone. ' +
-          'Kept as spelled; any name the time zone database knows, aliases included; UTC offsets such as `+05:30` are not zones.',
-        examples: ['America/New_York'],
-      },
-    }),
-    ClientChanges: {
-      type: 'object',
-      description:
-        'A JSON merge patch: a field given replaces the stored one (checked as on creation), null clears it, an absent one stays. ' +
-        '`_id` may be given only as it is. A field not described here is a 400 `Unknown field: {name}`. Messages already accepted keep the phone they were accepted with.',
-      properties: {
-        _id: { ...ref('schemas', 'ResourceId'), description: 'The client\'s own id, if given; another is a 400.' },
-        name: { type: ['string', 'null'], maxLength: 200, examples: ['Ada King'] },
-        phone: { type: ['string', 'null'], description: 'As on creation: normalised to E.164.', examples: ['+44 20 7946 0958'] },
-        timezone: { type: ['string', 'null'], description: 'An IANA time zone, as on creation.', examples: ['Europe/London'] },
-      },
-    },
-    ClientList: pageSchema('clients', ref('schemas', 'Client'), 'Oldest first.'),
-    Client: closedObject(['_id', 'name', 'phone', 'timezone', 'created_at'], {
-      _id: ref('schemas', 'ResourceId'),
-      name: { type: ['string', 'null'] },
-      phone: { type: ['string', 'null'], pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164.' },
-      timezone: { type: ['string', 'null'], description: 'IANA time zone, or null.', examples: ['America/New_York'] },
-      created_at: ref('schemas', 'DateTime'),
-    }),
-  },
+  contracts: CLIENT_SCHEMAS,
   paths: {
     [`${PREFIX}/clients`]: inBusiness({
       get: operation('listClients', 'Clients', 'List the caller\'s clients', {

@@ -1,17 +1,7 @@
+import { OPT_OUT_EXAMPLE as record, OPT_OUT_SCHEMAS, OptOutPage } from '../../../use-cases/opt-outs/contract';
 import type { ApiPart } from '../components';
-import { badParameters, inBusiness, json, operation, pageParameters, pageSchema, PREFIX, queryParameter, ref, routeResponses } from '../components';
-
-const record = {
-  phone: '+14155550142',
-  sender: '+15550001000',
-  channel: 'sms',
-  status: 'opted_out',
-  source: 'keyword',
-  detail: 'STOP',
-  opted_out_at: '2026-11-23T21:30:00.000Z',
-  opted_in_at: null,
-  updated_at: '2026-11-23T21:30:00.012Z',
-};
+import { badParameters, inBusiness, json, operation, pageParameters, PREFIX, queryParameter, routeResponses } from '../components';
+import { inlineSchema } from '../from-zod';
 
 export const optOutsApi: ApiPart = {
   tags: [
@@ -24,25 +14,7 @@ export const optOutsApi: ApiPart = {
         'While opted out, `POST /messages` to the number on that channel is a 409 and a message already scheduled on it ends `suppressed`.',
     },
   ],
-  schemas: {
-    OptOut: {
-      type: 'object',
-      required: ['phone', 'sender', 'channel', 'status', 'source', 'detail', 'opted_out_at', 'opted_in_at', 'updated_at'],
-      additionalProperties: false,
-      properties: {
-        phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' },
-        sender: { type: 'string', description: 'The number or messaging service the record is kept against (the carrier\'s sender).' },
-        channel: { enum: ['sms', 'whatsapp'], description: 'What it blocks: `sms` (SMS and MMS) or `whatsapp`.' },
-        status: { enum: ['opted_out', 'opted_in'] },
-        source: { enum: ['keyword', 'carrier'], description: '`keyword`: the recipient texted it; `carrier`: the carrier refused a send as unsubscribed.' },
-        detail: { type: ['string', 'null'], description: 'The keyword as received (upper-cased), or the carrier\'s error code.', examples: ['STOP', '21610'] },
-        opted_out_at: ref('schemas', 'DateTime'),
-        opted_in_at: { type: ['string', 'null'], format: 'date-time', description: 'When the recipient opted back in; null while opted out.' },
-        updated_at: ref('schemas', 'DateTime'),
-      },
-      examples: [record],
-    },
-  },
+  contracts: OPT_OUT_SCHEMAS,
   paths: {
     [`${PREFIX}/opt-outs`]: inBusiness({
       get: operation('listOptOuts', 'Opt-outs', 'Opt-out records of the caller\'s numbers', {
@@ -56,7 +28,7 @@ export const optOutsApi: ApiPart = {
           ...pageParameters(undefined, 300),
         ],
         responses: routeResponses(false, {
-          200: json('One page.', pageSchema('opt_outs', ref('schemas', 'OptOut')), { example: { opt_outs: [record], next_cursor: null } }),
+          200: json('One page.', inlineSchema(OptOutPage, 'output'), { example: { opt_outs: [record], next_cursor: null } }),
           400: badParameters('A query parameter is invalid; the detail names it.', {
             invalidPhone: 'Invalid phone: must be an E.164 phone number such as +14155550123',
             invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',

@@ -1,5 +1,7 @@
 import { CARRIER_NAMES } from '../../../carriers/types';
+import { CarrierCallbackReceived } from '../../../use-cases/carriers/contract';
 import { type ApiPart, type OpenApiObject, operation, pathParameter, problem } from '../components';
+import { inlineSchema } from '../from-zod';
 import { publicDoorLimited } from './public-door-limit';
 
 const carrierParameter = pathParameter('carrier', 'The configured carrier (`MESSAGE_PROVIDER`); any other name is a 404.', { enum: [...CARRIER_NAMES] });
@@ -15,7 +17,7 @@ const answered = {
     'Taken (or, for a receipt of an unknown message, an older status or a repeat, ignored), so the carrier stops retrying. ' +
     'Twilio and the simulator get an empty TwiML `<Response/>` (no reply is sent); the others `{ "received": true }`.',
   content: {
-    'application/json': { schema: { type: 'object', required: ['received'], additionalProperties: false, properties: { received: { const: true } } }, example: { received: true } },
+    'application/json': { schema: inlineSchema(CarrierCallbackReceived, 'output'), example: { received: true } },
     'text/xml': { schema: { type: 'string' }, example: '<?xml version="1.0" encoding="UTF-8"?><Response/>' },
   },
 };

@@ -1,5 +1,6 @@
+import { TEMPLATE_SCHEMAS } from '../../../use-cases/templates/contract';
 import type { ApiPart } from '../components';
-import { badBody, badParameters, closedObject, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, pageSchema, PREFIX, problem, ref, routeResponses } from '../components';
+import { badBody, badParameters, idParameter, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pageParameters, PREFIX, problem, ref, routeResponses } from '../components';
 
 const TAG = 'WhatsApp templates';
 const templateNotFound = { templateNotFound: 'Template not found', ...NO_ROUTE_EXAMPLE };
@@ -28,56 +29,7 @@ export const templatesApi: ApiPart = {
         '`"template": { "_id", "variables": { … } }`, to a client whose WhatsApp consent is recorded (`PUT /clients/{_id}/consents/whatsapp`).',
     },
   ],
-  schemas: {
-    TemplateRegistration: {
-      type: 'object',
-      description:
-        'The carrier\'s reference, as the deployment\'s carrier sends templates: Twilio (and the simulator) by `content_sid`; Vonage and Telnyx by `name` and `language`. ' +
-        'Without a carrier, either. A field not described here is a 400 `Unknown field: {name}`.',
-      oneOf: [
-        { properties: { content_sid: { type: 'string' } }, required: ['content_sid'] },
-        { properties: { name: { type: 'string' }, language: { type: 'string' } }, required: ['name', 'language'] },
-      ],
-      properties: {
-        content_sid: { type: 'string', pattern: '^HX[0-9a-fA-F]{32}$', description: 'Twilio\'s Content sid of the template.', examples: ['HX0123456789abcdef0123456789abcdef'] },
-        name: { type: 'string', pattern: '^[a-z0-9_]{1,512}$', description: 'The name WhatsApp approved it under.', examples: ['order_shipped'] },
-        language: { type: 'string', pattern: '^[a-z]{2,3}(_[A-Z]{2})?$', description: 'The language WhatsApp approved it in.', examples: ['en_US'] },
-        variables: {
-          type: 'array',
-          maxItems: 20,
-          uniqueItems: true,
-          default: [],
-          items: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' },
-          description: 'Its variables\' names in the template\'s order (`1`, `2` for Twilio and Meta\'s numbered ones). A message must give a value for each, and no other.',
-          examples: [['1']],
-        },
-        body: {
-          type: ['string', 'null'],
-          maxLength: 1024,
-          description: 'Its text with `{{name}}` placeholders: what a message sending it shows as its `text_message`. Optional: the carrier holds the real one.',
-          examples: ['Order {{1}} has shipped.'],
-        },
-      },
-    },
-    Template: closedObject(['_id', 'content_sid', 'name', 'language', 'variables', 'body', 'approval', 'approval_checked_at', 'created_at', 'updated_at'], {
-      _id: ref('schemas', 'ResourceId'),
-      content_sid: { type: ['string', 'null'], description: 'Twilio\'s reference; null for a template sent by name and language.' },
-      name: { type: ['string', 'null'] },
-      language: { type: ['string', 'null'] },
-      variables: { type: 'array', items: { type: 'string' }, description: 'Its variables\' names, in order.' },
-      body: { type: ['string', 'null'] },
-      approval: {
-        enum: ['approved', 'pending', 'rejected', 'unknown'],
-        description:
-          'WhatsApp\'s approval. Where the carrier\'s API tells it (Twilio\'s Content API) it is asked at `PUT` and again at each send while not `approved` ' +
-          '(`unknown`: the carrier could not be reached); elsewhere the caller\'s registration is its word (`approved`). A send with a template not `approved` is a 409.',
-      },
-      approval_checked_at: { type: ['string', 'null'], format: 'date-time', description: 'When the carrier was last asked; null when it was never asked.' },
-      created_at: ref('schemas', 'DateTime'),
-      updated_at: ref('schemas', 'DateTime'),
-    }),
-    TemplateList: pageSchema('templates', ref('schemas', 'Template'), 'Oldest first.'),
-  },
+  contracts: TEMPLATE_SCHEMAS,
   paths: {
     [`${PREFIX}/templates`]: inBusiness({
       get: operation('listTemplates', TAG, 'List the caller\'s templates', {
