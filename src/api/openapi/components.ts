@@ -186,20 +186,6 @@ export function closedObject(required: string[], properties: OpenApiObject): Ope
   return { type: 'object', required, additionalProperties: false, properties };
 }
 
-/** A whole list: `field` holds every item, in the order `description` says. */
-export function listSchema(field: string, items: OpenApiObject, description: string): OpenApiObject {
-  return closedObject([field], { [field]: { type: 'array', items, description } });
-}
-
-/** A resource to create: every field optional, `_id` chosen by the caller or generated, then `properties`. */
-export function newResourceSchema(properties: OpenApiObject): OpenApiObject {
-  return {
-    type: 'object',
-    description: 'Every field is optional; a field not described here is a 400 `Unknown field: {name}`.',
-    properties: { _id: { ...ref('schemas', 'ResourceId'), description: 'Chosen by the caller; a UUID is generated when absent.' }, ...properties },
-  };
-}
-
 /**
  * A business route's responses: the shared statuses, the 400 of a path (or, `withBody`, of a body) that cannot be read, the 404 of
  * a business name the service does not accept, and `byStatus`, which adds the route's own and may replace any of those.
