@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { findBusinessConnector } from '../../db/crm-connectors';
 import { recordInboundEvents, type NewInboundEvent } from '../../db/crm-inbound-events';
@@ -8,6 +9,7 @@ import type { Admission } from '../../starters/admission';
 import { signalCrmLeadWorkflow } from '../../starters/process-crm-lead-workflow';
 import { Invalid, Unauthenticated } from '../errors';
 import { openCrmSecrets } from './connectors';
+import type { CrmInboundAnswer } from './contract';
 import type { InboundKey, InboundKeyCache } from './inbound-keys';
 
 /*
@@ -49,12 +51,8 @@ export async function connectorForInbound(deps: InboundDeps, business: string, c
   return key;
 }
 
-export interface Recorded {
-  /** Events in the delivery this service acts on. */
-  received: number;
-  /** Of them, the ones not seen before. */
-  recorded: number;
-}
+/** A delivery recorded, as the inbound routes answer it. */
+export type Recorded = z.output<typeof CrmInboundAnswer>;
 
 /** Records the events, then hands the records with new events to their workflows without waiting for Temporal. */
 export async function recordAndHandOver(deps: InboundDeps, business: string, crm: Crm, events: NewInboundEvent[]): Promise<Recorded> {

@@ -1,15 +1,13 @@
-import { z } from 'zod';
 import { CRMS, type Crm } from '../../domain';
 import { Invalid, NotFound } from '../errors';
-import { parseBody, resourceId } from '../input/validation';
+import { parseBody } from '../input/validation';
+import { CrmConnectorRequest, MAX_AGENT_MAP_ENTRIES } from './contract';
 
 /*
- * The body of `PUT /integrations/{crm}`: whom to assign (`agents`, or a routing `policy`), the CRM's
+ * The checks of `PUT /integrations/{crm}` beyond its contract (contract.ts): whom to assign (`agents`, or a routing `policy`), the CRM's
  * settings (plain ones shown back, credentials sealed and never shown), the CRM owner id of each agent.
  */
 
-export const MAX_CONNECTOR_AGENTS = 100;
-export const MAX_AGENT_MAP_ENTRIES = 1000;
 const MAX_SETTING_LENGTH = 4096;
 
 /** The settings of each CRM: which are credentials (sealed), and which a first PUT must give. */
@@ -24,7 +22,6 @@ export const CRM_SETTINGS: Record<Crm, { plain: readonly string[]; secret: reado
 };
 
 const SALESFORCE_ORG_ID = /^00D[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?$/;
-const CRM_OWNER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /** Salesforce's own domains: an org's instance and login URLs are on their subdomains. */
 export const SALESFORCE_DOMAINS = ['salesforce.com', 'force.com', 'salesforce-setup.com', 'cloudforce.com', 'database.com'] as const;
@@ -57,20 +54,6 @@ function settingRules(salesforceDomains: readonly string[]): Record<string, (val
   };
 }
 
-const connectorRequest = z.object({
-  agents: z
-    .array(resourceId, { error: 'must be an array of agent ids' })
-    .min(1, 'must name at least one agent')
-    .max(MAX_CONNECTOR_AGENTS, `must name at most ${MAX_CONNECTOR_AGENTS} agents`)
-    .nullish(),
-  policy: resourceId.nullish(),
-  settings: z.record(z.string(), z.unknown(), { error: 'must be an object' }).nullish(),
-  agent_map: z
-    .record(z.string().regex(CRM_OWNER_ID, 'keys must be CRM owner ids of 1-64 characters of A-Z a-z 0-9 _ . : -'), resourceId, { error: 'must be an object of CRM owner id to agent id' })
-    .nullish(),
-  follow_crm_owner: z.boolean({ error: 'must be true or false' }).nullish(),
-});
-
 export interface ConnectorRequest {
   agents: string[];
   policy: string | null;
@@ -93,7 +76,7 @@ export function crmOf(name: string): Crm {
  * bad field. `salesforceDomains`: more domains than Salesforce's own (SALESFORCE_ALLOWED_DOMAINS).
  */
 export function parseConnectorRequest(crm: Crm, body: unknown, options: { salesforceDomains?: readonly string[] } = {}): ConnectorRequest {
-  const fields = parseBody(connectorRequest, body);
+  const fields = parseBody(CrmConnectorRequest, body);
   if (!fields.agents && !fields.policy) throw new Invalid('Missing agents: name the agents to assign (or a routing policy)');
   if (fields.agents && fields.policy) throw new Invalid('Invalid policy: name the agents to assign or a routing policy, not both');
   if (fields.agents && new Set(fields.agents).size !== fields.agents.length) throw new Invalid('Invalid agents: each agent at most once');

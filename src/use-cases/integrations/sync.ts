@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { CrmEndpoints } from '../../config/index';
 import type { OutboundNetwork } from '../../net/outbound';
 import { CrmRequestFailed, crmApiOf } from '../../crm';
@@ -9,6 +10,7 @@ import type { CrmConnector } from '../../generated/prisma/client';
 import { signalCrmLeadWorkflow } from '../../starters/process-crm-lead-workflow';
 import { NotFound, Unavailable } from '../errors';
 import { openCrmSecrets } from './connectors';
+import type { CrmSyncOutcome } from './contract';
 import { erasedRecordKey } from './erased-leads';
 import { erasedDigests } from '../../db/crm-erased-records';
 import { recordAndHandOver, type InboundDeps } from './inbound';
@@ -28,14 +30,8 @@ export const STALE_EVENT_GRACE_MS = 5 * 60 * 1000;
 
 export type SyncDeps = InboundDeps & { crmEndpoints?: CrmEndpoints; crmNetwork?: OutboundNetwork };
 
-export interface SyncOutcome {
-  /** Records the CRM created in the window. */
-  listed: number;
-  /** Of them, the ones no creation was recorded for before: routed now. */
-  recorded: number;
-  /** Records whose unhandled events were handed to their workflows again. */
-  resumed: number;
-}
+/** What a sweep did, as `POST /integrations/{crm}/sync` answers it. */
+export type SyncOutcome = z.output<typeof CrmSyncOutcome>;
 
 async function syncConnector(deps: SyncDeps, connector: CrmConnector, now: Date): Promise<SyncOutcome> {
   const crm = connector.crm as Crm;

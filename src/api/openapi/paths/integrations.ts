@@ -1,6 +1,8 @@
 import { CRMS } from '../../../domain';
+import { CONNECTOR_EXAMPLE as connector, CrmConnectorList, CrmInboundAnswer, INTEGRATION_SCHEMAS } from '../../../use-cases/integrations/contract';
 import type { ApiPart, OpenApiObject } from '../components';
-import { badBody, badParameters, BUSINESS_NAME_SCHEMA, closedObject, common, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
+import { inlineSchema } from '../from-zod';
+import { badBody, badParameters, BUSINESS_NAME_SCHEMA, common, inBusiness, json, NO_ROUTE_EXAMPLE, operation, pathParameter, PREFIX, problem, ref, routeResponses } from '../components';
 import { publicDoorLimited } from './public-door-limit';
 
 const crmParameter = pathParameter('crm', 'The CRM: `hubspot`, `salesforce` or `pipedrive`.', { enum: [...CRMS] }, 'hubspot');
@@ -13,27 +15,7 @@ const businessParameter = pathParameter(
   'acme',
 );
 
-const inboundAnswer = closedObject(['received', 'recorded'], {
-  received: { type: 'integer', description: 'Events in the delivery this service acts on.' },
-  recorded: { type: 'integer', description: 'Of them, the ones not seen before (a repeat delivery records none).' },
-});
-const syncOutcome = closedObject(['listed', 'recorded', 'resumed'], {
-  listed: { type: 'integer', description: 'Records the CRM created in the last 24 hours.' },
-  recorded: { type: 'integer', description: 'Of them, the ones no creation was recorded for: routed now.' },
-  resumed: { type: 'integer', description: 'Records whose unhandled events were handed to their workflows again.' },
-});
-
-const CONNECTED_AT = '2026-11-25T20:00:00.000Z';
-const connector = {
-  crm: 'hubspot', agents: ['a1'], policy: null, settings: { app_id: '1234567' }, secrets_set: ['access_token', 'client_secret'], agent_map: { '90210': 'a1' },
-  follow_crm_owner: false, inbound_url: 'https://crm.example.com/integrations/hubspot/acme/webhook', created_at: CONNECTED_AT, updated_at: CONNECTED_AT,
-};
-
-const settingsDescription =
-  'The CRM\'s settings. A setting left out keeps its stored value. Credentials are encrypted at rest (AES-256-GCM under `SECRETS_KEY`) and never answered back nor logged; ' +
-  'the others are shown back. HubSpot: `client_secret`, `access_token` (a private app\'s token, or an OAuth access token), `app_id`. ' +
-  'Salesforce: `organization_id` (00D…), `instance_url` (https on a Salesforce domain: *.salesforce.com, *.force.com, *.salesforce-setup.com, *.cloudforce.com, *.database.com, or one SALESFORCE_ALLOWED_DOMAINS adds; `login_url` alike), `access_token`, optionally `refresh_token`, `client_id`, `client_secret`, `login_url` to refresh it. ' +
-  'Pipedrive: `api_token`, `webhook_user`, `webhook_password` (the HTTP Basic credentials set on the webhook).';
+const inboundAnswer = inlineSchema(CrmInboundAnswer, 'output');
 
 /** Every connector route's 403: a token bound to another business (production always binds tokens: JWT_BUSINESS_CLAIM). */
 const CONNECTOR_FORBIDDEN = problem(
@@ -69,47 +51,13 @@ export const integrationsApi: ApiPart = {
         'The CRM posts to the public inbound routes, checked with the connector\'s credentials instead of a token. See `docs/integrations.md`.',
     },
   ],
-  schemas: {
-    CrmConnector: {
-      ...closedObject(['crm', 'agents', 'policy', 'settings', 'secrets_set', 'agent_map', 'follow_crm_owner', 'inbound_url', 'created_at', 'updated_at'], {
-        crm: { enum: [...CRMS] },
-        agents: { type: 'array', items: { type: 'string' }, description: 'Whom a new lead is assigned to (all of them; the first one\'s CRM owner id is written back).' },
-        policy: { type: ['string', 'null'], description: 'The routing policy each new lead is routed by (then `agents` is empty), or null.' },
-        settings: { type: 'object', additionalProperties: { type: 'string' }, description: 'The settings that are not credentials.' },
-        secrets_set: { type: 'array', items: { type: 'string' }, description: 'The names of the credentials stored (never their values).' },
-        agent_map: { type: 'object', additionalProperties: { type: 'string' }, description: 'CRM owner (or user) id → agent `_id`.' },
-        follow_crm_owner: { type: 'boolean', description: 'Whether a person\'s change of owner in the CRM moves the assignment here too.' },
-        inbound_url: {
-          type: 'string',
-          description:
-            'What to paste into the CRM: `<PUBLIC_BASE_URL>/integrations/{crm}/{business}/webhook`. Salesforce: `…/outbound-message/{token}`, whose last segment is the connector\'s secret: ' +
-            'it is stored hashed, so only the answer of the PUT that made it (the first) and of `rotate-inbound-token` show it; other answers show `{token}` in its place.',
-        },
-        created_at: ref('schemas', 'DateTime'),
-        updated_at: ref('schemas', 'DateTime'),
-      }),
-      examples: [connector],
-    },
-    CrmSyncOutcome: syncOutcome,
-    CrmConnectorRequest: {
-      type: 'object',
-      description: 'A field not described here is a 400 `Unknown field: {name}`.',
-      properties: {
-        agents: { type: ['array', 'null'], items: { type: 'string' }, minItems: 1, maxItems: 100, description: 'The caller\'s agents to assign to each new lead, as assign-agents does.' },
-        policy: { type: ['string', 'null'], description: 'One of the caller\'s routing policies: each new lead is routed by it (POST /clients/{_id}/route, once per CRM record) and the routed agent\'s CRM owner written back. Give `agents` or `policy`, not both.' },
-        settings: { type: ['object', 'null'], additionalProperties: { type: 'string' }, description: settingsDescription },
-        agent_map: { type: ['object', 'null'], additionalProperties: { type: 'string' }, maxProperties: 1000, description: 'CRM owner (or user) id → the caller\'s agent `_id`.' },
-        follow_crm_owner: { type: ['boolean', 'null'], description: 'Default false.' },
-      },
-      examples: [{ agents: ['a1'], settings: { client_secret: '…', access_token: 'pat-na1-…' }, agent_map: { '90210': 'a1' } }],
-    },
-  },
+  contracts: INTEGRATION_SCHEMAS,
   paths: {
     [`${PREFIX}/integrations`]: inBusiness({
       get: operation('listCrmConnectors', 'Integrations', 'The caller\'s connectors in this business, without their credentials', {
         description: 'One item per CRM the caller connected, in the order hubspot, salesforce, pipedrive, each as `GET /integrations/{crm}` shows it. A connector another user of the business set is not listed (its `PUT` is a 409).',
         responses: routeResponses(false, {
-          200: json('The connectors.', closedObject(['integrations'], { integrations: { type: 'array', items: ref('schemas', 'CrmConnector') } }), { example: { integrations: [connector] } }),
+          200: json('The connectors.', inlineSchema(CrmConnectorList, 'output'), { example: { integrations: [connector] } }),
           403: CONNECTOR_FORBIDDEN,
         }),
       }),
