@@ -7,7 +7,7 @@ import { Conflict, Invalid, NotFound } from '../errors';
 import { BUSINESS_PATTERN, INVALID_BUSINESS, parseBody } from '../input/validation';
 import { sealCredentials } from './credentials';
 import { telnyxPublicKeyProblem } from '../../carriers/telnyx/public-key';
-import { NUMBER_CHANNELS } from '../../domain/channels';
+import { NumberRegistration } from './contract';
 
 export interface NumberDeps {
   prisma: Prisma;
@@ -38,16 +38,6 @@ const CREDENTIALS = {
   vonage: z.strictObject({ application_id: z.string().min(1).max(100), private_key: secret, signature_secret: secret.optional() }),
 } as const;
 
-const registration = z.strictObject({
-  carrier: z.enum(['twilio', 'telnyx', 'vonage', 'simulator']),
-  messaging_service_sid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -').nullish(),
-  credentials: z.record(z.string(), z.unknown()).nullish(),
-  channels: z
-    .array(z.enum(NUMBER_CHANNELS, { error: 'each must be sms, mms or whatsapp' }))
-    .min(1, 'must name at least one of sms, mms, whatsapp')
-    .optional(),
-});
-
 /** A registration as the operator API shows it: never its credentials, only whether the business has its own account. */
 export const numberView = (row: BusinessNumber) => ({
   business: row.business,
@@ -71,7 +61,7 @@ function checkPath(business: string, number: string): void {
  */
 export async function putNumber(deps: NumberDeps, business: string, number: string, body: unknown): Promise<{ number: BusinessNumber; created: boolean }> {
   checkPath(business, number);
-  const request = parseBody(registration, body);
+  const request = parseBody(NumberRegistration, body);
   if (!deps.carrier) throw new Conflict('This deployment sends through no carrier (MESSAGE_PROVIDER is log or webhook): it has no numbers');
   if (request.carrier !== deps.carrier.name) throw new Invalid(`Invalid carrier: this deployment sends through ${deps.carrier.name}`);
   if (number === deps.carrier.sender) throw new Conflict(`${number} is the deployment's shared sender: it belongs to no business`);

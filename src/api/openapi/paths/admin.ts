@@ -1,65 +1,16 @@
-import type { ApiPart, OpenApiObject } from '../components';
+import type { ApiPart } from '../components';
 import { BAD_PATH_EXAMPLE, badBody, badParameters, BUSINESS_NAME_SCHEMA, common, json, pageParameters, pathParameter, problem, ref } from '../components';
+import { inlineSchema } from '../from-zod';
 import { INVALID_BUSINESS } from '../../../use-cases/input/validation';
+import { BUSINESS_NUMBER_EXAMPLE as registered, BusinessNumberList, NUMBER_SCHEMAS } from '../../../use-cases/numbers/contract';
+import { OPERATOR_MESSAGE_EXAMPLE as operatorMessage, OPERATOR_SCHEMAS, UNMATCHED_TEXT_EXAMPLE as unmatchedText, UnmatchedInboundTextPage } from '../../../use-cases/operator/contract';
 
 const adminSecurity = [{ adminAuth: [] }];
 const pathParameters = [
   pathParameter('business', 'The business (`{businessname}` of the API\'s paths).', BUSINESS_NAME_SCHEMA, 'acme'),
   pathParameter('e164', 'The number, E.164 (encode `+` as `%2B`).', { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' }, '+15005550006'),
 ];
-const registered = {
-  business: 'acme',
-  number: '+15005550001',
-  carrier: 'twilio',
-  messaging_service_sid: null,
-  own_account: true,
-  channels: ['sms', 'mms', 'whatsapp'],
-  created_at: '2026-11-25T17:00:00.000Z',
-  updated_at: '2026-11-25T17:00:00.000Z',
-};
 const responses = { 401: common[401], 500: common[500], 503: common[503] };
-const dateOrNull = { type: ['string', 'null'], format: 'date-time' };
-const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'];
-const operatorMessage = {
-  _id: '7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
-  business: 'acme',
-  user: 'user-1',
-  client: 'c1',
-  direction: 'outbound',
-  status: 'undelivered',
-  reason: 'The carrier reported the message undelivered: The recipient\'s handset is unreachable (error 30003)',
-  error_code: '30003',
-  provider: 'simulator',
-  workflow_id: 'message/acme/7616bcb2-cfcf-48ac-9ea5-d07f6dce2ea4',
-  batch_id: null,
-  send_at: '2026-11-25T17:00:00.000Z',
-  deferred_until: null,
-  created_at: '2026-11-25T17:00:00.000Z',
-  updated_at: '2026-11-25T17:00:01.200Z',
-  dispatched_at: '2026-11-25T17:00:00.050Z',
-  sent_at: '2026-11-25T17:00:00.400Z',
-  delivered_at: null,
-  canceled_at: null,
-  suppressed_at: null,
-  received_at: null,
-};
-const unmatchedText = {
-  _id: '2f0c1d9e-9b7a-4c55-8f0e-6a1b2c3d4e5f',
-  provider: 'simulator',
-  from: '+14155550199',
-  to: '+15005550006',
-  text: 'Who is this?',
-  ambiguous: false,
-  received_at: '2026-11-25T17:05:00.000Z',
-  created_at: '2026-11-25T17:05:00.120Z',
-  business: null,
-};
-
-/** A closed object whose every property is required, with `example` as its one example. */
-function exampledSchema(example: Record<string, unknown>, description: string, properties: OpenApiObject): OpenApiObject {
-  return { type: 'object', additionalProperties: false, required: Object.keys(example), description, properties, examples: [example] };
-}
-
 export const adminApi: ApiPart = {
   tags: [
     {
@@ -69,94 +20,7 @@ export const adminApi: ApiPart = {
         '(a business token is refused). With neither configured these routes are not served (404). Each access is logged with who asked.',
     },
   ],
-  schemas: {
-    OperatorMessage: exampledSchema(operatorMessage, 'A message as the operator sees it: whose it is, where it is and why it ended so. Never its phone, name or text.', {
-      _id: { type: 'string', format: 'uuid' },
-      business: { type: 'string' },
-      user: { type: 'string', description: 'The user (token subject) whose message it is.' },
-      client: { type: ['string', 'null'] },
-      direction: { enum: ['outbound', 'inbound'] },
-      status: { enum: MESSAGE_STATUSES },
-      reason: {
-        type: ['string', 'null'],
-        description: 'Why it failed, was undelivered, suppressed or canceled, in words (the carrier\'s code in parentheses); null otherwise. The same words as the run\'s details in Temporal.',
-      },
-      error_code: { type: ['string', 'null'], description: 'The carrier\'s error code.' },
-      provider: { type: ['string', 'null'] },
-      workflow_id: { type: ['string', 'null'] },
-      batch_id: { type: ['string', 'null'], format: 'uuid' },
-      send_at: ref('schemas', 'DateTime'),
-      deferred_until: dateOrNull,
-      created_at: ref('schemas', 'DateTime'),
-      updated_at: ref('schemas', 'DateTime'),
-      dispatched_at: dateOrNull,
-      sent_at: dateOrNull,
-      delivered_at: dateOrNull,
-      canceled_at: dateOrNull,
-      suppressed_at: dateOrNull,
-      received_at: dateOrNull,
-    }),
-    UnmatchedInboundText: exampledSchema(unmatchedText, 'A text no message explains: none went to the phone from that number lately, or several users\' did (`ambiguous`). Kept; a business lists those to its numbers.', {
-      _id: { type: 'string', format: 'uuid' },
-      provider: { type: 'string' },
-      from: { type: 'string', description: 'The number that texted.' },
-      to: { type: 'string', description: 'Our number it was sent to.' },
-      text: { type: 'string' },
-      ambiguous: { type: 'boolean', description: 'More than one user (on the shared sender: business or user) texted the phone from that number lately.' },
-      business: { type: ['string', 'null'], description: 'The business whose number it went to (it lists the text at `GET /ext/v2/{businessname}/unmatched-inbound`); null: the shared sender.' },
-      received_at: ref('schemas', 'DateTime'),
-      created_at: ref('schemas', 'DateTime'),
-    }),
-    BusinessNumber: {
-      type: 'object',
-      required: ['business', 'number', 'carrier', 'messaging_service_sid', 'own_account', 'channels', 'created_at', 'updated_at'],
-      additionalProperties: false,
-      properties: {
-        business: { type: 'string' },
-        number: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' },
-        carrier: { enum: ['twilio', 'telnyx', 'vonage', 'simulator'] },
-        messaging_service_sid: { type: ['string', 'null'], description: 'Twilio messaging service (or Telnyx messaging profile) to send through instead of the number itself.' },
-        own_account: { type: 'boolean', description: 'Whether the business sends with its own carrier account (`credentials`); they are never answered back.' },
-        channels: {
-          type: 'array',
-          items: { enum: ['sms', 'mms', 'whatsapp'] },
-          description: 'What it carries: `sms`, `mms` (SMS with media), `whatsapp`. A message goes from a number of the business that carries what it needs.',
-        },
-        created_at: ref('schemas', 'DateTime'),
-        updated_at: ref('schemas', 'DateTime'),
-      },
-      examples: [registered],
-    },
-    NumberRegistration: {
-      type: 'object',
-      required: ['carrier'],
-      additionalProperties: false,
-      properties: {
-        carrier: { enum: ['twilio', 'telnyx', 'vonage', 'simulator'], description: 'Must be the deployment\'s carrier (MESSAGE_PROVIDER).' },
-        messaging_service_sid: { type: ['string', 'null'] },
-        credentials: {
-          type: ['object', 'null'],
-          description:
-            'The business\'s own carrier account, encrypted at rest (AES-256-GCM under `SECRETS_KEY`), never answered back nor logged. ' +
-            'Twilio (and the simulator): `{ "account_sid": "AC…", "auth_token": "…" }` (a subaccount); Telnyx: `{ "api_key": "…", "public_key": "…" }` ' +
-            '(the account\'s Ed25519 webhook key, base64 or PEM, which verifies its webhooks); ' +
-            'Vonage: `{ "application_id": "…", "private_key": "-----BEGIN PRIVATE KEY-----…", "signature_secret": "…" }` (the signature secret of the ' +
-            'application\'s account, which verifies its webhooks; absent: `VONAGE_SIGNATURE_SECRET`, for an application in the deployment\'s account). Absent: kept as stored (the deployment\'s account on a first ' +
-            'registration); null: back to the deployment\'s account.',
-        },
-        channels: {
-          type: 'array',
-          minItems: 1,
-          items: { enum: ['sms', 'mms', 'whatsapp'] },
-          description:
-            'What the number carries (as registered with the carrier: a WhatsApp sender, an MMS-capable number); repeats are dropped. ' +
-            'Absent: kept as stored; `["sms", "mms"]` on a first registration (and for numbers registered before channels existed).',
-          examples: [['sms', 'mms', 'whatsapp']],
-        },
-      },
-      examples: [{ carrier: 'twilio', credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: '…' }, channels: ['sms', 'mms', 'whatsapp'] }],
-    },
-  },
+  contracts: { requests: NUMBER_SCHEMAS.requests, responses: [...OPERATOR_SCHEMAS.responses, ...NUMBER_SCHEMAS.responses] },
   paths: {
     '/admin/messages/{id}': {
       parameters: [pathParameter('id', 'The message\'s id, as in its workflow id `message/{business}/{id}`.', { type: 'string' }, operatorMessage._id)],
@@ -187,12 +51,7 @@ export const adminApi: ApiPart = {
         responses: {
           200: json(
             'A page of texts; `next_cursor` is null on the last.',
-            {
-              type: 'object',
-              required: ['texts', 'next_cursor'],
-              additionalProperties: false,
-              properties: { texts: { type: 'array', items: ref('schemas', 'UnmatchedInboundText') }, next_cursor: { type: ['string', 'null'] } },
-            },
+            inlineSchema(UnmatchedInboundTextPage, 'output'),
             { example: { texts: [unmatchedText], next_cursor: null } },
           ),
           400: problem(400, '`limit` or `cursor` is not valid.', {
@@ -212,7 +71,7 @@ export const adminApi: ApiPart = {
         summary: 'The business\'s numbers',
         description: 'Its numbers now registered, by number. A retired number is not listed.',
         responses: {
-          200: json('The numbers.', { type: 'object', required: ['numbers'], additionalProperties: false, properties: { numbers: { type: 'array', items: ref('schemas', 'BusinessNumber') } } }, { example: { numbers: [registered] } }),
+          200: json('The numbers.', inlineSchema(BusinessNumberList, 'output'), { example: { numbers: [registered] } }),
           400: problem(400, 'The business name is not valid.', { badBusiness: INVALID_BUSINESS }),
           ...responses,
         },

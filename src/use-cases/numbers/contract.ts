@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { NUMBER_CHANNELS } from '../../domain/channels';
+import { DateTime } from '../input/contract';
+
+/*
+ * The contract of a business's numbers (`/admin/businesses/{business}/numbers`): the body of the PUT,
+ * which parseBody reads with this schema (manage.ts then checks the credentials by carrier), and the
+ * view of a registration. The OpenAPI document is generated from these.
+ */
+
+const CARRIERS = ['twilio', 'telnyx', 'vonage', 'simulator'] as const;
+const E164_PATTERN = /^\+[1-9][0-9]{6,14}$/;
+
+const CREDENTIALS_DESCRIPTION =
+  'The business\'s own carrier account, encrypted at rest (AES-256-GCM under `SECRETS_KEY`), never answered back nor logged. ' +
+  'Twilio (and the simulator): `{ "account_sid": "AC…", "auth_token": "…" }` (a subaccount); Telnyx: `{ "api_key": "…", "public_key": "…" }` ' +
+  '(the account\'s Ed25519 webhook key, base64 or PEM, which verifies its webhooks); ' +
+  'Vonage: `{ "application_id": "…", "private_key": "-----BEGIN PRIVATE KEY-----…", "signature_secret": "…" }` (the signature secret of the ' +
+  'application\'s account, which verifies its webhooks; absent: `VONAGE_SIGNATURE_SECRET`, for an application in the deployment\'s account). Absent: kept as stored (the deployment\'s account on a first ' +
+  'registration); null: back to the deployment\'s account.';
+
+export const NumberRegistration = z
+  .strictObject({
+    carrier: z.enum(CARRIERS).meta({ description: 'Must be the deployment\'s carrier (MESSAGE_PROVIDER).' }),
+    messaging_service_sid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -').nullish(),
+    credentials: z.record(z.string(), z.unknown()).nullish().meta({ description: CREDENTIALS_DESCRIPTION }),
+    channels: z
+      .array(z.enum(NUMBER_CHANNELS, { error: 'each must be sms, mms or whatsapp' }))
+      .min(1, 'must name at least one of sms, mms, whatsapp')
+      .optional()
+      .meta({
+        description:
+          'What the number carries (as registered with the carrier: a WhatsApp sender, an MMS-capable number); repeats are dropped. ' +
+          'Absent: kept as stored; `["sms", "mms"]` on a first registration (and for numbers registered before channels existed).',
+        examples: [['sms', 'mms', 'whatsapp']],
+      }),
+  })
+  .meta({
+    id: 'NumberRegistration',
+    examples: [{ carrier: 'twilio', credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: '…' }, channels: ['sms', 'mms', 'whatsapp'] }],
+  });
+
+/** A registration, as the document shows it. */
+export const BUSINESS_NUMBER_EXAMPLE = {
+  business: 'acme',
+  number: '+15005550001',
+  carrier: 'twilio',
+  messaging_service_sid: null,
+  own_account: true,
+  channels: ['sms', 'mms', 'whatsapp'],
+  created_at: '2026-11-25T17:00:00.000Z',
+  updated_at: '2026-11-25T17:00:00.000Z',
+};
+
+export const BusinessNumber = z
+  .strictObject({
+    business: z.string(),
+    number: z.string().regex(E164_PATTERN),
+    carrier: z.enum(CARRIERS),
+    messaging_service_sid: z.string().nullable().meta({ description: 'Twilio messaging service (or Telnyx messaging profile) to send through instead of the number itself.' }),
+    own_account: z.boolean().meta({ description: 'Whether the business sends with its own carrier account (`credentials`); they are never answered back.' }),
+    channels: z.array(z.enum(NUMBER_CHANNELS)).meta({
+      description: 'What it carries: `sms`, `mms` (SMS with media), `whatsapp`. A message goes from a number of the business that carries what it needs.',
+    }),
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .meta({ id: 'BusinessNumber', examples: [BUSINESS_NUMBER_EXAMPLE] });
+
+export const BusinessNumberList = z.strictObject({ numbers: z.array(BusinessNumber) });
+
+export const NUMBER_SCHEMAS = { requests: [NumberRegistration], responses: [BusinessNumber] };
