@@ -9,6 +9,7 @@ import {
   conversationAfter,
 } from '../../src/domain/conversation-transitions';
 import { uniqueName } from '../support/helpers';
+import { FIRST, AT, UNTIL, STATES } from './states';
 
 /*
  * The statements that move a conversation, on PostgreSQL (no Temporal), for every cell of the transition
@@ -16,19 +17,9 @@ import { uniqueName } from '../support/helpers';
  * (conversationAfter), and what each statement reports (opened, waiting started, changed, its event).
  */
 
-const FIRST = new Date('2026-01-01T00:00:00.000Z');
-const WAITING = new Date('2026-01-02T00:00:00.000Z');
-const SNOOZED = new Date('2026-01-03T00:00:00.000Z');
-const AT = new Date('2026-02-01T00:00:00.123Z');
-const UNTIL = new Date('2026-03-01T00:00:00.000Z');
-
 const BEFORE: Record<string, ConversationClocks | null> = {
-  none: null,
-  'open, waiting': { status: 'open', snoozedUntil: null, waitingSince: WAITING, firstInboundAt: FIRST },
-  'open, answered': { status: 'open', snoozedUntil: null, waitingSince: null, firstInboundAt: FIRST },
-  snoozed: { status: 'snoozed', snoozedUntil: SNOOZED, waitingSince: WAITING, firstInboundAt: FIRST },
+  ...STATES,
   'snoozed, not due': { status: 'snoozed', snoozedUntil: UNTIL, waitingSince: null, firstInboundAt: null },
-  closed: { status: 'closed', snoozedUntil: null, waitingSince: null, firstInboundAt: FIRST },
 };
 
 const SENDER = '+15550000000';

@@ -1,23 +1,12 @@
-import { type ConversationClocks, conversationAfter } from '../../src/domain/conversation-transitions';
+import { conversationAfter } from '../../src/domain/conversation-transitions';
+import { FIRST, WAITING, SNOOZED, AT, UNTIL, STATES } from './states';
 
 /*
  * A conversation's state machine as a table (src/domain/conversation-transitions.ts): each happening
  * from each state, no database. test/conversations/transitions-sql.test.ts proves the SQL says the same.
  */
 
-const FIRST = new Date('2026-01-01T00:00:00.000Z');
-const WAITING = new Date('2026-01-02T00:00:00.000Z');
-const SNOOZED = new Date('2026-01-03T00:00:00.000Z');
-const AT = new Date('2026-02-01T00:00:00.123Z');
-const UNTIL = new Date('2026-03-01T00:00:00.000Z');
-
-const BEFORE: Record<string, ConversationClocks | null> = {
-  none: null,
-  'open, waiting': { status: 'open', snoozedUntil: null, waitingSince: WAITING, firstInboundAt: FIRST },
-  'open, answered': { status: 'open', snoozedUntil: null, waitingSince: null, firstInboundAt: FIRST },
-  snoozed: { status: 'snoozed', snoozedUntil: SNOOZED, waitingSince: WAITING, firstInboundAt: FIRST },
-  closed: { status: 'closed', snoozedUntil: null, waitingSince: null, firstInboundAt: FIRST },
-};
+const BEFORE = STATES;
 
 const after = (status: string, snoozedUntil: Date | null, waitingSince: Date | null, firstInboundAt: Date | null) => ({ status, snoozedUntil, waitingSince, firstInboundAt });
 
