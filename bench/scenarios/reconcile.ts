@@ -1,5 +1,5 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createReconcileActivities } from '../../src/activities/reconcile';
+import { createReconcileActivities } from '../../src/activities/housekeeping/reconcile';
 import type { ReconcileResult } from '../../src/domain';
 import { sendMessageRequest } from '../../src/use-cases/messages/accept';
 import { startCpuMeter } from '../cpu';

@@ -1,13 +1,13 @@
 import { failOnRefusedData } from './refused-data';
 import { createAssignmentActivities, type AssignmentActivityDeps } from './assignments';
-import { createMessageActivities, type MessageActivityDeps } from './send-message';
-import { createMessageBatchActivities, type MessageBatchActivityDeps } from './send-message-batch';
-import { createReconcileActivities, type ReconcileDeps } from './reconcile';
+import { createMessageActivities, type MessageActivityDeps } from './messages/send-message';
+import { createMessageBatchActivities, type MessageBatchActivityDeps } from './messages/send-message-batch';
+import { createReconcileActivities, type ReconcileDeps } from './housekeeping/reconcile';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 import { createRotationActivities } from './rotation';
 import { createRoutingActivities } from './routing';
-import { createCrmLeadActivities, type CrmLeadActivityDeps } from './crm-leads';
-import { createClientClockActivities } from './client-clocks';
+import { createCrmLeadActivities, type CrmLeadActivityDeps } from './integrations/crm-leads';
+import { createClientClockActivities } from './assignments/client-clocks';
 import { createConversationActivities } from './conversations';
 
 export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & CrmLeadActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart' | 'reconcileBusinesses'>;

@@ -1,4 +1,4 @@
-/** Which rows a pass of the reconciler reads (src/activities/reconcile.ts, through src/use-cases/housekeeping/orphan-rows.ts). */
+/** Which rows a pass of the reconciler reads (src/activities/housekeeping/reconcile.ts, through src/use-cases/housekeeping/orphan-rows.ts). */
 export interface ReconcilerFilter {
   /** Rows changed since then may still be on their way to Temporal: left for the next pass. */
   before: Date;

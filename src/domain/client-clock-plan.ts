@@ -2,7 +2,7 @@ import type { AssignmentClock, ClockKind, ConversationClock, FirstResponseClock,
 import { nextSleepMs } from './timer-chunks';
 
 /*
- * The client's run's clock plan (src/workflows/client-ownership.ts): given what the run holds, the one
+ * The client's run's clock plan (src/workflows/assignments/client-ownership.ts): given what the run holds, the one
  * thing it does next. The run carries the plan out (local activities, timers, continue-as-new) and asks
  * again; the plan has no effect of its own, so each rule here is a row of test/assignments/client-clock-plan.test.ts.
  */

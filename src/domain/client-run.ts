@@ -13,7 +13,7 @@ import type { RotationStep } from './rotations';
 
 export const CLIENT_WORKFLOW = 'clientOwnership';
 
-/** Marks a client's run that runs one local activity at a time (src/workflows/client-steps.ts). */
+/** Marks a client's run that runs one local activity at a time (src/workflows/assignments/client-steps.ts). */
 export const CLIENT_RUN_ONE_STEP_PATCH = 'client-run-one-step-at-a-time';
 
 /**

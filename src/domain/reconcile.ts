@@ -8,7 +8,7 @@ export interface ReconcileInput {
   /**
    * A full pass reads every active row and lists every running workflow; a recent one only the rows
    * changed in the last `windowMs` and the runs that ended abnormally in it. The housekeeping run makes
-   * recent passes, and a full one every few hours (src/workflows/housekeeping.ts); a pass started by hand is full unless told otherwise.
+   * recent passes, and a full one every few hours (src/workflows/housekeeping/housekeeping.ts); a pass started by hand is full unless told otherwise.
    */
   full?: boolean;
   windowMs?: number;

@@ -1,4 +1,4 @@
-import type { CampaignSettings } from '../activities/send-message-batch';
+import type { CampaignSettings } from '../activities/messages/send-message-batch';
 import type { NumberChannel } from '../domain/channels';
 import { templateApprovalsOf, type TemplateApprovals } from '../use-cases/templates/approval';
 import { type Carrier, createCarrier } from '../carriers';

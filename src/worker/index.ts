@@ -1,5 +1,5 @@
 import type { AcceptDeps } from '../use-cases/messages/accept';
-import type { CampaignSettings } from '../activities/send-message-batch';
+import type { CampaignSettings } from '../activities/messages/send-message-batch';
 import { existsSync } from 'node:fs';
 import { ensureSearchAttributes } from '../starters/search-attributes';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions as SdkWorkerOptions } from '@temporalio/worker';

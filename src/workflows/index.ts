@@ -1,24 +1,24 @@
 import type { ClientOwnershipWorkflow, FirstResponseWorkflow, ProcessCrmLeadWorkflow, AssignAgentsWorkflow, AssignmentExpiryWorkflow, DeliverWebhookWorkflow, RotationWorkflow, RoutingQueueWorkflow, SendMessageBatchWorkflow, SendMessageWorkflow } from '../domain';
-import { sendMessageBatch } from './send-message-batch';
-import { rotation } from './rotation';
-import { routingQueue } from './routing-queue';
-import { routingFirstResponse } from './routing-first-response';
-import { sendMessage } from './send-message';
-import { assignmentExpiry } from './assignment-expiry';
-import { deliverWebhook } from './deliver-webhook';
-import { assignAgents } from './assign-agents';
-import { clientOwnership } from './client-ownership';
-import { processCrmLead } from './process-crm-lead';
+import { sendMessageBatch } from './messages/send-message-batch';
+import { rotation } from './rotation/rotation';
+import { routingQueue } from './routing/routing-queue';
+import { routingFirstResponse } from './routing/routing-first-response';
+import { sendMessage } from './messages/send-message';
+import { assignmentExpiry } from './assignments/assignment-expiry';
+import { deliverWebhook } from './webhooks/deliver-webhook';
+import { assignAgents } from './assignments/assign-agents';
+import { clientOwnership } from './assignments/client-ownership';
+import { processCrmLead } from './integrations/process-crm-lead';
 
 export { clientOwnership };
 // The per-request, per-pair, per-decision and per-rotation runs of an older build (assignAgents, assignmentExpiry,
 // routingFirstResponse, rotation): still registered, for the runs in flight when a worker is upgraded.
 export { assignAgents };
 export { assignmentExpiry };
-export * from './send-message';
+export * from './messages/send-message';
 export { deliverWebhook };
 export { sendMessageBatch };
-export { sweepWebhookDeliveries } from './sweep-webhook-deliveries';
+export { sweepWebhookDeliveries } from './webhooks/sweep-webhook-deliveries';
 
 // Activities and use cases start these workflows by name; their signatures must stay the ones they are typed with.
 clientOwnership satisfies ClientOwnershipWorkflow;
@@ -35,5 +35,5 @@ routingQueue satisfies RoutingQueueWorkflow;
 export { routingQueue };
 routingFirstResponse satisfies FirstResponseWorkflow;
 export { routingFirstResponse };
-export { reconcile } from './reconcile';
-export { housekeeping } from './housekeeping';
+export { reconcile } from './housekeeping/reconcile';
+export { housekeeping } from './housekeeping/housekeeping';

@@ -1,5 +1,5 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createReconcileActivities } from '../../src/activities/reconcile';
+import { createReconcileActivities } from '../../src/activities/housekeeping/reconcile';
 import { clientWorkflowId } from '../../src/domain';
 import { eventually, expectProblem, waitForStatus } from '../support/helpers';
 import { startTestStack, uniqueName, type TestApi, type TestStack } from '../support/stack';

@@ -1,5 +1,5 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createReconcileActivities } from '../../src/activities/reconcile';
+import { createReconcileActivities } from '../../src/activities/housekeeping/reconcile';
 import { CarrierRejected, CarrierUnavailable } from '../../src/carriers';
 import { messageBatchWorkflowId } from '../../src/domain';
 import { phoneSequence } from '../support/helpers';

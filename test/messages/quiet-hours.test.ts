@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createReconcileActivities } from '../../src/activities/reconcile';
+import { createReconcileActivities } from '../../src/activities/housekeeping/reconcile';
 import { DELAY_FORMS } from '../../src/use-cases/messages/delay';
 import { expectProblem, waitForStatus } from '../support/helpers';
 import { startTestStack, type TestStack } from '../support/stack';

@@ -3,7 +3,7 @@ import { Client } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { generatePayloadKey, parsePayloadKeys } from '../../src/config/payload-keys';
 import { AesGcmPayloadCodec } from '../../src/temporal-client/payload-codec';
-import { createReconcileActivities } from '../../src/activities/reconcile';
+import { createReconcileActivities } from '../../src/activities/housekeeping/reconcile';
 import { housekeepingWorkflowId } from '../../src/domain';
 import { ensureHousekeeping, WEBHOOK_SWEEP_BACKSTOP_EVERY_MS } from '../../src/starters/housekeeping-workflow';
 import { keepHousekeeping } from '../../src/worker/sweep-trigger';

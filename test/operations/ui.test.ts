@@ -5,7 +5,7 @@ import { findTemporalCli } from '../../src/stack/temporal-cli';
 import { ASSIGNMENT_DT_UNTIL, MESSAGE_STATUS, RECONCILE_WORKFLOW, type ReconcileResult } from '../../src/domain';
 import { insertScheduledMessage } from '../../src/db/messages';
 import { newMessageOf, sendMessageRequest } from '../../src/use-cases/messages/accept';
-import { createReconcileActivities } from '../../src/activities/reconcile';
+import { createReconcileActivities } from '../../src/activities/housekeeping/reconcile';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { eventually, waitForStatus } from '../support/helpers';
 import { startTestStack, uniqueName, type TestStack } from '../support/stack';

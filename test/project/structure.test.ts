@@ -67,7 +67,7 @@ test('workflow files import only @temporalio/workflow, the shared vocabulary (sr
   const offending = offendingImports(sourceFiles(join(SRC, 'workflows')), (specifier, target, file) => {
     if (specifier === '@temporalio/workflow') return false;
     // `import type` of the activities is erased from the bundle.
-    if (specifier === '../activities') return !/import type \{[^}]*\} from '\.\.\/activities'/.test(readFileSync(file, 'utf8'));
+    if (/^(\.\.\/)+activities$/.test(specifier)) return !new RegExp(`import type \\{[^}]*\\} from '${specifier}'`).test(readFileSync(file, 'utf8'));
     return !under('workflows')(target) && !under('domain')(target);
   });
   expect(offending).toEqual([]);
@@ -153,7 +153,7 @@ const FOLLOWS_A_CHANGE = /\b(?:startOrWakeExpiry|wakeExpiry|startFirstResponseCl
 
 test('what follows an assignment\'s start or end is said in one module, which every path calls', () => {
   // Beside it: the starters themselves, the reconciler (restoring clocks a failure left missing) and the assignment activities with their use case.
-  const allowed = ['use-cases/assignments/after-change.ts', 'activities/reconcile.ts', 'activities/assignments.ts', 'use-cases/assignments/clocks.ts'].map((f) => join(SRC, f));
+  const allowed = ['use-cases/assignments/after-change.ts', 'activities/housekeeping/reconcile.ts', 'activities/assignments/index.ts', 'use-cases/assignments/clocks.ts'].map((f) => join(SRC, f));
   const offending = sourceFiles(SRC).filter((file) => !under('starters')(file) && !allowed.includes(file) && FOLLOWS_A_CHANGE.test(readFileSync(file, 'utf8')));
   expect(offending.map((f) => relative(PROJECT_ROOT, f))).toEqual([]);
 });
@@ -366,4 +366,15 @@ test('the checks can fail: a long function is found by name, a method and an arr
     `const plan = () => {\n${body(90)}\n};`,
   ].join('\n');
   expect(longFunctions('long.ts', text, MAX_WORKFLOW_FUNCTION_LINES)).toEqual(['long.ts: holdClocks is 81 lines', 'long.ts: hold is 82 lines', 'long.ts: plan is 90 lines']);
+});
+
+test('the worker\'s door is split by feature, with the feature names of src/use-cases: one feature, one name in every layer', () => {
+  const features = new Set(readdirSync(join(SRC, 'use-cases'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name));
+  // What every feature's workflows or activities share stays at the top of its layer.
+  const shared = ['workflows/index.ts', 'workflows/interceptors.ts', 'workflows/retry-budget.ts', 'workflows/durable-wait.ts', 'workflows/timers.ts', 'workflows/scheduled-activity.ts', 'activities/index.ts', 'activities/refused-data.ts', 'activities/heartbeat.ts'];
+  const misplaced = ['workflows', 'activities'].flatMap((layer) => sourceFiles(join(SRC, layer)))
+    .map((file) => relative(SRC, file))
+    .filter((file) => !shared.includes(file) && !file.startsWith('activities/providers/'))
+    .filter((file) => !features.has(file.split('/')[1]) || file.split('/').length < 3);
+  expect(misplaced).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { createReconcileActivities } from '../../src/activities/reconcile';
+import { createReconcileActivities } from '../../src/activities/housekeeping/reconcile';
 import { AGENT_IDS, ASSIGNMENT_DT_UNTIL, clientWorkflowId, type ClientRunState, type ReconcileResult } from '../../src/domain';
 import { uniqueName } from './helpers';
 import type { TestStack } from './stack';

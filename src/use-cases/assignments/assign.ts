@@ -123,7 +123,7 @@ async function askClientRun(deps: AssignDeps, scope: Scope, clientId: string, re
   }
 }
 
-/** The request workflow's business failures (src/activities/assignments.ts), as this use case's errors. */
+/** The request workflow's business failures (src/activities/assignments/index.ts), as this use case's errors. */
 const FAILURE_ERRORS: Record<RequestFailureType, (message: string) => UseCaseError> = {
   ClientNotFound: (message) => new NotFound(message),
   AgentNotAuthorized: (message) => new Invalid(message),

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, condition, ContinueAsNew, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
-import { CRM_LEAD_LOCAL_STEPS_PATCH, crmEventRecordedSignal, type ProcessCrmLeadInput } from '../domain';
+import type { createActivities } from '../../activities';
+import { CRM_LEAD_LOCAL_STEPS_PATCH, crmEventRecordedSignal, type ProcessCrmLeadInput } from '../../domain';
 
 type Activities = ReturnType<typeof createActivities>;
 

@@ -1,5 +1,5 @@
-import type { SweepWebhooksInput, SweepWebhooksResult } from '../domain';
-import { scheduledActivity } from './scheduled-activity';
+import type { SweepWebhooksInput, SweepWebhooksResult } from '../../domain';
+import { scheduledActivity } from '../scheduled-activity';
 
 const handOverPendingDeliveries = scheduledActivity('handOverPendingDeliveries', { startToCloseTimeout: '10 minutes', heartbeatTimeout: '1 minute' });
 

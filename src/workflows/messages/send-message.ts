@@ -13,7 +13,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { createActivities } from '../../activities';
 import {
   ActivityFailureType,
   MESSAGE_FAILURE_FAILS_RUN_PATCH,
@@ -33,8 +33,8 @@ import {
   type SendMessageInput,
   type SendMessageResult,
   type SendMessageState,
-} from '../domain';
-import { listenForChanges, sleepChunk, type ChangeFlag } from './durable-wait';
+} from '../../domain';
+import { listenForChanges, sleepChunk, type ChangeFlag } from '../durable-wait';
 
 type Activities = ReturnType<typeof createActivities>;
 

@@ -1,14 +1,14 @@
 import { heartbeat } from '@temporalio/activity';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { wakeRoutingQueue } from '../starters/routing-queue-workflow';
-import { startFirstResponseClock } from '../starters/first-response-workflow';
-import type { DatabaseDeps } from '../use-cases/database';
-import { orphanCandidates, type ReconcilerFilter } from '../use-cases/housekeeping/orphan-rows';
-import { logEvent, logger } from '../logger';
-import { restartMessageWorkflow } from '../starters/send-message-workflow';
-import { restartMessageBatchWorkflow } from '../starters/send-message-batch-workflow';
-import { wakeClientRun } from '../starters/client-workflow';
+import { wakeRoutingQueue } from '../../starters/routing-queue-workflow';
+import { startFirstResponseClock } from '../../starters/first-response-workflow';
+import type { DatabaseDeps } from '../../use-cases/database';
+import { orphanCandidates, type ReconcilerFilter } from '../../use-cases/housekeeping/orphan-rows';
+import { logEvent, logger } from '../../logger';
+import { restartMessageWorkflow } from '../../starters/send-message-workflow';
+import { restartMessageBatchWorkflow } from '../../starters/send-message-batch-workflow';
+import { wakeClientRun } from '../../starters/client-workflow';
 import {
   clientWorkflowId,
   FIRST_RESPONSE_WORKFLOW,
@@ -21,8 +21,8 @@ import {
   SEND_MESSAGE_WORKFLOW,
   type ReconcileInput,
   type ReconcileResult,
-} from '../domain';
-import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
+} from '../../domain';
+import { startOrWakeExpiry } from '../../starters/assignment-expiry-workflow';
 
 export interface ReconcileDeps extends DatabaseDeps {
   temporal: TemporalClient;

@@ -12,7 +12,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { createActivities } from '../../activities';
 import {
   AGENT_IDS,
   applyRotationUpdate,
@@ -36,14 +36,14 @@ import {
   type FirstResponseClocks,
   type RecordedAssignRequests,
   type RotationClock,
-} from '../domain';
-import { anyDue, assignmentDue, planClocks, type ClockView } from '../domain/client-clock-plan';
-import { describeFirstResponses, firstResponseWakes, type FirstResponseWake } from './client-first-responses';
-import { conversationWakes, describeConversations, type ConversationWake } from './client-conversations';
-import { describeRotations, rotationClocksOf, rotationWakes, RotationSteps, type RotationWake } from './client-rotations';
-import { RECORDING_STEP_OPTIONS } from './retry-budget';
+} from '../../domain';
+import { anyDue, assignmentDue, planClocks, type ClockView } from '../../domain/client-clock-plan';
+import { describeFirstResponses, firstResponseWakes, type FirstResponseWake } from '../routing/client-first-responses';
+import { conversationWakes, describeConversations, type ConversationWake } from '../conversations/client-conversations';
+import { describeRotations, rotationClocksOf, rotationWakes, RotationSteps, type RotationWake } from '../rotation/client-rotations';
+import { RECORDING_STEP_OPTIONS } from '../retry-budget';
 import { OneStepAtATime } from './client-steps';
-import { CHUNK_JITTER_MS } from './timers';
+import { CHUNK_JITTER_MS } from '../timers';
 
 type Activities = ReturnType<typeof createActivities>;
 

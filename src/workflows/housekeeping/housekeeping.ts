@@ -1,6 +1,6 @@
 import { ActivityFailure, condition, continueAsNew, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
-import { CRM_SYNC_EVERY_MS, FULL_RECONCILE_EVERY_MS, HOUSEKEEPING_RUN_MS, type HousekeepingInput, RECONCILE_EVERY_MS, sweepWebhooksSignal } from '../domain';
+import type { createActivities } from '../../activities';
+import { CRM_SYNC_EVERY_MS, FULL_RECONCILE_EVERY_MS, HOUSEKEEPING_RUN_MS, type HousekeepingInput, RECONCILE_EVERY_MS, sweepWebhooksSignal } from '../../domain';
 
 const { reconcileOrphans, handOverPendingDeliveries, syncCrmConnectors } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '30 minutes',

@@ -1,4 +1,4 @@
-import type { AssignmentClock, ClientClocksRead, ClockKind, FirstResponseClocks, RotationClock, ConversationClock } from '../domain';
+import type { AssignmentClock, ClientClocksRead, ClockKind, FirstResponseClocks, RotationClock, ConversationClock } from '../../domain';
 
 /** The per-kind steps of the client's run that one read of several kinds runs in turn. */
 export interface ClientClockSteps {

@@ -10,7 +10,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { createActivities } from '../../activities';
 import {
   CANCEL_KEEPS_ROWS_PATCH,
   describeRotationStep,
@@ -20,8 +20,8 @@ import {
   type RotationInput,
   type RotationResult,
   type RotationStep,
-} from '../domain';
-import { nextSleepMs } from './timers';
+} from '../../domain';
+import { nextSleepMs } from '../timers';
 
 // No overall limit: a database that is down delays the hand-over, which then happens from the
 // scheduled boundary (the step reads the schedule, not the time it finally runs).

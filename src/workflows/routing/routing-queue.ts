@@ -1,6 +1,6 @@
 import { allHandlersFinished, condition, continueAsNew, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
-import { describeQueue, routingCapacityChangedSignal, routingQueueStateQuery, type DrainResult, type RoutingQueueInput } from '../domain';
+import type { createActivities } from '../../activities';
+import { describeQueue, routingCapacityChangedSignal, routingQueueStateQuery, type DrainResult, type RoutingQueueInput } from '../../domain';
 
 // A database that is down delays the drain; the clients keep their places in PostgreSQL meanwhile. The
 // drain heartbeats after each assignment, so one whose worker was killed is retried within seconds.

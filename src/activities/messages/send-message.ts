@@ -8,15 +8,15 @@ import {
   recordFailed,
   recordSent,
   startDeliveryAttempt,
-} from '../use-cases/messages/sending';
-import type { DatabaseDeps } from '../use-cases/database';
-import { ActivityFailureType, type MessageClaim, type MessageOutcome, type MessageStatus, type MessageStatusDetails, type SendDueResult, type SendMessageResult, sendsReceipts } from '../domain';
-import { whileHeartbeating } from './heartbeat';
-import { senderAtSend } from '../use-cases/messages/sender';
-import { retiredNumberFailure } from './providers/retired-number';
-import { refusedForGood, type CarrierRejection, type MessageProvider } from './providers';
-import { handOffOf, withContentAtSend } from '../use-cases/messages/hand-off';
-import { contentAtSend, storedContent, whatsappRefusalCode } from '../use-cases/messages/content-at-send';
+} from '../../use-cases/messages/sending';
+import type { DatabaseDeps } from '../../use-cases/database';
+import { ActivityFailureType, type MessageClaim, type MessageOutcome, type MessageStatus, type MessageStatusDetails, type SendDueResult, type SendMessageResult, sendsReceipts } from '../../domain';
+import { whileHeartbeating } from '../heartbeat';
+import { senderAtSend } from '../../use-cases/messages/sender';
+import { retiredNumberFailure } from '../providers/retired-number';
+import { refusedForGood, type CarrierRejection, type MessageProvider } from '../providers';
+import { handOffOf, withContentAtSend } from '../../use-cases/messages/hand-off';
+import { contentAtSend, storedContent, whatsappRefusalCode } from '../../use-cases/messages/content-at-send';
 
 export interface MessageActivityDeps extends DatabaseDeps {
   provider: MessageProvider;

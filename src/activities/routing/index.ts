@@ -1,8 +1,8 @@
 import { activityInfo } from '@temporalio/activity';
-import type { DrainResult, FirstResponseClocks, FirstResponseInput, FirstResponseStep, RoutingQueueInput } from '../domain';
-import { drainRoutingQueue, type DrainDeps } from '../use-cases/routing/drain';
-import { checkFirstResponseOfRun, stepClientFirstResponses } from '../use-cases/routing/first-response-clocks';
-import { whileHeartbeating } from './heartbeat';
+import type { DrainResult, FirstResponseClocks, FirstResponseInput, FirstResponseStep, RoutingQueueInput } from '../../domain';
+import { drainRoutingQueue, type DrainDeps } from '../../use-cases/routing/drain';
+import { checkFirstResponseOfRun, stepClientFirstResponses } from '../../use-cases/routing/first-response-clocks';
+import { whileHeartbeating } from '../heartbeat';
 
 export type RoutingActivityDeps = DrainDeps;
 

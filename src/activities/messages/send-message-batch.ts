@@ -13,15 +13,15 @@ import {
   recordChunkAcceptances,
   startChunk,
   type ChunkMessage,
-} from '../use-cases/messages/batch-sending';
-import type { DatabaseDeps } from '../use-cases/database';
-import { ActivityFailureType, DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY } from '../domain';
-import { whileHeartbeating } from './heartbeat';
-import { retiredCheck, senderAtSend } from '../use-cases/messages/sender';
-import { retiredNumberFailure } from './providers/retired-number';
-import { refusedForGood, type MessageHandOff, type MessageProvider } from './providers';
-import { handOffOf, withContentAtSend } from '../use-cases/messages/hand-off';
-import { contentAtSend, storedContent, whatsappRefusalCode } from '../use-cases/messages/content-at-send';
+} from '../../use-cases/messages/batch-sending';
+import type { DatabaseDeps } from '../../use-cases/database';
+import { ActivityFailureType, DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY } from '../../domain';
+import { whileHeartbeating } from '../heartbeat';
+import { retiredCheck, senderAtSend } from '../../use-cases/messages/sender';
+import { retiredNumberFailure } from '../providers/retired-number';
+import { refusedForGood, type MessageHandOff, type MessageProvider } from '../providers';
+import { handOffOf, withContentAtSend } from '../../use-cases/messages/hand-off';
+import { contentAtSend, storedContent, whatsappRefusalCode } from '../../use-cases/messages/content-at-send';
 
 /** How a batch is sent: messages per chunk, chunks at once, and the pace per sender (undefined: unlimited). */
 export interface CampaignSettings {

@@ -1,7 +1,7 @@
 import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
-import type { AssignAgentsInput, AssignAgentsResult } from '../domain';
-import { attemptsWithin, RECORDING_STEP_OPTIONS } from './retry-budget';
+import type { createActivities } from '../../activities';
+import type { AssignAgentsInput, AssignAgentsResult } from '../../domain';
+import { attemptsWithin, RECORDING_STEP_OPTIONS } from '../retry-budget';
 
 type Activities = ReturnType<typeof createActivities>;
 

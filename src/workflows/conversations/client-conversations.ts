@@ -1,6 +1,6 @@
-import type { ConversationClock } from '../domain';
+import type { ConversationClock } from '../../domain';
 
-/* The client's run's view of its conversations' clocks (src/workflows/client-ownership.ts). */
+/* The client's run's view of its conversations' clocks (src/workflows/assignments/client-ownership.ts). */
 
 /** A timer ends a little after the clock's date, so the step finds it due. */
 const PAST_DUE_MS = 250;

@@ -8,8 +8,8 @@ import {
   setCurrentDetails,
   sleep,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
-import { DEFAULT_WEBHOOK_RETRY, WEBHOOK_BACKOFF_COEFFICIENT, type DeliverWebhookInput, type DeliverWebhookResult } from '../domain';
+import type { createActivities } from '../../activities';
+import { DEFAULT_WEBHOOK_RETRY, WEBHOOK_BACKOFF_COEFFICIENT, type DeliverWebhookInput, type DeliverWebhookResult } from '../../domain';
 
 type Activities = ReturnType<typeof createActivities>;
 

@@ -1,6 +1,6 @@
 import { activityInfo } from '@temporalio/activity';
-import type { AdvanceRotationInput, RotationClock, RotationStep } from '../domain';
-import { advanceClientRotations, advanceRotationOfRun, stopClientRotations, stopRotationOfRun, type RotationClockDeps } from '../use-cases/rotation/clocks';
+import type { AdvanceRotationInput, RotationClock, RotationStep } from '../../domain';
+import { advanceClientRotations, advanceRotationOfRun, stopClientRotations, stopRotationOfRun, type RotationClockDeps } from '../../use-cases/rotation/clocks';
 
 export type RotationActivityDeps = RotationClockDeps;
 

@@ -1,16 +1,16 @@
 import { Context, heartbeat, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client as TemporalClient } from '@temporalio/client';
-import type { CrmEndpoints } from '../config/index';
-import type { OutboundNetwork } from '../net/outbound';
-import { CrmRequestFailed } from '../crm';
-import { CrmFailureType, type ProcessCrmLeadInput } from '../domain';
-import type { SecretBox } from '../secrets/secret-box';
-import type { DatabaseDeps } from '../use-cases/database';
-import { UseCaseError } from '../use-cases/errors';
-import { followLeadHolder } from '../use-cases/integrations/lead-holder';
-import { syncAllCrmConnectors } from '../use-cases/integrations/sync';
-import { assignLead, awaitLeadRouting, decideLead, failLeadOwnerWrite, finishCrmEvent, handleOwnerChange, nextCrmEvent, syncLeadClient, writeLeadOwner } from '../use-cases/integrations/leads';
+import type { CrmEndpoints } from '../../config/index';
+import type { OutboundNetwork } from '../../net/outbound';
+import { CrmRequestFailed } from '../../crm';
+import { CrmFailureType, type ProcessCrmLeadInput } from '../../domain';
+import type { SecretBox } from '../../secrets/secret-box';
+import type { DatabaseDeps } from '../../use-cases/database';
+import { UseCaseError } from '../../use-cases/errors';
+import { followLeadHolder } from '../../use-cases/integrations/lead-holder';
+import { syncAllCrmConnectors } from '../../use-cases/integrations/sync';
+import { assignLead, awaitLeadRouting, decideLead, failLeadOwnerWrite, finishCrmEvent, handleOwnerChange, nextCrmEvent, syncLeadClient, writeLeadOwner } from '../../use-cases/integrations/leads';
 
 export interface CrmLeadActivityDeps extends DatabaseDeps {
   temporal: TemporalClient;

@@ -1,6 +1,6 @@
-import { describeRotationStep, type RotationClock, type RotationStep } from '../domain';
+import { describeRotationStep, type RotationClock, type RotationStep } from '../../domain';
 
-/* The client's run's view of its rotations' period boundaries (src/workflows/client-ownership.ts). */
+/* The client's run's view of its rotations' period boundaries (src/workflows/assignments/client-ownership.ts). */
 
 /** A database clock slightly behind the worker's must not turn the loop into a busy one. */
 const MIN_RECHECK_MS = 1000;

@@ -1,6 +1,6 @@
-import type { ConversationClock } from '../domain';
-import { stepConversationClocks } from '../use-cases/conversations/clocks';
-import type { DatabaseDeps } from '../use-cases/database';
+import type { ConversationClock } from '../../domain';
+import { stepConversationClocks } from '../../use-cases/conversations/clocks';
+import type { DatabaseDeps } from '../../use-cases/database';
 
 export function createConversationActivities(deps: DatabaseDeps) {
   return {

@@ -1,7 +1,7 @@
 import { allHandlersFinished, condition, continueAsNew, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
-import { firstResponseAnsweredSignal, type FirstResponseInput } from '../domain';
-import { nextSleepMs } from './timers';
+import type { createActivities } from '../../activities';
+import { firstResponseAnsweredSignal, type FirstResponseInput } from '../../domain';
+import { nextSleepMs } from '../timers';
 
 // A database that is down delays the reassignment; the decision's row keeps the clock's start.
 const { checkFirstResponse } = proxyActivities<ReturnType<typeof createActivities>>({

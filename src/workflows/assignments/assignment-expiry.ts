@@ -8,7 +8,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { createActivities } from '../../activities';
 import {
   ASSIGNMENT_DT_UNTIL,
   assignmentChangedSignal,
@@ -19,9 +19,9 @@ import {
   EXPIRY_CHUNK_JITTER_PATCH,
   withoutLegacyFields,
   WORKFLOW_SEARCH_ATTRIBUTES_PATCH,
-} from '../domain';
-import { listenForChanges, sleepChunk } from './durable-wait';
-import { CHUNK_JITTER_MS } from './timers';
+} from '../../domain';
+import { listenForChanges, sleepChunk } from '../durable-wait';
+import { CHUNK_JITTER_MS } from '../timers';
 
 const { expireAssignmentIfDue, loadActiveAssignment, endAssignmentByOperator } = proxyLocalActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '10 seconds',

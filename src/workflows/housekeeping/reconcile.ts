@@ -1,5 +1,5 @@
-import type { ReconcileInput, ReconcileResult } from '../domain';
-import { scheduledActivity } from './scheduled-activity';
+import type { ReconcileInput, ReconcileResult } from '../../domain';
+import { scheduledActivity } from '../scheduled-activity';
 
 const reconcileOrphans = scheduledActivity('reconcileOrphans', { startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes' });
 

@@ -7,7 +7,7 @@ import {
   setCurrentDetails,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { createActivities } from '../../activities';
 import {
   ActivityFailureType,
   MESSAGE_STATUS,
@@ -18,9 +18,9 @@ import {
   type MessageStatus,
   type SendMessageBatchInput,
   type SendMessageBatchResult,
-} from '../domain';
-import { attemptsWithin } from './retry-budget';
-import { continueAsNewIfSuggested, listenForChanges, sleepChunk } from './durable-wait';
+} from '../../domain';
+import { attemptsWithin } from '../retry-budget';
+import { continueAsNewIfSuggested, listenForChanges, sleepChunk } from '../durable-wait';
 
 type Activities = ReturnType<typeof createActivities>;
 

@@ -1,6 +1,6 @@
-import type { FirstResponseClock } from '../domain';
+import type { FirstResponseClock } from '../../domain';
 
-/* The client's run's view of its routing decisions' first-response clocks (src/workflows/client-ownership.ts). */
+/* The client's run's view of its routing decisions' first-response clocks (src/workflows/assignments/client-ownership.ts). */
 
 /** A timer ends a little after the deadline, so the step finds it passed. */
 const PAST_DEADLINE_MS = 250;

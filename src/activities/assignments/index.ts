@@ -10,10 +10,10 @@ import {
   takeOverClientClocks,
   type AssignmentClockDeps,
   type Pair,
-} from '../use-cases/assignments/clocks';
-import { extendIntoNextPeriod } from '../use-cases/rotation/advance';
-import { startOrWakeExpiry } from '../starters/assignment-expiry-workflow';
-import { refusedDataFailure } from './refused-data';
+} from '../../use-cases/assignments/clocks';
+import { extendIntoNextPeriod } from '../../use-cases/rotation/advance';
+import { startOrWakeExpiry } from '../../starters/assignment-expiry-workflow';
+import { refusedDataFailure } from '../refused-data';
 import {
   RequestFailureType,
   type AssignmentClock,
@@ -23,7 +23,7 @@ import {
   type RecordAssignmentsInput,
   type ExpiryCheck,
   type RecordedAssignment,
-} from '../domain';
+} from '../../domain';
 
 export type AssignmentActivityDeps = Omit<AssignmentClockDeps, 'extendIntoNextPeriod'>;
 
