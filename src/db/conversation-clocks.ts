@@ -1,5 +1,5 @@
 import { Prisma as Db } from '../generated/prisma/client';
-import { awaitsAnswer, clockHolder, type ConversationWait, REPLY_CLOCK_SETTING, type ReplyClock, replyClockOf } from '../domain/reply-clock';
+import { clockHolder, conversationClock, type ConversationWait, REPLY_CLOCK_SETTING, type ReplyClock, replyClockOf } from '../domain/reply-clock';
 import type { ConversationRow } from '../views/conversation';
 import { transitionAssignments } from './conversation-transitions';
 import { SELECT_ROW } from './conversations';
@@ -55,14 +55,14 @@ async function replyClockOfClient(db: Prisma | Tx, clientPk: string): Promise<Re
 
 /**
  * The client's open conversations waiting for an answer whose waiting period was not reported overdue
- * yet (awaitsAnswer), when the policy of the client's latest routing decision gives a reply clock; by id.
+ * yet (conversationClock: `reply`), when the policy of the client's latest routing decision gives a reply clock; by id.
  */
 export async function waitingUnderReplyClock(db: Prisma | Tx, clientPk: string, now: Date): Promise<WaitingUnderClock[]> {
   const clock = await replyClockOfClient(db, clientPk);
   if (clock === null) return [];
   const conversations = await db.$queryRaw<(ConversationWait & { id: string })[]>`
     SELECT id, status::text AS status, waiting_since AS "waitingSince", overdue_for AS "overdueFor" FROM conversations WHERE client_pk = ${clientPk}::uuid ORDER BY id`;
-  const waiting = conversations.filter(awaitsAnswer);
+  const waiting = conversations.filter((c) => conversationClock(c, clock) === 'reply');
   if (waiting.length === 0) return [];
   const assignments = await db.$queryRaw<{ id: string; status: string; dtUntil: Date; createdAt: Date; hours: unknown; timezone: string | null }[]>`
     SELECT a.id::text, a.status::text, a.dt_until AS "dtUntil", a.created_at AS "createdAt", g.working_hours AS hours, g.timezone

@@ -2,6 +2,7 @@ import { Prisma as Db, type OptOut } from '../generated/prisma/client';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 import { type Channel, CHANNELS, optOutChannelOf } from '../domain/channels';
+import { forbidsMessage } from '../domain/opt-outs';
 
 /*
  * Every change of the `opt_outs` table: one record per (sender, phone), the sender being the number or
@@ -109,12 +110,9 @@ export async function keepOptOutsVisible(tx: Tx, scope: Scope, phones: string[])
     ON CONFLICT DO NOTHING`;
 }
 
-/** Which of these phones a message of `business` from `sender` may not reach, in one query. */
+/** Which of these phones a message of `business` from `sender` may not reach (forbidsMessage), in one query. */
 export async function optedOutAmong(db: Prisma | Tx, business: string, sender: string | null, phones: string[], channel: Channel = 'sms'): Promise<Set<string>> {
   if (phones.length === 0) return new Set();
-  const rows = await db.optOut.findMany({
-    where: { phone: { in: phones }, channel: optOutChannelOf(channel), status: 'opted_out', OR: [{ business }, ...(sender === null ? [] : [{ business: null, sender }])] },
-    select: { phone: true },
-  });
-  return new Set(rows.map((row) => row.phone));
+  const records = await db.optOut.findMany({ where: { phone: { in: phones }, status: 'opted_out' }, select: { phone: true, sender: true, business: true, channel: true, status: true } });
+  return new Set(records.filter((record) => forbidsMessage(record, { phone: record.phone, sender, business, channel })).map((record) => record.phone));
 }
