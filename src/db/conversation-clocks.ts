@@ -1,10 +1,16 @@
 import { Prisma as Db } from '../generated/prisma/client';
+import { clockHolder, conversationClock, type ConversationWait, REPLY_CLOCK_SETTING, type ReplyClock, replyClockOf } from '../domain/reply-clock';
 import type { ConversationRow } from '../views/conversation';
 import { transitionAssignments } from './conversation-transitions';
 import { SELECT_ROW } from './conversations';
 import type { Prisma } from './prisma';
 
-/* The clocks of conversations (docs/conversations.md): snoozes ending and reply clocks coming due, as the client's run and the reconciler read them. */
+/*
+ * The clocks of conversations (docs/conversations.md): snoozes ending and reply clocks coming due, as the
+ * client's run and the reconciler read them. Which conversations hold a clock is src/domain/reply-clock.ts:
+ * the client's run loads its rows and asks it; the reconciler's scan says it in SQL
+ * (test/conversations/reply-clock-sql.test.ts runs every statement for every row of the rule's tables).
+ */
 
 type Tx = Db.TransactionClient;
 const { sql } = Db;
@@ -37,35 +43,48 @@ export interface WaitingUnderClock {
   holderTimezone: string | null;
 }
 
-/**
- * The client's open conversations waiting for an answer whose waiting period was not reported overdue
- * yet, when the policy of the client's latest routing decision gives `next_response_within`.
- */
-export function waitingUnderReplyClock(db: Prisma | Tx, clientPk: string, now: Date): Promise<WaitingUnderClock[]> {
-  return db.$queryRaw<WaitingUnderClock[]>`
-    SELECT c.id, c.waiting_since AS "waitingSince", p.settings ->> 'next_response_within' AS within,
-           COALESCE((p.settings ->> 'working_hours')::boolean, true) AS "workingHours", h.working_hours AS "holderHours", h.timezone AS "holderTimezone"
-      FROM conversations c
-      JOIN LATERAL (SELECT d.policy_pk FROM routing_decisions d WHERE d.client_pk = c.client_pk ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) d ON true
-      JOIN routing_policies p ON p.pk = d.policy_pk AND p.settings ->> 'next_response_within' LIKE 'P%'
-      LEFT JOIN LATERAL (SELECT g.working_hours, g.timezone FROM assignments a JOIN agents g ON g.pk = a.agent_pk
-                          WHERE a.client_pk = c.client_pk AND a.status = 'active' AND a.dt_until > ${now} ORDER BY a.created_at, a.id LIMIT 1) h ON true
-     WHERE c.client_pk = ${clientPk}::uuid AND c.status = 'open' AND c.waiting_since IS NOT NULL AND c.overdue_for IS DISTINCT FROM c.waiting_since`;
+/** The policy of the client whose pk is `clientPk` (SQL) by its latest routing decision (latestDecision), as `d`. */
+const latestDecisionOf = (clientPk: Db.Sql) =>
+  sql`(SELECT d.policy_pk FROM routing_decisions d WHERE d.client_pk = ${clientPk} ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) d`;
+
+/** The reply clock of the client's latest routing decision's policy (replyClockOf), or null. */
+async function replyClockOfClient(db: Prisma | Tx, clientPk: string): Promise<ReplyClock | null> {
+  const [row] = await db.$queryRaw<{ settings: unknown }[]>`SELECT p.settings FROM ${latestDecisionOf(sql`${clientPk}::uuid`)} JOIN routing_policies p ON p.pk = d.policy_pk`;
+  return replyClockOf(row?.settings);
 }
 
-/** Whether a reply clock applies to the client's conversations: its latest routing decision's policy gives `next_response_within`. */
-export async function replyClockApplies(db: Prisma | Tx, clientPk: string): Promise<boolean> {
-  const [row] = await db.$queryRaw<{ applies: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM (SELECT d.policy_pk FROM routing_decisions d WHERE d.client_pk = ${clientPk}::uuid ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) d
-                     JOIN routing_policies p ON p.pk = d.policy_pk AND p.settings ->> 'next_response_within' LIKE 'P%') AS applies`;
-  return row?.applies ?? false;
+/**
+ * The client's open conversations waiting for an answer whose waiting period was not reported overdue
+ * yet (conversationClock: `reply`), when the policy of the client's latest routing decision gives a reply clock; by id.
+ */
+export async function waitingUnderReplyClock(db: Prisma | Tx, clientPk: string, now: Date): Promise<WaitingUnderClock[]> {
+  const clock = await replyClockOfClient(db, clientPk);
+  if (clock === null) return [];
+  const conversations = await db.$queryRaw<(ConversationWait & { id: string })[]>`
+    SELECT id, status::text AS status, waiting_since AS "waitingSince", overdue_for AS "overdueFor" FROM conversations WHERE client_pk = ${clientPk}::uuid ORDER BY id`;
+  const waiting = conversations.filter((c) => conversationClock(c, clock) === 'reply');
+  if (waiting.length === 0) return [];
+  const assignments = await db.$queryRaw<{ id: string; status: string; dtUntil: Date; createdAt: Date; hours: unknown; timezone: string | null }[]>`
+    SELECT a.id::text, a.status::text, a.dt_until AS "dtUntil", a.created_at AS "createdAt", g.working_hours AS hours, g.timezone
+      FROM assignments a JOIN agents g ON g.pk = a.agent_pk WHERE a.client_pk = ${clientPk}::uuid AND a.status = 'active'`;
+  const holder = clockHolder(assignments, now);
+  return waiting.map((c) => ({ id: c.id, waitingSince: c.waitingSince!, ...clock, holderHours: holder?.hours ?? null, holderTimezone: holder?.timezone ?? null }));
 }
+
+/** Whether a reply clock applies to the client's conversations: its latest routing decision's policy gives one (replyClockOf). */
+export async function replyClockApplies(db: Prisma | Tx, clientPk: string): Promise<boolean> {
+  return (await replyClockOfClient(db, clientPk)) !== null;
+}
+
+/** awaitsAnswer of the conversation `c`, in SQL. */
+const AWAITS_ANSWER = sql`c.status = 'open' AND c.waiting_since IS NOT NULL AND c.overdue_for IS DISTINCT FROM c.waiting_since`;
+/** replyClockOf(p.settings) !== null, in SQL: the setting is a JSON string that begins as a duration does. */
+const GIVES_REPLY_CLOCK = Db.raw(`p.settings ->> '${REPLY_CLOCK_SETTING}' LIKE 'P%'`);
 
 /** Records that the conversation's waiting period since `waitingSince` was reported overdue: once, while it still waits since then and is open. The row after, or null. */
 export async function markOverdue(tx: Tx, id: string, waitingSince: Date, now: Date): Promise<ConversationRow | null> {
   const marked = await tx.$executeRaw`
-    UPDATE conversations SET overdue_for = waiting_since, updated_at = ${now}
-     WHERE id = ${id}::uuid AND status = 'open' AND waiting_since = ${waitingSince} AND overdue_for IS DISTINCT FROM waiting_since`;
+    UPDATE conversations c SET overdue_for = c.waiting_since, updated_at = ${now} WHERE c.id = ${id}::uuid AND c.waiting_since = ${waitingSince} AND ${AWAITS_ANSWER}`;
   if (marked === 0) return null;
   const [row] = await tx.$queryRaw<ConversationRow[]>`${SELECT_ROW} WHERE c.id = ${id}::uuid`;
   return row ?? null;
@@ -87,9 +106,7 @@ export function clockedConversationsBefore(prisma: Prisma, filter: { before: Dat
   return prisma.$queryRaw<SnoozedConversation[]>`
     SELECT c.id, c.business, c.client_pk AS "clientPk", cl.id AS "clientId" FROM conversations c JOIN clients cl ON cl.pk = c.client_pk
      WHERE (c.status = 'snoozed'
-            OR (c.status = 'open' AND c.waiting_since IS NOT NULL AND c.overdue_for IS DISTINCT FROM c.waiting_since
-                AND EXISTS (SELECT 1 FROM (SELECT d.policy_pk FROM routing_decisions d WHERE d.client_pk = c.client_pk ORDER BY d.decided_at DESC, d.id DESC LIMIT 1) d
-                              JOIN routing_policies p ON p.pk = d.policy_pk AND p.settings ->> 'next_response_within' LIKE 'P%')))
+            OR (${AWAITS_ANSWER} AND EXISTS (SELECT 1 FROM ${latestDecisionOf(sql`c.client_pk`)} JOIN routing_policies p ON p.pk = d.policy_pk AND ${GIVES_REPLY_CLOCK})))
        AND c.updated_at < ${filter.before} ${filter.since ? sql`AND c.updated_at >= ${filter.since}` : Db.empty}
        ${filter.business ? sql`AND c.business = ${filter.business}` : Db.empty}
        ${afterId ? sql`AND c.id > ${afterId}::uuid` : Db.empty}

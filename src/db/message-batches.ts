@@ -3,6 +3,7 @@ import { messageBatchWorkflowId, type MessageStatus } from '../domain';
 import { messageEvent, withEvents } from './events';
 import { scheduledMessageRow, OPTED_OUT, type MessageWithClient, type NewMessage } from './messages';
 import { withClientId } from './messages/transition';
+import { DUE_AT } from './message-due';
 import { FORBIDS_MESSAGE } from './opt-outs';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
@@ -136,11 +137,9 @@ export async function markBatchFinished(prisma: Prisma, batchId: string, now = n
  * the one statement recording its acceptance, and everything else is paid once a chunk.
  */
 
-const DUE = Db.sql`GREATEST(m.send_at, COALESCE(m.deferred_until, m.send_at))`;
-
 /** When the batch's next still-scheduled message is due (its send window may defer it); null when none is left. */
 export async function nextDueInBatch(prisma: Prisma, batchId: string): Promise<Date | null> {
-  const [row] = await prisma.$queryRaw<{ due: Date | null }[]>`SELECT min(${DUE}) AS due FROM messages m WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled'`;
+  const [row] = await prisma.$queryRaw<{ due: Date | null }[]>`SELECT min(${DUE_AT}) AS due FROM messages m WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled'`;
   return row?.due ?? null;
 }
 
@@ -170,13 +169,13 @@ export async function claimBatchChunk(
     if (existing.total > 0) return { sending: existing.sending, suppressed: 0, existed: true };
     const suppressed = await tx.$queryRaw<{ id: string }[]>`
       UPDATE messages m SET status = 'suppressed', suppressed_at = ${now}, suppressed_reason = ${OPTED_OUT}, updated_at = ${now}
-       WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE} <= ${dueBy}
+       WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE_AT} <= ${dueBy}
          AND EXISTS (SELECT 1 FROM opt_outs o WHERE ${FORBIDS_MESSAGE})
       RETURNING m.id::text`;
     const claimed = await tx.$queryRaw<{ id: string }[]>`
       UPDATE messages SET status = 'sending', dispatched_at = ${now}, batch_chunk = ${chunk}, attempts = 1, provider = ${provider}, updated_at = ${now}
-       WHERE id IN (SELECT m.id FROM messages m WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE} <= ${dueBy}
-                     ORDER BY ${DUE}, m.id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+       WHERE id IN (SELECT m.id FROM messages m WHERE m.batch_id = ${batchId}::uuid AND m.status = 'scheduled' AND ${DUE_AT} <= ${dueBy}
+                     ORDER BY ${DUE_AT}, m.id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       RETURNING id::text`;
     await tx.$executeRaw`UPDATE message_batches SET chunks_claimed = GREATEST(chunks_claimed, ${chunk + 1}), updated_at = ${now} WHERE id = ${batchId}::uuid`;
     const changed = await rowsWithClient(tx, [...suppressed, ...claimed].map((r) => r.id));

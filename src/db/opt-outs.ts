@@ -1,7 +1,8 @@
 import { Prisma as Db, type OptOut } from '../generated/prisma/client';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
-import { type Channel, optOutChannelOf } from '../domain/channels';
+import { type Channel, CHANNELS, optOutChannelOf } from '../domain/channels';
+import { forbidsMessage } from '../domain/opt-outs';
 
 /*
  * Every change of the `opt_outs` table: one record per (sender, phone), the sender being the number or
@@ -48,8 +49,14 @@ export async function recordOptIn(db: Prisma | Tx, change: OptOutChange): Promis
   return changed.count > 0;
 }
 
-/** Where a message `m` goes (its sender, business and phone), an opt-out record `o` that forbids it. */
-export const FORBIDS_MESSAGE = Db.sql`o.phone = m.phone AND o.status = 'opted_out' AND o.channel = (CASE WHEN m.channel = 'whatsapp' THEN 'whatsapp' ELSE 'sms' END) AND ((o.business IS NULL AND o.sender = m.sender) OR o.business = m.business)`;
+/** optOutChannelOf of the message `m`'s channel, a CASE written from the function over every channel. */
+const OPT_OUT_CHANNEL = Db.raw(`CASE m.channel ${CHANNELS.map((c) => `WHEN '${c}' THEN '${optOutChannelOf(c)}'`).join(' ')} ELSE '${optOutChannelOf('')}' END`);
+
+/**
+ * forbidsMessage (src/domain/opt-outs.ts) of the record `o` and the message `m`, in SQL: due messages are
+ * suppressed in the statement that finds them (test/messages/opt-out-sql.test.ts runs it for every row of the rule's table).
+ */
+export const FORBIDS_MESSAGE = Db.sql`o.phone = m.phone AND o.status = 'opted_out' AND o.channel = (${OPT_OUT_CHANNEL}) AND ((o.business IS NULL AND o.sender = m.sender) OR o.business = m.business)`;
 
 /** Whether a message of `business` from `sender` to `phone` is forbidden: the shared sender's record, or any of the business's own. */
 export async function isOptedOut(db: Prisma | Tx, business: string, sender: string, phone: string, channel: Channel = 'sms'): Promise<boolean> {
@@ -103,12 +110,9 @@ export async function keepOptOutsVisible(tx: Tx, scope: Scope, phones: string[])
     ON CONFLICT DO NOTHING`;
 }
 
-/** Which of these phones a message of `business` from `sender` may not reach, in one query. */
+/** Which of these phones a message of `business` from `sender` may not reach (forbidsMessage), in one query. */
 export async function optedOutAmong(db: Prisma | Tx, business: string, sender: string | null, phones: string[], channel: Channel = 'sms'): Promise<Set<string>> {
   if (phones.length === 0) return new Set();
-  const rows = await db.optOut.findMany({
-    where: { phone: { in: phones }, channel: optOutChannelOf(channel), status: 'opted_out', OR: [{ business }, ...(sender === null ? [] : [{ business: null, sender }])] },
-    select: { phone: true },
-  });
-  return new Set(rows.map((row) => row.phone));
+  const records = await db.optOut.findMany({ where: { phone: { in: phones }, status: 'opted_out' }, select: { phone: true, sender: true, business: true, channel: true, status: true } });
+  return new Set(records.filter((record) => forbidsMessage(record, { phone: record.phone, sender, business, channel })).map((record) => record.phone));
 }

@@ -19,7 +19,7 @@ export const DEFAULT_NUMBER_CHANNELS: readonly NumberChannel[] = ['sms', 'mms'];
 /** What a message needs its sender to carry. */
 export const numberChannelOf = (channel: Channel, mediaCount: number): NumberChannel => (channel === 'whatsapp' ? 'whatsapp' : mediaCount > 0 ? 'mms' : 'sms');
 
-/** The channel an opt-out of a message's channel is kept under (MMS is SMS with media); src/db/opt-outs.ts FORBIDS_MESSAGE says it again in SQL. */
+/** The channel an opt-out of a message's channel is kept under (MMS is SMS with media). */
 export const optOutChannelOf = (channel: string): Channel => (channel === 'whatsapp' ? 'whatsapp' : 'sms');
 
 /** WhatsApp's customer-service window: a free-form message may go this long after the client's last WhatsApp message to the sender. */

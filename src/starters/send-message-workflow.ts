@@ -12,6 +12,7 @@ import {
   type SendMessageWorkflow,
   taskQueuesOf,
 } from '../domain';
+import { messageDueAt } from '../domain/message-due';
 import { delayedWorkflow } from './delayed-workflow';
 import { searchAttributesOf } from './search-attributes';
 
@@ -36,8 +37,9 @@ export interface ScheduledMessage {
  * is due. A cancel wakes it early (see `cancelMessageWorkflow`), as an operator's Request Cancellation does.
  */
 export function messageWorkflowOptions(baseTaskQueue: string, message: ScheduledMessage, now = Date.now()) {
-  const deferred = message.deferredUntil && message.deferredUntil > message.sendAt ? message.deferredUntil : null;
-  const delayMs = (deferred ?? message.sendAt).getTime() - now;
+  const due = messageDueAt({ sendAt: message.sendAt, deferredUntil: message.deferredUntil ?? null });
+  const deferred = due > message.sendAt ? due : null;
+  const delayMs = due.getTime() - now;
   const sendAt = message.sendAt.toISOString();
   return {
     workflowId: messageWorkflowId(message.business, message.id),

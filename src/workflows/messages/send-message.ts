@@ -34,6 +34,7 @@ import {
   type SendMessageResult,
   type SendMessageState,
 } from '../../domain';
+import { messageDueAt } from '../../domain/message-due';
 import { listenForChanges, sleepChunk, type ChangeFlag } from '../durable-wait';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -320,8 +321,7 @@ async function waitUntilDue(
 
 /** When the message goes out: `sendAt`, or later when its send window (quiet hours) defers it. */
 function dueAt(input: SendMessageInput): number {
-  const sendAt = Date.parse(input.sendAt);
-  return input.deferredUntil ? Math.max(sendAt, Date.parse(input.deferredUntil)) : sendAt;
+  return messageDueAt({ sendAt: new Date(input.sendAt), deferredUntil: input.deferredUntil ? new Date(input.deferredUntil) : null }).getTime();
 }
 
 /** Names the deferral in the run's details and timer summaries (times only: no phone, no text). */
