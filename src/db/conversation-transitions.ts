@@ -22,7 +22,7 @@ export interface TransitionValues {
   until?: Date | null;
 }
 
-type Field = keyof Omit<ConversationTransition, 'event'>;
+type Field = keyof Omit<ConversationTransition, 'event' | 'eventOnFirstText'>;
 const COLUMNS: Record<Field, string> = { status: 'status', snoozedUntil: 'snoozed_until', waitingSince: 'waiting_since', firstInboundAt: 'first_inbound_at' };
 
 /** One field's new value, in SQL, for the transition's step. */

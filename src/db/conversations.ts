@@ -59,7 +59,7 @@ export async function answeredOnHandOver(db: Prisma | Tx, messageId: string, at:
        AND c.first_response_at IS NULL AND c.first_inbound_at IS NOT NULL AND c.first_inbound_at <= m.created_at`;
 }
 
-/** What an inbound message did to its conversation: `opened` when it was new, closed or snoozed; `waitingStarted` when nothing waited before it. */
+/** What an inbound message did to its conversation: `opened` when it was new, closed or snoozed, or this is the client's first text; `waitingStarted` when nothing waited before it. */
 export interface InboundEffect {
   conversation: ConversationRow;
   opened: boolean;
@@ -78,9 +78,13 @@ export async function recordInbound(
 ): Promise<InboundEffect> {
   const { id, business, ownerId, clientPk, sender, at, keyword } = inbound;
   const happening = keyword ? 'keyword' : 'text';
-  const [row] = await tx.$queryRaw<(Conversation & { clientId: string; statusBefore: ConversationStatus | null; waitedBefore: boolean })[]>`
-    WITH before AS (SELECT status, waiting_since FROM conversations WHERE id = ${id}::uuid FOR UPDATE),
-    upserted AS (
+  // Locked and read before the upsert, in a statement of its own: read in the upsert's own statement, the
+  // row it changed is skipped by FOR UPDATE.
+  const [before] = await tx.$queryRaw<ConversationClocks[]>`
+    SELECT status, snoozed_until AS "snoozedUntil", waiting_since AS "waitingSince", first_inbound_at AS "firstInboundAt"
+      FROM conversations WHERE id = ${id}::uuid FOR UPDATE`;
+  const [row] = await tx.$queryRaw<(Conversation & { clientId: string })[]>`
+    WITH upserted AS (
       INSERT INTO conversations AS c (id, business, owner_id, client_pk, sender, status, snoozed_until, waiting_since, first_inbound_at, last_inbound_at, last_activity_at, created_at, updated_at)
       VALUES (${id}::uuid, ${business}, ${ownerId}, ${clientPk}::uuid, ${sender}, ${creationValues(happening, { at })}, ${at}, ${at}, ${at}, ${at})
       ON CONFLICT (id) DO UPDATE SET
@@ -92,12 +96,11 @@ export async function recordInbound(
     SELECT u.id, u.business, u.owner_id AS "ownerId", u.client_pk AS "clientPk", u.sender, u.status, u.waiting_since AS "waitingSince",
            u.last_inbound_at AS "lastInboundAt", u.last_outbound_at AS "lastOutboundAt", u.first_response_at AS "firstResponseAt",
            u.snoozed_until AS "snoozedUntil", u.overdue_for AS "overdueFor", u.last_activity_at AS "lastActivityAt",
-           u.created_at AS "createdAt", u.updated_at AS "updatedAt", cl.id AS "clientId",
-           (SELECT status FROM before) AS "statusBefore", EXISTS (SELECT 1 FROM before WHERE waiting_since IS NOT NULL) AS "waitedBefore"
+           u.created_at AS "createdAt", u.updated_at AS "updatedAt", cl.id AS "clientId"
       FROM upserted u JOIN clients cl ON cl.pk = u.client_pk`;
-  const { statusBefore, waitedBefore, ...conversation } = row;
-  const cell = conversationTransition(statusBefore ?? 'none', happening) as ConversationTransition;
-  return { conversation, opened: cell.event === 'conversation.opened', waitingStarted: cell.waitingSince === 'start' && !waitedBefore };
+  const outcome = conversationAfter(before ?? null, happening, at) as { event: EventType | null };
+  const cell = conversationTransition(before?.status ?? 'none', happening) as ConversationTransition;
+  return { conversation: row, opened: outcome.event === 'conversation.opened', waitingStarted: cell.waitingSince === 'start' && !before?.waitingSince };
 }
 
 const COLUMNS = sql`

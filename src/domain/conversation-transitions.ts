@@ -25,6 +25,8 @@ export interface ConversationTransition {
   waitingSince: 'keep' | 'clear' | 'start';
   firstInboundAt: 'keep' | 'start';
   event: EventType | null;
+  /** The event only for the client's first text to the conversation (none came before). */
+  eventOnFirstText?: true;
 }
 
 /** `refused`: a 409; `unchanged`: nothing is written, nothing recorded. A state a happening has no cell for does not meet it (404, or not due). */
@@ -38,9 +40,9 @@ const CLOSE: ConversationTransition = { status: 'closed', snoozedUntil: 'clear',
 const REOPEN: ConversationTransition = { status: 'open', snoozedUntil: 'clear', waitingSince: 'keep', firstInboundAt: 'keep', event: 'conversation.reopened' };
 
 export const CONVERSATION_TRANSITIONS: { readonly [H in ConversationHappening]: Readonly<Partial<Record<ConversationState, TransitionCell>>> } = {
-  // A reply always ends a snooze and opens a closed conversation; each is `opened`, an open one's too,
-  // as the inbound statement reports it (docs/design.md, "Where a rule lives").
-  text: { none: TEXT, open: TEXT, snoozed: TEXT, closed: TEXT },
+  // A reply always ends a snooze and opens a closed conversation, each `opened`; an open one is `opened`
+  // by the client's first text only (one our message began), not by every text after it.
+  text: { none: TEXT, open: { ...TEXT, eventOnFirstText: true }, snoozed: TEXT, closed: TEXT },
   // Created open, waiting on nobody: the service answers a keyword itself.
   keyword: { none: { ...KEYWORD, status: 'open' }, open: KEYWORD, snoozed: KEYWORD, closed: KEYWORD },
   // A message of ours neither opens a closed conversation nor ends a snooze.
@@ -83,5 +85,5 @@ export function conversationAfter(before: ConversationClocks | null, happening: 
     waitingSince: cell.waitingSince === 'keep' ? field(before?.waitingSince) : cell.waitingSince === 'start' ? (before?.waitingSince ?? at) : null,
     firstInboundAt: cell.firstInboundAt === 'keep' ? field(before?.firstInboundAt) : (before?.firstInboundAt ?? at),
   };
-  return { after, event: cell.event };
+  return { after, event: cell.eventOnFirstText && before?.firstInboundAt ? null : cell.event };
 }

@@ -77,7 +77,11 @@ test('the first message creates the conversation; texts make it wait, oldest fir
   expect((await stack.api('GET', '/conversations?waiting=true', { token: alice })).body.conversations.map((c: any) => c.client)).toEqual(['inbox-c2']);
   // Newest activity first; an agent's filter holds only its clients.
   expect((await stack.api('GET', '/conversations?agent=a2', { token: alice })).body.conversations.map((c: any) => c.client)).toEqual(['inbox-c2']);
-  const [opened] = await events('conversation.opened', 'inbox-c1');
+  // A later text waits again, on a conversation that is already open: no second `conversation.opened`.
+  await texted(first.phone, 'And Saturday?');
+  expect((await conversation(first.conversation)).body.waiting_since).not.toBeNull();
+  const [opened, ...again] = await events('conversation.opened', 'inbox-c1');
+  expect(again).toEqual([]);
   expect(opened.data).toEqual(expect.objectContaining({ _id: first.conversation, status: 'open', assignees: ['a1'], reason: 'carrier' }));
 });
 

@@ -11,6 +11,7 @@ export const UNTIL = new Date('2026-03-01T00:00:00.000Z');
 export const STATES: Record<string, ConversationClocks | null> = {
   none: null,
   'open, waiting': { status: 'open', snoozedUntil: null, waitingSince: WAITING, firstInboundAt: FIRST },
+  'open, ours only': { status: 'open', snoozedUntil: null, waitingSince: null, firstInboundAt: null },
   'open, answered': { status: 'open', snoozedUntil: null, waitingSince: null, firstInboundAt: FIRST },
   snoozed: { status: 'snoozed', snoozedUntil: SNOOZED, waitingSince: WAITING, firstInboundAt: FIRST },
   closed: { status: 'closed', snoozedUntil: null, waitingSince: null, firstInboundAt: FIRST },

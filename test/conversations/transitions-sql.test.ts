@@ -66,9 +66,7 @@ async function happen(happening: ConversationHappening, at: { scope: { business:
 function reportOf(happening: ConversationHappening, before: ConversationClocks | null, id: string): Record<string, unknown> {
   const outcome = conversationAfter(before, happening, AT, CHANGES[happening]?.to === 'snoozed' ? UNTIL : null);
   const moved = typeof outcome === 'object' ? outcome : null;
-  // Every text reports that waiting started, also while something waits: the statement reads `before` after
-  // its upsert, where FOR UPDATE skips the row the statement changed (docs/design.md, "Where a rule lives").
-  if (happening === 'text' || happening === 'keyword') return { opened: moved?.event === 'conversation.opened', waitingStarted: happening === 'text' };
+  if (happening === 'text' || happening === 'keyword') return { opened: moved?.event === 'conversation.opened', waitingStarted: happening === 'text' && !before?.waitingSince };
   if (happening === 'answer') return {};
   if (happening === 'snoozeEnds') return { reopened: moved ? [id] : [] };
   if (outcome === 'not applicable') return { found: false };

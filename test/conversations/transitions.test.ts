@@ -13,8 +13,10 @@ const after = (status: string, snoozedUntil: Date | null, waitingSince: Date | n
 test.each([
   // A client's text: open from any status (a snooze ends), waiting unless something already waits.
   ['text', 'none', { after: after('open', null, AT, AT), event: 'conversation.opened' }],
-  ['text', 'open, waiting', { after: after('open', null, WAITING, FIRST), event: 'conversation.opened' }],
-  ['text', 'open, answered', { after: after('open', null, AT, FIRST), event: 'conversation.opened' }],
+  // Opened by the client's first text only: one our message began is, one the client texted before is not.
+  ['text', 'open, ours only', { after: after('open', null, AT, AT), event: 'conversation.opened' }],
+  ['text', 'open, waiting', { after: after('open', null, WAITING, FIRST), event: null }],
+  ['text', 'open, answered', { after: after('open', null, AT, FIRST), event: null }],
   ['text', 'snoozed', { after: after('open', null, WAITING, FIRST), event: 'conversation.opened' }],
   ['text', 'closed', { after: after('open', null, AT, FIRST), event: 'conversation.opened' }],
   // STOP, START, HELP: in the thread, but no status and no clock.
