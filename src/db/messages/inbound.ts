@@ -8,6 +8,7 @@ import { liveClientsWithPhone } from '../clients';
 import { insertUnmatchedInbound, unmatchedInboundExists } from '../unmatched-inbound';
 import type { Prisma } from '../prisma';
 import type { Channel, InboundMedia } from '../../domain/channels';
+import { ANSWERABLE_STATUSES, ANSWERABLE_WHEN_ACCEPTED } from '../../domain/message-answerable';
 import { withClientId, type MessageWithClient } from './transition';
 
 /** An inbound message's files as stored: the carrier's references, in snake case as views show them; null for none. */
@@ -45,18 +46,13 @@ export type InboundOutcome =
   /** Its carrier id was stored before: nothing done. */
   | { stored: 'repeat' };
 
-/**
- * The outbound messages a reply can answer: those the carrier took, `sent` or `delivered`, or still
- * `sending` with the carrier's acceptance recorded (a reply may beat the run's own mark). A message the
- * carrier refused (`failed`), reported it could not deliver (`undelivered`, `failed`) or has not taken
- * yet never reached the phone, so it must not claim the phone's replies (nor its STOP).
- */
+/** The outbound messages a reply can answer (src/domain/message-answerable.ts), as a filter. */
 const ANSWERABLE = [
-  { status: { in: ['sent', 'delivered', 'read'] } },
-  { status: 'sending', providerAcceptedAt: { not: null } },
+  { status: { in: [...ANSWERABLE_STATUSES] } },
+  { status: ANSWERABLE_WHEN_ACCEPTED, providerAcceptedAt: { not: null } },
 ] satisfies Db.MessageWhereInput[];
 /** ANSWERABLE, for a query over `messages m`. */
-const ANSWERABLE_SQL = Db.sql`(m.status IN ('sent', 'delivered', 'read') OR (m.status = 'sending' AND m.provider_accepted_at IS NOT NULL))`;
+export const ANSWERABLE_SQL = Db.sql`(m.status IN (${Db.raw(ANSWERABLE_STATUSES.map((status) => `'${status}'`).join(', '))}) OR (m.status = ${Db.raw(`'${ANSWERABLE_WHEN_ACCEPTED}'`)} AND m.provider_accepted_at IS NOT NULL))`;
 
 export type Answered = { business: string; ownerId: string; clientPk: string | null; name: string | null };
 
