@@ -2,6 +2,7 @@ import { sharedNpmStart } from '../support/shared-npm-start';
 import { businessNumbers } from './journeys/business-numbers';
 import { crmFakes } from './journeys/crm-fakes';
 import { simulatorWalkthrough } from './journeys/simulator';
+import { simulatorPort } from './journeys/simulator-port';
 import { whatsappJourney } from './journeys/whatsapp';
 
 /*
@@ -13,6 +14,7 @@ import { whatsappJourney } from './journeys/whatsapp';
 
 const shared = sharedNpmStart('crm-journeys');
 
+describe('the simulator on its port', () => simulatorPort(shared));
 describe('the simulator walkthrough', () => simulatorWalkthrough(shared));
 describe('each business its own numbers', () => businessNumbers(shared));
 describe('WhatsApp and MMS through the simulator', () => whatsappJourney(shared));

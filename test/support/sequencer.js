@@ -9,7 +9,7 @@ const Sequencer = require('@jest/test-sequencer').default;
  * Refresh from a whole run's per-file times when the order drifts (docs/design.md, "Suite: jest's own runner").
  */
 const CI_SECONDS = {
-  // The four walkthrough files it replaced, less three boots and the shortened WhatsApp window (docs/design.md, "Whole-stack files share one start").
+  // The five files on the simulator stack it replaced, less three boots and the shortened WhatsApp window (docs/design.md, "Whole-stack files share one start").
   'test/stack/journeys.test.ts': 60,
   'test/assignments/upgrade.test.ts': 50,
   'test/assignments/workflows.test.ts': 49,
