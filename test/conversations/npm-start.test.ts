@@ -25,7 +25,7 @@ test('npm start: two clients text in, the inbox orders them, answers, snoozes, r
     const tokenOf = (user: string) => jwt.sign({}, secret, { algorithm: 'HS256', subject: user, expiresIn: '1h' });
     const token = tokenOf('inbox-user');
     const call = (method: string, path: string, body?: unknown, as = token) => request(`${api}${path}`, as, method, body);
-    const sms = (phone: string, text: string) => promisify(execFile)('npx', ['tsx', 'scripts/sms.ts', phone, text], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: dataDir }) });
+    const sms = (phone: string, text: string) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/sms.ts', phone, text], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: dataDir }) });
     const conversationOf = async (client: string) => (await call('GET', `/conversations?client=${client}`)).body.conversations[0];
 
     for (const agent of ['a1', 'a2']) expect((await call('POST', '/agents', { _id: agent })).status).toBe(201);

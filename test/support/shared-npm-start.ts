@@ -21,7 +21,7 @@ export interface SharedNpmStart {
   origin: string;
   /** A token of `user`, signed with the stack's development secret. */
   tokenOf(user: string): string;
-  /** `npx tsx <script> ...args` run on the stack's data directory, as a developer types it: its stdout. */
+  /** `<script> ...args` through tsx on the stack's data directory, as its npm script runs it (without npx's second or two): its stdout. */
   run(script: string, args: string[]): Promise<string>;
 }
 
@@ -43,7 +43,7 @@ export function sharedNpmStart(prefix: string): () => SharedNpmStart {
       env,
       origin: `http://127.0.0.1:${env.PORT}`,
       tokenOf: (user) => jwt.sign({}, secret, { algorithm: 'HS256', subject: user, expiresIn: '1h' }),
-      run: async (script, args) => (await promisify(execFile)('npx', ['tsx', script, ...args], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: dataDir }) })).stdout,
+      run: async (script, args) => (await promisify(execFile)(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: dataDir }) })).stdout,
     };
   }, 240_000);
   return () => {
