@@ -25,7 +25,7 @@ test('npm start: two clients text in, the inbox orders them, answers, snoozes, r
     const tokenOf = (user: string) => jwt.sign({}, secret, { algorithm: 'HS256', subject: user, expiresIn: '1h' });
     const token = tokenOf('inbox-user');
     const call = (method: string, path: string, body?: unknown, as = token) => request(`${api}${path}`, as, method, body);
-    const sms = (phone: string, text: string) => promisify(execFile)('npx', ['tsx', 'scripts/sms.ts', phone, text], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: dataDir }) });
+    const sms = (phone: string, text: string) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/sms.ts', phone, text], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: dataDir }) });
     const conversationOf = async (client: string) => (await call('GET', `/conversations?client=${client}`)).body.conversations[0];
 
     for (const agent of ['a1', 'a2']) expect((await call('POST', '/agents', { _id: agent })).status).toBe(201);
@@ -73,7 +73,8 @@ test('npm start: two clients text in, the inbox orders them, answers, snoozes, r
     expect((await conversationOf('c2')).status).toBe('open');
     await eventually(async () => (await conversationOf('c1')).status === 'open', 30_000, 250);
 
-    // kill -9 of every process of the stack while c1 is snoozed: on the same data, the snooze still ends on time.
+    // kill -9 of every process of the stack while c1 is snoozed: on the same data, the snooze still ends, at its date or,
+    // when the restart takes longer than the snooze (a loaded machine), once the stack is back.
     const later = new Date(Date.now() + 15_000).toISOString();
     expect((await call('POST', `/conversations/${c1._id}/snooze`, { until: later })).body.status).toBe('snoozed');
     const lock = JSON.parse(await readFile(dataPaths(dataDir).stackLock, 'utf8')) as StackLockInfo;
@@ -82,7 +83,6 @@ test('npm start: two clients text in, the inbox orders them, answers, snoozes, r
     await stack.exited;
     stack = runStack(simulator);
     await stack.ready;
-    expect((await conversationOf('c1')).status).toBe('snoozed');
     await eventually(async () => (await conversationOf('c1')).status === 'open', 60_000, 250);
     const reopened = (await call('GET', '/events?type=conversation.reopened&client=c1&limit=100')).body.events;
     expect(reopened.map((e: any) => e.data.reason)).toEqual(['snooze', 'snooze']);

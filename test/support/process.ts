@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { stopLeftovers, type StackLockInfo } from '../../src/stack/stack-lock';
 import { dataPaths, PROJECT_ROOT } from '../../src/paths';
@@ -65,6 +66,12 @@ export async function stopEverythingStarted(all = false): Promise<void> {
   for (const entry of entries) if (entry.dataDir) await stopLeftovers(dataPaths(entry.dataDir), () => undefined);
 }
 
+/** With TEST_STACK_TIMES=<file>, one line per process ready or stopped: how long its start or its stop took (docs/design.md, "Whole-stack files share one start"). */
+function recordTime(what: string, event: 'ready' | 'stopped', since: number): void {
+  const file = process.env.TEST_STACK_TIMES;
+  if (file) appendFileSync(file, `${new Date().toISOString()} ${expect.getState().testPath} ${what}: ${event} after ${Date.now() - since} ms\n`);
+}
+
 /** Fails unless each port is listened on by `pid` or a process below it. */
 function verifyListeners(pid: number, ports: number[], what: string): void {
   const ours = new Set(processTree(pid).map((id) => id.pid));
@@ -96,7 +103,9 @@ export function runProcess(command: string, args: string[], env: Record<string, 
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const what = `${command} ${args.join(' ')}`;
+  const spawnedAt = Date.now();
   const printed = eventually(async () => output.includes(readyText), 180_000, 250).then(() => {
+    recordTime(what, 'ready', spawnedAt);
     remember(entry);
     verifyListeners(child.pid!, options.ports ?? [], what);
   });
@@ -108,6 +117,8 @@ export function runProcess(command: string, args: string[], env: Record<string, 
     ready,
     exited,
     stop: async () => {
+      const stoppedAt = Date.now();
+      exited.then(() => recordTime(what, 'stopped', stoppedAt));
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
     },

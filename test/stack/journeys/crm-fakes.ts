@@ -1,16 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import jwt from 'jsonwebtoken';
-import type { CrmFakeCredentials } from '../../src/stack/crm-fakes';
-import { runStack, stackEnv } from '../support/npm-start';
-import { request } from '../support/process';
-import { eventually } from '../support/helpers';
+import type { CrmFakeCredentials } from '../../../src/stack/crm-fakes';
+import { eventually } from '../../support/helpers';
+import { request } from '../../support/process';
+import type { SharedNpmStart } from '../../support/shared-npm-start';
 
 /*
  * The issue's "done when", on npm start with CRM_FAKES=1: for each CRM, one new record posted by its fake
  * webhook sender makes a client, is routed by the connector's policy and its owner is written back within
  * 5 s; the very same delivery replayed changes nothing; a stale signature (HubSpot), another org
- * (Salesforce) or wrong credentials (Pipedrive) is a 401. The three CRMs share one stack.
+ * (Salesforce) or wrong credentials (Pipedrive) is a 401. The three CRMs share one business.
  */
 
 const post = async (url: string, body: unknown) => {
@@ -21,24 +20,22 @@ const replay = async (sent: { request: { url: string; headers: Record<string, st
   const response = await fetch(sent.request.url, { method: 'POST', headers: sent.request.headers, body: sent.request.body });
   return { status: response.status, body: await response.text() };
 };
+const BUSINESS = 'crm';
 const writesAt = async (fakeUrl: string) => (await (await fetch(`${fakeUrl}/_fake/writes`)).json()) as { id: string; owner: string | number; status: number }[];
 
-test('npm start with the CRM fakes: a new HubSpot contact, Salesforce Lead and Pipedrive person are routed and their owners written back within 5 s; replays change nothing; bad senders are 401', async () => {
-  const { dataDir, env, api } = await stackEnv('crm-fakes');
-  const stack = runStack({ ...env, CRM_FAKES: '1' });
-  try {
-    await stack.ready;
-    const base = new URL(api).origin.replace('localhost', '127.0.0.1');
-    expect(stack.output()).toContain(`CRM in       HubSpot    ${base}/integrations/hubspot/{business}/webhook`);
-    expect(stack.output()).toContain(`Salesforce ${base}/integrations/salesforce/{business}/outbound-message`);
-    expect(stack.output()).toContain(`Pipedrive  ${base}/integrations/pipedrive/{business}/webhook`);
+export function crmFakes(shared: () => SharedNpmStart): void {
+  test('npm start with the CRM fakes: a new HubSpot contact, Salesforce Lead and Pipedrive person are routed and their owners written back within 5 s; replays change nothing; bad senders are 401', async () => {
+    const { stack, dataDir, origin, tokenOf } = shared();
+    const api = `${origin}/ext/v2/${BUSINESS}`;
+    expect(stack.output()).toContain(`CRM in       HubSpot    ${origin}/integrations/hubspot/{business}/webhook`);
+    expect(stack.output()).toContain(`Salesforce ${origin}/integrations/salesforce/{business}/outbound-message`);
+    expect(stack.output()).toContain(`Pipedrive  ${origin}/integrations/pipedrive/{business}/webhook`);
     expect(stack.output()).toMatch(/CRM fakes {4}HubSpot http:\/\/127\.0\.0\.1:\d+, Salesforce http:\/\/127\.0\.0\.1:\d+, Pipedrive http:\/\/127\.0\.0\.1:\d+; settings for the connectors in .*dev-crm-fakes\.json/);
     const fakes = JSON.parse(await readFile(join(dataDir, 'dev-crm-fakes.json'), 'utf8')) as CrmFakeCredentials;
     // The credentials are in the file, never in the output.
     expect(stack.output()).not.toContain(fakes.hubspot.client_secret);
 
-    const secret = (await readFile(join(dataDir, 'dev-jwt-secret'), 'utf8')).trim();
-    const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'user-1', expiresIn: '1h' });
+    const token = tokenOf('user-1');
     const call = (path: string, method = 'GET', body?: unknown) => request(`${api}${path}`, token, method, body);
     for (const _id of ['a1', 'a2']) expect((await call('/agents', 'POST', { _id })).status).toBe(201);
     expect((await call('/teams/sales', 'PUT', { members: [{ agent: 'a1' }, { agent: 'a2' }] })).status).toBe(200);
@@ -112,7 +109,5 @@ test('npm start with the CRM fakes: a new HubSpot contact, Salesforce Lead and P
     expect(wrong.status).toBe(401);
     expect((await call('/clients/pipedrive:7002')).status).toBe(404);
     console.log(`npm start, webhook to owner written: HubSpot ${hubspotMs} ms, Salesforce ${salesforceMs} ms, Pipedrive ${pipedriveMs} ms`);
-  } finally {
-    expect(await stack.stop()).toBe(0);
-  }
-}, 240_000);
+  }, 240_000);
+}

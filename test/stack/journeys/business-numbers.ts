@@ -1,11 +1,6 @@
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import jwt from 'jsonwebtoken';
-import { runStack, stackEnv } from '../support/npm-start';
-import { entryPointEnv, PROJECT_ROOT, request } from '../support/process';
-import { eventually } from '../support/stack';
+import { request } from '../../support/process';
+import type { SharedNpmStart } from '../../support/shared-npm-start';
+import { eventually } from '../../support/stack';
 
 /*
  * The walkthrough of each business its own numbers, on `npm start` with the simulator: acme and globex
@@ -16,17 +11,10 @@ import { eventually } from '../support/stack';
  */
 const PHONE = '+14155550100';
 
-test('npm start: acme and globex each get a number; the phone\'s reply to each lands in that business only, STOP to acme leaves globex free; on the shared sender a reply both could own reaches neither', async () => {
-  const { dataDir, env, api } = await stackEnv('crm-numbers');
-  const { MESSAGE_PROVIDER: _log, ...defaults } = env;
-  const origin = api.replace(/\/ext\/v2\/acme$/, '');
-  const stack = runStack(defaults);
-  const run = async (script: string, args: string[]) => (await promisify(execFile)('npx', ['tsx', script, ...args], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: dataDir }) })).stdout;
-  try {
-    await stack.ready;
+export function businessNumbers(shared: () => SharedNpmStart): void {
+  test('npm start: acme and globex each get a number; the phone\'s reply to each lands in that business only, STOP to acme leaves globex free; on the shared sender a reply both could own reaches neither', async () => {
+    const { stack, origin, tokenOf, run } = shared();
     expect(stack.output()).toContain('Numbers      npm run number -- <business> <+E.164>');
-    const secret = (await readFile(join(dataDir, 'dev-jwt-secret'), 'utf8')).trim();
-    const tokenOf = (user: string) => jwt.sign({}, secret, { algorithm: 'HS256', subject: user, expiresIn: '1h' });
     const businesses = { acme: tokenOf('user-x'), globex: tokenOf('user-y') };
     const at = (business: keyof typeof businesses, path: string, method = 'GET', body?: unknown) => request(`${origin}/ext/v2/${business}${path}`, businesses[business], method, body);
     const send = async (business: keyof typeof businesses, text: string) => {
@@ -68,7 +56,5 @@ test('npm start: acme and globex each get a number; the phone\'s reply to each l
     const refused = await at('acme', '/messages', 'POST', { message_type: 'text', client: 'c1', text_message: 'One more offer' });
     expect({ status: refused.status, detail: refused.body.detail }).toEqual({ status: 409, detail: 'Recipient has opted out of text messages' });
     expect((await send('globex', 'Globex: receipt attached')).from).toBe('+15005550002');
-  } finally {
-    expect(await stack.stop()).toBe(0);
-  }
-}, 240_000);
+  }, 240_000);
+}

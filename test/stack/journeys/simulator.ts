@@ -1,25 +1,20 @@
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import jwt from 'jsonwebtoken';
-import { runStack, stackEnv } from '../support/npm-start';
-import { entryPointEnv, PROJECT_ROOT, request } from '../support/process';
-import { eventually } from '../support/stack';
+import { request } from '../../support/process';
+import type { SharedNpmStart } from '../../support/shared-npm-start';
+import { eventually } from '../../support/stack';
 
 /* The walkthrough: `npm start` with its default carrier, the simulator, and a person texting in with `npm run sms`. */
 
-test('npm start sends through the simulator by default: receipts deliver, a magic number fails, npm run sms replies to the agent and opts out', async () => {
-  const { dataDir, env, api } = await stackEnv('crm-simulator');
-  const { MESSAGE_PROVIDER: _log, ...defaults } = env;
-  const stack = runStack(defaults);
-  try {
-    await stack.ready;
+const BUSINESS = 'walkthrough';
+const PHONE = '+14155550110';
+
+export function simulatorWalkthrough(shared: () => SharedNpmStart): void {
+  test('npm start sends through the simulator by default: receipts deliver, a magic number fails, npm run sms replies to the agent and opts out', async () => {
+    const { stack, origin, tokenOf, run } = shared();
+    const api = `${origin}/ext/v2/${BUSINESS}`;
     expect(stack.output()).toMatch(/Provider {5}simulator \(Twilio-shaped at http:\/\/127\.0\.0\.1:\d+, sending from \+15005550006; receipts to http:\/\/127\.0\.0\.1:\d+\/providers\/simulator\/…\)/);
     expect(stack.output()).toContain('Text in      npm run sms -- +14155550100 "STOP"');
-    const secret = (await readFile(join(dataDir, 'dev-jwt-secret'), 'utf8')).trim();
-    const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'user-1', expiresIn: '1h' });
-    expect((await request(`${api}/clients`, token, 'POST', { _id: 'c1', phone: '+14155550100' })).status).toBe(201);
+    const token = tokenOf('user-1');
+    expect((await request(`${api}/clients`, token, 'POST', { _id: 'c1', phone: PHONE })).status).toBe(201);
 
     const hello = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Hello' });
     const delivered = await eventually(async () => {
@@ -38,17 +33,15 @@ test('npm start sends through the simulator by default: receipts deliver, a magi
     // A reply reaches the agent's event; STOP refuses the next message and suppresses a scheduled one.
     expect((await request(`${api}/agents`, token, 'POST', { _id: 'a1' })).status).toBe(201);
     expect((await request(`${api}/clients/c1/assign-agents`, token, 'POST', { agents: [{ agent: 'a1', dt_until: '2099-01-01' }] })).status).toBe(200);
-    const sms = async (text: string) => (await promisify(execFile)('npx', ['tsx', 'scripts/sms.ts', '+14155550100', text], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: dataDir }) })).stdout;
-    expect(await sms('Yes, 3pm works')).toMatch(/^\+14155550100 texted \+15005550006: "Yes, 3pm works" \(SM[0-9a-f]{32}\); the stack answered 200 at http:\/\/127\.0\.0\.1:\d+\/providers\/simulator\/inbound/);
+    const sms = (text: string) => run('scripts/sms.ts', [PHONE, text]);
+    expect(await sms('Yes, 3pm works')).toMatch(/^\+14155550110 texted \+15005550006: "Yes, 3pm works" \(SM[0-9a-f]{32}\); the stack answered 200 at http:\/\/127\.0\.0\.1:\d+\/providers\/simulator\/inbound/);
     const received = (await request(`${api}/events?type=message.received&client=c1`, token)).body.events;
     expect(received.map((event: any) => [event.data.text_message, event.data.assignments])).toEqual([['Yes, 3pm works', [{ agent: 'a1', dt_until: '2099-01-01T00:00:00.000Z', rotation: false, current_period: false }]]]);
 
-    const scheduled = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Reminder: 3pm', delay: '20s' });
+    const scheduled = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Reminder: 3pm', delay: '12s' });
     expect(await sms('STOP')).toContain('the stack answered 200');
     const refused = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Hello again' });
     expect({ status: refused.status, detail: refused.body.detail }).toEqual({ status: 409, detail: 'Recipient has opted out of text messages' });
     await eventually(async () => (await request(`${api}/messages/${scheduled.body._id}`, token)).body.status === 'suppressed', 60_000);
-  } finally {
-    expect(await stack.stop()).toBe(0);
-  }
-}, 240_000);
+  }, 240_000);
+}
