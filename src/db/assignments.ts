@@ -18,6 +18,7 @@ import {
   unauthorizedAgent,
 } from '../domain/assignment-changes';
 import { lockAssignRequest, settleAssignRequest } from './assign-requests';
+import { holdingAt } from './assignment-holds';
 import { isStorableDate, RefusedDataError } from './errors';
 import { ASSIGNMENT_EVENT_INCLUDE, assignmentEvent, withEvents, type NewEvent } from './events';
 import type { Prisma } from './prisma';
@@ -231,8 +232,7 @@ export function listHeldClients(prisma: Prisma, agentPk: string, now: Date, afte
   return prisma.assignment.findMany({
     where: {
       agentPk,
-      status: 'active',
-      dtUntil: { gt: now },
+      ...holdingAt(now),
       client: { liveSlot: true },
       ...(after && { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] }),
     },

@@ -1,6 +1,7 @@
 import type { Prisma as Db } from '../generated/prisma/client';
 import type { Prisma } from './prisma';
 import { currentOf } from '../domain/rotation-row';
+import { holdingAt } from './assignment-holds';
 
 /** An assignment in force, as a reply's `message.received` event names it. */
 export interface AssignmentInForce {
@@ -19,7 +20,7 @@ export interface AssignmentInForce {
  */
 export async function assignmentsInForce(db: Prisma | Db.TransactionClient, client: { pk: string; ownerId: string }, now: Date): Promise<AssignmentInForce[]> {
   const assignments = await db.assignment.findMany({
-    where: { clientPk: client.pk, status: 'active', dtUntil: { gt: now } },
+    where: { clientPk: client.pk, ...holdingAt(now) },
     select: { agentPk: true, dtUntil: true, rotation: true, agent: { select: { id: true } } },
     orderBy: [{ createdAt: 'asc' }],
   });

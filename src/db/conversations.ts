@@ -3,6 +3,7 @@ import { Prisma as Db, type Conversation, type ConversationStatus } from '../gen
 import type { EventType } from '../domain';
 import { type ConversationClocks, type ConversationTransition, conversationAfter, conversationTransition } from '../domain/conversation-transitions';
 import type { ConversationRow } from '../views/conversation';
+import { holdsAtSql } from './assignment-holds';
 import { creationValues, transitionAssignments } from './conversation-transitions';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
@@ -155,7 +156,7 @@ export async function listConversations(prisma: Prisma, scope: Scope, filter: Co
     conditions.push(sql`(c.last_activity_at, c.id) < (${after.at}, ${after.id}::uuid)`);
   }
   const order = waiting ? sql`c.waiting_since ASC, c.id ASC` : sql`c.last_activity_at DESC, c.id DESC`;
-  const holds = sql`a.agent_pk = ${agentPk}::uuid AND a.status = 'active' AND a.dt_until > ${now}`;
+  const holds = sql`a.agent_pk = ${agentPk}::uuid AND ${holdsAtSql(now)}`;
   const held = sql`EXISTS (SELECT 1 FROM assignments a WHERE a.client_pk = c.client_pk AND ${holds})`;
   // Without an agent, or with a client (whose conversations are few), one query as PostgreSQL plans it.
   if (!agentPk || clientPk) {
@@ -189,7 +190,7 @@ export async function holdersOf(db: Prisma | Tx, clientPks: string[], now: Date)
   if (clientPks.length === 0) return holders;
   const rows = await db.$queryRaw<{ clientPk: string; agentId: string }[]>`
     SELECT a.client_pk AS "clientPk", g.id AS "agentId" FROM assignments a JOIN agents g ON g.pk = a.agent_pk
-     WHERE a.client_pk = ANY(${clientPks}::uuid[]) AND a.status = 'active' AND a.dt_until > ${now}
+     WHERE a.client_pk = ANY(${clientPks}::uuid[]) AND ${holdsAtSql(now)}
      ORDER BY a.created_at, a.id`;
   for (const row of rows) holders.set(row.clientPk, [...(holders.get(row.clientPk) ?? []), row.agentId]);
   return holders;

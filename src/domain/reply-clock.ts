@@ -1,4 +1,5 @@
 import type { ConversationStatusName } from './conversation-transitions';
+import { holdsAt } from './assignment-holds';
 
 /*
  * Which conversations hold a clock (docs/conversations.md, "Status and clocks"), written once: a snoozed
@@ -53,7 +54,7 @@ export function latestDecision<D extends { decidedAt: Date; id: string }>(decisi
 
 /** Whose working hours a reply clock counts in: the client's first holder at `now` (the earliest active assignment still running), or nobody. */
 export function clockHolder<A extends { status: string; dtUntil: Date; createdAt: Date; id: string }>(assignments: readonly A[], now: Date): A | null {
-  const holding = assignments.filter((a) => a.status === 'active' && a.dtUntil > now);
+  const holding = assignments.filter((a) => holdsAt(a, now));
   const earlier = (a: A, b: A) => a.createdAt.getTime() < b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a.id < b.id);
   return holding.reduce<A | null>((first, a) => (first === null || earlier(a, first) ? a : first), null);
 }
