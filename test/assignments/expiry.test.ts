@@ -43,34 +43,126 @@ async function timersStarted(handle: WorkflowHandle) {
 
 const state = (handle: WorkflowHandle) => handle.query<ClientRunState>('state');
 
-test('an assignment expires by itself at its dt_until, and the client\'s run ends once it holds no clock', async () => {
-  const agent = uniqueName('agent');
-  const clientId = await clientWithAgents(agent);
-  const [assignment] = await assign(clientId, [{ agent, dt_until: secondsFromNow(3) }]);
+/*
+ * The clocks of seconds are set going together, one client each, in the order of the tests and one request
+ * after the other, so that their waits overlap (and those that must act before a dt_until have 5 s, a loaded
+ * machine's requests taking seconds); each test then checks its own client. The worker restart
+ * comes after them all, so that none of these clocks falls due while the worker is down.
+ */
+describe('clocks of seconds, set going together', () => {
+  let expiresAlone: Awaited<ReturnType<typeof assignExpiringAlone>>;
+  let oneRun: Awaited<ReturnType<typeof assignEarlyAndLate>>;
+  let reassigned: Awaited<ReturnType<typeof assignThenMoveLater>>;
+  let again: Awaited<ReturnType<typeof assignToExpire>>;
+  let replayed: Awaited<ReturnType<typeof assignTwoThenOneSooner>>;
+  beforeAll(async () => {
+    expiresAlone = await assignExpiringAlone();
+    oneRun = await assignEarlyAndLate();
+    reassigned = await assignThenMoveLater();
+    again = await assignToExpire();
+    replayed = await assignTwoThenOneSooner();
+  });
 
-  expect((await history(clientId))[0].status).toBe('active');
-  const result = await stack.temporal.workflow.getHandle(assignment.workflow_id).result();
-  expect(result).toEqual({ outcome: 'idle' });
-  expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(assignment.dt_until));
+  async function assignExpiringAlone() {
+    const agent = uniqueName('agent');
+    const clientId = await clientWithAgents(agent);
+    const [assignment] = await assign(clientId, [{ agent, dt_until: secondsFromNow(5) }]);
+    return { agent, clientId, assignment, statusAtFirst: (await history(clientId))[0].status };
+  }
 
-  const [row] = await history(clientId);
-  expect(row).toMatchObject({ agent, status: 'expired', dt_until: assignment.dt_until, ended_by: { actor: 'system', reason: 'expiry' } });
-  const active = await stack.api('GET', `/clients/${clientId}/agents`, { token });
-  expect(active.body.assignments).toEqual([]);
-});
+  test('an assignment expires by itself at its dt_until, and the client\'s run ends once it holds no clock', async () => {
+    const { agent, clientId, assignment, statusAtFirst } = expiresAlone;
+    expect(statusAtFirst).toBe('active');
+    const result = await stack.temporal.workflow.getHandle(assignment.workflow_id).result();
+    expect(result).toEqual({ outcome: 'idle' });
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(assignment.dt_until));
 
-test('one run holds every agent of the client: each expires at its own dt_until, the later one still waiting', async () => {
-  const [early, late] = [uniqueName('agent'), uniqueName('agent')];
-  const clientId = await clientWithAgents(early, late);
-  const assignments = await assign(clientId, [{ agent: late, dt_until: secondsFromNow(3600) }, { agent: early, dt_until: secondsFromNow(2) }]);
-  expect(new Set(assignments.map((a) => a.workflow_id)).size).toBe(1);
-  const handle = stack.temporal.workflow.getHandle(assignments[0].workflow_id);
+    const [row] = await history(clientId);
+    expect(row).toMatchObject({ agent, status: 'expired', dt_until: assignment.dt_until, ended_by: { actor: 'system', reason: 'expiry' } });
+    const active = await stack.api('GET', `/clients/${clientId}/agents`, { token });
+    expect(active.body.assignments).toEqual([]);
+  });
 
-  await eventually(async () => (await history(clientId)).find((r) => r.agent === early)?.status === 'expired');
-  expect((await history(clientId)).find((r) => r.agent === late)?.status).toBe('active');
-  const after = await state(handle);
-  expect(after.assignments.map((a) => a.agentId)).toEqual([late]);
-  expect((await handle.describe()).status.name).toBe('RUNNING');
+  async function assignEarlyAndLate() {
+    const [early, late] = [uniqueName('agent'), uniqueName('agent')];
+    const clientId = await clientWithAgents(early, late);
+    const assignments = await assign(clientId, [{ agent: late, dt_until: secondsFromNow(3600) }, { agent: early, dt_until: secondsFromNow(2) }]);
+    return { early, late, clientId, assignments };
+  }
+
+  test('one run holds every agent of the client: each expires at its own dt_until, the later one still waiting', async () => {
+    const { early, late, clientId, assignments } = oneRun;
+    expect(new Set(assignments.map((a) => a.workflow_id)).size).toBe(1);
+    const handle = stack.temporal.workflow.getHandle(assignments[0].workflow_id);
+
+    await eventually(async () => (await history(clientId)).find((r) => r.agent === early)?.status === 'expired');
+    expect((await history(clientId)).find((r) => r.agent === late)?.status).toBe('active');
+    const after = await state(handle);
+    expect(after.assignments.map((a) => a.agentId)).toEqual([late]);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+  });
+
+  async function assignThenMoveLater() {
+    const agent = uniqueName('agent');
+    const clientId = await clientWithAgents(agent);
+    const [first] = await assign(clientId, [{ agent, dt_until: secondsFromNow(5) }]);
+    const { runId } = await stack.temporal.workflow.getHandle(first.workflow_id).describe();
+    const later = secondsFromNow(3600);
+    const [second] = await assign(clientId, [{ agent, dt_until: later }]);
+    return { agent, clientId, first, runId, later, second };
+  }
+
+  test('re-assigning before expiry moves the deadline in the same run', async () => {
+    const { agent, clientId, first, runId, later, second } = reassigned;
+    expect(second.workflow_id).toBe(first.workflow_id);
+    const handle = stack.temporal.workflow.getHandle(first.workflow_id);
+
+    await eventually(async () => (await state(handle)).assignments[0]?.dtUntil === later);
+    // A second past the first dt_until, which no longer ends it.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(first.dt_until) + 1000 - Date.now())));
+    const rows = await history(clientId);
+    expect(rows).toEqual([expect.objectContaining({ agent, status: 'active', dt_until: later })]);
+    const described = await handle.describe();
+    expect(described.status.name).toBe('RUNNING');
+    expect(described.runId).toBe(runId);
+  });
+
+  async function assignToExpire() {
+    const agent = uniqueName('agent');
+    const clientId = await clientWithAgents(agent);
+    const [first] = await assign(clientId, [{ agent, dt_until: secondsFromNow(2) }]);
+    const firstRun = await stack.temporal.workflow.getHandle(first.workflow_id).describe();
+    return { agent, clientId, first, firstRun };
+  }
+
+  test('an agent assigned again after expiry gets a new active assignment and a new run of the same client workflow', async () => {
+    const { agent, clientId, first, firstRun } = again;
+    await stack.temporal.workflow.getHandle(first.workflow_id).result();
+
+    const [second] = await assign(clientId, [{ agent }]);
+    expect(second.workflow_id).toBe(first.workflow_id);
+    const secondRun = await stack.temporal.workflow.getHandle(second.workflow_id).describe();
+    expect(secondRun.runId).not.toBe(firstRun.runId);
+    expect(secondRun.status.name).toBe('RUNNING');
+    expect((await history(clientId)).map((r) => r.status)).toEqual(['expired', 'active']);
+  });
+
+  async function assignTwoThenOneSooner() {
+    const [agentA, agentB] = [uniqueName('agent'), uniqueName('agent')];
+    const clientId = await clientWithAgents(agentA, agentB);
+    const [first] = await assign(clientId, [{ agent: agentA, dt_until: secondsFromNow(2) }, { agent: agentB, dt_until: secondsFromNow(3) }]);
+    await assign(clientId, [{ agent: agentA, dt_until: secondsFromNow(1) }]);
+    return { first };
+  }
+
+  test('the history of a client\'s run that answered requests and expired an assignment replays deterministically', async () => {
+    const { first } = replayed;
+    const run = stack.temporal.workflow.getHandle(first.workflow_id);
+    expect(await run.result()).toEqual({ outcome: 'idle' });
+
+    const bundle = { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } };
+    await Worker.runReplayHistory(bundle, await run.fetchHistory(), first.workflow_id);
+  });
 });
 
 test('expiry survives a worker restart: a timer that fell due while the worker was down fires when it returns', async () => {
@@ -113,25 +205,6 @@ test('the default dt_until of 2143-06-23 leaves a live timer of one bounded chun
   expect((await handle.describe()).status.name).toBe('RUNNING');
 });
 
-test('re-assigning before expiry moves the deadline in the same run', async () => {
-  const agent = uniqueName('agent');
-  const clientId = await clientWithAgents(agent);
-  const [first] = await assign(clientId, [{ agent, dt_until: secondsFromNow(3) }]);
-  const handle = stack.temporal.workflow.getHandle(first.workflow_id);
-  const { runId } = await handle.describe();
-  const later = secondsFromNow(3600);
-  const [second] = await assign(clientId, [{ agent, dt_until: later }]);
-  expect(second.workflow_id).toBe(first.workflow_id);
-
-  await eventually(async () => (await state(handle)).assignments[0]?.dtUntil === later);
-  await new Promise((resolve) => setTimeout(resolve, 4000));
-  const rows = await history(clientId);
-  expect(rows).toEqual([expect.objectContaining({ agent, status: 'active', dt_until: later })]);
-  const described = await handle.describe();
-  expect(described.status.name).toBe('RUNNING');
-  expect(described.runId).toBe(runId);
-});
-
 test('unassigning ends the assignment now; the run, holding no other clock, ends', async () => {
   const agent = uniqueName('agent');
   const clientId = await clientWithAgents(agent);
@@ -144,21 +217,6 @@ test('unassigning ends the assignment now; the run, holding no other clock, ends
   expect(await handle.result()).toEqual({ outcome: 'idle' });
   expect((await handle.describe()).status.name).toBe('COMPLETED');
   expect((await history(clientId))[0].status).toBe('unassigned');
-});
-
-test('an agent assigned again after expiry gets a new active assignment and a new run of the same client workflow', async () => {
-  const agent = uniqueName('agent');
-  const clientId = await clientWithAgents(agent);
-  const [first] = await assign(clientId, [{ agent, dt_until: secondsFromNow(2) }]);
-  const firstRun = await stack.temporal.workflow.getHandle(first.workflow_id).describe();
-  await stack.temporal.workflow.getHandle(first.workflow_id).result();
-
-  const [second] = await assign(clientId, [{ agent }]);
-  expect(second.workflow_id).toBe(first.workflow_id);
-  const secondRun = await stack.temporal.workflow.getHandle(second.workflow_id).describe();
-  expect(secondRun.runId).not.toBe(firstRun.runId);
-  expect(secondRun.status.name).toBe('RUNNING');
-  expect((await history(clientId)).map((r) => r.status)).toEqual(['expired', 'active']);
 });
 
 test('operators find a client\'s run by its id, the clients an agent holds by AgentIds, and what expires next by AssignmentDtUntil', async () => {
@@ -195,14 +253,3 @@ test('operators find a client\'s run by its id, the clients an agent holds by Ag
   await eventually(async () => (await list(byAgent)).length === 0);
 });
 
-test('the history of a client\'s run that answered requests and expired an assignment replays deterministically', async () => {
-  const [agentA, agentB] = [uniqueName('agent'), uniqueName('agent')];
-  const clientId = await clientWithAgents(agentA, agentB);
-  const [first] = await assign(clientId, [{ agent: agentA, dt_until: secondsFromNow(2) }, { agent: agentB, dt_until: secondsFromNow(3) }]);
-  await assign(clientId, [{ agent: agentA, dt_until: secondsFromNow(1) }]);
-  const run = stack.temporal.workflow.getHandle(first.workflow_id);
-  expect(await run.result()).toEqual({ outcome: 'idle' });
-
-  const bundle = { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } };
-  await Worker.runReplayHistory(bundle, await run.fetchHistory(), first.workflow_id);
-});

@@ -97,6 +97,7 @@ test.each([
   const now = await env.currentTimeMs();
   const { id, input } = await storedMessage(new Date(now));
   const deferredUntil = new Date(now + deferMs).toISOString();
+  await prisma.message.update({ where: { id }, data: { deferredUntil: new Date(deferredUntil) } });
   await withWorker(async (taskQueue) => {
     const handle = await env.client.workflow.start('sendMessage', {
       workflowId: messageWorkflowId(business, id),
@@ -112,6 +113,9 @@ test.each([
     expect(await env.currentTimeMs()).toBeGreaterThanOrEqual(Date.parse(deferredUntil));
   });
   expect(receiver.requestsFor(id)).toHaveLength(1);
+  expect(await prisma.message.findUnique({ where: { id } })).toEqual(
+    expect.objectContaining({ status: 'sent', sendAt: new Date(input.sendAt), deferredUntil: new Date(deferredUntil) }),
+  );
 });
 
 /** 07:00 UTC of the second Sunday of March of the first year whose one is more than a day ahead: New York's spring-forward (02:00 EST → 03:00 EDT). */
