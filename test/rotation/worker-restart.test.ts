@@ -33,14 +33,14 @@ test('a worker down across a boundary: the next agent\'s period still starts at 
   }
   const restartedAt = Date.now();
 
+  // The period the restarted worker hands out is the proof; the ones after it are ordinary cycling (rotation/cycling).
   const periods = await eventually(async () => {
     const made = await rotationAssignments(stack, token, clientId);
-    return made.length >= 3 && made[0].status === 'expired' ? made : undefined;
+    return made.length >= 2 && made[0].status === 'expired' ? made : undefined;
   }, 45_000);
-  expect(periods.slice(0, 3).map((p) => [p.agent, p.dt_until])).toEqual([
+  expect(periods.slice(0, 2).map((p) => [p.agent, p.dt_until])).toEqual([
     [agents[0], boundary],
     [agents[1], plusMs(startsAt, 24_000)],
-    [agents[2], plusMs(startsAt, 36_000)],
   ]);
   // Recorded after the worker came back, yet covering the period from its boundary.
   expect(Date.parse(periods[1].assigned_at)).toBeGreaterThanOrEqual(restartedAt - 50);

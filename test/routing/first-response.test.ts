@@ -31,6 +31,15 @@ async function clientRunOf(decisionId: string) {
   return stack.temporal.workflow.getHandle(clientWorkflowId({ business: stack.business, clientId: 'c1', clientPk }));
 }
 
+/**
+ * Waits until the client's run holds no clock for the decision: the run alone reassigns and escalates, so
+ * from then on nothing will (rather than waiting past the deadline to see nothing happen).
+ */
+async function runDroppedTheClock(decisionId: string) {
+  const handle = await clientRunOf(decisionId);
+  await eventually(async () => (await handle.query<ClientRunState>('state')).firstResponses.length === 0, 30_000);
+}
+
 const decision = async (token: string, id: string) => (await stack.api('GET', `/routing-decisions/${id}`, { token })).body;
 const assignments = async (token: string) => (await stack.api('GET', '/clients/c1/agents?status=all', { token })).body.assignments as { agent: string; status: string; ended_by: unknown }[];
 
@@ -90,8 +99,8 @@ test('with working_hours the clock runs only inside the owner\'s hours: an owner
   const handle = await clientRunOf(routed.body.decision_id);
   const due = new Date(day.getTime() + 3_000).toISOString();
   await eventually(async () => String((await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails).includes(`must answer by ${due}`), 15_000, 200);
-  // Well past the 3 s the clock would have run on a wall clock.
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, routedAt + 6_000 - Date.now())));
+  // Past the 3 s the clock would have run on a wall clock (the run's state above is what it sleeps on).
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, routedAt + 4_000 - Date.now())));
   expect(await decision(token, routed.body.decision_id)).toMatchObject({ agent: 'a1', reassignments: 0, escalated_at: null });
   expect((await assignments(token)).map((a) => [a.agent, a.status])).toEqual([['a1', 'active']]);
   expect((await handle.describe()).status.name).toBe('RUNNING');
@@ -104,7 +113,7 @@ test('a message naming the owner answers: the client is not reassigned', async (
   const sent = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'Hi, this is your rep', agent: 'a1' } });
   expect(sent.status).toBeLessThan(300);
   expect((await decision(token, id)).answered_at).toEqual(expect.any(String));
-  await new Promise((resolve) => setTimeout(resolve, 6000));
+  await runDroppedTheClock(id);
   expect(await decision(token, id)).toMatchObject({ agent: 'a1', reassignments: 0, escalated_at: null });
   expect((await assignments(token)).map((a) => [a.agent, a.status])).toEqual([['a1', 'active']]);
 });
@@ -115,7 +124,7 @@ test('accept answers for the owner; another user\'s decision is a 404 and anothe
   const accepted = await stack.api('POST', `/routing-decisions/${id}/accept`, { token });
   expect(accepted.status).toBe(200);
   expect(accepted.body).toMatchObject({ decision_id: id, agent: 'a1', answered_at: expect.any(String) });
-  await new Promise((resolve) => setTimeout(resolve, 6000));
+  await runDroppedTheClock(id);
   expect(await decision(token, id)).toMatchObject({ agent: 'a1', reassignments: 0, escalated_at: null });
 
   const bob = await setUp(['b1'], {});

@@ -5,29 +5,29 @@ const Sequencer = require('@jest/test-sequencer').default;
  * The longest files start first, so that the workers finish together rather than one running a long file
  * alone at the end. Jest orders by the times its cache kept from the last run; a fresh clone has no cache
  * (jest would start with the biggest files, not the slowest), so the files' seconds in a whole run stand in
- * for it (jest's cache of a whole run of main on 2026-11-28, two workers).
+ * for it (jest's cache of a whole run of main on 2026-11-28, two workers; the six files of "Slow files:
+ * clocks and waits" scaled by what that change measured).
  * Refresh from a whole run's per-file times when the order drifts (docs/design.md, "Suite: jest's own runner").
  */
 const CI_SECONDS = {
   // The five files on the simulator stack it replaced, less three boots and the shortened WhatsApp window (docs/design.md, "Whole-stack files share one start").
   'test/stack/journeys.test.ts': 60,
-  'test/assignments/upgrade.test.ts': 50,
-  'test/assignments/workflows.test.ts': 49,
-  'test/assignments/operator-buttons.test.ts': 48,
   'test/stack/crash.test.ts': 38,
   'test/conversations/npm-start.test.ts': 37,
   'test/rotation/slow-webhook-receiver.test.ts': 34,
-  'test/messages/quiet-hours.test.ts': 31,
-  'test/rotation/worker-restart.test.ts': 31,
-  'test/assignments/upgrade-clocks.test.ts': 30,
-  'test/routing/first-response.test.ts': 29,
+  'test/assignments/upgrade.test.ts': 32,
+  'test/assignments/operator-buttons.test.ts': 26,
+  'test/assignments/upgrade-clocks.test.ts': 26,
   'test/message-batches/crash.test.ts': 26,
+  'test/rotation/worker-restart.test.ts': 25,
   'test/messages/delivery.test.ts': 25,
   'test/rotation/replace.test.ts': 25,
   'test/stack/terminal-logs.test.ts': 25,
+  'test/routing/first-response.test.ts': 23,
   'test/routing/processes.test.ts': 22,
   'test/integrations/crm-worker-crash.test.ts': 21,
   'test/assignments/expiry.test.ts': 21,
+  'test/assignments/workflows.test.ts': 13,
   'test/stack/twilio.test.ts': 21,
   'test/api/unavailable.test.ts': 20,
   'test/stack/start-server-engine.test.ts': 20,
