@@ -67,7 +67,7 @@ test('a run recorded before its steps went one at a time (an assign, its read be
   await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history, 'client-run-before-one-step')).resolves.toBeUndefined();
 });
 
-/** Runs of every branch of the loop (recorded by a time-skipping file since withdrawn: docs/design.md, "Test levels for workflows"), recorded on the build before the clock plan was drawn out of the run. */
+/** Runs of every branch of the loop (test/assignments/client-run-workflow.test.ts), recorded on the build before the clock plan was drawn out of the run. */
 const BEFORE_CLOCK_PLAN = join(__dirname, '..', 'fixtures', 'client-run', 'before-clock-plan');
 
 test.each(readdirSync(BEFORE_CLOCK_PLAN))('a run of the build before the clock plan replays on this build: %s', async (file) => {
