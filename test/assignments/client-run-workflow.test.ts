@@ -4,7 +4,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { createClientClockActivities } from '../../src/activities/client-clocks';
+import { createClientClockActivities } from '../../src/activities/assignments/client-clocks';
 import {
   applyRotationUpdate,
   assignUpdate,
@@ -25,7 +25,7 @@ import { CHUNK_JITTER_MS } from '../../src/domain/timer-chunks';
 import { createTimeSkippingEnvironment } from '../support/helpers';
 
 /*
- * The client's run alone (src/workflows/client-ownership.ts), its local activities replaced by a client's
+ * The client's run alone (src/workflows/assignments/client-ownership.ts), its local activities replaced by a client's
  * rows in memory, on the time-skipping test server: every branch of its loop — expiry at dt_until, timer
  * chunks and continue-as-new, an operator's cancel, a burst of requests, a re-read on a signal, rotations'
  * boundaries, first-response and conversation clocks — in seconds, without a database.
