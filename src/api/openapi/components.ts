@@ -1,5 +1,17 @@
 import type { z } from 'zod';
 import { BUSINESS_PATTERN, INVALID_BUSINESS } from '../../use-cases/input/validation';
+import {
+  BAD_BODY_OR_PATH as BAD_BODY_OR_PATH_DOC,
+  BAD_PATH as BAD_PATH_DOC,
+  BAD_PATH_EXAMPLE,
+  badBody as badBodyDoc,
+  badParameters as badParametersDoc,
+  BODY_EXAMPLES,
+  NO_ROUTE_EXAMPLE,
+  type ProblemExample,
+  type ResponseDoc,
+  UNKNOWN_BUSINESS as UNKNOWN_BUSINESS_DOC,
+} from '../../use-cases/input/operation-docs';
 
 /**
  * Building blocks shared by every part of the API description: the problem document, the common
@@ -54,13 +66,11 @@ const problemSchemas = Object.fromEntries(
   ]),
 );
 
-/** A detail text, or a detail with the problem type it comes with when that is not the status's first. */
-export type ProblemExample = string | { type: string; detail: string };
-
 /**
  * A problem+json response for `status`, with one named example per detail text the route can send.
  * `headers` are header names from components.headers.
  */
+export type { ProblemExample };
 export function problem(status: number, description: string, examples: Record<string, ProblemExample>, headers: string[] = []): OpenApiObject {
   const { name, title, types } = PROBLEMS[status];
   return {
@@ -90,37 +100,19 @@ export function json(description: string, schema: OpenApiObject, extra: OpenApiO
   };
 }
 
-/** Any request may fail like this when its path names no route. */
-export const NO_ROUTE_EXAMPLE = { noRoute: 'No route for GET /ext/v2/acme/agentz' };
 /** `{businessname}` as the API accepts it (BUSINESS_PATTERN). */
 export const BUSINESS_NAME_SCHEMA = { type: 'string', pattern: BUSINESS_PATTERN.source };
-/** Express refuses a path whose percent-encoding is broken (`%ZZ`) before any route sees it. */
-export const BAD_PATH_EXAMPLE = { badPathEncoding: { type: '/problems/bad-request', detail: 'Bad Request' }, badBusinessName: INVALID_BUSINESS };
-/** What any JSON body can be refused for: before the route reads it, or (a field it does not know) after. */
-export const BODY_EXAMPLES = {
-  malformedJson: { type: '/problems/malformed-json', detail: 'Malformed JSON body' },
-  tooManyValues: 'Request body has more than 100,000 values',
-  unstorable: 'Invalid ds_notes: must not contain NUL characters or unpaired surrogates',
-  unknownField: 'Unknown field: nmae',
-};
+export { BAD_PATH_EXAMPLE, BODY_EXAMPLES, NO_ROUTE_EXAMPLE };
 
+/** An operation's status as its feature documents it (src/use-cases/input/operation-docs.ts), as a problem+json response. */
+export const problemOf = (status: number, doc: ResponseDoc): OpenApiObject => problem(status, doc.description, doc.examples as Record<string, ProblemExample>, doc.headers);
 /** The 400 of a route that reads fields of its body: `examples` are its own refusals, then what any body or path can be refused for. */
-export function badBody(description: string, examples: Record<string, ProblemExample>): OpenApiObject {
-  return problem(400, description, { ...examples, ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE });
-}
+export const badBody = (description: string, examples: Record<string, ProblemExample>): OpenApiObject => problemOf(400, badBodyDoc(description, examples));
 /** The 400 of a route that reads its query or path parameters: `examples` are its own refusals, then what any path can be refused for. */
-export function badParameters(description: string, examples: Record<string, ProblemExample>): OpenApiObject {
-  return problem(400, description, { ...examples, ...BAD_PATH_EXAMPLE });
-}
-/** The 400 of a route without a body: Express refused the path's percent-encoding. */
-export const BAD_PATH = problem(400, 'The path is not validly percent-encoded, or its business name is not one the service accepts.', BAD_PATH_EXAMPLE);
-/** The 400 of a route whose body is not read for fields of its own: only JSON, a field it does not read, or the path can be wrong. */
-export const BAD_BODY_OR_PATH = problem(400, 'The body is not JSON or has a field the route does not read (`Unknown field: {name}`), or the path is not validly percent-encoded.', {
-  ...BODY_EXAMPLES,
-  ...BAD_PATH_EXAMPLE,
-});
-/** The 404 of a route that names nothing of the caller's but the business. */
-export const UNKNOWN_BUSINESS = problem(404, 'No such route.', NO_ROUTE_EXAMPLE);
+export const badParameters = (description: string, examples: Record<string, ProblemExample>): OpenApiObject => problemOf(400, badParametersDoc(description, examples));
+export const BAD_PATH = problemOf(400, BAD_PATH_DOC);
+export const BAD_BODY_OR_PATH = problemOf(400, BAD_BODY_OR_PATH_DOC);
+export const UNKNOWN_BUSINESS = problemOf(404, UNKNOWN_BUSINESS_DOC);
 
 /** A path under the business prefix: its operations, and the parameters of the path after `businessname`. */
 export function inBusiness(operations: OpenApiObject, ...pathParameters: OpenApiObject[]): OpenApiObject {

@@ -58,3 +58,24 @@ export function inlineSchema(schema: z.ZodType, io: Io = 'input'): OpenApiObject
   const root = typeof json.$ref === 'string' && json.$ref.startsWith(DEFS) ? defs[json.$ref.slice(DEFS.length)] : json;
   return tidy(root) as OpenApiObject;
 }
+
+/**
+ * The query parameters a route's zod query schema reads, in its order: each field's `description` and first
+ * example are the parameter's, a named schema is a `$ref`, and a default is the schema's.
+ */
+export function queryParameters(query: z.ZodObject): OpenApiObject[] {
+  return Object.entries(query.shape).map(([name, field]) => {
+    const { description, examples } = z.globalRegistry.get(field) ?? {};
+    const inner = field instanceof z.ZodOptional ? field.unwrap() : field;
+    const id = z.globalRegistry.get(inner)?.id;
+    const { description: _prose, examples: _examples, default: fallback, ...schema } = inlineSchema(field);
+    return {
+      name,
+      in: 'query',
+      required: !field.safeParse(undefined).success,
+      ...(description !== undefined && { description }),
+      schema: id ? { $ref: `#/components/schemas/${id}` } : { ...schema, ...(fallback !== undefined && { default: fallback }) },
+      ...(Array.isArray(examples) && { example: examples[0] }),
+    };
+  });
+}
