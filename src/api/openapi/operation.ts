@@ -60,7 +60,7 @@ const businessDefaults = (withBody: boolean) => ({ 400: withBody ? BAD_BODY_OR_P
 export function operationOf(operationId: string, tag: string, doc: OperationDoc, wiring: Wiring = {}): OpenApiObject {
   const own = Object.entries(doc.responses).map(([key, response]) => {
     const status = Number(key);
-    return [key, status >= 400 ? problemOf(status, response) : answer(response, wiring.schemas?.[status])];
+    return [key, status >= 400 && response.examples ? problemOf(status, response) : answer(response, wiring.schemas?.[status])];
   });
   const body = wiring.requestBody ?? (doc.body && requestBody(doc.body));
   return {

@@ -12,8 +12,8 @@ import { INVALID_BUSINESS } from './validation';
 export type ProblemExample = string | { type: string; detail: string };
 
 /**
- * One status of an operation. Below 400 a JSON answer (`schema`, `example`, or `examples` as OpenAPI Example
- * Objects), none without `schema`; from 400 a problem, `examples` being its detail texts by name.
+ * One status of an operation. From 400 with `examples` a problem, `examples` being its detail texts by name;
+ * otherwise a JSON answer (`schema`, `example`, or `examples` as OpenAPI Example Objects), no body without `schema`.
  */
 export interface ResponseDoc {
   description: string;
@@ -28,7 +28,8 @@ export interface OperationDoc {
   summary: string;
   description?: string;
   body?: { schema?: z.ZodType; required?: boolean; example?: unknown; examples?: Record<string, { summary?: string; value: unknown }> };
-  responses: Record<number, ResponseDoc>;
+  /** By status: a number, or a range (`2XX`) or `default` of OpenAPI. */
+  responses: Record<number | string, ResponseDoc>;
 }
 
 /** A feature's operations by operationId. */
