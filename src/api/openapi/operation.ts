@@ -48,9 +48,12 @@ function answer(doc: ResponseDoc, schema: OpenApiObject | undefined): OpenApiObj
 }
 
 function requestBody(body: NonNullable<OperationDoc['body']>): OpenApiObject {
-  const { schema, required = true, example, examples } = body;
-  const media = { ...(schema && { schema: schemaOf(schema, 'input') }), ...(example !== undefined && { example }), ...(examples && { examples }) };
-  return { required, content: { 'application/json': media } };
+  const { schema, required = true, example, examples, media = { 'application/json': { example } } } = body;
+  const content = Object.entries(media).map(([type, { example: one }]) => [
+    type,
+    { ...(schema && { schema: schemaOf(schema, 'input') }), ...(one !== undefined && { example: one }), ...(examples && { examples }) },
+  ]);
+  return { required, content: Object.fromEntries(content) };
 }
 
 /** The responses of a route under the business prefix that every one of them shares. */

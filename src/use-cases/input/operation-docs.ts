@@ -27,7 +27,14 @@ export interface ResponseDoc {
 export interface OperationDoc {
   summary: string;
   description?: string;
-  body?: { schema?: z.ZodType; required?: boolean; example?: unknown; examples?: Record<string, { summary?: string; value: unknown }> };
+  body?: {
+    schema?: z.ZodType;
+    required?: boolean;
+    example?: unknown;
+    examples?: Record<string, { summary?: string; value: unknown }>;
+    /** The media types it is read as besides JSON (a merge patch), each with its example, in the document's order. */
+    media?: Record<string, { example?: unknown }>;
+  };
   /** By status: a number, or a range (`2XX`) or `default` of OpenAPI. */
   responses: Record<number | string, ResponseDoc>;
 }
