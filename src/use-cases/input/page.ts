@@ -12,7 +12,7 @@ export const MAX_PAGE_SIZE = 100;
 
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
-  cursor: z.string().max(200).optional(),
+  cursor: z.string().max(200).optional().meta({ description: 'The `next_cursor` of the previous page.' }),
 };
 
 export type Position = { createdAt: Date; id: string };
