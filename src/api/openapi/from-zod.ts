@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SHARED_SCHEMAS } from '../../use-cases/input/contract';
 import type { OpenApiObject } from './components';
 
 /*
@@ -61,14 +62,19 @@ export function inlineSchema(schema: z.ZodType, io: Io = 'input'): OpenApiObject
 
 /**
  * The query parameters a route's zod query schema reads, in its order: each field's `description` and first
- * example are the parameter's, a named schema is a `$ref`, and a default is the schema's.
+ * example are the parameter's, a named schema is a `$ref`, and a default is the schema's. A field whose schema
+ * reads as one of `shared` (a parser with texts of its own, as `resourceId`) is a `$ref` to that one too.
  */
-export function queryParameters(query: z.ZodObject): OpenApiObject[] {
+export function queryParameters(query: z.ZodObject, shared: readonly z.ZodType[] = SHARED_SCHEMAS): OpenApiObject[] {
+  const named = Object.fromEntries(shared.map((one) => {
+    const { description: _prose, examples: _examples, ...schema } = inlineSchema(one);
+    return [z.globalRegistry.get(one)?.id as string, JSON.stringify(schema)];
+  }));
   return Object.entries(query.shape).map(([name, field]) => {
     const { description, examples } = z.globalRegistry.get(field) ?? {};
     const inner = field instanceof z.ZodOptional ? field.unwrap() : field;
-    const id = z.globalRegistry.get(inner)?.id;
     const { description: _prose, examples: _examples, default: fallback, ...schema } = inlineSchema(field);
+    const id = z.globalRegistry.get(inner)?.id ?? Object.keys(named).find((name) => named[name] === JSON.stringify(schema));
     return {
       name,
       in: 'query',

@@ -1,8 +1,8 @@
-import { ROUTING_SCHEMAS } from '../../../use-cases/routing/contract';
+import { ROUTING_SCHEMAS, RoutingDecisionQuery } from '../../../use-cases/routing/contract';
 import { ROUTING_OPERATIONS as ops, ROUTING_TAG } from '../../../use-cases/routing/operations';
 import type { ApiPart } from '../components';
-import { DECISION_STATUSES } from '../../../domain';
-import { idParameter, inBusiness, pageParameters, pathParameter, PREFIX, queryParameter, ref } from '../components';
+import { idParameter, inBusiness, pathParameter, PREFIX } from '../components';
+import { queryParameters } from '../from-zod';
 import { operationOf } from '../operation';
 import { clientIdParameter } from './clients';
 
@@ -30,15 +30,7 @@ export const routingApi: ApiPart = {
       clientIdParameter,
     ),
     [`${PREFIX}/routing-decisions`]: inBusiness({
-      get: op('listRoutingDecisions', false, {
-        parameters: [
-          queryParameter('client', 'Only the decisions about the caller\'s client of this id.', ref('schemas', 'ResourceId'), 'c7'),
-          queryParameter('agent', 'Only the decisions naming the caller\'s agent of this id.', ref('schemas', 'ResourceId'), 'a2'),
-          queryParameter('policy', 'Only the decisions of this policy.', ref('schemas', 'ResourceId'), 'sales'),
-          queryParameter('status', 'Only the decisions in this status.', { enum: [...DECISION_STATUSES] }),
-          ...pageParameters(),
-        ],
-      }),
+      get: op('listRoutingDecisions', false, { parameters: queryParameters(RoutingDecisionQuery) }),
     }),
     [`${PREFIX}/routing-decisions/{id}`]: inBusiness({ get: op('getRoutingDecision') }, decisionIdParameter),
     [`${PREFIX}/agents/{_id}/reroute`]: inBusiness({ post: op('rerouteAgent', true) }, ownedIdParameter('agent', 'a1')),
