@@ -4,11 +4,6 @@ import { BUSINESS_PATTERN, INVALID_BUSINESS } from '../../use-cases/input/valida
 import {
   BAD_BODY_OR_PATH as BAD_BODY_OR_PATH_DOC,
   BAD_PATH as BAD_PATH_DOC,
-  BAD_PATH_EXAMPLE,
-  badBody as badBodyDoc,
-  badParameters as badParametersDoc,
-  BODY_EXAMPLES,
-  NO_ROUTE_EXAMPLE,
   type ProblemExample,
   type ResponseDoc,
   UNKNOWN_BUSINESS as UNKNOWN_BUSINESS_DOC,
@@ -104,14 +99,9 @@ export function json(description: string, schema: OpenApiObject, extra: OpenApiO
 
 /** `{businessname}` as the API accepts it (BUSINESS_PATTERN). */
 export const BUSINESS_NAME_SCHEMA = { type: 'string', pattern: BUSINESS_PATTERN.source };
-export { BAD_PATH_EXAMPLE, BODY_EXAMPLES, NO_ROUTE_EXAMPLE };
 
 /** An operation's status as its feature documents it (src/use-cases/input/operation-docs.ts), as a problem+json response. */
 export const problemOf = (status: number, doc: ResponseDoc): OpenApiObject => problem(status, doc.description, doc.examples as Record<string, ProblemExample>, doc.headers);
-/** The 400 of a route that reads fields of its body: `examples` are its own refusals, then what any body or path can be refused for. */
-export const badBody = (description: string, examples: Record<string, ProblemExample>): OpenApiObject => problemOf(400, badBodyDoc(description, examples));
-/** The 400 of a route that reads its query or path parameters: `examples` are its own refusals, then what any path can be refused for. */
-export const badParameters = (description: string, examples: Record<string, ProblemExample>): OpenApiObject => problemOf(400, badParametersDoc(description, examples));
 export const BAD_PATH = problemOf(400, BAD_PATH_DOC);
 export const BAD_BODY_OR_PATH = problemOf(400, BAD_BODY_OR_PATH_DOC);
 export const UNKNOWN_BUSINESS = problemOf(404, UNKNOWN_BUSINESS_DOC);
@@ -176,14 +166,6 @@ export function pageSchema(field: string, items: OpenApiObject, description?: st
 /** A closed object: no property but `properties`, and the `required` ones always there. */
 export function closedObject(required: string[], properties: OpenApiObject): OpenApiObject {
   return { type: 'object', required, additionalProperties: false, properties };
-}
-
-/**
- * A business route's responses: the shared statuses, the 400 of a path (or, `withBody`, of a body) that cannot be read, the 404 of
- * a business name the service does not accept, and `byStatus`, which adds the route's own and may replace any of those.
- */
-export function routeResponses(withBody: boolean, byStatus: OpenApiObject): OpenApiObject {
-  return { 400: withBody ? BAD_BODY_OR_PATH : BAD_PATH, 404: UNKNOWN_BUSINESS, ...businessResponses(withBody), ...byStatus };
 }
 
 export const components: OpenApiObject = {

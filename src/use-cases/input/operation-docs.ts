@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { INVALID_CURSOR, LIMIT_RULE } from './page';
 import { INVALID_BUSINESS } from './validation';
 
 /*
@@ -53,6 +54,9 @@ export const BODY_EXAMPLES = {
   unstorable: 'Invalid ds_notes: must not contain NUL characters or unpaired surrogates',
   unknownField: 'Unknown field: nmae',
 };
+
+/** How `parsePage` refuses a page's `limit` and `cursor` (lists keyed by internal ids). */
+export const PAGE_ONLY_REFUSALS = { invalidLimit: `Invalid limit: ${LIMIT_RULE}`, invalidCursor: INVALID_CURSOR };
 
 /** The 400 of a route that reads fields of its body: `examples` are its own refusals, then what any body or path can be refused for. */
 export const badBody = (description: string, examples: Record<string, ProblemExample>): ResponseDoc => ({ description, examples: { ...examples, ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE } });

@@ -47,7 +47,7 @@ export function pageOf<T>(rows: T[], limit: number, positionOf: (row: T) => Posi
   return { page, next_cursor: rows.length > limit ? encodeCursor(positionOf(page[page.length - 1])) : null };
 }
 
-const LIMIT_RULE = `must be a whole number from 1 to ${MAX_PAGE_SIZE}`;
+export const LIMIT_RULE = `must be a whole number from 1 to ${MAX_PAGE_SIZE}`;
 /** An internal key (a UUID), as lists keyed by them and their cursors name it. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

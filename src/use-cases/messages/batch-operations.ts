@@ -1,4 +1,4 @@
-import { badParameters, notFound, NO_ROUTE_EXAMPLE, operations } from '../input/operation-docs';
+import { badParameters, notFound, NO_ROUTE_EXAMPLE, operations, PAGE_ONLY_REFUSALS } from '../input/operation-docs';
 import { MessageBatch, MessageBatchAccepted, SendMessageBatchRequest } from './batch-contract';
 
 /* What the document says of the campaigns' routes (src/use-cases/input/operation-docs.ts). */
@@ -86,10 +86,7 @@ export const MESSAGE_BATCH_OPERATIONS = operations({
     description: 'The caller\'s batches in this business, each with its messages counted by status, a page at a time.',
     responses: {
       200: { description: 'A page of batches.', example: { batches: [BATCH_EXAMPLE], next_cursor: null } },
-      400: badParameters('`limit` or `cursor` is not valid, or the path is not validly percent-encoded.', {
-        invalidLimit: 'Invalid limit: must be a whole number from 1 to 100',
-        invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
-      }),
+      400: badParameters('`limit` or `cursor` is not valid, or the path is not validly percent-encoded.', PAGE_ONLY_REFUSALS),
       404: { description: 'The business name in the path is not valid: no route.', examples: NO_ROUTE_EXAMPLE },
     },
   },

@@ -1,6 +1,5 @@
-import { BAD_PATH_EXAMPLE, badBody, badParameters, operations } from '../input/operation-docs';
+import { BAD_PATH_EXAMPLE, badBody, badParameters, operations, PAGE_ONLY_REFUSALS } from '../input/operation-docs';
 import { INVALID_BUSINESS } from '../input/validation';
-import { PAGE_ONLY_REFUSALS } from '../templates/operations';
 import { BUSINESS_NUMBER_EXAMPLE as registered, BusinessNumber, BusinessNumberList, NumberRegistration } from '../numbers/contract';
 import { OPERATOR_MESSAGE_EXAMPLE as operatorMessage, OperatorMessage, UNMATCHED_TEXT_EXAMPLE as unmatchedText, UnmatchedInboundTextPage } from './contract';
 

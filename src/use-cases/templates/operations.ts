@@ -1,4 +1,4 @@
-import { badBody, badParameters, notFound, operations } from '../input/operation-docs';
+import { badBody, badParameters, notFound, operations, PAGE_ONLY_REFUSALS } from '../input/operation-docs';
 import { Template, TemplateList, TemplateRegistration } from './contract';
 
 /* What the document says of the WhatsApp templates' routes (src/use-cases/input/operation-docs.ts). */
@@ -22,11 +22,6 @@ const template = {
 };
 
 const TEMPLATE_NOT_FOUND = notFound('No such template of the caller in this business.', { templateNotFound: 'Template not found' });
-/** How a page of a list keyed by internal ids refuses its `limit` and `cursor` (parsePage). */
-export const PAGE_ONLY_REFUSALS = {
-  invalidLimit: 'Invalid limit: must be a whole number from 1 to 100',
-  invalidCursor: 'Invalid cursor: pass next_cursor from the previous page',
-};
 
 export const TEMPLATE_OPERATIONS = operations({
   listTemplates: {

@@ -1,5 +1,4 @@
-import { badParameters, operations } from '../input/operation-docs';
-import { PAGE_ONLY_REFUSALS } from '../templates/operations';
+import { badParameters, operations, PAGE_ONLY_REFUSALS } from '../input/operation-docs';
 import { UNMATCHED_REPLY_EXAMPLE as text, UnmatchedReplyPage } from './contract';
 
 /* What the document says of a business's unmatched texts (src/use-cases/input/operation-docs.ts). */
