@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { pageQuery } from '../../use-cases/input/page';
+import type { z } from 'zod';
 import { BUSINESS_PATTERN, INVALID_BUSINESS } from '../../use-cases/input/validation';
 import {
   BAD_BODY_OR_PATH as BAD_BODY_OR_PATH_DOC,
@@ -8,7 +7,6 @@ import {
   type ResponseDoc,
   UNKNOWN_BUSINESS as UNKNOWN_BUSINESS_DOC,
 } from '../../use-cases/input/operation-docs';
-import { queryParameters } from './from-zod';
 
 /**
  * Building blocks shared by every part of the API description: the problem document, the common
@@ -150,12 +148,6 @@ export function idParameter(description: string, example: string): OpenApiObject
 }
 
 const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' };
-
-/** The `limit` and `cursor` query parameters of a list read a page at a time (`pageQuery`); `limitDescription` says how many a page of it holds. */
-export function pageParameters(limitDescription?: string): OpenApiObject[] {
-  const limit = limitDescription === undefined ? pageQuery.limit : pageQuery.limit.meta({ description: limitDescription });
-  return queryParameters(z.object({ ...pageQuery, limit }));
-}
 
 /** One page of a list: `field` holds the page's items in the order `description` says, `next_cursor` leads to the next page. */
 export function pageSchema(field: string, items: OpenApiObject, description?: string): OpenApiObject {

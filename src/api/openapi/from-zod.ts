@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SHARED_SCHEMAS } from '../../use-cases/input/contract';
+import { pageQuery } from '../../use-cases/input/page';
 import type { OpenApiObject } from './components';
 
 /*
@@ -84,4 +85,10 @@ export function queryParameters(query: z.ZodObject, shared: readonly z.ZodType[]
       ...(Array.isArray(examples) && { example: examples[0] }),
     };
   });
+}
+
+/** The `limit` and `cursor` query parameters of a list read a page at a time (`pageQuery`); `limitDescription` says how many a page of it holds. */
+export function pageParameters(limitDescription?: string): OpenApiObject[] {
+  const limit = limitDescription === undefined ? pageQuery.limit : pageQuery.limit.meta({ description: limitDescription });
+  return queryParameters(z.object({ ...pageQuery, limit }));
 }

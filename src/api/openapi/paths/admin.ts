@@ -1,5 +1,6 @@
 import type { ApiPart } from '../components';
-import { BUSINESS_NAME_SCHEMA, common, pageParameters, pathParameter } from '../components';
+import { BUSINESS_NAME_SCHEMA, common, pathParameter } from '../components';
+import { pageParameters } from '../from-zod';
 import { NUMBER_SCHEMAS } from '../../../use-cases/numbers/contract';
 import { OPERATOR_MESSAGE_EXAMPLE as operatorMessage, OPERATOR_SCHEMAS } from '../../../use-cases/operator/contract';
 import { OPERATOR_OPERATIONS as ops, OPERATOR_TAG } from '../../../use-cases/operator/operations';

@@ -1,7 +1,8 @@
 import { AGENT_SCHEMAS } from '../../../use-cases/agents/contract';
 import { AGENT_OPERATIONS as ops, AGENTS_TAG } from '../../../use-cases/agents/operations';
 import type { ApiPart } from '../components';
-import { idParameter, inBusiness, pageParameters, PREFIX } from '../components';
+import { idParameter, inBusiness, PREFIX } from '../components';
+import { pageParameters } from '../from-zod';
 import { operationOf, type Wiring } from '../operation';
 
 const agentIdParameter = idParameter('The agent\'s id. One of another user or business, a deleted one, or one that could never exist, is the same 404 as a missing one.', 'a1');

@@ -1,7 +1,8 @@
 import { CONVERSATION_EXAMPLE as conversation, CONVERSATION_SCHEMAS } from '../../../use-cases/conversations/contract';
 import { CONVERSATION_OPERATIONS as ops, CONVERSATIONS_TAG } from '../../../use-cases/conversations/operations';
 import type { ApiPart } from '../components';
-import { idParameter, inBusiness, pageParameters, pageSchema, PREFIX, queryParameter, ref } from '../components';
+import { idParameter, inBusiness, pageSchema, PREFIX, queryParameter, ref } from '../components';
+import { pageParameters } from '../from-zod';
 import { operationOf, type Wiring } from '../operation';
 
 const conversationPath = (suffix: string) => `${PREFIX}/conversations/{_id}${suffix}`;

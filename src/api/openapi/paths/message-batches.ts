@@ -1,5 +1,6 @@
 import type { ApiPart } from '../components';
-import { idParameter, inBusiness, pageParameters, pageSchema, PREFIX, ref } from '../components';
+import { idParameter, inBusiness, pageSchema, PREFIX, ref } from '../components';
+import { pageParameters } from '../from-zod';
 import { MESSAGE_BATCH_SCHEMAS } from '../../../use-cases/messages/batch-contract';
 import { BATCH_REFUSALS, CAMPAIGNS_TAG, MESSAGE_BATCH_OPERATIONS as ops, NONE_ACCEPTED } from '../../../use-cases/messages/batch-operations';
 import { operationOf, type Wiring } from '../operation';

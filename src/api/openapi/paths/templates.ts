@@ -1,7 +1,8 @@
 import { TEMPLATE_SCHEMAS } from '../../../use-cases/templates/contract';
 import { TEMPLATE_OPERATIONS as ops, TEMPLATES_TAG } from '../../../use-cases/templates/operations';
 import type { ApiPart } from '../components';
-import { idParameter, inBusiness, pageParameters, PREFIX } from '../components';
+import { idParameter, inBusiness, PREFIX } from '../components';
+import { pageParameters } from '../from-zod';
 import { operationOf, type Wiring } from '../operation';
 
 const TAG = 'WhatsApp templates';

@@ -1,7 +1,8 @@
 import { UNMATCHED_INBOUND_SCHEMAS } from '../../../use-cases/unmatched-inbound/contract';
 import { UNMATCHED_INBOUND_OPERATIONS as ops } from '../../../use-cases/unmatched-inbound/operations';
 import type { ApiPart } from '../components';
-import { inBusiness, pageParameters, PREFIX } from '../components';
+import { inBusiness, PREFIX } from '../components';
+import { pageParameters } from '../from-zod';
 import { operationOf } from '../operation';
 
 export const unmatchedInboundApi: ApiPart = {
