@@ -75,7 +75,7 @@ export function queryParameters(query: z.ZodObject, shared: readonly z.ZodType[]
     const { description, examples } = z.globalRegistry.get(field) ?? {};
     const inner = field instanceof z.ZodOptional ? field.unwrap() : field;
     const { description: _prose, examples: _examples, default: fallback, ...schema } = inlineSchema(field);
-    const id = z.globalRegistry.get(inner)?.id ?? Object.keys(named).find((name) => named[name] === JSON.stringify(schema));
+    const id = z.globalRegistry.get(inner)?.id ?? Object.keys(named).find((key) => named[key] === JSON.stringify(schema));
     return {
       name,
       in: 'query',
