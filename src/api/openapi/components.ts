@@ -1,5 +1,12 @@
 import type { z } from 'zod';
 import { BUSINESS_PATTERN, INVALID_BUSINESS } from '../../use-cases/input/validation';
+import {
+  BAD_BODY_OR_PATH as BAD_BODY_OR_PATH_DOC,
+  BAD_PATH as BAD_PATH_DOC,
+  type ProblemExample,
+  type ResponseDoc,
+  UNKNOWN_BUSINESS as UNKNOWN_BUSINESS_DOC,
+} from '../../use-cases/input/operation-docs';
 
 /**
  * Building blocks shared by every part of the API description: the problem document, the common
@@ -54,13 +61,11 @@ const problemSchemas = Object.fromEntries(
   ]),
 );
 
-/** A detail text, or a detail with the problem type it comes with when that is not the status's first. */
-export type ProblemExample = string | { type: string; detail: string };
-
 /**
  * A problem+json response for `status`, with one named example per detail text the route can send.
  * `headers` are header names from components.headers.
  */
+export type { ProblemExample };
 export function problem(status: number, description: string, examples: Record<string, ProblemExample>, headers: string[] = []): OpenApiObject {
   const { name, title, types } = PROBLEMS[status];
   return {
@@ -90,37 +95,14 @@ export function json(description: string, schema: OpenApiObject, extra: OpenApiO
   };
 }
 
-/** Any request may fail like this when its path names no route. */
-export const NO_ROUTE_EXAMPLE = { noRoute: 'No route for GET /ext/v2/acme/agentz' };
 /** `{businessname}` as the API accepts it (BUSINESS_PATTERN). */
 export const BUSINESS_NAME_SCHEMA = { type: 'string', pattern: BUSINESS_PATTERN.source };
-/** Express refuses a path whose percent-encoding is broken (`%ZZ`) before any route sees it. */
-export const BAD_PATH_EXAMPLE = { badPathEncoding: { type: '/problems/bad-request', detail: 'Bad Request' }, badBusinessName: INVALID_BUSINESS };
-/** What any JSON body can be refused for: before the route reads it, or (a field it does not know) after. */
-export const BODY_EXAMPLES = {
-  malformedJson: { type: '/problems/malformed-json', detail: 'Malformed JSON body' },
-  tooManyValues: 'Request body has more than 100,000 values',
-  unstorable: 'Invalid ds_notes: must not contain NUL characters or unpaired surrogates',
-  unknownField: 'Unknown field: nmae',
-};
 
-/** The 400 of a route that reads fields of its body: `examples` are its own refusals, then what any body or path can be refused for. */
-export function badBody(description: string, examples: Record<string, ProblemExample>): OpenApiObject {
-  return problem(400, description, { ...examples, ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE });
-}
-/** The 400 of a route that reads its query or path parameters: `examples` are its own refusals, then what any path can be refused for. */
-export function badParameters(description: string, examples: Record<string, ProblemExample>): OpenApiObject {
-  return problem(400, description, { ...examples, ...BAD_PATH_EXAMPLE });
-}
-/** The 400 of a route without a body: Express refused the path's percent-encoding. */
-export const BAD_PATH = problem(400, 'The path is not validly percent-encoded, or its business name is not one the service accepts.', BAD_PATH_EXAMPLE);
-/** The 400 of a route whose body is not read for fields of its own: only JSON, a field it does not read, or the path can be wrong. */
-export const BAD_BODY_OR_PATH = problem(400, 'The body is not JSON or has a field the route does not read (`Unknown field: {name}`), or the path is not validly percent-encoded.', {
-  ...BODY_EXAMPLES,
-  ...BAD_PATH_EXAMPLE,
-});
-/** The 404 of a route that names nothing of the caller's but the business. */
-export const UNKNOWN_BUSINESS = problem(404, 'No such route.', NO_ROUTE_EXAMPLE);
+/** An operation's status as its feature documents it (src/use-cases/input/operation-docs.ts), as a problem+json response. */
+export const problemOf = (status: number, doc: ResponseDoc): OpenApiObject => problem(status, doc.description, doc.examples as Record<string, ProblemExample>, doc.headers);
+export const BAD_PATH = problemOf(400, BAD_PATH_DOC);
+export const BAD_BODY_OR_PATH = problemOf(400, BAD_BODY_OR_PATH_DOC);
+export const UNKNOWN_BUSINESS = problemOf(404, UNKNOWN_BUSINESS_DOC);
 
 /** A path under the business prefix: its operations, and the parameters of the path after `businessname`. */
 export function inBusiness(operations: OpenApiObject, ...pathParameters: OpenApiObject[]): OpenApiObject {
@@ -167,14 +149,6 @@ export function idParameter(description: string, example: string): OpenApiObject
 
 const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' };
 
-/** The `limit` and `cursor` query parameters of a list read a page at a time. */
-export function pageParameters(limitDescription?: string, cursorMaxLength = 200): OpenApiObject[] {
-  return [
-    { name: 'limit', in: 'query', required: false, ...(limitDescription !== undefined && { description: limitDescription }), schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-    queryParameter('cursor', 'The `next_cursor` of the previous page.', { type: 'string', maxLength: cursorMaxLength }),
-  ];
-}
-
 /** One page of a list: `field` holds the page's items in the order `description` says, `next_cursor` leads to the next page. */
 export function pageSchema(field: string, items: OpenApiObject, description?: string): OpenApiObject {
   const array = { type: 'array', items, ...(description !== undefined && { description }) };
@@ -184,14 +158,6 @@ export function pageSchema(field: string, items: OpenApiObject, description?: st
 /** A closed object: no property but `properties`, and the `required` ones always there. */
 export function closedObject(required: string[], properties: OpenApiObject): OpenApiObject {
   return { type: 'object', required, additionalProperties: false, properties };
-}
-
-/**
- * A business route's responses: the shared statuses, the 400 of a path (or, `withBody`, of a body) that cannot be read, the 404 of
- * a business name the service does not accept, and `byStatus`, which adds the route's own and may replace any of those.
- */
-export function routeResponses(withBody: boolean, byStatus: OpenApiObject): OpenApiObject {
-  return { 400: withBody ? BAD_BODY_OR_PATH : BAD_PATH, 404: UNKNOWN_BUSINESS, ...businessResponses(withBody), ...byStatus };
 }
 
 export const components: OpenApiObject = {

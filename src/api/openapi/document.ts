@@ -74,5 +74,5 @@ function buildDocument(): OpenApiObject {
   };
 }
 
-/** The OpenAPI 3.1 description of every route, hand-written next to the routes it describes. */
+/** The OpenAPI 3.1 description of every route, from each feature's contract and operations (src/use-cases/<feature>/). */
 export const openApiDocument: OpenApiObject = buildDocument();

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { SHARED_SCHEMAS } from '../../use-cases/input/contract';
+import { pageQuery } from '../../use-cases/input/page';
 import type { OpenApiObject } from './components';
 
 /*
@@ -57,4 +59,36 @@ export function inlineSchema(schema: z.ZodType, io: Io = 'input'): OpenApiObject
   const { $defs: defs, ...json } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as OpenApiObject;
   const root = typeof json.$ref === 'string' && json.$ref.startsWith(DEFS) ? defs[json.$ref.slice(DEFS.length)] : json;
   return tidy(root) as OpenApiObject;
+}
+
+/**
+ * The query parameters a route's zod query schema reads, in its order: each field's `description` and first
+ * example are the parameter's, a named schema is a `$ref`, and a default is the schema's. A field whose schema
+ * reads as one of `shared` (a parser with texts of its own, as `resourceId`) is a `$ref` to that one too.
+ */
+export function queryParameters(query: z.ZodObject, shared: readonly z.ZodType[] = SHARED_SCHEMAS): OpenApiObject[] {
+  const named = Object.fromEntries(shared.map((one) => {
+    const { description: _prose, examples: _examples, ...schema } = inlineSchema(one);
+    return [z.globalRegistry.get(one)?.id as string, JSON.stringify(schema)];
+  }));
+  return Object.entries(query.shape).map(([name, field]) => {
+    const { description, examples } = z.globalRegistry.get(field) ?? {};
+    const inner = field instanceof z.ZodOptional ? field.unwrap() : field;
+    const { description: _prose, examples: _examples, default: fallback, ...schema } = inlineSchema(field);
+    const id = z.globalRegistry.get(inner)?.id ?? Object.keys(named).find((key) => named[key] === JSON.stringify(schema));
+    return {
+      name,
+      in: 'query',
+      required: !field.safeParse(undefined).success,
+      ...(description !== undefined && { description }),
+      schema: id ? { $ref: `#/components/schemas/${id}` } : { ...schema, ...(fallback !== undefined && { default: fallback }) },
+      ...(Array.isArray(examples) && { example: examples[0] }),
+    };
+  });
+}
+
+/** The `limit` and `cursor` query parameters of a list read a page at a time (`pageQuery`); `limitDescription` says how many a page of it holds. */
+export function pageParameters(limitDescription?: string): OpenApiObject[] {
+  const limit = limitDescription === undefined ? pageQuery.limit : pageQuery.limit.meta({ description: limitDescription });
+  return queryParameters(z.object({ ...pageQuery, limit }));
 }

@@ -95,3 +95,11 @@ export const Unassignment = z
   .meta({ id: 'Unassignment' });
 
 export const ASSIGNMENT_SCHEMAS = { requests: [AssignAgentsRequest], responses: [AssignAgentsResult, Assignment, AssignmentList, Unassignment] };
+
+/** `GET /clients/{_id}/agents`' query (absent `status` is `active`). */
+export const AssignmentListQuery = z.object({
+  status: z
+    .enum(['active', 'all'], { error: 'use active or all' })
+    .default('active')
+    .meta({ description: '`active`: the current assignments; `all`: also the expired and unassigned ones, for history.' }),
+});

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { timeZone } from '../input/time-zone';
 import { DateTime, page, ResourceId } from '../input/contract';
-import { optionalName, phoneNumber, RESOURCE_ID_PATTERN, resourceId } from '../input/validation';
+import { pageQuery } from '../input/page';
+import { normalisePhone, optionalName, phoneNumber, RESOURCE_ID_PATTERN, resourceId } from '../input/validation';
 
 /*
  * The contract of clients: the bodies of `POST /clients`, `PATCH /clients/{_id}` and
- * `PUT /clients/{_id}/consents/{channel}`, and the views of a client and a consent. The create and
+ * `PUT /clients/{_id}/consents/{channel}`, the query of `GET /clients`, and the views of a client and a consent. The create and
  * patch bodies are read by parseBody (their texts are zod's); the consent's parser keeps its own
  * texts and takes its known fields from here. The OpenAPI document is generated from these schemas.
  */
@@ -73,6 +74,21 @@ export const Consent = z
   .meta({ id: 'Consent' });
 
 export const ConsentList = z.strictObject({ consents: z.array(Consent).meta({ description: 'By channel.' }) });
+
+/** `GET /clients`'s query: an exact phone, a name's beginning, and the page. */
+export const ClientListQuery = z.object({
+  phone: z
+    .string()
+    .max(64)
+    .transform((raw, ctx) => normalisePhone(raw) ?? (ctx.addIssue({ code: 'custom', message: 'must be an E.164 phone number such as +14155550123' }), z.NEVER))
+    .optional()
+    .meta({
+      description: 'Only clients with exactly this phone (spaces, dashes, dots and parentheses are removed; the rest must be E.164; `+` is `%2B` in a URL).',
+      examples: ['+14155550100'],
+    }),
+  q: z.string().min(1, 'must not be empty').max(200).optional().meta({ description: 'Only clients whose name starts with this, case-insensitively.', examples: ['ad'] }),
+  ...pageQuery,
+});
 
 export const CLIENT_SCHEMAS = { requests: [NewClient, ClientChanges], responses: [Client, ClientList] };
 export const CONSENT_SCHEMAS = { requests: [ConsentRecord], responses: [Consent] };

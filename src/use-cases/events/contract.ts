@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { EVENT_REASONS, type EventType } from '../../domain';
+import { EVENT_PATTERNS, EVENT_REASONS, type EventType } from '../../domain';
 import { Assignment } from '../assignments/contract';
 import { Conversation, ConversationNote } from '../conversations/contract';
 import { DateTime, ResourceId, uuid } from '../input/contract';
+import { RESOURCE_ID_PATTERN } from '../input/validation';
 import { Message } from '../messages/contract';
 import { Rotation } from '../rotation/contract';
 import { RoutingDecision } from '../routing/contract';
@@ -141,3 +142,13 @@ export const EventPage = z
   .meta({ id: 'EventPage' });
 
 export const EVENT_SCHEMAS = { requests: [], responses: [...EVENTS, Event, EventPage] };
+
+export const MAX_EVENTS_PAGE = 100;
+
+/** `GET /events`' query. */
+export const EventFeedQuery = z.object({
+  after: z.string().max(100).optional().meta({ description: 'The `next_cursor` of a previous page of this caller (the same business and user); absent: from the first event.' }),
+  type: z.enum(EVENT_PATTERNS).optional().meta({ description: 'Only this type, or `assignment.*` / `message.*` / `rotation.*` / `routing.*` / `client.*`.' }),
+  client: z.string().regex(RESOURCE_ID_PATTERN, 'must be a client id').optional().meta({ description: 'Only events about this client; another user\'s id matches nothing.' }),
+  limit: z.coerce.number().int().min(1).max(MAX_EVENTS_PAGE).default(50),
+});

@@ -1,22 +1,11 @@
-import { z } from 'zod';
 import { findClient } from '../../db/clients';
 import { listEvents } from '../../db/events';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
-import { EVENT_PATTERNS } from '../../domain';
 import { eventView } from '../../views/event';
 import { Invalid } from '../errors';
-import { RESOURCE_ID_PATTERN } from '../input/validation';
+import { EventFeedQuery } from './contract';
 import { openCursor, sealCursor } from './cursor';
-
-export const MAX_EVENTS_PAGE = 100;
-
-const feedQuery = z.object({
-  after: z.string().max(100).optional(),
-  type: z.enum(EVENT_PATTERNS).optional(),
-  client: z.string().regex(RESOURCE_ID_PATTERN, 'must be a client id').optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_EVENTS_PAGE).default(50),
-});
 
 function decodeCursor(key: Buffer, scope: Scope, raw: string): bigint {
   const seq = openCursor(key, scope, raw);
@@ -25,7 +14,7 @@ function decodeCursor(key: Buffer, scope: Scope, raw: string): bigint {
 }
 
 function parseFeedQuery(query: unknown) {
-  const parsed = feedQuery.safeParse(query);
+  const parsed = EventFeedQuery.safeParse(query);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new Invalid(`Invalid ${issue.path.join('.')}: ${issue.message}`);

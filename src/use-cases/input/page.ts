@@ -12,7 +12,7 @@ export const MAX_PAGE_SIZE = 100;
 
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
-  cursor: z.string().max(200).optional(),
+  cursor: z.string().max(200).optional().meta({ description: 'The `next_cursor` of the previous page.' }),
 };
 
 export type Position = { createdAt: Date; id: string };
@@ -47,7 +47,7 @@ export function pageOf<T>(rows: T[], limit: number, positionOf: (row: T) => Posi
   return { page, next_cursor: rows.length > limit ? encodeCursor(positionOf(page[page.length - 1])) : null };
 }
 
-const LIMIT_RULE = `must be a whole number from 1 to ${MAX_PAGE_SIZE}`;
+export const LIMIT_RULE = `must be a whole number from 1 to ${MAX_PAGE_SIZE}`;
 /** An internal key (a UUID), as lists keyed by them and their cursors name it. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -227,4 +227,13 @@ export const Message = z
 
 export const MessageList = page('messages', Message, 'Newest first.').strict().meta({ id: 'MessageList' });
 
+/** The query of `GET /messages`; `GET /clients/{_id}/messages` reads it without `client`. */
+export const MessageListQuery = z.object({
+  status: z.enum(MESSAGE_STATUSES).optional(),
+  direction: z.enum(['inbound', 'outbound']).optional().meta({ description: '`outbound`: what was sent; `inbound`: what clients texted back. Absent: both.' }),
+  client: ResourceId.optional().meta({ description: 'Only messages to this client; another user\'s id simply matches nothing.' }),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(200).optional().meta({ description: 'The `next_cursor` of the previous page.' }),
+});
+
 export const MESSAGE_SCHEMAS = { requests: [SendMessageRequest], responses: [AcceptedMessage, Message, MessageList, OutboundMedia, InboundMedia, MessageTemplate] };

@@ -1,22 +1,11 @@
-import { z } from 'zod';
 import { listOwnedMessages, type MessageCursor } from '../../db/messages';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
-import { MESSAGE_STATUSES } from '../../domain';
 import { messageView } from '../../views/message';
 import { findOwnedClient } from '../clients/owned-client';
 import { Invalid } from '../errors';
-import { RESOURCE_ID_PATTERN } from '../input/validation';
+import { MessageListQuery } from './contract';
 
-export const MAX_PAGE_SIZE = 100;
-
-const listQuery = z.object({
-  status: z.enum(MESSAGE_STATUSES).optional(),
-  direction: z.enum(['inbound', 'outbound']).optional(),
-  client: z.string().regex(RESOURCE_ID_PATTERN).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
-  cursor: z.string().max(200).optional(),
-});
 
 const encodeCursor = (c: MessageCursor) => Buffer.from(JSON.stringify([c.createdAt.toISOString(), c.id])).toString('base64url');
 
@@ -34,7 +23,7 @@ function decodeCursor(raw: string): MessageCursor {
 }
 
 function parseListQuery(query: unknown) {
-  const parsed = listQuery.safeParse(query);
+  const parsed = MessageListQuery.safeParse(query);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new Invalid(`Invalid ${issue.path.join('.')}: ${issue.message}`);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DateTime, page } from '../input/contract';
+import { phoneNumber } from '../input/validation';
 
-/* The contract of opt-outs: the view of one record and of a page of them. The OpenAPI document is generated from these. */
+/* The contract of opt-outs: the query of their list, the view of one record and of a page of them. The OpenAPI document is generated from these. */
 
 /** One OptOut, as the document shows it. */
 export const OPT_OUT_EXAMPLE = {
@@ -34,5 +35,18 @@ export const OptOut = z
   });
 
 export const OptOutPage = page('opt_outs', OptOut).strict();
+
+/** `GET /opt-outs`'s query. */
+export const OptOutListQuery = z.object({
+  // A `+` left unencoded in a query string arrives as a space.
+  phone: z
+    .string()
+    .transform((raw) => raw.replace(/^ (?=\d)/, '+'))
+    .pipe(phoneNumber)
+    .optional()
+    .meta({ description: 'Only this number (E.164; encode `+` as `%2B`, though a leading space where a `+` was is read as one).', examples: ['+14155550142'] }),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(300).optional().meta({ description: 'The `next_cursor` of the previous page.' }),
+});
 
 export const OPT_OUT_SCHEMAS = { responses: [OptOut] };

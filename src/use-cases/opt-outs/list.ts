@@ -1,19 +1,9 @@
-import { z } from 'zod';
 import { listVisibleOptOuts } from '../../db/opt-outs';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
 import { optOutView } from '../../views/opt-out';
 import { Invalid } from '../errors';
-import { phoneNumber } from '../input/validation';
-
-const MAX_PAGE_SIZE = 100;
-
-const listQuery = z.object({
-  // A `+` left unencoded in a query string arrives as a space.
-  phone: z.string().transform((raw) => raw.replace(/^ (?=\d)/, '+')).pipe(phoneNumber).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
-  cursor: z.string().max(300).optional(),
-});
+import { OptOutListQuery } from './contract';
 
 type Position = { phone: string; sender: string; channel?: string };
 
@@ -32,7 +22,7 @@ function decodeCursor(raw: string): Position {
 
 /** `GET /opt-outs[?phone]`: one page of the opt-out records of numbers the caller has texted (listVisibleOptOuts says what counts). */
 export async function listOptOutsRequest(prisma: Prisma, scope: Scope, query: unknown) {
-  const parsed = listQuery.safeParse(query);
+  const parsed = OptOutListQuery.safeParse(query);
   if (!parsed.success) throw new Invalid(`Invalid ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
   const { phone, limit, cursor } = parsed.data;
   const rows = await listVisibleOptOuts(prisma, scope, { phone, take: limit + 1, after: cursor ? decodeCursor(cursor) : undefined });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DECISION_STATUSES, INELIGIBLE_REASONS, parseIsoDuration, ROUTING_STRATEGIES, WHEN_NONE_ELIGIBLE } from '../../domain';
 import { DateTime, page, ResourceId, uuid } from '../input/contract';
+import { pageQuery } from '../input/page';
 import { optionalName, resourceId } from '../input/validation';
 
 /*
@@ -181,6 +182,15 @@ export const ReroutedClient = z.strictObject({
 });
 
 export const Rerouted = z.strictObject({ agent: ResourceId, decisions: z.array(ReroutedClient) });
+
+/** `GET /routing-decisions`' query: `client` and `agent` name the caller's client or agent of that id. */
+export const RoutingDecisionQuery = z.object({
+  client: resourceId.optional().meta({ description: 'Only the decisions about the caller\'s client of this id.', examples: ['c7'] }),
+  agent: resourceId.optional().meta({ description: 'Only the decisions naming the caller\'s agent of this id.', examples: ['a2'] }),
+  policy: resourceId.optional().meta({ description: 'Only the decisions of this policy.', examples: ['sales'] }),
+  status: z.enum(DECISION_STATUSES).optional().meta({ description: 'Only the decisions in this status.' }),
+  ...pageQuery,
+});
 
 export const ROUTING_SCHEMAS = {
   requests: [TeamRequest, RoutingPolicyRequest, RouteRequest],

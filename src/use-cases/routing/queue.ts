@@ -1,12 +1,11 @@
-import { z } from 'zod';
 import { cancelWaiting, findDecision, listDecisions, listQueue } from '../../db/routing-decisions';
-import { DECISION_STATUSES } from '../../domain';
 import type { Scope } from '../../db/scope';
 import { routingDecisionView } from '../../views/routing-decision';
 import { findOwnedClient } from '../clients/owned-client';
 import { NotFound } from '../errors';
-import { RESOURCE_ID_PATTERN, resourceId } from '../input/validation';
-import { decodeCursor, pageOf, pageQuery, parseQuery } from '../input/page';
+import { RESOURCE_ID_PATTERN } from '../input/validation';
+import { decodeCursor, pageOf, parseQuery } from '../input/page';
+import { RoutingDecisionQuery } from './contract';
 import { findOwnedPolicy } from './policies';
 import type { RoutingDeps } from './route';
 
@@ -35,20 +34,12 @@ export async function decisionDetails(deps: RoutingDeps, scope: Scope, id: strin
   return routingDecisionView(decision);
 }
 
-const decisionQuery = z.object({
-  client: resourceId.optional(),
-  agent: resourceId.optional(),
-  policy: resourceId.optional(),
-  status: z.enum(DECISION_STATUSES).optional(),
-  ...pageQuery,
-});
-
 /**
  * GET /routing-decisions[?client&agent&policy&status&limit&cursor]: the caller's decisions, newest first,
  * a page at a time as the other lists; `client` and `agent` name the caller's client or agent of that id.
  */
 export async function decisionList(deps: RoutingDeps, scope: Scope, query: unknown) {
-  const { client, agent, policy, status, limit, cursor } = parseQuery(decisionQuery, query);
+  const { client, agent, policy, status, limit, cursor } = parseQuery(RoutingDecisionQuery, query);
   const after = cursor === undefined ? undefined : decodeCursor(cursor, UUID);
   const rows = await listDecisions(deps.prisma, scope, { clientId: client, agentId: agent, policyId: policy, status, after, take: limit + 1 });
   const { page, next_cursor } = pageOf(rows, limit, (d) => ({ createdAt: d.createdAt, id: d.id }));

@@ -1,123 +1,19 @@
-import { ASSIGNMENT_SCHEMAS } from '../../../use-cases/assignments/contract';
+import { ASSIGNMENT_SCHEMAS, AssignmentListQuery } from '../../../use-cases/assignments/contract';
+import { ASSIGNMENT_OPERATIONS as ops, ASSIGNMENTS_TAG } from '../../../use-cases/assignments/operations';
 import type { ApiPart } from '../components';
-import { badBody, badParameters, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, queryParameter, ref, routeResponses } from '../components';
+import { inBusiness, PREFIX } from '../components';
+import { queryParameters } from '../from-zod';
+import { operationOf } from '../operation';
 import { clientIdParameter } from './clients';
 
+const agentParameter = { name: 'agent', in: 'path', required: true, description: 'The agent\'s id.', schema: { type: 'string' }, example: 'a1' };
+
 export const assignmentsApi: ApiPart = {
-  tags: [
-    {
-      name: 'Assignments',
-      description:
-        'Agents assigned to a client until a date. Each assignment expires by itself at its `dt_until` (a durable Temporal timer), ' +
-        'and there is never more than one active assignment per client and agent.',
-    },
-  ],
+  tags: [{ name: 'Assignments', description: ASSIGNMENTS_TAG }],
   contracts: ASSIGNMENT_SCHEMAS,
   paths: {
-    [`${PREFIX}/clients/{_id}/assign-agents`]: inBusiness({
-      post: operation('assignAgents', 'Assignments', 'Assign agents to a client', {
-        description:
-          'Checks, in this order: the token (401); `agents` (400 `Missing or invalid agents array`); each element\'s agent id ' +
-          '(400 `Invalid agent data: missing agent ID`); each `dt_until`; the number of agents, duplicates and `ds_notes`; ' +
-          'the client (404); then each agent in request order (400 `Agent {id} not found or not authorized`); last, a field the body does not have ' +
-          '(400 `Unknown field: agents[0].role`). ' +
-          'An agent of another user or business is answered exactly like a missing one.',
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: ref('schemas', 'AssignAgentsRequest'),
-              example: { agents: [{ agent: 'a1', dt_until: '2030-01-01' }, { agent: 'a2' }], ds_notes: 'new lead' },
-            },
-          },
-        },
-        responses: routeResponses(true, {
-          200: json('Every agent is assigned.', ref('schemas', 'AssignAgentsResult'), {
-            example: {
-              client: 'c1',
-              ds_notes: 'new lead',
-              assignments: [
-                { agent: 'a1', dt_until: '2030-01-01T00:00:00.000Z', status: 'active', workflow_id: 'client/acme/c1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44' },
-                { agent: 'a2', dt_until: '2143-06-23T00:00:00.000Z', status: 'active', workflow_id: 'client/acme/c1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44' },
-              ],
-            },
-          }),
-          400: badBody('The request is invalid, or an agent is not the caller\'s; nothing was assigned.', {
-            missingAgents: 'Missing or invalid agents array',
-            missingAgentId: 'Invalid agent data: missing agent ID',
-            agentNotAuthorized: 'Agent a9 not found or not authorized',
-            invalidDate: 'Invalid dt_until for agent a1: must be an ISO 8601 date or date-time',
-            pastDate: 'Invalid dt_until for agent a1: must be in the future',
-            tooMany: 'Too many agents: at most 100 per request',
-            duplicate: 'Duplicate agent a1 in agents array',
-            invalidNotes: 'Invalid ds_notes: must be a string of at most 2000 characters',
-            unknownElementField: 'Unknown field: agents[0].role',
-          }),
-          404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
-          503: problem(
-            503,
-            'PostgreSQL or Temporal cannot be reached, this caller already has its share of assignments in flight, or the worker is behind: ' +
-              'a request its client\'s run has not answered within 10 seconds, while a worker answered others within the last minute, is withdrawn. ' +
-              'Nothing was assigned (a withdrawn request is never recorded, even when the worker gets to it later). Try again after `Retry-After` seconds.',
-            {
-              behind: 'The assignment service is behind; nothing was assigned: try again in 5 s',
-              busy: 'The service is busy; try again in 2 s',
-              unavailable: 'A backing service is unavailable; try again shortly',
-            },
-            ['Retry-After'],
-          ),
-          504: problem(
-            504,
-            'The assignment did not finish within 20 seconds while no worker is known to run (none answered in the last minute). It was not refused: it completes on its own. ' +
-              'After `Retry-After` seconds, `GET …/clients/{_id}/agents` shows the outcome, and the Temporal UI shows the run by the workflow id the detail names.',
-            {
-              timeout:
-                'Assignment workflow assign-agents/acme/c1/0b7c6d0e-3f9b-4a51-9a57-7d3c1c1f4a11 did not finish in time; it completes on its own: GET /ext/v2/acme/clients/c1/agents shows the outcome',
-            },
-            ['Retry-After'],
-          ),
-        }),
-      }),
-    }, clientIdParameter),
-    [`${PREFIX}/clients/{_id}/agents`]: inBusiness({
-      get: operation('listClientAgents', 'Assignments', 'List a client\'s assignments', {
-        parameters: [
-          queryParameter('status', '`active`: the current assignments; `all`: also the expired and unassigned ones, for history.', { type: 'string', enum: ['active', 'all'], default: 'active' }),
-        ],
-        responses: routeResponses(false, {
-          200: json('The client\'s assignments.', ref('schemas', 'AssignmentList')),
-          400: badParameters('`status` is neither `active` nor `all`.', { invalidStatus: 'Invalid status: use active or all' }),
-          404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
-        }),
-      }),
-    }, clientIdParameter),
-    [`${PREFIX}/clients/{_id}/agents/{agent}`]: {
-      parameters: [
-        ref('parameters', 'businessname'),
-        clientIdParameter,
-        { name: 'agent', in: 'path', required: true, description: 'The agent\'s id.', schema: { type: 'string' }, example: 'a1' },
-      ],
-      delete: operation('unassignAgent', 'Assignments', 'Unassign an agent now', {
-        description: 'The active assignment becomes `unassigned` and its expiry timer is cancelled.',
-        responses: routeResponses(true, {
-          200: json('The assignment is unassigned.', ref('schemas', 'Unassignment'), {
-            example: {
-              client: 'c1',
-              agent: 'a1',
-              dt_until: '2030-01-01T00:00:00.000Z',
-              status: 'unassigned',
-              ended_at: '2026-11-22T05:14:13.462Z',
-              ended_by: { actor: 'user', reason: 'api' },
-              workflow_id: 'client/acme/c1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
-            },
-          }),
-          404: problem(404, 'No such client, or the agent is not actively assigned to it.', {
-            clientNotFound: 'Client not found',
-            notAssigned: 'Agent a1 is not assigned to this client',
-            ...NO_ROUTE_EXAMPLE,
-          }),
-        }),
-      }),
-    },
+    [`${PREFIX}/clients/{_id}/assign-agents`]: inBusiness({ post: operationOf('assignAgents', 'Assignments', ops.assignAgents, { body: true }) }, clientIdParameter),
+    [`${PREFIX}/clients/{_id}/agents`]: inBusiness({ get: operationOf('listClientAgents', 'Assignments', ops.listClientAgents, { parameters: queryParameters(AssignmentListQuery) }) }, clientIdParameter),
+    [`${PREFIX}/clients/{_id}/agents/{agent}`]: inBusiness({ delete: operationOf('unassignAgent', 'Assignments', ops.unassignAgent, { body: true }) }, clientIdParameter, agentParameter),
   },
 };

@@ -1,96 +1,21 @@
 import { ROTATION_SCHEMAS } from '../../../use-cases/rotation/contract';
+import { ROTATION_OPERATIONS as ops, ROTATION_TAG } from '../../../use-cases/rotation/operations';
 import type { ApiPart } from '../components';
-import { BAD_PATH_EXAMPLE, BODY_EXAMPLES, inBusiness, json, NO_ROUTE_EXAMPLE, operation, PREFIX, problem, ref, routeResponses } from '../components';
+import { inBusiness, PREFIX } from '../components';
+import { operationOf } from '../operation';
 import { clientIdParameter } from './clients';
 
-const EXAMPLE = {
-  client: 'c1',
-  status: 'active',
-  agents: ['a1', 'a2', 'a3'],
-  period: 'P7D',
-  period_ms: 604800000,
-  starts_at: '2026-11-23T09:00:00.000Z',
-  ds_notes: 'key account on-call',
-  current: { agent: 'a2', position: 2, of: 3, from: '2026-11-30T09:00:00.000Z', until: '2026-12-07T09:00:00.000Z' },
-  next: { agent: 'a3', position: 3, of: 3, from: '2026-12-07T09:00:00.000Z' },
-  next_change_at: '2026-12-07T09:00:00.000Z',
-  replacement: null,
-  skipped: [],
-  stopped_at: null,
-  stopped_by: null,
-  version: 1,
-  workflow_id: 'client/acme/c1/5b0c0a8e-2f1d-4c55-9a0e-6c3f2d1b7e44',
-};
-
-const VALIDATION_EXAMPLES = {
-  missingAgents: 'Missing or invalid agents array',
-  missingAgentId: 'Invalid agent data: missing agent ID',
-  agentNotAuthorized: 'Agent a9 not found or not authorized',
-  tooMany: 'Too many agents: at most 100 per rotation',
-  duplicate: 'Duplicate agent a1 in agents array',
-  unreadablePeriod: 'Invalid period: must be an ISO 8601 duration such as P7D or PT8H, or a length such as 8h, 30m or 2d',
-  calendarPeriod: 'Invalid period: must be a fixed length (weeks, days, hours, minutes, seconds), not months or years',
-  periodRange: 'Invalid period: must be between 1 minute and 10 years',
-  invalidStartsAt: 'Invalid starts_at: must be an ISO 8601 date or date-time',
-  farStartsAt: 'Invalid starts_at: must be within 10 years of now',
-  invalidNotes: 'Invalid ds_notes: must be a string of at most 2000 characters',
-  invalidApply: 'Invalid apply: must be "now" or absent',
-};
-
 export const rotationApi: ApiPart = {
-  tags: [
-    {
-      name: 'Rotation',
-      description:
-        'One rotation per client: periods of a fixed length counted from `starts_at`, each handed to the next agent of the list (cycling) as an ordinary ' +
-        'assignment (`rotation: true` in `GET …/agents`) that expires at the end of its period. Boundaries come from the schedule, so periods are ' +
-        'contiguous also across restarts.',
-    },
-  ],
+  tags: [{ name: 'Rotation', description: ROTATION_TAG }],
   contracts: ROTATION_SCHEMAS,
   paths: {
-    [`${PREFIX}/clients/{_id}/rotation`]: inBusiness({
-      put: operation('putRotation', 'Rotation', 'Set or replace the client\'s rotation', {
-        description:
-          'Checks, in this order: the token (401); `agents` (400 `Missing or invalid agents array`); each agent id (400 `Invalid agent data: missing agent ID`); ' +
-          'their number and duplicates; `period`; `starts_at`; `ds_notes`; `apply`; the client (404); then each agent in order (400 `Agent {id} not found or not authorized`). ' +
-          'A new rotation takes over now (or at `starts_at`). A replacement takes over at the end of the period in progress, or now with `"apply": "now"` ' +
-          '(never before its `starts_at`), and starts with its first agent. A PUT stating the rotation in force changes nothing. ' +
-          'The answer waits up to 5 seconds for the first period to be handed out.',
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: ref('schemas', 'RotationRequest'),
-              example: { agents: ['a1', 'a2', 'a3'], period: 'P7D', starts_at: '2026-11-23T09:00:00Z', ds_notes: 'key account on-call' },
-            },
-          },
-        },
-        responses: routeResponses(true, {
-          200: json('The rotation is replaced (or was already this one).', ref('schemas', 'Rotation'), { example: EXAMPLE }),
-          201: json('The client had no rotation; this one is set.', ref('schemas', 'Rotation'), { example: EXAMPLE }),
-          400: problem(400, 'The request is invalid, or an agent is not the caller\'s; nothing changed.', { ...VALIDATION_EXAMPLES, ...BODY_EXAMPLES, ...BAD_PATH_EXAMPLE }),
-          404: problem(404, 'No such client of the caller in this business.', { clientNotFound: 'Client not found', ...NO_ROUTE_EXAMPLE }),
-        }),
-      }),
-      get: operation('getRotation', 'Rotation', 'Show the client\'s rotation', {
-        responses: routeResponses(false, {
-          200: json('The rotation, active or stopped.', ref('schemas', 'Rotation'), { example: EXAMPLE }),
-          400: problem(400, 'The path is not validly percent-encoded.', { ...BAD_PATH_EXAMPLE }),
-          404: problem(404, 'No such client, or it never had a rotation.', { clientNotFound: 'Client not found', noRotation: 'No rotation on this client', ...NO_ROUTE_EXAMPLE }),
-        }),
-      }),
-      delete: operation('stopRotation', 'Rotation', 'Stop the client\'s rotation', {
-        description: 'No further period is handed out; the assignment of the period in progress runs to its `dt_until`. A later PUT starts a rotation again.',
-        responses: routeResponses(true, {
-          200: json('The rotation is stopped.', ref('schemas', 'Rotation'), { example: { ...EXAMPLE, status: 'stopped', next: null, next_change_at: null, stopped_at: '2026-12-01T10:00:00.000Z', stopped_by: { actor: 'user', reason: 'api' }, version: 2 } }),
-          404: problem(404, 'No such client, or no active rotation on it.', {
-            clientNotFound: 'Client not found',
-            notActive: 'No active rotation on this client',
-            ...NO_ROUTE_EXAMPLE,
-          }),
-        }),
-      }),
-    }, clientIdParameter),
+    [`${PREFIX}/clients/{_id}/rotation`]: inBusiness(
+      {
+        put: operationOf('putRotation', 'Rotation', ops.putRotation, { body: true }),
+        get: operationOf('getRotation', 'Rotation', ops.getRotation),
+        delete: operationOf('stopRotation', 'Rotation', ops.stopRotation, { body: true }),
+      },
+      clientIdParameter,
+    ),
   },
 };
