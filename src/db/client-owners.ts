@@ -1,6 +1,6 @@
 import type { Prisma as Db } from '../generated/prisma/client';
 import type { Prisma } from './prisma';
-import { currentOf } from '../domain/rotation-row';
+import { periodInForce } from '../domain/rotation-row';
 import { holdingAt } from './assignment-holds';
 
 /** An assignment in force, as a reply's `message.received` event names it. */
@@ -25,7 +25,7 @@ export async function assignmentsInForce(db: Prisma | Db.TransactionClient, clie
     orderBy: [{ createdAt: 'asc' }],
   });
   const rotation = await db.rotation.findUnique({ where: { clientPk_ownerId: { clientPk: client.pk, ownerId: client.ownerId } } });
-  const current = rotation?.status === 'active' && rotation.coveredUntil && rotation.coveredUntil > now ? currentOf(rotation) : null;
+  const current = rotation ? periodInForce(rotation, now) : null;
   return assignments.map((a) => ({
     agent: a.agent.id,
     dt_until: a.dtUntil.toISOString(),

@@ -2,6 +2,7 @@ import type { Prisma as Db } from '../generated/prisma/client';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 import type { SecretBox } from '../secrets/secret-box';
+import { previousSecretSigns } from '../domain/webhook-secrets';
 
 /*
  * Every change of a `webhook_subscriptions` row: created by its owner, its secret rotated (the previous
@@ -79,9 +80,8 @@ const openSecret = (secrets: SecretBox, stored: string) => (secrets.isSealed(sto
 
 /** The secrets that sign now, in the clear: the current one, and the previous one until it expires. */
 export function signingSecrets(subscription: StoredSecrets, secrets: SecretBox, now = new Date()): string[] {
-  const previousValid = subscription.previousSecret && subscription.previousSecretExpiresAt && subscription.previousSecretExpiresAt > now;
   const current = openSecret(secrets, subscription.secret);
-  return previousValid ? [current, openSecret(secrets, subscription.previousSecret!)] : [current];
+  return previousSecretSigns(subscription, now) ? [current, openSecret(secrets, subscription.previousSecret!)] : [current];
 }
 
 export interface ResealResult {
@@ -114,8 +114,7 @@ export async function resealSubscriptionSecrets(prisma: Prisma, secrets: SecretB
       let previous: string | null;
       try {
         secret = secrets.isCurrent(row.secret) ? row.secret : secrets.seal(openSecret(secrets, row.secret), WEBHOOK_SECRET_PURPOSE);
-        const stillSigns = row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now;
-        if (!stillSigns) previous = null;
+        if (!previousSecretSigns({ previousSecret: row.previous_secret, previousSecretExpiresAt: row.previous_secret_expires_at }, now)) previous = null;
         else previous = secrets.isCurrent(row.previous_secret!) ? row.previous_secret : secrets.seal(openSecret(secrets, row.previous_secret!), WEBHOOK_SECRET_PURPOSE);
       } catch (error) {
         result.unreadable.push({ id: row.id, reason: (error as Error).message });

@@ -62,5 +62,8 @@ export function pendingOf(row: RotationColumns): Schedule | null {
 
 export const pendingJson = (s: Schedule): PendingJson => ({ ...s, startsAt: s.startsAt.toISOString(), effectiveAt: s.effectiveAt.toISOString() });
 
-export const currentOf = (row: RotationColumns) => row.current as CurrentPeriod | null;
+export const currentOf = (row: Pick<RotationColumns, 'current'>) => row.current as CurrentPeriod | null;
+/** The period in force at `now`: the current one of an active rotation whose covered time has not run out. */
+export const periodInForce = (row: Pick<RotationColumns, 'current'> & { status: string; coveredUntil: Date | null }, now: Date): CurrentPeriod | null =>
+  row.status === 'active' && row.coveredUntil !== null && row.coveredUntil > now ? currentOf(row) : null;
 export const skippedOf = (row: RotationColumns) => row.skipped as SkippedPeriod[];
