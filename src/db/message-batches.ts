@@ -1,5 +1,5 @@
 import { Prisma as Db, type MessageBatch } from '../generated/prisma/client';
-import { messageBatchWorkflowId, type MessageStatus } from '../domain';
+import { messageBatchWorkflowId, UNSENT_STATUSES, type MessageStatus } from '../domain';
 import { messageEvent, withEvents } from './events';
 import { scheduledMessageRow, OPTED_OUT, type MessageWithClient, type NewMessage } from './messages';
 import { withClientId } from './messages/transition';
@@ -289,7 +289,7 @@ export async function closeScheduledInBatch(
       const reason = to.status === 'canceled' ? to.by : 'api';
       await recordMany({ business: rows[0].business, ownerId: rows[0].ownerId }, rows.map((row) => messageEvent(`message.${to.status}`, row, reason)));
       // Nothing left to send (no chunk in flight either): the batch is finished now, not when its run next wakes.
-      if ((await tx.message.count({ where: { batchId, status: { in: ['scheduled', 'sending'] } } })) === 0) {
+      if ((await tx.message.count({ where: { batchId, status: { in: [...UNSENT_STATUSES] } } })) === 0) {
         await tx.messageBatch.updateMany({ where: { id: batchId, finishedAt: null }, data: { finishedAt: now } });
       }
     }

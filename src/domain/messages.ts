@@ -2,6 +2,8 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 export const MESSAGE_STATUSES = ['scheduled', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed', 'canceled', 'suppressed', 'received'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+/** Not sent yet: the reconciler checks their runs, and a batch with none left is finished. */
+export const UNSENT_STATUSES = ['scheduled', 'sending'] as const satisfies readonly MessageStatus[];
 
 /** Only ids and the due time: the phone number and the text stay in PostgreSQL, out of workflow history. */
 export interface SendMessageInput {

@@ -1,4 +1,4 @@
-import { messageWorkflowId, type MessageStatus } from '../../domain';
+import { messageWorkflowId, UNSENT_STATUSES, type MessageStatus } from '../../domain';
 import type { Prisma } from '../prisma';
 import type { ReconcilerFilter } from '../reconciler-filter';
 import type { Scope } from '../scope';
@@ -8,7 +8,7 @@ import { withClientId, type MessageWithClient } from './transition';
 export function unsentMessagesCreatedBefore(prisma: Prisma, filter: ReconcilerFilter, afterId: string | undefined, take: number) {
   return prisma.message.findMany({
     where: {
-      status: { in: ['scheduled', 'sending'] },
+      status: { in: [...UNSENT_STATUSES] },
       ...(filter.unconfirmedOnly && { startConfirmed: false }),
       createdAt: { lt: filter.before, ...(filter.since && { gte: filter.since }) },
       ...(filter.business && { business: filter.business }),
