@@ -1,4 +1,5 @@
 import { Prisma as Db } from '../generated/prisma/client';
+import { FIRST_RESPONSE_SETTING } from '../domain/first-response-clock';
 import type { Prisma } from './prisma';
 
 /*
@@ -18,15 +19,17 @@ export interface OpenDecision {
 
 type Row = { id: string; business: string; client_pk: string; client_id: string; clock_workflow_id: string | null };
 
+/** firstResponseClockRuns, over `routing_decisions d`, its policy `p` and its assignment `a`. */
+export const CLOCK_RUNS = Db.sql`(d.status = 'assigned' AND d.answered_at IS NULL AND d.escalated_at IS NULL AND a.status = 'active'
+  AND p.settings ->> ${Db.raw(`'${FIRST_RESPONSE_SETTING}'`)} LIKE 'P%')`;
+
 const open = (where: Db.Sql, tail: Db.Sql = Db.empty) => Db.sql`
   SELECT d.id, d.business, d.client_pk, c.id AS client_id, d.clock_workflow_id
     FROM routing_decisions d
     JOIN routing_policies p ON p.pk = d.policy_pk
-    JOIN assignments a ON a.id = d.assignment_id AND a.status = 'active'
+    JOIN assignments a ON a.id = d.assignment_id
     JOIN clients c ON c.pk = d.client_pk
-   WHERE d.status = 'assigned' AND d.answered_at IS NULL AND d.escalated_at IS NULL
-     AND p.settings ->> 'first_response_within' LIKE 'P%'
-     AND ${where}
+   WHERE ${CLOCK_RUNS} AND ${where}
    ${tail}`;
 
 const decisionOf = (r: Row): OpenDecision => ({ id: r.id, business: r.business, clientPk: r.client_pk, clientId: r.client_id, clockWorkflowId: r.clock_workflow_id });
