@@ -3,6 +3,7 @@ import type { Prisma } from './prisma';
 import type { Scope } from './scope';
 import { type Channel, CHANNELS, optOutChannelOf } from '../domain/channels';
 import { forbidsMessage } from '../domain/opt-outs';
+import { REVEALING_STATUSES } from '../domain/opt-out-visibility';
 
 /*
  * Every change of the `opt_outs` table: one record per (sender, phone), the sender being the number or
@@ -89,12 +90,15 @@ export function listVisibleOptOuts(prisma: Prisma, scope: Scope, filter: { phone
     LIMIT ${filter.take}`;
 }
 
+/** revealsOptOut (src/domain/opt-out-visibility.ts), over the caller's message `m` and the record `o`. */
+export const REVEALS = Db.sql`(m.provider_accepted_at IS NOT NULL OR m.status IN (${Db.raw(REVEALING_STATUSES.map((status) => `'${status}'`).join(', '))})
+  OR (m.status = 'failed' AND o.source = 'carrier' AND m.error_code = o.detail))`;
+
 /** Whether the caller texted the phone of record `o` (listVisibleOptOuts says what counts). */
 const textedBy = ({ business, ownerId }: Scope) => Db.sql`EXISTS (
   SELECT 1 FROM messages m
    WHERE m.phone = o.phone AND m.business = ${business} AND m.owner_id = ${ownerId} AND m.direction = 'outbound'
-     AND (m.provider_accepted_at IS NOT NULL OR m.status IN ('sent', 'delivered', 'read', 'undelivered')
-       OR (m.status = 'failed' AND o.source = 'carrier' AND m.error_code = o.detail)))`;
+     AND ${REVEALS})`;
 
 /**
  * Before an erasure clears the phones of the caller's messages: the opt-out records of those phones the
