@@ -1,5 +1,6 @@
 import { Prisma as Db } from '../generated/prisma/client';
 import type { Prisma } from './prisma';
+import { followedWriteStatus, LEAD_NOT_FOLLOWING } from '../domain/crm';
 
 /*
  * Every change of `crm_leads`: the decision about a record, made once (the primary key decides between
@@ -77,8 +78,8 @@ export async function followCrmOwner(prisma: Prisma, key: LeadKey, crmOwnerId: s
  */
 export async function followHolder(tx: Tx, key: LeadKey, agent: string, crmOwnerId: string | null): Promise<boolean> {
   const updated = await tx.crmLead.updateMany({
-    where: { ...key, writeStatus: { notIn: ['queued', 'rejected', 'canceled'] } },
-    data: { agents: [agent], crmOwnerId, writeStatus: crmOwnerId ? 'pending' : 'unmapped', writeError: null, writtenAt: null },
+    where: { ...key, writeStatus: { notIn: [...LEAD_NOT_FOLLOWING] } },
+    data: { agents: [agent], crmOwnerId, writeStatus: followedWriteStatus(crmOwnerId), writeError: null, writtenAt: null },
   });
   return updated.count > 0;
 }

@@ -16,6 +16,18 @@ export const CRM_INBOUND_KINDS = ['created', 'owner_changed', 'holder_changed'] 
 export type CrmInboundKind = (typeof CRM_INBOUND_KINDS)[number];
 
 /** A lead's client id here: `hubspot:123`, `salesforce:00Q…`, `pipedrive:42`. */
+/** What a lead's owner write-back is at: routed and waiting (`queued`), refused or dropped by routing, or the CRM's owner to write. */
+export const LEAD_WRITE_STATUSES = ['pending', 'unmapped', 'written', 'failed', 'queued', 'rejected', 'canceled'] as const;
+export type LeadWriteStatus = (typeof LEAD_WRITE_STATUSES)[number];
+/** A lead routing still holds (queued) or that routing ended without an owner does not follow its client's holder. */
+export const LEAD_NOT_FOLLOWING: readonly LeadWriteStatus[] = ['queued', 'rejected', 'canceled'];
+
+/** Whether a lead at `status` takes its client's new holder as its owner to write back. */
+export const leadFollowsHolder = (status: LeadWriteStatus): boolean => !LEAD_NOT_FOLLOWING.includes(status);
+
+/** A lead that followed a holder: its owner to write (`pending`), or `unmapped` when the agent has no CRM owner. */
+export const followedWriteStatus = (crmOwnerId: string | null): LeadWriteStatus => (crmOwnerId ? 'pending' : 'unmapped');
+
 export const crmClientId = (crm: Crm, recordId: string) => `${crm}:${recordId}`;
 
 const CRM_CLIENT_ID = new RegExp(`^(${CRMS.join('|')}):(.+)$`, 's');
