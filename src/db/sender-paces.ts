@@ -1,3 +1,4 @@
+import { slotSpanMs } from '../domain/send-slots';
 import type { Prisma } from './prisma';
 
 /*
@@ -5,12 +6,9 @@ import type { Prisma } from './prisma';
  * in one statement, so that all worker processes together keep one rate per sender.
  */
 
-/**
- * Reserves `count` consecutive slots for `sender` at `perSecond`: the first slot is the later of now and
- * the sender's next free slot, which moves on by count / perSecond. Returns the first slot's time.
- */
+/** reserveSlots (src/domain/send-slots.ts) for `sender`, now being the database's clock: the first slot's time. */
 export async function reserveSendSlots(prisma: Prisma, input: { sender: string; count: number; perSecond: number }): Promise<Date> {
-  const spanMs = Math.round((input.count / input.perSecond) * 1000);
+  const spanMs = slotSpanMs(input.count, input.perSecond);
   const [row] = await prisma.$queryRaw<{ first: Date }[]>`
     INSERT INTO sender_paces AS p (sender, next_slot_at) VALUES (${input.sender}, clock_timestamp() + make_interval(secs => ${spanMs / 1000}))
     ON CONFLICT (sender) DO UPDATE SET next_slot_at = GREATEST(p.next_slot_at, clock_timestamp()) + make_interval(secs => ${spanMs / 1000})
