@@ -6,6 +6,7 @@ import { createPrisma, type Prisma } from '../../src/db/prisma';
 import { messageWorkflowId } from '../../src/domain';
 import { eventually, quietTemporalRuntime, uniqueName } from './helpers';
 import { testSecretBox } from './secrets';
+import './workflow-bundle-once';
 
 type Provider = Parameters<typeof createActivities>[0]['provider'];
 

@@ -11,6 +11,7 @@ import { createApi, openServices, runWorker, type ApiOptions, type ServiceOverri
 import type { RunningWorker } from '../../src/worker';
 import { quietTemporalRuntime, silentLogger, uniqueName, waitForStatus } from './helpers';
 import { apiClient, type ApiResponse, type RequestOptions } from './http';
+import './workflow-bundle-once';
 
 export type { ApiResponse, RequestOptions } from './http';
 export { eventually, uniqueName } from './helpers';
