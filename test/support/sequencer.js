@@ -35,9 +35,9 @@ const CI_SECONDS = {
   'test/stack/engine-server.test.ts': 19,
   'test/stack/start.test.ts': 19,
   'test/carriers/business-numbers.test.ts': 19,
-  'test/integrations/hubspot-routing.test.ts': 14,
+  'test/integrations/hubspot-routing.test.ts': 12,
   'test/messages/channels.test.ts': 18,
-  'test/events/webhooks.test.ts': 13,
+  'test/events/webhooks.test.ts': 12,
   'test/conversations/inbox.test.ts': 16,
 };
 
