@@ -34,9 +34,10 @@ const withoutEventFields = ({ reason: _reason, client: _client, ...item }: Recor
 test('every change of an assignment and a message arrives once, signed, with the resource as its GET route shows it', async () => {
   const hooks = await receiver();
   const token = await newUser(['a1', 'a2']);
-  const { secret } = await subscribe(stack.api, token, hooks);
+  const { _id, secret } = await subscribe(stack.api, token, hooks);
 
-  const soon = new Date(Date.now() + 2500).toISOString();
+  // a1's expiry must come after the update below: three requests, 2.5 s were too few at load 8 with two jest workers.
+  const soon = new Date(Date.now() + 4000).toISOString();
   expect((await stack.api('POST', '/clients/c1/assign-agents', { token, body: { agents: [{ agent: 'a1', dt_until: soon }, { agent: 'a2' }], ds_notes: 'Ada prefers mornings' } })).status).toBe(200);
   // Re-assigning a2 with new notes is an update; saying the same again changes nothing and reports nothing.
   expect((await stack.api('POST', '/clients/c1/assign-agents', { token, body: { agents: [{ agent: 'a2' }], ds_notes: 'Ada moved to Paris' } })).status).toBe(200);
@@ -55,7 +56,11 @@ test('every change of an assignment and a message arrives once, signed, with the
     `message.scheduled ${later.body._id} api`, `message.canceled ${later.body._id} api`,
   ];
   const requests = await receivedEvents(hooks, expected.length);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // A delivery is marked delivered after its receiver's 200: once all are, no run has a request left to send.
+  await eventually(async () => {
+    const listed = (await stack.api('GET', `/webhooks/${_id}/deliveries?limit=100`, { token })).body.deliveries;
+    return listed.length === expected.length && listed.every((d: { status: string }) => d.status === 'delivered');
+  });
   expect(hooks.requests).toHaveLength(expected.length);
 
   const events = requests.map((request) => verified(secret, request));
@@ -169,12 +174,13 @@ test('429 with Retry-After is retried no sooner than the receiver asked; a timeo
   const token = await newUser();
   await subscribe(stack.api, token, hooks, { events: ['message.scheduled'] });
   hooks.respond = (request) =>
-    request.attempt === 1 ? { status: 429, headers: { 'Retry-After': '2' } } : request.attempt === 2 ? { status: 200, delayMs: 2500 } : 200;
+    request.attempt === 1 ? { status: 429, headers: { 'Retry-After': '1' } } : request.attempt === 2 ? { status: 200, delayMs: 2500 } : 200;
   await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'Hi', delay: 'PT1H' } });
 
   await eventually(async () => (hooks.requests.length >= 3 ? true : undefined));
   const [first, second, third] = hooks.requests;
-  expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(1900);
+  // The stack's own backoff starts at 300 ms (WEBHOOK_RETRY_INITIAL_MS): a second of wait is the receiver's.
+  expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(900);
   // The second answer came after the 1.5 s timeout: not a delivery as far as the service knows.
   expect(third.headers['webhook-id']).toBe(first.headers['webhook-id']);
 });
@@ -195,11 +201,10 @@ test('410 Gone disables the webhook: its delivery failed, and later events are n
   expect(delivery).toMatchObject({ status: 'failed', attempts: 1, last_status_code: 410, last_error: 'Receiver answered 410 Gone' });
 
   await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'Again', delay: 'PT1H' } });
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  expect(hooks.requests).toHaveLength(1);
+  // The feed still has both; an event's deliveries are inserted in its own statement (src/db/events.ts), so it has none.
+  await eventually(async () => (await stack.api('GET', '/events?type=message.scheduled', { token })).body.events.length === 2);
   expect((await stack.api('GET', `/webhooks/${_id}/deliveries`, { token })).body.deliveries).toHaveLength(1);
-  // The feed still has both.
-  expect((await stack.api('GET', '/events?type=message.scheduled', { token })).body.events).toHaveLength(2);
+  expect(hooks.requests).toHaveLength(1);
 });
 
 test('any other 4xx is final for that event: one attempt, failed, and the webhook stays active', async () => {
@@ -214,7 +219,9 @@ test('any other 4xx is final for that event: one attempt, failed, and the webhoo
     return listed[0]?.status === 'failed' ? listed : undefined;
   });
   expect(delivery).toMatchObject({ attempts: 1, last_status_code: 422, last_error: 'Receiver answered 422 Unprocessable Entity' });
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // Its run has closed: no attempt is left to come.
+  const run = stack.temporal.workflow.getHandle(webhookDeliveryWorkflowId(delivery._id));
+  await eventually(async () => ((await run.describe()).status.name !== 'RUNNING' ? true : undefined));
   expect(hooks.requests).toHaveLength(1);
   expect((await stack.api('GET', `/webhooks/${_id}`, { token })).body.disabled_at).toBeNull();
 });
@@ -276,7 +283,12 @@ test('deleting a webhook stops its deliveries', async () => {
   const { _id } = await subscribe(stack.api, token, hooks);
   expect((await stack.api('DELETE', `/webhooks/${_id}`, { token })).status).toBe(204);
   await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'Hi', delay: 'PT1H' } });
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // The event is recorded with its deliveries in one statement: once it is in the feed, it has none.
+  const [event] = await eventually(async () => {
+    const events = (await stack.api('GET', '/events?type=message.scheduled', { token })).body.events;
+    return events.length === 1 ? events : undefined;
+  });
+  expect(await stack.prisma.webhookDelivery.count({ where: { eventId: event.id } })).toBe(0);
   expect(delivered(hooks)).toHaveLength(0);
   expect((await stack.api('GET', `/webhooks/${_id}`, { token })).status).toBe(404);
 });

@@ -122,12 +122,13 @@ test('a template goes with its variables in order; missing or unknown variables 
 
 test('a delayed WhatsApp text due after the window closed ends failed with the rule and is never sent; one naming a template sends the template instead', async () => {
   await approvedTemplate('fallback');
-  // The client wrote 24 hours less 4 seconds ago: the window is open now and closed when these are due.
+  // The client wrote 24 hours less 4 seconds ago: the window is open now and closed when these are due
+  // (each due 5 s after its request, which comes after the window's 4 s began).
   await clientOfAlice('c-late', new Date(Date.now() - WHATSAPP_WINDOW_MS + 4_000));
   expect((await consent('c-late')).status).toBe(200);
-  const plain = await send({ client: 'c-late', channel: 'whatsapp', text_message: 'See you soon', delay: '8s' });
+  const plain = await send({ client: 'c-late', channel: 'whatsapp', text_message: 'See you soon', delay: '5s' });
   expect(plain.status).toBe(202);
-  const withTemplate = await send({ client: 'c-late', channel: 'whatsapp', text_message: 'See you soon', delay: '8s', template: { _id: 'fallback', variables: { 1: 'Ada', 2: 'Friday' } } });
+  const withTemplate = await send({ client: 'c-late', channel: 'whatsapp', text_message: 'See you soon', delay: '5s', template: { _id: 'fallback', variables: { 1: 'Ada', 2: 'Friday' } } });
   expect(withTemplate.status).toBe(202);
 
   const failed = await waitForStatus(stack.api, alice, plain.body._id, 'failed');

@@ -210,7 +210,7 @@ test('the Temporal CLI decodes a run through the codec with --codec-auth', async
   const message = await sentMessage('Meet at two pm');
   const cli = await findTemporalCli(loadConfig({ PATH: process.env.PATH }));
   expect(cli).toBeDefined();
-  const { http, url } = await codecServer();
+  const { http, url, logged } = await codecServer();
   const show = (...codec: string[]) =>
     promisify(execFile)(cli!, ['workflow', 'show', '--address', process.env.TEST_TEMPORAL_ADDRESS!, '--namespace', 'default', '-w', message.workflow_id, '-o', 'json', ...codec]);
   try {
@@ -218,7 +218,12 @@ test('the Temporal CLI decodes a run through the codec with --codec-auth', async
     // The CLI prints decoded payloads base64-encoded: the run's input names the message.
     const datas = [...stdout.matchAll(/"data":\s*"([^"]+)"/g)].map(([, data]) => Buffer.from(data, 'base64').toString('latin1'));
     expect(datas.join()).toContain(message._id);
-    await expect(show('--codec-endpoint', url)).rejects.toThrow();
+    // Without the credential the codec refuses, and the CLI retries until its command's deadline (10 s
+    // unless told): the refusal is what shows, 4 s is ample for the CLI to meet it.
+    const before = logged.length;
+    await expect(show('--codec-endpoint', url, '--command-timeout', '4s')).rejects.toThrow();
+    expect(logged.slice(before).map((line) => line.event)).toContain('codec.refused');
+    expect(logged.slice(before).filter((line) => line.event === 'codec.decode')).toEqual([]);
   } finally {
     await http.stop();
   }

@@ -1,6 +1,6 @@
 import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
 import type { ApiResponse } from './http';
-import { startTestStack, uniqueName, type TestStack } from './stack';
+import { startTestStack, uniqueName, type TestStack, type TestStackOptions } from './stack';
 
 export interface ConnectedStack {
   stack: TestStack;
@@ -12,10 +12,13 @@ export interface ConnectedStack {
 
 /**
  * A test stack with the CRM's API base pointed at its fake (`env`), the caller's agents, whatever
- * `before` sets up (teams, policies), and the connector put as `body` says.
+ * `before` sets up (teams, policies), and the connector put as `body` says; `stack` for the stack's other options.
  */
-export async function connectedStack(crm: 'hubspot' | 'salesforce' | 'pipedrive', options: { env: Record<string, string>; agents: string[]; body: Record<string, unknown>; before?: (stack: TestStack, token: string) => Promise<void> }): Promise<ConnectedStack> {
-  const stack = await startTestStack({ env: options.env });
+export async function connectedStack(
+  crm: 'hubspot' | 'salesforce' | 'pipedrive',
+  options: { env: Record<string, string>; agents: string[]; body: Record<string, unknown>; before?: (stack: TestStack, token: string) => Promise<void>; stack?: Omit<TestStackOptions, 'env'> },
+): Promise<ConnectedStack> {
+  const stack = await startTestStack({ ...options.stack, env: options.env });
   const token = stack.token(uniqueName('user'));
   for (const _id of options.agents) expect((await stack.api('POST', '/agents', { token, body: { _id } })).status).toBe(201);
   await options.before?.(stack, token);

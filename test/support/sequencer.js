@@ -6,7 +6,7 @@ const Sequencer = require('@jest/test-sequencer').default;
  * alone at the end. Jest orders by the times its cache kept from the last run; a fresh clone has no cache
  * (jest would start with the biggest files, not the slowest), so the files' seconds in a whole run stand in
  * for it (jest's cache of a whole run of main on 2026-11-28, two workers; the six files of "Slow files:
- * clocks and waits" scaled by what that change measured).
+ * clocks and waits" and three of "Slow files: waits in the middle rank" scaled by what those changes measured).
  * Refresh from a whole run's per-file times when the order drifts (docs/design.md, "Suite: jest's own runner").
  */
 const CI_SECONDS = {
@@ -29,15 +29,15 @@ const CI_SECONDS = {
   'test/assignments/expiry.test.ts': 21,
   'test/assignments/workflows.test.ts': 13,
   'test/stack/twilio.test.ts': 21,
-  'test/api/unavailable.test.ts': 20,
+  'test/api/unavailable.test.ts': 9,
   'test/stack/start-server-engine.test.ts': 20,
   'test/rotation/cycling.test.ts': 19,
   'test/stack/engine-server.test.ts': 19,
   'test/stack/start.test.ts': 19,
   'test/carriers/business-numbers.test.ts': 19,
-  'test/integrations/hubspot-routing.test.ts': 18,
+  'test/integrations/hubspot-routing.test.ts': 12,
   'test/messages/channels.test.ts': 18,
-  'test/events/webhooks.test.ts': 17,
+  'test/events/webhooks.test.ts': 12,
   'test/conversations/inbox.test.ts': 16,
 };
 

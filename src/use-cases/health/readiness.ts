@@ -1,5 +1,6 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { pingDatabase } from '../../db/prisma';
+import { startBudgetOf } from '../../starters/availability';
 import { withTimeout } from '../../timeout';
 import type { DatabaseDeps } from '../database';
 
@@ -34,9 +35,9 @@ export function cachedReadiness(deps: ReadinessDeps, ttlMs = READINESS_CACHE_MS,
   };
 }
 
-/** `GET /readyz`: whether the database and the Temporal server each answer within the readiness timeout. */
+/** `GET /readyz`: whether the database answers within the readiness timeout, and the Temporal server within the start budget. */
 export async function readiness({ prisma, temporal }: ReadinessDeps): Promise<Readiness> {
-  const deadline = Date.now() + READINESS_TIMEOUT_MS;
+  const deadline = Date.now() + startBudgetOf(temporal);
   const [database, temporalServer] = await Promise.all([
     withTimeout(pingDatabase(prisma), READINESS_TIMEOUT_MS).then((): Reachability => 'ok', (): Reachability => 'unreachable'),
     temporal.connection
