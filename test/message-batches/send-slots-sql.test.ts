@@ -1,18 +1,14 @@
 import { reserveSendSlots } from '../../src/db/sender-paces';
-import { createPrisma, type Prisma } from '../../src/db/prisma';
 import { reserveSlots } from '../../src/domain/send-slots';
 import { uniqueName } from '../support/helpers';
+import { databaseForFile } from '../support/database';
 
 /*
  * The reservation's upsert (src/db/sender-paces.ts) on PostgreSQL against reserveSlots: ahead of the
  * database's clock the result is exact; at its clock the first slot is "now" as the statement saw it.
  */
 
-let prisma: Prisma;
-beforeAll(() => {
-  prisma = createPrisma(process.env.TEST_DATABASE_URL!, 1);
-});
-afterAll(() => prisma.$disconnect());
+const db = databaseForFile();
 
 const HOUR = 3_600_000;
 
@@ -23,11 +19,11 @@ test.each([
 ] as const)('%s: the upsert reserves as reserveSlots does', async (_case, offset) => {
   const sender = uniqueName('+1555');
   const nextFreeAt = offset === null ? null : new Date(Math.round(Date.now() / 1000) * 1000 + offset);
-  if (nextFreeAt) await prisma.senderPace.create({ data: { sender, nextSlotAt: nextFreeAt } });
+  if (nextFreeAt) await db().senderPace.create({ data: { sender, nextSlotAt: nextFreeAt } });
   const before = Date.now();
-  const first = await reserveSendSlots(prisma, { sender, count: 25, perSecond: 10 });
+  const first = await reserveSendSlots(db(), { sender, count: 25, perSecond: 10 });
   const after = Date.now();
-  const stored = (await prisma.senderPace.findUniqueOrThrow({ where: { sender } })).nextSlotAt;
+  const stored = (await db().senderPace.findUniqueOrThrow({ where: { sender } })).nextSlotAt;
   const now = offset === HOUR ? new Date(before) : first;
   expect({ first, nextFreeAt: stored }).toEqual(reserveSlots({ nextFreeAt, now, count: 25, perSecond: 10 }));
   if (offset !== HOUR) {
