@@ -1,9 +1,8 @@
-import { globalHandlers } from '@temporalio/worker/lib/workflow/vm-shared';
-import { stopEverythingStarted } from './process';
-
 /*
- * Run before every test file (jest's setupFilesAfterEnv). A process started in a test is stopped after
- * it; one started in beforeAll, after the file.
+ * Run before every test file (jest's setupFilesAfterEnv), so it imports nothing: a file of rules pays for
+ * no module it does not use. A process started in a test is stopped after it; one started in beforeAll,
+ * after the file (test/support/process.ts hands its stop over on `Symbol.for('crm-test-stop-started')`
+ * when a file loads it).
  *
  * The suites' workers run their workflows in the jest worker's own thread (TEMPORAL_DEBUG, set by the
  * global setup). There the SDK installs a promise hook and a stack-trace formatter for the whole process,
@@ -13,6 +12,7 @@ import { stopEverythingStarted } from './process';
  * itself, a failed assertion's among them: those of this realm go back to jest's formatter.
  */
 type Formatter = NonNullable<typeof Error.prepareStackTrace> & { testsFirst?: true };
+type StopStarted = (all: boolean) => Promise<void>;
 const jestFormatter = Error.prepareStackTrace;
 
 function keepJestStackTraces(): void {
@@ -23,9 +23,21 @@ function keepJestStackTraces(): void {
   Error.prepareStackTrace = combined;
 }
 
+async function stopStarted(all: boolean): Promise<void> {
+  const stop = (globalThis as Record<symbol, unknown>)[Symbol.for('crm-test-stop-started')] as StopStarted | undefined;
+  await stop?.(all);
+}
+
+/** Only a file whose worker installed the SDK's handlers changed the formatter: the SDK is then loaded already. */
+function uninstallWorkflowHandlers(): void {
+  if (Error.prepareStackTrace === jestFormatter) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('@temporalio/worker/lib/workflow/vm-shared') as typeof import('@temporalio/worker/lib/workflow/vm-shared')).globalHandlers.uninstall();
+}
+
 beforeEach(keepJestStackTraces);
-afterEach(() => stopEverythingStarted(), 120_000);
+afterEach(() => stopStarted(false), 120_000);
 afterAll(async () => {
-  await stopEverythingStarted(true);
-  globalHandlers.uninstall();
+  await stopStarted(true);
+  uninstallWorkflowHandlers();
 }, 120_000);

@@ -41,6 +41,9 @@ export function entryPointEnv(env: Record<string, string | undefined>): NodeJS.P
  */
 const started: { tree: Map<string, ProcessId>; root: ProcessId | undefined; dataDir?: string; inTest: boolean }[] = [];
 
+/** How each-file.ts reaches the stop without loading this module (and what it imports) into files that start no process. */
+(globalThis as Record<symbol, unknown>)[Symbol.for('crm-test-stop-started')] = (all: boolean) => stopEverythingStarted(all);
+
 const key = (id: ProcessId) => `${id.pid}/${id.startedAt}`;
 
 function remember(entry: (typeof started)[number]) {
