@@ -12,6 +12,7 @@ import { startEmbeddedPostgres } from '../../src/stack/postgres';
 import { startTemporalEngine } from '../../src/stack/temporal-engine';
 import { findTemporalCli, findTimeSkippingTestServer } from '../../src/stack/temporal-cli';
 import { installTemporalServer } from '../../src/stack/temporal-server-install';
+import { installHelmTools } from '../../src/stack/helm-tools';
 import { installTemporalUi } from '../../src/stack/temporal-ui-server';
 import { NEXUS_CALLER_NAMESPACE } from './nexus-namespace';
 import { writePrecompiledValidators } from './openapi-precompiled';
@@ -53,6 +54,15 @@ async function builtServerEngine(toolsDir: string): Promise<void> {
   }
 }
 
+/** Helm and the schemas the chart's test renders and validates with, once before any file (at once when there). */
+async function builtHelmTools(toolsDir: string): Promise<void> {
+  try {
+    await installHelmTools(toolsDir, (line) => console.log(line));
+  } catch (error) {
+    console.warn(`Helm is not built; test/deploy/helm-chart.test.ts will fail: ${(error as Error).message}`);
+  }
+}
+
 export default async function globalSetup(): Promise<void> {
   // V8's compiled code on disk, for the workers' workflow threads and every process the suites start
   // (they inherit the variable), as the processes of npm start keep it (src/main/compile-cache.ts).
@@ -70,6 +80,8 @@ export default async function globalSetup(): Promise<void> {
     return { url: await server.appDatabase('crm_test'), admin: server.adminUrl() };
   })();
   const serverEngineBuilt = builtServerEngine(config.TOOLS_DIR);
+  // After the server engine: two Go builds at once would each take twice as long on two cores.
+  const helmBuilt = serverEngineBuilt.then(() => builtHelmTools(config.TOOLS_DIR));
   const [database, temporal, bundle, testServer, validators] = await Promise.all([
     databaseReady,
     (async () => {
@@ -89,6 +101,7 @@ export default async function globalSetup(): Promise<void> {
     findTimeSkippingTestServer(config),
     writePrecompiledValidators(),
     serverEngineBuilt,
+    helmBuilt,
   ]);
   await applyMigrations(database.url);
   // Found (or installed) once, after the server above is up: the stacks the tests start each have a fresh
