@@ -1,4 +1,4 @@
-import { heartbeat } from '@temporalio/activity';
+import { heartbeat as activityHeartbeat } from '@temporalio/activity';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { wakeRoutingQueue } from '../../starters/routing-queue-workflow';
@@ -31,6 +31,8 @@ export interface ReconcileDeps extends DatabaseDeps {
   observeReconcilerRestart?: (kind: 'assignment' | 'message' | 'rotation') => void;
   /** The businesses a pass without a `business` of its own covers (RECONCILE_BUSINESSES); every business when unset. */
   reconcileBusinesses?: readonly string[];
+  /** Reports progress: the activity's heartbeat, unless the pass runs outside an activity (the upgrade of runs, src/worker/run-upgrade.ts). */
+  heartbeat?: (details: unknown) => void;
 }
 
 /** Rows changed this recently may still be on their way to Temporal (a request between its write and its start). */
@@ -168,7 +170,7 @@ function sumResults(full: boolean, results: ReconcileResult[]): ReconcileResult 
   return sum;
 }
 
-export function createReconcileActivities({ prisma, temporal, taskQueue, observeReconcilerRestart, reconcileBusinesses }: ReconcileDeps) {
+export function createReconcileActivities({ prisma, temporal, taskQueue, observeReconcilerRestart, reconcileBusinesses, heartbeat = activityHeartbeat }: ReconcileDeps) {
   const activities = {
     /**
      * Gives every active assignment, unsent message, active rotation and snoozed conversation a running workflow again, after an
