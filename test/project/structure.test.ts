@@ -199,8 +199,7 @@ test('each workflow type is started, signaled and updated from exactly one modul
     names.map(({ constant, type }) => [type, starting.filter((file) => new RegExp(`\\b${constant}\\b`).test(readFileSync(file, 'utf8'))).map((f) => relative(PROJECT_ROOT, f))]),
   );
   // Run only by an operator's hand now (the housekeeping run calls their activities itself): no module starts them.
-  // Registered for the runs still open at an upgrade, started by nothing (docs/design.md, "Upgrading to one run per client").
-  const BY_HAND_ONLY = ['reconcile', 'sweepWebhookDeliveries', 'assignAgents', 'assignmentExpiry', 'routingFirstResponse', 'rotation'];
+  const BY_HAND_ONLY = ['reconcile', 'sweepWebhookDeliveries'];
   for (const [type, files] of Object.entries(startersOf)) {
     expect({ type, files }).toEqual({ type, files: BY_HAND_ONLY.includes(type) ? [] : [expect.stringMatching(/^src\/starters\//)] });
   }

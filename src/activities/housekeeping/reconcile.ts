@@ -11,12 +11,9 @@ import { restartMessageBatchWorkflow } from '../../starters/send-message-batch-w
 import { wakeClientRun } from '../../starters/client-workflow';
 import {
   clientWorkflowId,
-  FIRST_RESPONSE_WORKFLOW,
   routingQueueWorkflowId,
-  ASSIGNMENT_EXPIRY_WORKFLOW,
   CLIENT_WORKFLOW,
   RECENT_RECONCILE_WINDOW_MS,
-  ROTATION_WORKFLOW,
   SEND_MESSAGE_BATCH_WORKFLOW,
   SEND_MESSAGE_WORKFLOW,
   type ReconcileInput,
@@ -113,7 +110,7 @@ async function* candidateRows<Row extends { id: string }>(read: ReadRows<Row>, f
 
 interface ClockKind<Row> {
   pages: AsyncIterable<Row[]>;
-  /** The run that holds the row's clock: the client's, or an older build's. */
+  /** The run that holds the row's clock: the client's, or the one named on a row of data from before one run per client. */
   holderOf: (row: Row) => string;
   restart: (row: Row, holder: string, lastRun: string) => Promise<void>;
   onPage: (counts: { checked: number; restarted: number }) => void;
@@ -188,9 +185,9 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       const orphans = orphanCandidates(prisma);
       const result = emptyResult(full);
 
-      // A row's clock is its client's run, or a per-pair run of an older build (until the client's run takes it over).
-      const runningExpiries = new Set([...(await runningIds(temporal, CLIENT_WORKFLOW, since)), ...(await runningIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since))]);
-      const endedExpiries = since && new Set([...(await endedAbnormallyIds(temporal, CLIENT_WORKFLOW, since)), ...(await endedAbnormallyIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since))]);
+      // A row's clock is its client's run (a row of data from before one run per client names the run that held it, until the client's run takes it over).
+      const runningExpiries = await runningIds(temporal, CLIENT_WORKFLOW, since);
+      const endedExpiries = since && (await endedAbnormallyIds(temporal, CLIENT_WORKFLOW, since));
       /** Clients whose run this pass started or told to re-read its rows. */
       const restartedClients = new Set<string>();
       for await (const rows of candidateRows(orphans.assignments, filter, endedExpiries)) {
@@ -256,11 +253,10 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       }
 
       // An active rotation whose clock has no run (the client's run terminated, a PUT whose start found
-      // Temporal down, or an older build's per-rotation run terminated): the client's run is started (or
-      // told), takes it over and hands out what is due from the schedule. Rotations are few (at most one
-      // per client and user): every pass checks them all.
-      const runningRotations = new Set([...runningExpiries, ...(await runningIds(temporal, ROTATION_WORKFLOW))]);
-      const rotations = await reclaimClocks(temporal, restartedClients, runningRotations, {
+      // Temporal down, or a row naming a run of data from before one run per client): the client's run is
+      // started (or told), takes it over and hands out what is due from the schedule. Rotations are few (at
+      // most one per client and user): every pass checks them all.
+      const rotations = await reclaimClocks(temporal, restartedClients, runningExpiries, {
         pages: keyPages((after) => orphans.rotations({ before, business }, after, PAGE), (row) => row.key),
         holderOf: (row) => row.workflowId ?? clientWorkflowId({ business: row.business, clientId: row.client.id, clientPk: row.clientPk }),
         restart: async (row, holder, lastRun) => {
@@ -274,10 +270,9 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       result.rotationsRestarted = rotations.restarted;
 
       // A routed client whose first-response clock has no run: the client's run was terminated, or never
-      // started (Temporal unreachable just after the route's commit), or an older build's per-decision run
-      // was. The client's run is started (or told), and takes the clock over.
-      const runningClocks = new Set([...runningExpiries, ...(await runningIds(temporal, FIRST_RESPONSE_WORKFLOW))]);
-      const clocks = await reclaimClocks(temporal, restartedClients, runningClocks, {
+      // started (Temporal unreachable just after the route's commit), or the row names a run of data from
+      // before one run per client. The client's run is started (or told), and takes the clock over.
+      const clocks = await reclaimClocks(temporal, restartedClients, runningExpiries, {
         pages: keyPages((after) => orphans.firstResponseClocks({ before, business }, after, PAGE), (row) => row.id),
         holderOf: (row) => row.clockWorkflowId ?? clientWorkflowId(row),
         restart: async (row, holder, lastRun) => {
