@@ -73,6 +73,15 @@ test('workflow files import only @temporalio/workflow, the shared vocabulary (sr
   expect(offending).toEqual([]);
 });
 
+/** The calls of `patched()` or `deprecatePatch()` in `text`, as `file:line`. */
+const patchCalls = (file: string, text: string) => text.split('\n').flatMap((line, i) => (/\b(patched|deprecatePatch)\(/.test(line) ? [`${file}:${i + 1}`] : []));
+
+test('no workflow code branches on patched(): a change of workflow code ships as a new version of the worker (docs/design.md, "Changing workflow code")', () => {
+  expect(sourceFiles(join(SRC, 'workflows')).flatMap((file) => patchCalls(relative(PROJECT_ROOT, file), readFileSync(file, 'utf8')))).toEqual([]);
+  // The check can fail.
+  expect(patchCalls('w.ts', "const a = 1;\nif (patched('x')) run();\ndeprecatePatch('y');")).toEqual(['w.ts:2', 'w.ts:3']);
+});
+
 test('the shared vocabulary is safe in the workflow bundle: it imports only @temporalio/workflow and itself', () => {
   const offending = offendingImports(sourceFiles(join(SRC, 'domain')), (specifier, target) => specifier !== '@temporalio/workflow' && !under('domain')(target));
   expect(offending).toEqual([]);
