@@ -1,15 +1,17 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { clientWorkflowId, RUN_GENERATION, taskQueuesOf, UPGRADE_TERMINATE_REASON } from '../../src/domain';
 import { runObservedWorker } from '../../src/main/services';
 import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
-import { upgradeRuns } from '../../src/worker/run-upgrade';
 import { connectedStack } from '../support/crm';
 import { createMigratedDatabase } from '../support/database';
 import { eventually } from '../support/helpers';
+import { entryPointEnv, PROJECT_ROOT } from '../support/process';
 import type { TestStack } from '../support/stack';
 
 /*
@@ -24,8 +26,8 @@ import type { TestStack } from '../support/stack';
  * run of a retired type (an `assignmentExpiry` an older build left open, which today's build still ran).
  * Then today's worker stops and this build's starts as a deployment's does (runObservedWorker), on a
  * database of its own (the suites' shared one is marked upgraded by the global setup): it ends those runs
- * and starts their clocks again from the rows. Each due thing happens once, at its time; a second upgrade
- * does nothing.
+ * and starts their clocks again from the rows. Each due thing happens once, at its time; a second upgrade,
+ * by hand (`npm run upgrade-runs`), does nothing.
  */
 
 const TODAY = gunzipped(join(__dirname, '..', 'fixtures', 'upgrade', 'workflows-16464f1.js.gz'));
@@ -195,9 +197,15 @@ test('runs of today\'s build are ended and their clocks started again from the r
   expect(Date.parse(r2.assigned_at)).toBeGreaterThanOrEqual(Date.parse(boundary));
   expect(Date.parse(r2.assigned_at)).toBeLessThan(Date.parse(boundary) + ON_TIME_MS);
 
-  // Again: nothing to do, and no run ended.
+  // Again, by hand (npm run upgrade-runs): nothing to do, and no run ended.
   const terminatedBefore = await terminatedCount();
-  expect(await upgradeRuns({ ...stack.services })).toEqual({ generation: RUN_GENERATION, upgraded: false });
+  const { config } = stack.services;
+  const command = await promisify(execFile)(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['src/main/upgrade-runs.ts'], {
+    cwd: PROJECT_ROOT,
+    env: entryPointEnv({ DATABASE_URL: config.DATABASE_URL, TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE: stack.taskQueue, DATA_DIR: mkdtempSync(join(tmpdir(), 'crm-upgrade-data-')) }),
+    timeout: 60_000,
+  });
+  expect(JSON.parse(command.stdout.trim().split('\n').at(-1)!)).toEqual({ generation: RUN_GENERATION, upgraded: false });
   expect(await terminatedCount()).toBe(terminatedBefore);
 
   async function expiredOnce(clientId: string, dueInMs: number) {
