@@ -210,10 +210,9 @@ export async function runObservedWorker(services: Services, port: number, sdkMet
   const metrics = workerMetrics(services.prisma);
   const bundlePath = services.config.WORKFLOW_BUNDLE_PATH;
   // A database from before this build's workflow generation: its old runs end before the worker polls.
-  const upgrade = { ...services, reconcileBusinesses: services.config.RECONCILE_BUSINESSES };
-  const earlier = await endEarlierRuns(upgrade);
+  const earlier = await endEarlierRuns(services);
   const worker = await runWorker(services, { workflowBundle: bundlePath ? { codePath: bundlePath } : undefined, observeLateness: metrics.observeLateness, observeReconcilerRestart: metrics.observeReconcilerRestart });
-  const upgraded = earlier && finishUpgradeInBackground(upgrade, earlier.runsEnded);
+  const upgraded = earlier && finishUpgradeInBackground(services, earlier.runsEnded);
   const housekeeping = { sweepEveryMs: Math.max(WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, services.webhooks.sweepEveryMs), sweepGraceMs: services.webhooks.sweepGraceMs };
   await removeHousekeepingSchedules(services.temporal, services.taskQueue);
   await ensureHousekeeping(services.temporal, services.taskQueue, housekeeping);

@@ -17,7 +17,7 @@ async function upgradeRunsCommand(): Promise<number> {
   if (!config.DATABASE_URL || !config.TEMPORAL_ADDRESS) throw new Error('npm run upgrade-runs needs DATABASE_URL and TEMPORAL_ADDRESS (npm start upgrades by itself)');
   const services = await openServices(config);
   try {
-    const report = await upgradeRuns({ ...services, reconcileBusinesses: config.RECONCILE_BUSINESSES });
+    const report = await upgradeRuns(services);
     console.log(JSON.stringify(report));
     return 0;
   } finally {

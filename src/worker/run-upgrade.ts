@@ -14,12 +14,14 @@ import { logEvent, logger } from '../logger';
  * rows. Once per database: `run_upgrades` records it. Safe to run twice, and from several workers at once.
  */
 
+/**
+ * What the upgrade works on. It covers every business, whatever RECONCILE_BUSINESSES says: the runs it
+ * ends are those of the whole task queue, so the pass that restarts them reads every business's rows.
+ */
 export interface RunUpgradeDeps {
   prisma: Prisma;
   temporal: TemporalClient;
   taskQueue: string;
-  /** The businesses whose rows this worker reconciles (RECONCILE_BUSINESSES); all when unset. */
-  reconcileBusinesses?: readonly string[];
 }
 
 export type RunUpgradeReport =
@@ -39,9 +41,9 @@ export async function endEarlierRuns(deps: RunUpgradeDeps, now = new Date()): Pr
  * run again; then the upgrade is recorded as done.
  */
 export async function restartFromRows(deps: RunUpgradeDeps): Promise<{ reconciled: ReconcileResult; leadsResumed: number }> {
-  const reconciler = createReconcileActivities({ ...deps, heartbeat: () => undefined });
+  const reconciler = createReconcileActivities({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, heartbeat: () => undefined });
   const reconciled = await reconciler.reconcileOrphans({ full: true, graceMs: 0 });
-  const leadsResumed = await resumeUnhandledLeads(deps, deps.reconcileBusinesses);
+  const leadsResumed = await resumeUnhandledLeads(deps);
   await finishRunUpgrade(deps.prisma, RUN_GENERATION, new Date());
   return { reconciled, leadsResumed };
 }

@@ -58,8 +58,8 @@ const RESUMED_AT_ONCE = 10_000;
  * Hands every record with an event not yet handled to its lead's workflow now (started if none runs),
  * whatever its age: after the upgrade of runs ended the leads' runs (src/worker/run-upgrade.ts). Answers how many.
  */
-export async function resumeUnhandledLeads(deps: Pick<SyncDeps, 'prisma' | 'temporal' | 'taskQueue'>, businesses?: readonly string[], now = new Date()): Promise<number> {
-  const records = (await recordsWithStaleEvents(deps.prisma, 0, RESUMED_AT_ONCE, now)).filter((r) => !businesses || businesses.includes(r.business));
+export async function resumeUnhandledLeads(deps: Pick<SyncDeps, 'prisma' | 'temporal' | 'taskQueue'>, now = new Date()): Promise<number> {
+  const records = await recordsWithStaleEvents(deps.prisma, 0, RESUMED_AT_ONCE, now);
   for (const { business, crm, recordId } of records) await signalCrmLeadWorkflow(deps.temporal, deps.taskQueue, { business, crm: crm as Crm, recordId });
   return records.length;
 }
