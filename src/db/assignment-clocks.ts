@@ -15,8 +15,8 @@ export async function listActiveClocks(prisma: Prisma, clientPk: string): Promis
 
 /**
  * The client's active assignments, earliest dt_until first, every one of them put under `workflowId` (the
- * client's run); `replaced` names the runs that held some before (per-pair runs of an older build), for
- * them to be told to re-read. One read when the run holds them all already.
+ * client's run); `replaced` names the runs that rows named before (data from before one run per client).
+ * One read when the run holds them all already.
  */
 export async function takeOverActiveClocks(prisma: Prisma, clientPk: string, workflowId: string): Promise<{ clocks: AssignmentClock[]; replaced: string[] }> {
   const rows = await prisma.assignment.findMany({

@@ -8,7 +8,6 @@ import {
   clientWorkflowId,
 } from '../domain';
 import {
-  type LegacyRequestFields,
   type RoutedBy,
   assignmentReason,
   assignmentStep,
@@ -52,7 +51,7 @@ export type RecordOutcome =
 export function recordAssignments(prisma: Prisma, input: RecordAssignmentsInput): Promise<RecordOutcome> {
   return withEvents(prisma, async (tx, record) => {
     const request = await lockAssignRequest(tx, input.requestKey);
-    const statement = requestStatement(request, input as RecordAssignmentsInput & LegacyRequestFields);
+    const statement = requestStatement(request);
     if (statement.kind === 'replay') return replayed(statement.outcome as RecordOutcome);
     if (statement.kind === 'expired') return { outcome: 'requestExpired' };
     const events: NewEvent[] = [];
@@ -126,9 +125,9 @@ export async function recordForOwner(tx: Tx, input: AssignAgentsInput, owner: Sc
   return { outcome: 'recorded', assignments };
 }
 
-/** The pair's active assignment; with `workflowId`, only while that run still holds its clock. */
-export async function findActiveAssignment(prisma: Prisma, pair: Pair, workflowId?: string): Promise<{ dtUntil: string } | null> {
-  const active = await prisma.assignment.findFirst({ where: { ...pair, status: 'active', ...(workflowId && { workflowId }) }, select: { dtUntil: true } });
+/** The pair's active assignment. */
+async function findActiveAssignment(prisma: Prisma, pair: Pair): Promise<{ dtUntil: string } | null> {
+  const active = await prisma.assignment.findFirst({ where: { ...pair, status: 'active' }, select: { dtUntil: true } });
   return active && { dtUntil: active.dtUntil.toISOString() };
 }
 
@@ -148,11 +147,11 @@ export async function cutRotationAssignment(tx: Tx, at: Pair & { from: Date; to:
   return row.workflowId;
 }
 
-/** active → expired, only if its date has come (and, with `workflowId`, only while that run holds its clock); otherwise says what is there. */
-export async function expireAssignmentIfDue(prisma: Prisma, pair: Pair, now = new Date(), workflowId?: string): Promise<ExpiryCheck> {
+/** active → expired, only if its date has come; otherwise says what is there. */
+export async function expireAssignmentIfDue(prisma: Prisma, pair: Pair, now = new Date()): Promise<ExpiryCheck> {
   const expired = await withEvents(prisma, async (tx, record) => {
     const rows = await tx.assignment.updateManyAndReturn({
-      where: { ...pair, status: 'active', dtUntil: { lte: now }, ...(workflowId && { workflowId }) },
+      where: { ...pair, status: 'active', dtUntil: { lte: now } },
       data: { status: 'expired', activeSlot: null, endedAt: now },
       include: ASSIGNMENT_EVENT_INCLUDE,
     });
@@ -160,7 +159,7 @@ export async function expireAssignmentIfDue(prisma: Prisma, pair: Pair, now = ne
     return rows.length > 0;
   });
   if (expired) return { status: 'expired' };
-  const active = await findActiveAssignment(prisma, pair, workflowId);
+  const active = await findActiveAssignment(prisma, pair);
   return active ? { status: 'active', dtUntil: active.dtUntil } : { status: 'none' };
 }
 
@@ -172,18 +171,8 @@ export async function unassignAgent(prisma: Prisma, scope: Scope, clientPk: stri
   return ended.length > 0 ? { ...active, status: 'unassigned' as const, endedAt: now } : null;
 }
 
-/** active → unassigned, by an operator who canceled the pair's expiry workflow; false when none was active. */
-export async function endAssignmentByOperator(prisma: Prisma, pair: Pair, workflowId: string, now = new Date()): Promise<boolean> {
-  return (await endActive(prisma, { ...pair, workflowId }, 'operator', now)).length > 0;
-}
-
-/** active → unassigned, by an operator who canceled the client's run: every active assignment that run holds. */
-export async function endClientAssignmentsByOperator(prisma: Prisma, clientPk: string, workflowId: string, now = new Date()): Promise<number> {
-  return (await endActive(prisma, { clientPk, workflowId }, 'operator', now)).length;
-}
-
 /** active → unassigned for the active rows `where` selects, each with its `assignment.unassigned` event. */
-function endActive(prisma: Prisma, where: Pair | { id: string } | (Pair & { workflowId: string }) | { clientPk: string; workflowId: string }, by: 'api' | 'operator', now: Date) {
+function endActive(prisma: Prisma, where: { id: string }, by: 'api', now: Date) {
   return withEvents(prisma, async (tx, record) => {
     const events: NewEvent[] = [];
     const rows = await endActiveIn(tx, where, by, now, events);
@@ -199,7 +188,7 @@ export type EndedBy = 'api' | 'operator' | 'client_deleted' | 'agent_deleted' | 
  * active → unassigned, inside the caller's transaction, for the active rows `where` selects (one
  * client's or one agent's); their `assignment.unassigned` events go to `events`, to be recorded last.
  */
-export async function endActiveIn(tx: Tx, where: Pair | { id: string } | { clientPk: string } | { agentPk: string } | (Pair & { workflowId: string }) | { clientPk: string; workflowId: string }, by: EndedBy, now: Date, events: NewEvent[]) {
+export async function endActiveIn(tx: Tx, where: Pair | { id: string } | { clientPk: string } | { agentPk: string }, by: EndedBy, now: Date, events: NewEvent[]) {
   const rows = await tx.assignment.updateManyAndReturn({
     where: { ...where, status: 'active' },
     data: { status: 'unassigned', activeSlot: null, endedAt: now, endedBy: by },

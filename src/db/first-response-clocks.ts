@@ -5,7 +5,7 @@ import type { Prisma } from './prisma';
 /*
  * The first-response clocks a client's run holds: its routing decisions whose clock runs (assigned, its
  * assignment still active, not answered, not escalated, under a policy with `first_response_within`),
- * read and taken over from the per-decision runs of an older build (`clock_workflow_id`).
+ * read and taken over from the run a row of data from before one run per client names (`clock_workflow_id`).
  */
 
 export interface OpenDecision {
@@ -13,7 +13,7 @@ export interface OpenDecision {
   business: string;
   clientPk: string;
   clientId: string;
-  /** The older build's run that holds the clock; null: the client's run. */
+  /** The run a row of data from before one run per client names, until the client's run takes it over; null: the client's run. */
   clockWorkflowId: string | null;
 }
 
@@ -40,13 +40,7 @@ export async function openDecisionsOfClient(prisma: Prisma, clientPk: string): P
   return rows.map(decisionOf);
 }
 
-/** The decision's clock, while it runs; null once it is over (answered, escalated, its assignment ended). */
-export async function openDecision(prisma: Prisma, id: string): Promise<OpenDecision | null> {
-  const [row] = await prisma.$queryRaw<Row[]>(open(Db.sql`d.id = ${id}::uuid`));
-  return row ? decisionOf(row) : null;
-}
-
-/** The decisions' clocks pass to the client's run: no run of an older build holds them any more. */
+/** The decisions' clocks pass to the client's run: no row names another run any more. */
 export async function takeOverDecisionClocks(prisma: Prisma, ids: string[]): Promise<void> {
   if (ids.length > 0) await prisma.routingDecision.updateMany({ where: { id: { in: ids }, clockWorkflowId: { not: null } }, data: { clockWorkflowId: null } });
 }

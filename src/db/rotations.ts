@@ -128,24 +128,6 @@ export function stopRotation(prisma: Prisma, scope: Scope, clientId: string, now
 }
 
 /**
- * active → stopped by an operator who canceled the run that holds the rotation's clock, with its
- * `rotation.stopped`: an older build's run (`workflowId`) its own rotation, the client's run (null) every
- * rotation of the client it holds. Returns how many were stopped.
- */
-export function stopRotationsByOperator(prisma: Prisma, held: { rotationKey: string; workflowId: string } | { clientPk: string; workflowId: null }, now = new Date()): Promise<number> {
-  const where = 'rotationKey' in held ? { key: held.rotationKey } : { clientPk: held.clientPk };
-  return withEvents(prisma, async (tx, record) => {
-    const stopped = await tx.rotation.updateManyAndReturn({
-      where: { ...where, workflowId: held.workflowId, status: 'active' },
-      data: { status: 'stopped', pending: Db.DbNull, version: { increment: 1 }, stoppedAt: now, stoppedBy: 'operator' },
-      include: WITH_CLIENT,
-    });
-    for (const rotation of stopped) await record(rotationEvent('rotation.stopped', rotation, 'operator'));
-    return stopped.length;
-  });
-}
-
-/**
  * active → stopped for the rotation of a client being erased, inside the caller's transaction (which
  * holds the client); every rotation row of the client loses its notes. The `rotation.stopped` events
  * go to `events`; the stopped rows are returned, to wake their workflows.
@@ -161,19 +143,14 @@ export async function stopClientRotations(tx: Tx, clientPk: string, now: Date, e
   return stopped;
 }
 
-/** The client's active rotations, and the older build's run that holds each one's clock (null: the client's run). */
+/** The client's active rotations, and the run named on each one of data from before one run per client (null: the client's run). */
 export function activeRotationsOfClient(prisma: Prisma, clientPk: string): Promise<{ key: string; workflowId: string | null }[]> {
   return prisma.rotation.findMany({ where: { clientPk, status: 'active' }, select: { key: true, workflowId: true }, orderBy: { key: 'asc' } });
 }
 
-/** The rotations' clocks pass to the client's run: no run of an older build holds them any more. */
+/** The rotations' clocks pass to the client's run: no row names another run any more. */
 export async function takeOverRotationClocks(prisma: Prisma, keys: string[]): Promise<void> {
   if (keys.length > 0) await prisma.rotation.updateMany({ where: { key: { in: keys }, workflowId: { not: null } }, data: { workflowId: null } });
-}
-
-/** Whose run holds the rotation's clock (null: the client's run), with the client's keys; null when the row is gone. */
-export function rotationClockOf(prisma: Prisma, key: string) {
-  return prisma.rotation.findUnique({ where: { key }, select: { key: true, status: true, business: true, clientPk: true, workflowId: true, client: { select: { id: true } } } });
 }
 
 /** Active rotations unchanged since `before` (of one business if given), by key after `afterKey`: what the reconciler checks. */

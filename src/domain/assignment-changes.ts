@@ -54,7 +54,7 @@ function restates(active: HeldAssignment, stated: StatedAssignment): boolean {
   );
 }
 
-/** The client's run holds the clock: an active row under another (an older per-pair run) is taken over, and that run is told. */
+/** The client's run holds the clock: an active row naming another run (data from before one run per client) is taken over. */
 export function replacedWorkflowId(active: Pick<HeldAssignment, 'workflowId'> | null, workflowId: string): string | undefined {
   return active && active.workflowId !== workflowId ? active.workflowId : undefined;
 }
@@ -72,20 +72,16 @@ export function unauthorizedAgent(requested: readonly { agentId: string }[], own
 /** The request's `assign_requests` row, as the recording transaction finds it. */
 export type AssignRequestState = { state: 'pending'; scope: Scope; notes: string | null } | { state: 'settled'; outcome: unknown } | { state: 'missing' };
 
-/** Fields of the request that workflows started before the user id and notes left their input still carry. */
-export type LegacyRequestFields = { ownerId?: string; notes?: string | null };
-
 /**
  * Who states the assignments and with which notes: the pending row's; a settled row's first outcome,
- * replayed; an older run's own input when it has no row; else the request expired (its row was swept).
+ * replayed; else the request expired (its row was swept).
  */
 export type RequestStatement = { kind: 'record'; scope: Scope; notes: string | null } | { kind: 'replay'; outcome: unknown } | { kind: 'expired' };
 
-export function requestStatement(request: AssignRequestState, input: { business: string } & LegacyRequestFields): RequestStatement {
+export function requestStatement(request: AssignRequestState): RequestStatement {
   if (request.state === 'settled') return { kind: 'replay', outcome: request.outcome };
   if (request.state === 'pending') return { kind: 'record', scope: request.scope, notes: request.notes };
-  if (input.ownerId === undefined) return { kind: 'expired' };
-  return { kind: 'record', scope: { business: input.business, ownerId: input.ownerId }, notes: input.notes ?? null };
+  return { kind: 'expired' };
 }
 
 /** A settled request's first outcome, its assignments marked as replayed: the rows may have changed since. */

@@ -13,16 +13,6 @@ import type { RotationStep } from './rotations';
 
 export const CLIENT_WORKFLOW = 'clientOwnership';
 
-/** Marks a client's run that runs one local activity at a time (src/workflows/assignments/client-steps.ts). */
-export const CLIENT_RUN_ONE_STEP_PATCH = 'client-run-one-step-at-a-time';
-
-/**
- * Marks a run (a client's, or an older build's per-pair or per-rotation one) whose cancellation changes no
- * row: Request Cancellation stops the run, and the reconciler starts it again from the rows. Runs canceled
- * before it ended their assignments and stopped their rotations, and replay that way.
- */
-export const CANCEL_KEEPS_ROWS_PATCH = 'cancel-keeps-rows';
-
 export interface ClientRunInput {
   business: string;
   clientId: string;

@@ -47,8 +47,6 @@ export interface ProcessCrmLeadInput {
 
 export const PROCESS_CRM_LEAD_WORKFLOW = 'processCrmLead';
 
-/** Runs that record this patch take their database steps as local activities; older ones replay as activity tasks. */
-export const CRM_LEAD_LOCAL_STEPS_PATCH = 'crm-lead-local-steps';
 export type ProcessCrmLeadWorkflow = (input: ProcessCrmLeadInput) => Promise<void>;
 
 /** One run at a time per record: every inbound event about it is handled by that run, in order. */

@@ -19,3 +19,4 @@ export * from './working-hours';
 export * from './routing';
 export * from './routing-choice';
 export * from './crm';
+export * from './run-generation';

@@ -38,15 +38,6 @@ export interface SendMessageState {
 export const messageChangedSignal = defineSignal('messageChanged');
 export const sendMessageStateQuery = defineQuery<SendMessageState>('state');
 
-/** Runs that record this patch take their steps as local activities (see send-message.ts); older ones replay as activity tasks. */
-export const MESSAGE_LOCAL_ACTIVITIES_PATCH = 'message-local-activities';
-
-/**
- * Runs that record this patch stay open after the hand-over until the carrier's final receipt (or
- * MESSAGE_RECEIPT_WAIT_MS), so that their MessageStatus and details follow the row; older ones closed at `sent`.
- */
-export const MESSAGE_FOLLOWS_RECEIPTS_PATCH = 'message-follows-receipts';
-
 /**
  * How long a sent message's run waits for its carrier's final receipt (delivered, undelivered, failed)
  * before it closes with the status its row has then: carriers report within minutes, and a message whose
@@ -57,7 +48,7 @@ export const MESSAGE_RECEIPT_WAIT_MS = 24 * 60 * 60 * 1000;
 /** The carriers report on what they were given (receipts); the `log` and `webhook` providers never do. */
 export const sendsReceipts = (provider: string): boolean => provider !== 'log' && provider !== 'webhook';
 
-/** What a due message's hand-over found, since MESSAGE_FOLLOWS_RECEIPTS_PATCH: whether a carrier will report on it. */
+/** What a due message's hand-over found: whether a carrier will report on it. */
 export interface SendDueResult {
   outcome: MessageOutcome;
   /** Sent through a carrier that sends receipts (not the log or webhook provider): worth waiting for one. */
@@ -71,12 +62,6 @@ export interface MessageStatusDetails {
   /** The carrier's (or our) error code of a failed or undelivered message; absent from results recorded before it existed. */
   code?: string | null;
 }
-
-/**
- * Runs that record this patch end Failed when their message ends `failed` or `undelivered` (the row is
- * final by then), so that the Temporal UI's failure filter finds them; older ones completed with the outcome.
- */
-export const MESSAGE_FAILURE_FAILS_RUN_PATCH = 'message-failure-fails-run';
 
 /** The type of the (non-retryable) failure a message's run ends with, by outcome. */
 export const MessageRunFailureType = { failed: 'MessageFailed', undelivered: 'MessageUndelivered' } as const;

@@ -1,23 +1,5 @@
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-
 export const ROTATION_STATUSES = ['active', 'stopped'] as const;
 export type RotationStatus = (typeof ROTATION_STATUSES)[number];
-
-/**
- * Ids only: the business, the client's internal key and the rotation row's key. Agents, period,
- * start, notes and the user id are read from PostgreSQL at each step.
- */
-export interface RotationInput {
-  business: string;
-  clientPk: string;
-  rotationKey: string;
-}
-
-/** What the step activity is given: the row, and the workflow's clock (the step never runs behind it). */
-export interface AdvanceRotationInput {
-  rotationKey: string;
-  asOf: string;
-}
 
 /** A place in the agent list, 1-based ("agent 2 of 3"), and the agent's id. */
 export interface RotationPosition {
@@ -40,19 +22,6 @@ export interface RotationStep {
   /** Whose the next period is by the schedule. */
   next: RotationPosition | null;
 }
-
-export interface RotationResult {
-  outcome: 'stopped';
-}
-
-export const ROTATION_WORKFLOW = 'rotation';
-export type RotationWorkflow = (input: RotationInput) => Promise<RotationResult>;
-
-/** Sent after a DELETE (or anything else) changed the row: the workflow re-reads it. */
-export const rotationChangedSignal = defineSignal('rotationChanged');
-/** Waits until the workflow has applied the row's `version` (a PUT's answer shows the period it handed out). */
-export const rotationAppliedUpdate = defineUpdate<RotationStep, [number]>('rotationApplied');
-export const rotationStateQuery = defineQuery<RotationStep | null>('state');
 
 /**
  * One per (client, user): the client's internal key, then the rotation row's key, which stands for the

@@ -224,9 +224,3 @@ export type FirstResponseStep =
   | { state: 'reassigned'; reassignments: number }
   | { state: 'done'; outcome: 'answered' | 'escalated' | 'ended' };
 
-export const FIRST_RESPONSE_WORKFLOW = 'routingFirstResponse';
-export type FirstResponseWorkflow = (input: FirstResponseInput) => Promise<{ outcome: 'answered' | 'escalated' | 'ended' }>;
-/** One per decision: the business, then the decision's id. */
-export const firstResponseWorkflowId = (input: FirstResponseInput) => ['routing-first-response', input.business, input.decisionId].join('/');
-/** The owner answered (a message naming it, or accept): the clock looks at once. */
-export const firstResponseAnsweredSignal = defineSignal('answered');

@@ -16,5 +16,3 @@ export const AGENT_IDS = { name: 'AgentIds', type: 'KEYWORD_LIST' } as const;
  */
 export const MESSAGE_STATUS = { name: 'MessageStatus', type: 'KEYWORD' } as const;
 
-/** Runs started before these attributes existed replay without them (see "Changing workflow code"). */
-export const WORKFLOW_SEARCH_ATTRIBUTES_PATCH = 'workflow-search-attributes';

@@ -16,6 +16,7 @@ import { createPrisma, type Prisma } from '../db/prisma';
 import { createMessageStartConfirmations, type MessageStartConfirmations } from '../db/message-start-confirmations';
 import { connectTemporalClient } from '../temporal-client/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from '../worker';
+import { endEarlierRuns, finishUpgradeInBackground } from '../worker/run-upgrade';
 import { serveWorkerHttp, workerMetrics } from '../worker/telemetry';
 import type { CodecEndpoint } from '../worker/codec-endpoint';
 import { admissionLimits, createAdmissions, type Admissions } from '../starters/admission';
@@ -208,7 +209,10 @@ function resealAtBoot(services: Services): void {
 export async function runObservedWorker(services: Services, port: number, sdkMetricsAddress?: string) {
   const metrics = workerMetrics(services.prisma);
   const bundlePath = services.config.WORKFLOW_BUNDLE_PATH;
+  // A database from before this build's workflow generation: its old runs end before the worker polls.
+  const earlier = await endEarlierRuns(services);
   const worker = await runWorker(services, { workflowBundle: bundlePath ? { codePath: bundlePath } : undefined, observeLateness: metrics.observeLateness, observeReconcilerRestart: metrics.observeReconcilerRestart });
+  const upgraded = earlier && finishUpgradeInBackground(services, earlier.runsEnded);
   const housekeeping = { sweepEveryMs: Math.max(WEBHOOK_SWEEP_BACKSTOP_EVERY_MS, services.webhooks.sweepEveryMs), sweepGraceMs: services.webhooks.sweepGraceMs };
   await removeHousekeepingSchedules(services.temporal, services.taskQueue);
   await ensureHousekeeping(services.temporal, services.taskQueue, housekeeping);
@@ -232,6 +236,8 @@ export async function runObservedWorker(services: Services, port: number, sdkMet
   return {
     worker,
     port: http.port,
+    /** Resolves once the upgrade of an earlier generation's runs, if this start made one, is done (or failed, logged). */
+    upgraded: upgraded ?? Promise.resolve(),
     done: worker.done,
     stop: async () => {
       sweepWatch.stop();

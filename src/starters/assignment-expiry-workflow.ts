@@ -2,11 +2,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { assignmentChangedSignal, type AssignmentExpiryInput } from '../domain';
 import { wakeClientRun } from './client-workflow';
 
-/*
- * The clock of an assignment is its client's run (src/starters/client-workflow.ts). Nothing starts an
- * `assignmentExpiry` run: one still open at an upgrade runs until it ends, or until the client's run
- * takes its rows over and tells it to re-read (docs/design.md, "Upgrading to one run per client").
- */
+/* The clock of an assignment is its client's run (src/starters/client-workflow.ts). */
 
 /** Hands the assignment's clock to its client's run (started if none is open), which re-reads the client's rows. */
 export async function startOrWakeExpiry(temporal: TemporalClient, baseTaskQueue: string, _workflowId: string, expiry: AssignmentExpiryInput): Promise<void> {
@@ -14,8 +10,7 @@ export async function startOrWakeExpiry(temporal: TemporalClient, baseTaskQueue:
 }
 
 /**
- * Tells the run that holds an assignment's clock (the row's `workflow_id`: the client's run, or an
- * `assignmentExpiry` run) to re-read its rows — after an unassignment, or a rotation's "apply now" that cut a period
+ * Tells the run that holds an assignment's clock (the row's `workflow_id`: the client's run) to re-read its rows — after an unassignment, or a rotation's "apply now" that cut a period
  * short. Best effort: the row already holds the answer; only a failure other than "no such run" is logged.
  */
 export async function wakeExpiry(temporal: TemporalClient, workflowId: string, log?: (error: unknown) => void): Promise<void> {

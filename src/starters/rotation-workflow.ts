@@ -1,14 +1,10 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import { clientWorkflowId, rotationChangedSignal } from '../domain';
+import { clientWorkflowId } from '../domain';
 import { applyRotationThroughClientRun, tellClientRun, type ClientKeys } from './client-workflow';
 
-/*
- * A rotation's clock is its client's run (src/starters/client-workflow.ts). Nothing starts a `rotation`
- * run: one still open at an upgrade runs until it ends, or until the client's run takes its rotation
- * over and tells it to look again (docs/design.md, "Upgrading to one run per client").
- */
+/* A rotation's clock is its client's run (src/starters/client-workflow.ts). */
 
-/** A rotation row as the paths that change it hold it: whose run holds its clock (`workflowId`: a `rotation` run's; null: the client's run). */
+/** A rotation row as the paths that change it hold it: whose run holds its clock (`workflowId`: a run of data from before one run per client, until the client's run takes it over; null: the client's run). */
 export interface RotationRef {
   business: string;
   clientPk: string;
@@ -32,19 +28,10 @@ export async function applyRotation(temporal: TemporalClient, baseTaskQueue: str
 }
 
 /**
- * Tells the run that holds the rotation's clock to re-read its row (after a stop, or an agent taken out).
- * Best effort: the row already holds the answer, and a run that missed it reads the row at its next boundary.
+ * Tells the client's run to re-read the rotation's row (after a stop, or an agent taken out); it takes
+ * the rotation over if another run's id is still on the row. Best effort: the row already holds the
+ * answer, and a run that missed it reads the row at its next boundary.
  */
 export async function wakeRotation(temporal: TemporalClient, row: RotationRef, log?: (error: unknown) => void): Promise<void> {
-  if (!row.workflowId) return tellClientRun(temporal, clientOf(row), ['rotations'], log);
-  await releaseRotationRun(temporal, row.workflowId, log);
-}
-
-/** Tells a `rotation` run to look at its row again: the client's run took it over, and it ends. */
-export async function releaseRotationRun(temporal: TemporalClient, workflowId: string, log?: (error: unknown) => void): Promise<void> {
-  try {
-    await temporal.workflow.getHandle(workflowId).signal(rotationChangedSignal);
-  } catch (error) {
-    if ((error as Error).name !== 'WorkflowNotFoundError') log?.(error);
-  }
+  await tellClientRun(temporal, clientOf(row), ['rotations'], log);
 }

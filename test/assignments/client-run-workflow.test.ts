@@ -101,8 +101,6 @@ class FakeClient {
         await this.recordingHeld;
         return { outcomes: requests.map((r) => this.record(r)), clocks: this.clocks() };
       }),
-      endClientAssignmentsByOperator: logged('endByOperator', async () => 0),
-      stopClientRotationsByOperator: logged('stopByOperator', async () => 0),
     };
   }
 

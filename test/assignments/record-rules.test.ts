@@ -63,14 +63,11 @@ test.each([
 
 const SCOPE = { business: 'b', ownerId: 'u1' };
 test.each([
-  ['a pending row states scope and notes', { state: 'pending', scope: SCOPE, notes: 'n' }, {}, { kind: 'record', scope: SCOPE, notes: 'n' }],
-  ['the pending row wins over an older input\'s fields', { state: 'pending', scope: SCOPE, notes: null }, { ownerId: 'old', notes: 'old' }, { kind: 'record', scope: SCOPE, notes: null }],
-  ['a settled row is replayed', { state: 'settled', outcome: { outcome: 'clientNotFound' } }, { ownerId: 'u1' }, { kind: 'replay', outcome: { outcome: 'clientNotFound' } }],
-  ['no row, an older run\'s input: its own owner and notes', { state: 'missing' }, { ownerId: 'u1', notes: 'n' }, { kind: 'record', scope: SCOPE, notes: 'n' }],
-  ['no row, an older run\'s input without notes', { state: 'missing' }, { ownerId: 'u1' }, { kind: 'record', scope: SCOPE, notes: null }],
-  ['no row and no owner: the request expired', { state: 'missing' }, {}, { kind: 'expired' }],
-] as const)('requestStatement: %s', (_name, request, legacy, statement) => {
-  expect(requestStatement(request, { business: 'b', ...legacy })).toEqual(statement);
+  ['a pending row states scope and notes', { state: 'pending', scope: SCOPE, notes: 'n' }, { kind: 'record', scope: SCOPE, notes: 'n' }],
+  ['a settled row is replayed', { state: 'settled', outcome: { outcome: 'clientNotFound' } }, { kind: 'replay', outcome: { outcome: 'clientNotFound' } }],
+  ['no row: the request expired', { state: 'missing' }, { kind: 'expired' }],
+] as const)('requestStatement: %s', (_name, request, statement) => {
+  expect(requestStatement(request)).toEqual(statement);
 });
 
 test.each([

@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { insertAssignRequest } from '../../src/db/assign-requests';
-import { taskQueuesOf } from '../../src/domain/task-queues';
-import { assignAgents } from '../../src/workflows';
-import { assignAgentsWorkflowId, RequestFailureType } from '../../src/domain';
+import { RequestFailureType } from '../../src/domain';
+import { assignPastTheApi } from '../support/client-run';
 import { startStackFor, type TestStack } from '../support/stack';
 import { expectProblem } from '../support/helpers';
 
@@ -131,16 +128,9 @@ describe('dt_until', () => {
   });
 });
 
-test('a date the database cannot hold that reaches the workflow fails the request at once as refused data, and nothing is assigned', async () => {
-  const workflowId = assignAgentsWorkflowId({ business: stack.business, clientId: 'c1', requestId: randomUUID() });
-  await insertAssignRequest(stack.prisma, workflowId, { business: stack.business, ownerId: 'alice' }, null);
-  const run = stack.temporal.workflow.execute(assignAgents, {
-    workflowId,
-    taskQueue: taskQueuesOf(stack.taskQueue).assign,
-    args: [{ business: stack.business, clientId: 'c1', agents: [{ agentId: 'a3', dtUntil: new Date(Date.UTC(10000, 0, 1)).toISOString() }] }],
-  });
-  const error = await run.catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(WorkflowFailedError);
+test('a date the database cannot hold that reaches the client\'s run fails the request at once as refused data, and nothing is assigned', async () => {
+  const error = await assignPastTheApi(stack, 'alice', 'c1', [{ agentId: 'a3', dtUntil: new Date(Date.UTC(10000, 0, 1)).toISOString() }]);
+  expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
   let failure: unknown = error;
   while (failure && !(failure instanceof ApplicationFailure)) failure = (failure as Error).cause;
   expect((failure as ApplicationFailure).type).toBe(RequestFailureType.InvalidData);

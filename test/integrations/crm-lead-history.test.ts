@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { eventually } from '../support/helpers';
 import { startFakeHubspot, type FakeHubspot } from '../../src/stack/crm-fakes/hubspot';
@@ -9,9 +6,7 @@ import type { TestStack } from '../support/stack';
 
 /*
  * A lead's run takes its database steps as local activities: only the CRM's own calls (reading the
- * contact, writing the owner) are activity tasks on the server. Runs recorded before that change (a
- * routed lead, a queued one, one following its client's new holder; test/fixtures/crm-lead) still
- * replay, so a worker upgraded under them finishes them.
+ * contact, writing the owner) are activity tasks on the server.
  */
 
 let stack: TestStack;
@@ -35,11 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await hubspot?.stop();
-});
-
-test.each(['routed', 'queued', 'holder'])('a lead\'s run recorded before its database steps became local (%s) replays on this build', async (name) => {
-  const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'crm-lead', `${name}.json`), 'utf8')));
-  await Worker.runReplayHistory(bundle(), history, `crm-lead-${name}`);
 });
 
 test('a routed lead\'s run schedules only the CRM\'s calls as activity tasks, and its history replays', async () => {

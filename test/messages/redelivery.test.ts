@@ -16,12 +16,12 @@ beforeAll(async () => {
 });
 afterAll(() => receiver?.close());
 
-/** The first attempt of the hand-over (`sendDueMessage`, a local activity) does its work, then never reports back: a worker killed at that moment. */
+/** The first attempt of the hand-over (`sendDue`, a local activity) does its work, then never reports back: a worker killed at that moment. */
 const loseFirstDeliveryReport = (): ActivityInboundCallsInterceptor => ({
   async execute(input, next) {
     const result = await next(input);
     const { activityType, attempt } = Context.current().info;
-    if (activityType === 'sendDueMessage' && attempt === 1) {
+    if (activityType === 'sendDue' && attempt === 1) {
       await Context.current().cancelled;
     }
     return result;

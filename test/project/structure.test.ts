@@ -73,6 +73,15 @@ test('workflow files import only @temporalio/workflow, the shared vocabulary (sr
   expect(offending).toEqual([]);
 });
 
+/** The calls of `patched()` or `deprecatePatch()` in `text`, as `file:line`. */
+const patchCalls = (file: string, text: string) => text.split('\n').flatMap((line, i) => (/\b(patched|deprecatePatch)\(/.test(line) ? [`${file}:${i + 1}`] : []));
+
+test('no workflow code branches on patched(): a change of workflow code ships as a new version of the worker (docs/design.md, "Changing workflow code")', () => {
+  expect(sourceFiles(join(SRC, 'workflows')).flatMap((file) => patchCalls(relative(PROJECT_ROOT, file), readFileSync(file, 'utf8')))).toEqual([]);
+  // The check can fail.
+  expect(patchCalls('w.ts', "const a = 1;\nif (patched('x')) run();\ndeprecatePatch('y');")).toEqual(['w.ts:2', 'w.ts:3']);
+});
+
 test('the shared vocabulary is safe in the workflow bundle: it imports only @temporalio/workflow and itself', () => {
   const offending = offendingImports(sourceFiles(join(SRC, 'domain')), (specifier, target) => specifier !== '@temporalio/workflow' && !under('domain')(target));
   expect(offending).toEqual([]);
@@ -199,8 +208,7 @@ test('each workflow type is started, signaled and updated from exactly one modul
     names.map(({ constant, type }) => [type, starting.filter((file) => new RegExp(`\\b${constant}\\b`).test(readFileSync(file, 'utf8'))).map((f) => relative(PROJECT_ROOT, f))]),
   );
   // Run only by an operator's hand now (the housekeeping run calls their activities itself): no module starts them.
-  // Registered for the runs still open at an upgrade, started by nothing (docs/design.md, "Upgrading to one run per client").
-  const BY_HAND_ONLY = ['reconcile', 'sweepWebhookDeliveries', 'assignAgents', 'assignmentExpiry', 'routingFirstResponse', 'rotation'];
+  const BY_HAND_ONLY = ['reconcile', 'sweepWebhookDeliveries'];
   for (const [type, files] of Object.entries(startersOf)) {
     expect({ type, files }).toEqual({ type, files: BY_HAND_ONLY.includes(type) ? [] : [expect.stringMatching(/^src\/starters\//)] });
   }

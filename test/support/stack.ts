@@ -51,6 +51,8 @@ export interface TestStackOptions extends Pick<ServiceOverrides, 'provider' | 'c
   payloadKeys?: string;
   /** SECRETS_KEY: seals the secrets the suite stores; a fresh key by default. */
   secretsKey?: string;
+  /** The workflow bundle the stack's worker runs (another build's); this build's by default. */
+  workflowBundle?: string;
 }
 
 /**
@@ -76,7 +78,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   // A carrier (with PUBLIC_BASE_URL in `env`) is the worker's provider and serves the API's /providers routes.
   const services = await openServices(config, { ...(options.carrier && { carrier: options.carrier }), ...(options.hostLookup && { hostLookup: options.hostLookup }) });
   const provider = options.provider ?? (options.carrier ? services.provider : createLogProvider(services.prisma));
-  const workflowBundle = { codePath: process.env.TEST_WORKFLOW_BUNDLE! };
+  const workflowBundle = { codePath: options.workflowBundle ?? process.env.TEST_WORKFLOW_BUNDLE! };
 
   let worker: RunningWorker | undefined;
   const startTestWorker = async (withProvider = provider) => {

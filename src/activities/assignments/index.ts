@@ -1,18 +1,12 @@
 import { activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import {
-  activeAssignmentOfRun,
-  endAssignmentOfRun,
-  endClientAssignmentsOfRun,
-  expireAssignmentOfRun,
   expireDueAssignments,
   recordAssignmentRequest,
   takeOverClientClocks,
   type AssignmentClockDeps,
-  type Pair,
 } from '../../use-cases/assignments/clocks';
 import { extendIntoNextPeriod } from '../../use-cases/rotation/advance';
-import { startOrWakeExpiry } from '../../starters/assignment-expiry-workflow';
 import { refusedDataFailure } from '../refused-data';
 import {
   RequestFailureType,
@@ -21,13 +15,12 @@ import {
   type AssignUpdateInput,
   type RecordedAssignRequests,
   type RecordAssignmentsInput,
-  type ExpiryCheck,
   type RecordedAssignment,
 } from '../../domain';
 
 export type AssignmentActivityDeps = Omit<AssignmentClockDeps, 'extendIntoNextPeriod'>;
 
-/** The run that called: an older per-pair run acts only on rows it still holds. */
+/** The client's run that called: the rows it reads become its own. */
 const callerWorkflowId = () => {
   const workflowId = activityInfo().workflowExecution?.workflowId;
   if (!workflowId) throw new Error('Called outside a workflow');
@@ -36,7 +29,6 @@ const callerWorkflowId = () => {
 
 export function createAssignmentActivities(activityDeps: AssignmentActivityDeps) {
   const deps: AssignmentClockDeps = { ...activityDeps, extendIntoNextPeriod };
-  const { temporal, taskQueue } = deps;
   /** The client's active assignments, every one of them now under the calling client's run. */
   const takeOverClocks = (clientPk: string): Promise<AssignmentClock[]> => takeOverClientClocks(deps, clientPk, callerWorkflowId());
 
@@ -70,8 +62,6 @@ export function createAssignmentActivities(activityDeps: AssignmentActivityDeps)
   };
 
   return {
-    recordAssignments: record,
-
     /**
      * The client's run: the requests that queued while it recorded the last ones, each in its own
      * transaction, in order, then the client's active assignments as they stand after them (the run's
@@ -92,27 +82,10 @@ export function createAssignmentActivities(activityDeps: AssignmentActivityDeps)
       return { outcomes, clocks: await takeOverClocks(input.clientPk) };
     },
 
-    /** Starts or wakes the run that holds each recorded assignment's clock (a request workflow of an older build calls this). */
-    async scheduleAssignmentExpiries(expiries: Pick<RecordedAssignment, 'workflowId' | 'expiry'>[]): Promise<void> {
-      await Promise.all(expiries.map(({ workflowId, expiry }) => startOrWakeExpiry(temporal, taskQueue, workflowId, expiry)));
-    },
-
     /** The client's run: its active assignments, every one of them now under this run. */
     loadClientClocks: (input: { clientPk: string }): Promise<AssignmentClock[]> => takeOverClocks(input.clientPk),
 
     /** The client's run: every active assignment whose date has come ends (or runs on into its rotation's next period); then the clocks left. */
     expireDueAssignments: (input: { clientPk: string }): Promise<AssignmentClock[]> => expireDueAssignments(deps, input.clientPk),
-
-    /** An operator canceled the client's run: every active assignment it holds ends now, as unassigned by an operator. */
-    endClientAssignmentsByOperator: (input: { clientPk: string }): Promise<number> => endClientAssignmentsOfRun(deps, input.clientPk, callerWorkflowId()),
-
-    /** An operator canceled an older per-pair run: its active assignment ends now, as unassigned by an operator. */
-    endAssignmentByOperator: (pair: Pair): Promise<boolean> => endAssignmentOfRun(deps, pair, callerWorkflowId()),
-
-    /** An older per-pair run: its pair's active assignment, while that run still holds its clock. */
-    loadActiveAssignment: (pair: Pair): Promise<{ dtUntil: string } | null> => activeAssignmentOfRun(deps, pair, callerWorkflowId()),
-
-    /** An older per-pair run: marks its pair's assignment expired if its date has come; otherwise says what is there. */
-    expireAssignmentIfDue: (pair: Pair): Promise<ExpiryCheck> => expireAssignmentOfRun(deps, pair, callerWorkflowId()),
   };
 }

@@ -1,4 +1,4 @@
-import { heartbeat } from '@temporalio/activity';
+import { heartbeat as activityHeartbeat } from '@temporalio/activity';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { wakeRoutingQueue } from '../../starters/routing-queue-workflow';
@@ -11,12 +11,9 @@ import { restartMessageBatchWorkflow } from '../../starters/send-message-batch-w
 import { wakeClientRun } from '../../starters/client-workflow';
 import {
   clientWorkflowId,
-  FIRST_RESPONSE_WORKFLOW,
   routingQueueWorkflowId,
-  ASSIGNMENT_EXPIRY_WORKFLOW,
   CLIENT_WORKFLOW,
   RECENT_RECONCILE_WINDOW_MS,
-  ROTATION_WORKFLOW,
   SEND_MESSAGE_BATCH_WORKFLOW,
   SEND_MESSAGE_WORKFLOW,
   type ReconcileInput,
@@ -31,6 +28,8 @@ export interface ReconcileDeps extends DatabaseDeps {
   observeReconcilerRestart?: (kind: 'assignment' | 'message' | 'rotation') => void;
   /** The businesses a pass without a `business` of its own covers (RECONCILE_BUSINESSES); every business when unset. */
   reconcileBusinesses?: readonly string[];
+  /** Reports progress: the activity's heartbeat, unless the pass runs outside an activity (the upgrade of runs, src/worker/run-upgrade.ts). */
+  heartbeat?: (details: unknown) => void;
 }
 
 /** Rows changed this recently may still be on their way to Temporal (a request between its write and its start). */
@@ -111,7 +110,7 @@ async function* candidateRows<Row extends { id: string }>(read: ReadRows<Row>, f
 
 interface ClockKind<Row> {
   pages: AsyncIterable<Row[]>;
-  /** The run that holds the row's clock: the client's, or an older build's. */
+  /** The run that holds the row's clock: the client's, or the one named on a row of data from before one run per client. */
   holderOf: (row: Row) => string;
   restart: (row: Row, holder: string, lastRun: string) => Promise<void>;
   onPage: (counts: { checked: number; restarted: number }) => void;
@@ -168,7 +167,7 @@ function sumResults(full: boolean, results: ReconcileResult[]): ReconcileResult 
   return sum;
 }
 
-export function createReconcileActivities({ prisma, temporal, taskQueue, observeReconcilerRestart, reconcileBusinesses }: ReconcileDeps) {
+export function createReconcileActivities({ prisma, temporal, taskQueue, observeReconcilerRestart, reconcileBusinesses, heartbeat = activityHeartbeat }: ReconcileDeps) {
   const activities = {
     /**
      * Gives every active assignment, unsent message, active rotation and snoozed conversation a running workflow again, after an
@@ -186,9 +185,9 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       const orphans = orphanCandidates(prisma);
       const result = emptyResult(full);
 
-      // A row's clock is its client's run, or a per-pair run of an older build (until the client's run takes it over).
-      const runningExpiries = new Set([...(await runningIds(temporal, CLIENT_WORKFLOW, since)), ...(await runningIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since))]);
-      const endedExpiries = since && new Set([...(await endedAbnormallyIds(temporal, CLIENT_WORKFLOW, since)), ...(await endedAbnormallyIds(temporal, ASSIGNMENT_EXPIRY_WORKFLOW, since))]);
+      // A row's clock is its client's run (a row of data from before one run per client names the run that held it, until the client's run takes it over).
+      const runningExpiries = await runningIds(temporal, CLIENT_WORKFLOW, since);
+      const endedExpiries = since && (await endedAbnormallyIds(temporal, CLIENT_WORKFLOW, since));
       /** Clients whose run this pass started or told to re-read its rows. */
       const restartedClients = new Set<string>();
       for await (const rows of candidateRows(orphans.assignments, filter, endedExpiries)) {
@@ -254,11 +253,10 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       }
 
       // An active rotation whose clock has no run (the client's run terminated, a PUT whose start found
-      // Temporal down, or an older build's per-rotation run terminated): the client's run is started (or
-      // told), takes it over and hands out what is due from the schedule. Rotations are few (at most one
-      // per client and user): every pass checks them all.
-      const runningRotations = new Set([...runningExpiries, ...(await runningIds(temporal, ROTATION_WORKFLOW))]);
-      const rotations = await reclaimClocks(temporal, restartedClients, runningRotations, {
+      // Temporal down, or a row naming a run of data from before one run per client): the client's run is
+      // started (or told), takes it over and hands out what is due from the schedule. Rotations are few (at
+      // most one per client and user): every pass checks them all.
+      const rotations = await reclaimClocks(temporal, restartedClients, runningExpiries, {
         pages: keyPages((after) => orphans.rotations({ before, business }, after, PAGE), (row) => row.key),
         holderOf: (row) => row.workflowId ?? clientWorkflowId({ business: row.business, clientId: row.client.id, clientPk: row.clientPk }),
         restart: async (row, holder, lastRun) => {
@@ -272,10 +270,9 @@ export function createReconcileActivities({ prisma, temporal, taskQueue, observe
       result.rotationsRestarted = rotations.restarted;
 
       // A routed client whose first-response clock has no run: the client's run was terminated, or never
-      // started (Temporal unreachable just after the route's commit), or an older build's per-decision run
-      // was. The client's run is started (or told), and takes the clock over.
-      const runningClocks = new Set([...runningExpiries, ...(await runningIds(temporal, FIRST_RESPONSE_WORKFLOW))]);
-      const clocks = await reclaimClocks(temporal, restartedClients, runningClocks, {
+      // started (Temporal unreachable just after the route's commit), or the row names a run of data from
+      // before one run per client. The client's run is started (or told), and takes the clock over.
+      const clocks = await reclaimClocks(temporal, restartedClients, runningExpiries, {
         pages: keyPages((after) => orphans.firstResponseClocks({ before, business }, after, PAGE), (row) => row.id),
         holderOf: (row) => row.clockWorkflowId ?? clientWorkflowId(row),
         restart: async (row, holder, lastRun) => {

@@ -10,7 +10,7 @@ import {
   startDeliveryAttempt,
 } from '../../use-cases/messages/sending';
 import type { DatabaseDeps } from '../../use-cases/database';
-import { ActivityFailureType, type MessageClaim, type MessageOutcome, type MessageStatus, type MessageStatusDetails, type SendDueResult, type SendMessageResult, sendsReceipts } from '../../domain';
+import { ActivityFailureType, type MessageClaim, type MessageOutcome, type MessageStatus, type MessageStatusDetails, type SendDueResult, sendsReceipts } from '../../domain';
 import { whileHeartbeating } from '../heartbeat';
 import { senderAtSend } from '../../use-cases/messages/sender';
 import { retiredNumberFailure } from '../providers/retired-number';
@@ -121,13 +121,8 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
      * A due message from claim to `sent` in one local activity (one workflow activation instead of
      * three): claims it, hands it over as `deliverMessage` does and records it sent. Each part is safe
      * to repeat, so a retried attempt resumes where the last one stopped. Returns how the row ended when
-     * it could not be claimed (canceled, or already finished).
+     * it could not be claimed (canceled, or already finished), and whether a carrier will report on it.
      */
-    async sendDueMessage(messageId: string): Promise<SendMessageResult['outcome']> {
-      return (await sendDue(messageId)).outcome;
-    },
-
-    /** `sendDueMessage` since MESSAGE_FOLLOWS_RECEIPTS_PATCH: also says whether a carrier will report on the message. */
     sendDue,
 
     /** The row's status and why it ended so, for the run's MessageStatus and details. */

@@ -51,6 +51,19 @@ async function syncConnector(deps: SyncDeps, connector: CrmConnector, now: Date)
   return { listed: listed.length, recorded, resumed: stale.length };
 }
 
+/** Records a resumption hands over; more are left to the hourly sweep. */
+const RESUMED_AT_ONCE = 10_000;
+
+/**
+ * Hands every record with an event not yet handled to its lead's workflow now (started if none runs),
+ * whatever its age: after the upgrade of runs ended the leads' runs (src/worker/run-upgrade.ts). Answers how many.
+ */
+export async function resumeUnhandledLeads(deps: Pick<SyncDeps, 'prisma' | 'temporal' | 'taskQueue'>, now = new Date()): Promise<number> {
+  const records = await recordsWithStaleEvents(deps.prisma, 0, RESUMED_AT_ONCE, now);
+  for (const { business, crm, recordId } of records) await signalCrmLeadWorkflow(deps.temporal, deps.taskQueue, { business, crm: crm as Crm, recordId });
+  return records.length;
+}
+
 /** Of these records, the ones whose client was erased: a sweep does not bring them back. */
 async function erasedAmong(deps: SyncDeps, business: string, crm: Crm, recordIds: string[]): Promise<Set<string>> {
   const keys = recordIds.map((recordId) => ({ recordId, digests: erasedRecordKey(deps.secrets, { business, crm, recordId }).digests }));

@@ -2,7 +2,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { findDecision, markAnswered } from '../../db/routing-decisions';
 import type { Prisma } from '../../db/prisma';
 import type { Scope } from '../../db/scope';
-import { lookAtFirstResponses, releaseFirstResponseRun } from '../../starters/first-response-workflow';
+import { lookAtFirstResponses } from '../../starters/first-response-workflow';
 import { routingDecisionView } from '../../views/routing-decision';
 import { Conflict, NotFound } from '../errors';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
@@ -18,15 +18,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The owner answered the client: the first-response clocks of the routing decisions that gave it this
- * client stop. The row is the truth; the client's run (or a `routingFirstResponse` run that still holds the clock)
- * is told only to drop the timer early, best effort: at the deadline it reads the row anyway.
+ * client stop. The row is the truth; the client's run is told only to drop the timer early, best effort:
+ * at the deadline it reads the row anyway.
  */
 export async function answerFirstResponse(deps: AnswerDeps, where: { clientPk: string; agentPk: string } | { id: string }, at = new Date()): Promise<void> {
   const answered = await markAnswered(deps.prisma, where, at);
   if (answered.length === 0) return;
-  for (const d of answered) if (d.clockWorkflowId) await releaseFirstResponseRun(deps.temporal, d.clockWorkflowId);
   const [{ business, clientPk, client }] = answered;
-  if (answered.every((d) => d.clockWorkflowId)) return;
   await lookAtFirstResponses(deps.temporal, deps.taskQueue, { business, clientId: client.id, clientPk }).catch((error: unknown) => deps.log?.(error));
 }
 

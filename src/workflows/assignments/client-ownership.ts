@@ -1,11 +1,8 @@
 import {
   allHandlersFinished,
   ApplicationFailure,
-  CancellationScope,
   condition,
-  isCancellation,
   continueAsNew,
-  patched,
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
@@ -20,14 +17,12 @@ import {
   assignmentChangedSignal,
   assignUpdate,
   CLIENT_RUN_HISTORY_LIMIT,
-  CLIENT_RUN_ONE_STEP_PATCH,
   CLOCK_KINDS,
   clientRunStateQuery,
   clocksChangedSignal,
   type AssignAgentsResult,
   type AssignmentClock,
   type AssignUpdateInput,
-  CANCEL_KEEPS_ROWS_PATCH,
   type ClientRunInput,
   type ClientRunResult,
   type ClockKind,
@@ -50,7 +45,7 @@ type Activities = ReturnType<typeof createActivities>;
 const { recordAssignmentRequests } = proxyLocalActivities<Activities>(RECORDING_STEP_OPTIONS);
 
 // The clocks: a database that is down delays an expiry, which then happens as soon as it is back.
-const { readClientClocks, loadClientClocks, expireDueAssignments, endClientAssignmentsByOperator, stepFirstResponses, advanceClientRotations, stopClientRotationsByOperator, stepConversations } = proxyLocalActivities<Activities>({
+const { readClientClocks, loadClientClocks, expireDueAssignments, stepFirstResponses, advanceClientRotations, stepConversations } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
@@ -73,25 +68,10 @@ const MIN_RECHECK_MS = 1000;
  * long, once no update is in flight. The Temporal UI's buttons change no row: an operator's "Request
  * Cancellation" stops the run (Canceled), as Terminate does, and the reconciler starts it again from the
  * rows, which keep every assignment, rotation and clock; ending an assignment is an API call (DELETE
- * …/agents/{agent}). Runs canceled before CANCEL_KEEPS_ROWS_PATCH ended them, and replay so.
+ * …/agents/{agent}).
  */
 export async function clientOwnership(input: ClientRunInput): Promise<ClientRunResult> {
-  try {
-    return await holdClocks(input);
-  } catch (error) {
-    if (isCancellation(error) && !patched(CANCEL_KEEPS_ROWS_PATCH)) {
-      // The rotations first: an assignment ended now must not run on into the next period.
-      await CancellationScope.nonCancellable(async () => {
-        await stopClientRotationsByOperator({ clientPk: input.clientPk });
-        await endClientAssignmentsByOperator({ clientPk: input.clientPk });
-      });
-    }
-    throw error;
-  }
-}
-
-async function holdClocks(input: ClientRunInput): Promise<ClientRunResult> {
-  const run = new ClientRun(input, new OneStepAtATime(patched(CLIENT_RUN_ONE_STEP_PATCH)));
+  const run = new ClientRun(input, new OneStepAtATime());
   run.listen();
   // The workflow's Math.random is seeded per run, so a replay draws the same jitter.
   return run.hold(Math.floor(Math.random() * CHUNK_JITTER_MS));
@@ -114,8 +94,7 @@ interface ReadBegun {
 /**
  * The run's clocks and the effects of its plan (src/domain/client-clock-plan.ts says which comes next).
  * Each step is awaited in `hold` itself, its bookkeeping before and after it synchronous, so a step's
- * result reaches the loop in as many microtasks as it always did (the runs before CLIENT_RUN_ONE_STEP_PATCH
- * overlap their steps, and replay in that order).
+ * result reaches the loop in as many microtasks as it always did.
  */
 class ClientRun {
   /** The kinds of rows to re-read before the run sleeps again: every kind when it starts (a new run knows nothing). */

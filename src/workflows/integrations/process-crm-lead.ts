@@ -1,6 +1,6 @@
-import { ActivityFailure, ApplicationFailure, condition, ContinueAsNew, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, ContinueAsNew, continueAsNew, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
-import { CRM_LEAD_LOCAL_STEPS_PATCH, crmEventRecordedSignal, type ProcessCrmLeadInput } from '../../domain';
+import { crmEventRecordedSignal, type ProcessCrmLeadInput } from '../../domain';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -23,10 +23,10 @@ const CRM_STEP = {
 const { syncLeadClient, writeLeadOwner } = proxyActivities<Activities>({ ...CRM_STEP, heartbeatTimeout: '15 seconds' });
 
 // The database's steps run in the worker that holds the run (local activities): no task of their own on
-// the server, a fraction of its work per lead. Runs started before this change replay theirs as tasks.
+// the server, a fraction of its work per lead.
 const localDatabase = proxyLocalActivities<Activities>(DATABASE_STEP);
 const localDeciding = proxyLocalActivities<Activities>(CRM_STEP);
-const LOCAL_STEPS: Steps = {
+const STEPS: Steps = {
   nextCrmEvent: localDatabase.nextCrmEvent,
   finishCrmEvent: localDatabase.finishCrmEvent,
   failLeadOwnerWrite: localDatabase.failLeadOwnerWrite,
@@ -35,18 +35,6 @@ const LOCAL_STEPS: Steps = {
   assignLead: localDeciding.assignLead,
   awaitLeadRouting: localDeciding.awaitLeadRouting,
   handleOwnerChange: localDeciding.handleOwnerChange,
-};
-const taskDatabase = proxyActivities<Activities>(DATABASE_STEP);
-const taskDeciding = proxyActivities<Activities>({ ...CRM_STEP, heartbeatTimeout: '15 seconds' });
-const TASK_STEPS: Steps = {
-  nextCrmEvent: taskDatabase.nextCrmEvent,
-  finishCrmEvent: taskDatabase.finishCrmEvent,
-  failLeadOwnerWrite: taskDatabase.failLeadOwnerWrite,
-  followLeadHolder: taskDatabase.followLeadHolder,
-  decideLead: taskDeciding.decideLead,
-  assignLead: taskDeciding.assignLead,
-  awaitLeadRouting: taskDeciding.awaitLeadRouting,
-  handleOwnerChange: taskDeciding.handleOwnerChange,
 };
 
 /** A lead waiting in its policy's queue is looked at again after this, doubling up to the cap; the queue's assignment also wakes the run. */
@@ -75,7 +63,7 @@ export async function processCrmLead(input: ProcessCrmLeadInput): Promise<void> 
     woken = true;
     poked.value = true;
   });
-  const steps = patched(CRM_LEAD_LOCAL_STEPS_PATCH) ? LOCAL_STEPS : TASK_STEPS;
+  const steps = STEPS;
   for (let handled = 0; handled < EVENTS_PER_RUN; handled++) {
     woken = false;
     const next = await steps.nextCrmEvent(input);

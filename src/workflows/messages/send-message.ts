@@ -6,7 +6,6 @@ import {
   CancelledFailure,
   condition,
   isCancellation,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
@@ -16,9 +15,6 @@ import {
 import type { createActivities } from '../../activities';
 import {
   ActivityFailureType,
-  MESSAGE_FAILURE_FAILS_RUN_PATCH,
-  MESSAGE_FOLLOWS_RECEIPTS_PATCH,
-  MESSAGE_LOCAL_ACTIVITIES_PATCH,
   MessageRunFailureType,
   type MessageRunFailureDetails,
   messageRunFailureMessage,
@@ -27,7 +23,6 @@ import {
   MESSAGE_STATUS,
   messageChangedSignal,
   type MessageStatus,
-  WORKFLOW_SEARCH_ATTRIBUTES_PATCH,
   sendMessageStateQuery,
   sendsReceipts,
   type SendMessageInput,
@@ -59,8 +54,8 @@ const { deliverMessage } = proxyActivities<Activities>({
 });
 
 /**
- * Since MESSAGE_LOCAL_ACTIVITIES_PATCH the database steps are local activities, and a due message goes
- * from claim to `sent` in one of them (`sendDueMessage`), inside the one workflow task its start delay
+ * The database steps are local activities, and a due message goes
+ * from claim to `sent` in one of them (`sendDue`), inside the one workflow task its start delay
  * (or timer) wakes: two workflow activations per message, instead of three activity tasks and four
  * workflow tasks through the server, which is what made 1,000 messages due at once late by a minute.
  * That fast path makes three quick attempts (1.5 s of backoff, inside the task); a provider still failing
@@ -71,16 +66,12 @@ const { deliverMessage } = proxyActivities<Activities>({
  * message over twice.
  */
 const local = proxyLocalActivities<Activities>(DATABASE_STEP);
-const { sendDueMessage, sendDue } = proxyLocalActivities<Activities>({
+const { sendDue } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '13 seconds',
   localRetryThreshold: '2 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: NON_RETRYABLE_DELIVERY },
 });
 
-/** The steps of runs started before the patch, as activity tasks. */
-const remote = proxyActivities<Activities>(DATABASE_STEP);
-
-type Steps = typeof local;
 /** Shows a status in the run's MessageStatus and details, with why it ended so (our words and codes only). */
 type Show = (status: MessageStatus, reason?: string | null) => void;
 
@@ -92,16 +83,15 @@ type Show = (status: MessageStatus, reason?: string | null) => void;
  * Cancellation" in the Temporal UI cancels a message that is still waiting (canceled, by `operator`);
  * once it is being sent the hand-over runs to its end, as POST …/cancel answers 409 then. POST …/cancel
  * cancels the row, then requests the run's cancellation, so that it too ends Canceled.
- * Since MESSAGE_FOLLOWS_RECEIPTS_PATCH a message handed to a carrier keeps its run open until the
+ * A message handed to a carrier keeps its run open until the
  * carrier's final receipt (the receipt route signals it to re-read the row), for MESSAGE_RECEIPT_WAIT_MS
  * at most, so that MessageStatus and the details show what the API shows; the details say why a message
  * failed, was undelivered, suppressed or canceled.
- * A message that ends `failed` or `undelivered` ends its run Failed (since MESSAGE_FAILURE_FAILS_RUN_PATCH),
- * after its row is final: see `failedRun`.
+ * A message that ends `failed` or `undelivered` ends its run Failed, after its row is final: see `failedRun`.
  */
 export async function sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
   const result = await runMessage(input);
-  if ((result.outcome === 'failed' || result.outcome === 'undelivered') && patched(MESSAGE_FAILURE_FAILS_RUN_PATCH)) throw await failedRun(input.messageId, result.outcome);
+  if (result.outcome === 'failed' || result.outcome === 'undelivered') throw await failedRun(input.messageId, result.outcome);
   return result;
 }
 
@@ -121,41 +111,34 @@ async function failedRun(messageId: string, outcome: 'failed' | 'undelivered'): 
 
 async function runMessage(input: SendMessageInput): Promise<SendMessageResult> {
   const state: SendMessageState = { phase: 'waiting', sendAt: input.sendAt, ...(input.deferredUntil && { deferredUntil: input.deferredUntil }), nextWakeAt: null };
-  const readable = patched(WORKFLOW_SEARCH_ATTRIBUTES_PATCH);
-  const localSteps = patched(MESSAGE_LOCAL_ACTIVITIES_PATCH);
-  const follows = localSteps && patched(MESSAGE_FOLLOWS_RECEIPTS_PATCH);
-  const steps = localSteps ? local : remote;
-  // Since the patch, a status the run already shows (`scheduled`, given at start) is not upserted again:
-  // each upsert is a visibility write in the server, and a message that is due sends in one task.
-  let shown = localSteps ? workflowInfo().typedSearchAttributes.get(MESSAGE_STATUS) : undefined;
+  // A status the run already shows (`scheduled`, given at start) is not upserted again: each upsert is a
+  // visibility write in the server, and a message that is due sends in one task.
+  let shown = workflowInfo().typedSearchAttributes.get(MESSAGE_STATUS);
   const show: Show = (status, reason) => {
     const when = status === 'scheduled' ? `, send at ${input.sendAt}${deferral(input)}` : '';
     setCurrentDetails(`Message ${input.messageId}: ${status}${when}${reason ? ` — ${reason}` : ''}`);
-    if (readable && status !== shown) upsertSearchAttributes([{ key: MESSAGE_STATUS, value: status }]);
-    if (localSteps) shown = status;
+    if (status !== shown) upsertSearchAttributes([{ key: MESSAGE_STATUS, value: status }]);
+    shown = status;
   };
   const signal = listenForChanges(messageChangedSignal, sendMessageStateQuery, () => state);
 
-  // The outcome with its reason in the details, read from the row since the patch (an end that is not `sent`/`delivered`).
+  // The outcome with its reason in the details, read from the row (an end that is not `sent`/`delivered`).
   const ended = async (outcome: MessageOutcome, reason?: string): Promise<SendMessageResult> => {
-    if (!follows || reason || outcome === 'sent' || outcome === 'delivered' || outcome === 'read') return done(state, outcome, show, reason);
+    if (reason || outcome === 'sent' || outcome === 'delivered' || outcome === 'read') return done(state, outcome, show, reason);
     const row = await local.describeMessageStatus(input.messageId);
     return done(state, outcome, show, row.status === outcome ? row.reason : null);
   };
 
   try {
     show('scheduled');
-    const endedEarly = await waitUntilDue(input, state, signal, steps);
+    const endedEarly = await waitUntilDue(input, state, signal);
     if (endedEarly) return await ended(endedEarly);
   } catch (error) {
     if (!isCancellation(error)) throw error;
     await CancellationScope.nonCancellable(async () => {
-      const status = await steps.cancelMessageByOperator(input.messageId);
-      if (status && follows) {
+      if (await local.cancelMessageByOperator(input.messageId)) {
         const row = await local.describeMessageStatus(input.messageId);
         show(row.status, row.reason);
-      } else if (status) {
-        show(status);
       }
     });
     throw error;
@@ -165,11 +148,10 @@ async function runMessage(input: SendMessageInput): Promise<SendMessageResult> {
   const { result, awaitsReceipt } = await CancellationScope.nonCancellable(async () => {
     state.phase = 'sending';
     state.nextWakeAt = null;
-    if (!localSteps) return { result: await handOverWithActivityTasks(input, state, show), awaitsReceipt: false };
-    return follows ? handOverFollowed(input, state, show, ended) : { result: await handOver(input, state, show), awaitsReceipt: false };
+    return handOver(input, show, ended);
   });
   // A cancel that won the race for the row (canceled before the claim) ends the run as Canceled.
-  if (follows && result.outcome === 'canceled' && CancellationScope.current().consideredCancelled) {
+  if (result.outcome === 'canceled' && CancellationScope.current().consideredCancelled) {
     throw new CancelledFailure(`Message ${input.messageId} was canceled before it was sent`);
   }
   if (!awaitsReceipt) return result;
@@ -204,10 +186,12 @@ function isOutcome(status: MessageStatus): status is MessageOutcome {
   return status === 'sent' || status === 'delivered' || status === 'read' || status === 'undelivered' || status === 'failed' || status === 'canceled' || status === 'suppressed';
 }
 
-/** `handOver` since MESSAGE_FOLLOWS_RECEIPTS_PATCH: the same steps, saying whether a carrier will report and why it ended. */
-async function handOverFollowed(
+/**
+ * The fast path's task ends with the outcome, so its status goes from `scheduled` to the outcome in one
+ * upsert; `sending` is shown when the durable path takes over. Says whether a carrier will report and why it ended.
+ */
+async function handOver(
   input: SendMessageInput,
-  state: SendMessageState,
   show: Show,
   ended: (outcome: MessageOutcome, reason?: string) => Promise<SendMessageResult>,
 ): Promise<{ result: SendMessageResult; awaitsReceipt: boolean }> {
@@ -236,36 +220,6 @@ async function handOverFollowed(
   return { result: await ended('failed', error), awaitsReceipt: false };
 }
 
-/**
- * The fast path's task ends with the outcome, so its status goes from `scheduled` to the outcome in one
- * upsert; `sending` is shown when the durable path takes over.
- */
-async function handOver(input: SendMessageInput, state: SendMessageState, show: Show): Promise<SendMessageResult> {
-  let failure: unknown;
-  try {
-    return done(state, await sendDueMessage(input.messageId), show);
-  } catch (error) {
-    failure = error;
-  }
-  // Claimed first, if no attempt got that far, so that the outcome is recorded on a row that is sending.
-  const claim = await local.claimMessageForSending(input.messageId);
-  if (claim.status !== 'claimed') return done(state, claim.status, show);
-  if (!isFinal(failure)) {
-    show('sending');
-    try {
-      const delivered = await deliverMessage(input.messageId);
-      // Runs recorded before receipts existed got no outcome back: theirs was `sent`.
-      const outcome = await local.recordMessageSent({ messageId: input.messageId, ...delivered });
-      return done(state, outcome ?? 'sent', show);
-    } catch (error) {
-      failure = error;
-    }
-  }
-  const rejection = rejectionOf(failure);
-  await local.recordMessageFailed({ messageId: input.messageId, error: describeFailure(failure), ...(rejection && { rejection }) });
-  return done(state, 'failed', show);
-}
-
 /** A failure that no retry can heal (the provider rejected the message, its row is gone or no longer sending), wrapped or not. */
 function isFinal(error: unknown): boolean {
   for (let cause = error; cause instanceof Error; cause = cause.cause) {
@@ -274,34 +228,17 @@ function isFinal(error: unknown): boolean {
   return false;
 }
 
-async function handOverWithActivityTasks(input: SendMessageInput, state: SendMessageState, show: Show): Promise<SendMessageResult> {
-  const claim = await remote.claimMessageForSending(input.messageId);
-  if (claim.status !== 'claimed') return done(state, claim.status, show);
-  show('sending');
-  let delivered: Awaited<ReturnType<Activities['deliverMessage']>>;
-  try {
-    delivered = await deliverMessage(input.messageId);
-  } catch (error) {
-    const rejection = rejectionOf(error);
-    await remote.recordMessageFailed({ messageId: input.messageId, error: describeFailure(error), ...(rejection && { rejection }) });
-    return done(state, 'failed', show);
-  }
-  await remote.recordMessageSent({ messageId: input.messageId, ...delivered });
-  return done(state, 'sent', show);
-}
-
 /** Sleeps until the message is due; returns how it ended if its row says it is over before that. */
 async function waitUntilDue(
   input: SendMessageInput,
   state: SendMessageState,
   signal: ChangeFlag,
-  steps: Steps,
 ): Promise<SendMessageResult['outcome'] | undefined> {
   const deadline = dueAt(input);
   for (;;) {
     if (signal.changed) {
       signal.changed = false;
-      const status = await steps.loadMessageStatus(input.messageId);
+      const status = await local.loadMessageStatus(input.messageId);
       if (status === 'canceled' || status === 'sent' || status === 'failed') return status;
     }
     const now = Date.now();
@@ -338,8 +275,7 @@ function done(state: SendMessageState, outcome: SendMessageResult['outcome'], sh
 
 /**
  * A carrier's refusal along the failure's cause chain: its code, and whether it means the recipient
- * unsubscribed (the ProviderRejected failure's details). An optional field of recordMessageFailed's
- * input, so older histories replay unchanged.
+ * unsubscribed (the ProviderRejected failure's details).
  */
 function rejectionOf(error: unknown): { code: string; optOut: boolean } | undefined {
   for (let cause = error; cause instanceof Error; cause = cause.cause) {
