@@ -4,7 +4,6 @@ import {
   CancellationScope,
   condition,
   isCancellation,
-  continueAsNew,
   patched,
   proxyLocalActivities,
   setCurrentDetails,
@@ -44,6 +43,7 @@ import { describeRotations, rotationClocksOf, rotationWakes, RotationSteps, type
 import { RECORDING_STEP_OPTIONS } from '../retry-budget';
 import { OneStepAtATime } from './client-steps';
 import { CHUNK_JITTER_MS } from '../timers';
+import { continueAsNewOnTarget } from '../versioning';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -224,7 +224,7 @@ class ClientRun {
         case 'continueAsNew':
           await condition(allHandlersFinished);
           // The next run re-reads the rows: it carries nothing but the client's keys.
-          return continueAsNew<typeof clientOwnership>(this.input);
+          return continueAsNewOnTarget<typeof clientOwnership>(this.input);
         case 'sleep':
           this.nextWakeAt = plan.wakeAt;
           this.show();
@@ -244,7 +244,7 @@ class ClientRun {
       firstResponses: this.responses,
       rotations: this.rotations,
       conversations: this.conversations,
-      history: { length: info.historyLength, limit: this.input.historyLimit ?? CLIENT_RUN_HISTORY_LIMIT, continueAsNewSuggested: info.continueAsNewSuggested },
+      history: { length: info.historyLength, limit: this.input.historyLimit ?? CLIENT_RUN_HISTORY_LIMIT, continueAsNewSuggested: info.continueAsNewSuggested, targetVersionChanged: info.targetWorkerDeploymentVersionChanged },
       jitterMs,
     };
   }
