@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { createLogProvider } from '../../src/activities/providers/log';
 import type { MessageProvider } from '../../src/activities/providers';
+import { housekeepingWorkflowId } from '../../src/domain';
 import { serveOlderBuilds } from '../../src/main/older-builds';
+import { askForWebhookSweep, ensureHousekeeping } from '../../src/starters/housekeeping-workflow';
 import { runWorker } from '../../src/main/services';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../../src/paths';
 import type { RunningWorker } from '../../src/worker';
@@ -27,6 +29,7 @@ const DUE_AT_ONCE = 8;
 const CAMPAIGN = 16;
 const LATE_CLIENTS = 4;
 const LATE_MESSAGES = 8;
+const HOUSEKEEPING = { sweepEveryMs: 3_600_000, sweepGraceMs: 10_000 };
 
 const handedOver = new Map<string, number>();
 let stack: TestStack;
@@ -96,7 +99,7 @@ const sentOnce = async (ids: string[]) => {
   expect(ids.filter((id) => handedOver.get(id) !== 1)).toEqual([]);
 };
 
-test('a second build beside the first under load: runs begun on the first finish there, client runs move, nothing lost or doubled, the first drains and stops', async () => {
+test('a second build beside the first under load: runs begun on the first finish there, client runs and the housekeeping run move, nothing lost or doubled, the first drains and stops', async () => {
   const first = { deploymentName: stack.taskQueue, buildId: buildIdOf(readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8')) };
   const second = { deploymentName: stack.taskQueue, buildId: buildIdOf(nextCode) };
   expect(second.buildId).not.toBe(first.buildId);
@@ -108,7 +111,8 @@ test('a second build beside the first under load: runs begun on the first finish
   const early: string[] = [];
   for (let j = 0; j < EARLY_MESSAGES; j++) early.push(await message(`c${j % CLIENTS}`, j < DUE_AT_ONCE ? 0 : j));
   const campaignMessages = await campaign(CAMPAIGN, 1000);
-  await eventually(async () => ((await runningOn('sendMessageBatch', first)) === 1 ? true : undefined), 20_000, 250);
+  await ensureHousekeeping(stack.temporal, stack.taskQueue, HOUSEKEEPING);
+  await eventually(async () => ((await runningOn('sendMessageBatch', first)) === 1 && (await runningOn('housekeeping', first)) === 1 ? true : undefined), 20_000, 250);
   expect(await runningOn('clientOwnership', first)).toBeGreaterThan(0);
 
   // The second build polls beside it and becomes current; the client runs asleep on the first are woken to move.
@@ -120,6 +124,9 @@ test('a second build beside the first under load: runs begun on the first finish
     return (await runningOn('clientOwnership', first)) === 0 || undefined;
   }, 60_000, 1000);
   expect(await runningOn('clientOwnership', second)).toBeGreaterThan(0);
+  // The housekeeping run moves at its next loop (2 minutes at most; a sweep asked for wakes it at once).
+  await askForWebhookSweep(stack.temporal, stack.taskQueue, HOUSEKEEPING);
+  await eventually(async () => ((await runningOn('housekeeping', second)) === 1 ? true : undefined), 30_000, 500);
 
   // Work begun after the switch starts on the second.
   for (let i = 0; i < LATE_CLIENTS; i++) clientRuns.push(await clientAssignedUntil(`late${i}`, secondsFromNow(5 + 2 * i)));
@@ -145,6 +152,7 @@ test('a second build beside the first under load: runs begun on the first finish
   expect(await ranOn('sendMessageBatch', second)).toBe(0);
   const lastClientRun = clientRuns[CLIENTS - 1];
   expect(await count(`WorkflowId = '${lastClientRun}' AND TemporalWorkerDeploymentVersion = '${versionName(second)}'`)).toBeGreaterThan(0);
+  await stack.temporal.workflow.getHandle(housekeepingWorkflowId(stack.taskQueue)).terminate('the test is over');
 
   // Which only versioning made possible: the first build's run of that client fails on replay in the second build.
   const firstRun = stack.temporal.workflow.getHandle(lastClientRun, (await stack.temporal.workflow.getHandle(lastClientRun).describe()).raw.workflowExecutionInfo?.firstRunId ?? undefined);
