@@ -38,6 +38,8 @@ export function dataPaths(dataDir: string) {
     /** The seed of the CRM fakes' credentials (CRM_FAKES=1), and the settings they accept, for the connectors. */
     devCrmFakesSecret: join(root, 'dev-crm-fakes-secret'),
     devCrmFakes: join(root, 'dev-crm-fakes.json'),
+    /** The workflow bundle of each build `npm start` ran whose version may still have open runs (src/main/older-builds.ts). */
+    workflowBundles: join(root, 'workflow-bundles'),
     /** Who holds the data directory: the running `npm start`'s pid, ports and state. */
     stackLock: join(root, 'stack.lock'),
   };

@@ -189,6 +189,17 @@ export const envSchema = z.object({
   TEMPORAL_TEST_SERVER_PATH: optional,
   /** A workflow bundle built beforehand (the tests' one, for the processes they start from src/); unset: dist's, else bundled at start. */
   WORKFLOW_BUNDLE_PATH: optional,
+  /** Worker Versioning (src/worker/versioning.ts): `off` polls unversioned, as a worker before it did. */
+  WORKER_VERSIONING: z.enum(['on', 'off']).default('on'),
+  /** The Worker Deployment the worker polls as a version of; unset: the task queue's name (`crm-messaging`). */
+  WORKER_DEPLOYMENT_NAME: z.string().regex(/^[^:\s]{1,200}$/, 'must be 1 to 200 characters, no colon and no space').optional(),
+  /** The version's build id; unset: derived from the workflow bundle's content. */
+  WORKER_BUILD_ID: z.string().regex(/^[^:\s]{1,200}$/, 'must be 1 to 200 characters, no colon and no space').optional(),
+  /** When the worker makes its version current: `always` (npm start), `if-none` (no current version yet), `never` (a rollout by the CLI). */
+  WORKER_SET_CURRENT: z.enum(['always', 'if-none', 'never']).optional(),
+  /** Set by temporal-worker-controller on each build's pods: the version to poll as, when WORKER_DEPLOYMENT_NAME / WORKER_BUILD_ID are unset. */
+  TEMPORAL_DEPLOYMENT_NAME: z.string().regex(/^[^:\s]{1,200}$/, 'must be 1 to 200 characters, no colon and no space').optional(),
+  TEMPORAL_WORKER_BUILD_ID: z.string().regex(/^[^:\s]{1,200}$/, 'must be 1 to 200 characters, no colon and no space').optional(),
   PATH: z.string().default(''),
   /** Event webhooks: how long one POST may take, the first and longest wait between attempts, when to give up. */
   /** Event webhooks to private, loopback or link-local addresses: refused in production, allowed elsewhere by default. */

@@ -22,7 +22,8 @@ export interface ClockView {
   rotations: readonly Wake<RotationClock>[];
   /** The earliest first. */
   conversations: readonly Wake<ConversationClock>[];
-  history: { length: number; limit: number; continueAsNewSuggested: boolean };
+  /** `targetVersionChanged`: a newer Worker Deployment Version is the run's target (the next run starts there). */
+  history: { length: number; limit: number; continueAsNewSuggested: boolean; targetVersionChanged?: boolean };
   /** Taken off a timer chunk that does not reach its deadline (drawn once per run). */
   jitterMs: number;
 }
@@ -39,7 +40,7 @@ export type ClockStep =
   | { step: 'expireAssignments' }
   /** No clock left: the run ends once no handler is running. */
   | { step: 'idle' }
-  /** The history is long: the next run re-reads the rows. */
+  /** The history is long, or a newer version is the run's target: the next run re-reads the rows. */
   | { step: 'continueAsNew' }
   /** One timer, until the earliest clock or the end of a chunk short of it. */
   | { step: 'sleep'; sleepMs: number; wakeAt: string; summary: string };
@@ -84,7 +85,7 @@ function dueOrWait(view: ClockView): ClockStep {
   const next = earliestClock(view);
   if (!next) return { step: 'idle' };
   const { history } = view;
-  if (history.continueAsNewSuggested || history.length >= history.limit) return { step: 'continueAsNew' };
+  if (history.continueAsNewSuggested || history.length >= history.limit || history.targetVersionChanged) return { step: 'continueAsNew' };
   const { sleepMs, reachesDeadline } = nextSleepMs(next.at, nowMs, view.jitterMs);
   const wakeAt = new Date(nowMs + sleepMs).toISOString();
   // At the end of a chunk short of the deadline the run simply plans again.

@@ -17,6 +17,9 @@ import { createMessageStartConfirmations, type MessageStartConfirmations } from 
 import { connectTemporalClient } from '../temporal-client/connection';
 import { startWorker, type RunningWorker, type WorkerOptions } from '../worker';
 import { endEarlierRuns, finishUpgradeInBackground } from '../worker/run-upgrade';
+import { workerVersioningOf } from '../config/worker-versioning';
+import { watchOlderVersions } from '../worker/version-wake';
+import { versionName } from '../worker/versioning';
 import { serveWorkerHttp, workerMetrics } from '../worker/telemetry';
 import type { CodecEndpoint } from '../worker/codec-endpoint';
 import { admissionLimits, createAdmissions, type Admissions } from '../starters/admission';
@@ -178,7 +181,7 @@ export function createApi(services: Services, options: ApiOptions = {}) {
 }
 
 export function runWorker(services: Services, options: WorkerOptions = {}): Promise<RunningWorker> {
-  return startWorker(services, { reconcileBusinesses: services.config.RECONCILE_BUSINESSES, ...options });
+  return startWorker(services, { reconcileBusinesses: services.config.RECONCILE_BUSINESSES, versioning: workerVersioningOf(services.config), ...options });
 }
 
 /** The remote codec for the Temporal UI and CLI: only with keys and a credential to ask for; browsers only from CODEC_CORS_ORIGINS. */
@@ -217,6 +220,12 @@ export async function runObservedWorker(services: Services, port: number, sdkMet
   await removeHousekeepingSchedules(services.temporal, services.taskQueue);
   await ensureHousekeeping(services.temporal, services.taskQueue, housekeeping);
   resealAtBoot(services);
+  const versionWatch = worker.version && watchOlderVersions({
+    temporal: services.temporal,
+    version: worker.version,
+    onWoken: (count) => logEvent('worker.version_wake', { version: versionName(worker.version!), clientRuns: count }),
+    onError: (error) => logger.warn({ event: 'worker.version_wake_failed', err: error }, 'client runs on an older version wait for the next look'),
+  });
   const sweepWatch = keepHousekeeping({
     prisma: services.prisma,
     temporal: services.temporal,
@@ -241,6 +250,7 @@ export async function runObservedWorker(services: Services, port: number, sdkMet
     done: worker.done,
     stop: async () => {
       sweepWatch.stop();
+      versionWatch?.stop();
       await worker.stop();
       await http.stop();
     },

@@ -24,6 +24,7 @@ import { dataPaths } from '../paths';
 import { secretBoxOf } from '../secrets/configured';
 import { logger, configureLogging } from '../logger';
 import { createApi, openServices, runObservedWorker } from './services';
+import { serveOlderBuilds } from './older-builds';
 import { installTemporalRuntime } from '../worker/telemetry';
 import { onShutdown } from './shutdown';
 import { tracingLine } from '../telemetry/settings';
@@ -148,12 +149,15 @@ async function main() {
         CODEC_AUTH_TOKEN: codecToken,
         ADMIN_TOKEN: adminToken,
         CODEC_CORS_ORIGINS: config.CODEC_CORS_ORIGINS.length ? config.CODEC_CORS_ORIGINS : uiOrigins,
+        // One process serves every run of this machine: its build becomes current as soon as it polls.
+        WORKER_SET_CURRENT: config.WORKER_SET_CURRENT ?? 'always',
       },
       { secrets },
     );
     stops.push(services.stop);
     const worker = await runObservedWorker(services, workerPort, sdkMetricsAddress);
     stops.push(worker.stop);
+    stops.push((await serveOlderBuilds(services, worker.worker, paths.workflowBundles)).stop);
     const nexus = await provideNexusEndpoint(
       services.temporal.connection,
       { name: config.NEXUS_ENDPOINT, namespace: services.namespace, taskQueue: services.taskQueue },

@@ -6,6 +6,7 @@ import { openServices, runObservedWorker } from './services';
 import { onShutdown } from './shutdown';
 import { stopTracing } from '../telemetry/active-tracing';
 import { installTemporalRuntime } from '../worker/telemetry';
+import { versionName } from '../worker/versioning';
 
 /** The worker process of a production deployment: needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main() {
@@ -18,7 +19,8 @@ async function main() {
   installTemporalRuntime(sdkMetricsAddress);
   const services = await openServices(config);
   const worker = await runObservedWorker(services, config.WORKER_HTTP_PORT, sdkMetricsAddress);
-  logEvent('worker.running', { taskQueue: services.taskQueue, provider: services.provider.name, httpPort: worker.port });
+  const { version, current } = worker.worker;
+  logEvent('worker.running', { taskQueue: services.taskQueue, provider: services.provider.name, httpPort: worker.port, ...(version && { version: versionName(version), current }) });
   onShutdown(async () => {
     await worker.stop();
     await services.stop();

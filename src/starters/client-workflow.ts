@@ -205,3 +205,27 @@ const isUnreachable = (error: unknown) => causedBy(error, (cause) => isGrpcServi
 
 /** The server rejected the update because the task that carried it completed the run (continue-as-new) without taking it. */
 const isUnprocessedUpdate = (error: unknown) => causedBy(error, (cause) => cause instanceof ApplicationFailure && cause.type === 'UnprocessedUpdate');
+
+/**
+ * Wakes the open client runs of the Worker Deployment `deploymentName` that are on none of the versions
+ * `keep` (`deployment:buildId`): a "re-read every kind" signal, whose workflow task tells a run asleep on a
+ * far clock that a newer version is its target, so that it continues as new there. `woken` holds the runs
+ * already signaled, which are not signaled again. Returns how many were.
+ */
+export async function wakeClientRunsOffVersions(temporal: TemporalClient, deploymentName: string, keep: readonly string[], woken: Set<string>): Promise<number> {
+  const query = `WorkflowType = '${CLIENT_WORKFLOW}' AND ExecutionStatus = 'Running' AND TemporalWorkerDeployment = '${deploymentName}'${keep.map((v) => ` AND TemporalWorkerDeploymentVersion != '${v}'`).join('')}`;
+  let count = 0;
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await temporal.workflowService.listWorkflowExecutions({ namespace: temporal.options.namespace, query, pageSize: 1000, nextPageToken });
+    for (const { execution } of page.executions ?? []) {
+      if (!execution?.workflowId || !execution.runId || woken.has(execution.runId)) continue;
+      woken.add(execution.runId);
+      // A run that ended meanwhile has nothing to move.
+      await temporal.workflow.getHandle<ClientOwnershipWorkflow>(execution.workflowId, execution.runId).signal(clocksChangedSignal, []).catch(() => undefined);
+      count++;
+    }
+    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+  } while (nextPageToken);
+  return count;
+}

@@ -20,6 +20,10 @@ import { taskQueuesOf, type TaskQueueRole } from '../domain';
 import { WORKER_TUNING } from './tuning';
 import type { Admissions } from '../starters/admission';
 import type { SecretBox } from '../secrets/secret-box';
+import type { WorkerVersioning } from '../config/worker-versioning';
+import { becomeCurrent, buildIdOf, bundleCodeOf, deploymentOptionsOf, type DeploymentVersion } from './versioning';
+
+type WorkflowBundle = NonNullable<SdkWorkerOptions['workflowBundle']>;
 
 export interface WorkerDeps {
   temporalAddress: string;
@@ -62,12 +66,20 @@ export interface WorkerOptions {
   observeReconcilerRestart?: ActivityDeps['observeReconcilerRestart'];
   /** The businesses the housekeeping run's reconciler passes cover (RECONCILE_BUSINESSES); all when unset. */
   reconcileBusinesses?: ActivityDeps['reconcileBusinesses'];
+  /** Polls as a version of a Worker Deployment (WORKER_* settings); unset: unversioned. */
+  versioning?: WorkerVersioning;
 }
 
 export interface RunningWorker {
   /** One SDK worker per task queue (see taskQueuesOf), all in this process on one connection. */
   workers: Worker[];
   running(): boolean;
+  /** The version it polls as; undefined when unversioned. */
+  version?: DeploymentVersion;
+  /** The workflow bundle it runs. */
+  workflowBundle: WorkflowBundle;
+  /** Whether that version was its deployment's current one once the worker polled (WORKER_SET_CURRENT). */
+  current: boolean;
   /** Resolves once every worker has shut down and the connection is closed. */
   done: Promise<void>;
   stop(): Promise<void>;
@@ -90,7 +102,8 @@ export async function bundleWorkflows(): Promise<{ code: string }> {
 
 export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {}): Promise<RunningWorker> {
   await ensureSearchAttributes(deps.temporal.connection.operatorService, deps.namespace);
-  const workflowBundle = options.workflowBundle ?? (existsSync(PREBUILT_WORKFLOW_BUNDLE) ? { codePath: PREBUILT_WORKFLOW_BUNDLE } : await bundleWorkflows());
+  const workflowBundle: WorkflowBundle = options.workflowBundle ?? (existsSync(PREBUILT_WORKFLOW_BUNDLE) ? { codePath: PREBUILT_WORKFLOW_BUNDLE } : await bundleWorkflows());
+  const version = options.versioning && { deploymentName: options.versioning.deploymentName, buildId: options.versioning.buildId ?? buildIdOf(await bundleCodeOf(workflowBundle)) };
   const connection = await NativeConnection.connect({ address: deps.temporalAddress, ...deps.temporalConnection });
   const activities = createActivities({
     prisma: deps.prisma,
@@ -121,6 +134,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
           dataConverter: deps.dataConverter,
           // The bundle carries the workflow interceptors. The activity's span is opened first, so the request id lands on it.
           workflowBundle,
+          ...(version && { workerDeploymentOptions: deploymentOptionsOf(version) }),
           interceptors: {
             activity: [...activityTracing(), requestIdInterceptor],
             nexus: nexusTracing(),
@@ -149,13 +163,25 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
       await connection.close();
     }
   })();
+  const stop = async () => {
+    for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+    await done;
+  };
+  let current = false;
+  try {
+    // Before the caller starts any run (the housekeeping one): a run started while no version is current waits for an unversioned worker.
+    if (version) current = await becomeCurrent(deps.temporal, deps.namespace, version, Object.values(queues), options.versioning!.setCurrent);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   return {
     workers,
     running: () => workers.every((worker) => worker.getState() === 'RUNNING'),
+    version,
+    workflowBundle,
+    current,
     done,
-    stop: async () => {
-      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
-      await done;
-    },
+    stop,
   };
 }

@@ -1,5 +1,6 @@
-import { condition, continueAsNew, setHandler, workflowInfo, type QueryDefinition, type SignalDefinition, type Workflow } from '@temporalio/workflow';
+import { condition, setHandler, workflowInfo, type QueryDefinition, type SignalDefinition, type Workflow } from '@temporalio/workflow';
 import { nextSleepMs } from './timers';
+import { continueAsNewOnTarget, targetVersionChanged } from './versioning';
 
 /*
  * The steps the row-backed workflows (a message, a batch, an assignment's expiry) share: the database row
@@ -37,20 +38,22 @@ export interface ChunkOfWait<W extends Workflow> {
 
 /**
  * Sleeps towards the deadline, one timer chunk at most, or until the flag is raised. A chunk that ends
- * short of the deadline, or a history Temporal finds long, continues as new (and so never returns).
+ * short of the deadline, or a history Temporal finds long, continues as new (and so never returns), onto
+ * the target version; so does a run that is about to sleep after a newer version became its target.
  */
 export async function sleepChunk<W extends Workflow>(wait: ChunkOfWait<W>): Promise<void> {
+  if (targetVersionChanged()) await continueAsNewOnTarget<W>(...wait.next());
   // The workflow's clock: the activation's time, the same all through it.
   const now = Date.now();
   const { sleepMs, reachesDeadline } = nextSleepMs(wait.deadlineMs, now, wait.jitterMs);
   const wakeAt = new Date(now + sleepMs).toISOString();
   wait.beforeSleep(wakeAt);
   if (await condition(() => wait.flag.changed, sleepMs, { summary: wait.summary(wakeAt, reachesDeadline) })) return;
-  if (!reachesDeadline) await continueAsNew<W>(...wait.next());
+  if (!reachesDeadline) await continueAsNewOnTarget<W>(...wait.next());
   await continueAsNewIfSuggested<W>(...wait.next());
 }
 
-/** Continues as new when Temporal suggests it (the history has grown long). */
+/** Continues as new (onto the target version) when Temporal suggests it (the history has grown long). */
 export async function continueAsNewIfSuggested<W extends Workflow>(...args: Parameters<W>): Promise<void> {
-  if (workflowInfo().continueAsNewSuggested) await continueAsNew<W>(...args);
+  if (workflowInfo().continueAsNewSuggested) await continueAsNewOnTarget<W>(...args);
 }

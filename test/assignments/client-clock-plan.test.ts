@@ -66,6 +66,7 @@ describe('with every row read, what is due now comes first', () => {
     ['a due first response goes before a due conversation', { firstResponses: [response('d1', 0)], conversations: [conversation('v1', 0)] }, 'stepFirstResponses'],
     ['a snooze that ended steps the conversations', { conversations: [conversation('v1', -5)] }, 'stepConversations'],
     ['a due clock goes before a long history', { assignments: [assignment('a1', 0)], history: { length: 5000, limit: 1000, continueAsNewSuggested: false } }, 'expireAssignments'],
+    ['a due clock goes before a move to a newer version', { assignments: [assignment('a1', 0)], history: { length: 12, limit: 1000, continueAsNewSuggested: false, targetVersionChanged: true } }, 'expireAssignments'],
   ])('%s', (_name, held, step) => {
     expect(planClocks(view(held))).toMatchObject({ step, rowsRead: true });
   });
@@ -80,10 +81,16 @@ describe('nothing due: the run sleeps until its earliest clock, continues as new
     expect(planClocks(view({ history: { length: 5000, limit: 1000, continueAsNewSuggested: true } }))).toEqual({ step: 'idle', rowsRead: true });
   });
 
+  test('no clock and a newer version as its target: idle, not a new run (the next client\'s run starts on the new version)', () => {
+    expect(planClocks(view({ history: { length: 12, limit: 1000, continueAsNewSuggested: false, targetVersionChanged: true } }))).toEqual({ step: 'idle', rowsRead: true });
+  });
+
   test.each([
     ['the history reached its limit', 'continueAsNew', { length: 1000, limit: 1000, continueAsNewSuggested: false }],
     ['the server suggests it', 'continueAsNew', { length: 12, limit: 1000, continueAsNewSuggested: true }],
     ['one event short of the limit', 'sleep', { length: 999, limit: 1000, continueAsNewSuggested: false }],
+    ['a newer Worker Deployment Version is its target (the next run starts there)', 'continueAsNew', { length: 12, limit: 1000, continueAsNewSuggested: false, targetVersionChanged: true }],
+    ['its own version still the target', 'sleep', { length: 12, limit: 1000, continueAsNewSuggested: false, targetVersionChanged: false }],
   ])('a clock ahead and %s: %s', (_name, step, history) => {
     expect(planClocks(view({ assignments: [assignment('a1', DAY)], history })).step).toBe(step);
   });

@@ -150,6 +150,8 @@ describe('with temporal-worker-controller', () => {
     // The controller appends these to each versioned Deployment's pods; set here too, they would be doubled.
     const env = envOf(workerPodOf(set).containers[0]);
     for (const name of ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_API_KEY', 'TEMPORAL_DEPLOYMENT_NAME', 'TEMPORAL_WORKER_BUILD_ID']) expect({ name, set: env.has(name) }).toEqual({ name, set: false });
+    // The worker polls as the version the controller registered and leaves promoting it to the controller.
+    expect(env.get('WORKER_SET_CURRENT')?.value).toBe('never');
     // The API is no versioned worker: it keeps its own connection.
     expect(envOf(podOf(one(set, 'Deployment', 'api')).containers[0]).get('TEMPORAL_API_KEY')?.valueFrom?.secretKeyRef).toEqual({ name: 'temporal-api-key', key: 'api-key' });
   });

@@ -73,6 +73,9 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     JWT_SECRET: secret,
     TEMPORAL_PAYLOAD_KEYS: options.payloadKeys,
     SECRETS_KEY: options.secretsKey ?? generateNamedKey('test'),
+    // Unversioned unless the file asks (WORKER_VERSIONING=on): a Worker Deployment per stack would pass the
+    // server's 100 deployments a namespace within a run (docs/design.md, "Worker Versioning").
+    WORKER_VERSIONING: 'off',
     ...options.env,
   });
   // A carrier (with PUBLIC_BASE_URL in `env`) is the worker's provider and serves the API's /providers routes.

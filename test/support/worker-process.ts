@@ -16,6 +16,8 @@ export async function startWorkerProcess({ taskQueue, business }: { taskQueue: s
       TEMPORAL_TASK_QUEUE: taskQueue,
       RECONCILE_BUSINESSES: business,
       WORKER_HTTP_PORT: String(port),
+      // Beside the suite's own worker, which is unversioned (test/support/stack.ts).
+      WORKER_VERSIONING: 'off',
       ...env,
     },
     '"event":"worker.running"',

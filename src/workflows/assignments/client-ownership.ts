@@ -2,7 +2,6 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  continueAsNew,
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
@@ -39,6 +38,7 @@ import { describeRotations, rotationClocksOf, rotationWakes, RotationSteps, type
 import { RECORDING_STEP_OPTIONS } from '../retry-budget';
 import { OneStepAtATime } from './client-steps';
 import { CHUNK_JITTER_MS } from '../timers';
+import { continueAsNewOnTarget } from '../versioning';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -203,7 +203,7 @@ class ClientRun {
         case 'continueAsNew':
           await condition(allHandlersFinished);
           // The next run re-reads the rows: it carries nothing but the client's keys.
-          return continueAsNew<typeof clientOwnership>(this.input);
+          return continueAsNewOnTarget<typeof clientOwnership>(this.input);
         case 'sleep':
           this.nextWakeAt = plan.wakeAt;
           this.show();
@@ -223,7 +223,7 @@ class ClientRun {
       firstResponses: this.responses,
       rotations: this.rotations,
       conversations: this.conversations,
-      history: { length: info.historyLength, limit: this.input.historyLimit ?? CLIENT_RUN_HISTORY_LIMIT, continueAsNewSuggested: info.continueAsNewSuggested },
+      history: { length: info.historyLength, limit: this.input.historyLimit ?? CLIENT_RUN_HISTORY_LIMIT, continueAsNewSuggested: info.continueAsNewSuggested, targetVersionChanged: info.targetWorkerDeploymentVersionChanged },
       jitterMs,
     };
   }

@@ -1,4 +1,5 @@
-import { ActivityFailure, condition, continueAsNew, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, condition, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { continueAsNewOnTarget, targetVersionChanged } from '../versioning';
 import type { createActivities } from '../../activities';
 import { CRM_SYNC_EVERY_MS, FULL_RECONCILE_EVERY_MS, HOUSEKEEPING_RUN_MS, type HousekeepingInput, RECONCILE_EVERY_MS, sweepWebhooksSignal } from '../../domain';
 
@@ -45,8 +46,9 @@ export async function housekeeping(input: HousekeepingInput): Promise<void> {
       await step('recent reconciler pass', () => reconcileOrphans({ full: false }));
       nextRecent = Date.now() + RECONCILE_EVERY_MS;
     }
-    if (Date.now() - started >= HOUSEKEEPING_RUN_MS || workflowInfo().continueAsNewSuggested) {
-      await continueAsNew<typeof housekeeping>({ ...input, nextFullAt: new Date(nextFull).toISOString(), nextSweepAt: new Date(nextSweep).toISOString(), nextCrmSyncAt: new Date(nextCrmSync).toISOString() });
+    // A newer version that became the target is moved to at the next loop (RECONCILE_EVERY_MS at most).
+    if (Date.now() - started >= HOUSEKEEPING_RUN_MS || workflowInfo().continueAsNewSuggested || targetVersionChanged()) {
+      await continueAsNewOnTarget<typeof housekeeping>({ ...input, nextFullAt: new Date(nextFull).toISOString(), nextSweepAt: new Date(nextSweep).toISOString(), nextCrmSyncAt: new Date(nextCrmSync).toISOString() });
     }
     const wake = Math.min(nextRecent, nextFull, nextSweep, nextCrmSync, started + HOUSEKEEPING_RUN_MS);
     await condition(() => sweepAsked, Math.max(1, wake - Date.now()));

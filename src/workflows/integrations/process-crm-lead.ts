@@ -1,6 +1,7 @@
 import { ActivityFailure, ApplicationFailure, condition, ContinueAsNew, continueAsNew, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
 import { crmEventRecordedSignal, type ProcessCrmLeadInput } from '../../domain';
+import { continueAsNewOnTarget, targetVersionChanged } from '../versioning';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -101,7 +102,7 @@ async function routeLead(steps: Steps, input: ProcessCrmLeadInput, poked: { valu
     for (let wait = QUEUED_FIRST_LOOK_MS; writeStatus === 'queued'; wait = Math.min(wait * 2, QUEUED_LOOK_CAP_MS)) {
       poked.value = false;
       await condition(() => poked.value, wait);
-      if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof processCrmLead>(input);
+      if (workflowInfo().continueAsNewSuggested || targetVersionChanged()) await continueAsNewOnTarget<typeof processCrmLead>(input);
       writeStatus = await steps.awaitLeadRouting(input);
     }
   } catch (error) {

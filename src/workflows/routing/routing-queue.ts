@@ -1,4 +1,5 @@
-import { allHandlersFinished, condition, continueAsNew, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { continueAsNewOnTarget, targetVersionChanged } from '../versioning';
 import type { createActivities } from '../../activities';
 import { describeQueue, routingCapacityChangedSignal, routingQueueStateQuery, type DrainResult, type RoutingQueueInput } from '../../domain';
 
@@ -43,9 +44,9 @@ export async function routingQueue(input: RoutingQueueInput): Promise<{ outcome:
     const untilChange = result.nextChangeAt ? Date.parse(result.nextChangeAt) - Date.now() + 500 : RECHECK_MS;
     const summary = result.nextChangeAt ? `Wait for capacity or ${result.nextChangeAt}` : 'Wait for capacity';
     await condition(() => changed, Math.max(1000, Math.min(untilChange, RECHECK_MS)), { summary });
-    if (workflowInfo().continueAsNewSuggested) {
+    if (workflowInfo().continueAsNewSuggested || targetVersionChanged()) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof routingQueue>(input);
+      await continueAsNewOnTarget<typeof routingQueue>(input);
     }
   }
 }

@@ -26,6 +26,11 @@ spec:
           value: 0.0.0.0
         - name: WORKER_HTTP_PORT
           value: "9464"
+        {{- if .managed }}
+        # The controller ramps and promotes versions; the worker polls as the one it registered.
+        - name: WORKER_SET_CURRENT
+          value: never
+        {{- end }}
         {{- include "crm.temporalEnv" . | nindent 8 }}
         {{- range list "DATABASE_URL" "SECRETS_KEY" "TEMPORAL_PAYLOAD_KEYS" }}
         {{- include "crm.secretEnv" (dict "name" . "secret" $secret) | nindent 8 }}

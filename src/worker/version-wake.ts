@@ -1,0 +1,53 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import { wakeClientRunsOffVersions } from '../starters/client-workflow';
+import { versionName, type DeploymentVersion } from './versioning';
+
+/** How often a worker whose version is current looks for client runs left on another version. */
+export const VERSION_WAKE_EVERY_MS = 60_000;
+
+/** The deployment's current and ramping build ids. */
+async function routingOf(temporal: TemporalClient, deploymentName: string): Promise<{ current?: string; ramping?: string }> {
+  const described = await temporal.workflowService.describeWorkerDeployment({ namespace: temporal.options.namespace, deploymentName });
+  const routing = described.workerDeploymentInfo?.routingConfig;
+  return { current: routing?.currentDeploymentVersion?.buildId || undefined, ramping: routing?.rampingDeploymentVersion?.buildId || undefined };
+}
+
+/**
+ * Wakes the open client runs pinned to a version of `version`'s deployment other than it and than the
+ * ramping one: a client run asleep on a far clock sees its new target only at its next workflow task, and
+ * then continues as new onto it. `woken` keeps the runs already signaled, so that a run that cannot move
+ * yet (its version's workers are gone) is not signaled again and again.
+ */
+export async function wakeClientRunsOnOlderVersions(temporal: TemporalClient, version: DeploymentVersion, woken: Set<string> = new Set()): Promise<number> {
+  const { ramping } = await routingOf(temporal, version.deploymentName);
+  const keep = [versionName(version), ...(ramping ? [versionName({ deploymentName: version.deploymentName, buildId: ramping })] : [])];
+  return wakeClientRunsOffVersions(temporal, version.deploymentName, keep, woken);
+}
+
+/**
+ * While this worker's version is its deployment's current one, every `everyMs` it wakes the client runs
+ * left on an older version (wakeClientRunsOnOlderVersions): within that bound of a new version becoming
+ * current, each such run moves to it (docs/design.md, "Worker Versioning").
+ */
+export function watchOlderVersions(deps: { temporal: TemporalClient; version: DeploymentVersion; everyMs?: number; onWoken?: (count: number) => void; onError?: (error: unknown) => void }): { stop(): void } {
+  const woken = new Set<string>();
+  let busy = false;
+  const look = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const { current } = await routingOf(deps.temporal, deps.version.deploymentName);
+      if (current !== deps.version.buildId) return;
+      const count = await wakeClientRunsOnOlderVersions(deps.temporal, deps.version, woken);
+      if (count > 0) deps.onWoken?.(count);
+    } catch (error) {
+      deps.onError?.(error);
+    } finally {
+      busy = false;
+    }
+  };
+  void look();
+  const timer = setInterval(() => void look(), deps.everyMs ?? VERSION_WAKE_EVERY_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
