@@ -5,7 +5,11 @@ import { freePort } from '../../src/net/free-port';
 import { setStartBudget } from '../../src/starters/availability';
 import { startTestStack, type TestStack } from '../support/stack';
 
-/* With the database or Temporal out of reach, callers get a 503 to retry, never a 500. */
+/*
+ * With the database or Temporal out of reach, callers get a 503 to retry, never a 500. Each test owns its
+ * API, its Temporal client (a start budget and a known-down state are a client's) and its business: they
+ * run side by side (`test.concurrent`, docs/design.md "Suite: concurrent tests inside a file").
+ */
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack();
@@ -46,7 +50,7 @@ async function expectNotReady(app: Awaited<ReturnType<typeof appWith>>, parts: {
   expect(await app.call('GET', '/readyz')).toMatchObject({ status: 503, body: parts });
 }
 
-test('an unreachable database answers 503 with Retry-After, and readyz says which part is down', async () => {
+test.concurrent('an unreachable database answers 503 with Retry-After, and readyz says which part is down', async () => {
   await withApp(`postgresql://postgres:postgres@${await nowhere()}/none`, process.env.TEST_TEMPORAL_ADDRESS!, async (app) => {
     const created = await app.call('POST', '/ext/v2/acme/clients', { _id: 'c1' });
     expect(created).toMatchObject({ status: 503, retryAfter: '5', body: { status: 503, detail: 'A backing service is unavailable; try again shortly' } });
@@ -55,7 +59,7 @@ test('an unreachable database answers 503 with Retry-After, and readyz says whic
   });
 });
 
-test('an unreachable Temporal answers 503 to an assignment request, which assigns nothing', async () => {
+test.concurrent('an unreachable Temporal answers 503 to an assignment request, which assigns nothing', async () => {
   await withApp(process.env.TEST_DATABASE_URL!, await nowhere(), async (app) => {
     // The client exists: its run, not its row, is what cannot be reached.
     expect([201, 409]).toContain((await app.call('POST', '/ext/v2/acme-unavailable/clients', { _id: 'c1' })).status);
@@ -65,7 +69,7 @@ test('an unreachable Temporal answers 503 to an assignment request, which assign
   });
 });
 
-test('an unreachable Temporal answers a message 503 with Retry-After within the start budget, and the next one at once without storing it', async () => {
+test.concurrent('an unreachable Temporal answers a message 503 with Retry-After within the start budget, and the next one at once without storing it', async () => {
   await withApp(process.env.TEST_DATABASE_URL!, await nowhere(), async (app) => {
     const business = 'acme-temporal-down';
     const body = { message_type: 'text', client_phone: '+14155550100', text_message: 'Hi' };
@@ -98,7 +102,7 @@ async function connectionWithSlowStarts(delayMs: number, count: number) {
   return Connection.connect({ address: process.env.TEST_TEMPORAL_ADDRESS!, interceptors: [delayStarts] });
 }
 
-test('a start that outlasts its budget on a Temporal that still answers refuses that message alone, not the next ones', async () => {
+test.concurrent('a start that outlasts its budget on a Temporal that still answers refuses that message alone, not the next ones', async () => {
   const connection = await connectionWithSlowStarts(3000, 1);
   const temporal = new Client({ connection });
   const api = await stack.startApi({ temporal });

@@ -14,6 +14,12 @@ import { startTestStack, uniqueName, type TestApi, type TestStack } from '../sup
  * and receipt lands only in the business whose number it concerns; the credentials are sealed at rest
  * and never answered back or logged. Callbacks are posted here as Twilio posts them, signed with the
  * token of the account the number belongs to.
+ *
+ * The first four tests build the numbers the others use and read all of a user's texts: they run one
+ * after the other. The `test.concurrent` ones each own their business, number or phones and run side by
+ * side after them (jest runs a file's concurrent tests together at the first one's place); the pacing
+ * test, which times every send of acme's numbers, runs alone after them (docs/design.md, "Suite:
+ * concurrent tests inside a file").
  */
 const PUBLIC = 'https://sms.example.test';
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
@@ -247,7 +253,7 @@ test('a STOP to one of acme\'s numbers blocks every acme number to that phone an
   expect(again.from).toBe(ACME_NUMBER);
 });
 
-test('new phones are spread over a business\'s numbers; a business without numbers gets a 409 when they are required, and nothing is stored', async () => {
+test.concurrent('new phones are spread over a business\'s numbers; a business without numbers gets a 409 when they are required, and nothing is stored', async () => {
   const phones = Array.from({ length: 12 }, (_, k) => `+1415555${String(2000 + k)}`);
   const senders = new Set<string>();
   for (const phone of phones) {
@@ -284,7 +290,7 @@ test('new phones are spread over a business\'s numbers; a business without numbe
   expect(ok.status).toBe(202);
 });
 
-test('an operator JWT (its own audience) opens the operator API; a business token does not', async () => {
+test.concurrent('an operator JWT (its own audience) opens the operator API; a business token does not', async () => {
   const withJwt = await stack.startApi({ logger: log.logger, adminCredentials: { jwt: { secret: stack.secret, audience: 'crm-operators' } } });
   const list = (token: string) => fetch(`${originOf(withJwt)}/admin/businesses/${acme}/numbers`, { headers: { authorization: `Bearer ${token}` } });
   expect((await list(stack.token('ops-1', { aud: 'crm-operators' }))).status).toBe(200);
@@ -323,7 +329,7 @@ test('MESSAGE_SEND_RATE_PER_SECOND paces each number on its own: a campaign spre
   }
 }, 120_000);
 
-test('a retired number is no longer the business\'s to send from, yet the replies to its messages still reach the business', async () => {
+test.concurrent('a retired number is no longer the business\'s to send from, yet the replies to its messages still reach the business', async () => {
   const phone = '+14155550179';
   const sent = await send(globex, userY, phone, 'Before retiring');
   expect(sent.from).toBe(GLOBEX_NUMBER);
@@ -336,7 +342,7 @@ test('a retired number is no longer the business\'s to send from, yet the replie
   expect((await send(globex, userY, phone, 'From the shared sender')).from).toBe(SHARED);
 });
 
-test('a message scheduled on a number retired since goes out from another of the business\'s numbers, else from the shared sender', async () => {
+test.concurrent('a message scheduled on a number retired since goes out from another of the business\'s numbers, else from the shared sender', async () => {
   const hooli = uniqueName('hooli');
   const phone = '+14155550180';
   for (const number of [HOOLI_FIRST, HOOLI_SECOND]) expect((await admin('PUT', `/businesses/${hooli}/numbers/${encodeURIComponent(number)}`, { carrier: 'twilio' })).status).toBe(200);
@@ -362,7 +368,7 @@ test('a message scheduled on a number retired since goes out from another of the
   expect((await waitForStatus(inBusiness(hooli), userX, second._id, 'sent')).from).toBe(SHARED);
 });
 
-test('with REQUIRE_BUSINESS_NUMBERS, a message scheduled on the business\'s last number, retired since, fails when due with a clear error', async () => {
+test.concurrent('with REQUIRE_BUSINESS_NUMBERS, a message scheduled on the business\'s last number, retired since, fails when due with a clear error', async () => {
   const strict = await startTestStack({
     secretsKey: SECRETS_KEY,
     carrier: createTwilioCarrier({ accountSid: fake.accountSid, authToken: fake.authToken, from: SHARED, apiUrl: fake.url }),
@@ -385,7 +391,7 @@ test('with REQUIRE_BUSINESS_NUMBERS, a message scheduled on the business\'s last
   }
 }, 60_000);
 
-test('the operator credential and REQUIRE_BUSINESS_NUMBERS are checked at boot; production requires business numbers by default and has no operator credential of its own', () => {
+test.concurrent('the operator credential and REQUIRE_BUSINESS_NUMBERS are checked at boot; production requires business numbers by default and has no operator credential of its own', () => {
   expect(() => loadConfig({ ADMIN_TOKEN: 'short' })).toThrow('ADMIN_TOKEN must be at least 32 characters');
   expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), ADMIN_JWT_AUDIENCE: 'ops' })).toThrow('ADMIN_JWT_AUDIENCE needs JWT_AUDIENCE set to another audience');
   expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), JWT_AUDIENCE: 'api', ADMIN_JWT_AUDIENCE: 'api' })).toThrow('ADMIN_JWT_AUDIENCE needs JWT_AUDIENCE set to another audience');

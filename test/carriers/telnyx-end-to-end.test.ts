@@ -10,6 +10,11 @@ import type { TestStack } from '../support/stack';
  * MESSAGE_PROVIDER=telnyx end to end: the API accepts a message, the worker sends it through the
  * official SDK to a local Telnyx API, and the fake posts Telnyx's own webhooks, signed with Ed25519 by a
  * key made here, to the URL it was given as `webhook_url`.
+ *
+ * Each `test.concurrent` test owns its message or phone: they run side by side, those at the top level
+ * together, then those of the texts from clients. The throttled send (the fake's next answer,
+ * whatever message it is for) and the business on its own account run alone (docs/design.md, "Suite:
+ * concurrent tests inside a file").
  */
 const FROM = '+15557770000';
 const PHONE = '+14155550142';
@@ -31,7 +36,7 @@ afterAll(async () => {
 
 const { getMessage, waitForStatus, accepted, sent, eventTypesOf, optOutsFor, assignedClient, receivedByAssignedClient, postReminder, sentThrottled } = carrierMessages(() => ({ stack, token }));
 
-test('POST /messages → Telnyx gets the documented request → its signed message.finalized makes the message delivered, once', async () => {
+test.concurrent('POST /messages → Telnyx gets the documented request → its signed message.finalized makes the message delivered, once', async () => {
   const message = await sent();
   const request = fake.sends.find((r) => r.body.webhook_url?.endsWith(`/${message._id}`))!;
   expect(request.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
@@ -53,7 +58,7 @@ test('POST /messages → Telnyx gets the documented request → its signed messa
   expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent', 'message.delivered']);
 });
 
-test('unsigned, signed by another key, or replayed after 5 minutes: 403 Invalid signature, and the message is unchanged', async () => {
+test.concurrent('unsigned, signed by another key, or replayed after 5 minutes: 403 Invalid signature, and the message is unchanged', async () => {
   const message = await sent();
   const url = `${stack.baseUrl.replace(/\/ext\/v2\/.*$/, '')}/providers/telnyx/status/${message._id}`;
   const body = fake.eventBody('message.finalized', fake.outboundPayload(fake.message(message.provider_ref), 'delivered'), url);
@@ -72,7 +77,7 @@ test('unsigned, signed by another key, or replayed after 5 minutes: 403 Invalid 
   expect((await getMessage(message._id)).status).toBe('delivered');
 });
 
-test('out of order: message.finalized before message.sent; the later `sent` does not move it back', async () => {
+test.concurrent('out of order: message.finalized before message.sent; the later `sent` does not move it back', async () => {
   const message = await sent();
   expect((await fake.postFinalized(message.provider_ref)).status).toBe(200);
   const delivered = await getMessage(message._id);
@@ -81,7 +86,7 @@ test('out of order: message.finalized before message.sent; the later `sent` does
   expect(await getMessage(message._id)).toEqual(delivered);
 });
 
-test("a number Telnyx cannot route: delivery_failed with 40001 → undelivered, Telnyx's code kept", async () => {
+test.concurrent("a number Telnyx cannot route: delivery_failed with 40001 → undelivered, Telnyx's code kept", async () => {
   await stack.api('POST', '/clients', { token, body: { _id: 'c-landline', name: 'Landline', phone: TELNYX_MAGIC.notRoutable } });
   const message = await sent({ client: 'c-landline' });
   expect((await fake.postFinalized(message.provider_ref)).status).toBe(200);
@@ -89,7 +94,7 @@ test("a number Telnyx cannot route: delivery_failed with 40001 → undelivered, 
   expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent', 'message.undelivered']);
 });
 
-test("Telnyx refuses the number (40310): the message fails, in our words, without Telnyx's text", async () => {
+test.concurrent("Telnyx refuses the number (40310): the message fails, in our words, without Telnyx's text", async () => {
   const id = await accepted({ client_phone: TELNYX_MAGIC.invalidTo });
   const failed = await waitForStatus(id, 'failed');
   expect(failed.error).toMatch(/recipient number is invalid/);
@@ -110,7 +115,7 @@ describe('texts from clients: message.received to the messaging profile\'s inbou
   const newPhone = phoneSequence('+1628555', 3000);
   const post = postReminder;
 
-  test('a signed STOP opts the number out: the next POST /messages is 409, a scheduled one ends suppressed; our confirmation meets Telnyx\'s own block (40300) and changes nothing', async () => {
+  test.concurrent('a signed STOP opts the number out: the next POST /messages is 409, a scheduled one ends suppressed; our confirmation meets Telnyx\'s own block (40300) and changes nothing', async () => {
     const phone = newPhone();
     await sent({ client_phone: phone });
     const scheduled = await post({ client_phone: phone, delay: '3s' });
@@ -128,7 +133,7 @@ describe('texts from clients: message.received to the messaging profile\'s inbou
     expect(await optOutsFor(phone, FROM)).toEqual([expect.objectContaining({ phone, sender: FROM, status: 'opted_out', source: 'keyword' })]);
   });
 
-  test('a signed START opts the number back in: Telnyx lifts its block, our confirmation goes out, and messages are sent again', async () => {
+  test.concurrent('a signed START opts the number back in: Telnyx lifts its block, our confirmation goes out, and messages are sent again', async () => {
     const phone = newPhone();
     await sent({ client_phone: phone });
     expect((await fake.postInbound(inboundUrl, 'STOP', phone, FROM)).status).toBe(200);
@@ -143,7 +148,7 @@ describe('texts from clients: message.received to the messaging profile\'s inbou
     await waitForStatus(again.body._id, 'sent');
   });
 
-  test('an unsigned STOP is a 403 and opts nobody out', async () => {
+  test.concurrent('an unsigned STOP is a 403 and opts nobody out', async () => {
     const phone = newPhone();
     await sent({ client_phone: phone });
     const body = fake.eventBody('message.received', { id: 'forged-1', from: { phone_number: phone }, to: [{ phone_number: FROM }], text: 'STOP' }, inboundUrl);
@@ -153,7 +158,7 @@ describe('texts from clients: message.received to the messaging profile\'s inbou
     expect((await post({ client_phone: phone })).status).toBe(202);
   });
 
-  test("Telnyx's own STOP block (40300) fails the send with its code and records the opt-out", async () => {
+  test.concurrent("Telnyx's own STOP block (40300) fails the send with its code and records the opt-out", async () => {
     const id = await accepted({ client_phone: TELNYX_MAGIC.stopped });
     const failed = await waitForStatus(id, 'failed');
     expect(failed).toEqual(expect.objectContaining({ error_code: '40300' }));
@@ -161,7 +166,7 @@ describe('texts from clients: message.received to the messaging profile\'s inbou
     expectProblem(await post({ client_phone: TELNYX_MAGIC.stopped }), 409, 'Recipient has opted out of text messages');
   });
 
-  test('a signed reply is stored once and emits message.received naming the client and its assignments in force', async () => {
+  test.concurrent('a signed reply is stored once and emits message.received naming the client and its assignments in force', async () => {
     const phone = newPhone();
     await assignedClient(phone);
 

@@ -12,6 +12,11 @@ import type { TestStack } from '../support/stack';
  * official SDK to a local Vonage Messages API (JWT of the application's key, made here), and the fake
  * posts Vonage's own webhooks, signed HS256 with the signature secret and the body's payload_hash, to the
  * URL it was given as `webhook_url` or to the application's inbound URL.
+ *
+ * Each `test.concurrent` test owns its message or phone: they run side by side, those at the top level
+ * together, then those of the texts from clients. The throttled send (the fake's next answer,
+ * whatever message it is for) and the business on its own account run alone (docs/design.md, "Suite:
+ * concurrent tests inside a file").
  */
 // A sender of its own: opt-outs are per (sender, number) across businesses, and other suites share the database.
 const FROM = '+15557770300';
@@ -40,7 +45,7 @@ afterAll(async () => {
 
 const { getMessage, waitForStatus, accepted, sent, eventTypesOf, optOutsFor, assignedClient, receivedByAssignedClient, postReminder, sentThrottled } = carrierMessages(() => ({ stack, token }));
 
-test('POST /messages → Vonage gets the documented request → its signed `delivered` status makes the message delivered, once', async () => {
+test.concurrent('POST /messages → Vonage gets the documented request → its signed `delivered` status makes the message delivered, once', async () => {
   const message = await sent();
   const request = fake.sends.find((r) => r.body.client_ref === message._id)!;
   const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')![1]!;
@@ -70,7 +75,7 @@ test('POST /messages → Vonage gets the documented request → its signed `deli
   expect(await eventTypesOf(message._id)).toEqual(['message.scheduled', 'message.sending', 'message.sent', 'message.delivered']);
 });
 
-test("unsigned, signed with another secret, over another body, replayed after 5 minutes or to another message's URL: 403 Invalid signature, and the message is unchanged", async () => {
+test.concurrent("unsigned, signed with another secret, over another body, replayed after 5 minutes or to another message's URL: 403 Invalid signature, and the message is unchanged", async () => {
   const [message, other] = [await sent(), await sent()];
   const url = `${PUBLIC_BASE_URL}/providers/vonage/status/${message._id}`;
   const body = fake.statusBody(fake.message(message.provider_ref), 'delivered');
@@ -93,7 +98,7 @@ test("unsigned, signed with another secret, over another body, replayed after 5 
   expect((await getMessage(message._id)).status).toBe('delivered');
 });
 
-test('out of order: `delivered` before `submitted`; the later `submitted` does not move it back', async () => {
+test.concurrent('out of order: `delivered` before `submitted`; the later `submitted` does not move it back', async () => {
   const message = await sent();
   expect((await fake.postStatus(message.provider_ref)).status).toBe(200);
   const delivered = await getMessage(message._id);
@@ -102,13 +107,13 @@ test('out of order: `delivered` before `submitted`; the later `submitted` does n
   expect(await getMessage(message._id)).toEqual(delivered);
 });
 
-test("a status sent to the application's status URL (no id in it) finds the message by client_ref", async () => {
+test.concurrent("a status sent to the application's status URL (no id in it) finds the message by client_ref", async () => {
   const message = await sent();
   expect((await fake.postStatus(message.provider_ref, 'delivered', undefined, `${PUBLIC_BASE_URL}/providers/vonage/status`)).status).toBe(200);
   expect((await getMessage(message._id)).status).toBe('delivered');
 });
 
-test('a status for a message we do not know is a 200 that changes nothing', async () => {
+test.concurrent('a status for a message we do not know is a 200 that changes nothing', async () => {
   const message = await sent();
   const stranger = { ...fake.message(message.provider_ref), message_uuid: '00000000-0000-4000-8000-000000000000', client_ref: undefined };
   const res = await fake.post(`${PUBLIC_BASE_URL}/providers/vonage/status`, fake.statusBody(stranger, 'delivered'));
@@ -116,7 +121,7 @@ test('a status for a message we do not know is a 200 that changes nothing', asyn
   expect((await getMessage(message._id)).status).toBe('sent');
 });
 
-test("Vonage rejects the message after accepting it (opted-out recipient, 1240): it fails with Vonage's code, and the number is opted out for our sender", async () => {
+test.concurrent("Vonage rejects the message after accepting it (opted-out recipient, 1240): it fails with Vonage's code, and the number is opted out for our sender", async () => {
   const message = await sent({ client_phone: VONAGE_MAGIC.optedOut });
   expect((await fake.postStatus(message.provider_ref)).status).toBe(200);
   expect(await getMessage(message._id)).toEqual(expect.objectContaining({ status: 'failed', error_code: '1240', delivered_at: null }));
@@ -126,7 +131,7 @@ test("Vonage rejects the message after accepting it (opted-out recipient, 1240):
   expectProblem(again, 409, 'Recipient has opted out of text messages');
 });
 
-test("Vonage refuses the number (422, 1170): the message fails, in our words, without Vonage's text", async () => {
+test.concurrent("Vonage refuses the number (422, 1170): the message fails, in our words, without Vonage's text", async () => {
   const id = await accepted({ client_phone: VONAGE_MAGIC.invalidTo });
   const failed = await waitForStatus(id, 'failed');
   expect(failed.error).toMatch(/recipient number is invalid/);
@@ -147,7 +152,7 @@ describe("texts from clients, to the application's inbound URL", () => {
   const newPhone = phoneSequence('+1628555', 4000);
   const post = postReminder;
 
-  test('a signed STOP opts the number out: the next POST /messages is 409, a scheduled one ends suppressed, and our one confirmation goes out through Vonage', async () => {
+  test.concurrent('a signed STOP opts the number out: the next POST /messages is 409, a scheduled one ends suppressed, and our one confirmation goes out through Vonage', async () => {
     const phone = newPhone();
     await sent({ client_phone: phone });
     const scheduled = await post({ client_phone: phone, delay: '3s' });
@@ -166,7 +171,7 @@ describe("texts from clients, to the application's inbound URL", () => {
     expect(await optOutsFor(phone, FROM)).toEqual([expect.objectContaining({ phone, sender: FROM, status: 'opted_out', source: 'keyword' })]);
   });
 
-  test('an unsigned STOP is a 403 and opts nobody out', async () => {
+  test.concurrent('an unsigned STOP is a 403 and opts nobody out', async () => {
     const phone = newPhone();
     await sent({ client_phone: phone });
     const res = await fake.post(inboundUrl, fake.inboundBody('STOP', phone, FROM), {});
@@ -175,7 +180,7 @@ describe("texts from clients, to the application's inbound URL", () => {
     expect((await post({ client_phone: phone })).status).toBe(202);
   });
 
-  test('a signed reply is stored once and emits message.received naming the client and its assignments in force', async () => {
+  test.concurrent('a signed reply is stored once and emits message.received naming the client and its assignments in force', async () => {
     const phone = newPhone();
     await assignedClient(phone);
 

@@ -4,7 +4,9 @@ import { createTestCarrier, TEST_PUBLIC_BASE_URL } from '../support/test-carrier
 
 /**
  * The reply clock: a conversation of a client routed by a policy with `next_response_within` that waits
- * longer than that for an answer is reported overdue once per waiting period, naming its holders.
+ * longer than that for an answer is reported overdue once per waiting period, naming its holders. Each
+ * test owns its user, client and phone, and waits on its own clock: they run side by side
+ * (`test.concurrent`, docs/design.md "Suite: concurrent tests inside a file").
  */
 const carrier = createTestCarrier();
 let stack: TestStack;
@@ -37,7 +39,7 @@ async function routedClient(nextResponseWithin: string, phone: string) {
 
 const overdue = async (token: string) => (await stack.api('GET', '/events?type=conversation.overdue&client=c1&limit=100', { token })).body.events;
 
-test('a text left unanswered past next_response_within is reported once, naming the holders; an answer in time reports nothing', async () => {
+test.concurrent('a text left unanswered past next_response_within is reported once, naming the holders; an answer in time reports nothing', async () => {
   const { token, conversation } = await routedClient('PT2S', '+14155589001');
   await texted('+14155589001', 'Hello? Anyone there?');
   await texted('+14155589001', 'Still waiting');
@@ -57,7 +59,7 @@ test('a text left unanswered past next_response_within is reported once, naming 
   expect(await overdue(token)).toHaveLength(1);
 });
 
-test('a snoozed conversation is not overdue while snoozed; it is reported once its snooze ends', async () => {
+test.concurrent('a snoozed conversation is not overdue while snoozed; it is reported once its snooze ends', async () => {
   const { token, conversation } = await routedClient('PT3S', '+14155589002');
   await texted('+14155589002', 'Can you call me tomorrow?');
   const until = new Date(Date.now() + 5000).toISOString();
@@ -70,7 +72,7 @@ test('a snoozed conversation is not overdue while snoozed; it is reported once i
   expect(Date.parse(event.created_at)).toBeGreaterThanOrEqual(Date.parse(until));
 });
 
-test('next_response_within is checked like first_response_within', async () => {
+test.concurrent('next_response_within is checked like first_response_within', async () => {
   const token = stack.token(uniqueName('user'));
   expect((await stack.api('PUT', '/teams/sales', { token, body: { members: [] } })).status).toBe(200);
   expectProblem(

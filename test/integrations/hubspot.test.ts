@@ -10,7 +10,9 @@ import { originOf, uniqueName, type TestStack } from '../support/stack';
  * HubSpot end to end: its webhook sender (signing v3) posts to the inbound URL the connector answered,
  * the lead's workflow reads the contact through @hubspot/api-client from the fake HubSpot API, makes the
  * client, assigns the connector's agent through assign-agents and writes hubspot_owner_id back; the
- * write echoes back as HubSpot does and is recognised.
+ * write echoes back as HubSpot does and is recognised. Each `test.concurrent` test owns its contacts:
+ * they run side by side; the two that script the fake's next write answer (`refuseNextWrites`, whatever
+ * contact it is for) run alone after them (docs/design.md, "Suite: concurrent tests inside a file").
  */
 
 let stack: TestStack;
@@ -41,7 +43,7 @@ const activeAgents = async (clientId: string) => (await stack.api('GET', `/clien
 const writesOf = (id: number) => hubspot.writes.filter((w) => w.id === String(id));
 const eventsOfType = async (type: string, clientId: string) => (await stack.api('GET', `/events?type=${type}&client=${encodeURIComponent(clientId)}`, { token })).body.events;
 
-test('a signed contact creation makes a client, assigns the connector\'s agent and writes its HubSpot owner back; the echo of that write is ignored', async () => {
+test.concurrent('a signed contact creation makes a client, assigns the connector\'s agent and writes its HubSpot owner back; the echo of that write is ignored', async () => {
   const id = newContactId();
   const created = hubspot.createContact(id, { firstname: 'Ada', lastname: 'Lovelace', phone: '+1 (415) 555-0100', hs_timezone: 'america_slash_new_york' });
   const started = Date.now();
@@ -69,7 +71,7 @@ test('a signed contact creation makes a client, assigns the connector\'s agent a
   for (const personal of ['Ada', 'Lovelace', '4155550100', hubspot.accessToken, hubspot.clientSecret]) expect(text).not.toContain(personal);
 });
 
-test('a bad or stale signature is a 401 and nothing is stored', async () => {
+test.concurrent('a bad or stale signature is a 401 and nothing is stored', async () => {
   const id = newContactId();
   const created = hubspot.createContact(id, { firstname: 'Eve', phone: '+14155550111' });
   expect(await hubspot.deliver(inboundUrl, [created], { secret: 'not-the-secret' })).toBe(401);
@@ -86,7 +88,7 @@ test('a bad or stale signature is a 401 and nothing is stored', async () => {
   expect(writesOf(id)).toEqual([]);
 });
 
-test('the same delivery five times makes one decision, one assignment and one write', async () => {
+test.concurrent('the same delivery five times makes one decision, one assignment and one write', async () => {
   const id = newContactId();
   const created = hubspot.createContact(id, { firstname: 'Grace', phone: '+14155550122' });
   const answers = await Promise.all([1, 2, 3, 4, 5].map(() => hubspot.deliver(inboundUrl, [created])));
@@ -125,7 +127,7 @@ test('a final refusal is recorded on the decision and as crm.owner_sync_failed',
   expect(await activeAgents(`hubspot:${id}`)).toEqual(['a1']);
 });
 
-test('a person changing the owner in HubSpot after our write is crm.owner_conflict, naming both, and changes nothing here', async () => {
+test.concurrent('a person changing the owner in HubSpot after our write is crm.owner_conflict, naming both, and changes nothing here', async () => {
   const id = newContactId();
   expect(await hubspot.deliver(inboundUrl, [hubspot.createContact(id, { firstname: 'Mary' })])).toBe(200);
   await eventually(async () => (await inboundEvents(id)).filter((row) => row.processedAt).length === 2 || undefined, 30_000);
@@ -146,7 +148,7 @@ test('a person changing the owner in HubSpot after our write is crm.owner_confli
   expect(writesOf(id)).toHaveLength(1);
 });
 
-test('when the connector\'s assignment ends, HubSpot\'s owner follows whoever holds the client: after an unassign, after an expiry, and left as is when nobody does', async () => {
+test.concurrent('when the connector\'s assignment ends, HubSpot\'s owner follows whoever holds the client: after an unassign, after an expiry, and left as is when nobody does', async () => {
   const id = newContactId();
   const clientId = `hubspot:${id}`;
   const processed = async () => (await inboundEvents(id)).every((row) => row.processedAt);
@@ -183,7 +185,7 @@ test('when the connector\'s assignment ends, HubSpot\'s owner follows whoever ho
   expect(await eventsOfType('crm.owner_conflict', clientId)).toEqual([]);
 });
 
-test('a burst of contacts is answered at once and handed to their workflows a few at a time, each routed and written back', async () => {
+test.concurrent('a burst of contacts is answered at once and handed to their workflows a few at a time, each routed and written back', async () => {
   let inFlight = 0;
   let mostInFlight = 0;
   let handedOver = 0;

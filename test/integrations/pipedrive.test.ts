@@ -6,7 +6,9 @@ import type { TestStack } from '../support/stack';
 /*
  * Pipedrive end to end: its webhooks v2 sender posts with the Basic credentials set on the webhook; the
  * lead's workflow reads the person (API v2) or lead (API v1) through the pipedrive SDK from the fake,
- * makes the client, assigns the connector's agent and writes owner_id back.
+ * makes the client, assigns the connector's agent and writes owner_id back. Each `test.concurrent` test
+ * owns its person or lead: they run side by side; the sweep, which counts every record of the fake, runs
+ * alone after them (docs/design.md, "Suite: concurrent tests inside a file").
  */
 
 let stack: TestStack;
@@ -34,7 +36,7 @@ const writesOf = (id: string | number) => pipedrive.writes.filter((w) => w.id ==
 const activeAgents = async (clientId: string) => (await stack.api('GET', `/clients/${clientId}/agents`, { token })).body.assignments?.map((a: any) => a.agent);
 const inboundEvents = (id: string | number) => stack.prisma.crmInboundEvent.findMany({ where: { business: stack.business, crm: 'pipedrive', recordId: String(id) } });
 
-test('a person\'s creation makes a client, assigns the agent and writes owner_id back through API v2', async () => {
+test.concurrent('a person\'s creation makes a client, assigns the agent and writes owner_id back through API v2', async () => {
   const id = nextPerson++;
   const event = pipedrive.createPerson(id, { name: 'Katherine Johnson', phones: [{ value: '+1 757 555 0100', primary: true, label: 'work' }] });
   expect(await pipedrive.deliver(inboundUrl, event, credentials)).toBe(200);
@@ -46,7 +48,7 @@ test('a person\'s creation makes a client, assigns the agent and writes owner_id
   expect(pipedrive.persons.get(id)!.owner_id).toBe(4242);
 });
 
-test('a lead\'s creation makes a client named by its title and writes owner_id back through API v1', async () => {
+test.concurrent('a lead\'s creation makes a client named by its title and writes owner_id back through API v1', async () => {
   const { id, event } = pipedrive.createLead({ title: 'Acme deal' });
   expect(await pipedrive.deliver(inboundUrl, event, credentials)).toBe(200);
   await eventually(async () => writesOf(id).length > 0 || undefined, 30_000);
@@ -54,7 +56,7 @@ test('a lead\'s creation makes a client named by its title and writes owner_id b
   expect(writesOf(id)).toEqual([{ id, owner: 4242, api: 'v1', status: 200 }]);
 });
 
-test('bad Basic credentials are a 401 and nothing is stored', async () => {
+test.concurrent('bad Basic credentials are a 401 and nothing is stored', async () => {
   const id = nextPerson++;
   const event = pipedrive.createPerson(id, { name: 'Mallory' });
   expect(await pipedrive.deliver(inboundUrl, event, { ...credentials, password: 'wrong' })).toBe(401);
@@ -67,7 +69,7 @@ test('bad Basic credentials are a 401 and nothing is stored', async () => {
   expect(writesOf(id)).toEqual([]);
 });
 
-test('a creation retried (meta.attempt raised) and sent again by a second webhook makes one decision and one write', async () => {
+test.concurrent('a creation retried (meta.attempt raised) and sent again by a second webhook makes one decision and one write', async () => {
   const id = nextPerson++;
   const event = pipedrive.createPerson(id, { name: 'Dorothy Vaughan', phones: [{ value: '+17575550101', primary: true }] });
   const retries = [event, pipedrive.retryOf(event), pipedrive.retryOf(pipedrive.retryOf(event))];

@@ -7,7 +7,10 @@ import type { TestStack } from '../support/stack';
  * Salesforce end to end: its Outbound Message sender posts a SOAP envelope to the inbound URL the
  * connector answered (its secret the last segment); the lead's workflow reads the Lead through jsforce from the fake REST API
  * (renewing the expired access token with the refresh token), makes the client, assigns the
- * connector's agent and writes OwnerId back with `Sforce-Auto-Assign: FALSE`.
+ * connector's agent and writes OwnerId back with `Sforce-Auto-Assign: FALSE`. Each `test.concurrent` test
+ * owns its Lead: they run side by side; the sweep (it counts every Lead of the fake) and the two that
+ * change the connector and its inbound URL run alone after them (docs/design.md, "Suite: concurrent tests
+ * inside a file").
  */
 
 let stack: TestStack;
@@ -45,7 +48,7 @@ const writesOf = (id: string) => salesforce.writes.filter((w) => w.id === id);
 const activeAgents = async (clientId: string) => (await stack.api('GET', `/clients/${clientId}/agents`, { token })).body.assignments?.map((a: any) => a.agent);
 const inboundEvents = (id: string) => stack.prisma.crmInboundEvent.findMany({ where: { business: stack.business, crm: 'salesforce', recordId: id } });
 
-test('an Outbound Message makes a client, assigns the agent, writes OwnerId without the assignment rule, and is answered with its Ack', async () => {
+test.concurrent('an Outbound Message makes a client, assigns the agent, writes OwnerId without the assignment rule, and is answered with its Ack', async () => {
   const id = salesforce.newLeadId();
   salesforce.createLead(id, { FirstName: 'Grace', LastName: 'Hopper', Phone: '(415) 555-0199', MobilePhone: '+1 415 555 0123' });
   const answer = await salesforce.send(inboundUrl, salesforce.outboundMessage([id]));
@@ -65,7 +68,7 @@ test('an Outbound Message makes a client, assigns the agent, writes OwnerId with
   await eventually(async () => ((await inboundEvents(id))[0]?.outcome === 'routed' ? true : undefined), 30_000);
 });
 
-test('a message from another org is a 401 and nothing is stored', async () => {
+test.concurrent('a message from another org is a 401 and nothing is stored', async () => {
   const id = salesforce.newLeadId();
   salesforce.createLead(id, { LastName: 'Mallory', Phone: '+14155550177' });
   const answer = await salesforce.send(inboundUrl, salesforce.outboundMessage([id], { organizationId: '00D000000000042AAA' }));
@@ -77,7 +80,7 @@ test('a message from another org is a 401 and nothing is stored', async () => {
   expect(writesOf(id)).toEqual([]);
 });
 
-test('the same notification delivered five times (Salesforce retrying) is acknowledged each time and makes one decision and one write', async () => {
+test.concurrent('the same notification delivered five times (Salesforce retrying) is acknowledged each time and makes one decision and one write', async () => {
   const id = salesforce.newLeadId();
   salesforce.createLead(id, { FirstName: 'Alan', LastName: 'Turing', Phone: '+442071234567' });
   const envelope = salesforce.outboundMessage([id]);
@@ -119,7 +122,7 @@ const post = async (url: string, body: string, contentType = 'text/xml; charset=
 };
 const withoutToken = () => inboundUrl.replace(/\/[^/]+$/, '');
 
-test('the inbound URL without its secret, with another, or with a guessed one is a 401 before anything is read or stored', async () => {
+test.concurrent('the inbound URL without its secret, with another, or with a guessed one is a 401 before anything is read or stored', async () => {
   const id = salesforce.newLeadId();
   salesforce.createLead(id, { LastName: 'Forged', Phone: '+14155550166' });
   const envelope = salesforce.outboundMessage([id]);
@@ -165,7 +168,7 @@ test('rotate-inbound-token answers a new URL; the old one is a 401 at once', asy
   expect((await stack.api('POST', '/integrations/salesforce/rotate-inbound-token', { token: stack.token('someone-else') })).status).toBe(404);
 });
 
-test('an envelope with a DOCTYPE, an entity of its own, a processing instruction, or its OrganizationId in a comment or CDATA is a 400; nothing is stored', async () => {
+test.concurrent('an envelope with a DOCTYPE, an entity of its own, a processing instruction, or its OrganizationId in a comment or CDATA is a 400; nothing is stored', async () => {
   const id = salesforce.newLeadId();
   salesforce.createLead(id, { LastName: 'Xml', Phone: '+14155550133' });
   const envelope = salesforce.outboundMessage([id]);

@@ -12,6 +12,11 @@ import { startWebhookReceiver, type Answer, type ReceivedRequest, type WebhookRe
  * Idempotency-Key and the signature, delays, cancel, retries, rejections and repeated keys.
  * "Nothing more arrives" is read once the message's run has closed: a closed run sends nothing, and its
  * id is never started again.
+ *
+ * Each test owns its messages (its own text, so its own scripted answer) and reads only their requests:
+ * they run side by side (`test.concurrent`, docs/design.md "Suite: concurrent tests inside a file"). The
+ * burst of one key, six starts at once, fills the API's message places alone; the replay counts every
+ * request the receiver got: both run on their own, after the others.
  */
 const SECRET = 'whsec-test-0123456789abcdef';
 const PHONE = '+14155550123';
@@ -62,7 +67,7 @@ function expectProblemDocument(res: ApiResponse, problem: { type: string; title:
   expect(res.body).toEqual({ ...problem, instance: REQUEST_INSTANCE });
 }
 
-test('an immediate message arrives once, with the contract body, its Idempotency-Key and a valid signature', async () => {
+test.concurrent('an immediate message arrives once, with the contract body, its Idempotency-Key and a valid signature', async () => {
   const res = await send({ client: 'c-1', text_message: 'Hello now' });
   const id = res.body._id;
   const sent = await waitForStatus(id, 'sent');
@@ -85,14 +90,14 @@ test('an immediate message arrives once, with the contract body, its Idempotency
   expect(sent).toEqual(expect.objectContaining({ attempts: 1, provider: 'webhook', provider_ref: `rcv-${id}`, error: null }));
 });
 
-test('a signature made with another secret does not verify', async () => {
+test.concurrent('a signature made with another secret does not verify', async () => {
   const res = await send({ client_phone: PHONE, text_message: 'Tamper check' });
   await waitForStatus(res.body._id, 'sent');
   const [delivery] = receiver.requestsFor(res.body._id);
   expect(signatureIsValid({ ...delivery, rawBody: delivery.rawBody.replace('Tamper check', 'Tampered') })).toBe(false);
 });
 
-test('a delayed message does not arrive before send_at, then arrives exactly once', async () => {
+test.concurrent('a delayed message does not arrive before send_at, then arrives exactly once', async () => {
   const res = await send({ client_phone: PHONE, text_message: 'Delayed three seconds', delay: '3' });
   const id = res.body._id;
   const sendAt = Date.parse(res.body.send_at);
@@ -109,7 +114,7 @@ test('a delayed message does not arrive before send_at, then arrives exactly onc
   expect(receiver.requestsFor(id)).toHaveLength(1);
 });
 
-test('cancel before sending: 200 canceled, nothing arrives, the workflow ends; a second cancel answers the same', async () => {
+test.concurrent('cancel before sending: 200 canceled, nothing arrives, the workflow ends; a second cancel answers the same', async () => {
   const res = await send({ client_phone: PHONE, text_message: 'Canceled before sending', delay: '4s' });
   const id = res.body._id;
   const canceled = await stack.api('POST', `/messages/${id}/cancel`, { token });
@@ -127,7 +132,7 @@ test('cancel before sending: 200 canceled, nothing arrives, the workflow ends; a
   expect(again.body).toEqual(canceled.body);
 });
 
-test('cancel after sending → 409, and the message stays sent', async () => {
+test.concurrent('cancel after sending → 409, and the message stays sent', async () => {
   const res = await send({ client_phone: PHONE, text_message: 'Too late to cancel' });
   const id = res.body._id;
   await waitForStatus(id, 'sent');
@@ -136,7 +141,7 @@ test('cancel after sending → 409, and the message stays sent', async () => {
   expect((await getMessage(id)).status).toBe('sent');
 });
 
-test('a receiver failing twice with 503 then accepting: one delivery, the same key and body every time', async () => {
+test.concurrent('a receiver failing twice with 503 then accepting: one delivery, the same key and body every time', async () => {
   answers.set('Retry me', (request) => (request.attempt <= 2 ? 503 : 200));
   const res = await send({ client_phone: PHONE, text_message: 'Retry me' });
   const id = res.body._id;
@@ -150,7 +155,7 @@ test('a receiver failing twice with 503 then accepting: one delivery, the same k
   expect(sent).toEqual(expect.objectContaining({ attempts: 3, error: null }));
 });
 
-test('a receiver answering 503 with Retry-After: 2 is not tried again before those 2 seconds', async () => {
+test.concurrent('a receiver answering 503 with Retry-After: 2 is not tried again before those 2 seconds', async () => {
   answers.set('Come back later', (request) => (request.attempt === 1 ? { status: 503, headers: { 'Retry-After': '2' } } : 200));
   const res = await send({ client_phone: PHONE, text_message: 'Come back later' });
   await waitForStatus(res.body._id, 'sent');
@@ -160,7 +165,7 @@ test('a receiver answering 503 with Retry-After: 2 is not tried again before tho
   expect(receiver.deliveriesFor(res.body._id)).toHaveLength(1);
 });
 
-test('429 and a dropped connection are retried too', async () => {
+test.concurrent('429 and a dropped connection are retried too', async () => {
   answers.set('Slow down', (request) => (request.attempt === 1 ? 429 : 200));
   answers.set('Hang up', (request) => (request.attempt === 1 ? 'drop' : 200));
   const throttled = await send({ client_phone: PHONE, text_message: 'Slow down' });
@@ -171,7 +176,7 @@ test('429 and a dropped connection are retried too', async () => {
   expect(receiver.requestsFor(dropped.body._id).map((r) => r.status)).toEqual([0, 200]);
 });
 
-test('a receiver answering 400: the message fails after exactly one attempt, with the reason', async () => {
+test.concurrent('a receiver answering 400: the message fails after exactly one attempt, with the reason', async () => {
   answers.set('Reject me', () => 400);
   const res = await send({ client_phone: PHONE, text_message: 'Reject me' });
   const id = res.body._id;
@@ -184,7 +189,7 @@ test('a receiver answering 400: the message fails after exactly one attempt, wit
   expect((await stack.api('POST', `/messages/${id}/cancel`, { token })).status).toBe(409);
 });
 
-test('a receiver answering 422 with the request echoed: the message, its history and the failure keep the status, never the body', async () => {
+test.concurrent('a receiver answering 422 with the request echoed: the message, its history and the failure keep the status, never the body', async () => {
   const text = 'Echo me: results of the blood test';
   answers.set(text, (request) => ({ status: 422, body: JSON.stringify({ error: 'invalid', received: request.body }) }));
   const res = await send({ client: 'c-1', text_message: text });
@@ -198,7 +203,7 @@ test('a receiver answering 422 with the request echoed: the message, its history
 });
 
 describe('Idempotency-Key', () => {
-  test('the same key and body returns the first message and sends once, however the body is spelled', async () => {
+  test.concurrent('the same key and body returns the first message and sends once, however the body is spelled', async () => {
     const headers = { 'Idempotency-Key': 'order-42-confirmation' };
     const first = await send({ client_phone: PHONE, text_message: 'Order 42 confirmed', delay: '2s' }, headers);
     const again = await send({ client_phone: '+1 415-555-0123', text_message: 'Order 42 confirmed', delay: 'PT2S' }, headers);
@@ -215,7 +220,7 @@ describe('Idempotency-Key', () => {
     expect(await stack.prisma.message.count({ where: { business: stack.business, idempotencyKey: 'order-42-confirmation' } })).toBe(1);
   });
 
-  test('the same key with another body → 422, and nothing new is stored or sent', async () => {
+  test.concurrent('the same key with another body → 422, and nothing new is stored or sent', async () => {
     const headers = { 'Idempotency-Key': 'order-43' };
     const first = await send({ client_phone: PHONE, text_message: 'Order 43 shipped' }, headers);
     const other = await stack.api('POST', '/messages', {
@@ -229,7 +234,7 @@ describe('Idempotency-Key', () => {
     expect(receiver.requests.filter((r) => r.body?.text === 'Order 43 canceled')).toEqual([]);
   });
 
-  test('a key belongs to its user: another user with the same key gets a message of their own', async () => {
+  test.concurrent('a key belongs to its user: another user with the same key gets a message of their own', async () => {
     const headers = { 'Idempotency-Key': 'shared-key' };
     const mine = await send({ client_phone: PHONE, text_message: 'Same key, two users' }, headers);
     const theirs = await send({ client_phone: PHONE, text_message: 'Same key, two users' }, headers, stack.token('bob'));

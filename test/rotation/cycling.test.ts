@@ -7,7 +7,9 @@ import type { TestStack } from '../support/stack';
 
 /*
  * A rotation on the real dev server with periods of a couple of seconds: each period is an ordinary
- * assignment of the next agent, ending where the next period begins.
+ * assignment of the next agent, ending where the next period begins. Each test owns its client and
+ * agents, and waits on its own boundaries: they run side by side (`test.concurrent`, docs/design.md
+ * "Suite: concurrent tests inside a file").
  */
 
 const PERIOD_MS = 2000;
@@ -17,7 +19,7 @@ let token: string;
 beforeAll(async () => ({ stack, token } = await startRotationStack('rota-lead@example.com')));
 afterAll(() => stack.stop());
 
-test('agents take the periods in order, cycling, each assignment ending exactly where the next period begins', async () => {
+test.concurrent('agents take the periods in order, cycling, each assignment ending exactly where the next period begins', async () => {
   const { clientId, agents, put, startsAt } = await clientInRotation(stack, token, 3, { period: '2s', ds_notes: 'on-call' });
   expect(put.status).toBe(201);
   expect(put.body).toMatchObject({
@@ -66,7 +68,7 @@ test('agents take the periods in order, cycling, each assignment ending exactly 
   await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
 });
 
-test('the clock is the client\'s run, named by ids, and names the current and next agent like the assignments do', async () => {
+test.concurrent('the clock is the client\'s run, named by ids, and names the current and next agent like the assignments do', async () => {
   const { clientId, agents, put } = await clientInRotation(stack, token, 2, { period: '1m', ds_notes: 'Call Ada on +1 415 555 0199' });
   expect(put.status).toBe(201);
   const client = await stack.prisma.client.findFirstOrThrow({ where: { business: stack.business, id: clientId } });
@@ -97,7 +99,7 @@ test('the clock is the client\'s run, named by ids, and names the current and ne
   await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
 });
 
-test('DELETE stops the rotation: the period in progress runs to its dt_until, and no further one is handed out', async () => {
+test.concurrent('DELETE stops the rotation: the period in progress runs to its dt_until, and no further one is handed out', async () => {
   const { clientId, agents, put } = await clientInRotation(stack, token, 2, { period: '3s' });
   expect(put.body.current).toMatchObject({ agent: agents[0] });
   const stopped = await stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
@@ -127,7 +129,7 @@ test('DELETE stops the rotation: the period in progress runs to its dt_until, an
   expect(feed.body.events).toEqual([expect.objectContaining({ type: 'rotation.stopped', data: { ...stopped.body, reason: 'api' } })]);
 });
 
-test('a list of one agent: each boundary extends the same assignment with one assignment.updated; it never expires and comes back', async () => {
+test.concurrent('a list of one agent: each boundary extends the same assignment with one assignment.updated; it never expires and comes back', async () => {
   const { clientId, agents, put, startsAt } = await clientInRotation(stack, token, 1, { period: '2s' });
   expect(put.status).toBe(201);
   // Two boundaries passed: the assignment now runs to the end of the third period.

@@ -2,7 +2,11 @@ import { eventually } from '../support/helpers';
 import { clientWithAgents, plusMs, rotationAssignments, sleep, startRotationStack, type RotationAssignment } from '../support/rotation';
 import type { TestStack } from '../support/stack';
 
-/* Replacing a rotation (from the next boundary, now, or at a later start) and agents that drop out. */
+/*
+ * Replacing a rotation (from the next boundary, now, or at a later start) and agents that drop out. Each
+ * test owns its client and agents, and waits on its own boundaries: they run side by side
+ * (`test.concurrent`, docs/design.md "Suite: concurrent tests inside a file").
+ */
 
 let stack: TestStack;
 let token: string;
@@ -20,7 +24,7 @@ async function periodsUntil(clientId: string, count: number): Promise<RotationAs
 const put = (clientId: string, body: object) => stack.api('PUT', `/clients/${clientId}/rotation`, { token, body });
 const stop = (clientId: string) => stack.api('DELETE', `/clients/${clientId}/rotation`, { token });
 
-test('a new PUT replaces the rotation from the next boundary: the period in progress runs out, then the new list starts with its first agent', async () => {
+test.concurrent('a new PUT replaces the rotation from the next boundary: the period in progress runs out, then the new list starts with its first agent', async () => {
   const { clientId, agents } = await clientWithAgents(stack, token, 4);
   const [a1, a2, b1, b2] = agents;
   const first = await put(clientId, { agents: [a1, a2], period: '3s' });
@@ -47,7 +51,7 @@ test('a new PUT replaces the rotation from the next boundary: the period in prog
   await stop(clientId);
 });
 
-test('"apply": "now" cuts the period in progress short and starts the new rotation at once, with no gap', async () => {
+test.concurrent('"apply": "now" cuts the period in progress short and starts the new rotation at once, with no gap', async () => {
   const { clientId, agents } = await clientWithAgents(stack, token, 3);
   const [a1, b1, b2] = agents;
   const first = await put(clientId, { agents: [a1], period: '1m' });
@@ -70,7 +74,7 @@ test('"apply": "now" cuts the period in progress short and starts the new rotati
   await stop(clientId);
 });
 
-test('a replacement with a later starts_at waits for it: the rotation in force goes on until then, its last period cut there', async () => {
+test.concurrent('a replacement with a later starts_at waits for it: the rotation in force goes on until then, its last period cut there', async () => {
   const { clientId, agents } = await clientWithAgents(stack, token, 3);
   const [a1, a2, b1] = agents;
   const first = await put(clientId, { agents: [a1, a2], period: '3s' });
@@ -96,7 +100,7 @@ test('a replacement with a later starts_at waits for it: the rotation in force g
   await stop(clientId);
 });
 
-test('an agent deleted meanwhile is skipped: the next agent in the list takes its period, and the rotation says why', async () => {
+test.concurrent('an agent deleted meanwhile is skipped: the next agent in the list takes its period, and the rotation says why', async () => {
   const { clientId, agents } = await clientWithAgents(stack, token, 3);
   const [a1, a2, a3] = agents;
   const first = await put(clientId, { agents, period: '3s' });

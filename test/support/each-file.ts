@@ -9,7 +9,9 @@
  * once per module instance, and never removes them: jest loads the SDK afresh for every file, so without
  * the uninstall each file would leave a hook that every later promise of the process pays for. Its
  * formatter maps through the workflow bundle's source map every error whose constructor is not `Error`
- * itself, a failed assertion's among them: those of this realm go back to jest's formatter.
+ * itself, a failed assertion's among them: those of this realm go back to jest's formatter. jest runs no
+ * beforeEach or afterEach around a `test.concurrent` test, so the stack helper hands the formatter back as
+ * soon as its worker has installed the SDK's (on `Symbol.for('crm-test-keep-stack-traces')`).
  */
 type Formatter = NonNullable<typeof Error.prepareStackTrace> & { testsFirst?: true };
 type StopStarted = (all: boolean) => Promise<void>;
@@ -35,6 +37,7 @@ function uninstallWorkflowHandlers(): void {
   (require('@temporalio/worker/lib/workflow/vm-shared') as typeof import('@temporalio/worker/lib/workflow/vm-shared')).globalHandlers.uninstall();
 }
 
+(globalThis as Record<symbol, unknown>)[Symbol.for('crm-test-keep-stack-traces')] = keepJestStackTraces;
 beforeEach(keepJestStackTraces);
 afterEach(() => stopStarted(false), 120_000);
 afterAll(async () => {

@@ -18,6 +18,9 @@ export { eventually, uniqueName } from './helpers';
 
 type Api = <T = any>(method: string, path: string, options?: RequestOptions) => Promise<ApiResponse<T>>;
 
+/** The SDK's stack-trace formatter, installed by the worker, hands jest's errors back (test/support/each-file.ts). */
+const keepJestStackTraces = () => ((globalThis as Record<symbol, unknown>)[Symbol.for('crm-test-keep-stack-traces')] as (() => void) | undefined)?.();
+
 /** An API's origin, its base URL without `/ext/v2/…`: where the carriers' callbacks and the operator routes are. */
 export const originOf = (api: { baseUrl: string }) => api.baseUrl.replace(/\/ext\/v2\/.*$/, '');
 
@@ -86,6 +89,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
   let worker: RunningWorker | undefined;
   const startTestWorker = async (withProvider = provider) => {
     worker = await runWorker({ ...services, provider: withProvider }, { workflowBundle });
+    keepJestStackTraces();
   };
   await startTestWorker();
 
