@@ -250,7 +250,9 @@ export async function runObservedWorker(services: Services, port: number, sdkMet
     done: worker.done,
     stop: async () => {
       sweepWatch.stop();
-      versionWatch?.stop();
+      await versionWatch?.stop();
+      // Its calls would otherwise outlive the connection; an upgrade cut short is taken up again at the next start.
+      await upgraded;
       await worker.stop();
       await http.stop();
     },

@@ -29,25 +29,34 @@ export async function wakeClientRunsOnOlderVersions(temporal: TemporalClient, ve
  * left on an older version (wakeClientRunsOnOlderVersions): within that bound of a new version becoming
  * current, each such run moves to it (docs/design.md, "Worker Versioning").
  */
-export function watchOlderVersions(deps: { temporal: TemporalClient; version: DeploymentVersion; everyMs?: number; onWoken?: (count: number) => void; onError?: (error: unknown) => void }): { stop(): void } {
+export function watchOlderVersions(deps: { temporal: TemporalClient; version: DeploymentVersion; everyMs?: number; onWoken?: (count: number) => void; onError?: (error: unknown) => void }): { stop(): Promise<void> } {
   const woken = new Set<string>();
-  let busy = false;
-  const look = async () => {
-    if (busy) return;
-    busy = true;
+  // A look in flight when the worker stops is cancelled and awaited: its calls' retries would otherwise
+  // fire on the connection closed after the worker (an uncaught error that ends the process).
+  const stopping = new AbortController();
+  let busy: Promise<void> | undefined;
+  const lookOnce = async () => {
     try {
       const { current } = await routingOf(deps.temporal, deps.version.deploymentName);
       if (current !== deps.version.buildId) return;
       const count = await wakeClientRunsOnOlderVersions(deps.temporal, deps.version, woken);
       if (count > 0) deps.onWoken?.(count);
     } catch (error) {
-      deps.onError?.(error);
-    } finally {
-      busy = false;
+      if (!stopping.signal.aborted) deps.onError?.(error);
     }
   };
-  void look();
-  const timer = setInterval(() => void look(), deps.everyMs ?? VERSION_WAKE_EVERY_MS);
+  const look = () => {
+    if (busy || stopping.signal.aborted) return;
+    busy = deps.temporal.withAbortSignal(stopping.signal, lookOnce).finally(() => (busy = undefined));
+  };
+  look();
+  const timer = setInterval(look, deps.everyMs ?? VERSION_WAKE_EVERY_MS);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      stopping.abort();
+      await busy;
+    },
+  };
 }
