@@ -33,8 +33,11 @@ beforeAll(async () => {
 afterAll(() => stack.stop());
 
 let phones = 0;
-/** A number of its own for each test: matching and opt-outs are per number. */
-const newPhone = () => `+1415555${String(1000 + ++phones).padStart(4, '0')}`;
+/**
+ * A number of its own for each test: matching and opt-outs are per number. The file's own area code (312, no
+ * other file's) keeps its counts by phone free of other files' messages in the shared database.
+ */
+const newPhone = () => `+1312555${String(1000 + ++phones).padStart(4, '0')}`;
 
 async function sendTo(token: string, body: Record<string, unknown>): Promise<any> {
   const res = await stack.api('POST', '/messages', { token, body: { message_type: 'text', text_message: 'Your appointment is tomorrow at 3pm', ...body } });
