@@ -27,5 +27,5 @@ test('an opted-out number is the same 409 through Nexus as over HTTP, and nothin
   const { instance: _instance, ...problem } = http.body;
   expect(problem).toEqual({ type: '/problems/conflict', title: 'Conflict', status: 409, detail: 'Recipient has opted out of text messages' });
   expect('failed' in outcome && outcome.failed.problem).toEqual(problem);
-  expect(await stack.prisma.message.count({ where: { phone } })).toBe(0);
+  expect(await stack.prisma.message.count({ where: { phone, business: stack.business } })).toBe(0);
 });
