@@ -209,18 +209,21 @@ const isUnprocessedUpdate = (error: unknown) => causedBy(error, (cause) => cause
 /**
  * Wakes the open client runs of the Worker Deployment `deploymentName` that are on none of the versions
  * `keep` (`deployment:buildId`): a "re-read every kind" signal, whose workflow task tells a run asleep on a
- * far clock that a newer version is its target, so that it continues as new there. `woken` holds the runs
- * already signaled, which are not signaled again. Returns how many were.
+ * far clock that a newer version is its target, so that it continues as new there. `woken` holds when each
+ * run was last signaled: it is signaled again only `againAfterMs` later (a task that ran before the new
+ * routing reached the run's partition saw no new target). Returns how many were signaled.
  */
-export async function wakeClientRunsOffVersions(temporal: TemporalClient, deploymentName: string, keep: readonly string[], woken: Set<string>): Promise<number> {
+export async function wakeClientRunsOffVersions(temporal: TemporalClient, deploymentName: string, keep: readonly string[], woken: Map<string, number>, againAfterMs: number): Promise<number> {
   const query = `WorkflowType = '${CLIENT_WORKFLOW}' AND ExecutionStatus = 'Running' AND TemporalWorkerDeployment = '${deploymentName}'${keep.map((v) => ` AND TemporalWorkerDeploymentVersion != '${v}'`).join('')}`;
   let count = 0;
   let nextPageToken: Uint8Array | undefined;
   do {
     const page = await temporal.workflowService.listWorkflowExecutions({ namespace: temporal.options.namespace, query, pageSize: 1000, nextPageToken });
     for (const { execution } of page.executions ?? []) {
-      if (!execution?.workflowId || !execution.runId || woken.has(execution.runId)) continue;
-      woken.add(execution.runId);
+      if (!execution?.workflowId || !execution.runId) continue;
+      const last = woken.get(execution.runId);
+      if (last !== undefined && Date.now() - last < againAfterMs) continue;
+      woken.set(execution.runId, Date.now());
       // A run that ended meanwhile has nothing to move.
       await temporal.workflow.getHandle<ClientOwnershipWorkflow>(execution.workflowId, execution.runId).signal(clocksChangedSignal, []).catch(() => undefined);
       count++;

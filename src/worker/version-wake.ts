@@ -4,6 +4,8 @@ import { versionName, type DeploymentVersion } from './versioning';
 
 /** How often a worker whose version is current looks for client runs left on another version. */
 export const VERSION_WAKE_EVERY_MS = 60_000;
+/** When a run signaled and still on another version is signaled again: one that cannot move yet (its version's workers are gone) costs a task this often. */
+export const VERSION_WAKE_AGAIN_AFTER_MS = 5 * 60_000;
 
 /** The deployment's current and ramping build ids. */
 async function routingOf(temporal: TemporalClient, deploymentName: string): Promise<{ current?: string; ramping?: string }> {
@@ -15,13 +17,13 @@ async function routingOf(temporal: TemporalClient, deploymentName: string): Prom
 /**
  * Wakes the open client runs pinned to a version of `version`'s deployment other than it and than the
  * ramping one: a client run asleep on a far clock sees its new target only at its next workflow task, and
- * then continues as new onto it. `woken` keeps the runs already signaled, so that a run that cannot move
- * yet (its version's workers are gone) is not signaled again and again.
+ * then continues as new onto it. `woken` holds when each run was signaled, so that a run that cannot move
+ * yet is signaled again only `againAfterMs` later.
  */
-export async function wakeClientRunsOnOlderVersions(temporal: TemporalClient, version: DeploymentVersion, woken: Set<string> = new Set()): Promise<number> {
+export async function wakeClientRunsOnOlderVersions(temporal: TemporalClient, version: DeploymentVersion, woken = new Map<string, number>(), againAfterMs = VERSION_WAKE_AGAIN_AFTER_MS): Promise<number> {
   const { ramping } = await routingOf(temporal, version.deploymentName);
   const keep = [versionName(version), ...(ramping ? [versionName({ deploymentName: version.deploymentName, buildId: ramping })] : [])];
-  return wakeClientRunsOffVersions(temporal, version.deploymentName, keep, woken);
+  return wakeClientRunsOffVersions(temporal, version.deploymentName, keep, woken, againAfterMs);
 }
 
 /**
@@ -30,7 +32,7 @@ export async function wakeClientRunsOnOlderVersions(temporal: TemporalClient, ve
  * current, each such run moves to it (docs/design.md, "Worker Versioning").
  */
 export function watchOlderVersions(deps: { temporal: TemporalClient; version: DeploymentVersion; everyMs?: number; onWoken?: (count: number) => void; onError?: (error: unknown) => void }): { stop(): Promise<void> } {
-  const woken = new Set<string>();
+  const woken = new Map<string, number>();
   // A look in flight when the worker stops is cancelled and awaited: its calls' retries would otherwise
   // fire on the connection closed after the worker (an uncaught error that ends the process).
   const stopping = new AbortController();

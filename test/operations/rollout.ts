@@ -29,6 +29,8 @@ const DUE_AT_ONCE = 8;
 const CAMPAIGN = 16;
 const LATE_CLIENTS = 4;
 const LATE_MESSAGES = 8;
+// A run whose first wake came before the new routing reached it is woken again this much later.
+const WAKE_AGAIN_AFTER_MS = 3_000;
 const HOUSEKEEPING = { sweepEveryMs: 3_600_000, sweepGraceMs: 10_000 };
 
 /** Registers the rollout's tests on the Temporal server at `temporalAddress()` (the run's own when undefined), read in beforeAll. */
@@ -120,9 +122,9 @@ export function rolloutTests(temporalAddress: () => string | undefined): void {
     // The second build polls beside it and becomes current; the client runs asleep on the first are woken to move.
     next = await runWorker({ ...stack.services, provider: countingProvider }, { workflowBundle: { code: nextCode }, versioning: { deploymentName: stack.taskQueue, setCurrent: 'always' } });
     expect(next.current).toBe(true);
-    const woken = new Set<string>();
+    const woken = new Map<string, number>();
     await eventually(async () => {
-      await wakeClientRunsOnOlderVersions(stack.temporal, second, woken);
+      await wakeClientRunsOnOlderVersions(stack.temporal, second, woken, WAKE_AGAIN_AFTER_MS);
       return (await runningOn('clientOwnership', first)) === 0 || undefined;
     }, 60_000, 1000);
     // A moved run closes on the first before visibility lists its next run on the second.
@@ -178,9 +180,9 @@ export function rolloutTests(temporalAddress: () => string | undefined): void {
     const older = await serveOlderBuilds(services, restarted, dir, 1000);
     try {
       expect(readdirSync(dir).sort()).toEqual([`${before.buildId}.js`, `${restarted.version!.buildId}.js`].sort());
-      const woken = new Set<string>();
+      const woken = new Map<string, number>();
       await eventually(async () => {
-        await wakeClientRunsOnOlderVersions(stack.temporal, restarted.version!, woken);
+        await wakeClientRunsOnOlderVersions(stack.temporal, restarted.version!, woken, WAKE_AGAIN_AFTER_MS);
         return (await count(`ExecutionStatus = 'Running' AND TemporalWorkerDeploymentVersion = '${versionName(before)}'`)) === 0 || undefined;
       }, 60_000, 1000);
       await sentOnce(campaignMessages);
