@@ -18,6 +18,7 @@ import { TemporalBusyError } from './admission';
 import { answers, markUnreachable, refuseWhileKnownDown } from './availability';
 import { noteRunAnswered } from './run-answers';
 import { searchAttributesOf } from './search-attributes';
+import { executionsOf } from '../temporal-client/executions';
 
 /* The one place a client's run (`clientOwnership`) is started, updated and woken. */
 
@@ -216,19 +217,13 @@ const isUnprocessedUpdate = (error: unknown) => causedBy(error, (cause) => cause
 export async function wakeClientRunsOffVersions(temporal: TemporalClient, deploymentName: string, keep: readonly string[], woken: Map<string, number>, againAfterMs: number): Promise<number> {
   const query = `WorkflowType = '${CLIENT_WORKFLOW}' AND ExecutionStatus = 'Running' AND TemporalWorkerDeployment = '${deploymentName}'${keep.map((v) => ` AND TemporalWorkerDeploymentVersion != '${v}'`).join('')}`;
   let count = 0;
-  let nextPageToken: Uint8Array | undefined;
-  do {
-    const page = await temporal.workflowService.listWorkflowExecutions({ namespace: temporal.options.namespace, query, pageSize: 1000, nextPageToken });
-    for (const { execution } of page.executions ?? []) {
-      if (!execution?.workflowId || !execution.runId) continue;
-      const last = woken.get(execution.runId);
-      if (last !== undefined && Date.now() - last < againAfterMs) continue;
-      woken.set(execution.runId, Date.now());
-      // A run that ended meanwhile has nothing to move.
-      await temporal.workflow.getHandle<ClientOwnershipWorkflow>(execution.workflowId, execution.runId).signal(clocksChangedSignal, []).catch(() => undefined);
-      count++;
-    }
-    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-  } while (nextPageToken);
+  for await (const { workflowId, runId } of executionsOf(temporal, query)) {
+    const last = woken.get(runId);
+    if (last !== undefined && Date.now() - last < againAfterMs) continue;
+    woken.set(runId, Date.now());
+    // A run that ended meanwhile has nothing to move.
+    await temporal.workflow.getHandle<ClientOwnershipWorkflow>(workflowId, runId).signal(clocksChangedSignal, []).catch(() => undefined);
+    count++;
+  }
   return count;
 }

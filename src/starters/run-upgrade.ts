@@ -1,5 +1,6 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import { runsEndedAtUpgradeQuery, UPGRADE_TERMINATE_REASON } from '../domain';
+import { executionsOf, type ExecutionIds } from '../temporal-client/executions';
 
 /* The one place the runs of an earlier workflow generation are ended (docs/design.md, "Upgrading runs from before Worker Versioning"). */
 
@@ -8,25 +9,15 @@ const AT_ONCE = 20;
 /** Visibility lags a little behind: a listing that still shows runs ended a moment ago is read again, a few times. */
 const LISTINGS = 5;
 
-interface OpenRun {
-  workflowId: string;
-  runId: string;
-}
-
-/** The open runs the query finds, raw (ids only: a run whose memo this client cannot decode does not stop the listing). */
-async function openRuns(temporal: TemporalClient, query: string): Promise<OpenRun[]> {
-  const runs: OpenRun[] = [];
-  let nextPageToken: Uint8Array | undefined;
-  do {
-    const page = await temporal.workflowService.listWorkflowExecutions({ namespace: temporal.options.namespace, query, pageSize: 1000, nextPageToken });
-    for (const { execution } of page.executions ?? []) if (execution?.workflowId && execution.runId) runs.push({ workflowId: execution.workflowId, runId: execution.runId });
-    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-  } while (nextPageToken);
+/** The open runs the query finds. */
+async function openRuns(temporal: TemporalClient, query: string): Promise<ExecutionIds[]> {
+  const runs: ExecutionIds[] = [];
+  for await (const run of executionsOf(temporal, query)) runs.push(run);
   return runs;
 }
 
 /** Ends the run (that run only, by its run id); one that ended meanwhile is left as it is. */
-async function terminate(temporal: TemporalClient, run: OpenRun): Promise<boolean> {
+async function terminate(temporal: TemporalClient, run: ExecutionIds): Promise<boolean> {
   try {
     await temporal.workflow.getHandle(run.workflowId, run.runId).terminate(UPGRADE_TERMINATE_REASON);
     return true;

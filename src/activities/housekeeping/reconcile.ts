@@ -1,6 +1,7 @@
 import { heartbeat as activityHeartbeat } from '@temporalio/activity';
 import type { Client as TemporalClient } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
+import { executionsOf } from '../../temporal-client/executions';
 import { wakeRoutingQueue } from '../../starters/routing-queue-workflow';
 import { startFirstResponseClock } from '../../starters/first-response-workflow';
 import type { DatabaseDeps } from '../../use-cases/database';
@@ -36,19 +37,10 @@ export interface ReconcileDeps extends DatabaseDeps {
 export const RECONCILE_GRACE_MS = 60_000;
 const PAGE = 500;
 
-/**
- * The ids of the workflows a visibility query finds (it lags a little: a missing id is confirmed with
- * `describe`). Raw rows, ids only: a run whose memo this client cannot decode (a retired payload key)
- * does not stop the pass.
- */
+/** The ids of the workflows a visibility query finds (it lags a little: a missing id is confirmed with `describe`). */
 async function workflowIds(temporal: TemporalClient, query: string): Promise<Set<string>> {
   const ids = new Set<string>();
-  let nextPageToken: Uint8Array | undefined;
-  do {
-    const page = await temporal.workflowService.listWorkflowExecutions({ namespace: temporal.options.namespace, query, pageSize: 1000, nextPageToken });
-    for (const execution of page.executions ?? []) if (execution.execution?.workflowId) ids.add(execution.execution.workflowId);
-    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-  } while (nextPageToken);
+  for await (const { workflowId } of executionsOf(temporal, query)) ids.add(workflowId);
   return ids;
 }
 
