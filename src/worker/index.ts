@@ -17,7 +17,7 @@ import { PREBUILT_WORKFLOW_BUNDLE, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH 
 import { requestIdInterceptor } from './request-id-interceptor';
 import { activityTracing, nexusTracing, workflowSpanSinks } from '../telemetry/temporal';
 import { taskQueuesOf, type TaskQueueRole } from '../domain';
-import { WORKER_TUNING } from './tuning';
+import { polledQueuesOf, WORKER_TUNING } from './tuning';
 import type { Admissions } from '../starters/admission';
 import type { SecretBox } from '../secrets/secret-box';
 import type { WorkerVersioning } from '../config/worker-versioning';
@@ -170,7 +170,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
   let current = false;
   try {
     // Before the caller starts any run (the housekeeping one): a run started while no version is current waits for an unversioned worker.
-    if (version) current = await becomeCurrent(deps.temporal, deps.namespace, version, Object.values(queues), options.versioning!.setCurrent);
+    if (version) current = await becomeCurrent(deps.temporal, deps.namespace, version, polledQueuesOf(queues), options.versioning!.setCurrent);
   } catch (error) {
     await stop();
     throw error;

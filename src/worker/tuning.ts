@@ -1,5 +1,6 @@
 import type { WorkerOptions } from '@temporalio/worker';
 import type { TaskQueueRole } from '../domain';
+import type { PollKind, PolledQueue } from './versioning';
 
 type Tuning = Pick<
   WorkerOptions,
@@ -39,3 +40,13 @@ export const WORKER_TUNING: Record<TaskQueueRole, Tuning> = {
   expiry: { maxConcurrentWorkflowTaskExecutions: 10, maxConcurrentLocalActivityExecutions: 10, maxCachedWorkflows: 100, enableNonLocalActivities: false },
   webhooks: { maxConcurrentWorkflowTaskExecutions: 20, maxConcurrentLocalActivityExecutions: 20, maxConcurrentActivityTaskExecutions: 20, maxCachedWorkflows: 100 },
 };
+
+/** What each role's worker polls: workflow tasks everywhere, activity tasks where it runs regular activities, Nexus tasks on the base queue. */
+export function polledQueuesOf(queues: Record<TaskQueueRole, string>): PolledQueue[] {
+  return (Object.keys(queues) as TaskQueueRole[]).map((role) => {
+    const kinds: PollKind[] = ['workflow'];
+    if (WORKER_TUNING[role].enableNonLocalActivities !== false) kinds.push('activity');
+    if (role === 'base') kinds.push('nexus');
+    return { name: queues[role], kinds };
+  });
+}

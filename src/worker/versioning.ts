@@ -51,12 +51,24 @@ async function currentVersionOf(service: WorkflowService, namespace: string, dep
   }
 }
 
-/** Whether each of `taskQueues` has reached the server as a task queue of the version (its first polls). */
-async function registered(service: WorkflowService, namespace: string, version: DeploymentVersion, taskQueues: readonly string[]): Promise<boolean> {
+/** What a worker polls a task queue for, as the server registers it in a version: one registration each. */
+export type PollKind = 'workflow' | 'activity' | 'nexus';
+
+/** A task queue and the kinds of task its worker polls there. */
+export interface PolledQueue {
+  name: string;
+  kinds: readonly PollKind[];
+}
+
+/** temporal.api.enums.v1.TaskQueueType. */
+const TASK_QUEUE_TYPE: Record<PollKind, number> = { workflow: 1, activity: 2, nexus: 3 };
+
+/** Whether each kind of poll of each of `queues` has reached the server as part of the version. */
+async function registered(service: WorkflowService, namespace: string, version: DeploymentVersion, queues: readonly PolledQueue[]): Promise<boolean> {
   try {
     const described = await service.describeWorkerDeploymentVersion({ namespace, deploymentVersion: version });
-    const names = new Set((described.workerDeploymentVersionInfo?.taskQueueInfos ?? []).map((queue) => queue.name));
-    return taskQueues.every((queue) => names.has(queue));
+    const seen = new Set((described.workerDeploymentVersionInfo?.taskQueueInfos ?? []).map((queue) => `${queue.type}:${queue.name}`));
+    return queues.every(({ name, kinds }) => kinds.every((kind) => seen.has(`${TASK_QUEUE_TYPE[kind]}:${name}`)));
   } catch (error) {
     if ((error as { code?: number }).code === NOT_FOUND) return false;
     throw error;
@@ -68,17 +80,18 @@ const notYetPolled = (error: unknown) => [NOT_FOUND, FAILED_PRECONDITION].includ
 
 /**
  * Makes `version` its deployment's current version, as `mode` says: `always`, or `if-none` (only while
- * the deployment has none: a first deployment, nothing to roll out from). Waits until the polls of each
- * of `taskQueues` have reached the server: a version made current with some of its queues not yet
- * registered would leave their tasks to unversioned workers. Returns whether the version is current.
+ * the deployment has none: a first deployment, nothing to roll out from). Waits first until every poll
+ * of `queues` is registered: a version made current with some of its queues not yet registered would
+ * leave their tasks to unversioned workers, and a poll still waiting for its registration when the
+ * worker stops is logged by the server as an error. Returns whether the version is current.
  */
-export async function becomeCurrent(client: Client, namespace: string, version: DeploymentVersion, taskQueues: readonly string[], mode: SetCurrent, timeoutMs = 60_000): Promise<boolean> {
+export async function becomeCurrent(client: Client, namespace: string, version: DeploymentVersion, queues: readonly PolledQueue[], mode: SetCurrent, timeoutMs = 60_000): Promise<boolean> {
   if (mode === 'never') return false;
   const deadline = Date.now() + timeoutMs;
   const service = client.workflowService;
   for (;;) {
     try {
-      if (await registered(service, namespace, version, taskQueues)) return await setCurrent(service, namespace, version, mode);
+      if (await registered(service, namespace, version, queues)) return await setCurrent(service, namespace, version, mode);
     } catch (error) {
       if (!notYetPolled(error) || Date.now() > deadline) throw error;
     }

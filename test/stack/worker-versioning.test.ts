@@ -1,5 +1,7 @@
 import { loadConfig } from '../../src/config/index';
 import { workerVersioningOf } from '../../src/config/worker-versioning';
+import { taskQueuesOf } from '../../src/domain';
+import { polledQueuesOf } from '../../src/worker/tuning';
 import { buildIdOf, deploymentOptionsOf, versionName } from '../../src/worker/versioning';
 
 /* Worker Versioning's settings and the build id (src/config/worker-versioning.ts, src/worker/versioning.ts). */
@@ -42,5 +44,21 @@ describe('the build id: the workflow bundle\'s content, so only a change of work
     const version = { deploymentName: 'crm-messaging', buildId: buildIdOf('x') };
     expect(deploymentOptionsOf(version)).toEqual({ useWorkerVersioning: true, version, defaultVersioningBehavior: 'PINNED' });
     expect(versionName(version)).toBe(`crm-messaging:${version.buildId}`);
+  });
+});
+
+describe('what the worker waits to see registered before it makes its version current', () => {
+  // As `temporal worker deployment describe-version` lists a version of npm start's worker.
+  test('every kind of poll of every task queue: no activity tasks where only local activities run, Nexus on the base queue', () => {
+    expect(polledQueuesOf(taskQueuesOf('crm-messaging'))).toEqual(
+      expect.arrayContaining([
+        { name: 'crm-messaging', kinds: ['workflow', 'activity', 'nexus'] },
+        { name: 'crm-messaging-assign', kinds: ['workflow'] },
+        { name: 'crm-messaging-messages', kinds: ['workflow', 'activity'] },
+        { name: 'crm-messaging-expiry', kinds: ['workflow'] },
+        { name: 'crm-messaging-webhooks', kinds: ['workflow', 'activity'] },
+      ]),
+    );
+    expect(polledQueuesOf(taskQueuesOf('crm-messaging'))).toHaveLength(5);
   });
 });
