@@ -108,10 +108,10 @@ export function rolloutTests(temporalAddress: () => string | undefined): void {
     const second = { deploymentName: stack.taskQueue, buildId: buildIdOf(nextCode) };
     expect(second.buildId).not.toBe(first.buildId);
 
-    // On the first build: clients whose assignments end over the next minute, messages due now and within 30 s (a
+    // On the first build: clients whose assignments end over the next half minute, messages due now and within 25 s (a
     // message due later starts when due: on the version current then), and a campaign still sending at the switch.
     const clientRuns: string[] = [];
-    for (let i = 0; i < CLIENTS; i++) clientRuns.push(await clientAssignedUntil(`c${i}`, secondsFromNow(6 + 4 * i)));
+    for (let i = 0; i < CLIENTS; i++) clientRuns.push(await clientAssignedUntil(`c${i}`, secondsFromNow(6 + 2 * i)));
     const early: string[] = [];
     for (let j = 0; j < EARLY_MESSAGES; j++) early.push(await message(`c${j % CLIENTS}`, j < DUE_AT_ONCE ? 0 : j));
     const campaignMessages = await campaign(CAMPAIGN, 1000);
