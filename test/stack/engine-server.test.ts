@@ -11,12 +11,14 @@ import { startNexusCaller, type NexusCaller } from '../support/nexus';
 import { NEXUS_CALLER_NAMESPACE } from '../support/nexus-namespace';
 import { clientWithAgents, plusMs, rotationAssignments } from '../support/rotation';
 import { eventually, startTestStack, type TestStack } from '../support/stack';
+import { rolloutTests } from '../operations/rollout';
 
 /*
  * The end-to-end flows on the server engine: the Temporal server on PostgreSQL, as production runs it,
  * so that a change that works on the dev server alone fails here. When the run's stack is the dev
  * server (the default), this suite starts the server engine itself on the run's PostgreSQL, building
  * it first on a machine that lacks it (`npm run temporal:server -- --install-only` does that apart).
+ * The rollout under load of operations/worker-versioning.test.ts runs here too, on this engine.
  */
 
 let stack: TestStack;
@@ -24,10 +26,11 @@ let caller: NexusCaller;
 let token: string;
 /** A URL of the PostgreSQL the server engine keeps its data on, as its administrator. */
 let adminUrl: string;
+let address: string;
 const stops: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  let address = process.env.TEST_TEMPORAL_ADDRESS!;
+  address = process.env.TEST_TEMPORAL_ADDRESS!;
   if (process.env.TEST_TEMPORAL_ENGINE === 'server') {
     adminUrl = process.env.TEST_DATABASE_ADMIN_URL!;
   } else {
@@ -143,4 +146,9 @@ test('another namespace’s workflow sends a message through the Nexus endpoint 
   expect(outcome).toEqual({ ok: { outcome: 'sent' } });
   const listed = (await stack.api('GET', '/messages?limit=100', { token })).body.messages.filter((m: { text_message: string }) => m.text_message === text);
   expect(listed).toEqual([expect.objectContaining({ status: 'sent', client: 'c-1' })]);
+});
+
+// Its workers stop in its own afterAll, which runs before this file's (the engine's stop).
+describe('Worker Versioning on the server engine', () => {
+  rolloutTests(() => address);
 });

@@ -9,9 +9,9 @@ const Sequencer = require('@jest/test-sequencer').default;
  * Refresh from a whole run's per-file times when the order drifts (docs/design.md, "Suite: jest's own runner").
  */
 const CI_SECONDS = {
-  'test/operations/worker-versioning-server-engine.test.ts': 70,
-  'test/operations/worker-versioning.test.ts': 64,
+  'test/stack/engine-server.test.ts': 65,
   'test/stack/journeys.test.ts': 62,
+  'test/operations/worker-versioning.test.ts': 42,
   'test/stack/crash.test.ts': 49,
   'test/conversations/npm-start.test.ts': 38,
   'test/message-batches/crash.test.ts': 26,
@@ -24,7 +24,6 @@ const CI_SECONDS = {
   'test/integrations/crm-worker-crash.test.ts': 22,
   'test/rotation/worker-restart.test.ts': 20,
   'test/stack/start.test.ts': 19,
-  'test/stack/engine-server.test.ts': 18,
   'test/routing/first-response.test.ts': 17,
   'test/conversations/inbox.test.ts': 17,
   'test/routing/npm-start.test.ts': 16,
