@@ -75,7 +75,7 @@ test('npm start: two clients text in, the inbox orders them, answers, snoozes, r
 
     // kill -9 of every process of the stack while c1 is snoozed: on the same data, the snooze still ends, at its date or,
     // when the restart takes longer than the snooze (a loaded machine), once the stack is back.
-    const later = new Date(Date.now() + 15_000).toISOString();
+    const later = new Date(Date.now() + 8_000).toISOString();
     expect((await call('POST', `/conversations/${c1._id}/snooze`, { until: later })).body.status).toBe('snoozed');
     const lock = JSON.parse(await readFile(dataPaths(dataDir).stackLock, 'utf8')) as StackLockInfo;
     const servers = await leftoverServers(dataPaths(dataDir));
