@@ -3,7 +3,6 @@ import path from 'node:path';
 import { Router, type Response } from 'express';
 import { jsonText } from '../http/json-text';
 import { DOCS_CONTENT_SECURITY_POLICY, DOCS_INIT_SCRIPT, docsPage } from './docs-page';
-import { openApiDocument } from './document';
 
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const SWAGGER_UI_VERSION: string = JSON.parse(readFileSync(path.join(SWAGGER_UI_DIR, 'package.json'), 'utf8')).version;
@@ -27,11 +26,24 @@ function pageHeaders(res: Response): Response {
 /** What `GET /` points to: someone who opens the server's address finds the description from there. */
 const INDEX = { docs: '/docs', openapi: '/openapi.json', api: '/ext/v2/{businessname}', health: '/healthz', ready: '/readyz' };
 
+/**
+ * The document and its page, built at their first request: building it (zod's JSON Schema of every contract) is
+ * a fifth of what loading the API costs, and most processes that load the API never serve it.
+ */
+function describedOnce(): () => { json: string; page: string } {
+  let built: { json: string; page: string } | undefined;
+  return () => {
+    if (built) return built;
+    const { openApiDocument } = require('./document') as typeof import('./document');
+    built = { json: jsonText(openApiDocument), page: docsPage(ASSET_BASE, openApiDocument.info.title) };
+    return built;
+  };
+}
+
 /** GET /, GET /openapi.json and GET /docs, without authentication: the description is public, the API is not. */
 export function openApiRouter(): Router {
   const router = Router();
-  const documentJson = jsonText(openApiDocument);
-  const page = docsPage(ASSET_BASE, openApiDocument.info.title);
+  const described = describedOnce();
 
   router.get('/', (req, res) => {
     res.vary('Accept');
@@ -39,10 +51,10 @@ export function openApiRouter(): Router {
     res.json(INDEX);
   });
   router.get('/openapi.json', (_req, res) => {
-    res.set({ 'Cache-Control': REVALIDATE, 'Access-Control-Allow-Origin': '*' }).type('application/json').send(documentJson);
+    res.set({ 'Cache-Control': REVALIDATE, 'Access-Control-Allow-Origin': '*' }).type('application/json').send(described().json);
   });
   router.get('/docs', (_req, res) => {
-    pageHeaders(res).type('html').send(page);
+    pageHeaders(res).type('html').send(described().page);
   });
   router.get('/docs/init.js', (_req, res) => {
     pageHeaders(res).type('text/javascript').send(DOCS_INIT_SCRIPT);
