@@ -12,7 +12,7 @@ import { eventually } from '../../support/stack';
 const PHONE = '+14155550100';
 
 export function businessNumbers(shared: () => SharedNpmStart): void {
-  test('npm start: acme and globex each get a number; the phone\'s reply to each lands in that business only, STOP to acme leaves globex free; on the shared sender a reply both could own reaches neither', async () => {
+  test.concurrent('npm start: acme and globex each get a number; the phone\'s reply to each lands in that business only, STOP to acme leaves globex free; on the shared sender a reply both could own reaches neither', async () => {
     const { stack, origin, tokenOf, run } = shared();
     expect(stack.output()).toContain('Numbers      npm run number -- <business> <+E.164>');
     const businesses = { acme: tokenOf('user-x'), globex: tokenOf('user-y') };

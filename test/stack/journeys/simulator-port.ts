@@ -5,7 +5,7 @@ import type { SharedNpmStart } from '../../support/shared-npm-start';
 /* The carrier simulator npm start runs listens where SIMULATOR_PORT says, so a person can point a tool at it. */
 
 export function simulatorPort(shared: () => SharedNpmStart): void {
-  test('npm start runs the simulator on SIMULATOR_PORT and records it in the stack lock', async () => {
+  test.concurrent('npm start runs the simulator on SIMULATOR_PORT and records it in the stack lock', async () => {
     const { stack, dataDir, env } = shared();
     const url = `http://127.0.0.1:${env.SIMULATOR_PORT}`;
     expect(stack.output()).toContain(`Provider     simulator (Twilio-shaped at ${url}, sending from +15005550006;`);

@@ -8,7 +8,7 @@ const BUSINESS = 'walkthrough';
 const PHONE = '+14155550110';
 
 export function simulatorWalkthrough(shared: () => SharedNpmStart): void {
-  test('npm start sends through the simulator by default: receipts deliver, a magic number fails, npm run sms replies to the agent and opts out', async () => {
+  test.concurrent('npm start sends through the simulator by default: receipts deliver, a magic number fails, npm run sms replies to the agent and opts out', async () => {
     const { stack, origin, tokenOf, run } = shared();
     const api = `${origin}/ext/v2/${BUSINESS}`;
     expect(stack.output()).toMatch(/Provider {5}simulator \(Twilio-shaped at http:\/\/127\.0\.0\.1:\d+, sending from \+15005550006; receipts to http:\/\/127\.0\.0\.1:\d+\/providers\/simulator\/…\)/);

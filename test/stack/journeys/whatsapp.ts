@@ -38,7 +38,7 @@ let call: (method: string, path: string, body?: unknown) => Promise<ApiResponse>
 let simulator: { url: string; accountSid: string; number: string; token: string };
 
 export function whatsappJourney(shared: () => SharedNpmStart): void {
-  test("npm start with the simulator: WhatsApp's window, read receipts, templates (variables, approval, consent), MMS out and in, and a STOP on WhatsApp that blocks WhatsApp only", async () => {
+  test.concurrent("npm start with the simulator: WhatsApp's window, read receipts, templates (variables, approval, consent), MMS out and in, and a STOP on WhatsApp that blocks WhatsApp only", async () => {
     ({ stack, dataDir, origin } = shared());
     token = shared().tokenOf('whatsapp-user');
     const api = apiClient(origin, BUSINESS);
