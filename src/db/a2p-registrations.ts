@@ -67,11 +67,12 @@ export async function saveRegistration(
   });
 }
 
-/** The numbers read longest ago (never read first): the scheduled refresh's next page. */
-export async function registrationsReadBefore(prisma: Prisma, before: Date, limit: number): Promise<{ business: string; number: string }[]> {
+/** The numbers read longest ago (never read first), of `businesses` when given: the scheduled refresh's next page. */
+export async function registrationsReadBefore(prisma: Prisma, before: Date, limit: number, businesses?: readonly string[]): Promise<{ business: string; number: string }[]> {
   return prisma.$queryRaw<{ business: string; number: string }[]>`
     SELECT b.business, b.number FROM business_numbers b LEFT JOIN a2p_registrations r ON r.number = b.number
      WHERE b.active_slot AND (r.read_at IS NULL OR r.read_at < ${before})
+       AND (${businesses === undefined} OR b.business = ANY(${[...(businesses ?? [])]}::text[]))
      ORDER BY r.read_at ASC NULLS FIRST, b.number
      LIMIT ${limit}`;
 }

@@ -13,7 +13,6 @@ import type { NumberRegistrations } from './registration';
 import { findRegistration, registrationsOf } from '../../db/a2p-registrations';
 import { sendVerdict } from '../../domain/number-registration';
 import { registrationOfRow } from '../../views/number-registration';
-import { logger } from '../../logger';
 
 export interface NumberDeps {
   prisma: Prisma;
@@ -94,15 +93,9 @@ export async function putNumber(deps: NumberDeps, business: string, number: stri
   return { number: outcome.registered, created: outcome.created, registration: await readAfterPut(deps, business, number) };
 }
 
-/** A number just registered has its A2P registration read at once (its account may have changed); best effort: the schedule reads it otherwise. */
+/** A number just registered has its A2P registration read at once where it is enforced (registration.ts). */
 async function readAfterPut(deps: NumberDeps, business: string, number: string): Promise<A2pRegistration | null> {
-  if (!deps.registrations) return findRegistration(deps.prisma, number);
-  try {
-    return await deps.registrations.refresh(business, number);
-  } catch (error) {
-    logger.warn({ event: 'number.registration_read_failed', business, number, err: error }, 'the registration is read again by the schedule');
-    return findRegistration(deps.prisma, number);
-  }
+  return deps.registrations ? deps.registrations.afterPut(business, number) : findRegistration(deps.prisma, number);
 }
 
 export async function listNumbers(deps: Pick<NumberDeps, 'prisma'>, business: string): Promise<NumberWithRegistration[]> {

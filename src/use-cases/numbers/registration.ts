@@ -25,8 +25,14 @@ export interface RegistrationSettings {
 export interface NumberRegistrations {
   /** Reads the number's registration from its carrier now and stores it; the row after. Unavailable when the carrier cannot be asked. */
   refresh(business: string, number: string): Promise<Row>;
-  /** Refreshes the `limit` numbers read longest ago (never read first), read before `before`; how many were read, and failed. */
-  refreshDue(before: Date, limit: number): Promise<{ read: number; failed: number }>;
+  /** Refreshes the `limit` numbers read longest ago (never read first), read before `before` (of `businesses` when given); how many were read, and failed. */
+  refreshDue(before: Date, limit: number, businesses?: readonly string[]): Promise<{ read: number; failed: number }>;
+  /**
+   * A number just registered (PUT): read from its carrier now where its registration is enforced, else
+   * the stored row (the schedule and the operator's refresh read it): nothing asks a carrier on the way of
+   * a request where enforcement is off, as in development.
+   */
+  afterPut(business: string, number: string): Promise<Row | null>;
   /** A gate for one request or chunk: asks about each sender once. */
   gate(): RegistrationGate;
   /**
@@ -64,9 +70,12 @@ export function numberRegistrations(prisma: Prisma, carriers: NumberCarriers, se
     return saved.row;
   }
 
-  /** The stored registration, read from the carrier first when it never was (null: it still could not be). */
+  const enforced = (number: string) => enforcementFor(settings, carriers.deployment.name, number) === 'enforce';
+
+  /** The stored registration; where it is enforced and was never read, read from the carrier first (null: it still could not be). */
   async function known(business: string, sender: string): Promise<A2pRegistration | null> {
-    const row = (await findRegistration(prisma, sender)) ?? (await refresh(business, sender).catch(() => null));
+    const stored = await findRegistration(prisma, sender);
+    const row = stored ?? (enforced(sender) ? await refresh(business, sender).catch(() => null) : null);
     return row && registrationOfRow(row);
   }
 
@@ -77,15 +86,15 @@ export function numberRegistrations(prisma: Prisma, carriers: NumberCarriers, se
       if (verdict.warning) logger.warn({ event: 'number.registration_unknown', business, number: sender }, verdict.warning);
       return;
     }
-    if (enforcementFor(settings, carriers.deployment.name, sender) === 'enforce') throw new Conflict(verdict.reason);
+    if (enforced(sender)) throw new Conflict(verdict.reason);
     logger.warn({ event: 'number.registration_not_enforced', business, number: sender }, verdict.reason);
   }
 
   return {
     refresh,
-    async refreshDue(before, limit) {
+    async refreshDue(before, limit, businesses) {
       const result = { read: 0, failed: 0 };
-      for (const { business, number } of await registrationsReadBefore(prisma, before, limit)) {
+      for (const { business, number } of await registrationsReadBefore(prisma, before, limit, businesses)) {
         try {
           await refresh(business, number);
           result.read += 1;
@@ -94,6 +103,15 @@ export function numberRegistrations(prisma: Prisma, carriers: NumberCarriers, se
         }
       }
       return result;
+    },
+    async afterPut(business, number) {
+      if (!enforced(number) || registrationKindOf(number) === 'none') return findRegistration(prisma, number);
+      try {
+        return await refresh(business, number);
+      } catch {
+        // Logged by refresh; the schedule reads it again.
+        return findRegistration(prisma, number);
+      }
     },
     async afterRefusal(business, sender, code) {
       if (!code || sender === null || sender === carriers.deployment.sender) return;
