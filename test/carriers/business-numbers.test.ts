@@ -432,7 +432,24 @@ test.concurrent('with REQUIRE_A2P_REGISTRATION, a number\'s registration is read
     expect(sent.status).toBe(202);
     expect((await waitForStatus(enforced.api, user, sent.body._id, 'sent')).from).toBe(REGISTERED_NUMBER);
 
-    // Its campaign goes back to pending at Twilio; the operator reads it now.
+    // The number leaves its campaign at Twilio, whose receipt fails the message with 30034: final, in our words, and the number is read again at once.
+    fake.api.registrations.set(REGISTERED_NUMBER, 'unregistered');
+    const statusPath = `/providers/twilio/status/${sent.body._id}`;
+    const failedReceipt = { AccountSid: fake.accountSid, MessageSid: fake.api.sentTo(phone).at(-1)!.sid, MessageStatus: 'failed', ErrorCode: '30034', From: REGISTERED_NUMBER, To: phone };
+    const posted = await fetch(`${originOf(enforced)}${statusPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(fake.authToken, `${PUBLIC}${statusPath}`, failedReceipt) },
+      body: new URLSearchParams(failedReceipt).toString(),
+    });
+    expect(posted.status).toBe(200);
+    expect(await enforced.api('GET', `/messages/${sent.body._id}`, { token: user }).then((r) => r.body)).toMatchObject({
+      status: 'failed',
+      error_code: '30034',
+      error: 'The carrier reported the message failed: The sender is not in an approved US A2P 10DLC campaign (unregistered number) (error 30034)',
+    });
+    expect((await admin('GET', `/businesses/${business}/numbers`)).body.numbers[0].registration).toMatchObject({ campaign: null, can_send: false, reason: `Sender ${REGISTERED_NUMBER} is not in an approved 10DLC campaign (unregistered)` });
+
+    // Its campaign is pending at Twilio now; the operator reads it.
     fake.api.registrations.set(REGISTERED_NUMBER, 'pending');
     const reason = `Sender ${REGISTERED_NUMBER} is not in an approved 10DLC campaign (pending)`;
     const refreshed = await admin('POST', `${path(REGISTERED_NUMBER)}/registration/refresh`);
@@ -442,10 +459,11 @@ test.concurrent('with REQUIRE_A2P_REGISTRATION, a number\'s registration is read
     expect((await admin('GET', '/numbers?can_send=false')).body.numbers.map((n: any) => n.number)).toContain(REGISTERED_NUMBER);
     expect((await admin('GET', '/numbers?can_send=maybe')).status).toBe(400);
     const events = await enforced.api('GET', '/events?type=number.registration_changed', { token: user });
-    // Its first reading (at the PUT), then the change.
+    // Its first reading (at the PUT), then each change.
     expect(events.body.events.map((e: any) => e.data)).toEqual([
       expect.objectContaining({ number: REGISTERED_NUMBER, registration: expect.objectContaining({ can_send: true }), previous: null, reason: 'carrier' }),
-      expect.objectContaining({ number: REGISTERED_NUMBER, registration: expect.objectContaining({ can_send: false, reason }), previous: expect.objectContaining({ can_send: true }), reason: 'carrier' }),
+      expect.objectContaining({ number: REGISTERED_NUMBER, registration: expect.objectContaining({ campaign: null, can_send: false }), previous: expect.objectContaining({ can_send: true }), reason: 'carrier' }),
+      expect.objectContaining({ number: REGISTERED_NUMBER, registration: expect.objectContaining({ can_send: false, reason }), previous: expect.objectContaining({ campaign: null }), reason: 'carrier' }),
     ]);
 
     // Refused at accept, with the reason; nothing stored, nothing sent.

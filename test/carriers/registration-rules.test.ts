@@ -1,3 +1,4 @@
+import { a2pRegistrationSettingsOf, loadConfig } from '../../src/config/index';
 import {
   enforcementFor,
   registrationKindOf,
@@ -73,4 +74,14 @@ test.each([
   ['a toll-free verification approved', tollFree('pending'), tollFree('approved'), false],
 ] as const)('sameRegistration: %s', (_name, a, b, same) => {
   expect(sameRegistration(a, b)).toBe(same);
+});
+
+test.each([
+  ['development: a warning only', {}, { required: false, warnOnly: [] }],
+  ['production: enforced', { NODE_ENV: 'production' }, { required: true, warnOnly: [] }],
+  ['production, turned off', { NODE_ENV: 'production', REQUIRE_A2P_REGISTRATION: 'false' }, { required: false, warnOnly: [] }],
+  ['the simulator (npm start): enforced, its numbers approved until set otherwise', { MESSAGE_PROVIDER: 'simulator' }, { required: true, warnOnly: [] }],
+  ['carriers and countries that only warn', { NODE_ENV: 'production', A2P_REGISTRATION_WARN_ONLY: 'vonage, US,vonage' }, { required: true, warnOnly: ['vonage', 'US'] }],
+] as const)('REQUIRE_A2P_REGISTRATION and A2P_REGISTRATION_WARN_ONLY: %s', (_name, env, settings) => {
+  expect(a2pRegistrationSettingsOf(loadConfig(env))).toEqual(settings);
 });
