@@ -114,10 +114,10 @@ export function numberRegistrations(prisma: Prisma, carriers: NumberCarriers, se
       }
     },
     async afterRefusal(business, sender, code) {
-      if (!code || sender === null || sender === carriers.deployment.sender) return;
+      // A number's carrier is the deployment's kind: its codes say it without looking the number up.
+      if (!code || sender === null || sender === carriers.deployment.sender || !carriers.deployment.isRegistrationCode?.(code)) return;
       try {
-        const carrier = await carriers.forSender(business, sender);
-        if (carrier.isRegistrationCode?.(code)) await refresh(business, sender);
+        await refresh(business, sender);
       } catch (error) {
         logger.warn({ event: 'number.registration_read_failed', business, number: sender, err: error }, 'the registration is read again by the schedule');
       }
