@@ -15,8 +15,8 @@ export function createRegistrationActivities({ registrations, reconcileBusinesse
     /** The housekeeping run's hourly step: reads again the registrations read longest ago (never read first). */
     async refreshNumberRegistrations(): Promise<{ read: number; failed: number }> {
       if (!registrations) return { read: 0, failed: 0 };
-      heartbeat();
-      const result = await registrations.refreshDue(new Date(Date.now() - REGISTRATION_REFRESH_EVERY_MS), REGISTRATION_REFRESH_LIMIT, reconcileBusinesses);
+      // A heartbeat per number: hundreds of carrier reads outlast the housekeeping activities' heartbeat timeout.
+      const result = await registrations.refreshDue(new Date(Date.now() - REGISTRATION_REFRESH_EVERY_MS), REGISTRATION_REFRESH_LIMIT, reconcileBusinesses, () => heartbeat());
       if (result.read + result.failed > 0) logEvent('number.registrations_refreshed', result);
       return result;
     },

@@ -26,7 +26,7 @@ export interface NumberRegistrations {
   /** Reads the number's registration from its carrier now and stores it; the row after. Unavailable when the carrier cannot be asked. */
   refresh(business: string, number: string): Promise<Row>;
   /** Refreshes the `limit` numbers read longest ago (never read first), read before `before` (of `businesses` when given); how many were read, and failed. */
-  refreshDue(before: Date, limit: number, businesses?: readonly string[]): Promise<{ read: number; failed: number }>;
+  refreshDue(before: Date, limit: number, businesses?: readonly string[], progress?: () => void): Promise<{ read: number; failed: number }>;
   /**
    * A number just registered (PUT): read from its carrier now where its registration is enforced, else
    * the stored row (the schedule and the operator's refresh read it): nothing asks a carrier on the way of
@@ -92,9 +92,10 @@ export function numberRegistrations(prisma: Prisma, carriers: NumberCarriers, se
 
   return {
     refresh,
-    async refreshDue(before, limit, businesses) {
+    async refreshDue(before, limit, businesses, progress) {
       const result = { read: 0, failed: 0 };
       for (const { business, number } of await registrationsReadBefore(prisma, before, limit, businesses)) {
+        progress?.();
         try {
           await refresh(business, number);
           result.read += 1;
