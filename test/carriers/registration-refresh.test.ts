@@ -1,4 +1,7 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createRegistrationActivities } from '../../src/activities/housekeeping/registrations';
 import { numberCarriers } from '../../src/carriers/numbers';
+import { REGISTRATION_REFRESH_EVERY_MS, REGISTRATION_REFRESH_LIMIT } from '../../src/domain';
 import { createTwilioCarrier } from '../../src/carriers/twilio';
 import { registerNumber } from '../../src/db/business-numbers';
 import { createPrisma, type Prisma } from '../../src/db/prisma';
@@ -139,4 +142,24 @@ test('where enforcement is off nothing asks the carrier on the way of a request;
   expect(await enforced.afterPut(business, fresh)).toMatchObject({ campaignStatus: 'pending' });
   await expect(enforced.gate()(business, later)).rejects.toEqual(new Conflict(`Sender ${later} is not in an approved 10DLC campaign (rejected)`));
   expect(await prisma.a2pRegistration.findUnique({ where: { number: later } })).toMatchObject({ campaignStatus: 'rejected' });
+});
+
+test('the hourly activity reads the numbers of RECONCILE_BUSINESSES read longer than an hour ago, heartbeating once per number', async () => {
+  const env = new MockActivityEnvironment();
+  const beats: unknown[] = [];
+  env.on('heartbeat', (details: unknown) => beats.push(details));
+  const asked: { ageMs: number; limit: number; businesses?: readonly string[] }[] = [];
+  const registrations = {
+    async refreshDue(before: Date, limit: number, businesses?: readonly string[], progress?: () => void) {
+      asked.push({ ageMs: Date.now() - before.getTime(), limit, businesses });
+      for (let k = 0; k < 3; k++) progress?.();
+      return { read: 3, failed: 0 };
+    },
+  };
+  const { refreshNumberRegistrations } = createRegistrationActivities({ registrations, reconcileBusinesses: [business] });
+  expect(await env.run(refreshNumberRegistrations)).toEqual({ read: 3, failed: 0 });
+  expect(beats).toHaveLength(3);
+  expect(asked).toEqual([{ ageMs: expect.any(Number), limit: REGISTRATION_REFRESH_LIMIT, businesses: [business] }]);
+  expect(asked[0].ageMs).toBeGreaterThanOrEqual(REGISTRATION_REFRESH_EVERY_MS);
+  expect(asked[0].ageMs).toBeLessThan(REGISTRATION_REFRESH_EVERY_MS + 5_000);
 });
