@@ -9,8 +9,9 @@ import { createRoutingActivities } from './routing';
 import { createCrmLeadActivities, type CrmLeadActivityDeps } from './integrations/crm-leads';
 import { createClientClockActivities } from './assignments/client-clocks';
 import { createConversationActivities } from './conversations';
+import { createRegistrationActivities, type RegistrationActivityDeps } from './housekeeping/registrations';
 
-export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & CrmLeadActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart' | 'reconcileBusinesses'>;
+export type ActivityDeps = AssignmentActivityDeps & MessageActivityDeps & MessageBatchActivityDeps & WebhookActivityDeps & CrmLeadActivityDeps & RegistrationActivityDeps & Pick<ReconcileDeps, 'observeReconcilerRestart' | 'reconcileBusinesses'>;
 
 export function createActivities(deps: ActivityDeps) {
   const assignments = createAssignmentActivities(deps);
@@ -28,5 +29,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createClientClockActivities({ ...assignments, ...rotations, ...routing, ...conversations }),
     ...createWebhookActivities(deps),
     ...createCrmLeadActivities(deps),
+    ...createRegistrationActivities(deps),
   });
 }

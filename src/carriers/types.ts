@@ -6,6 +6,7 @@
  */
 
 import type { Channel, InboundMedia } from '../domain/channels';
+import type { A2pRegistration } from '../domain/number-registration';
 
 export type { Channel, InboundMedia } from '../domain/channels';
 
@@ -167,4 +168,12 @@ export interface Carrier {
    * for a file the carrier no longer has, CarrierUnavailable when it cannot be reached.
    */
   fetchMedia?(url: string): Promise<FetchedMedia>;
+  /**
+   * The number's A2P registration as this account's carrier API says it (10DLC brand and campaign, the
+   * number's place in it, or its toll-free verification); absent: the SDK reads none (Vonage). Throws
+   * CarrierUnavailable when the carrier cannot be asked.
+   */
+  readRegistration?(number: string): Promise<A2pRegistration>;
+  /** Whether one of its error codes says the sender's registration forbids the text (Twilio 30034 and the like). */
+  isRegistrationCode?(code: string): boolean;
 }

@@ -143,6 +143,10 @@ export const envSchema = z.object({
   ADMIN_JWT_AUDIENCE: optional,
   /** A business without numbers of its own may not send from the deployment's shared sender (default: on in production). */
   REQUIRE_BUSINESS_NUMBERS: optional.pipe(z.enum(['true', 'false']).optional()),
+  /** A send from a US number whose A2P registration forbids it is refused (default: on in production and with the simulator). */
+  REQUIRE_A2P_REGISTRATION: optional.pipe(z.enum(['true', 'false']).optional()),
+  /** Carriers (twilio, telnyx, vonage, simulator) and countries (ISO, e.g. US) where such a send only warns, comma-separated. */
+  A2P_REGISTRATION_WARN_ONLY: optional.transform((list) => (list ? [...new Set(list.split(',').map((entry) => entry.trim()).filter(Boolean))] : [])),
   /** What the deployment's shared sender carries, comma-separated of sms, mms, whatsapp (default sms,mms; the simulator all three). */
   SHARED_SENDER_CHANNELS: optional.pipe(
     z
@@ -418,6 +422,15 @@ export const sharedSenderChannelsOf = (config: Config): readonly NumberChannel[]
 
 /** Whether a business needs numbers of its own to send (REQUIRE_BUSINESS_NUMBERS; in production by default). */
 export const requireBusinessNumbersOf = (config: Config): boolean => (config.REQUIRE_BUSINESS_NUMBERS ?? (config.NODE_ENV === 'production' ? 'true' : 'false')) === 'true';
+
+/**
+ * Whether a US number's A2P registration is enforced (REQUIRE_A2P_REGISTRATION; by default in production,
+ * and with the simulator, whose numbers are approved until set otherwise), and where it only warns.
+ */
+export const a2pRegistrationSettingsOf = (config: Config): { required: boolean; warnOnly: readonly string[] } => ({
+  required: (config.REQUIRE_A2P_REGISTRATION ?? (config.NODE_ENV === 'production' || config.MESSAGE_PROVIDER === 'simulator' ? 'true' : 'false')) === 'true',
+  warnOnly: config.A2P_REGISTRATION_WARN_ONLY,
+});
 
 /**
  * The codec's bearer secret for `npm start`: CODEC_AUTH_TOKEN, else outside production one generated

@@ -49,6 +49,11 @@ export function activeNumbersOf(db: Prisma | Tx, business: string): Promise<Busi
   return db.businessNumber.findMany({ where: { business, activeSlot: true }, orderBy: { number: 'asc' } });
 }
 
+/** Every business's active numbers, by business and number (the operator's view across businesses). */
+export function everyActiveNumber(db: Prisma | Tx): Promise<BusinessNumber[]> {
+  return db.businessNumber.findMany({ where: { activeSlot: true }, orderBy: [{ business: 'asc' }, { number: 'asc' }] });
+}
+
 /** Retires the business's registration of the number; false when it holds no such number. */
 export async function retireNumber(prisma: Prisma, business: string, number: string, now = new Date()): Promise<boolean> {
   const retired = await prisma.businessNumber.updateMany({ where: { business, number, activeSlot: true }, data: { activeSlot: null, retiredAt: now } });

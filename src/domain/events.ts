@@ -10,11 +10,13 @@ export const ROUTING_EVENT_TYPES = ['routing.assigned', 'routing.queued', 'routi
 export const CLIENT_EVENT_TYPES = ['client.deleted'] as const;
 export const CRM_OWNER_EVENT_TYPES = ['crm.owner_conflict', 'crm.owner_sync_failed'] as const;
 export const CONVERSATION_EVENT_TYPES = ['conversation.opened', 'conversation.snoozed', 'conversation.reopened', 'conversation.closed', 'conversation.overdue', 'conversation.note_added'] as const;
-export const EVENT_TYPES = [...ASSIGNMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...ROTATION_EVENT_TYPES, ...ROUTING_EVENT_TYPES, ...CLIENT_EVENT_TYPES, ...CRM_OWNER_EVENT_TYPES, ...CONVERSATION_EVENT_TYPES] as const;
+/** A business's number: its A2P registration changed, as a refresh read it from the carrier (docs/events.md). */
+export const NUMBER_EVENT_TYPES = ['number.registration_changed'] as const;
+export const EVENT_TYPES = [...ASSIGNMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...ROTATION_EVENT_TYPES, ...ROUTING_EVENT_TYPES, ...CLIENT_EVENT_TYPES, ...CRM_OWNER_EVENT_TYPES, ...CONVERSATION_EVENT_TYPES, ...NUMBER_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** What a subscription or the feed's `type` may name: a type, every type of a resource, or everything. */
-export const EVENT_PATTERNS = [...EVENT_TYPES, 'assignment.*', 'message.*', 'rotation.*', 'routing.*', 'client.*', 'crm.*', 'conversation.*', '*'] as const;
+export const EVENT_PATTERNS = [...EVENT_TYPES, 'assignment.*', 'message.*', 'rotation.*', 'routing.*', 'client.*', 'crm.*', 'conversation.*', 'number.*', '*'] as const;
 export type EventPattern = (typeof EVENT_PATTERNS)[number];
 
 /**

@@ -55,7 +55,14 @@ export interface HousekeepingInput {
   nextSweepAt?: string;
   /** When the next CRM catch-up sweep is due, ISO 8601 (carried over continue-as-new). */
   nextCrmSyncAt?: string;
+  /** When the numbers' A2P registrations are next read from their carriers, ISO 8601 (carried over continue-as-new). */
+  nextRegistrationRefreshAt?: string;
 }
+
+/** The numbers' A2P registrations are read again this often (issue 51): each number read longer ago than this. */
+export const REGISTRATION_REFRESH_EVERY_MS = 60 * 60 * 1000;
+/** Numbers read per refresh at most: the ones read longest ago (never read first); the next hour takes the rest. */
+export const REGISTRATION_REFRESH_LIMIT = 500;
 
 /** The CRM connectors' catch-up sweep runs this often (issue 32 § 4). */
 export const CRM_SYNC_EVERY_MS = 60 * 60 * 1000;

@@ -11,7 +11,7 @@ import type { DataConverter } from '@temporalio/common';
 import { dataConverterOf } from '../temporal-client/data-converter';
 import { createProvider, type MessageProvider } from '../activities/providers';
 import { createApp, type AppDeps } from '../api';
-import { adminCredentialsOf, authConfigOf, crmEndpointsOf, type CrmEndpoints, codecCredentialsOf, requireBusinessNumbersOf, sharedSenderChannelsOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from '../config/index';
+import { adminCredentialsOf, authConfigOf, crmEndpointsOf, type CrmEndpoints, codecCredentialsOf, requireBusinessNumbersOf, a2pRegistrationSettingsOf, sharedSenderChannelsOf, cursorKeyOf, webhookSettingsOf, type Config, type TemporalConnectionOptions, type WebhookSettings } from '../config/index';
 import { createPrisma, type Prisma } from '../db/prisma';
 import { createMessageStartConfirmations, type MessageStartConfirmations } from '../db/message-start-confirmations';
 import { connectTemporalClient } from '../temporal-client/connection';
@@ -28,6 +28,7 @@ import type { SecretBox } from '../secrets/secret-box';
 import { resealStoredSecrets } from '../use-cases/secrets/reseal';
 import { numberCarrierOf, numberCarriers, type NumberCarriers } from '../carriers/numbers';
 import { numberAccounts } from '../use-cases/numbers/accounts';
+import { numberRegistrations, type NumberRegistrations } from '../use-cases/numbers/registration';
 import { systemLookup, type HostLookup } from '../net/public-address';
 import { outboundNetworksOf, type OutboundNetwork } from '../net/outbound';
 
@@ -48,6 +49,8 @@ export interface Services {
   /** What the shared sender carries (SHARED_SENDER_CHANNELS), and the carriers' word on WhatsApp templates. */
   sharedSenderChannels: readonly NumberChannel[];
   templateApprovals?: TemplateApprovals;
+  /** Each business number's A2P registration: read from its carrier, and the gate a send passes (REQUIRE_A2P_REGISTRATION). */
+  registrations?: NumberRegistrations;
   /** SHARED_SENDER_MATCH_DAYS, in ms: how far back a business's text to a phone answers for its reply on the shared sender. */
   sharedSenderMatchMs: number;
   temporalAddress: string;
@@ -77,7 +80,7 @@ export interface Services {
   stop(): Promise<void>;
 }
 
-export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets' | 'requireBusinessNumbers'>> & {
+export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets' | 'requireBusinessNumbers' | 'registrations'>> & {
   /** How the outbound guard resolves names (tests answer with addresses of their choosing); unset: the system's resolver. */
   hostLookup?: HostLookup;
 };
@@ -121,6 +124,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
       requireBusinessNumbers: requireBusinessNumbersOf(config),
       sharedSenderChannels: sharedSenderChannelsOf(config),
       templateApprovals: carriers && templateApprovalsOf(prisma, carriers),
+      registrations: overrides.registrations ?? (carriers && numberRegistrations(prisma, carriers, a2pRegistrationSettingsOf(config))),
       sharedSenderMatchMs: config.SHARED_SENDER_MATCH_DAYS * 24 * 60 * 60 * 1000,
       temporalAddress: config.TEMPORAL_ADDRESS,
       temporalConnection: config.temporalConnection,

@@ -47,6 +47,8 @@ export interface CrmServiceDeps extends DatabaseDeps {
   /** Each channel's rules, as for POST /messages. */
   sharedSenderChannels?: AcceptDeps['sharedSenderChannels'];
   templateApprovals?: AcceptDeps['templateApprovals'];
+  /** A US number's A2P registration, as for POST /messages. */
+  registrations?: AcceptDeps['registrations'];
   /** How a media URL's host is resolved at accept, as for POST /messages. */
   hostLookup?: AcceptDeps['hostLookup'];
 }

@@ -8,6 +8,7 @@ import type { DataConverter } from '@temporalio/common';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { MessageProvider } from '../activities/providers';
 import type { Carrier } from '../carriers';
+import type { NumberRegistrations } from '../use-cases/numbers/registration';
 import type { Prisma } from '../db/prisma';
 import type { CrmEndpoints, TemporalConnectionOptions, WebhookSettings } from '../config/index';
 import type { OutboundNetwork } from '../net/outbound';
@@ -46,6 +47,8 @@ export interface WorkerDeps {
   /** The Nexus sends check each channel's rules as POST /messages does. */
   sharedSenderChannels?: AcceptDeps['sharedSenderChannels'];
   templateApprovals?: AcceptDeps['templateApprovals'];
+  /** Each number's A2P registration: the gate of sends (activities and Nexus) and the scheduled refresh. */
+  registrations?: NumberRegistrations;
   /** How batches are sent (MESSAGE_BATCH_CHUNK_SIZE, MESSAGE_BATCH_CONCURRENCY, MESSAGE_SEND_RATE_PER_SECOND). */
   campaigns?: CampaignSettings;
   /** Marks the messages the Nexus operations start (see Services). */
@@ -114,6 +117,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
     webhooks: deps.webhooks,
     carrier: deps.carrier,
     requireBusinessNumbers: deps.requireBusinessNumbers,
+    registrations: deps.registrations,
     campaigns: deps.campaigns,
     crmEndpoints: deps.crmEndpoints,
     webhookNetwork: deps.webhookNetwork,
@@ -141,7 +145,7 @@ export async function startWorker(deps: WorkerDeps, options: WorkerOptions = {})
           },
           sinks: workflowSpanSinks(),
           activities,
-          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission, carrier: deps.carrier, requireBusinessNumbers: deps.requireBusinessNumbers, messageStarts: deps.messageStarts, sharedSenderChannels: deps.sharedSenderChannels, templateApprovals: deps.templateApprovals, hostLookup: deps.hostLookup })] }),
+          ...(role === 'base' && { nexusServices: [crmServiceHandler({ prisma: deps.prisma, temporal: deps.temporal, taskQueue: deps.taskQueue, admission: deps.admission, carrier: deps.carrier, requireBusinessNumbers: deps.requireBusinessNumbers, messageStarts: deps.messageStarts, sharedSenderChannels: deps.sharedSenderChannels, templateApprovals: deps.templateApprovals, registrations: deps.registrations, hostLookup: deps.hostLookup })] }),
           ...WORKER_TUNING[role],
         }),
       ),

@@ -34,6 +34,8 @@ const GLOBEX_NUMBER = `${prefix}0003`;
 const HOOLI_FIRST = `${prefix}0004`;
 const HOOLI_SECOND = `${prefix}0005`;
 const STRICT_NUMBER = `${prefix}0006`;
+const REGISTERED_NUMBER = `${prefix}0007`;
+const DELAYED_NUMBER = `${prefix}0008`;
 const ACME_ACCOUNT = { accountSid: `AC${hex()}`, authToken: hex() };
 const GLOBEX_ACCOUNT = { accountSid: `AC${hex()}`, authToken: hex() };
 const PHONE = '+14155550177';
@@ -51,8 +53,8 @@ let userY: string;
 
 const inBusiness = (business: string) => (method: string, path: string, options: { token: string; body?: unknown }) =>
   stack.api(method, `//ext/v2/${business}${path}`, options);
-const admin = (method: string, path: string, body?: unknown, token: string | null = ADMIN_TOKEN) =>
-  fetch(`${origin}/admin${path}`, {
+const admin = (method: string, path: string, body?: unknown, token: string | null = ADMIN_TOKEN, at = origin) =>
+  fetch(`${at}/admin${path}`, {
     method,
     headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -86,7 +88,7 @@ const inboundTexts = async (business: string, token: string) =>
   (await inBusiness(business)('GET', '/messages?direction=inbound', { token })).body.messages.map((m: any) => m.text_message);
 
 beforeAll(async () => {
-  fake = await startFakeTwilio({ from: [SHARED, ACME_NUMBER, ACME_SECOND, GLOBEX_NUMBER, HOOLI_FIRST, HOOLI_SECOND, STRICT_NUMBER], subaccounts: [ACME_ACCOUNT, GLOBEX_ACCOUNT] });
+  fake = await startFakeTwilio({ from: [SHARED, ACME_NUMBER, ACME_SECOND, GLOBEX_NUMBER, HOOLI_FIRST, HOOLI_SECOND, STRICT_NUMBER, REGISTERED_NUMBER, DELAYED_NUMBER], subaccounts: [ACME_ACCOUNT, GLOBEX_ACCOUNT] });
   stack = await startTestStack({
     secretsKey: SECRETS_KEY,
     logger: log.logger,
@@ -402,3 +404,89 @@ test.concurrent('the operator credential and REQUIRE_BUSINESS_NUMBERS are checke
   expect(requireBusinessNumbersOf(loadConfig({}))).toBe(false);
   expect(loadConfig({}).SHARED_SENDER_MATCH_DAYS).toBe(30);
 });
+
+const adminAt = admin;
+
+test.concurrent('with REQUIRE_A2P_REGISTRATION, a number\'s registration is read from Twilio and shown; a send from a number not in an approved 10DLC campaign is a 409, a campaign\'s recipients are refused alike, a delayed one fails when due, and the change is an event (issue 51)', async () => {
+  const enforced = await startTestStack({
+    secretsKey: SECRETS_KEY,
+    carrier: createTwilioCarrier({ accountSid: fake.accountSid, authToken: fake.authToken, from: SHARED, apiUrl: fake.url }),
+    env: { MESSAGE_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: fake.accountSid, TWILIO_AUTH_TOKEN: fake.authToken, TWILIO_FROM: SHARED, TWILIO_API_URL: fake.url, PUBLIC_BASE_URL: PUBLIC, REQUIRE_A2P_REGISTRATION: 'true', ADMIN_TOKEN },
+  });
+  // The operator API of this stack: its services read registrations where they are enforced.
+  const admin = (method: string, path: string, body?: unknown) => adminAt(method, path, body, ADMIN_TOKEN, originOf(enforced));
+  try {
+    const user = enforced.token('user-x');
+    const business = enforced.business;
+    const phone = '+14155550182';
+    const path = (number: string) => `/businesses/${business}/numbers/${encodeURIComponent(number)}`;
+    // A user of the business (a client of theirs): each gets number.registration_changed.
+    expect((await enforced.api('POST', '/clients', { token: user, body: { _id: 'reg-client', phone } })).status).toBe(201);
+
+    // Registered: read at once, approved (the fake's numbers are, until set otherwise); its answer adds `registration` only.
+    const put = await admin('PUT', path(REGISTERED_NUMBER), { carrier: 'twilio' });
+    expect(put.status).toBe(200);
+    expect(Object.keys(put.body)).toEqual(['business', 'number', 'carrier', 'messaging_service_sid', 'own_account', 'channels', 'created_at', 'updated_at', 'registration']);
+    expect(put.body.registration).toMatchObject({ kind: '10dlc', brand: { status: 'approved' }, campaign: { status: 'approved', use_case: 'CUSTOMER_CARE' }, toll_free: null, can_send: true, reason: null });
+    const sent = await enforced.api('POST', '/messages', { token: user, body: { message_type: 'text', client_phone: phone, text_message: 'Registered and sending' } });
+    expect(sent.status).toBe(202);
+    expect((await waitForStatus(enforced.api, user, sent.body._id, 'sent')).from).toBe(REGISTERED_NUMBER);
+
+    // The number leaves its campaign at Twilio, whose receipt fails the message with 30034: final, in our words, and the number is read again at once.
+    fake.api.registrations.set(REGISTERED_NUMBER, 'unregistered');
+    const statusPath = `/providers/twilio/status/${sent.body._id}`;
+    const failedReceipt = { AccountSid: fake.accountSid, MessageSid: fake.api.sentTo(phone).at(-1)!.sid, MessageStatus: 'failed', ErrorCode: '30034', From: REGISTERED_NUMBER, To: phone };
+    const posted = await fetch(`${originOf(enforced)}${statusPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(fake.authToken, `${PUBLIC}${statusPath}`, failedReceipt) },
+      body: new URLSearchParams(failedReceipt).toString(),
+    });
+    expect(posted.status).toBe(200);
+    expect(await enforced.api('GET', `/messages/${sent.body._id}`, { token: user }).then((r) => r.body)).toMatchObject({
+      status: 'failed',
+      error_code: '30034',
+      error: 'The carrier reported the message failed: The sender is not in an approved US A2P 10DLC campaign (unregistered number) (error 30034)',
+    });
+    expect((await admin('GET', `/businesses/${business}/numbers`)).body.numbers[0].registration).toMatchObject({ campaign: null, can_send: false, reason: `Sender ${REGISTERED_NUMBER} is not in an approved 10DLC campaign (unregistered)` });
+
+    // Its campaign is pending at Twilio now; the operator reads it.
+    fake.api.registrations.set(REGISTERED_NUMBER, 'pending');
+    const reason = `Sender ${REGISTERED_NUMBER} is not in an approved 10DLC campaign (pending)`;
+    const refreshed = await admin('POST', `${path(REGISTERED_NUMBER)}/registration/refresh`);
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.registration).toMatchObject({ campaign: { status: 'pending' }, can_send: false, reason });
+    expect((await admin('GET', `/businesses/${business}/numbers`)).body.numbers[0].registration).toMatchObject({ can_send: false, reason });
+    expect((await admin('GET', '/numbers?can_send=false')).body.numbers.map((n: any) => n.number)).toContain(REGISTERED_NUMBER);
+    expect((await admin('GET', '/numbers?can_send=maybe')).status).toBe(400);
+    const events = await enforced.api('GET', '/events?type=number.registration_changed', { token: user });
+    // Its first reading (at the PUT), then each change.
+    expect(events.body.events.map((e: any) => e.data)).toEqual([
+      expect.objectContaining({ number: REGISTERED_NUMBER, registration: expect.objectContaining({ can_send: true }), previous: null, reason: 'carrier' }),
+      expect.objectContaining({ number: REGISTERED_NUMBER, registration: expect.objectContaining({ campaign: null, can_send: false }), previous: expect.objectContaining({ can_send: true }), reason: 'carrier' }),
+      expect.objectContaining({ number: REGISTERED_NUMBER, registration: expect.objectContaining({ can_send: false, reason }), previous: expect.objectContaining({ campaign: null }), reason: 'carrier' }),
+    ]);
+
+    // Refused at accept, with the reason; nothing stored, nothing sent.
+    const refused = await enforced.api('POST', '/messages', { token: user, body: { message_type: 'text', client_phone: phone, text_message: 'Not while pending' } });
+    expectProblem(refused, 409, reason);
+    const campaign = await enforced.api('POST', '/messages/batch', { token: user, body: { message_type: 'text', text_message: 'Nor a campaign', recipients: [{ client_phone: phone }, { client_phone: '+14155550183' }] } });
+    expect(campaign.status).toBe(400);
+    expect(campaign.body.results.map((r: any) => r.error)).toEqual([expect.objectContaining({ status: 409, detail: reason }), expect.objectContaining({ status: 409, detail: reason })]);
+    expect(fake.api.sentTo(phone).map((m) => m.body)).toEqual(['Registered and sending']);
+
+    // A delayed message whose number loses its approval before it is due ends failed with the reason, never handed over.
+    expect((await admin('PUT', path(DELAYED_NUMBER), { carrier: 'twilio' })).status).toBe(200);
+    expect((await admin('DELETE', path(REGISTERED_NUMBER))).status).toBe(204);
+    const later = await enforced.api('POST', '/messages', { token: user, body: { message_type: 'text', client_phone: '+14155550184', text_message: 'Due in three seconds', delay: '3s' } });
+    expect(later.status).toBe(202);
+    fake.api.registrations.set(DELAYED_NUMBER, 'rejected');
+    expect((await admin('POST', `${path(DELAYED_NUMBER)}/registration/refresh`)).body.registration.can_send).toBe(false);
+    const failed = await waitForStatus(enforced.api, user, later.body._id, 'failed');
+    expect(failed).toMatchObject({ from: DELAYED_NUMBER, error: `Sender ${DELAYED_NUMBER} is not in an approved 10DLC campaign (rejected)`, error_code: 'a2p-registration' });
+    expect(fake.api.sentTo('+14155550184')).toEqual([]);
+  } finally {
+    fake.api.registrations.set(REGISTERED_NUMBER, 'approved');
+    fake.api.registrations.set(DELAYED_NUMBER, 'approved');
+    await enforced.stop();
+  }
+}, 60_000);

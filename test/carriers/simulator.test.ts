@@ -71,3 +71,25 @@ test('npm start sends through the simulator unless MESSAGE_PROVIDER says otherwi
   expect(loadConfig({}).MESSAGE_PROVIDER).toBe('log');
   expect(() => createCarrier(loadConfig({ MESSAGE_PROVIDER: 'simulator' }))).toThrow('MESSAGE_PROVIDER=simulator runs inside npm start');
 });
+
+test('its numbers are in an approved 10DLC campaign until a test or an operator sets one otherwise (POST /simulator/registration, the account\'s credentials)', async () => {
+  const simulated = carrier();
+  const number = '+15005550003';
+  expect(await simulated.readRegistration!(number)).toMatchObject({ kind: '10dlc', brand: { status: 'approved' }, campaign: { status: 'approved', useCase: 'CUSTOMER_CARE' } });
+  const set = (body: unknown, token = authToken) =>
+    fetch(`${simulator.url}/simulator/registration`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${simulator.accountSid}:${token}`).toString('base64')}` },
+      body: JSON.stringify(body),
+    });
+  for (const status of ['pending', 'unregistered', 'approved'] as const) {
+    const answer = await set({ number, status });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ number, status });
+    const read = await simulated.readRegistration!(number);
+    expect(read.campaign?.status ?? 'unregistered').toBe(status);
+  }
+  expect((await set({ number, status: 'maybe' })).status).toBe(400);
+  expect((await set({ number: '4155550100', status: 'pending' })).status).toBe(400);
+  expect((await set({ number, status: 'pending' }, 'wrong')).status).toBe(401);
+});

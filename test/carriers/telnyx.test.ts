@@ -276,3 +276,71 @@ describe('after a crash: finding a send Telnyx may already have (detail records,
     expect(await rejectionOf(nowhere.findSent(outgoing('c-down')))).toBeInstanceOf(CarrierUnavailable);
   });
 });
+
+describe('A2P registration through the 10DLC and toll-free verification APIs (issue 51)', () => {
+  const NUMBER = '+14155550188';
+  const TOLL_FREE = '+18445550188';
+  const reads = () => fake.requests.filter((r) => r.path.startsWith('/v2/10dlc/') || r.path.startsWith('/v2/messaging_tollfree/'));
+
+  test('an assigned number of a provisioned campaign of an OK brand: its assignment, its campaign and its brand, each a GET with the bearer key', async () => {
+    fake.registrations.set(NUMBER, 'approved');
+    const before = reads().length;
+    expect(await carrier.readRegistration!(NUMBER)).toEqual({
+      kind: '10dlc',
+      brand: { id: fake.registrations.brandId, status: 'approved' },
+      campaign: { id: expect.stringMatching(/^4B/), useCase: 'CUSTOMER_CARE', status: 'approved' },
+      tollFree: null,
+    });
+    const made = reads().slice(before);
+    expect(made.map((r) => `${r.method} ${decodeURIComponent(r.path).replace(/4B[0-9A-F]{8}/g, '{id}')}`)).toEqual([
+      `GET /v2/10dlc/phone_number_campaigns/${NUMBER}`,
+      'GET /v2/10dlc/campaign/{id}',
+      'GET /v2/10dlc/brand/{id}',
+    ]);
+    expect(made.every((r) => r.headers.authorization === `Bearer ${fake.apiKey}`)).toBe(true);
+  });
+
+  test.each([
+    ['pending', { campaign: expect.objectContaining({ status: 'pending' }) }],
+    ['rejected', { campaign: expect.objectContaining({ status: 'rejected' }) }],
+    ['unregistered', { campaign: null, brand: null }],
+  ] as const)('a number whose campaign (or assignment) is %s reads so', async (state, expected) => {
+    fake.registrations.set(NUMBER, state);
+    expect(await carrier.readRegistration!(NUMBER)).toMatchObject({ kind: '10dlc', ...expected });
+  });
+
+  test('a brand whose registration is pending reads so', async () => {
+    fake.registrations.set(NUMBER, 'approved');
+    fake.registrations.brandStatus = 'REGISTRATION_PENDING';
+    try {
+      expect(await carrier.readRegistration!(NUMBER)).toMatchObject({ brand: { status: 'pending' }, campaign: { status: 'approved' } });
+    } finally {
+      fake.registrations.brandStatus = 'OK';
+    }
+  });
+
+  test('a toll-free number: its verification request by phone_number, with the page and page_size Telnyx requires', async () => {
+    expect((await carrier.readRegistration!(TOLL_FREE)).tollFree).toBeNull();
+    fake.registrations.set(TOLL_FREE, 'pending');
+    expect(await carrier.readRegistration!(TOLL_FREE)).toEqual({ kind: 'toll_free', brand: null, campaign: null, tollFree: { status: 'pending' } });
+    fake.registrations.set(TOLL_FREE, 'approved');
+    expect((await carrier.readRegistration!(TOLL_FREE)).tollFree).toEqual({ status: 'approved' });
+    const query = reads().at(-1)!.query;
+    expect({ phone_number: query.get('phone_number'), page: query.get('page'), page_size: query.get('page_size') }).toEqual({ phone_number: TOLL_FREE, page: '1', page_size: '20' });
+    const refused = await fetch(`${fake.url}/messaging_tollfree/verification/requests?phone_number=${encodeURIComponent(TOLL_FREE)}`, { headers: { authorization: `Bearer ${fake.apiKey}` } });
+    expect(refused.status).toBe(400);
+  });
+
+  test('Telnyx failing is "unavailable" for a registration read, never a refusal', async () => {
+    const wrongKey = createTelnyxCarrier(settings({ TELNYX_API_KEY: 'KEY_wrong' }));
+    await expect(wrongKey.readRegistration!(NUMBER)).rejects.toBeInstanceOf(CarrierUnavailable);
+  });
+
+  test('40010 (not 10DLC registered) and 40329 (toll-free not verified) are final refusals in our words that say the registration forbids the text', () => {
+    for (const code of ['40010', '40329']) {
+      expect(carrier.isRegistrationCode!(code)).toBe(true);
+      expect(carrier.describeCode!(code)).toMatch(/^The sender (is not in an approved US A2P 10DLC campaign|is a toll-free number that is not verified)$/);
+    }
+    expect(carrier.isRegistrationCode!('40300')).toBe(false);
+  });
+});

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { createCarrierProvider } from '../../src/activities/providers/carrier';
 import { type Carrier, CarrierRejected, CarrierUnavailable, createCarrier, type CarrierCallback, type CarrierSend } from '../../src/carriers';
-import { createTwilioCarrier } from '../../src/carriers/twilio';
+import { classifyTwilioAnswer, createTwilioCarrier } from '../../src/carriers/twilio';
 import { retryAfterMs } from '../../src/retry-after';
 import { loadConfig } from '../../src/config/index';
 import { rejectionOf, withRef } from '../support/helpers';
@@ -207,4 +207,79 @@ test('MESSAGE_PROVIDER=twilio builds the Twilio carrier from the configuration, 
   expect(() => loadConfig({ MESSAGE_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: fake.accountSid, TWILIO_FROM: fake.from, PUBLIC_BASE_URL: catcher.base })).toThrow(
     'MESSAGE_PROVIDER=twilio needs TWILIO_AUTH_TOKEN',
   );
+});
+
+describe('A2P registration through the Messaging API (issue 51)', () => {
+  const TOLL_FREE = '+18885550123';
+
+  test('a number of an approved campaign: the services listed, the one holding it, its campaign and brand, each a GET with Basic auth', async () => {
+    const before = fake.api.requests.length;
+    const registration = await carrier.readRegistration!(fake.from);
+    expect(registration).toEqual({
+      kind: '10dlc',
+      brand: { id: expect.stringMatching(/^BN[0-9a-f]{32}$/), status: 'approved' },
+      campaign: { id: expect.any(String), useCase: 'CUSTOMER_CARE', status: 'approved' },
+      tollFree: null,
+    });
+    const reads = fake.api.requests.slice(before);
+    expect(reads.map((r) => r.method)).toEqual(reads.map(() => 'GET'));
+    expect(reads.map((r) => r.status)).toEqual(reads.map(() => 200));
+    expect(reads.map((r) => r.path.replace(/(MG|BN)[0-9a-f]{32}/g, '$1…'))).toEqual(
+      expect.arrayContaining(['/v1/Services', '/v1/Services/MG…/PhoneNumbers', '/v1/Services/MG…/Compliance/Usa2p', '/v1/a2p/BrandRegistrations/BN…']),
+    );
+    expect(reads[0].headers.authorization).toBe(`Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}`);
+  });
+
+  test.each([
+    ['pending', { campaign: expect.objectContaining({ status: 'pending' }) }],
+    ['rejected', { campaign: expect.objectContaining({ status: 'rejected' }) }],
+    ['unregistered', { campaign: null, brand: null }],
+  ] as const)('a number whose campaign is %s reads so', async (state, expected) => {
+    const number = '+14155550142';
+    fake.api.registrations.set(number, state);
+    expect(await carrier.readRegistration!(number)).toMatchObject({ kind: '10dlc', ...expected });
+  });
+
+  test('the brand pending: the campaign approved, the brand not', async () => {
+    fake.api.registrations.setBrand('pending');
+    try {
+      expect(await carrier.readRegistration!(fake.from)).toMatchObject({ brand: { status: 'pending' }, campaign: { status: 'approved' } });
+    } finally {
+      fake.api.registrations.setBrand('approved');
+    }
+  });
+
+  test('a toll-free number: its IncomingPhoneNumber, then its verification by TollfreePhoneNumberSid', async () => {
+    fake.api.registrations.set(TOLL_FREE, 'pending');
+    expect(await carrier.readRegistration!(TOLL_FREE)).toEqual({ kind: 'toll_free', brand: null, campaign: null, tollFree: { status: 'pending' } });
+    const verifications = fake.api.requests.filter((r) => r.path === '/v1/Tollfree/Verifications').at(-1)!;
+    expect(verifications.params.TollfreePhoneNumberSid).toMatch(/^PN[0-9a-f]{32}$/);
+    fake.api.registrations.set(TOLL_FREE, 'approved');
+    expect((await carrier.readRegistration!(TOLL_FREE)).tollFree).toEqual({ status: 'approved' });
+  });
+
+  test('a number outside the US needs none and asks Twilio nothing', async () => {
+    const before = fake.api.requests.length;
+    expect(await carrier.readRegistration!('+447700900123')).toEqual({ kind: 'none', brand: null, campaign: null, tollFree: null });
+    expect(fake.api.requests.length).toBe(before);
+  });
+
+  test('the fake checks the requests as Twilio documents them: PageSize 1 to 1,000, a PN sid, GET only', async () => {
+    const get = (path: string, method = 'GET') => fetch(`${fake.url}${path}`, { method, headers: { authorization: `Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString('base64')}` } });
+    expect((await get('/v1/Services?PageSize=1001')).status).toBe(400);
+    expect(await (await get('/v1/Tollfree/Verifications?TollfreePhoneNumberSid=nope')).json()).toMatchObject({ code: 30436, status: 400 });
+    expect((await get('/v1/Services', 'POST')).status).toBe(405);
+    expect((await fetch(`${fake.url}/v1/Services`)).status).toBe(401);
+  });
+
+  test('30032, 30034 and 30035 are final refusals in our words, and say the sender\'s registration forbids the text', async () => {
+    for (const code of ['30032', '30034', '30035']) {
+      expect(carrier.isRegistrationCode!(code)).toBe(true);
+      const refusal = classifyTwilioAnswer(400, Number(code));
+      expect(refusal).toBeInstanceOf(CarrierRejected);
+      expect(refusal.message).not.toMatch(/Twilio refused/);
+    }
+    expect(carrier.describeCode!('30034')).toBe('The sender is not in an approved US A2P 10DLC campaign (unregistered number)');
+    expect(carrier.isRegistrationCode!('21610')).toBe(false);
+  });
 });

@@ -222,3 +222,9 @@ describe('signed webhooks', () => {
     expect(() => carrier.parseInbound({ ...callback, rawBody: Buffer.from('[1]') })).toThrow();
   });
 });
+
+test('A2P registration: the installed SDK reads none (no readRegistration); an illegal sender address (1120) is final and has the number read again (issue 51)', () => {
+  expect(carrier.readRegistration).toBeUndefined();
+  expect(carrier.isRegistrationCode!('1120')).toBe(true);
+  expect(carrier.isRegistrationCode!('1240')).toBe(false);
+});

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { FULL_RECONCILE_EVERY_MS, HOUSEKEEPING_RUN_MS, housekeepingWorkflowId, RECONCILE_EVERY_MS, sweepWebhooksSignal, type ReconcileInput } from '../../src/domain';
+import { FULL_RECONCILE_EVERY_MS, HOUSEKEEPING_RUN_MS, housekeepingWorkflowId, RECONCILE_EVERY_MS, REGISTRATION_REFRESH_EVERY_MS, sweepWebhooksSignal, type ReconcileInput } from '../../src/domain';
 import { createTimeSkippingEnvironment } from '../support/helpers';
 
 /*
@@ -22,10 +22,16 @@ afterAll(() => env?.teardown());
 function countingActivities() {
   const passes: ReconcileInput[] = [];
   const sweeps: number[] = [];
+  const registrationRefreshes: number[] = [];
   return {
     passes,
     sweeps,
+    registrationRefreshes,
     activities: {
+      async refreshNumberRegistrations() {
+        registrationRefreshes.push(await env.currentTimeMs());
+        return { read: 0, failed: 0 };
+      },
       async reconcileOrphans(input: ReconcileInput) {
         passes.push(input);
         return { full: input.full === true, assignmentsChecked: 0, assignmentsRestarted: 0, messagesChecked: 0, messagesRestarted: 0, rotationsChecked: 0, rotationsRestarted: 0, firstResponseClocksChecked: 0, firstResponseClocksRestarted: 0, routingQueuesChecked: 0, routingQueuesRestarted: 0 };
@@ -50,7 +56,7 @@ async function runsOf(workflowId: string): Promise<string[]> {
   return runs;
 }
 
-test('thirteen and a half idle hours leave two housekeeping runs, with a recent pass every 2 minutes, a full one every 6 hours and an hourly sweep', async () => {
+test('thirteen and a half idle hours leave two housekeeping runs, with a recent pass every 2 minutes, a full one every 6 hours, an hourly sweep and an hourly read of the numbers\' registrations', async () => {
   const taskQueue = `housekeeping-${randomUUID()}`;
   const counted = countingActivities();
   const worker = await Worker.create({
@@ -80,6 +86,10 @@ test('thirteen and a half idle hours leave two housekeeping runs, with a recent 
     // Hourly sweeps: 13 of them.
     expect(counted.sweeps).toHaveLength(13);
     expect(counted.sweeps[0] - started).toBeGreaterThanOrEqual(HOUR - 1000);
+    // The numbers' A2P registrations read again hourly, carried across continue-as-new as well (issue 51).
+    expect(REGISTRATION_REFRESH_EVERY_MS).toBe(HOUR);
+    expect(counted.registrationRefreshes).toHaveLength(13);
+    expect(counted.registrationRefreshes[0] - started).toBeGreaterThanOrEqual(HOUR - 1000);
 
     // Deliveries left behind: a signal sweeps now, not at the next hour (half an hour away).
     const signaledAt = await env.currentTimeMs();

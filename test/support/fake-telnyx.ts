@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CarrierFailure, FakeCarrierServer, messageOf, type PostedWebhook } from './fake-carrier';
 import { type ClientFile, FakeMediaStore, sha256Of } from './fake-media';
 import { detailRecords, type FakeMessage, inboundPayload, outboundPayload, whatsappMessageOf } from './fake-telnyx-payloads';
+import { FakeTelnyxRegistrations } from './fake-telnyx-10dlc';
 import { E164, error, messageProblem, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS, type TelnyxProblem, whatsappProblem } from './fake-telnyx-requests';
 
 export type { FakeMessage } from './fake-telnyx-payloads';
@@ -12,7 +13,7 @@ export type { FakeMessage } from './fake-telnyx-payloads';
  * Bearer <key>`, E.164 `to`, `from` or `messaging_profile_id`, `text`, an MMS's `media_urls`, optional
  * `webhook_url` and `use_profile_webhooks`), `POST /v2/messages/whatsapp` (./fake-telnyx-requests.ts),
  * `GET /v2/messages/{id}`, and the detail-record search `GET /v2/detail_records` (messaging records by
- * `cld`, `direction` and `created_at[gte]`). Answers in Telnyx's shapes (`{ data }`, errors `{ errors:
+ * `cld`, `direction` and `created_at[gte]`), the 10DLC and toll-free verification reads (./fake-telnyx-10dlc.ts). Answers in Telnyx's shapes (`{ data }`, errors `{ errors:
  * [{ code, title, detail }] }`), records every request, and posts webhooks (receipts with WhatsApp's
  * `message.read`; clients' SMS, MMS and WhatsApp messages) signed as Telnyx signs them: Ed25519 over
  * `<telnyx-timestamp>|<raw body>`, with a keypair made here. Clients' files are served at `GET /media/<id>`
@@ -58,6 +59,8 @@ export class FakeTelnyx extends FakeCarrierServer {
    * that number on the whole profile, and START or UNSTOP removes it; a send to a blocked number is 40300.
    */
   readonly blocked = new Set<string>([TELNYX_MAGIC.stopped]);
+  /** The numbers' 10DLC campaigns and toll-free verifications (./fake-telnyx-10dlc.ts): none until set. */
+  readonly registrations = new FakeTelnyxRegistrations();
   /** Sender numbers of the profile, for sends by `messaging_profile_id`. */
   readonly profileNumber = '+15550001111';
 
@@ -226,6 +229,8 @@ export class FakeTelnyx extends FakeCarrierServer {
       const records = detailRecords(this.messages.values(), url.searchParams);
       return this.reply(res, records.status, records.body);
     }
+    const registered = this.registrations.answer(req.method ?? '', url.pathname, url.searchParams);
+    if (registered) return this.reply(res, registered.status, registered.body);
     return this.reply(res, 404, error('10005', 'Resource not found', 'The requested resource or URL could not be found.'));
   }
 

@@ -18,7 +18,8 @@ import type { DatabaseDeps } from '../../use-cases/database';
 import { ActivityFailureType, DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY } from '../../domain';
 import { whileHeartbeating } from '../heartbeat';
 import { retiredCheck, senderAtSend } from '../../use-cases/messages/sender';
-import { retiredNumberFailure } from '../providers/retired-number';
+import { registrationFailure, retiredNumberFailure } from '../providers/retired-number';
+import type { NumberRegistrations } from '../../use-cases/numbers/registration';
 import { refusedForGood, type MessageHandOff, type MessageProvider } from '../providers';
 import { handOffOf, withContentAtSend } from '../../use-cases/messages/hand-off';
 import { contentAtSend, storedContent, whatsappRefusalCode } from '../../use-cases/messages/content-at-send';
@@ -39,6 +40,8 @@ export interface MessageBatchActivityDeps extends DatabaseDeps {
   carrier?: { sender: string };
   /** REQUIRE_BUSINESS_NUMBERS: a message whose number was retired may not fall back to the shared sender. */
   requireBusinessNumbers?: boolean;
+  /** A US number's A2P registration, checked again when the chunk is due, once per sender (REQUIRE_A2P_REGISTRATION). */
+  registrations?: Pick<NumberRegistrations, 'gate' | 'afterRefusal'>;
 }
 
 /** Messages of one chunk handed to the provider at once (each waits for its paced slot first). */
@@ -92,7 +95,7 @@ function outgoing(message: ChunkMessage & { phone: string }): MessageHandOff {
   return handOffOf({ id, business, client, to, name, text, dispatchedAt }, storedContent(message));
 }
 
-export function createMessageBatchActivities({ prisma, provider, campaigns = DEFAULT_CAMPAIGN_SETTINGS, observeLateness, carrier, requireBusinessNumbers }: MessageBatchActivityDeps) {
+export function createMessageBatchActivities({ prisma, provider, campaigns = DEFAULT_CAMPAIGN_SETTINGS, observeLateness, carrier, requireBusinessNumbers, registrations }: MessageBatchActivityDeps) {
   return {
     /** Where a run of the batch starts: the settings it keeps for its life, and chunks a previous run left sending. */
     async planMessageBatch(batchId: string): Promise<{ chunkSize: number; concurrency: number; nextChunk: number; resume: number[] } | null> {
@@ -124,6 +127,7 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
       const started = await startChunk(prisma, { batchId: input.batchId, chunk: input.chunk, provider: provider.name, retry });
       // A first hand-over, which nothing reached the carrier before, re-picks a sender retired while the message waited (before its pace is reserved).
       const retired = retiredCheck(prisma);
+      const registered = registrations?.gate();
       const rejected: { row: ChunkMessage; error: Error; rejection: NonNullable<ReturnType<typeof rejectionOf>> }[] = [];
       const rows: (ChunkMessage & { phone: string })[] = [];
       const erased: ChunkMessage[] = [];
@@ -135,7 +139,13 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
         }
         try {
           const phone = row.phone;
-          rows.push(row.attempts > 0 ? { ...row, phone } : { ...row, phone, sender: await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, { ...row, phone }, retired)) });
+          if (row.attempts > 0) {
+            rows.push({ ...row, phone });
+            continue;
+          }
+          const sender = await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, { ...row, phone }, retired));
+          if (registered) await registrationFailure(() => registered(row.business, sender));
+          rows.push({ ...row, phone, sender });
         } catch (error) {
           const rejection = rejectionOf(error);
           if (!rejection) throw error;
@@ -177,6 +187,9 @@ export function createMessageBatchActivities({ prisma, provider, campaigns = DEF
         ],
         provider.name,
       );
+      // A refusal for a sender's A2P registration (30034 and the like) has it read again, once per sender and code.
+      const refusedSenders = new Map(rejected.map(({ row, rejection }) => [`${row.business}\n${row.sender}\n${rejection.code}`, { business: row.business, sender: row.sender, code: rejection.code }]));
+      for (const refusal of refusedSenders.values()) await registrations?.afterRefusal(refusal.business, refusal.sender, refusal.code);
       if (transient.length > 0) {
         throw new Error(`${transient.length} of ${rows.length} messages of chunk ${input.chunk} not handed over yet: ${(transient[0] as Error)?.message ?? transient[0]}`);
       }

@@ -13,7 +13,8 @@ import type { DatabaseDeps } from '../../use-cases/database';
 import { ActivityFailureType, type MessageClaim, type MessageOutcome, type MessageStatus, type MessageStatusDetails, type SendDueResult, sendsReceipts } from '../../domain';
 import { whileHeartbeating } from '../heartbeat';
 import { senderAtSend } from '../../use-cases/messages/sender';
-import { retiredNumberFailure } from '../providers/retired-number';
+import { registrationFailure, retiredNumberFailure } from '../providers/retired-number';
+import type { NumberRegistrations } from '../../use-cases/numbers/registration';
 import { refusedForGood, type CarrierRejection, type MessageProvider } from '../providers';
 import { handOffOf, withContentAtSend } from '../../use-cases/messages/hand-off';
 import { contentAtSend, storedContent, whatsappRefusalCode } from '../../use-cases/messages/content-at-send';
@@ -26,13 +27,15 @@ export interface MessageActivityDeps extends DatabaseDeps {
   carrier?: { sender: string };
   /** REQUIRE_BUSINESS_NUMBERS: a message whose number was retired may not fall back to the shared sender. */
   requireBusinessNumbers?: boolean;
+  /** A US number's A2P registration, checked again when the message is due (REQUIRE_A2P_REGISTRATION). */
+  registrations?: Pick<NumberRegistrations, 'gate' | 'afterRefusal'>;
 }
 
 function messageNotFound(messageId: string): ApplicationFailure {
   return ApplicationFailure.create({ type: ActivityFailureType.MessageNotFound, message: `Message ${messageId} not found`, nonRetryable: true });
 }
 
-export function createMessageActivities({ prisma, provider, observeLateness, carrier, requireBusinessNumbers }: MessageActivityDeps) {
+export function createMessageActivities({ prisma, provider, observeLateness, carrier, requireBusinessNumbers, registrations }: MessageActivityDeps) {
   const activities = {
     async loadMessageStatus(messageId: string): Promise<MessageStatus> {
       const status = await messageStatusOf(prisma, messageId);
@@ -90,6 +93,8 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
       }
       // The first attempt, which nothing reached the carrier before, re-picks a sender retired while the message waited.
       const sender = message.attempts > 1 ? message.sender : await retiredNumberFailure(() => senderAtSend({ prisma, carrier, requireBusinessNumbers }, { ...message, phone: outgoing.to, sender: message.sender }));
+      // Its number may have lost its A2P approval while it waited: refused for good, never handed over.
+      if (message.attempts <= 1 && registrations) await registrationFailure(() => registrations.gate()(message.business, sender));
       const content = await refusedForGood(whatsappRefusalCode, () => contentAtSend(prisma, { ...message, phone: outgoing.to, sender }));
       const { providerRef } = await whileHeartbeating(() => provider.deliver(withContentAtSend(outgoing, content), sender));
       await recordAccepted(prisma, { messageId, providerRef: providerRef ?? null });
@@ -104,7 +109,9 @@ export function createMessageActivities({ prisma, provider, observeLateness, car
 
     /** `rejection`: the carrier's code and whether it means the recipient unsubscribed (a ProviderRejected failure's details). */
     async recordMessageFailed(input: { messageId: string; error: string; rejection?: CarrierRejection }): Promise<void> {
-      await recordFailed(prisma, { messageId: input.messageId, error: input.error, errorCode: input.rejection?.code, optOut: input.rejection?.optOut, sender: carrier?.sender }, provider.name);
+      const failed = await recordFailed(prisma, { messageId: input.messageId, error: input.error, errorCode: input.rejection?.code, optOut: input.rejection?.optOut, sender: carrier?.sender }, provider.name);
+      // A refusal for the sender's A2P registration (30034 and the like) has it read again at once.
+      if (failed && input.rejection?.code) await registrations?.afterRefusal(failed.business, failed.sender, input.rejection.code);
     },
   };
   async function sendDue(messageId: string): Promise<SendDueResult> {

@@ -6,7 +6,7 @@ import type { Carrier, CarrierCallback } from '../../carriers';
 import { DEFAULT_SMS_HELP_TEXT } from '../../config/index';
 import type { DatabaseDeps } from '../../use-cases/database';
 import { receiveInbound } from '../../use-cases/carriers/inbound';
-import { recordReceipt } from '../../use-cases/carriers/receipts';
+import { recordReceipt, type ReceiptDeps } from '../../use-cases/carriers/receipts';
 import type { CarrierCallbackAnswer } from '../../use-cases/carriers/contract';
 import { noCarrier, onlyCarrier, verifiedCallback } from './callback';
 import { numberCarriers, type NumberCarriers } from '../../carriers/numbers';
@@ -16,6 +16,8 @@ export interface ProviderRoutesDeps extends DatabaseDeps {
   carrier?: Carrier;
   /** The carriers of businesses' own numbers, whose accounts sign the callbacks about them. */
   carriers?: NumberCarriers;
+  /** Each number's A2P registration: read again when a receipt's code says it forbade the text. */
+  registrations?: ReceiptDeps['registrations'];
   /** SHARED_SENDER_MATCH_DAYS in ms. */
   sharedSenderMatchMs?: number;
   /** Where carriers reach this API: the signed URL is this plus the request's path. Unset: the request's own host. */
@@ -95,6 +97,7 @@ export function providersRouter(deps: ProviderRoutesDeps & { registry: Registry;
         prisma: deps.prisma,
         carrier: carrier!,
         temporal: deps.temporal,
+        registrations: deps.registrations,
         observeDelivered: (seconds) => delivered!.observe(seconds),
         onTellFailed: (error) => logger.warn({ event: 'carrier.receipt_not_followed', error: (error as Error)?.message }, 'a message\'s run was not told of its receipt'),
       },

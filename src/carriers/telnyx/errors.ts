@@ -20,6 +20,8 @@ const NOT_ON_WHATSAPP = 'The recipient cannot receive WhatsApp messages on this 
 const TEMPLATE = 'WhatsApp refused the template or its variables (unknown, not approved in this language, or the variables do not fit)';
 const TEMPLATE_PAUSED = 'The WhatsApp template is paused or disabled for low quality';
 const MEDIA = 'The media file could not be fetched, or its size or type is not accepted';
+const NOT_10DLC = 'The sender is not in an approved US A2P 10DLC campaign';
+const TOLL_FREE_UNVERIFIED = 'The sender is a toll-free number that is not verified';
 
 /** Final refusals: the same request would be refused again. */
 const REJECTIONS: Record<string, { words: string; optOut?: boolean }> = {
@@ -42,6 +44,10 @@ const REJECTIONS: Record<string, { words: string; optOut?: boolean }> = {
   // Undeliverable: the carrier did not accept it; for WhatsApp, Meta's catch-all, e.g. a template pending,
   // rejected, paused or disabled.
   '40008': { words: UNDELIVERABLE },
+  // US A2P registration: not 10DLC registered (the sender is in no approved campaign), and a toll-free
+  // number not verified; the number's registration is read again at once.
+  '40010': { words: NOT_10DLC },
+  '40329': { words: TOLL_FREE_UNVERIFIED },
   // Invalid URL (a media URL of an MMS or WhatsApp message).
   '10003': { words: BAD_MEDIA_URL },
   // Meta's codes, which Telnyx passes through for WhatsApp: re-engagement message (more than 24 hours since
@@ -70,6 +76,9 @@ const retriedWords = (code: string | undefined) => (code !== undefined && Object
 
 /** What a Telnyx error code means, in our words (for receipts' codes too). */
 export const telnyxCodeMeaning = (code: string): string | undefined => rejectionOf(code)?.words ?? retriedWords(code);
+
+/** The sender's US A2P registration (10DLC, toll-free verification) forbids the text. */
+export const isTelnyxRegistrationCode = (code: string) => code === '40010' || code === '40329';
 
 /** Telnyx's code for a recipient who unsubscribed from this sender. */
 export const isTelnyxOptOutCode = (code: string | undefined) => rejectionOf(code)?.optOut === true;

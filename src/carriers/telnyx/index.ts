@@ -1,7 +1,8 @@
 import { answerTooLargeIn, answerTooLargeRefusal, cappedFetch, failureOfStatusOnly, sendAnswerTooLarge } from '../answer-cap';
 import type { Carrier, CarrierAccepted, CarrierCallback, CarrierHandedOver, CarrierSend, Channel } from '../types';
 import { CarrierRejected, CarrierUnavailable } from '../types';
-import { classifyTelnyxError, telnyxCodeMeaning } from './errors';
+import { classifyTelnyxError, isTelnyxRegistrationCode, telnyxCodeMeaning } from './errors';
+import { telnyxRegistration } from './registration';
 import { priceOf, receiptOf, telnyxCallbackNumber } from './events';
 import { inboundOf } from './inbound';
 import { telnyxMediaFetcher } from './media';
@@ -148,5 +149,15 @@ export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
       await send({ to, text, channel, media: [] });
     },
     fetchMedia: telnyxMediaFetcher(settings.TELNYX_API_URL),
+    async readRegistration(number) {
+      try {
+        return await telnyxRegistration(client, number);
+      } catch (error) {
+        if (answerTooLargeIn(error)) throw answerTooLargeRefusal('Telnyx', 'the registration lookup');
+        const classified = classifyTelnyxError(error);
+        throw classified instanceof CarrierUnavailable ? classified : new CarrierUnavailable(`Telnyx registration lookup refused (${classified.code})`);
+      }
+    },
+    isRegistrationCode: isTelnyxRegistrationCode,
   };
 }

@@ -8,6 +8,8 @@ import { classifyTwilioAnswer } from './errors';
 
 /** The REST API's origin, with the edge and region the SDK may have put in it (TWILIO_EDGE, TWILIO_REGION). */
 export const TWILIO_API_HOST = /^https:\/\/api(\.[a-z0-9-]+)*\.twilio\.com/;
+/** The Messaging API's origin (Messaging Services, A2P brands and campaigns, toll-free verifications), likewise: served where the REST base is. */
+const TWILIO_MESSAGING_HOST = /^https:\/\/messaging(\.[a-z0-9-]+)*\.twilio\.com/;
 /** The Content API's origin (WhatsApp templates), likewise. */
 const TWILIO_CONTENT_HOST = /^https:\/\/content(\.[a-z0-9-]+)*\.twilio\.com/;
 
@@ -35,7 +37,7 @@ function rebased(uri: string, host: RegExp, base: string | undefined): string | 
 
 /**
  * The SDK's own HTTP client (auth, form encoding, paging) with two changes: requests for Twilio's REST
- * base go to `apiUrl` instead (and the Content API's to `contentApiUrl`), and an answer that is not a
+ * base and its Messaging API go to `apiUrl` instead (and the Content API's to `contentApiUrl`), and an answer that is not a
  * success becomes CarrierRejected or CarrierUnavailable here, where its status, its code and its
  * Retry-After header are still at hand (the SDK's RestException keeps Twilio's message text and drops
  * the headers); an answer over CARRIER_ANSWER_MAX_BYTES (axios's `maxContentLength`, the connection
@@ -52,7 +54,7 @@ const httpClientClass = () => class TwilioHttpClient extends twilioSdk().Request
   }
 
   override async request<TData>(opts: RequestClient.RequestOptions<TData>): Promise<Response<TData>> {
-    const uri = rebased(opts.uri, TWILIO_API_HOST, this.apiUrl) ?? rebased(opts.uri, TWILIO_CONTENT_HOST, this.contentApiUrl) ?? opts.uri;
+    const uri = rebased(opts.uri, TWILIO_API_HOST, this.apiUrl) ?? rebased(opts.uri, TWILIO_MESSAGING_HOST, this.apiUrl) ?? rebased(opts.uri, TWILIO_CONTENT_HOST, this.contentApiUrl) ?? opts.uri;
     // Never the SDK's debug log (TWILIO_LOG_LEVEL=debug): it prints requests, numbers and texts included.
     let response: Response<TData>;
     try {

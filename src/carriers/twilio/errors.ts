@@ -38,6 +38,10 @@ const FINAL: Readonly<Record<string, string>> = {
   '30005': 'The recipient number is unknown or no longer in service',
   '30006': 'The recipient number is a landline or cannot receive texts',
   '30007': 'The recipient\'s carrier filtered the text (spam or policy)',
+  // US A2P registration: the sender's registration forbids the text (its registration is read again at once).
+  '30032': 'The sender is a toll-free number that is not verified',
+  '30034': 'The sender is not in an approved US A2P 10DLC campaign (unregistered number)',
+  '30035': 'The sender\'s US A2P 10DLC registration is not complete yet',
   // MMS
   '30019': 'The media are larger than the recipient\'s carrier accepts',
   '11751': 'The media are larger than Twilio accepts for one message',
@@ -73,6 +77,11 @@ const TRANSIENT: Readonly<Record<string, string>> = {
   '130429': 'The sender reached WhatsApp\'s throughput limit',
   '131056': 'Too many WhatsApp messages to this recipient from this sender in a short time',
 };
+
+/** The sender's US A2P registration (10DLC, toll-free) forbids the text. */
+const REGISTRATION = new Set(['30032', '30034', '30035']);
+
+export const isTwilioRegistrationCode = (code: string) => REGISTRATION.has(code);
 
 /** The recipient unsubscribed: the refusal records an opt-out too. */
 const OPT_OUT = new Set(['21610']);

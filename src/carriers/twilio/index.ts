@@ -4,11 +4,12 @@ import { type Carrier, type CarrierAccepted, type CarrierHandedOver, CarrierReje
 import { twilioAddress } from './addresses';
 import { parseTwilioInbound, parseTwilioReceipt, twilioCallbackNumber, verifyTwilioSignature } from './callbacks';
 import { twilioClient, type TwilioCredentials } from './client';
-import { classifyTwilioAnswer, twilioCodeMeaning } from './errors';
+import { classifyTwilioAnswer, isTwilioRegistrationCode, twilioCodeMeaning } from './errors';
 import { sentCopy } from './find-sent';
 import { twilioMediaFetcher } from './media';
 import { createOptions, type Origin, type Outgoing } from './send';
 import { twilioTemplateApproval } from './templates';
+import { twilioRegistration } from './registration';
 
 export { formParams } from './callbacks';
 export { classifyTwilioAnswer, twilioCodeMeaning } from './errors';
@@ -109,5 +110,13 @@ export function createTwilioCarrier(settings: TwilioSettings): Carrier {
       }
     },
     fetchMedia,
+    async readRegistration(number) {
+      try {
+        return await twilioRegistration(client, number, settings.messagingServiceSid);
+      } catch (error) {
+        throw unclassified(error, 'the registration lookup');
+      }
+    },
+    isRegistrationCode: isTwilioRegistrationCode,
   };
 }

@@ -96,6 +96,13 @@ const retriedWords = (code: string | undefined) => (code !== undefined && Object
 /** What a Vonage error code means, in our words (for receipts' codes too). */
 export const vonageCodeMeaning = (code: string): string | undefined => rejectionOf(code)?.words ?? retriedWords(code);
 
+/**
+ * Vonage's Messages API lists no error of its own for US A2P registration: a US carrier's refusal of an
+ * unregistered 10DLC or unverified toll-free sender comes back as an illegal sender address (1120), which
+ * is final already and has the number's registration read again (docs/design.md).
+ */
+export const isVonageRegistrationCode = (code: string) => code === '1120';
+
 /** Vonage's code for a recipient who unsubscribed from this sender. */
 export const isVonageOptOutCode = (code: string | undefined) => rejectionOf(code)?.optOut === true;
 

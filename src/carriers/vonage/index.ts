@@ -1,7 +1,7 @@
 import { answerTooLargeIn, cappedAnswer, failureOfStatusOnly, sendAnswerTooLarge } from '../answer-cap';
 import type { Carrier, CarrierHandedOver, CarrierSend } from '../types';
 import { CarrierUnavailable } from '../types';
-import { classifyVonageError, vonageCodeMeaning } from './errors';
+import { classifyVonageError, isVonageRegistrationCode, vonageCodeMeaning } from './errors';
 import { inboundOf } from './inbound';
 import { vonageMediaFetcher } from './media';
 import { type VonageOutbound, vonageOutbound } from './outbound';
@@ -102,6 +102,8 @@ export function createVonageCarrier(settings: VonageSettings): Carrier {
       verifyVonageSignature(callback, { secret: secret!, ...(apiKey ? { apiKey } : {}), ...(applicationId ? { applicationId } : {}) }),
     parseReceipt: (callback) => receiptOf(callback.rawBody, callback.messageId),
     describeCode: vonageCodeMeaning,
+    // No readRegistration: the installed @vonage/server-sdk has no 10DLC or toll-free verification API (docs/design.md).
+    isRegistrationCode: isVonageRegistrationCode,
     parseInbound: (callback) => inboundOf(callback.rawBody),
     numberOf: (callback, kind) => vonageCallbackNumber(callback.rawBody, kind),
     async reply(to, text, channel = 'sms') {

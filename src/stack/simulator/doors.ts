@@ -1,6 +1,7 @@
 import { MAX_MEDIA } from '../../domain/channels';
 import { ApiError, safeJson } from './api-error';
 import type { SimulatedChannel } from './whatsapp';
+import { SIMULATED_REGISTRATIONS, type SimulatedRegistration } from './a2p-api';
 
 /*
  * The simulator's own doors (not Twilio's), each behind the account's Basic credentials:
@@ -11,6 +12,9 @@ import type { SimulatedChannel } from './whatsapp';
  *   stack's inbound route as Twilio posts an SMS, MMS or WhatsApp message.
  * - `POST /simulator/whatsapp-window` — sets when the client last wrote on WhatsApp to our number, JSON
  *   `{ "from", "to"?, "last_inbound_at": ISO date | null }` (a past date or null closes the window).
+ * - `POST /simulator/registration` — sets a number's A2P registration (a2p-api.ts), JSON
+ *   `{ "number", "status": "approved" | "pending" | "rejected" | "unregistered" }`: its 10DLC campaign, or
+ *   its toll-free verification, as the Messaging API then answers it.
  */
 
 const E164 = /^\+[1-9]\d{1,14}$/;
@@ -65,4 +69,12 @@ export function parseWindowTrigger(raw: string, ours: readonly string[] | undefi
   const date = typeof at === 'string' ? new Date(at) : undefined;
   if (!date || Number.isNaN(date.getTime()) || date.getTime() > Date.now()) throw new ApiError(400, 20001, '`last_inbound_at` must be a past ISO date, or null');
   return { from, to, lastInboundAt: date };
+}
+
+export function parseRegistrationTrigger(raw: string): { number: string; status: SimulatedRegistration } {
+  const input = safeJson(raw) as { number?: unknown; status?: unknown } | null;
+  if (!input || typeof input !== 'object') throw new ApiError(400, 20001, 'The body must be a JSON object');
+  if (typeof input.number !== 'string' || !E164.test(input.number)) throw new ApiError(400, 21211, '`number` must be a phone number in E.164 (+15005550001)');
+  if (!SIMULATED_REGISTRATIONS.includes(input.status as SimulatedRegistration)) throw new ApiError(400, 20001, `\`status\` must be one of ${SIMULATED_REGISTRATIONS.join(', ')}`);
+  return { number: input.number, status: input.status as SimulatedRegistration };
 }

@@ -3,8 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ApiError, twilioDate } from './api-error';
 import { type InboundMessage, MAGIC_TO_ERRORS, MAGIC_UNDELIVERED, type RecordedRequest, type TwilioApiMessage, type TwilioApiOptions } from './api-types';
+import { A2pRegistry } from './a2p-api';
 import { ContentStore } from './content-api';
-import { parseInboundTrigger, parseWindowTrigger } from './doors';
+import { parseInboundTrigger, parseRegistrationTrigger, parseWindowTrigger } from './doors';
 import { MEDIA_LINK_PATH, MEDIA_LIST_PATH, MEDIA_PATH, MediaStore, mediaPath, mediaView, type SentMedia } from './media';
 import { mediaTypeOf } from './media-types';
 import { listMessages } from './message-list';
@@ -55,6 +56,8 @@ export class TwilioApi {
   readonly sentMedia = new Map<string, SentMedia[]>();
   /** When each client last wrote on WhatsApp to each of our numbers. */
   readonly windows = new WhatsAppWindows();
+  /** Each number's A2P registration (a2p-api.ts): approved for the account's own numbers until set otherwise. */
+  readonly registrations: A2pRegistry;
   private server?: Server;
   private base = '';
   private readonly statusCallbacks = new Map<string, string>();
@@ -68,6 +71,7 @@ export class TwilioApi {
   constructor(readonly options: TwilioApiOptions) {
     this.tokens = new Map([[options.accountSid, options.authToken], ...(options.subaccounts ?? []).map((sub) => [sub.accountSid, sub.authToken] as [string, string])]);
     this.contents = new ContentStore(options.accountSid, options.templateApprovalAfterMs);
+    this.registrations = new A2pRegistry(options.from ?? []);
   }
 
   /** The token that signs callbacks about messages of `accountSid`. */
@@ -257,7 +261,19 @@ export class TwilioApi {
         const content = this.contents.handle(req.method ?? '', url.pathname, raw, this.base);
         if (content) return answer(content.status, content.body);
       }
+      if (url.pathname.startsWith('/v1/')) {
+        const registered = this.registrations.handle(req.method ?? '', url.pathname, url.searchParams, this.authenticate(req));
+        if (registered !== undefined) {
+          this.record(record, url.searchParams);
+          return answer(200, registered);
+        }
+      }
       const account = this.authenticate(req, url.pathname);
+      const registered = this.registrations.handle(req.method ?? '', url.pathname, url.searchParams, account);
+      if (registered !== undefined) {
+        this.record(record, url.searchParams);
+        return answer(200, registered);
+      }
       const messagesPath = `/${API_VERSION}/Accounts/${account}/Messages.json`;
       if (req.method === 'POST' && url.pathname === messagesPath) {
         const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim();
@@ -337,6 +353,11 @@ export class TwilioApi {
       const delivered = await this.post(inbound.url, params, this.tokenOf(account));
       const media = Array.from({ length: trigger.media.length }, (_, n) => params[`MediaUrl${n}`]);
       return { sid: params.MessageSid, to: trigger.to, channel: trigger.channel, media, url: inbound.url, answer: delivered.status };
+    }
+    if (path === '/simulator/registration') {
+      const { number, status } = parseRegistrationTrigger(raw);
+      this.registrations.set(number, status);
+      return { number, status };
     }
     if (path === '/simulator/whatsapp-window') {
       const window = parseWindowTrigger(raw, this.options.from, inbound.number);

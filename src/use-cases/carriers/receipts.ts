@@ -4,6 +4,7 @@ import type { Prisma } from '../../db/prisma';
 import { tellMessageWorkflowOfReceipt } from '../../starters/send-message-workflow';
 import { Invalid } from '../errors';
 import { logMessageOutcome } from '../messages/outcome-line';
+import type { NumberRegistrations } from '../numbers/registration';
 import type { Client as TemporalClient } from '@temporalio/client';
 
 export interface ReceiptDeps {
@@ -15,6 +16,8 @@ export interface ReceiptDeps {
   temporal?: TemporalClient;
   /** A run that could not be told: it reads its row when its wait for a receipt ends. */
   onTellFailed?: (error: unknown) => void;
+  /** A refusal for the sender's A2P registration (30034 and the like) has its registration read again. */
+  registrations?: Pick<NumberRegistrations, 'afterRefusal'>;
 }
 
 /** A signed callback the carrier's parser cannot read is the request's fault: a 400, nothing changed. */
@@ -50,6 +53,7 @@ export async function recordReceipt(deps: ReceiptDeps, callback: CarrierCallback
     sender: receipt.sender,
   });
   if (outcome.applied) logMessageOutcome(outcome.message, deps.carrier.name);
+  if (outcome.applied && receipt.errorCode) await deps.registrations?.afterRefusal(outcome.message.business, outcome.message.sender, receipt.errorCode);
   if (outcome.applied && outcome.message.status === 'delivered' && outcome.sentAt && outcome.message.deliveredAt) {
     deps.observeDelivered?.(Math.max(0, (outcome.message.deliveredAt.getTime() - outcome.sentAt.getTime()) / 1000));
   }

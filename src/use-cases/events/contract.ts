@@ -5,6 +5,7 @@ import { Conversation, ConversationNote } from '../conversations/contract';
 import { DateTime, ResourceId, uuid } from '../input/contract';
 import { RESOURCE_ID_PATTERN } from '../input/validation';
 import { Message } from '../messages/contract';
+import { NumberA2pRegistration } from '../numbers/contract';
 import { Rotation } from '../rotation/contract';
 import { RoutingDecision } from '../routing/contract';
 
@@ -102,6 +103,19 @@ const ConversationEventData = Conversation.extend({ reason }).meta({
 });
 const ConversationNoteEventData = ConversationNote.extend({ client: ResourceId, reason }).meta({ id: 'ConversationNoteEventData', description: 'The note, its client, and the reason (`api`).' });
 
+const NumberRegistrationEventData = z
+  .strictObject({
+    business: z.string(),
+    number: z.string().meta({ examples: ['+14155550100'] }),
+    registration: NumberA2pRegistration,
+    previous: NumberA2pRegistration.nullable().meta({ description: 'As it was last read; null for the number\'s first reading.' }),
+    reason,
+  })
+  .meta({
+    id: 'NumberRegistrationEventData',
+    description: 'A number of the business whose A2P registration (10DLC brand and campaign, toll-free verification) changed, as a refresh read it from its carrier (reason `carrier`): `registration` as it is now, `previous` as it was (null for its first reading); sent to each user of the business.',
+  });
+
 const MESSAGE_TYPES: EventType[] = ['message.scheduled', 'message.sending', 'message.sent', 'message.delivered', 'message.read', 'message.undelivered', 'message.failed', 'message.canceled', 'message.suppressed'];
 
 export const EVENTS = [
@@ -125,6 +139,7 @@ export const EVENTS = [
     'A conversation opened by a text of the client (its first, or one to a closed or snoozed conversation), snoozed, reopened (its snooze ended, or its owner reopened it), closed, or overdue (waiting past its routing policy\'s `next_response_within`: once per waiting period, `assignees` naming its holders).',
   ),
   event('ConversationNoteEvent', ['conversation.note_added'], ConversationNoteEventData, 'An internal note added to a conversation.'),
+  event('NumberRegistrationEvent', ['number.registration_changed'], NumberRegistrationEventData, 'A business number\'s A2P registration changed (`can_send` says whether it may send now).'),
 ] as const;
 
 export const Event = z.union(EVENTS).meta({ id: 'Event' });
@@ -148,7 +163,7 @@ export const MAX_EVENTS_PAGE = 100;
 /** `GET /events`' query. */
 export const EventFeedQuery = z.object({
   after: z.string().max(100).optional().meta({ description: 'The `next_cursor` of a previous page of this caller (the same business and user); absent: from the first event.' }),
-  type: z.enum(EVENT_PATTERNS).optional().meta({ description: 'Only this type, or `assignment.*` / `message.*` / `rotation.*` / `routing.*` / `client.*`.' }),
+  type: z.enum(EVENT_PATTERNS).optional().meta({ description: 'Only this type, or `assignment.*` / `message.*` / `rotation.*` / `routing.*` / `client.*` / `number.*`.' }),
   client: z.string().regex(RESOURCE_ID_PATTERN, 'must be a client id').optional().meta({ description: 'Only events about this client; another user\'s id matches nothing.' }),
   limit: z.coerce.number().int().min(1).max(MAX_EVENTS_PAGE).default(50),
 });

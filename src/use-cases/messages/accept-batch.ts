@@ -95,6 +95,8 @@ async function storeAndStart(
   const senderOf = await sendersOf(deps, scope.business, phones, numberChannelOf(channel, sample?.media.length ?? 0));
   const optedOut = await optedOutPhones(deps, scope.business, phones, senderOf, channel);
   const carried = senderChannels(deps);
+  // Once per sender: a campaign's recipients share a few.
+  const registered = deps.registrations?.gate();
 
   const results: RecipientResult[] = [];
   const messages = [];
@@ -110,6 +112,7 @@ async function storeAndStart(
       continue;
     }
     try {
+      await registered?.(scope.business, senderOf(r.phone));
       await checkChannelRules(deps, scope, r, senderOf(r.phone), carried);
     } catch (error) {
       if (!(error instanceof Conflict)) throw error;

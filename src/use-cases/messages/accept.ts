@@ -22,6 +22,7 @@ import { requestHash } from './idempotency';
 import { parseMessageRequest, type MessageRequest } from './request';
 import { smsShape } from './sms-encoding';
 import { sendersOf } from './sender';
+import type { NumberRegistrations } from '../numbers/registration';
 import { startMessageWorkflow, type ScheduledMessage } from '../../starters/send-message-workflow';
 
 export interface AcceptDeps extends MediaHostDeps {
@@ -40,6 +41,8 @@ export interface AcceptDeps extends MediaHostDeps {
   /** What the shared sender carries, and the carriers' word on templates (channel-rules.ts). */
   sharedSenderChannels?: ChannelDeps['sharedSenderChannels'];
   templateApprovals?: ChannelDeps['templateApprovals'];
+  /** A US number's A2P registration: a send it forbids is a 409 (REQUIRE_A2P_REGISTRATION). */
+  registrations?: Pick<NumberRegistrations, 'gate'>;
 }
 
 /** Starts the stored message's workflow; the Nexus operation starts it with its completion callback. */
@@ -124,6 +127,7 @@ async function storeAndStart(
     if (sender !== null && (await isOptedOut(deps.prisma, scope.business, sender, request.phone, request.channel))) {
       throw new Conflict(request.channel === 'whatsapp' ? 'Recipient has opted out of WhatsApp messages' : 'Recipient has opted out of text messages');
     }
+    await deps.registrations?.gate()(scope.business, sender);
     await checkChannelRules(deps, scope, request, sender);
   } catch (error) {
     // A repeat of a request accepted before (an opt-out since, a window closed since) still gets its first answer.

@@ -125,8 +125,9 @@ export const MESSAGE_OPERATIONS = operations({
           'Nothing is stored. The recipient texted STOP (or the carrier reported it unsubscribed) to the sender on this channel (an SMS STOP covers SMS and MMS, a WhatsApp one WhatsApp): ' +
           'only the recipient can opt back in, by texting START. Or the business needs numbers of its own and has none (`REQUIRE_BUSINESS_NUMBERS`); ' +
           'or the sender does not carry the channel; or, on WhatsApp, a template to a bare phone or to a client without WhatsApp consent, a template WhatsApp has not approved ' +
-          '(asked again of the carrier where its API tells), or free text outside the 24-hour window.',
-        examples: { optedOut: 'Recipient has opted out of text messages', noSendingNumber: 'No sending number for this business', ...CHANNEL_CONFLICTS },
+          '(asked again of the carrier where its API tells), or free text outside the 24-hour window. ' +
+          'Or the sender is a US number whose A2P registration (its 10DLC campaign, or its toll-free verification) does not allow the send (`REQUIRE_A2P_REGISTRATION`, in production).',
+        examples: { optedOut: 'Recipient has opted out of text messages', noSendingNumber: 'No sending number for this business', ...CHANNEL_CONFLICTS, notRegistered: 'Sender +14155550100 is not in an approved 10DLC campaign (pending)' },
       },
       422: { description: 'This `Idempotency-Key` was used with a different request.', examples: { keyReused: 'Idempotency-Key was already used with a different request' } },
       503: {

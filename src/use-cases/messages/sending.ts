@@ -53,10 +53,11 @@ export async function recordSent(prisma: Prisma, input: { messageId: string; pro
   return status === 'delivered' || status === 'read' || status === 'undelivered' || status === 'failed' ? status : 'sent';
 }
 
-/** sending → failed, with the carrier's code and whether the recipient unsubscribed (recorded against `sender`); its outcome line. */
-export async function recordFailed(prisma: Prisma, input: { messageId: string; error: string; errorCode?: string; optOut?: boolean; sender?: string }, provider: string): Promise<void> {
+/** sending → failed, with the carrier's code and whether the recipient unsubscribed (recorded against `sender`); its outcome line. The message's business and sender when it failed now. */
+export async function recordFailed(prisma: Prisma, input: { messageId: string; error: string; errorCode?: string; optOut?: boolean; sender?: string }, provider: string): Promise<{ business: string; sender: string | null } | null> {
   const failed = await markMessageFailed(prisma, input);
   if (failed) logMessageOutcome(failed, provider);
+  return failed ? { business: failed.business, sender: failed.sender } : null;
 }
 
 /** The row's status and why it ended so; null when there is no such message. */

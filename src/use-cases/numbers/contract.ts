@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NUMBER_CHANNELS } from '../../domain/channels';
+import { REGISTRATION_STATUSES } from '../../domain/number-registration';
 import { DateTime } from '../input/contract';
 
 /*
@@ -40,6 +41,21 @@ export const NumberRegistration = z
     examples: [{ carrier: 'twilio', credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: '…' }, channels: ['sms', 'mms', 'whatsapp'] }],
   });
 
+const STATUS = z.enum(REGISTRATION_STATUSES);
+
+export const NumberA2pRegistration = z
+  .strictObject({
+    kind: z.enum(['10dlc', 'toll_free', 'none']).meta({ description: 'What US carriers ask of the number: a 10DLC campaign (a US local number), a toll-free verification, or nothing (any other number).' }),
+    brand: z.strictObject({ id: z.string().nullable(), status: STATUS }).nullable(),
+    campaign: z.strictObject({ id: z.string().nullable(), use_case: z.string().nullable(), status: STATUS.meta({ description: 'The campaign\'s, with the number\'s assignment to it: approved only once both are.' }) }).nullable(),
+    toll_free: z.strictObject({ status: STATUS }).nullable(),
+    can_send: z.boolean().meta({ description: 'Whether its A2P texts are allowed now (in production a send from it is refused otherwise: docs/messages.md).' }),
+    reason: z.string().nullable().meta({ description: 'Why not, in the words a refused send shows; or the warning when the carrier could not tell.', examples: ['Sender +14155550100 is not in an approved 10DLC campaign (pending)'] }),
+    read_at: DateTime,
+    changed_at: DateTime,
+  })
+  .meta({ id: 'NumberA2pRegistration' });
+
 /** A registration, as the document shows it. */
 export const BUSINESS_NUMBER_EXAMPLE = {
   business: 'acme',
@@ -50,6 +66,16 @@ export const BUSINESS_NUMBER_EXAMPLE = {
   channels: ['sms', 'mms', 'whatsapp'],
   created_at: '2026-11-25T17:00:00.000Z',
   updated_at: '2026-11-25T17:00:00.000Z',
+  registration: {
+    kind: '10dlc',
+    brand: { id: 'BN0123456789abcdef0123456789abcdef', status: 'approved' },
+    campaign: { id: 'QE2c6890da8086d771620e9b13fadeba0b', use_case: 'CUSTOMER_CARE', status: 'pending' },
+    toll_free: null,
+    can_send: false,
+    reason: 'Sender +15005550001 is not in an approved 10DLC campaign (pending)',
+    read_at: '2026-11-25T17:05:00.000Z',
+    changed_at: '2026-11-25T17:05:00.000Z',
+  },
 };
 
 export const BusinessNumber = z
@@ -64,6 +90,7 @@ export const BusinessNumber = z
     }),
     created_at: DateTime,
     updated_at: DateTime,
+    registration: NumberA2pRegistration.nullable().meta({ description: 'Its A2P registration as its carrier last said it (10DLC brand and campaign, toll-free verification); null until first read.' }),
   })
   .meta({ id: 'BusinessNumber', examples: [BUSINESS_NUMBER_EXAMPLE] });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { BusinessNumber } from '../../generated/prisma/client';
-import { activeNumbersOf, registerNumber, retireNumber } from '../../db/business-numbers';
+import type { A2pRegistration, BusinessNumber } from '../../generated/prisma/client';
+import { registrationView } from '../../views/number-registration';
+import { activeNumbersOf, everyActiveNumber, registerNumber, retireNumber } from '../../db/business-numbers';
 import type { Prisma } from '../../db/prisma';
 import type { SecretBox } from '../../secrets/secret-box';
 import { Conflict, Invalid, NotFound } from '../errors';
@@ -8,12 +9,24 @@ import { BUSINESS_PATTERN, INVALID_BUSINESS, parseBody } from '../input/validati
 import { sealCredentials } from './credentials';
 import { telnyxPublicKeyProblem } from '../../carriers/telnyx/public-key';
 import { NumberRegistration } from './contract';
+import type { NumberRegistrations } from './registration';
+import { findRegistration, registrationsOf } from '../../db/a2p-registrations';
+import { sendVerdict } from '../../domain/number-registration';
+import { registrationOfRow } from '../../views/number-registration';
 
 export interface NumberDeps {
   prisma: Prisma;
   secrets: SecretBox;
   /** The deployment's carrier: a business's number sends through it. Undefined: no carrier, no numbers. */
   carrier?: { name: string; sender: string };
+  /** Each number's A2P registration, read from its carrier (registration.ts); undefined without a carrier. */
+  registrations?: NumberRegistrations;
+}
+
+/** A business's number with its A2P registration as last read (null: never). */
+export interface NumberWithRegistration {
+  number: BusinessNumber;
+  registration: A2pRegistration | null;
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -39,7 +52,7 @@ const CREDENTIALS = {
 } as const;
 
 /** A registration as the operator API shows it: never its credentials, only whether the business has its own account. */
-export const numberView = (row: BusinessNumber) => ({
+export const numberView = (row: BusinessNumber, registration: A2pRegistration | null = null) => ({
   business: row.business,
   number: row.number,
   carrier: row.carrier,
@@ -48,6 +61,7 @@ export const numberView = (row: BusinessNumber) => ({
   channels: row.channels,
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
+  registration: registrationView(row.number, registration),
 });
 
 function checkPath(business: string, number: string): void {
@@ -59,7 +73,7 @@ function checkPath(business: string, number: string): void {
  * Registers `number` for `business` (or changes its registration): 409 when another business holds it
  * or it is the deployment's shared sender, which belongs to no business.
  */
-export async function putNumber(deps: NumberDeps, business: string, number: string, body: unknown): Promise<{ number: BusinessNumber; created: boolean }> {
+export async function putNumber(deps: NumberDeps, business: string, number: string, body: unknown): Promise<{ number: BusinessNumber; created: boolean; registration: A2pRegistration | null }> {
   checkPath(business, number);
   const request = parseBody(NumberRegistration, body);
   if (!deps.carrier) throw new Conflict('This deployment sends through no carrier (MESSAGE_PROVIDER is log or webhook): it has no numbers');
@@ -76,12 +90,40 @@ export async function putNumber(deps: NumberDeps, business: string, number: stri
   } else if (request.credentials === null) credentials = null;
   const outcome = await registerNumber(deps.prisma, { business, number, carrier: request.carrier, messagingServiceSid: request.messaging_service_sid ?? null, credentials, channels: request.channels && [...new Set(request.channels)] });
   if ('heldBy' in outcome) throw new Conflict(`${number} belongs to another business: retire it there first`);
-  return { number: outcome.registered, created: outcome.created };
+  return { number: outcome.registered, created: outcome.created, registration: await readAfterPut(deps, business, number) };
 }
 
-export async function listNumbers(deps: Pick<NumberDeps, 'prisma'>, business: string): Promise<BusinessNumber[]> {
+/** A number just registered has its A2P registration read at once where it is enforced (registration.ts). */
+async function readAfterPut(deps: NumberDeps, business: string, number: string): Promise<A2pRegistration | null> {
+  return deps.registrations ? deps.registrations.afterPut(business, number) : findRegistration(deps.prisma, number);
+}
+
+export async function listNumbers(deps: Pick<NumberDeps, 'prisma'>, business: string): Promise<NumberWithRegistration[]> {
   if (!BUSINESS_PATTERN.test(business)) throw new Invalid(INVALID_BUSINESS);
-  return activeNumbersOf(deps.prisma, business);
+  return withRegistrations(deps.prisma, await activeNumbersOf(deps.prisma, business));
+}
+
+async function withRegistrations(prisma: NumberDeps['prisma'], rows: BusinessNumber[]): Promise<NumberWithRegistration[]> {
+  const registrations = await registrationsOf(prisma, rows.map((row) => row.number));
+  return rows.map((row) => ({ number: row, registration: registrations.get(row.number) ?? null }));
+}
+
+/** Reads the number's A2P registration from its carrier now (the operator's refresh). */
+export async function refreshNumberRegistration(deps: NumberDeps, business: string, number: string): Promise<NumberWithRegistration> {
+  checkPath(business, number);
+  if (!deps.registrations) throw new Conflict('This deployment sends through no carrier (MESSAGE_PROVIDER is log or webhook): it has no numbers');
+  const registration = await deps.registrations.refresh(business, number);
+  const row = (await activeNumbersOf(deps.prisma, business)).find((candidate) => candidate.number === number);
+  if (!row) throw new NotFound('Number not found');
+  return { number: row, registration };
+}
+
+/** Every business's numbers whose registration, as last read, does not let them send (`can_send=false`), or all of them. */
+export async function numbersAcrossBusinesses(deps: Pick<NumberDeps, 'prisma'>, canSend: boolean | undefined): Promise<NumberWithRegistration[]> {
+  const rows = await everyActiveNumber(deps.prisma);
+  const all = await withRegistrations(deps.prisma, rows);
+  if (canSend === undefined) return all;
+  return all.filter(({ number, registration }) => registration !== null && sendVerdict(number.number, registrationOfRow(registration)).allowed === canSend);
 }
 
 /** Retires the number: messages already sent from it keep it as their sender, for their receipts and replies. */

@@ -62,6 +62,26 @@ export const OPERATOR_OPERATIONS = operations({
       },
     },
   },
+  refreshNumberRegistration: {
+    summary: 'Read a number\'s A2P registration from its carrier now',
+    description:
+      'Its 10DLC brand and campaign (with the number\'s place in it), or its toll-free verification, as the carrier\'s API says them, read with the business\'s own account when it has one. ' +
+      'A change is recorded and sent as `number.registration_changed`. The schedule reads every number hourly; a carrier\'s registration refusal (Twilio 30034 and the like) reads it at once.',
+    responses: {
+      200: { description: 'The number with its registration as read now.', schema: BusinessNumber, example: registered },
+      400: badParameters('The path is not valid.', { badNumber: 'Invalid number: must be an E.164 phone number such as +14155550123' }),
+      404: { description: 'The business holds no such number.', examples: { notFound: 'Number not found' } },
+      409: { description: 'The deployment has no carrier.', examples: { noCarrier: 'This deployment sends through no carrier (MESSAGE_PROVIDER is log or webhook): it has no numbers' } },
+    },
+  },
+  listNumbersAcrossBusinesses: {
+    summary: 'Every business\'s numbers, with their A2P registration',
+    description: 'Every number now registered, by business and number. `can_send=false`: only those whose registration, as last read, forbids their sends (`can_send=true`: those it allows; a number never read is in neither).',
+    responses: {
+      200: { description: 'The numbers.', schema: BusinessNumberList, example: { numbers: [registered] } },
+      400: { description: '`can_send` is not `true` or `false`.', examples: { badFilter: 'Invalid can_send: must be true or false' } },
+    },
+  },
   retireBusinessNumber: {
     summary: 'Retire a number',
     description:

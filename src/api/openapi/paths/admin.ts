@@ -24,5 +24,11 @@ export const adminApi: ApiPart = {
       put: op('putBusinessNumber', { shared: { ...shared, 413: common[413], 415: common[415] } }),
       delete: op('retireBusinessNumber'),
     },
+    '/admin/businesses/{business}/numbers/{e164}/registration/refresh': { parameters: [businessParameter, numberParameter], post: op('refreshNumberRegistration') },
+    '/admin/numbers': {
+      get: op('listNumbersAcrossBusinesses', {
+        parameters: [{ name: 'can_send', in: 'query', required: false, description: '`false`: the numbers that cannot send; `true`: those that can.', schema: { type: 'string', enum: ['true', 'false'] } }],
+      }),
+    },
   },
 };
