@@ -160,7 +160,7 @@ test.concurrent('an MMS goes to the carrier with its media URLs; media that are 
   expectProblem(await send({ client_phone: phone, text_message: 'x', media: [{ url: 'https://127.0.0.1/a.jpg' }] }), 400, /^Invalid media\[0\]\.url/);
   expectProblem(await send({ client_phone: phone, text_message: 'x', media: Array.from({ length: 11 }, () => media[0]) }), 400, /^Invalid media: must be an array of at most 10/);
   expectProblem(await send({ client_phone: phone, channel: 'whatsapp', text_message: 'x', media }), 400, /^Invalid media: must be an array of at most 1 /);
-  expectProblem(await send({ client_phone: phone, channel: 'fax', text_message: 'x' }), 400, 'Invalid channel: must be "sms" or "whatsapp"');
+  expectProblem(await send({ client_phone: phone, channel: 'fax', text_message: 'x' }), 400, 'Invalid channel: must be "sms", "whatsapp" or "rcs"');
 });
 
 test.concurrent('a media URL whose name resolves to a private, loopback or link-local address is a 400 at accept, naming it; the same name resolving publicly is accepted', async () => {

@@ -23,6 +23,8 @@ export interface ReceiptUpdate {
   at?: Date;
   /** Our number the receipt is for, when the carrier names it: only a message sent from it moves. */
   sender?: string;
+  /** An RCS message's receipt: whether RCS or the carrier's SMS fallback carried it. */
+  deliveredChannel?: 'rcs' | 'sms';
 }
 
 export type ReceiptOutcome =
@@ -68,6 +70,7 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
         providerRef: receipt.providerRef,
         ...(receipt.status === 'delivered' && { deliveredAt: receipt.at ?? now }),
         ...(receipt.status === 'read' && { readAt: receipt.at ?? now, deliveredAt: message.deliveredAt ?? receipt.at ?? now }),
+        ...(message.channel === 'rcs' && receipt.deliveredChannel && { deliveredChannel: receipt.deliveredChannel }),
         ...(receipt.errorCode !== undefined && { errorCode: receipt.errorCode.slice(0, 100) }),
         ...(receipt.price && { price: receipt.price.amount.slice(0, 40), priceUnit: receipt.price.unit.slice(0, 10) }),
         ...(failed && { error: receiptError(receipt) }),

@@ -48,6 +48,7 @@ export async function recordReceipt(deps: ReceiptDeps, callback: CarrierCallback
     price: receipt.price,
     at: receipt.at,
     sender: receipt.sender,
+    deliveredChannel: receipt.deliveredChannel,
   });
   if (outcome.applied) logMessageOutcome(outcome.message, deps.carrier.name);
   if (outcome.applied && outcome.message.status === 'delivered' && outcome.sentAt && outcome.message.deliveredAt) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BusinessNumber } from '../../generated/prisma/client';
-import { activeNumbersOf, registerNumber, retireNumber } from '../../db/business-numbers';
+import { activeNumbersOf, activeRegistration, registerNumber, retireNumber } from '../../db/business-numbers';
 import type { Prisma } from '../../db/prisma';
 import type { SecretBox } from '../../secrets/secret-box';
 import { Conflict, Invalid, NotFound } from '../errors';
@@ -46,6 +46,7 @@ export const numberView = (row: BusinessNumber) => ({
   messaging_service_sid: row.messagingServiceSid,
   own_account: row.credentials !== null,
   channels: row.channels,
+  ...(row.rcsAgent !== null && { rcs_agent: row.rcsAgent }),
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
 });
@@ -74,9 +75,35 @@ export async function putNumber(deps: NumberDeps, business: string, number: stri
     }
     credentials = sealCredentials(deps.secrets, business, number, checked.data);
   } else if (request.credentials === null) credentials = null;
-  const outcome = await registerNumber(deps.prisma, { business, number, carrier: request.carrier, messagingServiceSid: request.messaging_service_sid ?? null, credentials, channels: request.channels && [...new Set(request.channels)] });
+  await checkRcsSender(deps, business, number, request);
+  const outcome = await registerNumber(deps.prisma, {
+    business,
+    number,
+    carrier: request.carrier,
+    messagingServiceSid: request.messaging_service_sid ?? null,
+    credentials,
+    channels: request.channels && [...new Set(request.channels)],
+    ...(request.rcs_agent !== undefined && { rcsAgent: request.rcs_agent }),
+  });
   if ('heldBy' in outcome) throw new Conflict(`${number} belongs to another business: retire it there first`);
   return { number: outcome.registered, created: outcome.created };
+}
+
+/**
+ * An RCS sender needs its agent (the carrier names it in RCS callbacks, and Telnyx and Vonage send from
+ * it) and, on Twilio, the Messaging Service whose sender pool holds the agent and the number: Twilio
+ * falls back from one to the other only inside a service.
+ */
+async function checkRcsSender(deps: Pick<NumberDeps, 'prisma'>, business: string, number: string, request: z.infer<typeof NumberRegistration>): Promise<void> {
+  const stored = request.channels === undefined || request.rcs_agent === undefined ? await activeRegistration(deps.prisma, number) : null;
+  const mine = stored?.business === business ? stored : null;
+  const channels = request.channels ?? mine?.channels ?? [];
+  if (!channels.includes('rcs')) return;
+  const agent = request.rcs_agent === undefined ? mine?.rcsAgent : request.rcs_agent;
+  if (!agent) throw new Invalid('Invalid rcs_agent: a number that carries rcs needs its RCS agent as the carrier names it');
+  if ((request.carrier === 'twilio' || request.carrier === 'simulator') && !request.messaging_service_sid) {
+    throw new Invalid('Invalid messaging_service_sid: RCS on Twilio goes through the Messaging Service whose sender pool holds the RCS sender and this number');
+  }
 }
 
 export async function listNumbers(deps: Pick<NumberDeps, 'prisma'>, business: string): Promise<BusinessNumber[]> {
