@@ -122,6 +122,8 @@ export interface Receipt {
   sender?: string;
   /** An RCS message's receipt: the channel that carried it, RCS or the SMS/MMS the carrier fell back to. */
   deliveredChannel?: DeliveredChannel;
+  /** The receipt is of the carrier's fallback copy, under a reference of its own (Vonage's failover): it still moves the RCS message. */
+  fallback?: boolean;
 }
 
 export interface Inbound {

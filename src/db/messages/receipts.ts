@@ -25,6 +25,8 @@ export interface ReceiptUpdate {
   sender?: string;
   /** An RCS message's receipt: whether RCS or the carrier's SMS fallback carried it. */
   deliveredChannel?: 'rcs' | 'sms';
+  /** Of the carrier's fallback copy under its own reference: moves an RCS message without taking its reference. */
+  fallback?: boolean;
 }
 
 export type ReceiptOutcome =
@@ -53,7 +55,7 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
     const [found] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM messages WHERE ${locate} AND direction = 'outbound' LIMIT 1 FOR UPDATE`;
     const message = found ? await tx.message.findUnique({ where: { id: found.id }, include: withClientId }) : null;
     if (!message) return { applied: false, message: null };
-    const step = receiptStep(message, receipt);
+    const step = receiptStep(message, { ...receipt, fallback: receipt.fallback === true && message.channel === 'rcs' });
     if (step === 'ignore') return { applied: false, message };
     if (step === 'reference') {
       const [row] = await tx.message.updateManyAndReturn({ where: { id: message.id }, data: { providerRef: receipt.providerRef }, include: withClientId });
@@ -67,7 +69,7 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
         receiptAt: now,
         sentAt: message.sentAt ?? now,
         provider: receipt.provider,
-        providerRef: receipt.providerRef,
+        ...(!(receipt.fallback && message.providerRef !== null) && { providerRef: receipt.providerRef }),
         ...(receipt.status === 'delivered' && { deliveredAt: receipt.at ?? now }),
         ...(receipt.status === 'read' && { readAt: receipt.at ?? now, deliveredAt: message.deliveredAt ?? receipt.at ?? now }),
         ...(message.channel === 'rcs' && receipt.deliveredChannel && { deliveredChannel: receipt.deliveredChannel }),

@@ -49,6 +49,7 @@ export async function recordReceipt(deps: ReceiptDeps, callback: CarrierCallback
     at: receipt.at,
     sender: receipt.sender,
     deliveredChannel: receipt.deliveredChannel,
+    fallback: receipt.fallback,
   });
   if (outcome.applied) logMessageOutcome(outcome.message, deps.carrier.name);
   if (outcome.applied && outcome.message.status === 'delivered' && outcome.sentAt && outcome.message.deliveredAt) {
