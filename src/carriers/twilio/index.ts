@@ -95,6 +95,8 @@ export function createTwilioCarrier(settings: TwilioSettings): Carrier {
       try {
         const from = 'from' in origin ? { from: twilioAddress(message.channel, origin.from) } : {};
         const listed = await client.messages.list({ to: twilioAddress(message.channel, message.to), ...from, limit: LOOKUP_LIMIT });
+        // An RCS message that went by RCS is Twilio's record to `rcs:+1…`; one it fell back to SMS, to the plain number.
+        if (message.channel === 'rcs') listed.push(...(await client.messages.list({ to: `rcs:${message.to}`, limit: LOOKUP_LIMIT })));
         const match = sentCopy(listed, message, settings.messagingServiceSid);
         if (!match) return null;
         const segments = Number(match.numSegments);
