@@ -49,8 +49,11 @@ export const OPERATOR_OPERATIONS = operations({
         badNumber: 'Invalid number: must be an E.164 phone number such as +14155550123',
         otherCarrier: 'Invalid carrier: this deployment sends through twilio',
         badCredentials: 'Invalid credentials.account_sid: must be AC followed by 32 hexadecimal digits',
-        badChannel: 'Invalid channels.0: each must be sms, mms or whatsapp',
-        noChannel: 'Invalid channels: must name at least one of sms, mms, whatsapp',
+        badChannel: 'Invalid channels.0: each must be sms, mms, whatsapp or rcs',
+        noChannel: 'Invalid channels: must name at least one of sms, mms, whatsapp, rcs',
+        rcsWithoutAgent: 'Invalid rcs_agent: a number that carries rcs needs its RCS agent as the carrier names it',
+        rcsWithoutService: 'Invalid messaging_service_sid: RCS on Twilio goes through the Messaging Service whose sender pool holds the RCS sender and this number',
+        badRcsAgent: 'Invalid rcs_agent: must be 1-128 letters, digits, _ : . @ or -',
       }),
       409: {
         description: 'Another business holds the number, or it is the shared sender, or the deployment has no carrier.',
