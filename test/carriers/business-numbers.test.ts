@@ -322,7 +322,7 @@ test.concurrent('RCS through Twilio: a number registered with its Messaging Serv
   const view = async (id: string) => (await inBusiness(business)('GET', `/messages/${id}`, { token })).body;
 
   const capable = await rcs('+14155550166');
-  const request = fake.api.requests.filter((r) => r.path.endsWith('/Messages.json') && r.method === 'POST').at(-1)!;
+  const request = fake.api.requests.filter((r) => r.path.endsWith('/Messages.json') && r.method === 'POST' && r.params.To === '+14155550166').at(-1)!;
   expect(request.params).toMatchObject({ To: '+14155550166', MessagingServiceSid: fake.messagingServiceSid, FallbackFrom: RCS_NUMBER, ContentSid: expect.stringMatching(/^HX/) });
   expect(await status(capable, 'delivered', agent)).toBe(200);
   expect(await status(capable, 'read', agent)).toBe(200);
