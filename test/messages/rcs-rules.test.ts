@@ -1,3 +1,4 @@
+import { webhookBody } from '../../src/activities/providers/types';
 import { Invalid } from '../../src/use-cases/errors';
 import { parseSuggestions } from '../../src/use-cases/messages/channel-request';
 import { storedContent } from '../../src/use-cases/messages/content-at-send';
@@ -86,4 +87,12 @@ test.each([
 test('a sender without RCS is refused naming it and what to register; others keep their words', () => {
   expect(senderLacks('+15005550006', 'rcs').message).toBe('No RCS sender: +15005550006 carries no RCS; register a business number whose channels include rcs, with its rcs_agent');
   expect(senderLacks('+15005550006', 'whatsapp').message).toBe('Sender +15005550006 does not carry WhatsApp');
+});
+
+test('the webhook provider\'s body names an RCS message\'s channel and suggested replies; a plain SMS\'s stays as before', () => {
+  const handOff = { id: 'm1', business: 'acme', client: null, to: '+14155550100', name: null, text: 'Still coming?', dispatchedAt: new Date(0), media: [] };
+  expect(webhookBody({ ...handOff, channel: 'rcs', suggestions: [{ text: 'Yes', postbackData: 'confirm' }] })).toEqual({
+    id: 'm1', business: 'acme', client: null, to: '+14155550100', name: null, text: 'Still coming?', sent_at: '1970-01-01T00:00:00.000Z', channel: 'rcs', suggestions: [{ text: 'Yes', postback_data: 'confirm' }],
+  });
+  expect(Object.keys(webhookBody({ ...handOff, channel: 'sms' }))).toEqual(['id', 'business', 'client', 'to', 'name', 'text', 'sent_at']);
 });
