@@ -308,6 +308,9 @@ test.concurrent('RCS through Twilio: a number registered with its Messaging Serv
   });
   const registered = await put({ channels: ['sms', 'mms', 'rcs'], rcs_agent: agent, messaging_service_sid: fake.messagingServiceSid });
   expect(registered).toEqual({ status: 200, body: expect.objectContaining({ number: RCS_NUMBER, channels: ['sms', 'mms', 'rcs'], rcs_agent: agent }) });
+  // One agent names one number in the carrier's callbacks.
+  const second = await admin('PUT', `/businesses/${business}/numbers/${encodeURIComponent(`${prefix}0008`)}`, { carrier: 'twilio', channels: ['sms', 'rcs'], rcs_agent: agent, messaging_service_sid: fake.messagingServiceSid });
+  expect(second).toEqual({ status: 409, body: expect.objectContaining({ detail: `RCS agent ${agent} is the RCS sender of ${RCS_NUMBER}: retire it there first` }) });
 
   const token = stack.token('user-rcs');
   const rcs = async (phone: string) => {

@@ -101,6 +101,9 @@ async function checkRcsSender(deps: Pick<NumberDeps, 'prisma'>, business: string
   if (!channels.includes('rcs')) return;
   const agent = request.rcs_agent === undefined ? mine?.rcsAgent : request.rcs_agent;
   if (!agent) throw new Invalid('Invalid rcs_agent: a number that carries rcs needs its RCS agent as the carrier names it');
+  // The agent names its number in the carrier's callbacks: one agent, one number.
+  const other = await deps.prisma.businessNumber.findFirst({ where: { rcsAgent: agent, activeSlot: true, NOT: { number } }, select: { number: true } });
+  if (other) throw new Conflict(`RCS agent ${agent} is the RCS sender of ${other.number}: retire it there first`);
   if ((request.carrier === 'twilio' || request.carrier === 'simulator') && !request.messaging_service_sid) {
     throw new Invalid('Invalid messaging_service_sid: RCS on Twilio goes through the Messaging Service whose sender pool holds the RCS sender and this number');
   }

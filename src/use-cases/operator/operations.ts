@@ -56,11 +56,12 @@ export const OPERATOR_OPERATIONS = operations({
         badRcsAgent: 'Invalid rcs_agent: must be 1-128 letters, digits, _ : . @ or -',
       }),
       409: {
-        description: 'Another business holds the number, or it is the shared sender, or the deployment has no carrier.',
+        description: 'Another business holds the number, or it is the shared sender, or the deployment has no carrier, or its `rcs_agent` is another number\'s.',
         examples: {
           held: '+15005550001 belongs to another business: retire it there first',
           shared: '+15005550006 is the deployment\'s shared sender: it belongs to no business',
           noCarrier: 'This deployment sends through no carrier (MESSAGE_PROVIDER is log or webhook): it has no numbers',
+          agentTaken: 'RCS agent rcs:acme_xyz_agent is the RCS sender of +15005550001: retire it there first',
         },
       },
     },
