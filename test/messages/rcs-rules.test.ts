@@ -5,6 +5,7 @@ import { storedContent } from '../../src/use-cases/messages/content-at-send';
 import { parseMessageRequest } from '../../src/use-cases/messages/request';
 import { messageView } from '../../src/views/message';
 import { senderLacks } from '../../src/use-cases/messages/channel-rules';
+import { deliveredChannelOf } from '../../src/db/messages/receipts';
 
 /* RCS's rules without a server (docs/design.md, "RCS with SMS fallback"): suggested replies, what is stored and handed to the carrier, what a message shows. */
 
@@ -95,4 +96,13 @@ test('the webhook provider\'s body names an RCS message\'s channel and suggested
     id: 'm1', business: 'acme', client: null, to: '+14155550100', name: null, text: 'Still coming?', sent_at: '1970-01-01T00:00:00.000Z', channel: 'rcs', suggestions: [{ text: 'Yes', postback_data: 'confirm' }],
   });
   expect(Object.keys(webhookBody({ ...handOff, channel: 'sms' }))).toEqual(['id', 'business', 'client', 'to', 'name', 'text', 'sent_at']);
+});
+
+test.each([
+  ['a receipt naming RCS', 'delivered', 'rcs', 'rcs'],
+  ['a receipt naming SMS (Vonage\'s failover)', 'delivered', 'sms', 'sms'],
+  ['a delivered receipt naming neither: the number\'s SMS, the carrier\'s fallback', 'delivered', undefined, 'sms'],
+  ['a read receipt naming neither: RCS (SMS has no read receipt)', 'read', undefined, 'rcs'],
+] as const)('deliveredChannelOf: %s', (_name, status, named, channel) => {
+  expect(deliveredChannelOf({ status, deliveredChannel: named })).toBe(channel);
 });

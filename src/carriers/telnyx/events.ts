@@ -77,9 +77,8 @@ export function receiptOf(rawBody: Buffer, messageId: string | undefined): Recei
   const at = dateOf(event.occurred_at) ?? dateOf(payload.completed_at) ?? dateOf(payload.sent_at);
   // The number it went out from: a receipt moves only a message sent from it.
   const sender = string((payload.from as { phone_number?: unknown } | undefined)?.phone_number);
-  // An RCS message's receipts name what carried it: `RCS`, or the `SMS`/`MMS` Telnyx fell back to.
-  const type = string(payload.type);
-  const deliveredChannel = type === 'RCS' ? ('rcs' as const) : type === 'SMS' || type === 'MMS' ? ('sms' as const) : undefined;
+  // `type: RCS`: RCS carried it; an RCS message's receipt of type SMS/MMS is Telnyx's fallback (applyReceipt).
+  const deliveredChannel = string(payload.type) === 'RCS' ? ('rcs' as const) : undefined;
   return { providerRef, status, ...(messageId ? { messageId } : {}), ...(sender?.startsWith('+') && { sender }), ...(deliveredChannel && { deliveredChannel }), ...(errorCode ? { errorCode } : {}), ...(isTelnyxOptOutCode(errorCode) && { optOut: true }), ...(price ? { price } : {}), ...(at ? { at } : {}) };
 }
 

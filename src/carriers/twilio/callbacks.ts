@@ -63,8 +63,8 @@ export function parseTwilioReceipt(callback: CarrierCallback): Receipt | null {
     ...(errorCode && errorCode !== '0' ? { errorCode } : {}),
     ...(isTwilioOptOutCode(errorCode) && { optOut: true }),
     ...(sender?.startsWith('+') && { sender }),
-    // Which of the fallback pair carried it: our RCS sender (`rcs:<agent>`), or the number Twilio fell back to.
-    ...(from && from.channel !== 'whatsapp' && { deliveredChannel: from.channel === 'rcs' ? ('rcs' as const) : ('sms' as const) }),
+    // Our RCS sender (`rcs:<agent>`) carried it; from the number, an RCS message went by Twilio's SMS fallback (applyReceipt).
+    ...(from?.channel === 'rcs' && { deliveredChannel: 'rcs' as const }),
     // Twilio writes a charge as a negative amount ("-0.00790"): the view shows what was charged.
     ...(price && unit ? { price: { amount: price.replace(/^-/, ''), unit } } : {}),
   };

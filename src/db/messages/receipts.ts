@@ -23,7 +23,7 @@ export interface ReceiptUpdate {
   at?: Date;
   /** Our number the receipt is for, when the carrier names it: only a message sent from it moves. */
   sender?: string;
-  /** An RCS message's receipt: whether RCS or the carrier's SMS fallback carried it. */
+  /** An RCS message's receipt: whether RCS or the carrier's SMS fallback carried it (absent: the carrier names only RCS). */
   deliveredChannel?: 'rcs' | 'sms';
   /** Of the carrier's fallback copy under its own reference: moves an RCS message without taking its reference. */
   fallback?: boolean;
@@ -72,7 +72,7 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
         ...(!(receipt.fallback && message.providerRef !== null) && { providerRef: receipt.providerRef }),
         ...(receipt.status === 'delivered' && { deliveredAt: receipt.at ?? now }),
         ...(receipt.status === 'read' && { readAt: receipt.at ?? now, deliveredAt: message.deliveredAt ?? receipt.at ?? now }),
-        ...(message.channel === 'rcs' && receipt.deliveredChannel && { deliveredChannel: receipt.deliveredChannel }),
+        ...(message.channel === 'rcs' && { deliveredChannel: deliveredChannelOf(receipt) }),
         ...(receipt.errorCode !== undefined && { errorCode: receipt.errorCode.slice(0, 100) }),
         ...(receipt.price && { price: receipt.price.amount.slice(0, 40), priceUnit: receipt.price.unit.slice(0, 10) }),
         ...(failed && { error: receiptError(receipt) }),
@@ -89,6 +89,14 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
     await record(messageEvent(RECEIPT_EVENTS[receipt.status as keyof typeof RECEIPT_EVENTS], row, 'carrier'));
     return { applied: true, message: row, sentAt: message.sentAt ?? message.providerAcceptedAt };
   });
+}
+
+/**
+ * Which of an RCS message's pair carried it: the receipt's word when it names one; else a read receipt
+ * is RCS's (SMS has none) and any other is the number's SMS, the carrier's fallback.
+ */
+export function deliveredChannelOf(receipt: Pick<ReceiptUpdate, 'status' | 'deliveredChannel'>): 'rcs' | 'sms' {
+  return receipt.deliveredChannel ?? (receipt.status === 'read' ? 'rcs' : 'sms');
 }
 
 /** e.g. "The carrier reported the message undelivered: The recipient's handset is unreachable (error 30003)". */
