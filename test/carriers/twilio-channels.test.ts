@@ -359,6 +359,14 @@ describe('RCS through the Messaging Service whose sender pool holds the RCS send
     expect(carrier.parseInbound(callbackOf(catcher.received.at(-1)!))).toMatchObject({ channel: 'rcs', text: 'Yes', suggestion: { text: 'Yes', postbackData: 'confirm' } });
   });
 
+  test("findSent after a crash finds an RCS message under Twilio's rcs:+1… record, and one Twilio fell back to SMS under the plain number", async () => {
+    for (const to of ['+14155550172', '+14155550179']) {
+      const message = outgoing({ channel: 'rcs', to, text: `Lookup ${to}` });
+      const { providerRef } = await withRef(rcsCarrier().send(message));
+      expect(await rcsCarrier().findSent(message)).toMatchObject({ providerRef });
+    }
+  });
+
   test('the fake refuses FallbackFrom without a Messaging Service (21666), as Twilio does', async () => {
     const res = await fetch(`${fake.url}/2010-04-01/Accounts/${fake.accountSid}/Messages.json`, {
       method: 'POST',

@@ -51,6 +51,12 @@ function unclassified(error: unknown, action: string): Error {
   return new CarrierUnavailable(`Twilio unreachable: ${typeof code === 'string' ? code : (error as Error).name ?? 'error'}`);
 }
 
+/** Only a refusal is taken as "no records"; Twilio out of reach is still unavailable (the lookup waits). */
+function rcsListRefused(error: unknown): never[] {
+  if (error instanceof CarrierRejected) return [];
+  throw error;
+}
+
 export function createTwilioCarrier(settings: TwilioSettings): Carrier {
   const client = twilioClient(settings);
   const sender = settings.messagingServiceSid ?? settings.from;
@@ -96,7 +102,8 @@ export function createTwilioCarrier(settings: TwilioSettings): Carrier {
         const from = 'from' in origin ? { from: twilioAddress(message.channel, origin.from) } : {};
         const listed = await client.messages.list({ to: twilioAddress(message.channel, message.to), ...from, limit: LOOKUP_LIMIT });
         // An RCS message that went by RCS is Twilio's record to `rcs:+1…`; one it fell back to SMS, to the plain number.
-        if (message.channel === 'rcs') listed.push(...(await client.messages.list({ to: `rcs:${message.to}`, limit: LOOKUP_LIMIT })));
+        // A refusal of that filter leaves the plain number's records: at worst one more copy, never a failed message.
+        if (message.channel === 'rcs') listed.push(...(await client.messages.list({ to: `rcs:${message.to}`, limit: LOOKUP_LIMIT }).catch(rcsListRefused)));
         const match = sentCopy(listed, message, settings.messagingServiceSid);
         if (!match) return null;
         const segments = Number(match.numSegments);
