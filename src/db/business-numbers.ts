@@ -70,6 +70,12 @@ export async function numberOfRcsAgent(db: Prisma | Tx, agent: string): Promise<
   return row?.number ?? null;
 }
 
+/** The active number other than `except` whose RCS agent is `agent`, or null. */
+export async function activeNumberOfRcsAgent(db: Prisma | Tx, agent: string, except: string): Promise<string | null> {
+  const row = await db.businessNumber.findFirst({ where: { rcsAgent: agent, activeSlot: true, NOT: { number: except } }, select: { number: true } });
+  return row?.number ?? null;
+}
+
 /** The business's latest registration of the number, active or retired: what its messages from it were sent with. */
 export function latestRegistrationOf(db: Prisma | Tx, business: string, number: string): Promise<BusinessNumber | null> {
   return db.businessNumber.findFirst({ where: { business, number }, orderBy: [{ activeSlot: { sort: 'desc', nulls: 'last' } }, { createdAt: 'desc' }] });

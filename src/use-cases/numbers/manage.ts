@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BusinessNumber } from '../../generated/prisma/client';
-import { activeNumbersOf, activeRegistration, registerNumber, retireNumber } from '../../db/business-numbers';
+import { activeNumberOfRcsAgent, activeNumbersOf, activeRegistration, registerNumber, retireNumber } from '../../db/business-numbers';
 import type { Prisma } from '../../db/prisma';
 import type { SecretBox } from '../../secrets/secret-box';
 import { Conflict, Invalid, NotFound } from '../errors';
@@ -102,8 +102,8 @@ async function checkRcsSender(deps: Pick<NumberDeps, 'prisma'>, business: string
   const agent = request.rcs_agent === undefined ? mine?.rcsAgent : request.rcs_agent;
   if (!agent) throw new Invalid('Invalid rcs_agent: a number that carries rcs needs its RCS agent as the carrier names it');
   // The agent names its number in the carrier's callbacks: one agent, one number.
-  const other = await deps.prisma.businessNumber.findFirst({ where: { rcsAgent: agent, activeSlot: true, NOT: { number } }, select: { number: true } });
-  if (other) throw new Conflict(`RCS agent ${agent} is the RCS sender of ${other.number}: retire it there first`);
+  const other = await activeNumberOfRcsAgent(deps.prisma, agent, number);
+  if (other) throw new Conflict(`RCS agent ${agent} is the RCS sender of ${other}: retire it there first`);
   if ((request.carrier === 'twilio' || request.carrier === 'simulator') && !request.messaging_service_sid) {
     throw new Invalid('Invalid messaging_service_sid: RCS on Twilio goes through the Messaging Service whose sender pool holds the RCS sender and this number');
   }
