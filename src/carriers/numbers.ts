@@ -29,6 +29,8 @@ export interface NumberAccount {
   business: string;
   number: string;
   messagingServiceSid: string | null;
+  /** Its RCS agent (Telnyx's agent_id, Vonage's RCS sender; Twilio's is in the Messaging Service), when it carries RCS. */
+  rcsAgent?: string | null;
   /** Whether it was retired (a message accepted before is refused rather than sent from a number no longer the business's). */
   retired: boolean;
   /** When its registration last changed: a cached carrier older than this is rebuilt. */
@@ -64,6 +66,7 @@ export function numberCarrierOf(config: Config, account: NumberAccount): Carrier
         name: config.MESSAGE_PROVIDER,
         from: account.messagingServiceSid ? undefined : account.number,
         messagingServiceSid: account.messagingServiceSid ?? undefined,
+        ...(account.rcsAgent && { rcsFallbackFrom: account.number }),
         ...(credentials?.account_sid && credentials.auth_token && { accountSid: credentials.account_sid, authToken: credentials.auth_token, apiKey: undefined }),
       });
     case 'telnyx':
@@ -71,6 +74,7 @@ export function numberCarrierOf(config: Config, account: NumberAccount): Carrier
         ...config,
         TELNYX_FROM: account.number,
         TELNYX_MESSAGING_PROFILE_ID: account.messagingServiceSid ?? config.TELNYX_MESSAGING_PROFILE_ID,
+        ...(account.rcsAgent && { TELNYX_RCS_AGENT_ID: account.rcsAgent }),
         ...(credentials?.api_key && { TELNYX_API_KEY: credentials.api_key }),
         ...(credentials?.public_key && { TELNYX_PUBLIC_KEY: credentials.public_key }),
       });
@@ -78,6 +82,7 @@ export function numberCarrierOf(config: Config, account: NumberAccount): Carrier
       return createVonageCarrier({
         ...config,
         VONAGE_FROM: account.number,
+        ...(account.rcsAgent && { VONAGE_RCS_FROM: account.rcsAgent }),
         // Its own application: a callback's token names that application, not the deployment's API key.
         ...(credentials?.application_id &&
           credentials.private_key && { VONAGE_APPLICATION_ID: credentials.application_id, VONAGE_PRIVATE_KEY: credentials.private_key, VONAGE_API_KEY: undefined, VONAGE_API_SECRET: undefined }),

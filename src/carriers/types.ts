@@ -7,6 +7,7 @@
 
 import type { Channel, InboundMedia } from '../domain/channels';
 import type { A2pRegistration } from '../domain/number-registration';
+import type { DeliveredChannel, SuggestionTap } from '../domain/rcs';
 
 export type { Channel, InboundMedia } from '../domain/channels';
 
@@ -29,6 +30,8 @@ export interface CarrierSend {
   media: string[];
   /** A WhatsApp template sent instead of free-form text (`text` is then its rendering, for our records only). */
   template?: TemplateSend;
+  /** RCS's suggested replies, each with its postback data; absent or empty for none. */
+  suggestions?: { text: string; postbackData: string }[];
 }
 
 /** A business's approved WhatsApp template as its carrier names it. */
@@ -118,6 +121,10 @@ export interface Receipt {
   at?: Date;
   /** Our number the message went out from, when the receipt names it. */
   sender?: string;
+  /** An RCS message's receipt: the channel that carried it, RCS or the SMS/MMS the carrier fell back to. */
+  deliveredChannel?: DeliveredChannel;
+  /** The receipt is of the carrier's fallback copy, under a reference of its own (Vonage's failover): it still moves the RCS message. */
+  fallback?: boolean;
 }
 
 export interface Inbound {
@@ -128,10 +135,12 @@ export interface Inbound {
   to: string;
   text: string;
   receivedAt: Date;
-  /** `whatsapp` for a WhatsApp message (its addresses without the carrier's prefix), else `sms`. */
+  /** `whatsapp` for a WhatsApp message (its addresses without the carrier's prefix), `rcs` for RCS (`to` is then our RCS agent), else `sms`. */
   channel: Channel;
   /** The files it carried (an MMS, a WhatsApp picture); empty for none. */
   media: InboundMedia[];
+  /** RCS: the suggested reply the client tapped (its text is `text`). */
+  suggestion?: SuggestionTap;
 }
 
 export interface Carrier {
@@ -158,7 +167,7 @@ export interface Carrier {
    * signature is checked, to know whose account signed it; undefined: the deployment's account.
    */
   numberOf?(callback: CarrierCallback, kind: 'receipt' | 'inbound'): string | undefined;
-  /** Sends an automatic answer (HELP, opt-out confirmations) that is no business's message, on the channel the client wrote on. */
+  /** Sends an automatic answer (HELP, opt-out confirmations) that is no business's message, on the channel the client wrote on (RCS: by SMS, which every handset takes). */
   reply(to: string, text: string, channel?: Channel): Promise<void>;
   /** WhatsApp's approval of a template, where the carrier's API tells it (Twilio's Content API); absent: the business's word is taken. */
   templateApproval?(ref: TemplateRef): Promise<TemplateApproval>;

@@ -7,7 +7,7 @@ import { carrierSettingsProblem } from './carriers';
 import { DEFAULT_DATA_DIR, DEFAULT_TOOLS_DIR } from '../paths';
 import { parsePayloadKeys, type PayloadKey } from './payload-keys';
 import { parseKeyList, type NamedKey } from './key-list';
-import { DEFAULT_NUMBER_CHANNELS, NUMBER_CHANNELS, type NumberChannel } from '../domain/channels';
+import { DEFAULT_NUMBER_CHANNELS, SHARED_SENDER_CHANNEL_CHOICES, type NumberChannel } from '../domain/channels';
 import { DEFAULT_BATCH_CHUNK_SIZE, DEFAULT_BATCH_CONCURRENCY, DEFAULT_TASK_QUEUE, DEFAULT_WEBHOOK_RETRY, type WebhookRetry } from '../domain';
 
 /** What a HELP or INFO text is answered with unless SMS_HELP_TEXT says otherwise. */
@@ -152,7 +152,7 @@ export const envSchema = z.object({
     z
       .string()
       .transform((raw) => [...new Set(raw.split(',').map((c) => c.trim()).filter(Boolean))])
-      .pipe(z.array(z.enum(NUMBER_CHANNELS), { error: 'must be a comma-separated list of sms, mms, whatsapp' }))
+      .pipe(z.array(z.enum(SHARED_SENDER_CHANNEL_CHOICES), { error: 'must be a comma-separated list of sms, mms, whatsapp' }))
       .optional(),
   ),
   /** On the shared sender, a reply is matched only when one business and user texted the phone from it within these days. */
@@ -418,7 +418,7 @@ export function adminCredentialsOf(config: Config): CodecCredentials | undefined
 
 /** What the shared sender carries: SHARED_SENDER_CHANNELS, else SMS and MMS (the simulator: WhatsApp too). */
 export const sharedSenderChannelsOf = (config: Config): readonly NumberChannel[] =>
-  config.SHARED_SENDER_CHANNELS ?? (config.MESSAGE_PROVIDER === 'simulator' ? NUMBER_CHANNELS : DEFAULT_NUMBER_CHANNELS);
+  config.SHARED_SENDER_CHANNELS ?? (config.MESSAGE_PROVIDER === 'simulator' ? SHARED_SENDER_CHANNEL_CHOICES : DEFAULT_NUMBER_CHANNELS);
 
 /** Whether a business needs numbers of its own to send (REQUIRE_BUSINESS_NUMBERS; in production by default). */
 export const requireBusinessNumbersOf = (config: Config): boolean => (config.REQUIRE_BUSINESS_NUMBERS ?? (config.NODE_ENV === 'production' ? 'true' : 'false')) === 'true';

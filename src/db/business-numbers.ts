@@ -19,6 +19,8 @@ export interface NumberRegistration {
   credentials?: string | null;
   /** What it carries; undefined leaves what is stored (a new number: SMS and MMS). */
   channels?: string[];
+  /** Its RCS agent; undefined leaves what is stored, null removes it. */
+  rcsAgent?: string | null;
 }
 
 export type RegisterOutcome = { registered: BusinessNumber; created: boolean } | { heldBy: string };
@@ -28,7 +30,7 @@ export type RegisterOutcome = { registered: BusinessNumber; created: boolean } |
  * holds it (nothing changed).
  */
 export async function registerNumber(prisma: Prisma, registration: NumberRegistration): Promise<RegisterOutcome> {
-  const { business, number, carrier, messagingServiceSid, credentials, channels } = registration;
+  const { business, number, carrier, messagingServiceSid, credentials, channels, rcsAgent } = registration;
   return prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`number/${number}`}, 0))`;
     const active = await tx.businessNumber.findFirst({ where: { number, activeSlot: true } });
@@ -36,11 +38,13 @@ export async function registerNumber(prisma: Prisma, registration: NumberRegistr
     if (active) {
       const registered = await tx.businessNumber.update({
         where: { id: active.id },
-        data: { carrier, messagingServiceSid, ...(credentials !== undefined && { credentials }), ...(channels !== undefined && { channels }) },
+        data: { carrier, messagingServiceSid, ...(credentials !== undefined && { credentials }), ...(channels !== undefined && { channels }), ...(rcsAgent !== undefined && { rcsAgent }) },
       });
       return { registered, created: false };
     }
-    const registered = await tx.businessNumber.create({ data: { business, number, carrier, messagingServiceSid, credentials: credentials ?? null, ...(channels !== undefined && { channels }) } });
+    const registered = await tx.businessNumber.create({
+      data: { business, number, carrier, messagingServiceSid, credentials: credentials ?? null, ...(channels !== undefined && { channels }), rcsAgent: rcsAgent ?? null },
+    });
     return { registered, created: true };
   });
 }
@@ -63,6 +67,18 @@ export async function retireNumber(prisma: Prisma, business: string, number: str
 /** The business holding the number now, or null (the deployment's shared sender, or nobody's). */
 export function activeRegistration(db: Prisma | Tx, number: string): Promise<BusinessNumber | null> {
   return db.businessNumber.findFirst({ where: { number, activeSlot: true } });
+}
+
+/** The number an RCS agent falls back to (RCS callbacks name the agent, not the number): its active registration, else the latest. */
+export async function numberOfRcsAgent(db: Prisma | Tx, agent: string): Promise<string | null> {
+  const row = await db.businessNumber.findFirst({ where: { rcsAgent: agent }, orderBy: [{ activeSlot: { sort: 'desc', nulls: 'last' } }, { createdAt: 'desc' }], select: { number: true } });
+  return row?.number ?? null;
+}
+
+/** The active number other than `except` whose RCS agent is `agent`, or null. */
+export async function activeNumberOfRcsAgent(db: Prisma | Tx, agent: string, except: string): Promise<string | null> {
+  const row = await db.businessNumber.findFirst({ where: { rcsAgent: agent, activeSlot: true, NOT: { number: except } }, select: { number: true } });
+  return row?.number ?? null;
 }
 
 /** The business's latest registration of the number, active or retired: what its messages from it were sent with. */

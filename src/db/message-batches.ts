@@ -52,16 +52,17 @@ export async function insertMessageBatch(
     if (rows.length === 0) return true;
     await tx.$executeRaw`
       INSERT INTO messages (id, business, owner_id, client_pk, message_type, phone, name, text, send_at, workflow_id, encoding, segments,
-                            send_window, deferred_until, sender, batch_id, channel, media, template, created_at, updated_at)
+                            send_window, deferred_until, sender, batch_id, channel, media, template, suggestions, created_at, updated_at)
       SELECT m.id, ${scope.business}, ${scope.ownerId}, m.client_pk, 'text', m.phone, m.name, m.text, m.send_at, ${workflowId}, m.encoding, m.segments,
-             m.send_window::jsonb, m.deferred_until, m.sender, ${batch.id}::uuid, m.channel, m.media::jsonb, m.template::jsonb, ${now}, ${now}
+             m.send_window::jsonb, m.deferred_until, m.sender, ${batch.id}::uuid, m.channel, m.media::jsonb, m.template::jsonb, m.suggestions::jsonb, ${now}, ${now}
         FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.clientPk)}::uuid[], ${rows.map((r) => r.phone)}::text[],
                     ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.text)}::text[], ${rows.map((r) => r.sendAt.toISOString())}::timestamptz[],
                     ${rows.map((r) => r.encoding)}::text[], ${rows.map((r) => r.segments ?? 1)}::int[],
                     ${rows.map((r) => (r.sendWindow === null ? null : JSON.stringify(r.sendWindow)))}::text[],
                     ${rows.map((r) => iso(r.deferredUntil))}::timestamptz[], ${rows.map((r) => r.sender)}::text[], ${rows.map((r) => r.channel)}::text[],
-                    ${rows.map((r) => (r.media === null ? null : JSON.stringify(r.media)))}::text[], ${rows.map((r) => (r.template === null ? null : JSON.stringify(r.template)))}::text[])
-             AS m(id, client_pk, phone, name, text, send_at, encoding, segments, send_window, deferred_until, sender, channel, media, template)`;
+                    ${rows.map((r) => (r.media === null ? null : JSON.stringify(r.media)))}::text[], ${rows.map((r) => (r.template === null ? null : JSON.stringify(r.template)))}::text[],
+                    ${rows.map((r) => (r.suggestions === null ? null : JSON.stringify(r.suggestions)))}::text[])
+             AS m(id, client_pk, phone, name, text, send_at, encoding, segments, send_window, deferred_until, sender, channel, media, template, suggestions)`;
     await recordMany(scope, rows.map((row) => messageEvent('message.scheduled', row, 'api')));
     return true;
   });
@@ -210,6 +211,7 @@ export interface ChunkMessage {
   channel: string;
   media: unknown;
   template: unknown;
+  suggestions: unknown;
   /** Attempts before this one: above 0, an earlier attempt may have reached the provider. */
   attempts: number;
 }
@@ -220,7 +222,7 @@ export interface ChunkMessage {
  */
 export async function startChunkAttempt(prisma: Prisma, input: { batchId: string; chunk: number; provider: string; retry: boolean }): Promise<ChunkMessage[]> {
   type Row = Omit<ChunkMessage, 'clientId' | 'dispatchedAt' | 'ownerId' | 'clientPk'> & { client_id: string | null; dispatched_at: Date; owner_id: string; client_pk: string | null };
-  const fields = Db.sql`m.id::text AS id, m.business, m.owner_id, m.client_pk::text AS client_pk, m.phone, m.name, m.text, m.sender, m.dispatched_at, m.attempts - 1 AS attempts, m.channel, m.media, m.template,
+  const fields = Db.sql`m.id::text AS id, m.business, m.owner_id, m.client_pk::text AS client_pk, m.phone, m.name, m.text, m.sender, m.dispatched_at, m.attempts - 1 AS attempts, m.channel, m.media, m.template, m.suggestions,
                         (SELECT c.id FROM clients c WHERE c.pk = m.client_pk) AS client_id`;
   const ofChunk = Db.sql`m.batch_id = ${input.batchId}::uuid AND m.batch_chunk = ${input.chunk} AND m.status = 'sending' AND m.provider_accepted_at IS NULL`;
   const rows = input.retry

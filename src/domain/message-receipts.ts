@@ -23,6 +23,8 @@ export interface ReceiptFacts {
   providerRef: string;
   status: ReceiptStatus;
   sender?: string;
+  /** Of an RCS message's fallback copy, under the carrier's own reference for it (Vonage's failover). */
+  fallback?: boolean;
 }
 
 /** `ignore`: nothing changes; `reference`: the carrier's reference is recorded, the status stays; `move`: the status moves to the receipt's. */
@@ -30,7 +32,8 @@ export type ReceiptStep = 'ignore' | 'reference' | 'move';
 
 export function receiptStep(message: ReceiptTarget, receipt: ReceiptFacts): ReceiptStep {
   // A row that already has another carrier's reference is not this receipt's (a signed body replayed to another message's URL).
-  const ours = (message.provider === null || message.provider === receipt.provider) && (message.providerRef === null || message.providerRef === receipt.providerRef);
+  const ours =
+    (message.provider === null || message.provider === receipt.provider) && (message.providerRef === null || message.providerRef === receipt.providerRef || receipt.fallback === true);
   // A message sent from a number (not a messaging service) moves only by a receipt for that number.
   const fromThatNumber = !receipt.sender || !message.sender?.startsWith('+') || message.sender === receipt.sender;
   const moves = message.status === 'sending' || message.status === 'sent' || (receipt.status === 'read' && message.status === 'delivered');

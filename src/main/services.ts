@@ -26,7 +26,7 @@ import { admissionLimits, createAdmissions, type Admissions } from '../starters/
 import { secretBoxOf } from '../secrets/configured';
 import type { SecretBox } from '../secrets/secret-box';
 import { resealStoredSecrets } from '../use-cases/secrets/reseal';
-import { numberCarrierOf, numberCarriers, type NumberCarriers } from '../carriers/numbers';
+import { numberCarrierOf, numberCarriers, type NumberAccount, type NumberCarriers } from '../carriers/numbers';
 import { numberAccounts } from '../use-cases/numbers/accounts';
 import { numberRegistrations, type NumberRegistrations } from '../use-cases/numbers/registration';
 import { systemLookup, type HostLookup } from '../net/public-address';
@@ -83,6 +83,8 @@ export interface Services {
 export type ServiceOverrides = Partial<Pick<Services, 'prisma' | 'temporal' | 'provider' | 'carrier' | 'taskQueue' | 'admission' | 'secrets' | 'requireBusinessNumbers' | 'registrations'>> & {
   /** How the outbound guard resolves names (tests answer with addresses of their choosing); unset: the system's resolver. */
   hostLookup?: HostLookup;
+  /** The carrier a business's number sends through (a test's own carrier); unset: the configured carrier's, from the number. */
+  numberCarrier?: (account: NumberAccount) => Carrier;
 };
 
 /** The one composition root: `npm start`, the API and worker processes, the benchmarks and the tests. */
@@ -112,7 +114,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
     const messageStarts = createMessageStartConfirmations(prisma);
     closers.push(() => messageStarts.flush());
     const carrier = 'carrier' in overrides ? overrides.carrier : createCarrier(config);
-    const carriers = carrier && numberCarriers(carrier, numberAccounts(prisma, secrets), (account) => numberCarrierOf(config, account));
+    const carriers = carrier && numberCarriers(carrier, numberAccounts(prisma, secrets), overrides.numberCarrier ?? ((account) => numberCarrierOf(config, account)));
     return {
       config,
       prisma,

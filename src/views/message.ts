@@ -49,7 +49,15 @@ export const messageView = (m: Message & { client: { id: string } | null }) => (
   media: mediaView(m),
   template: templateView(m.template),
   read_at: isoOrNull(m.readAt),
+  ...rcsView(m),
 });
+
+/** Only an RCS message shows these: every other message's answer stays as it was before RCS. */
+function rcsView(m: Pick<Message, 'channel' | 'direction' | 'deliveredChannel' | 'suggestions'>) {
+  if (m.channel !== 'rcs') return {};
+  const suggestions = Array.isArray(m.suggestions) ? (m.suggestions as { text: string; postback_data: string }[]).map(({ text, postback_data }) => ({ text, postback_data })) : [];
+  return { delivered_channel: m.direction === 'inbound' ? 'rcs' : m.deliveredChannel, suggestions };
+}
 
 /**
  * Outbound: the URLs as the caller gave them. Inbound: where the API streams each file (the carrier's

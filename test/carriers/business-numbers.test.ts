@@ -36,6 +36,7 @@ const HOOLI_SECOND = `${prefix}0005`;
 const STRICT_NUMBER = `${prefix}0006`;
 const REGISTERED_NUMBER = `${prefix}0007`;
 const DELAYED_NUMBER = `${prefix}0008`;
+const RCS_NUMBER = `${prefix}0009`;
 const ACME_ACCOUNT = { accountSid: `AC${hex()}`, authToken: hex() };
 const GLOBEX_ACCOUNT = { accountSid: `AC${hex()}`, authToken: hex() };
 const PHONE = '+14155550177';
@@ -88,7 +89,7 @@ const inboundTexts = async (business: string, token: string) =>
   (await inBusiness(business)('GET', '/messages?direction=inbound', { token })).body.messages.map((m: any) => m.text_message);
 
 beforeAll(async () => {
-  fake = await startFakeTwilio({ from: [SHARED, ACME_NUMBER, ACME_SECOND, GLOBEX_NUMBER, HOOLI_FIRST, HOOLI_SECOND, STRICT_NUMBER, REGISTERED_NUMBER, DELAYED_NUMBER], subaccounts: [ACME_ACCOUNT, GLOBEX_ACCOUNT] });
+  fake = await startFakeTwilio({ from: [SHARED, ACME_NUMBER, ACME_SECOND, GLOBEX_NUMBER, HOOLI_FIRST, HOOLI_SECOND, STRICT_NUMBER, REGISTERED_NUMBER, DELAYED_NUMBER, RCS_NUMBER], subaccounts: [ACME_ACCOUNT, GLOBEX_ACCOUNT] });
   stack = await startTestStack({
     secretsKey: SECRETS_KEY,
     logger: log.logger,
@@ -100,6 +101,8 @@ beforeAll(async () => {
       TWILIO_AUTH_TOKEN: fake.authToken,
       TWILIO_FROM: SHARED,
       TWILIO_API_URL: fake.url,
+      // RCS's suggested replies go as a content made through the Content API.
+      TWILIO_CONTENT_API_URL: fake.url,
       PUBLIC_BASE_URL: PUBLIC,
       ADMIN_TOKEN,
     },
@@ -290,6 +293,62 @@ test.concurrent('new phones are spread over a business\'s numbers; a business wi
     body: JSON.stringify({ message_type: 'text', client_phone: PHONE, text_message: 'Hi again' }),
   });
   expect(ok.status).toBe(202);
+});
+
+test.concurrent('RCS through Twilio: a number registered with its Messaging Service and RCS sender sends RCS with FallbackFrom; the callbacks say which channel delivered; a tap reaches the business; STOP on RCS stops SMS', async () => {
+  const business = uniqueName('bistro');
+  const put = (body: Record<string, unknown>) => admin('PUT', `/businesses/${business}/numbers/${encodeURIComponent(RCS_NUMBER)}`, { carrier: 'twilio', ...body });
+  const agent = `rcs:sim_${fake.messagingServiceSid}`;
+  // A number without an RCS agent answers as it did before RCS.
+  const plain = await put({ channels: ['sms', 'mms'] });
+  expect(plain.status).toBe(200);
+  expect(Object.keys(plain.body)).toEqual(['business', 'number', 'carrier', 'messaging_service_sid', 'own_account', 'channels', 'created_at', 'updated_at']);
+  expect(await put({ channels: ['sms', 'mms', 'rcs'] })).toEqual({ status: 400, body: expect.objectContaining({ detail: 'Invalid rcs_agent: a number that carries rcs needs its RCS agent as the carrier names it' }) });
+  expect(await put({ channels: ['sms', 'mms', 'rcs'], rcs_agent: agent })).toEqual({
+    status: 400,
+    body: expect.objectContaining({ detail: 'Invalid messaging_service_sid: RCS on Twilio goes through the Messaging Service whose sender pool holds the RCS sender and this number' }),
+  });
+  const registered = await put({ channels: ['sms', 'mms', 'rcs'], rcs_agent: agent, messaging_service_sid: fake.messagingServiceSid });
+  expect(registered).toEqual({ status: 200, body: expect.objectContaining({ number: RCS_NUMBER, channels: ['sms', 'mms', 'rcs'], rcs_agent: agent }) });
+  // One agent names one number in the carrier's callbacks.
+  const second = await admin('PUT', `/businesses/${business}/numbers/${encodeURIComponent(`${prefix}0008`)}`, { carrier: 'twilio', channels: ['sms', 'rcs'], rcs_agent: agent, messaging_service_sid: fake.messagingServiceSid });
+  expect(second).toEqual({ status: 409, body: expect.objectContaining({ detail: `RCS agent ${agent} is the RCS sender of ${RCS_NUMBER}: retire it there first` }) });
+
+  const token = stack.token('user-rcs');
+  const rcs = async (phone: string) => {
+    const res = await inBusiness(business)('POST', '/messages', { token, body: { message_type: 'text', client_phone: phone, channel: 'rcs', text_message: 'Table at 7?', suggestions: [{ text: 'Yes', postback_data: 'confirm' }] } });
+    expect(res.status).toBe(202);
+    await waitForStatus(inBusiness(business), token, res.body._id, 'sent');
+    const sid = fake.api.sentTo(phone).at(-1)!.sid;
+    return { id: res.body._id as string, sid };
+  };
+  const status = (message: { id: string; sid: string }, state: string, from: string) =>
+    postTwilio(`/providers/twilio/status/${message.id}`, { AccountSid: fake.accountSid, MessageSid: message.sid, MessageStatus: state, From: from, To: '' }, fake.authToken);
+  const view = async (id: string) => (await inBusiness(business)('GET', `/messages/${id}`, { token })).body;
+
+  const capable = await rcs('+14155550166');
+  const request = fake.api.requests.filter((r) => r.path.endsWith('/Messages.json') && r.method === 'POST' && r.params.To === '+14155550166').at(-1)!;
+  expect(request.params).toMatchObject({ To: '+14155550166', MessagingServiceSid: fake.messagingServiceSid, FallbackFrom: RCS_NUMBER, ContentSid: expect.stringMatching(/^HX/) });
+  expect(await status(capable, 'delivered', agent)).toBe(200);
+  expect(await status(capable, 'read', agent)).toBe(200);
+  expect(await view(capable.id)).toMatchObject({ status: 'read', channel: 'rcs', delivered_channel: 'rcs', from: RCS_NUMBER });
+
+  const incapable = await rcs('+14155550169');
+  expect(await status(incapable, 'delivered', RCS_NUMBER)).toBe(200);
+  expect(await view(incapable.id)).toMatchObject({ status: 'delivered', channel: 'rcs', delivered_channel: 'sms' });
+
+  const sid = `SM${hex()}`;
+  const tap = { AccountSid: fake.accountSid, MessageSid: sid, From: 'rcs:+14155550166', To: agent, Body: 'Yes', ButtonText: 'Yes', ButtonPayload: 'confirm', NumMedia: '0', SmsStatus: 'received' };
+  expect(await postTwilio('/providers/twilio/inbound', tap, fake.authToken)).toBe(200);
+  const [received] = (await inBusiness(business)('GET', '/messages?direction=inbound', { token })).body.messages;
+  expect(received).toMatchObject({ channel: 'rcs', text_message: 'Yes', to: RCS_NUMBER, suggestions: [{ text: 'Yes', postback_data: 'confirm' }] });
+
+  const stop = { ...tap, MessageSid: `SM${hex()}`, Body: 'STOP', ButtonText: '', ButtonPayload: '' };
+  expect(await postTwilio('/providers/twilio/inbound', stop, fake.authToken)).toBe(200);
+  for (const channel of ['rcs', 'sms']) {
+    const refused = await inBusiness(business)('POST', '/messages', { token, body: { message_type: 'text', client_phone: '+14155550166', channel, text_message: 'Still there?' } });
+    expectProblem(refused, 409, 'Recipient has opted out of text messages');
+  }
 });
 
 test.concurrent('an operator JWT (its own audience) opens the operator API; a business token does not', async () => {

@@ -1,16 +1,16 @@
 import { OUTSIDE_WHATSAPP_WINDOW } from '../../src/domain/channels';
 import { OPT_OUT_CONFIRMATION } from '../../src/use-cases/carriers/keywords';
 import { PUBLIC_BASE_URL } from '../support/carrier-messages';
-import { channelFlows, OUR_MEDIA, pictureBytes, startChannelsStack } from '../support/channels-end-to-end';
+import { channelFlows, OUR_MEDIA, pictureBytes, startChannelsStack, withRcsNumber } from '../support/channels-end-to-end';
 import { FakeTelnyx, TELNYX_MAGIC } from '../support/fake-telnyx';
 import { inboundPayload } from '../support/fake-telnyx-payloads';
 import { eventually, expectProblem, phoneSequence } from '../support/helpers';
 import type { TestStack } from '../support/stack';
 
 /*
- * WhatsApp and MMS through the whole service on Telnyx (issue 40's "done when"): the API accepts, the
+ * WhatsApp, MMS and RCS through the whole service on Telnyx (issues 40 and 51's "done when"): the API accepts, the
  * workflow sends through the telnyx SDK to the Telnyx fake (`POST /v2/messages` for MMS,
- * `POST /v2/messages/whatsapp` for WhatsApp), and the fake posts its webhooks signed as Telnyx signs
+ * `POST /v2/messages/whatsapp` for WhatsApp, `POST /v2/messages/rcs` for RCS, last: a business number), and the fake posts its webhooks signed as Telnyx signs
  * them (Ed25519 over timestamp|body) to the public URL, which it forwards to the API.
  */
 // A sender and phones of this suite only: opt-outs are per (sender, phone) across the businesses of the shared database.
@@ -153,4 +153,33 @@ test('a STOP on WhatsApp opts the client out of WhatsApp only: the confirmation 
   expectProblem(await send({ client: 'c-stop', channel: 'whatsapp', text_message: 'Are you sure?' }), 409, 'Recipient has opted out of WhatsApp messages');
   const sms = await sent({ client: 'c-stop', text_message: 'Your order shipped' });
   expect(requestFor(sms)).toMatchObject({ path: '/v2/messages', body: { to: phone, from: FROM, text: 'Your order shipped' } });
+});
+
+test('RCS from a business number with its agent: POST /v2/messages/rcs with the SMS fallback; RCS to a capable handset is delivered and read as RCS, to an incapable one as SMS; a tap reaches the conversation; STOP on RCS stops SMS', async () => {
+  const number = '+15558880301';
+  await withRcsNumber(stack, { number, carrier: 'telnyx', rcsAgent: 'fake_rcs_agent', messagingServiceSid: fake.profileId }, async () => {
+    const phone = newPhone();
+    expect((await flows.api('POST', '/clients', { _id: 'c-rcs', name: 'Ada', phone })).status).toBe(201);
+    const message = await sent({ client: 'c-rcs', channel: 'rcs', text_message: 'Table at 7?', suggestions: [{ text: 'Yes', postback_data: 'confirm' }] });
+    expect(requestFor(message)).toMatchObject({
+      path: '/v2/messages/rcs',
+      body: { agent_id: 'fake_rcs_agent', to: phone, messaging_profile_id: fake.profileId, agent_message: { content_message: { text: 'Table at 7?', suggestions: [{ reply: { text: 'Yes', postback_data: 'confirm' } }] } }, sms_fallback: { from: number, text: 'Table at 7?' } },
+    });
+    expect((await fake.postFinalized(message.provider_ref)).status).toBe(200);
+    expect((await fake.postRead(message.provider_ref)).status).toBe(200);
+    expect(await getMessage(message._id)).toMatchObject({ status: 'read', channel: 'rcs', delivered_channel: 'rcs', from: number });
+
+    const incapable = newPhone();
+    fake.rcsIncapable.add(incapable);
+    const fallback = await sent({ client_phone: incapable, channel: 'rcs', text_message: 'Table at 7?' });
+    expect((await fake.postFinalized(fallback.provider_ref)).status).toBe(200);
+    expect(await getMessage(fallback._id)).toMatchObject({ status: 'delivered', delivered_channel: 'sms' });
+
+    expect((await fake.postInboundRcs(inboundUrl, phone, 'fake_rcs_agent', { tap: { text: 'Yes', postback_data: 'confirm' } })).status).toBe(200);
+    expect(await lastInbound('c-rcs')).toMatchObject({ channel: 'rcs', text_message: 'Yes', to: number, suggestions: [{ text: 'Yes', postback_data: 'confirm' }], conversation: message.conversation });
+
+    expect((await fake.postInboundRcs(inboundUrl, phone, 'fake_rcs_agent', { text: 'STOP' })).status).toBe(200);
+    expectProblem(await send({ client: 'c-rcs', text_message: 'Are you sure?' }), 409, 'Recipient has opted out of text messages');
+    expectProblem(await send({ client: 'c-rcs', channel: 'rcs', text_message: 'Are you sure?' }), 409, 'Recipient has opted out of text messages');
+  });
 });

@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken';
 import { OUTSIDE_WHATSAPP_WINDOW } from '../../src/domain/channels';
 import { OPT_OUT_CONFIRMATION } from '../../src/use-cases/carriers/keywords';
 import { PUBLIC_BASE_URL } from '../support/carrier-messages';
-import { channelFlows, OUR_MEDIA, pictureBytes, startChannelsStack } from '../support/channels-end-to-end';
+import { channelFlows, OUR_MEDIA, pictureBytes, startChannelsStack, withRcsNumber } from '../support/channels-end-to-end';
 import { FakeVonage, VONAGE_MAGIC } from '../support/fake-vonage';
 import { vonageInboundBody } from '../support/fake-vonage-inbound';
 import { eventually, expectProblem, phoneSequence } from '../support/helpers';
@@ -156,4 +156,40 @@ test('a STOP on WhatsApp opts the client out of WhatsApp only: the confirmation 
   expectProblem(await send({ client: 'c-stop', channel: 'whatsapp', text_message: 'Are you sure?' }), 409, 'Recipient has opted out of WhatsApp messages');
   const sms = await sent({ client: 'c-stop', text_message: 'Your order shipped' });
   expect(requestFor(sms).body).toMatchObject({ channel: 'sms', message_type: 'text', to: digits(phone), text: 'Your order shipped' });
+});
+
+test('RCS from a business number with its agent: channel rcs with failover to SMS; a capable handset gets it and reads it as RCS, an incapable one by the failover SMS; a tap reaches the conversation; STOP on RCS stops SMS', async () => {
+  const number = '+15558880201';
+  await withRcsNumber(stack, { number, carrier: 'vonage', rcsAgent: 'AcmeRcsAgent' }, async () => {
+    const phone = newPhone();
+    expect((await flows.api('POST', '/clients', { _id: 'c-rcs', name: 'Ada', phone })).status).toBe(201);
+    const message = await sent({ client: 'c-rcs', channel: 'rcs', text_message: 'Table at 7?', suggestions: [{ text: 'Yes', postback_data: 'confirm' }] });
+    expect(requestFor(message).body).toEqual({
+      channel: 'rcs',
+      message_type: 'text',
+      to: digits(phone),
+      from: 'AcmeRcsAgent',
+      text: 'Table at 7?',
+      suggestions: [{ type: 'reply', text: 'Yes', postback_data: 'confirm' }],
+      failover: [{ channel: 'sms', message_type: 'text', to: digits(phone), from: digits(number), text: 'Table at 7?' }],
+      ...ours(message),
+    });
+    await fake.postRcsOutcome(message.provider_ref);
+    expect((await fake.postStatus(message.provider_ref, 'read')).status).toBe(200);
+    expect(await getMessage(message._id)).toMatchObject({ status: 'read', channel: 'rcs', delivered_channel: 'rcs', from: number });
+
+    const incapable = newPhone();
+    fake.rcsIncapable.add(incapable);
+    const fallback = await sent({ client_phone: incapable, channel: 'rcs', text_message: 'Table at 7?' });
+    const { failover } = await fake.postRcsOutcome(fallback.provider_ref);
+    expect(await eventually(async () => (await getMessage(fallback._id)).status === 'delivered' && getMessage(fallback._id))).toMatchObject({ delivered_channel: 'sms', provider_ref: fallback.provider_ref });
+    expect(failover?.message_uuid).not.toBe(fallback.provider_ref);
+
+    expect((await fake.postInboundRcs(inboundUrl, phone, 'AcmeRcsAgent', { tap: { id: 'confirm', title: 'Yes' } })).status).toBe(200);
+    expect(await lastInbound('c-rcs')).toMatchObject({ channel: 'rcs', text_message: 'Yes', to: number, suggestions: [{ text: 'Yes', postback_data: 'confirm' }], conversation: message.conversation });
+
+    expect((await fake.postInboundRcs(inboundUrl, phone, 'AcmeRcsAgent', { text: 'STOP' })).status).toBe(200);
+    expectProblem(await send({ client: 'c-rcs', text_message: 'Are you sure?' }), 409, 'Recipient has opted out of text messages');
+    expectProblem(await send({ client: 'c-rcs', channel: 'rcs', text_message: 'Are you sure?' }), 409, 'Recipient has opted out of text messages');
+  });
 });

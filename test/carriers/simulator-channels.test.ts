@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Carrier, type CarrierCallback, CarrierRejected, type CarrierSend, createCarrier } from '../../src/carriers';
+import { createTwilioCarrier } from '../../src/carriers/twilio';
 import { loadConfig } from '../../src/config/index';
 import { type RunningSimulator, SIMULATOR_TEMPLATES, simulatorSettings, startSimulator } from '../../src/stack/simulator';
 import { mediaTypeOf } from '../../src/stack/simulator/media-types';
@@ -7,9 +8,9 @@ import { eventually, rejectionOf } from '../support/helpers';
 import { startCallbackCatcher, type CapturedCallback } from '../support/fake-twilio';
 
 /*
- * The simulator npm start runs, carrying WhatsApp and MMS as Twilio does: the 24-hour window per (our
- * number, client) and its 63016, templates approved or not, read receipts, and a person's files fetched
- * back through the Twilio carrier.
+ * The simulator npm start runs, carrying WhatsApp, MMS and RCS as Twilio does: the 24-hour window per (our
+ * number, client) and its 63016, templates approved or not, read receipts, a person's files fetched
+ * back through the Twilio carrier, and RCS with its SMS fallback and suggestion taps.
  */
 
 let catcher: Awaited<ReturnType<typeof startCallbackCatcher>>;
@@ -157,4 +158,32 @@ test("a person's files (MMS, WhatsApp) are posted as Twilio's media URLs and fet
 
 test('npm run sms --media: the content type from the extension', () => {
   expect([mediaTypeOf('photo.JPG'), mediaTypeOf('/tmp/clip.mp4'), mediaTypeOf('ticket.pdf'), mediaTypeOf('run.exe'), mediaTypeOf('noextension')]).toEqual(['image/jpeg', 'video/mp4', 'application/pdf', undefined, undefined]);
+});
+
+test('RCS on the simulator: a capable handset gets RCS from the service\'s RCS sender, then read; one whose number ends in 9 gets the SMS fallback; a person types and taps a suggestion back', async () => {
+  const service = `MG${randomBytes(16).toString('hex')}`;
+  const agent = `rcs:sim_${service}`;
+  const rcs = createTwilioCarrier({ accountSid: simulator.accountSid, authToken, messagingServiceSid: service, rcsFallbackFrom: '+15005550003', apiUrl: simulator.url, contentApiUrl: simulator.url, name: 'simulator' });
+  const offered = [{ text: 'Yes', postbackData: 'confirm' }, { text: 'Later', postbackData: 'later' }];
+  const statuses = async (to: string) => {
+    const message = outgoing({ to, channel: 'rcs', text: 'Table at 7?', suggestions: offered });
+    const said = await receiptsOf(rcs, message, to.endsWith('9') ? 2 : 3);
+    const channels = catcher.received.filter((captured) => captured.url === message.statusCallbackUrl).map((captured) => rcs.parseReceipt(callbackOf(captured))?.deliveredChannel);
+    return said.map((status, k) => `${status} ${channels[k]}`);
+  };
+  expect(await statuses('+14155550186')).toEqual(['sent rcs', 'delivered rcs', 'read rcs']);
+  expect(simulator.api.sentTo('+14155550186').at(-1)).toMatchObject({ from: agent, to: 'rcs:+14155550186', body: 'Table at 7?' });
+  expect(await statuses('+14155550189')).toEqual(['sent undefined', 'delivered undefined']);
+  expect(simulator.api.sentTo('+14155550189').at(-1)).toMatchObject({ from: '+15005550003', to: '+14155550189' });
+
+  // The person answers the agent that wrote to them: typed, then a tap on one of its suggested replies.
+  const typed = await door('/simulator/sms', { from: '+14155550186', to: '+15005550003', channel: 'rcs', text: 'Is there parking?' });
+  expect(await typed.json()).toMatchObject({ channel: 'rcs', answer: 200 });
+  expect(rcs.parseInbound(callbackOf(catcher.received.at(-1)!))).toMatchObject({ channel: 'rcs', from: '+14155550186', to: agent, text: 'Is there parking?' });
+  expect((await door('/simulator/sms', { from: '+14155550186', to: '+15005550003', channel: 'rcs', tap: 'Yes' })).status).toBe(200);
+  expect(rcs.parseInbound(callbackOf(catcher.received.at(-1)!))).toMatchObject({ channel: 'rcs', to: agent, text: 'Yes', suggestion: { text: 'Yes', postbackData: 'confirm' } });
+
+  // What the door refuses: a tap on a reply never offered, RCS to a person no RCS sender wrote to.
+  expect((await door('/simulator/sms', { from: '+14155550186', to: '+15005550003', channel: 'rcs', tap: 'Maybe' })).status).toBe(400);
+  expect((await door('/simulator/sms', { from: '+14155550187', to: '+15005550003', channel: 'rcs', text: 'Hi' })).status).toBe(400);
 });

@@ -184,6 +184,78 @@ describe('receipts', () => {
   });
 });
 
+describe('RCS: POST /v2/messages/rcs through the SDK, with the SMS/MMS fallback from the number', () => {
+  const PROFILE = () => fake.profileId;
+  const rcsCarrier = () => createTelnyxCarrier(settings({ TELNYX_MESSAGING_PROFILE_ID: PROFILE(), TELNYX_RCS_AGENT_ID: 'fake_rcs_agent' }));
+  const suggestions = [{ text: 'Yes', postbackData: 'confirm' }, { text: 'Another time', postbackData: 'Another time' }];
+
+  test('text with suggested replies: agent_id, messaging_profile_id, content_message { text, suggestions: [{ reply }] }, sms_fallback from the number', async () => {
+    const message = outgoing({ channel: 'rcs', text: 'Table for two at 7?', suggestions });
+    const { providerRef } = await withRef(rcsCarrier().send(message));
+    expect(last()).toMatchObject({ path: '/v2/messages/rcs', headers: { authorization: `Bearer ${fake.apiKey}` } });
+    expect(last().body).toEqual({
+      agent_id: 'fake_rcs_agent',
+      to: TO,
+      messaging_profile_id: PROFILE(),
+      type: 'RCS',
+      agent_message: { content_message: { text: 'Table for two at 7?', suggestions: [{ reply: { text: 'Yes', postback_data: 'confirm' } }, { reply: { text: 'Another time', postback_data: 'Another time' } }] } },
+      sms_fallback: { from: FROM, text: 'Table for two at 7?' },
+      webhook_url: message.statusCallbackUrl,
+    });
+    expect(fake.message(providerRef)).toMatchObject({ type: 'RCS' });
+  });
+
+  test('a file goes as a standalone rich card, falling back to MMS with the same file', async () => {
+    await rcsCarrier().send(outgoing({ channel: 'rcs', text: 'Our menu', media: ['https://cdn.example.com/menu.png'], suggestions: suggestions.slice(0, 1) }));
+    expect(last().body).toMatchObject({
+      agent_message: {
+        content_message: {
+          rich_card: {
+            standalone_card: {
+              card_orientation: 'VERTICAL',
+              card_content: { description: 'Our menu', media: { height: 'MEDIUM', content_info: { file_url: 'https://cdn.example.com/menu.png' } }, suggestions: [{ reply: { text: 'Yes', postback_data: 'confirm' } }] },
+            },
+          },
+        },
+      },
+      mms_fallback: { from: FROM, text: 'Our menu', media_urls: ['https://cdn.example.com/menu.png'] },
+    });
+  });
+
+  test('a capable handset: the receipts say RCS, then read; an incapable one: Telnyx sends the SMS, its receipt says SMS (no RCS named)', async () => {
+    const capable = await withRef(rcsCarrier().send(outgoing({ channel: 'rcs', text: 'Hi' })));
+    await fake.postFinalized(capable.providerRef);
+    expect(carrier.parseReceipt(receiver.last)).toMatchObject({ providerRef: capable.providerRef, status: 'delivered', deliveredChannel: 'rcs' });
+    await fake.postRead(capable.providerRef);
+    expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'read', deliveredChannel: 'rcs' });
+
+    fake.rcsIncapable.add('+14155550199');
+    const fallback = await withRef(rcsCarrier().send(outgoing({ channel: 'rcs', to: '+14155550199', text: 'Hi' })));
+    await fake.postFinalized(fallback.providerRef);
+    const receipt = carrier.parseReceipt(receiver.last);
+    expect(receipt).toMatchObject({ providerRef: fallback.providerRef, status: 'delivered', sender: FROM });
+    expect(JSON.parse(receiver.last.rawBody.toString()).data.payload.type).toBe('SMS');
+    expect(receipt?.deliveredChannel).toBeUndefined();
+  });
+
+  test('without an agent, or without a messaging profile, RCS is refused before any request; the fake refuses a 26-character chip', async () => {
+    const before = fake.sends.length;
+    expect(await rejectionOf(carrier.send(outgoing({ channel: 'rcs' })))).toMatchObject({ name: 'CarrierRejected', code: 'rcs-sender' });
+    expect(await rejectionOf(createTelnyxCarrier(settings({ TELNYX_RCS_AGENT_ID: 'fake_rcs_agent' })).send(outgoing({ channel: 'rcs' })))).toMatchObject({ name: 'CarrierRejected', code: 'rcs-sender' });
+    expect(fake.sends.length).toBe(before);
+    expect(await rejectionOf(rcsCarrier().send(outgoing({ channel: 'rcs', suggestions: [{ text: 'x'.repeat(26), postbackData: 'p' }] })))).toBeInstanceOf(CarrierRejected);
+  });
+
+  test('a client types on RCS, or taps a suggestion: channel rcs, to our agent, the tap with its postback data; the agent names the account', async () => {
+    const typed = await fake.postInboundRcs(`${receiver.base}${INBOUND}`, TO, 'fake_rcs_agent', { text: 'See you at 7' });
+    await expect(carrier.verify(receiver.last)).resolves.toBe(true);
+    expect(carrier.parseInbound(receiver.last)).toEqual({ providerRef: typed.id, from: TO, to: 'fake_rcs_agent', text: 'See you at 7', receivedAt: expect.any(Date), channel: 'rcs', media: [] });
+    expect(carrier.numberOf!(receiver.last, 'inbound')).toBe('fake_rcs_agent');
+    await fake.postInboundRcs(`${receiver.base}${INBOUND}`, TO, 'fake_rcs_agent', { tap: { text: 'Yes', postback_data: 'confirm' } });
+    expect(carrier.parseInbound(receiver.last)).toMatchObject({ channel: 'rcs', text: 'Yes', suggestion: { text: 'Yes', postbackData: 'confirm' } });
+  });
+});
+
 describe('inbound MMS and WhatsApp (message.received)', () => {
   test("an MMS: channel sms, the text, each file's URL, content type and size", async () => {
     const posted = await fake.postInboundOn('MMS', `${receiver.base}${INBOUND}`, TO, FROM, { text: 'The damage', files: [{ contentType: 'image/png', bytes: Buffer.alloc(1234, 1) }, { contentType: 'video/mp4', bytes: Buffer.alloc(99, 2) }] });

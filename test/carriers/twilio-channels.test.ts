@@ -302,3 +302,78 @@ test("WhatsApp's and MMS's error codes: refusals final in our words, WhatsApp's 
   fake.api.failNext(1, 400, 63018);
   expect(await rejectionOf(carrier.send(outgoing({ channel: 'whatsapp' })))).toBeInstanceOf(CarrierUnavailable);
 });
+
+describe('RCS through the Messaging Service whose sender pool holds the RCS sender (Twilio falls back to SMS by itself)', () => {
+  const rcsCarrier = () =>
+    createTwilioCarrier({ accountSid: fake.accountSid, authToken: fake.authToken, messagingServiceSid: fake.messagingServiceSid, rcsFallbackFrom: fake.from, apiUrl: fake.url, contentApiUrl: fake.url });
+  const agent = () => `rcs:sim_${fake.messagingServiceSid}`;
+
+  test('text: the plain To, MessagingServiceSid and FallbackFrom (the number); from a number alone RCS is refused before Twilio', async () => {
+    const message = outgoing({ channel: 'rcs', text: 'Table for two at 7?' });
+    await rcsCarrier().send(message);
+    expect(lastRequest().params).toEqual({ To: '+14155550100', MessagingServiceSid: fake.messagingServiceSid, FallbackFrom: fake.from, Body: 'Table for two at 7?', StatusCallback: message.statusCallbackUrl });
+    const before = fake.api.requests.length;
+    expect(await rejectionOf(carrier.send(outgoing({ channel: 'rcs' })))).toMatchObject({ name: 'CarrierRejected', code: 'rcs-sender' });
+    expect(fake.api.requests.length).toBe(before);
+  });
+
+  test('suggested replies: a twilio/quick-reply content (with twilio/text for the fallback) made through the Content API, sent by its ContentSid', async () => {
+    const message = outgoing({ channel: 'rcs', text: 'Still coming?', suggestions: [{ text: 'Yes', postbackData: 'confirm' }, { text: 'Cancel', postbackData: 'cancel' }] });
+    await rcsCarrier().send(message);
+    const [create, send] = fake.api.requests.slice(-2);
+    expect(create).toMatchObject({ method: 'POST', path: '/v1/Content', status: 201 });
+    const content = [...fake.api.messages].reverse().find((m) => m.direction === 'outbound-api')!;
+    expect(send!.params).toEqual({ To: '+14155550100', MessagingServiceSid: fake.messagingServiceSid, FallbackFrom: fake.from, ContentSid: expect.stringMatching(/^HX/), StatusCallback: message.statusCallbackUrl });
+    expect(fake.api.contents.typesOf(send!.params.ContentSid!)).toEqual({
+      'twilio/quick-reply': { body: 'Still coming?', actions: [{ type: 'QUICK_REPLY', title: 'Yes', id: 'confirm' }, { type: 'QUICK_REPLY', title: 'Cancel', id: 'cancel' }] },
+      'twilio/text': { body: 'Still coming?' },
+    });
+    expect(content.body).toBe('Still coming?');
+  });
+
+  test('a capable handset: from the RCS sender (rcs:…), sent, delivered and read, each naming RCS; one whose number ends in 9 gets the SMS from FallbackFrom (its receipts name the number, no RCS), no read', async () => {
+    const statuses = async (message: CarrierSend) => {
+      const { providerRef } = await withRef(rcsCarrier().send(message));
+      const before = catcher.received.length;
+      await fake.api.postReceipts(providerRef);
+      return catcher.received.slice(before).map((captured) => carrier.parseReceipt(callbackOf(captured, message.id)));
+    };
+    const rcs = await statuses(outgoing({ channel: 'rcs', to: '+14155550170' }));
+    expect(rcs.map((r) => [r?.status, r?.deliveredChannel])).toEqual([['sent', 'rcs'], ['delivered', 'rcs'], ['read', 'rcs']]);
+    expect(new URLSearchParams(catcher.received.at(-1)!.rawBody.toString()).get('From')).toBe(agent());
+    expect(fake.api.sentTo('+14155550170').at(-1)).toMatchObject({ to: 'rcs:+14155550170', from: agent() });
+
+    const sms = await statuses(outgoing({ channel: 'rcs', to: '+14155550179' }));
+    // From the number: no RCS in the receipt, which the message reads as Twilio's SMS fallback.
+    expect(sms.map((r) => [r?.status, r?.deliveredChannel, r?.sender])).toEqual([['sent', undefined, fake.from], ['delivered', undefined, fake.from]]);
+  });
+
+  test('inbound RCS: from rcs:+1… to our RCS sender, channel rcs; a tapped suggestion brings ButtonText and ButtonPayload; the sender names the account', async () => {
+    const inboundUrl = `${catcher.base}/providers/twilio/inbound`;
+    await fake.api.postInbound(inboundUrl, { from: '+14155550171', to: `sim_${fake.messagingServiceSid}`, body: 'See you at 7', channel: 'rcs' });
+    const typed = callbackOf(catcher.received.at(-1)!);
+    expect(await carrier.verify(typed)).toBe(true);
+    expect(carrier.parseInbound(typed)).toEqual({ providerRef: expect.stringMatching(/^SM/), from: '+14155550171', to: agent(), text: 'See you at 7', receivedAt: expect.any(Date), channel: 'rcs', media: [] });
+    expect(carrier.numberOf!(typed, 'inbound')).toBe(agent());
+    await fake.api.postInbound(inboundUrl, { from: '+14155550171', to: `sim_${fake.messagingServiceSid}`, body: 'Yes', channel: 'rcs', button: { text: 'Yes', payload: 'confirm' } });
+    expect(carrier.parseInbound(callbackOf(catcher.received.at(-1)!))).toMatchObject({ channel: 'rcs', text: 'Yes', suggestion: { text: 'Yes', postbackData: 'confirm' } });
+  });
+
+  test("findSent after a crash finds an RCS message under Twilio's rcs:+1… record, and one Twilio fell back to SMS under the plain number", async () => {
+    for (const to of ['+14155550172', '+14155550179']) {
+      const message = outgoing({ channel: 'rcs', to, text: `Lookup ${to}` });
+      const { providerRef } = await withRef(rcsCarrier().send(message));
+      expect(await rcsCarrier().findSent(message)).toMatchObject({ providerRef });
+    }
+  });
+
+  test('the fake refuses FallbackFrom without a Messaging Service (21666), as Twilio does', async () => {
+    const res = await fetch(`${fake.url}/2010-04-01/Accounts/${fake.accountSid}/Messages.json`, {
+      method: 'POST',
+      headers: { authorization: basic(fake.accountSid, fake.authToken), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ To: '+14155550100', From: fake.from, FallbackFrom: fake.from, Body: 'x' }).toString(),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 21666 });
+  });
+});

@@ -174,6 +174,83 @@ describe('WhatsApp receipts', () => {
   });
 });
 
+describe('RCS: channel rcs from the agent, failover to SMS/MMS from the number', () => {
+  const AGENT = 'AcmeRcsAgent';
+  const rcsCarrier = () => createVonageCarrier(settings({ VONAGE_RCS_FROM: AGENT }));
+  const suggestions = [{ text: 'Yes', postbackData: 'confirm' }];
+
+  test('text with suggested replies: from the agent, suggestions as reply chips, failover: the same text as SMS from the number', async () => {
+    const message = outgoing({ channel: 'rcs', text: 'Table for two at 7?', suggestions });
+    await withRef(rcsCarrier().send(message));
+    expect(lastBody()).toEqual({
+      channel: 'rcs',
+      message_type: 'text',
+      to: digits(TO),
+      from: AGENT,
+      text: 'Table for two at 7?',
+      suggestions: [{ type: 'reply', text: 'Yes', postback_data: 'confirm' }],
+      failover: [{ channel: 'sms', message_type: 'text', to: digits(TO), from: digits(FROM), text: 'Table for two at 7?' }],
+      client_ref: message.id,
+      webhook_url: message.statusCallbackUrl,
+    });
+  });
+
+  test("a file: RBM's standalone card as a custom message (sent untouched, camelCase), failover an MMS with the file", async () => {
+    await rcsCarrier().send(outgoing({ channel: 'rcs', text: 'Our menu', media: ['https://cdn.example.com/menu.png'], suggestions }));
+    expect(lastBody()).toMatchObject({
+      channel: 'rcs',
+      message_type: 'custom',
+      custom: {
+        contentMessage: {
+          richCard: {
+            standaloneCard: {
+              cardOrientation: 'VERTICAL',
+              cardContent: { description: 'Our menu', media: { height: 'MEDIUM', contentInfo: { fileUrl: 'https://cdn.example.com/menu.png' } }, suggestions: [{ reply: { text: 'Yes', postbackData: 'confirm' } }] },
+            },
+          },
+        },
+      },
+      failover: [{ channel: 'mms', message_type: 'image', image: { url: 'https://cdn.example.com/menu.png', caption: 'Our menu' } }],
+    });
+  });
+
+  test('a capable handset: delivered on RCS, then read; an incapable one: the RCS rejection is no outcome, the failover SMS (its own uuid) delivers it as SMS', async () => {
+    const capable = await withRef(rcsCarrier().send(outgoing({ channel: 'rcs', text: 'Hi' })));
+    await fake.postRcsOutcome(capable.providerRef);
+    expect(carrier.parseReceipt(receiver.last)).toMatchObject({ providerRef: capable.providerRef, status: 'delivered', deliveredChannel: 'rcs' });
+    expect(carrier.parseReceipt(receiver.last)?.fallback).toBeUndefined();
+    await fake.postStatus(capable.providerRef, 'read');
+    expect(carrier.parseReceipt(receiver.last)).toMatchObject({ status: 'read', deliveredChannel: 'rcs' });
+
+    fake.rcsIncapable.add('+14155550199');
+    const message = outgoing({ channel: 'rcs', to: '+14155550199', text: 'Hi' });
+    const sent = await withRef(rcsCarrier().send(message));
+    const before = receiver.received.length;
+    const { failover } = await fake.postRcsOutcome(sent.providerRef);
+    const [rejected, submitted, delivered] = receiver.received.slice(before);
+    await expect(carrier.verify(rejected!)).resolves.toBe(true);
+    expect(carrier.parseReceipt(rejected!)).toBeNull();
+    expect(carrier.parseReceipt(submitted!)).toMatchObject({ status: 'sent', deliveredChannel: 'sms', fallback: true });
+    expect(carrier.parseReceipt(delivered!)).toEqual(expect.objectContaining({ providerRef: failover!.message_uuid, messageId: message.id, status: 'delivered', deliveredChannel: 'sms', fallback: true, sender: FROM }));
+  });
+
+  test('without an agent RCS is refused before any request; the fake refuses a 26-character chip', async () => {
+    const before = fake.sends.length;
+    expect(await rejectionOf(carrier.send(outgoing({ channel: 'rcs' })))).toMatchObject({ name: 'CarrierRejected', code: 'rcs-sender' });
+    expect(fake.sends.length).toBe(before);
+    expect(await rejectionOf(rcsCarrier().send(outgoing({ channel: 'rcs', suggestions: [{ text: 'x'.repeat(26), postbackData: 'p' }] })))).toBeInstanceOf(CarrierRejected);
+  });
+
+  test('inbound RCS: typed text, and a tapped suggestion (reply { id, title }), to our agent, which names the account', async () => {
+    const typed = await fake.postInboundRcs(`${receiver.base}${INBOUND}`, TO, AGENT, { text: 'See you at 7' });
+    await expect(carrier.verify(receiver.last)).resolves.toBe(true);
+    expect(carrier.parseInbound(receiver.last)).toEqual({ providerRef: typed.id, from: TO, to: AGENT, text: 'See you at 7', receivedAt: expect.any(Date), channel: 'rcs', media: [] });
+    expect(carrier.numberOf!(receiver.last, 'inbound')).toBe(AGENT);
+    await fake.postInboundRcs(`${receiver.base}${INBOUND}`, TO, AGENT, { tap: { id: 'confirm', title: 'Yes' } });
+    expect(carrier.parseInbound(receiver.last)).toMatchObject({ channel: 'rcs', text: 'Yes', suggestion: { text: 'Yes', postbackData: 'confirm' } });
+  });
+});
+
 describe('inbound WhatsApp and MMS', () => {
   test('a WhatsApp text: channel whatsapp, plain E.164 numbers, no media; our number for the account check', async () => {
     const posted = await fake.postInboundOn('whatsapp', `${receiver.base}${INBOUND}`, TO, FROM, { text: 'Is 3pm free?' });

@@ -6,6 +6,7 @@ test.each([
   ['an SMS without media needs sms', 'sms', 0, 'sms'],
   ['an SMS with media is an MMS', 'sms', 2, 'mms'],
   ['WhatsApp needs whatsapp, with or without media', 'whatsapp', 1, 'whatsapp'],
+  ['RCS needs an RCS sender, with or without media', 'rcs', 1, 'rcs'],
 ] as const)('numberChannelOf: %s', (_name, channel, media, needed) => {
   expect(numberChannelOf(channel, media)).toBe(needed);
 });
@@ -13,6 +14,7 @@ test.each([
 test.each([
   ['sms', 'sms'],
   ['whatsapp', 'whatsapp'],
+  ['rcs, kept with the SMS it falls back to: a STOP on either stops both', 'sms'],
   ['anything else (MMS rows are sms) is kept under sms', 'sms'],
 ])('optOutChannelOf(%s)', (channel, kept) => {
   expect(optOutChannelOf(channel)).toBe(kept);
@@ -28,8 +30,8 @@ test.each([
   expect(insideWhatsAppWindow(lastInbound, at)).toBe(inside);
 });
 
-test('media per message: MMS 10, WhatsApp 1', () => {
-  expect(MAX_MEDIA).toEqual({ sms: 10, whatsapp: 1 });
+test('media per message: MMS 10, WhatsApp 1, RCS 1', () => {
+  expect(MAX_MEDIA).toEqual({ sms: 10, whatsapp: 1, rcs: 1 });
 });
 
 // 2030-01-07 is a Monday; New York is UTC-5 in January.

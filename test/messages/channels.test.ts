@@ -2,9 +2,11 @@ import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { isPublicAddress } from '../../src/net/public-address';
 import { OUTSIDE_WHATSAPP_WINDOW, WHATSAPP_WINDOW_MS } from '../../src/domain/channels';
+import { NO_RCS_SENDER } from '../../src/domain/rcs';
+import { OPT_IN_CONFIRMATION, OPT_OUT_CONFIRMATION } from '../../src/use-cases/carriers/keywords';
 import { eventually, expectProblem, waitForStatus } from '../support/helpers';
 import { originOf, startTestStack, uniqueName, type TestApi, type TestStack } from '../support/stack';
-import { createTestCarrier, TEST_PUBLIC_BASE_URL, type TestInbound } from '../support/test-carrier';
+import { createTestCarrier, TEST_PUBLIC_BASE_URL, type TestInbound, type TestReceipt } from '../support/test-carrier';
 
 /*
  * WhatsApp and MMS through the carrier, as a CRM sees them (docs/messages.md, "Channels"): WhatsApp's
@@ -25,7 +27,8 @@ let alice: string;
 let bob: string;
 
 beforeAll(async () => {
-  stack = await startTestStack({ carrier, env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, SHARED_SENDER_CHANNELS: 'sms,mms,whatsapp' } });
+  // The business's own numbers send through the same test carrier (the RCS test's number).
+  stack = await startTestStack({ carrier, numberCarrier: () => carrier, env: { PUBLIC_BASE_URL: TEST_PUBLIC_BASE_URL, SHARED_SENDER_CHANNELS: 'sms,mms,whatsapp' } });
   callbacks = await stack.startApi();
   alice = stack.token('alice');
   bob = stack.token('bob');
@@ -160,7 +163,7 @@ test.concurrent('an MMS goes to the carrier with its media URLs; media that are 
   expectProblem(await send({ client_phone: phone, text_message: 'x', media: [{ url: 'https://127.0.0.1/a.jpg' }] }), 400, /^Invalid media\[0\]\.url/);
   expectProblem(await send({ client_phone: phone, text_message: 'x', media: Array.from({ length: 11 }, () => media[0]) }), 400, /^Invalid media: must be an array of at most 10/);
   expectProblem(await send({ client_phone: phone, channel: 'whatsapp', text_message: 'x', media }), 400, /^Invalid media: must be an array of at most 1 /);
-  expectProblem(await send({ client_phone: phone, channel: 'fax', text_message: 'x' }), 400, 'Invalid channel: must be "sms" or "whatsapp"');
+  expectProblem(await send({ client_phone: phone, channel: 'fax', text_message: 'x' }), 400, 'Invalid channel: must be "sms", "whatsapp" or "rcs"');
 });
 
 test.concurrent('a media URL whose name resolves to a private, loopback or link-local address is a 400 at accept, naming it; the same name resolving publicly is accepted', async () => {
@@ -250,6 +253,57 @@ test("a business number that does not carry a channel refuses it, naming the sen
     expectProblem(await send({ client_phone: phone, text_message: 'Menu', media: [{ url: 'https://cdn.example.com/menu.jpg' }] }), 409, `Sender ${number} does not carry MMS`);
     expectProblem(await send({ client_phone: phone, channel: 'whatsapp', text_message: 'Hi' }), 409, `Sender ${number} does not carry WhatsApp`);
     expect((await send({ client_phone: phone, text_message: 'Plain SMS' })).status).toBe(202);
+  } finally {
+    await stack.prisma.businessNumber.updateMany({ where: { number }, data: { activeSlot: null, retiredAt: new Date() } });
+  }
+});
+
+test('RCS: a 409 without an RCS sender; from a number that carries rcs, suggestions handed over, the fallback shown as delivered_channel sms, a tap in the conversation, STOP on RCS stops SMS too', async () => {
+  const phone = newPhone();
+  expect((await stack.api('POST', '/clients', { token: alice, body: { _id: 'c-rcs', name: 'Ada', phone } })).status).toBe(201);
+  expectProblem(await send({ client: 'c-rcs', channel: 'rcs', text_message: 'Table at 7?' }), 409, NO_RCS_SENDER(SHARED));
+  const number = '+15550003999';
+  await stack.prisma.businessNumber.create({ data: { business: stack.business, number, carrier: carrier.name, channels: ['sms', 'mms', 'rcs'], rcsAgent: 'acme_rcs_agent' } });
+  try {
+    const asked = await send({ client: 'c-rcs', channel: 'rcs', text_message: 'Table at 7?', suggestions: [{ text: 'Yes', postback_data: 'confirm' }, { text: 'Later' }] });
+    expect(asked.status).toBe(202);
+    const sent = await waitForStatus(stack.api, alice, asked.body._id, 'sent');
+    expect(sent).toMatchObject({ channel: 'rcs', from: number, delivered_channel: null, suggestions: [{ text: 'Yes', postback_data: 'confirm' }, { text: 'Later', postback_data: 'Later' }] });
+    expect(sentTo(asked.body._id)).toEqual([expect.objectContaining({ channel: 'rcs', to: phone, suggestions: [{ text: 'Yes', postbackData: 'confirm' }, { text: 'Later', postbackData: 'Later' }] })]);
+
+    // The handset took no RCS: the carrier's own fallback delivered it by SMS, under a reference of its own.
+    const status = (id: string, body: Partial<TestReceipt>) => carrier.post(originOf(callbacks), `/providers/${carrier.name}/status/${id}`, { kind: 'status', ref: `ref-${id}`, message_id: id, status: 'delivered', ...body });
+    expect((await status(asked.body._id, { ref: 'fallback-sms-1', delivered_channel: 'sms', fallback: true })).status).toBe(200);
+    expect((await stack.api('GET', `/messages/${asked.body._id}`, { token: alice })).body).toMatchObject({ status: 'delivered', delivered_channel: 'sms', provider_ref: `ref-${asked.body._id}` });
+
+    // A campaign on RCS: each recipient an RCS message with the campaign's suggestions; this one delivered and read on RCS.
+    const batch = await stack.api('POST', '/messages/batch', { token: alice, body: { message_type: 'text', channel: 'rcs', text_message: 'Our terrace opens today', suggestions: [{ text: 'Book' }], recipients: [{ client: 'c-rcs' }] } });
+    expect(batch.status).toBe(202);
+    const [member] = batch.body.results;
+    await waitForStatus(stack.api, alice, member._id, 'sent');
+    expect(sentTo(member._id)).toEqual([expect.objectContaining({ channel: 'rcs', suggestions: [{ text: 'Book', postbackData: 'Book' }] })]);
+    await status(member._id, { delivered_channel: 'rcs' });
+    await status(member._id, { status: 'read', delivered_channel: 'rcs' });
+    expect((await stack.api('GET', `/messages/${member._id}`, { token: alice })).body).toMatchObject({ status: 'read', delivered_channel: 'rcs', read_at: expect.any(String) });
+
+    // The client taps a suggestion: an inbound RCS message to our agent, in the conversation of the number.
+    expect((await inbound({ from: phone, to: 'acme_rcs_agent', channel: 'rcs', text: 'Yes', suggestion: { text: 'Yes', postback_data: 'confirm' } })).status).toBe(200);
+    const [tap] = (await stack.api('GET', '/clients/c-rcs/messages?direction=inbound', { token: alice })).body.messages;
+    expect(tap).toMatchObject({ channel: 'rcs', text_message: 'Yes', to: number, delivered_channel: 'rcs', suggestions: [{ text: 'Yes', postback_data: 'confirm' }], conversation: sent.conversation });
+    const received = (await stack.api('GET', '/events?type=message.received&client=c-rcs', { token: alice })).body.events;
+    expect(received.at(-1)?.data).toMatchObject({ _id: tap._id, channel: 'rcs' });
+
+    // STOP on RCS opts the phone out of the pair: RCS and SMS are refused; the confirmation goes by SMS. START by SMS lifts both.
+    expect((await inbound({ from: phone, to: 'acme_rcs_agent', channel: 'rcs', text: 'STOP' })).status).toBe(200);
+    expect(carrier.replies).toContainEqual({ to: phone, text: OPT_OUT_CONFIRMATION });
+    expectProblem(await send({ client: 'c-rcs', channel: 'rcs', text_message: 'Are you sure?' }), 409, 'Recipient has opted out of text messages');
+    expectProblem(await send({ client: 'c-rcs', text_message: 'Are you sure?' }), 409, 'Recipient has opted out of text messages');
+    expect((await inbound({ from: phone, to: number, text: 'START' })).status).toBe(200);
+    expect(carrier.replies).toContainEqual({ to: phone, text: OPT_IN_CONFIRMATION });
+    expect((await send({ client: 'c-rcs', channel: 'rcs', text_message: 'Welcome back' })).status).toBe(202);
+    // And STOP by the SMS of the pair stops RCS as well.
+    expect((await inbound({ from: phone, to: number, text: 'STOP' })).status).toBe(200);
+    expectProblem(await send({ client: 'c-rcs', channel: 'rcs', text_message: 'Still there?' }), 409, 'Recipient has opted out of text messages');
   } finally {
     await stack.prisma.businessNumber.updateMany({ where: { number }, data: { activeSlot: null, retiredAt: new Date() } });
   }

@@ -39,5 +39,7 @@ export const OPT_OUT_CASES: readonly (readonly [string, Make, boolean])[] = [
   ['an SMS opt-out, a WhatsApp message', (w) => ({ record: ownRecord(w), message: sms(w, { channel: 'whatsapp' }) }), false],
   ['a WhatsApp opt-out, an SMS (or MMS)', (w) => ({ record: ownRecord(w, { channel: 'whatsapp' }), message: sms(w) }), false],
   ['a WhatsApp opt-out, a WhatsApp message', (w) => ({ record: ownRecord(w, { channel: 'whatsapp' }), message: sms(w, { channel: 'whatsapp' }) }), true],
+  ['an SMS opt-out (a STOP by either of the fallback pair), an RCS message', (w) => ({ record: ownRecord(w), message: sms(w, { channel: 'rcs' }) }), true],
+  ['a WhatsApp opt-out, an RCS message', (w) => ({ record: ownRecord(w, { channel: 'whatsapp' }), message: sms(w, { channel: 'rcs' }) }), false],
   ['the shared sender\'s WhatsApp opt-out, a WhatsApp message from it', (w) => ({ record: ownRecord(w, { business: null, channel: 'whatsapp' }), message: sms(w, { channel: 'whatsapp' }) }), true],
 ];

@@ -22,6 +22,8 @@ test.each([
   ['a receipt for another of our numbers does not move it', SENT, receipt('delivered', { sender: '+15558888' }), 'ignore'],
   ['a receipt for its number moves it', SENT, receipt('delivered', { sender: '+15559999' }), 'move'],
   ['a messaging service\'s message moves by any number\'s receipt', { ...SENT, sender: 'MG123' }, receipt('delivered', { sender: '+15558888' }), 'move'],
+  ['an RCS fallback copy\'s receipt (its own reference) moves the RCS message', SENT, receipt('delivered', { providerRef: 'SM2', fallback: true }), 'move'],
+  ['a fallback copy\'s receipt from another carrier does not', SENT, receipt('delivered', { provider: 'telnyx', providerRef: 'SM2', fallback: true }), 'ignore'],
   ['a canceled message never moves', { ...SENDING, status: 'canceled' }, receipt('delivered'), 'ignore'],
 ] as const)('%s', (_name, message, facts, step) => {
   expect(receiptStep(message, facts)).toBe(step);

@@ -134,3 +134,18 @@ export function channelFlows(context: () => { stack: TestStack; token: string })
 
   return { api, send, sent, waitForStatus, getMessage, textedClient, lastInbound, consent, putTemplate, template, expectTemplateRules, sentVisit, fetchMedia, eventTypesOf, optOutsOf, expectOutsideWindow };
 }
+
+/**
+ * Runs `body` while the suite's business has an RCS sender: `number` (carrying SMS, MMS and RCS) with its
+ * RCS agent and messaging service or profile. Every send of the business then goes from it, so a suite
+ * runs this last; the number is retired after.
+ */
+export async function withRcsNumber(stack: TestStack, registration: { number: string; carrier: string; rcsAgent: string; messagingServiceSid?: string }, body: () => Promise<void>): Promise<void> {
+  const { number, carrier, rcsAgent, messagingServiceSid } = registration;
+  await stack.prisma.businessNumber.create({ data: { business: stack.business, number, carrier, channels: ['sms', 'mms', 'rcs'], rcsAgent, messagingServiceSid: messagingServiceSid ?? null } });
+  try {
+    await body();
+  } finally {
+    await stack.prisma.businessNumber.updateMany({ where: { number, business: stack.business }, data: { activeSlot: null, retiredAt: new Date() } });
+  }
+}

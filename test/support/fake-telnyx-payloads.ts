@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 
 export interface FakeMessage {
   id: string;
-  type: 'SMS' | 'MMS' | 'WHATSAPP';
+  type: 'SMS' | 'MMS' | 'WHATSAPP' | 'RCS';
   from: string;
   to: string;
   /** The text, a file's caption, or '' (a template). */
@@ -16,6 +16,8 @@ export interface FakeMessage {
   media: string[];
   /** A WhatsApp message's `whatsapp_message` as Telnyx took it. */
   whatsapp?: Record<string, any>;
+  /** An RCS send (`POST /v2/messages/rcs`): its agent, whether the fallback went instead, the content as Telnyx took it. */
+  rcs?: { agentId: string; fellBack: boolean; content?: Record<string, any> };
   messaging_profile_id: string;
   webhook_url: string | null;
   received_at: string;
@@ -35,12 +37,13 @@ export function outboundPayload(message: FakeMessage, status: string, errors: { 
     id: message.id,
     type: message.type,
     messaging_profile_id: message.messaging_profile_id,
-    from: { phone_number: message.from, carrier: 'Telnyx', line_type: 'Wireless' },
+    from: message.type === 'RCS' ? { agent_id: message.from, agent_name: 'Fake agent', carrier: 'Telnyx' } : { phone_number: message.from, carrier: 'Telnyx', line_type: 'Wireless' },
     to: [{ phone_number: message.to, status, carrier: 'T-Mobile USA', line_type: 'Wireless' }],
     cc: [],
     text: message.text,
     media: message.media.map((url) => ({ url, content_type: null, sha256: null, size: null })),
     ...(message.whatsapp ? { body: message.whatsapp } : {}),
+    ...(message.type === 'RCS' && message.rcs?.content ? { body: { content_message: message.rcs.content } } : {}),
     webhook_url: message.webhook_url,
     webhook_failover_url: null,
     encoding: 'GSM-7',

@@ -5,6 +5,7 @@ import { type ClientFile, FakeMediaStore, sha256Of } from './fake-media';
 import { detailRecords, type FakeMessage, inboundPayload, outboundPayload, whatsappMessageOf } from './fake-telnyx-payloads';
 import { FakeTelnyxRegistrations } from './fake-telnyx-10dlc';
 import { E164, error, messageProblem, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS, type TelnyxProblem, whatsappProblem } from './fake-telnyx-requests';
+import { rcsInboundPayload, rcsMessageOf, rcsProblem } from './fake-telnyx-rcs';
 
 export type { FakeMessage } from './fake-telnyx-payloads';
 
@@ -63,6 +64,10 @@ export class FakeTelnyx extends FakeCarrierServer {
   readonly registrations = new FakeTelnyxRegistrations();
   /** Sender numbers of the profile, for sends by `messaging_profile_id`. */
   readonly profileNumber = '+15550001111';
+  /** The account's RCS agents (`agent_id`). */
+  readonly rcsAgents = new Set<string>(['fake_rcs_agent']);
+  /** Handsets that take no RCS: an RCS message to them goes as its fallback. */
+  readonly rcsIncapable = new Set<string>();
 
   constructor() {
     super();
@@ -102,7 +107,7 @@ export class FakeTelnyx extends FakeCarrierServer {
 
   /** The sends (`POST /v2/messages` and `POST /v2/messages/whatsapp`) received, in order. */
   get sends(): FakeRequest[] {
-    return this.requests.filter((r) => r.method === 'POST' && (r.path === '/v2/messages' || r.path === '/v2/messages/whatsapp'));
+    return this.requests.filter((r) => r.method === 'POST' && (r.path === '/v2/messages' || r.path === '/v2/messages/whatsapp' || r.path === '/v2/messages/rcs'));
   }
 
   /** Telnyx's signature headers for a body, at `timestamp` (unix seconds, default now), with `key` (default the fake's). */
@@ -158,7 +163,7 @@ export class FakeTelnyx extends FakeCarrierServer {
   /** Posts `message.read` (WhatsApp's read receipt) for a message to its `webhook_url`. */
   async postRead(id: string): Promise<PostedWebhook> {
     const message = this.message(id);
-    if (message.type !== 'WHATSAPP') throw new Error('Telnyx reports read for WhatsApp messages only');
+    if (message.type !== 'WHATSAPP' && message.type !== 'RCS') throw new Error('Telnyx reports read for WhatsApp and RCS messages only');
     message.status = 'read';
     return this.post(message.webhook_url!, this.eventBody('message.read', this.outboundPayload(message, 'read'), message.webhook_url!));
   }
@@ -179,6 +184,15 @@ export class FakeTelnyx extends FakeCarrierServer {
     });
     const text = type === 'WHATSAPP' && content.files?.[0] ? (content.files[0].caption ?? '') : (content.text ?? '');
     return { mediaUrls: stored.map((f) => f.url), ...(await this.postReceived(url, inboundPayload(type, this.profileId, url, from, to, text, stored))) };
+  }
+
+  /** Posts a client's RCS message to `url` (to our agent): typed text, or a tapped suggestion. */
+  async postInboundRcs(url: string, from: string, agentId: string, content: { text: string } | { tap: { text: string; postback_data: string } }): Promise<PostedWebhook & { id: string; sentBody: string }> {
+    if ('text' in content) {
+      const keyword = content.text.trim().toUpperCase();
+      if (OPT_OUT_KEYWORDS.includes(keyword)) this.blocked.add(from);
+    }
+    return this.postReceived(url, rcsInboundPayload(this.profileId, url, from, agentId, content));
   }
 
   private async postReceived(url: string, payload: Record<string, unknown> & { id: string }): Promise<PostedWebhook & { id: string; sentBody: string }> {
@@ -213,11 +227,12 @@ export class FakeTelnyx extends FakeCarrierServer {
     if (bearer !== this.apiKey && !(bearer && this.otherKeys.has(bearer))) {
       return this.reply(res, 401, error('10009', 'Authentication failed', 'The required authentication headers were either invalid or not included in the request.'));
     }
-    const sending = req.method === 'POST' && (url.pathname === '/v2/messages' || url.pathname === '/v2/messages/whatsapp');
+    const sending = req.method === 'POST' && (url.pathname === '/v2/messages' || url.pathname === '/v2/messages/whatsapp' || url.pathname === '/v2/messages/rcs');
     if (sending && !/^application\/json\b/.test(req.headers['content-type'] ?? '')) {
       return this.reply(res, 415, error('10014', 'Unsupported Media Type', 'The request failed because the server does not support the media type.'));
     }
     if (sending && url.pathname === '/v2/messages') return this.send(res, raw, body);
+    if (sending && url.pathname === '/v2/messages/rcs') return this.rcs(res, body);
     if (sending) return this.whatsapp(res, body);
     const one = /^\/v2\/messages\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && one) {
@@ -288,6 +303,16 @@ export class FakeTelnyx extends FakeCarrierServer {
     else if (to === TELNYX_MAGIC.broken) this.reply(res, 500, error('10007', 'Unexpected error', 'An unexpected error occured.'));
     else return false;
     return true;
+  }
+
+  /** `POST /v2/messages/rcs`: from the account's agent, its fallback from a number of the profile. */
+  private rcs(res: ServerResponse, body: any): void {
+    const problem = rcsProblem(body, this.profileId, this.rcsAgents);
+    if (problem) return this.refuse(res, problem);
+    if (this.refusedAtSend(res, body.to, body.agent_id, true)) return;
+    const message = rcsMessageOf(body, !this.rcsIncapable.has(body.to));
+    this.messages.set(message.id, message);
+    this.reply(res, 200, { data: { id: message.id, type: 'RCS', direction: 'outbound', messaging_profile_id: message.messaging_profile_id, from: { agent_id: body.agent_id }, to: [{ phone_number: body.to, status: 'queued' }], body: body.agent_message } });
   }
 
   /** `POST /v2/messages/whatsapp`: from the WhatsApp-enabled number, one message per request. */

@@ -3,6 +3,10 @@
  * (developer.vonage.com/en/api/messages): the channel and message type go together, each type carries its
  * own object (`image: { url, caption? }`, …), files are absolute https URLs, and a WhatsApp template is
  * `template: { name, parameters: [strings] }` with `whatsapp: { policy: "deterministic", locale }`.
+ * RCS (`channel: "rcs"`, `from` the RCS agent's sender id): `text` (at most 3,072 characters, with
+ * `suggestions: [{ type: "reply", text (≤ 25), postback_data (≤ 2,048) }]`, at most 11), `image` /
+ * `video` / `file` `{ url }`, or `custom` (RBM's own `contentMessage`, sent untouched); its `failover`
+ * an array of whole messages of other channels, each checked as a message of its own.
  * The first problem found is answered as Vonage answers invalid parameters (422, 1020, `invalid_parameters`).
  */
 
@@ -23,10 +27,13 @@ const TYPES: Record<string, readonly string[]> = {
   sms: ['text'],
   mms: ['text', 'image', 'video', 'audio', 'vcard', 'file', 'content'],
   whatsapp: ['text', 'image', 'video', 'audio', 'file', 'template'],
+  rcs: ['text', 'image', 'video', 'file', 'custom'],
 };
+/** An RCS agent's sender id (Vonage's RCS `from`). */
+const RCS_SENDER = /^[A-Za-z0-9_-]{1,100}$/;
 const FILE_TYPES = ['image', 'video', 'audio', 'vcard', 'file'];
 /** Longest text and caption per channel (SMS: the fake's own bound; WhatsApp: Meta's 4096 and 1024; MMS: 2000 for a caption). */
-const TEXT_MAX: Record<string, number> = { sms: 1000, mms: 5000, whatsapp: 4096 };
+const TEXT_MAX: Record<string, number> = { sms: 1000, mms: 5000, whatsapp: 4096, rcs: 3072 };
 const CAPTION_MAX: Record<string, number> = { mms: 2000, whatsapp: 1024 };
 
 const isObject = (value: unknown): value is Record<string, any> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
@@ -73,14 +80,46 @@ function checkContent(content: unknown): InvalidParameter | undefined {
   return undefined;
 }
 
+function checkSuggestions(suggestions: unknown): InvalidParameter | undefined {
+  if (suggestions === undefined) return undefined;
+  if (!Array.isArray(suggestions) || suggestions.length === 0 || suggestions.length > 11) return { name: 'suggestions', reason: '1 to 11 suggestions' };
+  for (const [i, s] of suggestions.entries()) {
+    if (!isObject(s) || s.type !== 'reply') return { name: `suggestions[${i}].type`, reason: 'This fake serves reply suggestions' };
+    if (typeof s.text !== 'string' || s.text.length === 0 || [...s.text].length > 25) return { name: `suggestions[${i}].text`, reason: '1 to 25 characters' };
+    if (typeof s.postback_data !== 'string' || s.postback_data.length === 0 || s.postback_data.length > 2048) return { name: `suggestions[${i}].postback_data`, reason: '1 to 2048 characters' };
+  }
+  return undefined;
+}
+
+/** RCS's own checks: suggestions only on text, a custom message's `contentMessage`, and each failover message as a message of its own. */
+function checkRcs(body: Record<string, any>): InvalidParameter | undefined {
+  if (body.suggestions !== undefined && body.message_type !== 'text') return { name: 'suggestions', reason: 'Only an RCS text message takes suggestions' };
+  const problem = checkSuggestions(body.suggestions);
+  if (problem) return problem;
+  if (body.message_type === 'custom' && !isObject(body.custom?.contentMessage)) return { name: 'custom', reason: "RBM's contentMessage object" };
+  if (body.failover === undefined) return undefined;
+  if (!Array.isArray(body.failover) || body.failover.length === 0) return { name: 'failover', reason: 'An array of one or more messages' };
+  for (const [i, message] of body.failover.entries()) {
+    if (isObject(message) && (message.channel === 'rcs' || message.failover !== undefined)) return { name: `failover[${i}].channel`, reason: 'A failover message is of another channel, without a failover of its own' };
+    const invalid = invalidVonageParameter(message);
+    if (invalid) return { name: `failover[${i}].${invalid.name}`, reason: invalid.reason };
+  }
+  return undefined;
+}
+
 /** The first parameter Vonage would refuse, or undefined for a request it takes. */
 export function invalidVonageParameter(body: unknown): InvalidParameter | undefined {
   if (!isObject(body)) return { name: 'body', reason: 'The request body must be a JSON object' };
   const { message_type: type, channel, to, from, text, client_ref: clientRef, webhook_url: webhookUrl } = body;
-  if (typeof channel !== 'string' || !TYPES[channel]) return { name: 'channel', reason: 'This fake serves the sms, mms and whatsapp channels' };
+  if (typeof channel !== 'string' || !TYPES[channel]) return { name: 'channel', reason: 'This fake serves the sms, mms, whatsapp and rcs channels' };
   if (typeof type !== 'string' || !TYPES[channel]!.includes(type)) return { name: 'message_type', reason: `The ${channel} channel takes ${TYPES[channel]!.join(', ')}` };
   if (typeof to !== 'string' || !MSISDN.test(to)) return { name: 'to', reason: "Invalid 'to' parameter: E.164 without a leading + or 00" };
-  if (typeof from !== 'string' || !(channel === 'sms' ? SENDER : MSISDN).test(from)) return { name: 'from', reason: "Invalid 'from' parameter" };
+  if (typeof from !== 'string' || !(channel === 'sms' ? SENDER : channel === 'rcs' ? RCS_SENDER : MSISDN).test(from)) return { name: 'from', reason: "Invalid 'from' parameter" };
+  if (body.failover !== undefined && channel !== 'rcs') return { name: 'failover', reason: 'This fake serves failover from RCS' };
+  if (channel === 'rcs') {
+    const problem = checkRcs(body);
+    if (problem) return problem;
+  }
   if (clientRef !== undefined && (typeof clientRef !== 'string' || clientRef.length > 100)) return { name: 'client_ref', reason: 'At most 100 characters' };
   if (webhookUrl !== undefined && (typeof webhookUrl !== 'string' || !/^https?:\/\/\S+$/.test(webhookUrl))) return { name: 'webhook_url', reason: 'Must be a URL' };
   if (type === 'text') {
@@ -88,6 +127,7 @@ export function invalidVonageParameter(body: unknown): InvalidParameter | undefi
     return undefined;
   }
   if (text !== undefined) return { name: 'text', reason: `A ${type} message carries its words as a caption, not text` };
+  if (type === 'custom') return undefined;
   if (type === 'template') return checkTemplate(body);
   if (type === 'content') return checkContent(body.content);
   return checkFile(channel, type, body[type], type);

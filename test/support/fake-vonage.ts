@@ -41,7 +41,7 @@ export interface FakeRequest {
 
 export interface FakeVonageMessage {
   message_uuid: string;
-  channel: 'sms' | 'mms' | 'whatsapp';
+  channel: 'sms' | 'mms' | 'whatsapp' | 'rcs';
   message_type: string;
   to: string;
   from: string;
@@ -70,6 +70,8 @@ export class FakeVonage extends FakeCarrierServer {
   readonly messages = new Map<string, FakeVonageMessage>();
   /** Clients' files of inbound WhatsApp and MMS messages. */
   readonly media = new FakeMediaStore();
+  /** Handsets (E.164) that take no RCS: an RCS message to them is rejected, and its failover goes. */
+  readonly rcsIncapable = new Set<string>();
   private readonly failures: CarrierFailure[] = [];
 
   constructor() {
@@ -130,7 +132,7 @@ export class FakeVonage extends FakeCarrierServer {
 
   /** A status webhook's body (Messages API v1); `read` is WhatsApp's only. */
   statusBody(message: FakeVonageMessage, status: string, error?: { code: string; detail?: string }): string {
-    if (status === 'read' && message.channel !== 'whatsapp') throw new Error('Vonage reports read for WhatsApp messages only');
+    if (status === 'read' && message.channel !== 'whatsapp' && message.channel !== 'rcs') throw new Error('Vonage reports read for WhatsApp and RCS messages only');
     return JSON.stringify({
       message_uuid: message.message_uuid,
       to: message.to,
@@ -160,6 +162,41 @@ export class FakeVonage extends FakeCarrierServer {
     const target = url ?? message.webhook_url;
     if (!target) throw new Error('the message has no webhook_url: name the application status URL');
     return { sentBody: body, ...(await this.post(target, body)) };
+  }
+
+  /**
+   * An RCS message's outcome as Vonage reports a failover sequence (each webhook with `workflow: {
+   * workflow_id, item_number, items_total }`): to a capable handset `delivered` on RCS; to an incapable one
+   * RCS `rejected`, then its failover SMS (a message of its own, from the number) `submitted` and `delivered`.
+   */
+  async postRcsOutcome(uuid: string): Promise<{ failover?: FakeVonageMessage }> {
+    const message = this.message(uuid);
+    const failover: Record<string, any>[] = message.request.failover ?? [];
+    const workflow = (item: number) => (failover.length > 0 ? { workflow: { workflow_id: message.message_uuid, item_number: item, items_total: failover.length + 1 } } : {});
+    const post = async (m: FakeVonageMessage, status: string, item: number, error?: { code: string }) => {
+      const body = JSON.stringify({ ...JSON.parse(this.statusBody(m, status, error)), ...workflow(item) });
+      await this.post(message.webhook_url!, body);
+    };
+    if (!this.rcsIncapable.has(`+${message.to}`)) {
+      await post(message, 'delivered', 1);
+      return {};
+    }
+    await post(message, 'rejected', 1, { code: '1300' });
+    if (failover.length === 0) return {};
+    const request = failover[0]!;
+    const sms: FakeVonageMessage = { message_uuid: randomUUID(), channel: request.channel, message_type: request.message_type, to: request.to, from: request.from, text: request.text ?? '', request, ...(message.client_ref !== undefined ? { client_ref: message.client_ref } : {}), webhook_url: message.webhook_url };
+    this.messages.set(sms.message_uuid, sms);
+    await post(sms, 'submitted', 2);
+    await post(sms, 'delivered', 2);
+    return { failover: sms };
+  }
+
+  /** Posts a client's RCS message to `url` (to our agent): typed text, or a tapped suggestion (`reply { id, title }`). */
+  async postInboundRcs(url: string, from: string, agent: string, content: { text: string } | { tap: { title: string; id: string } }): Promise<PostedWebhook & { id: string }> {
+    const id = randomUUID();
+    const kind = 'text' in content ? { message_type: 'text', text: content.text } : { message_type: 'reply', reply: content.tap };
+    const body = JSON.stringify({ channel: 'rcs', message_uuid: id, to: agent, from: from.replace(/^\+/, ''), timestamp: new Date().toISOString(), ...kind });
+    return { id, ...(await this.post(url, body)) };
   }
 
   /** An inbound SMS webhook's body (Messages API v1). `from` and `to` are E.164; Vonage drops the `+`. */

@@ -45,7 +45,7 @@ export interface TestStack extends TestApi {
   stopWorker(): Promise<void>;
 }
 
-export interface TestStackOptions extends Pick<ServiceOverrides, 'provider' | 'carrier' | 'hostLookup'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger' | 'rotationMinPeriodMs' | 'routingMinFirstResponseMs'> {
+export interface TestStackOptions extends Pick<ServiceOverrides, 'provider' | 'carrier' | 'hostLookup' | 'numberCarrier'>, Pick<ApiOptions, 'assignTimeoutMs' | 'logger' | 'rotationMinPeriodMs' | 'routingMinFirstResponseMs'> {
   business?: string;
   temporalAddress?: string;
   /** More configuration, e.g. shorter WEBHOOK_* retry settings. */
@@ -82,7 +82,11 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     ...options.env,
   });
   // A carrier (with PUBLIC_BASE_URL in `env`) is the worker's provider and serves the API's /providers routes.
-  const services = await openServices(config, { ...(options.carrier && { carrier: options.carrier }), ...(options.hostLookup && { hostLookup: options.hostLookup }) });
+  const services = await openServices(config, {
+    ...(options.carrier && { carrier: options.carrier }),
+    ...(options.hostLookup && { hostLookup: options.hostLookup }),
+    ...(options.numberCarrier && { numberCarrier: options.numberCarrier }),
+  });
   const provider = options.provider ?? (options.carrier ? services.provider : createLogProvider(services.prisma));
   const workflowBundle = { codePath: options.workflowBundle ?? process.env.TEST_WORKFLOW_BUNDLE! };
 

@@ -18,6 +18,9 @@ export interface TestReceipt {
   error_code?: string;
   price?: { amount: string; unit: string };
   at?: string;
+  /** RCS: the channel that carried it (the carrier's own fallback: sms); with `fallback`, of the fallback copy under a reference of its own. */
+  delivered_channel?: 'rcs' | 'sms';
+  fallback?: boolean;
 }
 
 /** The body of an inbound-text callback. */
@@ -30,6 +33,8 @@ export interface TestInbound {
   at?: string;
   channel?: Channel;
   media?: { url: string; content_type: string | null; size: number | null }[];
+  /** RCS: a tapped suggested reply. */
+  suggestion?: { text: string; postback_data: string };
 }
 
 export interface TestCarrier extends Carrier {
@@ -87,13 +92,16 @@ export function createTestCarrier(options: { name?: CarrierName; sender?: string
         errorCode: body.error_code,
         price: body.price,
         at: body.at ? new Date(body.at) : undefined,
+        ...(body.delivered_channel && { deliveredChannel: body.delivered_channel }),
+        ...(body.fallback && { fallback: true }),
       };
     },
     parseInbound(callback): Inbound | null {
       const body = JSON.parse(callback.rawBody.toString('utf8')) as TestInbound;
       if (body.kind !== 'inbound') return null;
       const media = (body.media ?? []).map((m) => ({ url: m.url, contentType: m.content_type, size: m.size }));
-      return { providerRef: body.ref, from: body.from, to: body.to, text: body.text, receivedAt: body.at ? new Date(body.at) : new Date(), channel: body.channel ?? 'sms', media };
+      const suggestion = body.suggestion && { suggestion: { text: body.suggestion.text, postbackData: body.suggestion.postback_data } };
+      return { providerRef: body.ref, from: body.from, to: body.to, text: body.text, receivedAt: body.at ? new Date(body.at) : new Date(), channel: body.channel ?? 'sms', media, ...suggestion };
     },
     async reply(to, text, channel) {
       carrier.replies.push({ to, text, ...(channel === 'whatsapp' && { channel }) });

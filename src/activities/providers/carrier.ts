@@ -33,6 +33,7 @@ export function createCarrierProvider(carrierOrNumbers: Carrier | NumberCarriers
     channel: message.channel,
     media: message.media,
     ...(message.template && { template: message.template }),
+    ...(message.suggestions && { suggestions: message.suggestions }),
   });
 
   const failureOf = (error: unknown): Error => {

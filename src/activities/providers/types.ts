@@ -4,7 +4,8 @@ export type { MessageHandOff } from '../../use-cases/messages/hand-off';
 
 /**
  * The contract's webhook body (MESSAGE_PROVIDER=webhook). A message on another channel than SMS, with
- * media or a WhatsApp template adds `channel`, `media` and `template` (absent: a plain SMS).
+ * media, a WhatsApp template or RCS's suggested replies adds `channel`, `media`, `template` and
+ * `suggestions` (absent: a plain SMS).
  */
 export interface OutgoingMessage {
   id: string;
@@ -17,6 +18,7 @@ export interface OutgoingMessage {
   channel?: MessageHandOff['channel'];
   media?: string[];
   template?: MessageHandOff['template'];
+  suggestions?: { text: string; postback_data: string }[];
 }
 
 /** The webhook body of a hand-off: its channel fields only where they say more than "a plain SMS". */
@@ -31,6 +33,7 @@ export const webhookBody = (message: MessageHandOff): OutgoingMessage => ({
   ...(message.channel !== 'sms' && { channel: message.channel }),
   ...(message.media.length > 0 && { media: message.media }),
   ...(message.template && { template: message.template }),
+  ...(message.suggestions?.length && { suggestions: message.suggestions.map((s) => ({ text: s.text, postback_data: s.postbackData })) }),
 });
 
 export interface MessageProvider {

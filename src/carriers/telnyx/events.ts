@@ -77,7 +77,9 @@ export function receiptOf(rawBody: Buffer, messageId: string | undefined): Recei
   const at = dateOf(event.occurred_at) ?? dateOf(payload.completed_at) ?? dateOf(payload.sent_at);
   // The number it went out from: a receipt moves only a message sent from it.
   const sender = string((payload.from as { phone_number?: unknown } | undefined)?.phone_number);
-  return { providerRef, status, ...(messageId ? { messageId } : {}), ...(sender?.startsWith('+') && { sender }), ...(errorCode ? { errorCode } : {}), ...(isTelnyxOptOutCode(errorCode) && { optOut: true }), ...(price ? { price } : {}), ...(at ? { at } : {}) };
+  // `type: RCS`: RCS carried it; an RCS message's receipt of type SMS/MMS is Telnyx's fallback (applyReceipt).
+  const deliveredChannel = string(payload.type) === 'RCS' ? ('rcs' as const) : undefined;
+  return { providerRef, status, ...(messageId ? { messageId } : {}), ...(sender?.startsWith('+') && { sender }), ...(deliveredChannel && { deliveredChannel }), ...(errorCode ? { errorCode } : {}), ...(isTelnyxOptOutCode(errorCode) && { optOut: true }), ...(price ? { price } : {}), ...(at ? { at } : {}) };
 }
 
 /**
@@ -92,7 +94,15 @@ export function telnyxCallbackNumber(rawBody: Buffer, kind: 'receipt' | 'inbound
     return undefined;
   }
   const number = kind === 'receipt' ? phoneOf(payload.from) : Array.isArray(payload.to) ? phoneOf(payload.to[0]) : string(payload.to);
+  if (kind === 'inbound' && payload.type === 'RCS') return rcsAgentOf(payload);
   return number?.startsWith('+') ? number : undefined;
 }
 
 const phoneOf = (party: unknown) => string((party as { phone_number?: unknown } | undefined)?.phone_number);
+
+/** Our RCS agent an inbound RCS message went to: `to[0].agent_id` (or `to` as a string). */
+export function rcsAgentOf(payload: Record<string, unknown>): string | undefined {
+  const to = Array.isArray(payload.to) ? payload.to[0] : payload.to;
+  const agent = typeof to === 'string' ? to : string((to as { agent_id?: unknown } | undefined)?.agent_id);
+  return agent && REF.test(agent) ? agent : undefined;
+}

@@ -1,5 +1,5 @@
 import type { Inbound, InboundMedia } from '../types';
-import { dateOf, eventOf, REF, string } from './events';
+import { dateOf, eventOf, rcsAgentOf, REF, string } from './events';
 
 /*
  * Telnyx's `message.received` (payload: `id`, `type` SMS | MMS | WHATSAPP, `from.phone_number`, `text`,
@@ -55,12 +55,28 @@ function whatsappContent(payload: Fields): { text: string; media: InboundMedia[]
 
 const phoneOf = (party: unknown) => string((party as { phone_number?: unknown } | undefined)?.phone_number);
 
+/**
+ * An RCS message (`type: "RCS"`, to our agent `to[0].agent_id`): `body.text`, or a tapped suggestion
+ * `body.suggestion_response { text, postback_data }`; its files (`body.user_file`) are not kept: null.
+ */
+function rcsInbound(payload: Fields, providerRef: string | undefined, receivedAt: Date): Inbound | null {
+  const body = (payload.body ?? {}) as Fields;
+  const from = phoneOf(payload.from);
+  const agent = rcsAgentOf(payload);
+  const tap = body.suggestion_response as Fields | undefined;
+  const text = typeof tap?.text === 'string' ? tap.text : typeof body.text === 'string' ? body.text : typeof payload.text === 'string' ? payload.text : undefined;
+  if (!providerRef || !REF.test(providerRef) || !from || !agent || text === undefined) return null;
+  const postback = string(tap?.postback_data);
+  return { providerRef, from, to: agent, text, receivedAt, channel: 'rcs', media: [], ...(tap && { suggestion: { text, postbackData: postback ?? text } }) };
+}
+
 /** A message from a client, from `message.received`; null for any other event or one missing its parts; throws for a body that is no event. */
 export function inboundOf(rawBody: Buffer, now = new Date()): Inbound | null {
   const event = eventOf(rawBody);
   if (event.event_type !== 'message.received') return null;
   const payload = event.payload!;
   const providerRef = string(payload.id);
+  if (payload.type === 'RCS') return rcsInbound(payload, providerRef, dateOf(payload.received_at) ?? dateOf(event.occurred_at) ?? now);
   const whatsapp = payload.type === 'WHATSAPP';
   const from = phoneOf(payload.from) ?? (whatsapp ? string((payload.body as Fields | undefined)?.from) : undefined);
   const to = Array.isArray(payload.to) ? phoneOf(payload.to[0]) : string(payload.to);

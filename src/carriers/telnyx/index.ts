@@ -8,6 +8,7 @@ import { inboundOf } from './inbound';
 import { telnyxMediaFetcher } from './media';
 import { telnyxMediaUrls, telnyxWhatsappParams } from './outbound';
 import { telnyxPublicKey } from './public-key';
+import { telnyxRcsParams } from './rcs';
 import { telnyxSdk } from './sdk';
 
 export interface TelnyxSettings {
@@ -18,6 +19,8 @@ export interface TelnyxSettings {
   TELNYX_PUBLIC_KEY?: string;
   /** Telnyx's REST base, `…/v2` (default https://api.telnyx.com/v2): a fake in tests, another edge. */
   TELNYX_API_URL?: string;
+  /** A business number that carries RCS: its RCS agent (`agent_id`); RCS falls back to SMS/MMS from TELNYX_FROM. */
+  TELNYX_RCS_AGENT_ID?: string;
 }
 
 /** Below the delivery activity's 20-second attempt, so a slow answer fails the attempt, not the worker slot. */
@@ -56,11 +59,15 @@ export function createTelnyxCarrier(settings: TelnyxSettings): Carrier {
   });
   const sender = from ? { from } : { messaging_profile_id: profile! };
 
-  type Outgoing = Pick<CarrierSend, 'to' | 'text' | 'media' | 'template'> & { channel: Channel };
+  type Outgoing = Pick<CarrierSend, 'to' | 'text' | 'media' | 'template' | 'suggestions'> & { channel: Channel };
 
-  /** One request to Telnyx: SMS or MMS through `messages.send`, WhatsApp through `messages.whatsapp`. */
+  /** One request to Telnyx: SMS or MMS through `messages.send`, WhatsApp through `messages.whatsapp`, RCS through `messages.rcs.send`. */
   function request(message: Outgoing, webhookUrl?: string): Promise<{ data?: { id?: unknown; parts?: unknown; cost?: unknown } }> {
     if (message.channel === 'whatsapp') return client.messages.whatsapp(telnyxWhatsappParams(message, from, webhookUrl));
+    if (message.channel === 'rcs') {
+      if (!settings.TELNYX_RCS_AGENT_ID) return Promise.reject(new CarrierRejected('rcs-sender', 'The number has no RCS agent (rcs_agent)'));
+      return client.messages.rcs.send(telnyxRcsParams(message, { agentId: settings.TELNYX_RCS_AGENT_ID, messagingProfileId: profile, fallbackFrom: from }, webhookUrl));
+    }
     const media = message.media.length > 0 ? { media_urls: telnyxMediaUrls(message.media) } : {};
     const text = message.media.length === 0 || message.text ? { text: message.text } : {};
     return client.messages.send({ to: message.to, ...text, ...media, ...sender, ...(webhookUrl ? { webhook_url: webhookUrl } : {}), use_profile_webhooks: false });

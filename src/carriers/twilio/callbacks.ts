@@ -52,7 +52,8 @@ export function parseTwilioReceipt(callback: CarrierCallback): Receipt | null {
   const status = Object.hasOwn(STATUSES, given) ? STATUSES[given] : undefined;
   if (!providerRef || !status) return null;
   const errorCode = first(params.ErrorCode);
-  const sender = parseTwilioAddress(first(params.From))?.number;
+  const from = parseTwilioAddress(first(params.From));
+  const sender = from?.number;
   const price = first(params.Price);
   const unit = first(params.PriceUnit);
   return {
@@ -62,6 +63,8 @@ export function parseTwilioReceipt(callback: CarrierCallback): Receipt | null {
     ...(errorCode && errorCode !== '0' ? { errorCode } : {}),
     ...(isTwilioOptOutCode(errorCode) && { optOut: true }),
     ...(sender?.startsWith('+') && { sender }),
+    // Our RCS sender (`rcs:<agent>`) carried it; from the number, an RCS message went by Twilio's SMS fallback (applyReceipt).
+    ...(from?.channel === 'rcs' && { deliveredChannel: 'rcs' as const }),
     // Twilio writes a charge as a negative amount ("-0.00790"): the view shows what was charged.
     ...(price && unit ? { price: { amount: price.replace(/^-/, ''), unit } } : {}),
   };
@@ -90,12 +93,18 @@ export function parseTwilioInbound(callback: CarrierCallback, now = new Date()):
   const text = first(params.Body) ?? (media?.length ? '' : undefined);
   const status = first(params.MessageStatus) ?? first(params.SmsStatus);
   if (!providerRef || !from || !to || from.channel !== to.channel || !media || text === undefined || (status !== undefined && status !== 'received')) return null;
-  return { providerRef, from: from.number, to: to.number, text, receivedAt: now, channel: from.channel, media };
+  // A tapped suggestion (RCS, as WhatsApp's quick replies): its text is the body, its id the payload.
+  const payload = first(params.ButtonPayload);
+  const tapped = from.channel === 'rcs' && payload ? { suggestion: { text: first(params.ButtonText) || text, postbackData: payload } } : {};
+  return { providerRef, from: from.number, to: to.number, text: tapped.suggestion?.text ?? text, receivedAt: now, channel: from.channel, media, ...tapped };
 }
 
-/** Our number in a callback (without Twilio's `whatsapp:`): a status callback's From (the number it went out from), an incoming message's To. */
+/**
+ * Our number in a callback (without Twilio's `whatsapp:`): a status callback's From (the number it went
+ * out from), an incoming message's To; on RCS our agent (`rcs:<agent>`), which names its number's account.
+ */
 export function twilioCallbackNumber(callback: CarrierCallback, kind: 'receipt' | 'inbound'): string | undefined {
   const params = formParams(callback.rawBody);
-  const number = parseTwilioAddress(first(kind === 'receipt' ? params.From : params.To))?.number;
-  return number?.startsWith('+') ? number : undefined;
+  const address = parseTwilioAddress(first(kind === 'receipt' ? params.From : params.To));
+  return address?.number.startsWith('+') || address?.channel === 'rcs' ? address.number : undefined;
 }

@@ -7,7 +7,7 @@ import { twilioClient, type TwilioCredentials } from './client';
 import { classifyTwilioAnswer, isTwilioRegistrationCode, twilioCodeMeaning } from './errors';
 import { sentCopy } from './find-sent';
 import { twilioMediaFetcher } from './media';
-import { createOptions, type Origin, type Outgoing } from './send';
+import { createOptions, rcsContent, type Origin, type Outgoing } from './send';
 import { twilioTemplateApproval } from './templates';
 import { twilioRegistration } from './registration';
 
@@ -21,6 +21,8 @@ export interface TwilioSettings extends TwilioCredentials {
   authToken: string;
   messagingServiceSid?: string;
   from?: string;
+  /** A business number that carries RCS: the number Twilio falls back to (`FallbackFrom`) when RCS cannot reach the handset. */
+  rcsFallbackFrom?: string;
 }
 
 /** The Twilio settings of a configuration that names Twilio (loadConfig has checked they are complete). */
@@ -50,16 +52,31 @@ function unclassified(error: unknown, action: string): Error {
   return new CarrierUnavailable(`Twilio unreachable: ${typeof code === 'string' ? code : (error as Error).name ?? 'error'}`);
 }
 
+/** Only a refusal is taken as "no records"; Twilio out of reach is still unavailable (the lookup waits). */
+function rcsListRefused(error: unknown): never[] {
+  if (error instanceof CarrierRejected) return [];
+  throw error;
+}
+
 export function createTwilioCarrier(settings: TwilioSettings): Carrier {
   const client = twilioClient(settings);
   const sender = settings.messagingServiceSid ?? settings.from;
   if (!sender) throw new Error('Twilio needs TWILIO_MESSAGING_SERVICE_SID or TWILIO_FROM');
-  const origin: Origin = settings.messagingServiceSid ? { messagingServiceSid: settings.messagingServiceSid } : { from: settings.from! };
+  const origin: Origin = settings.messagingServiceSid
+    ? { messagingServiceSid: settings.messagingServiceSid, ...(settings.rcsFallbackFrom && { fallbackFrom: settings.rcsFallbackFrom }) }
+    : { from: settings.from! };
   const fetchMedia = twilioMediaFetcher(settings, client);
 
-  async function create(message: Outgoing, statusCallback?: string): Promise<CarrierHandedOver> {
+  /** RCS's suggested replies go as a content made for the message (a retry makes another, which nothing else uses). */
+  async function contentFor(message: Outgoing & { id?: string }): Promise<string | undefined> {
+    if (message.channel !== 'rcs' || !message.suggestions?.length) return undefined;
+    const made = await client.content.v1.contents.create(rcsContent({ id: message.id ?? 'reply', text: message.text, media: message.media, suggestions: message.suggestions }) as never);
+    return made.sid;
+  }
+
+  async function create(message: Outgoing & { id?: string }, statusCallback?: string): Promise<CarrierHandedOver> {
     try {
-      const created = await client.messages.create(createOptions(origin, message, statusCallback));
+      const created = await client.messages.create(createOptions(origin, message, statusCallback, await contentFor(message)));
       const segments = Number(created.numSegments);
       return { providerRef: created.sid, ...(segments > 0 ? { segments } : {}) };
     } catch (error) {
@@ -85,6 +102,9 @@ export function createTwilioCarrier(settings: TwilioSettings): Carrier {
       try {
         const from = 'from' in origin ? { from: twilioAddress(message.channel, origin.from) } : {};
         const listed = await client.messages.list({ to: twilioAddress(message.channel, message.to), ...from, limit: LOOKUP_LIMIT });
+        // An RCS message that went by RCS is Twilio's record to `rcs:+1…`; one it fell back to SMS, to the plain number.
+        // A refusal of that filter leaves the plain number's records: at worst one more copy, never a failed message.
+        if (message.channel === 'rcs') listed.push(...(await client.messages.list({ to: `rcs:${message.to}`, limit: LOOKUP_LIMIT }).catch(rcsListRefused)));
         const match = sentCopy(listed, message, settings.messagingServiceSid);
         if (!match) return null;
         const segments = Number(match.numSegments);

@@ -9,7 +9,9 @@ import { bodyOf, dateOf, e164Of, REF, string } from './webhooks';
  *   the file on Vonage's media servers (fetched with the application's JWT when "Secure inbound media"
  *   is on: ./media.ts);
  * - WhatsApp `reply` (an interactive choice: `reply.title`) and `button` (a template's quick reply:
- *   `button.text`).
+ *   `button.text`);
+ * - RCS (`to`: our RCS agent's sender id) `text`, and `reply` (a tapped suggestion: `reply.title` its
+ *   text, `reply.id` its postback data).
  * WhatsApp's other kinds (location, contacts, order, unsupported) carry no text or file we keep: null.
  * Vonage names no content type or size for a file: they come with the fetch.
  */
@@ -19,12 +21,12 @@ const MEDIA_TYPES: Record<string, readonly string[]> = {
   whatsapp: ['image', 'video', 'audio', 'file', 'sticker'],
 };
 
-const CHANNELS = { sms: 'sms', mms: 'sms', whatsapp: 'whatsapp' } as const;
+const CHANNELS = { sms: 'sms', mms: 'sms', whatsapp: 'whatsapp', rcs: 'rcs' } as const;
 
 /** A URL as a reference, not prose. */
 const URL_REF = /^https?:\/\/[^\s]{1,2000}$/;
 
-type Content = { text: string; media: InboundMedia[] };
+type Content = { text: string; media: InboundMedia[]; suggestion?: { text: string; postbackData: string } };
 
 /** The text and files of one message; undefined for a kind we do not keep. */
 function contentOf(channel: keyof typeof CHANNELS, body: Record<string, unknown>): Content | undefined {
@@ -32,7 +34,11 @@ function contentOf(channel: keyof typeof CHANNELS, body: Record<string, unknown>
   if (type === 'text') return typeof body.text === 'string' ? { text: body.text, media: [] } : undefined;
   if (channel === 'sms') return undefined;
   const part = (body[type] ?? {}) as Record<string, unknown>;
-  if (MEDIA_TYPES[channel]!.includes(type)) {
+  if (channel === 'rcs') {
+    if (type !== 'reply' || typeof part.title !== 'string') return undefined;
+    return { text: part.title, media: [], suggestion: { text: part.title, postbackData: string(part.id) ?? part.title } };
+  }
+  if (MEDIA_TYPES[channel]?.includes(type)) {
     const url = string(part.url);
     if (!url || !URL_REF.test(url)) return undefined;
     return { text: typeof part.caption === 'string' ? part.caption : '', media: [{ url, contentType: null, size: null }] };
@@ -52,5 +58,14 @@ export function inboundOf(rawBody: Buffer, now = new Date()): Inbound | null {
   const to = string(body.to);
   const content = contentOf(channel, body);
   if (!providerRef || !REF.test(providerRef) || !from || !to || !content) return null;
-  return { providerRef, from: e164Of(from), to: e164Of(to), text: content.text, receivedAt: dateOf(body.timestamp) ?? now, channel: CHANNELS[channel], media: content.media };
+  return {
+    providerRef,
+    from: e164Of(from),
+    to: channel === 'rcs' ? to : e164Of(to),
+    text: content.text,
+    receivedAt: dateOf(body.timestamp) ?? now,
+    channel: CHANNELS[channel],
+    media: content.media,
+    ...(content.suggestion && { suggestion: content.suggestion }),
+  };
 }

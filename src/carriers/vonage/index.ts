@@ -22,6 +22,8 @@ export interface VonageSettings {
   VONAGE_SIGNATURE_SECRET?: string;
   /** The Messages API's host (default https://api.nexmo.com): a fake in tests, a regional edge. */
   VONAGE_API_URL?: string;
+  /** A business number that carries RCS: its RCS agent's sender id; RCS fails over to SMS/MMS from VONAGE_FROM. */
+  VONAGE_RCS_FROM?: string;
 }
 
 /** Below the delivery activity's 20-second attempt, so a slow answer fails the attempt, not the worker slot. */
@@ -91,7 +93,7 @@ export function createVonageCarrier(settings: VonageSettings): Carrier {
   return {
     name: 'vonage',
     sender: e164Of(from),
-    send: async (message: CarrierSend) => send(vonageOutbound(message, from), { clientRef: message.id, webhookUrl: message.statusCallbackUrl }),
+    send: async (message: CarrierSend) => send(vonageOutbound(message, from, settings.VONAGE_RCS_FROM), { clientRef: message.id, webhookUrl: message.statusCallbackUrl }),
     /*
      * The Messages API has no lookup of a sent SMS (by client_ref or otherwise; Vonage's Reports API is a
      * separate, asynchronous product), so a send whose answer was lost is sent again. Both copies carry

@@ -16,7 +16,7 @@ import { httpsMediaUrl } from '../media-url';
  * Numbers are E.164 without the `+`.
  */
 
-export type VonageOutbound = Record<string, unknown> & { channel: 'sms' | 'mms' | 'whatsapp'; messageType: string; to: string; from: string };
+export type VonageOutbound = Record<string, unknown> & { channel: 'sms' | 'mms' | 'whatsapp' | 'rcs'; messageType: string; to: string; from: string };
 
 /** The Messages API wants numbers as E.164 without the `+`. */
 export const vonageNumber = (number: string) => number.replace(/^\+/, '');
@@ -63,10 +63,35 @@ function mms(message: Pick<CarrierSend, 'text' | 'media'>): Record<string, unkno
   return { messageType: 'content', content: media.map((url, i) => ({ type: vonageMediaKind('mms', url), ...(i === 0 ? withCaption(url, text) : { url }) })) };
 }
 
-/** The request for a message (without `clientRef` and `webhookUrl`, which the carrier adds). */
-export function vonageOutbound(message: Pick<CarrierSend, 'to' | 'text' | 'channel' | 'media' | 'template'>, from: string): VonageOutbound {
+/**
+ * RCS from the number's RCS agent (`from`: its sender id), with `failover: [the same message as SMS/MMS
+ * from the number]`, which Vonage sends when RCS is rejected or not delivered. Text with suggested
+ * replies is `message_type: "text"` with `suggestions: [{ type: "reply", text, postback_data }]`; a file
+ * with its text and suggestions is RBM's own standalone card as `message_type: "custom"` (which the SDK
+ * sends untouched, in RBM's camelCase).
+ */
+function rcs(message: Pick<CarrierSend, 'to' | 'text' | 'media' | 'suggestions'>, agent: string, fallbackFrom: string): VonageOutbound {
+  if (message.media.length > 1) throw new CarrierRejected('rcs-media-count', 'An RCS message carries one file');
+  const replies = (message.suggestions ?? []).map((s) => ({ text: s.text, postbackData: s.postbackData }));
+  const failover = [vonageOutbound({ ...message, channel: 'sms', template: undefined }, fallbackFrom)];
+  const base = { channel: 'rcs' as const, to: vonageNumber(message.to), from: agent, failover };
+  if (message.media.length === 0) return { ...base, messageType: 'text', text: message.text, ...(replies.length > 0 && { suggestions: replies.map((r) => ({ type: 'reply', ...r })) }) };
+  const cardContent = {
+    ...(message.text ? { description: message.text } : {}),
+    media: { height: 'MEDIUM', contentInfo: { fileUrl: httpsMediaUrl(message.media[0]!).href } },
+    ...(replies.length > 0 && { suggestions: replies.map((reply) => ({ reply })) }),
+  };
+  return { ...base, messageType: 'custom', custom: { contentMessage: { richCard: { standaloneCard: { cardOrientation: 'VERTICAL', cardContent } } } } };
+}
+
+/** The request for a message (without `clientRef` and `webhookUrl`, which the carrier adds); RCS needs the number's agent (`rcsAgent`). */
+export function vonageOutbound(message: Pick<CarrierSend, 'to' | 'text' | 'channel' | 'media' | 'template' | 'suggestions'>, from: string, rcsAgent?: string): VonageOutbound {
   const numbers = { to: vonageNumber(message.to), from: vonageNumber(from) };
   if (message.channel === 'whatsapp') return { channel: 'whatsapp', ...numbers, ...whatsapp(message) } as VonageOutbound;
+  if (message.channel === 'rcs') {
+    if (!rcsAgent) throw new CarrierRejected('rcs-sender', 'The number has no RCS agent (rcs_agent)');
+    return rcs(message, rcsAgent, from);
+  }
   if (message.template) throw new CarrierRejected('template-channel', 'A template is sent on WhatsApp only');
   if (message.media.length > 0) return { channel: 'mms', ...numbers, ...mms(message) } as VonageOutbound;
   return { channel: 'sms', ...numbers, messageType: 'text', text: message.text };

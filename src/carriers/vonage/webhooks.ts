@@ -123,12 +123,29 @@ export function priceOf(usage: unknown): { amount: string; unit: string } | unde
   return typeof value === 'string' && AMOUNT.test(value) && typeof currency === 'string' && CURRENCY.test(currency) ? { amount: value, unit: currency } : undefined;
 }
 
+/**
+ * A failover sequence's place (`workflow: { workflow_id, item_number, items_total }`): an RCS message's
+ * failover to SMS is item 2 of 2, with a `message_uuid` of its own.
+ */
+function failoverOf(body: Record<string, unknown>): { item: number; total: number } | undefined {
+  const { item_number: item, items_total: total } = (body.workflow ?? {}) as { item_number?: unknown; items_total?: unknown };
+  const number = (value: unknown) => (typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : undefined);
+  const [i, t] = [number(item), number(total)];
+  return i !== undefined && t !== undefined && i >= 1 && i <= t ? { item: i, total: t } : undefined;
+}
+
 /** A receipt from a status webhook; null for an inbound message or a status we do not track; throws for a body that is no JSON object. */
 export function receiptOf(rawBody: Buffer, messageId: string | undefined): Receipt | null {
   const body = bodyOf(rawBody);
   const providerRef = string(body.message_uuid);
   const status = typeof body.status === 'string' ? STATUSES[body.status] : undefined;
   if (!providerRef || !REF.test(providerRef) || !status) return null;
+  const failover = failoverOf(body);
+  // RCS refused with a failover still to come says nothing yet: the SMS's receipts will.
+  if (failover && failover.item < failover.total && (status === 'failed' || status === 'undelivered')) return null;
+  const channel = string(body.channel);
+  const rcsPair = failover !== undefined || channel === 'rcs';
+  const delivery = rcsPair && channel ? { deliveredChannel: channel === 'rcs' ? ('rcs' as const) : ('sms' as const), ...(failover && failover.item > 1 && { fallback: true }) } : {};
   const clientRef = string(body.client_ref);
   const ourId = messageId ?? (clientRef && REF.test(clientRef) ? clientRef : undefined);
   const errorCode = status === 'undelivered' || status === 'failed' ? vonageErrorCode(body.error) : undefined;
@@ -136,7 +153,7 @@ export function receiptOf(rawBody: Buffer, messageId: string | undefined): Recei
   const at = dateOf(body.timestamp);
   // The number it went out from: a receipt moves only a message sent from it.
   const sender = string(body.from) && e164Of(body.from as string);
-  return { providerRef, status, ...(ourId ? { messageId: ourId } : {}), ...(sender?.startsWith('+') && { sender }), ...(errorCode ? { errorCode } : {}), ...(isVonageOptOutCode(errorCode) && { optOut: true }), ...(price ? { price } : {}), ...(at ? { at } : {}) };
+  return { providerRef, status, ...(ourId ? { messageId: ourId } : {}), ...(sender?.startsWith('+') && { sender }), ...(errorCode ? { errorCode } : {}), ...(isVonageOptOutCode(errorCode) && { optOut: true }), ...(price ? { price } : {}), ...(at ? { at } : {}), ...delivery };
 }
 
 /**
@@ -151,6 +168,8 @@ export function vonageCallbackNumber(rawBody: Buffer, kind: 'receipt' | 'inbound
     return undefined;
   }
   const number = string(kind === 'receipt' ? body.from : body.to);
+  // An RCS message names our agent: its number's application signed it.
+  if (body.channel === 'rcs' && number && REF.test(number)) return number;
   const e164 = number && e164Of(number);
   return e164?.startsWith('+') ? e164 : undefined;
 }

@@ -29,6 +29,8 @@ export interface NewMessage {
   channel: string;
   media: { url: string }[] | null;
   template: StoredTemplate | null;
+  /** RCS's suggested replies `[{ text, postback_data }]` (absent or null: none). */
+  suggestions?: { text: string; postback_data: string }[] | null;
 }
 
 /** A message's template as stored: the caller's id and values, and the carrier's reference copied at accept. */
@@ -48,12 +50,14 @@ export function findMessageByIdempotencyKey(prisma: Prisma, scope: Scope, idempo
 
 /** A scheduled message row as the insert stores it and its message.scheduled event shows it. */
 export function scheduledMessageRow(scope: Scope, message: NewMessage, now: Date, workflowId: string, batchId: string | null, conversationId: string | null = null): MessageWithClient {
-  const { clientId, media, template, ...fields } = message;
+  const { clientId, media, template, suggestions = null, ...fields } = message;
   return {
     ...scope,
     ...fields,
     media: media as Db.JsonValue,
     template: template as Db.JsonValue,
+    suggestions: suggestions as Db.JsonValue,
+    deliveredChannel: null,
     messageType: 'text',
     status: 'scheduled',
     workflowId,
@@ -94,18 +98,19 @@ export function scheduledMessageRow(scope: Scope, message: NewMessage, now: Date
  */
 export async function insertScheduledMessage(prisma: Prisma, scope: Scope, message: NewMessage): Promise<{ message: MessageWithClient; replayed: boolean }> {
   const now = new Date();
-  const { sendWindow, media, template } = message;
+  const { sendWindow, media, template, suggestions = null } = message;
   // A client's message is in the conversation of its client and sender, which it creates or answers; a campaign's has none (src/db/message-batches.ts).
   const conversationId = message.clientPk ? conversationIdOf(message.clientPk, message.sender) : null;
   const row = scheduledMessageRow(scope, message, now, messageWorkflowId(scope.business, message.id), null, conversationId);
   const inserted = await changeWithEvent(
     prisma,
     Db.sql`INSERT INTO messages (id, business, owner_id, client_pk, message_type, phone, name, text, send_at, workflow_id, idempotency_key, request_hash,
-                          encoding, segments, send_window, deferred_until, sender, conversation_id, channel, media, template, created_at, updated_at)
+                          encoding, segments, send_window, deferred_until, sender, conversation_id, channel, media, template, suggestions, created_at, updated_at)
       VALUES (${row.id}::uuid, ${row.business}, ${row.ownerId}, ${row.clientPk}::uuid, ${row.messageType}, ${row.phone}, ${row.name}, ${row.text}, ${row.sendAt},
               ${row.workflowId}, ${row.idempotencyKey}, ${row.requestHash}, ${row.encoding}, ${row.segments},
               ${sendWindow === null ? null : JSON.stringify(sendWindow)}::jsonb, ${row.deferredUntil}, ${row.sender}, ${conversationId}::uuid, ${row.channel},
-              ${media === null ? null : JSON.stringify(media)}::jsonb, ${template === null ? null : JSON.stringify(template)}::jsonb, ${now}, ${now})
+              ${media === null ? null : JSON.stringify(media)}::jsonb, ${template === null ? null : JSON.stringify(template)}::jsonb,
+              ${suggestions === null ? null : JSON.stringify(suggestions)}::jsonb, ${now}, ${now})
       ON CONFLICT (business, owner_id, idempotency_key) DO NOTHING
       RETURNING 1`,
     messageEvent('message.scheduled', row, 'api'),

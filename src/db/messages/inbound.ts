@@ -29,6 +29,8 @@ export interface NewInbound {
   channel: Channel;
   /** The carrier's references of the files it carried. */
   media: InboundMedia[];
+  /** RCS: the suggested reply tapped, stored as the message's one suggestion (typed RCS text: none). */
+  suggestion?: { text: string; postbackData: string };
   /** The deployment's shared sender (the carrier's number or messaging service): whom a text to no business's number answers. */
   sender: string;
   /** On the shared sender, how far back a business's message to the phone counts (SHARED_SENDER_MATCH_DAYS). */
@@ -156,6 +158,7 @@ export async function storeInbound(
       conversationId,
       channel: inbound.channel,
       media: storedMedia(inbound.media),
+      ...(inbound.channel === 'rcs' && { suggestions: inbound.suggestion ? [{ text: inbound.suggestion.text, postback_data: inbound.suggestion.postbackData }] : [] }),
     },
     include: withClientId,
   });

@@ -23,6 +23,10 @@ export interface ReceiptUpdate {
   at?: Date;
   /** Our number the receipt is for, when the carrier names it: only a message sent from it moves. */
   sender?: string;
+  /** An RCS message's receipt: whether RCS or the carrier's SMS fallback carried it (absent: the carrier names only RCS). */
+  deliveredChannel?: 'rcs' | 'sms';
+  /** Of the carrier's fallback copy under its own reference: moves an RCS message without taking its reference. */
+  fallback?: boolean;
 }
 
 export type ReceiptOutcome =
@@ -51,7 +55,7 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
     const [found] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM messages WHERE ${locate} AND direction = 'outbound' LIMIT 1 FOR UPDATE`;
     const message = found ? await tx.message.findUnique({ where: { id: found.id }, include: withClientId }) : null;
     if (!message) return { applied: false, message: null };
-    const step = receiptStep(message, receipt);
+    const step = receiptStep(message, { ...receipt, fallback: receipt.fallback === true && message.channel === 'rcs' });
     if (step === 'ignore') return { applied: false, message };
     if (step === 'reference') {
       const [row] = await tx.message.updateManyAndReturn({ where: { id: message.id }, data: { providerRef: receipt.providerRef }, include: withClientId });
@@ -65,9 +69,10 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
         receiptAt: now,
         sentAt: message.sentAt ?? now,
         provider: receipt.provider,
-        providerRef: receipt.providerRef,
+        ...(!(receipt.fallback && message.providerRef !== null) && { providerRef: receipt.providerRef }),
         ...(receipt.status === 'delivered' && { deliveredAt: receipt.at ?? now }),
         ...(receipt.status === 'read' && { readAt: receipt.at ?? now, deliveredAt: message.deliveredAt ?? receipt.at ?? now }),
+        ...(message.channel === 'rcs' && { deliveredChannel: deliveredChannelOf(receipt) }),
         ...(receipt.errorCode !== undefined && { errorCode: receipt.errorCode.slice(0, 100) }),
         ...(receipt.price && { price: receipt.price.amount.slice(0, 40), priceUnit: receipt.price.unit.slice(0, 10) }),
         ...(failed && { error: receiptError(receipt) }),
@@ -84,6 +89,14 @@ export async function applyReceipt(prisma: Prisma, receipt: ReceiptUpdate, now =
     await record(messageEvent(RECEIPT_EVENTS[receipt.status as keyof typeof RECEIPT_EVENTS], row, 'carrier'));
     return { applied: true, message: row, sentAt: message.sentAt ?? message.providerAcceptedAt };
   });
+}
+
+/**
+ * Which of an RCS message's pair carried it: the receipt's word when it names one; else a read receipt
+ * is RCS's (SMS has none) and any other is the number's SMS, the carrier's fallback.
+ */
+export function deliveredChannelOf(receipt: Pick<ReceiptUpdate, 'status' | 'deliveredChannel'>): 'rcs' | 'sms' {
+  return receipt.deliveredChannel ?? (receipt.status === 'read' ? 'rcs' : 'sms');
 }
 
 /** e.g. "The carrier reported the message undelivered: The recipient's handset is unreachable (error 30003)". */

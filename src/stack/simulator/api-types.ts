@@ -101,4 +101,6 @@ export interface InboundMessage {
   messagingServiceSid?: string;
   channel?: SimulatedChannel;
   media?: { contentType: string; data: Buffer }[];
+  /** RCS: the suggested reply tapped (ButtonText, ButtonPayload). */
+  button?: { text: string; payload: string };
 }

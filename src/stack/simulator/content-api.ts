@@ -118,6 +118,11 @@ export class ContentStore {
   }
 
   /** `/v1/Content…` requests; undefined for any other path. */
+  /** A content's types as created (RCS's quick replies are read from them). */
+  typesOf(sid: string): Record<string, unknown> | undefined {
+    return this.contents.get(sid)?.types;
+  }
+
   handle(method: string, path: string, raw: string, baseUrl: string): { status: number; body: unknown } | undefined {
     const match = /^\/v1\/Content(?:\/([^/]+)(?:\/(ApprovalRequests)(?:\/(whatsapp))?)?)?$/.exec(path);
     if (!match) return undefined;

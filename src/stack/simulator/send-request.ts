@@ -20,10 +20,12 @@ export interface SendRequest {
   toNumber: string;
   from: string | null;
   service: string | null;
+  /** RCS's SMS fallback sender (`FallbackFrom`, with a Messaging Service only). */
+  fallbackFrom: string | null;
   /** What the message says: `Body`, or the content rendered with its variables. */
   body: string;
   mediaUrls: string[];
-  content: { sid: string; approval: ApprovalStatus } | null;
+  content: { sid: string; approval: ApprovalStatus; types?: Record<string, unknown> } | null;
   statusCallback?: string;
 }
 
@@ -63,6 +65,11 @@ export function parseSendRequest(form: URLSearchParams, context: SendContext): S
   if (service && (!/^MG[0-9a-f]{32}$/.test(service) || (context.messagingServiceSids && !context.messagingServiceSids.includes(service)))) {
     throw new ApiError(400, 21701, `The Messaging Service Sid ${service} is invalid.`);
   }
+  const fallbackFrom = form.get('FallbackFrom');
+  if (fallbackFrom !== null && !service) throw new ApiError(400, 21666, "'FallbackFrom' requires MessagingServiceSid");
+  if (fallbackFrom !== null && (recipient.channel !== 'sms' || !E164.test(fallbackFrom) || (context.numbers && !context.numbers.includes(fallbackFrom)))) {
+    throw new ApiError(400, 21606, `The FallbackFrom phone number ${fallbackFrom} is not a valid, SMS-capable phone number for your account.`);
+  }
   const contentSid = form.get('ContentSid');
   const mediaUrls = form.getAll('MediaUrl');
   let body = form.get('Body') ?? '';
@@ -70,7 +77,7 @@ export function parseSendRequest(form: URLSearchParams, context: SendContext): S
   if (contentSid) {
     const rendered = context.contents.render(contentSid, form.get('ContentVariables') ?? undefined);
     body = rendered.body;
-    content = { sid: contentSid, approval: rendered.approval };
+    content = { sid: contentSid, approval: rendered.approval, types: context.contents.typesOf(contentSid) };
   } else {
     if (!body && mediaUrls.length === 0) throw new ApiError(400, 21602, 'Message body is required.');
     if (body.length > MAX_BODY) throw new ApiError(400, 21617, 'The concatenated message body exceeds the 1600 character limit.');
@@ -81,5 +88,5 @@ export function parseSendRequest(form: URLSearchParams, context: SendContext): S
   if (magic) throw new ApiError(400, magic.code, magic.message);
   if (!E164.test(recipient.number)) throw new ApiError(400, 21211, `The 'To' number ${to} is not a valid phone number.`);
   if (statusCallback !== undefined && !/^https?:\/\/[^\s/]+/.test(statusCallback)) throw new ApiError(400, 21609, 'The StatusCallback URL is not valid.');
-  return { channel: recipient.channel, to, toNumber: recipient.number, from, service, body, mediaUrls: content ? [] : mediaUrls, content, statusCallback };
+  return { channel: recipient.channel, to, toNumber: recipient.number, from, service, fallbackFrom, body, mediaUrls: content ? [] : mediaUrls, content, statusCallback };
 }

@@ -12,6 +12,7 @@ import { listMessages } from './message-list';
 import { parseSendRequest } from './send-request';
 import { type CallbackAnswer, postSignedForm } from './signing';
 import { addressFor, addressOf, type SimulatedChannel, WhatsAppWindows } from './whatsapp';
+import { offeredReplies, rcsRoute, type OfferedReply } from './rcs';
 
 export { type CallbackAnswer, postSignedForm, twilioSignature } from './signing';
 export { type InboundMessage, MAGIC_TO_ERRORS, MAGIC_UNDELIVERED, type RecordedRequest, type TwilioApiMessage, type TwilioApiOptions } from './api-types';
@@ -62,7 +63,7 @@ export class TwilioApi {
   private base = '';
   private readonly statusCallbacks = new Map<string, string>();
   /** How each outbound message ends: its channel, and the error it fails with (63016 outside the window, 63027 an unapproved template). */
-  private readonly outcomes = new Map<string, { channel: SimulatedChannel; failure?: number }>();
+  private readonly outcomes = new Map<string, { channel: SimulatedChannel; failure?: number; replies?: OfferedReply[] }>();
   private readonly pending = new Set<NodeJS.Timeout>();
   private refusals: { status: number; code: number; retryAfterSeconds?: number; left: number }[] = [];
   /** Each account's auth token: the main one and its subaccounts. */
@@ -168,6 +169,7 @@ export class TwilioApi {
     const messageSid = sid(files.length ? 'MM' : 'SM');
     const now = new Date();
     const account = this.accountOfNumber(text.to);
+    // On RCS `to` is already our RCS sender's agent (the door found it).
     const [from, to] = [addressFor(channel, text.from), addressFor(channel, text.to)];
     this.messages.push({
       ...this.messageShape(messageSid, to, from, text.messagingServiceSid ?? null, text.body, twilioDate(now), account),
@@ -190,6 +192,7 @@ export class TwilioApi {
       SmsStatus: 'received',
       To: to,
       ...(channel === 'whatsapp' ? { WaId: text.from.slice(1) } : {}),
+      ...(text.button ? { ButtonText: text.button.text, ButtonPayload: text.button.payload } : {}),
       ...Object.fromEntries(media.flatMap((file, n) => [[`MediaUrl${n}`, this.base + mediaPath(file)], [`MediaContentType${n}`, file.contentType]])),
       ...(text.messagingServiceSid ? { MessagingServiceSid: text.messagingServiceSid } : {}),
     };
@@ -349,7 +352,15 @@ export class TwilioApi {
     const inbound = this.options.inbound!;
     if (path === '/simulator/sms') {
       const trigger = parseInboundTrigger(raw, this.options.from, inbound.number);
-      const { params, account } = this.receive({ from: trigger.from, to: trigger.to, body: trigger.text, channel: trigger.channel, media: trigger.media });
+      const rcs = trigger.channel === 'rcs' ? this.rcsConversation(trigger.from, trigger.to, trigger.tap) : undefined;
+      const { params, account } = this.receive({
+        from: trigger.from,
+        to: rcs?.agent ?? trigger.to,
+        body: trigger.text,
+        channel: trigger.channel,
+        media: trigger.media,
+        ...(rcs?.button && { button: rcs.button }),
+      });
       const delivered = await this.post(inbound.url, params, this.tokenOf(account));
       const media = Array.from({ length: trigger.media.length }, (_, n) => params[`MediaUrl${n}`]);
       return { sid: params.MessageSid, to: trigger.to, channel: trigger.channel, media, url: inbound.url, answer: delivered.status };
@@ -366,6 +377,23 @@ export class TwilioApi {
     }
     throw new ApiError(404, 20404, `The requested resource ${path} was not found`);
   }
+
+  /**
+   * The RCS sender that last wrote by RCS to `phone` with `number` as its fallback, and the reply `tap`
+   * names among that message's suggested replies: a person answers the agent that wrote to them.
+   */
+  private rcsConversation(phone: string, number: string, tap: string | undefined): { agent: string; button?: { text: string; payload: string } } {
+    const last = [...this.messages].reverse().find((m) => m.direction === 'outbound-api' && m.to === `rcs:${phone}` && this.fallbacks.get(m.sid) === number);
+    if (!last?.from) throw new ApiError(400, 21606, `No RCS sender with ${number} as its fallback has written to ${phone} by RCS`);
+    const agent = addressOf(last.from).number;
+    if (tap === undefined) return { agent };
+    const reply = this.outcomes.get(last.sid)?.replies?.find((offered) => offered.title === tap);
+    if (!reply) throw new ApiError(400, 20001, `The last RCS message to ${phone} offers no suggested reply "${tap}"`);
+    return { agent, button: { text: reply.title, payload: reply.id } };
+  }
+
+  /** Each RCS message's fallback number (`FallbackFrom`). */
+  private readonly fallbacks = new Map<string, string>();
 
   /**
    * The account the request's Basic credentials open. A path naming an account must name that one, or
@@ -402,19 +430,22 @@ export class TwilioApi {
       throw new ApiError(refusal.status, refusal.code, message, refusal.retryAfterSeconds !== undefined ? { 'retry-after': String(refusal.retryAfterSeconds) } : {});
     }
     const send = parseSendRequest(form, { numbers: this.options.from, messagingServiceSids: this.options.messagingServiceSids, contents: this.contents, magic: MAGIC_TO_ERRORS });
-    const message = this.messageShape(sid(send.mediaUrls.length ? 'MM' : 'SM'), send.to, send.from, send.service, send.body, twilioDate(new Date()), account);
+    // Through a service with FallbackFrom: RCS from the service's RCS sender where the handset takes it, else SMS from FallbackFrom.
+    const route = send.service && send.fallbackFrom ? rcsRoute(send.service, send.fallbackFrom, send.toNumber) : undefined;
+    const message = this.messageShape(sid(send.mediaUrls.length ? 'MM' : 'SM'), route?.to ?? send.to, route?.from ?? send.from, send.service, send.body, twilioDate(new Date()), account);
+    if (route) this.fallbacks.set(message.sid, send.fallbackFrom!);
     message.num_media = String(send.mediaUrls.length);
     if (send.mediaUrls.length) {
       this.sentMedia.set(message.sid, send.mediaUrls.map((url) => ({ sid: sid('ME'), url, contentType: mediaTypeOf(new URL(url).pathname) ?? 'application/octet-stream' })));
     }
     // Through a messaging service the sender is chosen later: `from` is null and the status `accepted`.
-    if (send.service) message.status = 'accepted';
+    if (send.service && !route) message.status = 'accepted';
     this.messages.push(message);
     // Through a messaging service, the window of any of the account's numbers with the client will do.
     const senders = send.from ? [addressOf(send.from).number] : (this.options.from ?? []);
     const windowOpen = senders.some((ours) => this.windows.isOpen(ours, send.toNumber));
     const failure = send.channel !== 'whatsapp' ? undefined : send.content ? (send.content.approval === 'approved' ? undefined : 63027) : windowOpen ? undefined : 63016;
-    this.outcomes.set(message.sid, { channel: send.channel, failure });
+    this.outcomes.set(message.sid, { channel: route?.channel ?? send.channel, failure, ...(route?.channel === 'rcs' && { replies: offeredReplies(send.content?.types) }) });
     if (send.statusCallback) this.statusCallbacks.set(message.sid, send.statusCallback);
     if (send.statusCallback && this.options.autoReceiptsAfterMs !== undefined) this.receiptsLater(message.sid);
     return { ...message };
@@ -442,7 +473,7 @@ export class TwilioApi {
     const undelivered = MAGIC_UNDELIVERED[addressOf(message.to).number];
     if (undelivered) return refused(await this.postStatus(messageSid, 'undelivered', { errorCode: undelivered }));
     refused(await this.postStatus(messageSid, 'delivered', this.options.price ? { price: this.options.price } : {}));
-    if (outcome.channel === 'whatsapp' && options.read !== false) refused(await this.postStatus(messageSid, 'read'));
+    if ((outcome.channel === 'whatsapp' || outcome.channel === 'rcs') && options.read !== false) refused(await this.postStatus(messageSid, 'read'));
   }
 
   /** The automatic receipts: postReceipts after `autoReceiptsAfterMs`, a WhatsApp message's `read` after `readReceiptsAfterMs` more. */
@@ -458,7 +489,7 @@ export class TwilioApi {
       await this.postReceipts(messageSid, { read: false });
       const outcome = this.outcomes.get(messageSid)!;
       const delivered = this.messages.find((candidate) => candidate.sid === messageSid)?.status === 'delivered';
-      if (outcome.channel === 'whatsapp' && delivered) {
+      if ((outcome.channel === 'whatsapp' || outcome.channel === 'rcs') && delivered) {
         later(this.options.readReceiptsAfterMs ?? this.options.autoReceiptsAfterMs!, async () => {
           const answer = await this.postStatus(messageSid, 'read');
           if (answer.status >= 300) throw new Error(`the status callback was answered ${answer.status}`);

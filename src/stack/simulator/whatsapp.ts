@@ -6,17 +6,20 @@ import { WHATSAPP_WINDOW_MS } from '../../domain/channels';
  * that sender (outside it Twilio accepts the request, then fails the message with 63016).
  */
 
-export type SimulatedChannel = 'sms' | 'whatsapp';
+export type SimulatedChannel = 'sms' | 'whatsapp' | 'rcs';
 
 const WHATSAPP_PREFIX = 'whatsapp:';
+const RCS_PREFIX = 'rcs:';
 
-/** A Twilio address (`whatsapp:+14155550100` or `+14155550100`) as its channel and number. */
+/** A Twilio address (`whatsapp:+14155550100`, `rcs:+14155550100` or `+14155550100`) as its channel and number (an RCS sender: its agent). */
 export function addressOf(value: string): { channel: SimulatedChannel; number: string } {
-  return value.startsWith(WHATSAPP_PREFIX) ? { channel: 'whatsapp', number: value.slice(WHATSAPP_PREFIX.length) } : { channel: 'sms', number: value };
+  if (value.startsWith(WHATSAPP_PREFIX)) return { channel: 'whatsapp', number: value.slice(WHATSAPP_PREFIX.length) };
+  if (value.startsWith(RCS_PREFIX)) return { channel: 'rcs', number: value.slice(RCS_PREFIX.length) };
+  return { channel: 'sms', number: value };
 }
 
 /** The Twilio address of `number` on `channel`. */
-export const addressFor = (channel: SimulatedChannel, number: string) => (channel === 'whatsapp' ? `${WHATSAPP_PREFIX}${number}` : number);
+export const addressFor = (channel: SimulatedChannel, number: string) => (channel === 'whatsapp' ? `${WHATSAPP_PREFIX}${number}` : channel === 'rcs' ? `${RCS_PREFIX}${number}` : number);
 
 /** Each (our sender, client) pair's last inbound WhatsApp message, which opens the window. */
 export class WhatsAppWindows {

@@ -1,7 +1,8 @@
 import type { Carrier, CarrierCallback } from '../../carriers';
 import { withEvents } from '../../db/events';
 import { answeredBy, inboundSeenBefore, inboundTargetOf, storeInbound, type InboundOutcome, type NewInbound } from '../../db/messages';
-import { recordOptIn, recordOptOut } from '../../db/opt-outs';
+import { optOutChannelOf, recordOptIn, recordOptOut } from '../../db/opt-outs';
+import { numberOfRcsAgent } from '../../db/business-numbers';
 import { routeUnownedReply } from '../routing/decide';
 import { afterRouted, type RoutingDeps } from '../routing/route';
 import { startReplyClock } from '../conversations/clocks';
@@ -47,8 +48,10 @@ const storable = (text: string) => Buffer.from(text.replace(/\0/g, ''), 'utf8').
  */
 export async function receiveInbound(deps: InboundDeps, callback: CarrierCallback): Promise<InboundOutcome | null> {
   const { carrier, prisma } = deps;
-  const inbound = readCallback(() => carrier.parseInbound(callback));
-  if (!inbound) return null;
+  const parsed = readCallback(() => carrier.parseInbound(callback));
+  if (!parsed) return null;
+  // An RCS message names our agent: its number (the SMS fallback's) is the sender, so one conversation and one opt-out hold both.
+  const inbound = parsed.channel === 'rcs' ? { ...parsed, to: (await numberOfRcsAgent(prisma, parsed.to)) ?? parsed.to } : parsed;
   const text = storable(inbound.text);
   const keyword = keywordOf(text);
   const now = new Date();
@@ -57,7 +60,7 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
     sender: target.business === null ? carrier.sender : inbound.to,
     business: target.business,
     phone: inbound.from,
-    channel: inbound.channel,
+    channel: optOutChannelOf(inbound.channel),
     detail: keyword?.word ?? '',
     at: inbound.receivedAt,
   };
@@ -71,6 +74,7 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
     receivedAt: inbound.receivedAt,
     channel: inbound.channel,
     media: inbound.media,
+    ...(inbound.suggestion && { suggestion: inbound.suggestion }),
     sender: carrier.sender,
     sharedSenderMatchMs: deps.sharedSenderMatchMs ?? 30 * 24 * 60 * 60 * 1000,
   };
@@ -91,7 +95,7 @@ export async function receiveInbound(deps: InboundDeps, callback: CarrierCallbac
   if (outcome.stored === 'unmatched') (outcome.ambiguous ? deps.countAmbiguous : deps.countUnmatched)?.();
   if (outcome.stored !== 'repeat' && keyword) {
     const answer = { optOut: OPT_OUT_CONFIRMATION, optIn: OPT_IN_CONFIRMATION, help: deps.helpText }[keyword.kind];
-    await (deps.answeringCarrier ?? carrier).reply(inbound.from, answer, inbound.channel).catch((error: unknown) => deps.onReplyFailed?.(error));
+    await (deps.answeringCarrier ?? carrier).reply(inbound.from, answer, inbound.channel === 'rcs' ? 'sms' : inbound.channel).catch((error: unknown) => deps.onReplyFailed?.(error));
   }
   return outcome;
 }

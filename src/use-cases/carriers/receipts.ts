@@ -51,6 +51,8 @@ export async function recordReceipt(deps: ReceiptDeps, callback: CarrierCallback
     price: receipt.price,
     at: receipt.at,
     sender: receipt.sender,
+    deliveredChannel: receipt.deliveredChannel,
+    fallback: receipt.fallback,
   });
   if (outcome.applied) logMessageOutcome(outcome.message, deps.carrier.name);
   if (outcome.applied && receipt.errorCode) await deps.registrations?.afterRefusal(outcome.message.business, outcome.message.sender, receipt.errorCode);

@@ -7,6 +7,7 @@ import { refuseMediaOnPrivateHosts, type MediaHostDeps } from './media-hosts';
 import { checkChannelRules, type ChannelDeps } from './channel-rules';
 import { findTemplate } from '../../db/templates';
 import { numberChannelOf } from '../../domain/channels';
+import { postbackOf } from '../../domain/rcs';
 import { isOptedOut } from '../../db/opt-outs';
 import type { Prisma } from '../../db/prisma';
 import type { Admissions } from '../../starters/admission';
@@ -79,6 +80,8 @@ export function newMessageOf(request: MessageRequest, keys: { sender: string | n
     channel: request.channel,
     media: request.media.length > 0 ? request.media : null,
     template: storedTemplateOf(request),
+    // Stored with their postback data filled in: what the carrier sends and what a tap is matched against.
+    suggestions: request.suggestions.length > 0 ? request.suggestions.map((s) => ({ text: s.text, postback_data: postbackOf(s) })) : null,
     ...keys,
   };
 }

@@ -35,13 +35,14 @@ export const SendMessageBatchRequest = z
       description:
         'As for `POST /messages`: a WhatsApp template with its values, the same for every recipient; each recipient must be a `client` whose WhatsApp consent is recorded (else that recipient is refused with a 409).',
     }),
+    suggestions: channelFields.suggestions.meta({ description: 'As for `POST /messages`: RCS\'s suggested replies, the same for every recipient.' }),
     recipients: z.array(BatchRecipient).min(1).max(MAX_BATCH_RECIPIENTS),
   })
   .meta({
     id: 'SendMessageBatchRequest',
     description:
       'Each recipient is checked as `POST /messages` would check the body it stands for: its own fields with the batch\'s `message_type`, `delay`, `send_at`, `send_window`, ' +
-      '`channel`, `media`, `template` and `text_message` (unless it has its own). A field not described here, in the batch or in a recipient, refuses the whole request: 400 `Unknown field: recipients[{index}].{name}`. A batch-level field refused (an invalid `channel`, `media` or `template`) refuses every recipient with the same problem.',
+      '`channel`, `media`, `template`, `suggestions` and `text_message` (unless it has its own). A field not described here, in the batch or in a recipient, refuses the whole request: 400 `Unknown field: recipients[{index}].{name}`. A batch-level field refused (an invalid `channel`, `media` or `template`) refuses every recipient with the same problem.',
   });
 
 export type SendMessageBatchBody = z.input<typeof SendMessageBatchRequest>;

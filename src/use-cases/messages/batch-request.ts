@@ -73,6 +73,7 @@ export async function parseBatchRequest(
       channel: fields.channel,
       media: fields.media,
       template: fields.template,
+      suggestions: fields.suggestions,
     };
     try {
       outcomes.push({ request: await withName(await parseMessageRequest(single, findClient, now, findAgent, findOnce), single) });

@@ -11,7 +11,7 @@ export const SMS_CHANNEL_FIELDS = { channel: 'sms', media: [], template: null, r
 
 /** The 400s of `POST /messages` for the channel fields, checked after the phone and before `text_message`. */
 export const CHANNEL_BAD_REQUESTS = {
-  invalidChannel: 'Invalid channel: must be "sms" or "whatsapp"',
+  invalidChannel: 'Invalid channel: must be "sms", "whatsapp" or "rcs"',
   invalidMedia: 'Invalid media: must be an array of at most 10 objects { "url" } for sms',
   invalidWhatsAppMedia: 'Invalid media: must be an array of at most 1 objects { "url" } for whatsapp',
   invalidMediaUrl: 'Invalid media[0].url: must be a public https URL of at most 2048 characters',
@@ -24,6 +24,9 @@ export const CHANNEL_BAD_REQUESTS = {
   missingVariables: 'Invalid template.variables: missing 2',
   unknownVariables: 'Invalid template.variables: unknown 3',
   invalidVariable: 'Invalid template.variables.1: must be a non-empty string of at most 1024 characters',
+  suggestionsNotRcs: 'Invalid suggestions: only an RCS message ("channel": "rcs") carries suggested replies',
+  invalidSuggestions: 'Invalid suggestions: must be an array of at most 10 objects { "text", "postback_data"? }',
+  invalidSuggestionText: 'Invalid suggestions[0].text: must be a non-empty string of at most 25 characters',
 };
 
 /** The 409s of `POST /messages` (and of a campaign's recipient) for the channel's rules, checked once the sender is chosen. */
@@ -36,6 +39,7 @@ export const CHANNEL_CONFLICTS = {
   noConsent: 'Client c1 has not opted in to WhatsApp: record its consent first (PUT /clients/c1/consents/whatsapp)',
   notApproved: 'Template order_shipped is not approved by WhatsApp (pending)',
   outsideWindow: "Outside WhatsApp's 24-hour window: send an approved template",
+  noRcsSender: 'No RCS sender: +15005550006 carries no RCS; register a business number whose channels include rcs, with its rcs_agent',
 };
 
 /** Request examples of `POST /messages` on each channel. */
@@ -47,6 +51,10 @@ export const CHANNEL_REQUEST_EXAMPLES = {
   whatsappTemplate: {
     summary: 'A WhatsApp template to a client who opted in, with its variables',
     value: { message_type: 'text', client: 'c1', channel: 'whatsapp', template: { _id: 'order_shipped', variables: { 1: 'A-1' } } },
+  },
+  rcs: {
+    summary: 'RCS with suggested replies, from the business\'s RCS sender; the carrier falls back to SMS where the handset takes no RCS',
+    value: { message_type: 'text', client: 'c1', channel: 'rcs', text_message: 'Your table for two is booked for 7 pm. Still coming?', suggestions: [{ text: 'Yes', postback_data: 'confirm' }, { text: 'Cancel', postback_data: 'cancel' }] },
   },
   mms: {
     summary: 'An MMS: an SMS with a picture',

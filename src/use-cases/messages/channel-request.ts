@@ -1,5 +1,6 @@
 import type { Template } from '../../generated/prisma/client';
 import { CHANNELS, MAX_MEDIA, type Channel } from '../../domain/channels';
+import { MAX_POSTBACK_DATA, MAX_SUGGESTION_TEXT, MAX_SUGGESTIONS, type Suggestion } from '../../domain/rcs';
 import type { StoredTemplate } from '../../db/messages';
 import { namesNonPublicHost } from '../../net/public-address';
 import { Invalid } from '../errors';
@@ -22,6 +23,8 @@ export interface ChannelFields {
   channel: Channel;
   media: { url: string }[];
   template: RequestedTemplate | null;
+  /** RCS's suggested replies; empty for none (and on any other channel). */
+  suggestions: Suggestion[];
 }
 
 const given = (value: unknown) => value !== undefined && value !== null;
@@ -69,13 +72,38 @@ async function parseTemplate(value: unknown, findTemplate: (id: string) => Promi
   return { row, stored: { _id: row.id, ref, variables: row.variables.map((name) => ({ name, value: values[name] as string })) } };
 }
 
+const INVALID_SUGGESTIONS = `Invalid suggestions: must be an array of at most ${MAX_SUGGESTIONS} objects { "text", "postback_data"? }`;
+
+/** RCS's suggested replies: `[{ text, postback_data? }]`, each text 1–25 characters, distinct, each postback at most 200. */
+export function parseSuggestions(value: unknown, channel: Channel): Suggestion[] {
+  if (!given(value)) return [];
+  if (channel !== 'rcs') throw new Invalid('Invalid suggestions: only an RCS message ("channel": "rcs") carries suggested replies');
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SUGGESTIONS) throw new Invalid(INVALID_SUGGESTIONS);
+  const texts = new Set<string>();
+  return value.map((item, k) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new Invalid(INVALID_SUGGESTIONS);
+    const { text, postback_data: postback } = item as Record<string, unknown>;
+    if (typeof text !== 'string' || isBlank(text) || [...text].length > MAX_SUGGESTION_TEXT) {
+      throw new Invalid(`Invalid suggestions[${k}].text: must be a non-empty string of at most ${MAX_SUGGESTION_TEXT} characters`);
+    }
+    if (texts.has(text)) throw new Invalid(`Invalid suggestions[${k}].text: repeats another suggestion`);
+    texts.add(text);
+    if (!given(postback)) return { text };
+    if (typeof postback !== 'string' || isBlank(postback) || postback.length > MAX_POSTBACK_DATA) {
+      throw new Invalid(`Invalid suggestions[${k}].postback_data: must be a non-empty string of at most ${MAX_POSTBACK_DATA} characters`);
+    }
+    return { text, postback_data: postback };
+  });
+}
+
 export async function parseChannelFields(fields: Record<string, unknown>, findTemplate: (id: string) => Promise<RequestedTemplate['row'] | null>): Promise<ChannelFields> {
   const channel = given(fields.channel) ? fields.channel : 'sms';
-  if (typeof channel !== 'string' || !(CHANNELS as readonly string[]).includes(channel)) throw new Invalid('Invalid channel: must be "sms" or "whatsapp"');
+  if (typeof channel !== 'string' || !(CHANNELS as readonly string[]).includes(channel)) throw new Invalid('Invalid channel: must be "sms", "whatsapp" or "rcs"');
   const media = parseMedia(fields.media, channel as Channel);
-  if (!given(fields.template)) return { channel: channel as Channel, media, template: null };
+  const suggestions = parseSuggestions(fields.suggestions, channel as Channel);
+  if (!given(fields.template)) return { channel: channel as Channel, media, template: null, suggestions };
   if (channel !== 'whatsapp') throw new Invalid('Invalid template: only a WhatsApp message ("channel": "whatsapp") sends a template');
-  return { channel, media, template: await parseTemplate(fields.template, findTemplate) };
+  return { channel, media, template: await parseTemplate(fields.template, findTemplate), suggestions };
 }
 
 /** The template's body with its values, what the message shows as its text; empty for a template registered without a body. */
@@ -90,5 +118,6 @@ export function channelFingerprint(fields: ChannelFields) {
     ...(fields.channel !== 'sms' && { channel: fields.channel }),
     ...(fields.media.length > 0 && { media: fields.media.map((m) => m.url) }),
     ...(fields.template && { template: { _id: fields.template.stored._id, variables: Object.fromEntries(fields.template.stored.variables.map((v) => [v.name, v.value])) } }),
+    ...(fields.suggestions.length > 0 && { suggestions: fields.suggestions }),
   };
 }

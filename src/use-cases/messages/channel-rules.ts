@@ -1,4 +1,5 @@
 import { insideWhatsAppWindow, numberChannelOf, OUTSIDE_WHATSAPP_WINDOW, type NumberChannel } from '../../domain/channels';
+import { NO_RCS_SENDER } from '../../domain/rcs';
 import { activeRegistration } from '../../db/business-numbers';
 import { hasConsent } from '../../db/client-consents';
 import { lastWhatsAppInboundAt } from '../../db/messages';
@@ -25,7 +26,10 @@ export interface ChannelDeps {
   templateApprovals?: TemplateApprovals;
 }
 
-const LABELS: Record<NumberChannel, string> = { sms: 'SMS', mms: 'MMS', whatsapp: 'WhatsApp' };
+const LABELS: Record<NumberChannel, string> = { sms: 'SMS', mms: 'MMS', whatsapp: 'WhatsApp', rcs: 'RCS' };
+
+/** The sender does not carry what the message needs: RCS's refusal says how to get an RCS sender. */
+export const senderLacks = (sender: string, need: NumberChannel) => new Conflict(need === 'rcs' ? NO_RCS_SENDER(sender) : `Sender ${sender} does not carry ${LABELS[need]}`);
 
 /** What `sender` carries: a business number's registration, else the shared sender's. */
 async function channelsOf(deps: ChannelDeps, sender: string): Promise<readonly string[]> {
@@ -56,7 +60,9 @@ export async function checkChannelRules(
   now = new Date(),
 ): Promise<void> {
   const need = numberChannelOf(request.channel, request.media.length);
-  if (sender !== null && !(await carried(sender)).includes(need)) throw new Conflict(`Sender ${sender} does not carry ${LABELS[need]}`);
+  if (sender !== null && !(await carried(sender)).includes(need)) throw senderLacks(sender, need);
+  // RCS with media falls back to MMS: its number must carry MMS too.
+  if (sender !== null && request.channel === 'rcs' && request.media.length > 0 && !(await carried(sender)).includes('mms')) throw senderLacks(sender, 'mms');
   if (request.channel !== 'whatsapp') return;
   const { template } = request;
   if (template) {

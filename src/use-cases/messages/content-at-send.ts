@@ -14,6 +14,8 @@ export interface SendContent {
   channel: Channel;
   media: string[];
   template?: { ref: StoredTemplate['ref']; variables: StoredTemplate['variables'] };
+  /** RCS's suggested replies, as stored (each with its postback data). */
+  suggestions?: { text: string; postbackData: string }[];
 }
 
 export interface DueMessage {
@@ -26,13 +28,20 @@ export interface DueMessage {
   channel: string;
   media: unknown;
   template: unknown;
+  /** RCS's suggested replies as stored; absent on rows read before RCS. */
+  suggestions?: unknown;
 }
 
 /** The content as stored, without asking the window: what a lookup after a crash compares with. */
-export function storedContent(message: Pick<DueMessage, 'channel' | 'media' | 'template'>): SendContent {
+export function storedContent(message: Pick<DueMessage, 'channel' | 'media' | 'template' | 'suggestions'>): SendContent {
   const media = Array.isArray(message.media) ? (message.media as { url: string }[]).map((m) => m.url) : [];
   const template = message.template as StoredTemplate | null;
-  if (storedChannel(message.channel) === 'sms') return { channel: 'sms', media };
+  const channel = storedChannel(message.channel);
+  if (channel === 'sms') return { channel: 'sms', media };
+  if (channel === 'rcs') {
+    const suggestions = Array.isArray(message.suggestions) ? (message.suggestions as { text: string; postback_data: string }[]).map((s) => ({ text: s.text, postbackData: s.postback_data })) : [];
+    return { channel: 'rcs', media, ...(suggestions.length > 0 && { suggestions }) };
+  }
   return { channel: 'whatsapp', media, ...(template && !template.fallback && { template: { ref: template.ref, variables: template.variables } }) };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_MEDIA } from '../../domain/channels';
+import { DELIVERED_CHANNELS, MAX_POSTBACK_DATA, MAX_SUGGESTION_TEXT, MAX_SUGGESTIONS } from '../../domain/rcs';
 import { MESSAGE_STATUSES } from '../../domain/messages';
 import { ChangedBy, DateTime, dateOrNull, page, ResourceId, uuid } from '../input/contract';
 
@@ -18,8 +19,11 @@ const CLOCK = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 
 /** `channel`, `media` and `template` of `POST /messages`; `POST /messages/batch` takes them once for every recipient. */
 export const channelFields = {
-  channel: z.enum(['sms', 'whatsapp']).nullish().default('sms').meta({
-    description: 'How it goes: `sms` (absent or null: today\'s text message; with `media` an MMS) or `whatsapp`. The sender must carry it (else a 409 naming the sender).',
+  channel: z.enum(['sms', 'whatsapp', 'rcs']).nullish().default('sms').meta({
+    description:
+      'How it goes: `sms` (absent or null: today\'s text message; with `media` an MMS), `whatsapp`, or `rcs`: RCS from one of the business\'s RCS senders ' +
+      '(a number whose `channels` include `rcs`), which the carrier itself falls back to SMS (MMS with `media`) from the same number where the handset or its network ' +
+      'takes no RCS; `delivered_channel` then says which one the client got. The sender must carry it (else a 409 naming the sender).',
   }),
   media: z
     .array(z.object({ url: z.url().regex(/^https:\/\//).max(MAX_MEDIA_URL_LENGTH) }))
@@ -27,7 +31,7 @@ export const channelFields = {
     .nullish()
     .meta({
       description:
-        'Files the carrier fetches and sends with the text: at most 10 for `sms` (the message is then an MMS), at most one for `whatsapp`. ' +
+        'Files the carrier fetches and sends with the text: at most 10 for `sms` (the message is then an MMS), at most one for `whatsapp` and `rcs`. ' +
         'Each URL `https` on a public host (no private, loopback or link-local address, no local name; the webhooks\' guard), at most 2,048 characters. ' +
         'A name is resolved at accept (2 s at most): one that resolves to such an address (`127.0.0.1.nip.io`) is a 400 naming it; one that does not resolve is left to the carrier. Another field of an item is a 400 `Unknown field: media[{n}].{name}`.',
       examples: [[{ url: 'https://cdn.example.com/receipts/A-1.jpg' }]],
@@ -48,6 +52,22 @@ export const channelFields = {
         'With `text_message` too, the text goes if the window is open when the message is due, else the template instead.',
       examples: [{ _id: 'order_shipped', variables: { 1: 'A-1' } }],
     }),
+  suggestions: z
+    .array(
+      z.object({
+        text: z.string().min(1).max(MAX_SUGGESTION_TEXT).meta({ description: 'The chip\'s text, 1–25 characters, each distinct: what the message shows when the client taps it.' }),
+        postback_data: z.string().min(1).max(MAX_POSTBACK_DATA).nullish().meta({ description: 'What the tap sends back (at most 200 characters); absent: the text.' }),
+      }),
+    )
+    .min(1)
+    .max(MAX_SUGGESTIONS)
+    .nullish()
+    .meta({
+      description:
+        'RCS only (`"channel": "rcs"`): up to 10 suggested replies shown under the text. A tap comes back as an inbound `rcs` message whose text is the chip\'s and whose ' +
+        '`suggestions` names the tapped one. The SMS fallback carries the text alone. Another field of an item is a 400 `Unknown field: suggestions[{n}].{name}`.',
+      examples: [[{ text: 'Yes, 3pm works', postback_data: 'confirm' }, { text: 'Another time' }]],
+    }),
 };
 
 /** What the channel fields add to the request's shape, which zod's types do not say: text or a template, at most one file on WhatsApp, a template only on WhatsApp. */
@@ -59,6 +79,8 @@ export const channelRules = [
     ],
   },
   { if: { properties: { channel: { const: 'whatsapp' } }, required: ['channel'] }, then: { properties: { media: { type: ['array', 'null'], maxItems: 1 } } } },
+  { if: { properties: { channel: { const: 'rcs' } }, required: ['channel'] }, then: { properties: { media: { type: ['array', 'null'], maxItems: 1 } } } },
+  { if: { properties: { suggestions: { type: 'array' } }, required: ['suggestions'] }, then: { properties: { channel: { const: 'rcs' } }, required: ['channel'] } },
   { if: { properties: { template: { type: 'object' } }, required: ['template'] }, then: { properties: { channel: { const: 'whatsapp' } }, required: ['channel'] } },
 ];
 
@@ -214,14 +236,23 @@ export const Message = z
     conversation: uuid().nullable().meta({
       description: 'The conversation it belongs to (`GET /conversations/{_id}`): a client\'s message on one sender. Null for a message to a bare phone, a campaign\'s, or one of an erased client.',
     }),
-    channel: z.enum(['sms', 'whatsapp']).meta({ description: 'How it went or came: `sms` (an MMS when it has `media`) or `whatsapp`.' }),
+    channel: z.enum(['sms', 'whatsapp', 'rcs']).meta({ description: 'How it went or came: `sms` (an MMS when it has `media`), `whatsapp` or `rcs`.' }),
     media: z.array(z.union([OutboundMedia, InboundMedia])).meta({
       description:
         'Its files. Outbound: the URLs as the request gave them. Inbound: where this API streams each file (`GET /messages/{_id}/media/{n}`, so the carrier\'s ' +
         'credentials are never needed), with its type and size as the carrier reported them. Empty for none, and once its client was erased.',
     }),
     template: MessageTemplate.nullable().meta({ description: 'The WhatsApp template it names, with the caller\'s values (not the carrier\'s reference); null for none, and once its client was erased.' }),
-    read_at: dateOrNull('When WhatsApp\'s read receipt said the client read it (status `read`).'),
+    read_at: dateOrNull('When WhatsApp\'s or RCS\'s read receipt said the client read it (status `read`).'),
+    delivered_channel: z.enum(DELIVERED_CHANNELS).nullable().optional().meta({
+      description:
+        'RCS messages only (absent on any other): the channel the client got it on, from the carrier\'s receipt — `rcs`, or `sms` when the carrier fell back to SMS/MMS ' +
+        '(the handset or its network takes no RCS); null until a receipt says. An inbound `rcs` message: `rcs`.',
+    }),
+    suggestions: z
+      .array(z.strictObject({ text: z.string(), postback_data: z.string() }))
+      .optional()
+      .meta({ description: 'RCS messages only (absent on any other). Outbound: the suggested replies it offered. Inbound: the one the client tapped; empty for typed text.' }),
   })
   .meta({ id: 'Message' });
 

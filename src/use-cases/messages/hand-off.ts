@@ -26,5 +26,11 @@ export function handOffOf(message: Omit<MessageHandOff, keyof SendContent>, cont
  * unless it has none, when the stored ones go.
  */
 export function withContentAtSend(stored: MessageHandOff, content: SendContent): MessageHandOff {
-  return { ...stored, channel: content.channel, media: content.media.length > 0 ? content.media : stored.media, ...(content.template && { template: content.template }) };
+  return {
+    ...stored,
+    channel: content.channel,
+    media: content.media.length > 0 ? content.media : stored.media,
+    ...(content.template && { template: content.template }),
+    ...(content.suggestions && { suggestions: content.suggestions }),
+  };
 }

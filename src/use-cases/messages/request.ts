@@ -43,6 +43,7 @@ export interface MessageFingerprint {
   channel?: string;
   media?: string[];
   template?: { _id: string; variables: Record<string, string> };
+  suggestions?: { text: string; postback_data?: string }[];
 }
 
 /** One of the caller's agents, named by a message as its author (lead routing's first response). */
@@ -67,6 +68,7 @@ export interface MessageRequest {
   channel: ChannelFields['channel'];
   media: ChannelFields['media'];
   template: ChannelFields['template'];
+  suggestions: ChannelFields['suggestions'];
 }
 
 /** Every field of a send, and of its nested objects (the contract's): any other is a 400 naming it. */

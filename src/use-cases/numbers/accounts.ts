@@ -1,5 +1,5 @@
 import type { NumberAccounts } from '../../carriers/numbers';
-import { latestRegistrationOf, ownerOfNumber } from '../../db/business-numbers';
+import { latestRegistrationOf, numberOfRcsAgent, ownerOfNumber } from '../../db/business-numbers';
 import type { Prisma } from '../../db/prisma';
 import type { SecretBox } from '../../secrets/secret-box';
 import { numberAccountOf } from './credentials';
@@ -12,7 +12,9 @@ export function numberAccounts(prisma: Prisma, secrets: SecretBox): NumberAccoun
       return row && numberAccountOf(secrets, row);
     },
     async holder(number) {
-      const row = await ownerOfNumber(prisma, number);
+      // An RCS callback names our agent: its number's account signed it.
+      const held = number.startsWith('+') ? number : await numberOfRcsAgent(prisma, number);
+      const row = held === null ? null : await ownerOfNumber(prisma, held);
       return row && numberAccountOf(secrets, row);
     },
   };

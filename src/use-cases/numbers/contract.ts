@@ -26,14 +26,24 @@ export const NumberRegistration = z
     messaging_service_sid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -').nullish(),
     credentials: z.record(z.string(), z.unknown()).nullish().meta({ description: CREDENTIALS_DESCRIPTION }),
     channels: z
-      .array(z.enum(NUMBER_CHANNELS, { error: 'each must be sms, mms or whatsapp' }))
-      .min(1, 'must name at least one of sms, mms, whatsapp')
+      .array(z.enum(NUMBER_CHANNELS, { error: 'each must be sms, mms, whatsapp or rcs' }))
+      .min(1, 'must name at least one of sms, mms, whatsapp, rcs')
       .optional()
       .meta({
         description:
           'What the number carries (as registered with the carrier: a WhatsApp sender, an MMS-capable number); repeats are dropped. ' +
           'Absent: kept as stored; `["sms", "mms"]` on a first registration (and for numbers registered before channels existed).',
         examples: [['sms', 'mms', 'whatsapp']],
+      }),
+    rcs_agent: z
+      .string()
+      .regex(/^[A-Za-z0-9_:.@-]{1,128}$/, 'must be 1-128 letters, digits, _ : . @ or -')
+      .nullish()
+      .meta({
+        description:
+          'Its RCS agent as the carrier names it: Twilio\'s RCS sender (`rcs:acme_xyz_agent`, in the sender pool of the number\'s `messaging_service_sid`, which RCS then needs), ' +
+          'Telnyx\'s `agent_id`, Vonage\'s RCS sender id. Needed with `rcs` in `channels`: RCS goes from it and falls back to SMS/MMS from this number. Absent: kept as stored; null: none.',
+        examples: ['rcs:acme_xyz_agent'],
       }),
   })
   .meta({
@@ -86,8 +96,9 @@ export const BusinessNumber = z
     messaging_service_sid: z.string().nullable().meta({ description: 'Twilio messaging service (or Telnyx messaging profile) to send through instead of the number itself.' }),
     own_account: z.boolean().meta({ description: 'Whether the business sends with its own carrier account (`credentials`); they are never answered back.' }),
     channels: z.array(z.enum(NUMBER_CHANNELS)).meta({
-      description: 'What it carries: `sms`, `mms` (SMS with media), `whatsapp`. A message goes from a number of the business that carries what it needs.',
+      description: 'What it carries: `sms`, `mms` (SMS with media), `whatsapp`, `rcs`. A message goes from a number of the business that carries what it needs.',
     }),
+    rcs_agent: z.string().optional().meta({ description: 'Its RCS agent (only when it has one): an `rcs` message goes from it, falling back to this number.' }),
     created_at: DateTime,
     updated_at: DateTime,
     registration: NumberA2pRegistration.nullable().meta({ description: 'Its A2P registration as its carrier last said it (10DLC brand and campaign, toll-free verification); null until first read.' }),

@@ -16,6 +16,7 @@ export function numberAccountOf(secrets: SecretBox, row: BusinessNumber): Number
     business: row.business,
     number: row.number,
     messagingServiceSid: row.messagingServiceSid,
+    rcsAgent: row.rcsAgent,
     retired: row.activeSlot === null,
     updatedAt: row.updatedAt,
     credentials: row.credentials === null ? null : (JSON.parse(secrets.open(row.credentials, credentialsPurpose(row.business, row.number))) as CarrierCredentials),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { A2pRegistration, BusinessNumber } from '../../generated/prisma/client';
 import { registrationView } from '../../views/number-registration';
-import { activeNumbersOf, everyActiveNumber, registerNumber, retireNumber } from '../../db/business-numbers';
+import { activeNumberOfRcsAgent, activeNumbersOf, activeRegistration, everyActiveNumber, registerNumber, retireNumber } from '../../db/business-numbers';
 import type { Prisma } from '../../db/prisma';
 import type { SecretBox } from '../../secrets/secret-box';
 import { Conflict, Invalid, NotFound } from '../errors';
@@ -59,6 +59,7 @@ export const numberView = (row: BusinessNumber, registration: A2pRegistration | 
   messaging_service_sid: row.messagingServiceSid,
   own_account: row.credentials !== null,
   channels: row.channels,
+  ...(row.rcsAgent !== null && { rcs_agent: row.rcsAgent }),
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
   registration: registrationView(row.number, registration),
@@ -88,7 +89,16 @@ export async function putNumber(deps: NumberDeps, business: string, number: stri
     }
     credentials = sealCredentials(deps.secrets, business, number, checked.data);
   } else if (request.credentials === null) credentials = null;
-  const outcome = await registerNumber(deps.prisma, { business, number, carrier: request.carrier, messagingServiceSid: request.messaging_service_sid ?? null, credentials, channels: request.channels && [...new Set(request.channels)] });
+  await checkRcsSender(deps, business, number, request);
+  const outcome = await registerNumber(deps.prisma, {
+    business,
+    number,
+    carrier: request.carrier,
+    messagingServiceSid: request.messaging_service_sid ?? null,
+    credentials,
+    channels: request.channels && [...new Set(request.channels)],
+    ...(request.rcs_agent !== undefined && { rcsAgent: request.rcs_agent }),
+  });
   if ('heldBy' in outcome) throw new Conflict(`${number} belongs to another business: retire it there first`);
   return { number: outcome.registered, created: outcome.created, registration: await readAfterPut(deps, business, number) };
 }
@@ -96,6 +106,26 @@ export async function putNumber(deps: NumberDeps, business: string, number: stri
 /** A number just registered has its A2P registration read at once where it is enforced (registration.ts). */
 async function readAfterPut(deps: NumberDeps, business: string, number: string): Promise<A2pRegistration | null> {
   return deps.registrations ? deps.registrations.afterPut(business, number) : findRegistration(deps.prisma, number);
+}
+
+/**
+ * An RCS sender needs its agent (the carrier names it in RCS callbacks, and Telnyx and Vonage send from
+ * it) and, on Twilio, the Messaging Service whose sender pool holds the agent and the number: Twilio
+ * falls back from one to the other only inside a service.
+ */
+async function checkRcsSender(deps: Pick<NumberDeps, 'prisma'>, business: string, number: string, request: z.infer<typeof NumberRegistration>): Promise<void> {
+  const stored = request.channels === undefined || request.rcs_agent === undefined ? await activeRegistration(deps.prisma, number) : null;
+  const mine = stored?.business === business ? stored : null;
+  const channels = request.channels ?? mine?.channels ?? [];
+  if (!channels.includes('rcs')) return;
+  const agent = request.rcs_agent === undefined ? mine?.rcsAgent : request.rcs_agent;
+  if (!agent) throw new Invalid('Invalid rcs_agent: a number that carries rcs needs its RCS agent as the carrier names it');
+  // The agent names its number in the carrier's callbacks: one agent, one number.
+  const other = await activeNumberOfRcsAgent(deps.prisma, agent, number);
+  if (other) throw new Conflict(`RCS agent ${agent} is the RCS sender of ${other}: retire it there first`);
+  if ((request.carrier === 'twilio' || request.carrier === 'simulator') && !request.messaging_service_sid) {
+    throw new Invalid('Invalid messaging_service_sid: RCS on Twilio goes through the Messaging Service whose sender pool holds the RCS sender and this number');
+  }
 }
 
 export async function listNumbers(deps: Pick<NumberDeps, 'prisma'>, business: string): Promise<NumberWithRegistration[]> {

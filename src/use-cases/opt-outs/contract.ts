@@ -21,7 +21,7 @@ export const OptOut = z
   .strictObject({
     phone: z.string().regex(/^\+[1-9][0-9]{6,14}$/),
     sender: z.string().meta({ description: 'The number or messaging service the record is kept against (the carrier\'s sender).' }),
-    channel: z.enum(['sms', 'whatsapp']).meta({ description: 'What it blocks: `sms` (SMS and MMS) or `whatsapp`.' }),
+    channel: z.enum(['sms', 'whatsapp']).meta({ description: 'What it blocks: `sms` (SMS and MMS, and RCS with its SMS fallback: a STOP on either is kept here) or `whatsapp`.' }),
     status: z.enum(['opted_out', 'opted_in']),
     source: z.enum(['keyword', 'carrier']).meta({ description: '`keyword`: the recipient texted it; `carrier`: the carrier refused a send as unsubscribed.' }),
     detail: z.string().nullable().meta({ description: 'The keyword as received (upper-cased), or the carrier\'s error code.', examples: ['STOP', '21610'] }),
