@@ -4,6 +4,7 @@ import { messageEvent, withEvents } from './events';
 import { scheduledMessageRow, OPTED_OUT, type MessageWithClient, type NewMessage } from './messages';
 import { withClientId } from './messages/transition';
 import { DUE_AT } from './message-due';
+import { isoOrNull, jsonOrNull } from './unnest-values';
 import { FORBIDS_MESSAGE } from './opt-outs';
 import type { Prisma } from './prisma';
 import type { Scope } from './scope';
@@ -25,7 +26,6 @@ export interface NewBatch {
   results: unknown[];
 }
 
-const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /**
  * Stores the batch and its accepted messages (each with its message.scheduled event) in one transaction;
@@ -58,10 +58,9 @@ export async function insertMessageBatch(
         FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.clientPk)}::uuid[], ${rows.map((r) => r.phone)}::text[],
                     ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.text)}::text[], ${rows.map((r) => r.sendAt.toISOString())}::timestamptz[],
                     ${rows.map((r) => r.encoding)}::text[], ${rows.map((r) => r.segments ?? 1)}::int[],
-                    ${rows.map((r) => (r.sendWindow === null ? null : JSON.stringify(r.sendWindow)))}::text[],
-                    ${rows.map((r) => iso(r.deferredUntil))}::timestamptz[], ${rows.map((r) => r.sender)}::text[], ${rows.map((r) => r.channel)}::text[],
-                    ${rows.map((r) => (r.media === null ? null : JSON.stringify(r.media)))}::text[], ${rows.map((r) => (r.template === null ? null : JSON.stringify(r.template)))}::text[],
-                    ${rows.map((r) => (r.suggestions === null ? null : JSON.stringify(r.suggestions)))}::text[])
+                    ${rows.map((r) => jsonOrNull(r.sendWindow))}::text[], ${rows.map((r) => isoOrNull(r.deferredUntil))}::timestamptz[], ${rows.map((r) => r.sender)}::text[],
+                    ${rows.map((r) => r.channel)}::text[], ${rows.map((r) => jsonOrNull(r.media))}::text[], ${rows.map((r) => jsonOrNull(r.template))}::text[],
+                    ${rows.map((r) => jsonOrNull(r.suggestions))}::text[])
              AS m(id, client_pk, phone, name, text, send_at, encoding, segments, send_window, deferred_until, sender, channel, media, template, suggestions)`;
     await recordMany(scope, rows.map((row) => messageEvent('message.scheduled', row, 'api')));
     return true;

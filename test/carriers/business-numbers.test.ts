@@ -302,7 +302,7 @@ test.concurrent('RCS through Twilio: a number registered with its Messaging Serv
   // A number without an RCS agent answers as it did before RCS.
   const plain = await put({ channels: ['sms', 'mms'] });
   expect(plain.status).toBe(200);
-  expect(Object.keys(plain.body)).toEqual(['business', 'number', 'carrier', 'messaging_service_sid', 'own_account', 'channels', 'created_at', 'updated_at']);
+  expect(Object.keys(plain.body)).toEqual(['business', 'number', 'carrier', 'messaging_service_sid', 'own_account', 'channels', 'created_at', 'updated_at', 'registration']);
   expect(await put({ channels: ['sms', 'mms', 'rcs'] })).toEqual({ status: 400, body: expect.objectContaining({ detail: 'Invalid rcs_agent: a number that carries rcs needs its RCS agent as the carrier names it' }) });
   expect(await put({ channels: ['sms', 'mms', 'rcs'], rcs_agent: agent })).toEqual({
     status: 400,
