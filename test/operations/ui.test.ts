@@ -136,7 +136,7 @@ test('a recent pass checks only the messages whose start was never confirmed, an
   const accepted = await sendMessageRequest(stack.services, scope, { message_type: 'text', client: 'c1', text_message: 'Confirmed', delay: '1h' }, undefined);
   await eventually(async () => ((await stack.prisma.message.findUniqueOrThrow({ where: { id: accepted.message.id } })).startConfirmed ? true : undefined));
   // The row of a request whose process died between its insert and its start: stored, no run.
-  const request = { client: { pk: client.pk, id: 'c1' }, phone: '+14155550100', name: null, text: 'Orphan', sendAt: new Date(Date.now() + 500), sendWindow: null, deferredUntil: null, fingerprint: {}, channel: 'sms', media: [], template: null };
+  const request = { client: { pk: client.pk, id: 'c1' }, phone: '+14155550100', name: null, text: 'Orphan', sendAt: new Date(Date.now() + 500), sendWindow: null, deferredUntil: null, fingerprint: {}, channel: 'sms', media: [], template: null, suggestions: [] };
   const { message: orphan } = await insertScheduledMessage(stack.prisma, scope, newMessageOf(request as never, { sender: null, idempotencyKey: null, requestHash: null }));
 
   const reconciler = createReconcileActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: stack.taskQueue });

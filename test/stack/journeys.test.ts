@@ -2,6 +2,7 @@ import { loadDocumentValidation } from '../support/openapi';
 import { sharedNpmStart } from '../support/shared-npm-start';
 import { businessNumbers } from './journeys/business-numbers';
 import { crmFakes } from './journeys/crm-fakes';
+import { rcsJourney, registrationJourney } from './journeys/rcs-and-registration';
 import { simulatorWalkthrough } from './journeys/simulator';
 import { simulatorPort } from './journeys/simulator-port';
 import { whatsappJourney } from './journeys/whatsapp';
@@ -23,6 +24,8 @@ simulatorPort(shared);
 simulatorWalkthrough(shared);
 businessNumbers(shared);
 whatsappJourney(shared);
+registrationJourney(shared);
+rcsJourney(shared);
 describe('the CRM fakes', () => crmFakes(shared));
 
 test('npm start stops on SIGTERM with exit code 0 after the journeys', async () => {
