@@ -8,6 +8,7 @@ import { createPrisma, type Prisma } from '../../src/db/prisma';
 import { Conflict, NotFound } from '../../src/use-cases/errors';
 import { numberRegistrations, type RegistrationSettings } from '../../src/use-cases/numbers/registration';
 import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { logger } from '../../src/logger';
 
 /*
  * A number's A2P registration as the use cases keep it, on PostgreSQL (no Temporal): read from the fake
@@ -99,6 +100,21 @@ test('the gate: a pending campaign is a Conflict in the exact words, enforced; a
   fake.api.registrations.set(OTHER, 'approved');
   await enforced.refresh(business, OTHER);
   await expect(enforced.gate()(business, OTHER)).resolves.toBeUndefined();
+});
+
+test('not enforced, a number that may not send is a warning in the log once an hour, not once a send', async () => {
+  fake.api.registrations.set(OTHER, 'pending');
+  const warnOnly = numberRegistrations(prisma, carriersOf(), { required: true, warnOnly: ['twilio'] });
+  await warnOnly.refresh(business, OTHER);
+  const warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
+  try {
+    for (let send = 0; send < 3; send++) await expect(warnOnly.gate()(business, OTHER)).resolves.toBeUndefined();
+    expect(warn.mock.calls.map(([fields]) => fields)).toEqual([{ event: 'number.registration_not_enforced', business, number: OTHER }]);
+  } finally {
+    warn.mockRestore();
+    fake.api.registrations.set(OTHER, 'approved');
+    await warnOnly.refresh(business, OTHER);
+  }
 });
 
 test('a refusal with a registration code (30034) reads the number again at once; another code reads nothing', async () => {

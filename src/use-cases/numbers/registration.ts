@@ -8,6 +8,8 @@ import { logger } from '../../logger';
 import { registrationOfRow } from '../../views/number-registration';
 import { Conflict, NotFound, Unavailable } from '../errors';
 
+const WARN_EVERY_MS = 60 * 60 * 1000;
+
 /*
  * Each business number's A2P registration (docs/design.md, "Number registration (10DLC, toll-free)"):
  * read from the number's carrier (with the business's own account when it has one), stored, refreshed on
@@ -79,15 +81,24 @@ export function numberRegistrations(prisma: Prisma, carriers: NumberCarriers, se
     return row && registrationOfRow(row);
   }
 
+  // A number's warning once an hour per process, not once a send: a carrier whose registrations cannot be read (Vonage) would log every text.
+  const warnedAt = new Map<string, number>();
+  function warnOnce(event: string, business: string, number: string, text: string): void {
+    const now = Date.now();
+    if (now - (warnedAt.get(`${event} ${number}`) ?? -Infinity) < WARN_EVERY_MS) return;
+    warnedAt.set(`${event} ${number}`, now);
+    logger.warn({ event, business, number }, text);
+  }
+
   async function check(business: string, sender: string | null): Promise<void> {
     if (sender === null || sender === carriers.deployment.sender || registrationKindOf(sender) === 'none') return;
     const verdict = sendVerdict(sender, await known(business, sender));
     if (verdict.allowed) {
-      if (verdict.warning) logger.warn({ event: 'number.registration_unknown', business, number: sender }, verdict.warning);
+      if (verdict.warning) warnOnce('number.registration_unknown', business, sender, verdict.warning);
       return;
     }
     if (enforced(sender)) throw new Conflict(verdict.reason);
-    logger.warn({ event: 'number.registration_not_enforced', business, number: sender }, verdict.reason);
+    warnOnce('number.registration_not_enforced', business, sender, verdict.reason);
   }
 
   return {
