@@ -223,8 +223,52 @@ describe('signed webhooks', () => {
   });
 });
 
-test('A2P registration: the installed SDK reads none (no readRegistration); an illegal sender address (1120) is final and has the number read again (issue 51)', () => {
-  expect(carrier.readRegistration).toBeUndefined();
-  expect(carrier.isRegistrationCode!('1120')).toBe(true);
-  expect(carrier.isRegistrationCode!('1240')).toBe(false);
+describe("A2P registration through Vonage's 10DLC API (the SDK's own client, Basic key:secret) (issue 51)", () => {
+  const LOCAL = '+14155550190';
+  const withKey = () => createVonageCarrier(jwtSettings({ VONAGE_API_KEY: fake.apiKey, VONAGE_API_SECRET: fake.apiSecret }));
+
+  it('reads a number linked to an active campaign of a verified brand as approved, with the documented requests', async () => {
+    fake.registrations.set(LOCAL, 'approved');
+    const seen = fake.registrations.requests.length;
+    await expect(withKey().readRegistration!(LOCAL)).resolves.toEqual({
+      kind: '10dlc',
+      brand: { id: fake.registrations.brandId, status: 'approved' },
+      campaign: { id: fake.registrations.campaignIdOf('approved'), useCase: 'CUSTOMER_CARE', status: 'approved' },
+      tollFree: null,
+    });
+    const requests = fake.registrations.requests.slice(seen);
+    const basic = `Basic ${Buffer.from(`${fake.apiKey}:${fake.apiSecret}`).toString('base64')}`;
+    expect(requests.map((r) => r.path)).toEqual([
+      '/v1/10dlc/brands',
+      `/v1/10dlc/brands/${fake.registrations.brandId}/campaigns`,
+      `/v1/10dlc/brands/${fake.registrations.brandId}/campaigns/${fake.registrations.campaignIdOf('approved')}/numbers`,
+    ]);
+    expect(requests.every((r) => r.authorization === basic && r.query.get('page') === '1' && r.query.get('page_size') === '100')).toBe(true);
+  });
+
+  it('reads a number whose link (and campaign) is still in review as pending, and a brand not verified as rejected', async () => {
+    fake.registrations.set(LOCAL, 'pending');
+    fake.registrations.brandStatus = 'UNVERIFIED';
+    try {
+      const read = await withKey().readRegistration!(LOCAL);
+      expect(read.campaign).toEqual({ id: fake.registrations.campaignIdOf('pending'), useCase: 'CUSTOMER_CARE', status: 'pending' });
+      expect(read.brand).toEqual({ id: fake.registrations.brandId, status: 'rejected' });
+    } finally {
+      fake.registrations.brandStatus = 'VERIFIED';
+    }
+  });
+
+  it('reads a number linked to no campaign as in none (unregistered), a toll-free one as unknown (not in that API), and is unavailable with credentials Vonage refuses', async () => {
+    fake.registrations.set(LOCAL, 'unregistered');
+    await expect(withKey().readRegistration!(LOCAL)).resolves.toEqual({ kind: '10dlc', brand: null, campaign: null, tollFree: null });
+    await expect(withKey().readRegistration!('+18885550100')).resolves.toEqual({ kind: 'toll_free', brand: null, campaign: null, tollFree: { status: 'unknown' } });
+    const wrongSecret = createVonageCarrier(jwtSettings({ VONAGE_API_KEY: fake.apiKey, VONAGE_API_SECRET: 'not-the-secret' }));
+    await expect(wrongSecret.readRegistration!(LOCAL)).rejects.toBeInstanceOf(CarrierUnavailable);
+  });
+
+  it('is not read with an application JWT alone (the 10DLC API takes Basic only); an illegal sender address (1120) is final and has the number read again', () => {
+    expect(carrier.readRegistration).toBeUndefined();
+    expect(carrier.isRegistrationCode!('1120')).toBe(true);
+    expect(carrier.isRegistrationCode!('1240')).toBe(false);
+  });
 });

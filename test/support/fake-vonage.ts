@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import jwt from 'jsonwebtoken';
 import { type CarrierFailure, FakeCarrierServer, messageOf, type PostedWebhook } from './fake-carrier';
 import { type ClientFile, FakeMediaStore } from './fake-media';
+import { FakeVonageRegistrations } from './fake-vonage-10dlc';
 import { type VonageInboundContent, vonageInboundBody } from './fake-vonage-inbound';
 import { invalidVonageParameter } from './fake-vonage-requests';
 
@@ -73,6 +74,8 @@ export class FakeVonage extends FakeCarrierServer {
   /** Handsets (E.164) that take no RCS: an RCS message to them is rejected, and its failover goes. */
   readonly rcsIncapable = new Set<string>();
   private readonly failures: CarrierFailure[] = [];
+  /** The 10DLC API (./fake-vonage-10dlc.ts): numbers' campaigns, read with Basic key:secret only. */
+  readonly registrations = new FakeVonageRegistrations(() => `Basic ${Buffer.from(`${this.apiKey}:${this.apiSecret}`).toString('base64')}`);
 
   constructor() {
     super();
@@ -275,7 +278,7 @@ export class FakeVonage extends FakeCarrierServer {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
-    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const { pathname: path, searchParams } = new URL(req.url ?? '/', 'http://fake');
     let body: any;
     try {
       body = raw ? JSON.parse(raw) : undefined;
@@ -283,6 +286,8 @@ export class FakeVonage extends FakeCarrierServer {
       body = raw;
     }
     this.requests.push({ method: req.method ?? '', path, headers: req.headers, body });
+    const registration = this.registrations.answer(req.method ?? '', path, searchParams, req.headers.authorization);
+    if (registration) return this.reply(res, registration.status, registration.body);
     if (!this.authorized(req.headers.authorization)) return this.reply(res, 401, problem('unauthorized', 'Invalid credentials supplied', 'You did not provide correct credentials.'));
     const media = /^\/v3\/media\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && media) return this.serveMedia(req, res, decodeURIComponent(media[1]!));

@@ -6,6 +6,7 @@ import { inboundOf } from './inbound';
 import { vonageMediaFetcher } from './media';
 import { type VonageOutbound, vonageOutbound } from './outbound';
 import { silenceVonageDebugLog } from './quiet-sdk';
+import { vonageRegistrationReader } from './ten-dlc-client';
 import { e164Of, receiptOf, verifyVonageSignature, vonageCallbackNumber } from './webhooks';
 
 // Loaded on first use: a process that never talks to Vonage does without the SDK's modules.
@@ -104,7 +105,10 @@ export function createVonageCarrier(settings: VonageSettings): Carrier {
       verifyVonageSignature(callback, { secret: secret!, ...(apiKey ? { apiKey } : {}), ...(applicationId ? { applicationId } : {}) }),
     parseReceipt: (callback) => receiptOf(callback.rawBody, callback.messageId),
     describeCode: vonageCodeMeaning,
-    // No readRegistration: the installed @vonage/server-sdk has no 10DLC or toll-free verification API (docs/design.md).
+    // Vonage's 10DLC API takes Basic key:secret only: without them the registration is not read (docs/design.md).
+    ...(apiKey && apiSecret
+      ? { readRegistration: vonageRegistrationReader({ apiKey, apiSecret }, { host: settings.VONAGE_API_URL?.replace(/\/+$/, ''), timeout: REQUEST_TIMEOUT_MS, readCapped }) }
+      : {}),
     isRegistrationCode: isVonageRegistrationCode,
     parseInbound: (callback) => inboundOf(callback.rawBody),
     numberOf: (callback, kind) => vonageCallbackNumber(callback.rawBody, kind),

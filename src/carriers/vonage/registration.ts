@@ -1,0 +1,111 @@
+import { registrationKindOf, type A2pRegistration, type RegistrationStatus } from '../../domain/number-registration';
+
+/*
+ * A number's A2P registration as Vonage's 10DLC API ("10DLC Brand and Campaign Provisioning",
+ * https://api-eu.vonage.com/v1/10dlc, Basic key:secret) tells it, through the SDK's own HTTP client
+ * (@vonage/server-client; the SDK has no 10DLC module): the account's brands (`GET /brands`), each
+ * brand's campaigns (`GET /brands/{brand_id}/campaigns`) and each campaign's linked numbers
+ * (`GET /brands/{brand_id}/campaigns/{campaign_id}/numbers`), until the one holding the number. A
+ * campaign is ACTIVE once Vonage and the carriers took it; a link is only as done as its own status.
+ * Toll-free verification is not in that API: its status stays unknown (the send goes, with a warning).
+ */
+
+export const VONAGE_10DLC_HOST = 'https://api-eu.vonage.com';
+
+const BRAND: Readonly<Record<string, RegistrationStatus>> = {
+  VERIFIED: 'approved',
+  VETTED_VERIFIED: 'approved',
+  SELF_DECLARED: 'approved',
+  PENDING: 'pending',
+  IN_REVIEW: 'pending',
+  UNVERIFIED: 'rejected',
+  FAILED: 'rejected',
+  SUSPENDED: 'rejected',
+};
+
+const CAMPAIGN: Readonly<Record<string, RegistrationStatus>> = {
+  ACTIVE: 'approved',
+  // Active until the paid period ends.
+  PENDING_CANCELLATION: 'approved',
+  PENDING: 'pending',
+  PENDING_REVIEW: 'pending',
+  UPDATES_REQUIRED: 'pending',
+  CARRIERS_REVIEW: 'pending',
+  CANCELED: 'rejected',
+  CANCELLED: 'rejected',
+  SUSPENDED: 'rejected',
+  TERMINATED: 'rejected',
+  REJECTED: 'rejected',
+  EXPIRED: 'rejected',
+};
+
+const LINK: Readonly<Record<string, RegistrationStatus>> = {
+  LINKED: 'approved',
+  ACTIVE: 'approved',
+  SUCCESS: 'approved',
+  PENDING: 'pending',
+  PENDING_UNLINK: 'pending',
+  FAILED: 'rejected',
+  REJECTED: 'rejected',
+};
+
+const statusIn = (table: Readonly<Record<string, RegistrationStatus>>, status: unknown): RegistrationStatus => {
+  const key = typeof status === 'string' ? status.trim().toUpperCase().replace(/[\s-]+/g, '_') : '';
+  return Object.hasOwn(table, key) ? table[key] : 'unknown';
+};
+
+const RANK: Record<RegistrationStatus, number> = { rejected: 0, unregistered: 1, unknown: 2, pending: 3, approved: 4 };
+const least = (a: RegistrationStatus, b: RegistrationStatus) => (RANK[a] <= RANK[b] ? a : b);
+
+/** What the reader needs of the SDK's client: a GET answering `{ data }`, authenticated as the client is. */
+export interface TenDlcGet {
+  sendGetRequest<T>(url: string, queryParams?: Record<string, unknown>): Promise<{ data: T }>;
+}
+
+type Listed<K extends string, T> = { total_pages?: number; _embedded?: Partial<Record<K, T[]>> };
+interface Brand { brand_id?: string; status?: string }
+interface Campaign { campaign_id?: string; usecase?: string; status?: string }
+interface LinkedNumber { number?: string; status?: string }
+
+const PAGE_SIZE = 100;
+/** Pages read of each list: an account holds a handful of brands and campaigns, a campaign some hundred numbers. */
+const MAX_PAGES = 20;
+
+async function listed<K extends string, T>(client: TenDlcGet, url: string, key: K): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; page <= MAX_PAGES; page += 1) {
+    const { data } = await client.sendGetRequest<Listed<K, T>>(url, { page, page_size: PAGE_SIZE });
+    items.push(...(data?._embedded?.[key] ?? []));
+    if (!(page < (data?.total_pages ?? 1))) break;
+  }
+  return items;
+}
+
+async function tenDlc(client: TenDlcGet, host: string, number: string): Promise<A2pRegistration> {
+  const digits = number.replace(/^\+/, '');
+  const brandsUrl = `${host}/v1/10dlc/brands`;
+  for (const brand of await listed<'brands', Brand>(client, brandsUrl, 'brands')) {
+    if (!brand.brand_id) continue;
+    const campaignsUrl = `${brandsUrl}/${encodeURIComponent(brand.brand_id)}/campaigns`;
+    for (const campaign of await listed<'campaigns', Campaign>(client, campaignsUrl, 'campaigns')) {
+      if (!campaign.campaign_id) continue;
+      const numbers = await listed<'numbers', LinkedNumber>(client, `${campaignsUrl}/${encodeURIComponent(campaign.campaign_id)}/numbers`, 'numbers');
+      const link = numbers.find((held) => held.number?.replace(/^\+/, '') === digits);
+      if (!link) continue;
+      return {
+        kind: '10dlc',
+        brand: { id: brand.brand_id, status: statusIn(BRAND, brand.status) },
+        campaign: { id: campaign.campaign_id, useCase: campaign.usecase ?? null, status: least(statusIn(CAMPAIGN, campaign.status), statusIn(LINK, link.status)) },
+        tollFree: null,
+      };
+    }
+  }
+  return { kind: '10dlc', brand: null, campaign: null, tollFree: null };
+}
+
+export function vonageRegistration(client: TenDlcGet, host: string, number: string): Promise<A2pRegistration> {
+  const kind = registrationKindOf(number);
+  if (kind === '10dlc') return tenDlc(client, host.replace(/\/+$/, ''), number);
+  if (kind === 'toll_free') return Promise.resolve({ kind, brand: null, campaign: null, tollFree: { status: 'unknown' } });
+  return Promise.resolve({ kind, brand: null, campaign: null, tollFree: null });
+}
