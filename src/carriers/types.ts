@@ -179,7 +179,7 @@ export interface Carrier {
   fetchMedia?(url: string): Promise<FetchedMedia>;
   /**
    * The number's A2P registration as this account's carrier API says it (10DLC brand and campaign, the
-   * number's place in it, or its toll-free verification); absent: the SDK reads none (Vonage). Throws
+   * number's place in it, or its toll-free verification); absent: none can be read (Vonage without key:secret). Throws
    * CarrierUnavailable when the carrier cannot be asked.
    */
   readRegistration?(number: string): Promise<A2pRegistration>;
