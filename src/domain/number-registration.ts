@@ -10,6 +10,16 @@ export const REGISTRATION_STATUSES = ['approved', 'pending', 'rejected', 'unregi
 export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
 
 /** What a number needs: a 10DLC campaign (a US local number), a toll-free verification (a NANP toll-free number), or nothing. */
+/** A carrier's word for a status in ours, by its table (a status the table lacks, or none: unknown). */
+export function statusIn(table: Readonly<Record<string, RegistrationStatus>>, word: unknown): RegistrationStatus {
+  return typeof word === 'string' && Object.hasOwn(table, word) ? table[word] : 'unknown';
+}
+
+const RANK: Record<RegistrationStatus, number> = { rejected: 0, unregistered: 1, unknown: 2, pending: 3, approved: 4 };
+
+/** The less advanced of two statuses: a campaign is only as approved as its number's assignment to it. */
+export const leastStatus = (a: RegistrationStatus, b: RegistrationStatus): RegistrationStatus => (RANK[a] <= RANK[b] ? a : b);
+
 export type RegistrationKind = '10dlc' | 'toll_free' | 'none';
 
 export interface A2pRegistration {

@@ -1,9 +1,11 @@
 import { a2pRegistrationSettingsOf, loadConfig } from '../../src/config/index';
 import {
   enforcementFor,
+  leastStatus,
   registrationKindOf,
   sameRegistration,
   sendVerdict,
+  statusIn,
   unreadableRegistration,
   type A2pRegistration,
   type RegistrationStatus,
@@ -84,4 +86,31 @@ test.each([
   ['carriers and countries that only warn', { NODE_ENV: 'production', A2P_REGISTRATION_WARN_ONLY: 'vonage, US,vonage' }, { required: true, warnOnly: ['vonage', 'US'] }],
 ] as const)('REQUIRE_A2P_REGISTRATION and A2P_REGISTRATION_WARN_ONLY: %s', (_name, env, settings) => {
   expect(a2pRegistrationSettingsOf(loadConfig(env))).toEqual(settings);
+});
+
+describe("a carrier's word in ours, and a campaign only as far as its number's link", () => {
+  const TABLE = { ACTIVE: 'approved', PENDING: 'pending', FAILED: 'rejected' } as const;
+  test.each<[unknown, RegistrationStatus]>([
+    ['ACTIVE', 'approved'],
+    ['PENDING', 'pending'],
+    ['FAILED', 'rejected'],
+    ['active', 'unknown'],
+    ['toString', 'unknown'],
+    [undefined, 'unknown'],
+    [7, 'unknown'],
+  ])('%p reads as %s', (word, status) => {
+    expect(statusIn(TABLE, word)).toBe(status);
+  });
+
+  test.each<[RegistrationStatus, RegistrationStatus, RegistrationStatus]>([
+    ['approved', 'pending', 'pending'],
+    ['pending', 'approved', 'pending'],
+    ['approved', 'unknown', 'unknown'],
+    ['unknown', 'pending', 'unknown'],
+    ['pending', 'rejected', 'rejected'],
+    ['unregistered', 'approved', 'unregistered'],
+    ['approved', 'approved', 'approved'],
+  ])('%s with %s: %s', (a, b, least) => {
+    expect(leastStatus(a, b)).toBe(least);
+  });
 });

@@ -1,5 +1,5 @@
 import type Telnyx from 'telnyx';
-import { registrationKindOf, type A2pRegistration, type RegistrationStatus } from '../../domain/number-registration';
+import { leastStatus, registrationKindOf, statusIn, type A2pRegistration, type RegistrationStatus } from '../../domain/number-registration';
 import { telnyxSdk } from './sdk';
 
 /*
@@ -45,13 +45,6 @@ const TOLL_FREE: Readonly<Record<string, RegistrationStatus>> = {
   'In Progress': 'pending',
 };
 
-const statusIn = (table: Readonly<Record<string, RegistrationStatus>>, status: unknown): RegistrationStatus =>
-  typeof status === 'string' && Object.hasOwn(table, status) ? table[status] : 'unknown';
-
-/** The less advanced of two statuses: a campaign is only as approved as its number's assignment. */
-const RANK: Record<RegistrationStatus, number> = { rejected: 0, unregistered: 1, unknown: 2, pending: 3, approved: 4 };
-const least = (a: RegistrationStatus, b: RegistrationStatus) => (RANK[a] <= RANK[b] ? a : b);
-
 async function orNotFound<T>(read: () => Promise<T>): Promise<T | null> {
   try {
     return await read();
@@ -68,7 +61,7 @@ async function tenDlc(client: Telnyx, number: string): Promise<A2pRegistration> 
   const campaign = await orNotFound(() => client.messaging10dlc.campaign.retrieve(campaignId));
   const brandId = campaign?.brandId || assignment.brandId;
   const brand = brandId ? await orNotFound(() => client.messaging10dlc.brand.retrieve(brandId)) : null;
-  const campaignStatus = campaign ? least(statusIn(CAMPAIGN, campaign.campaignStatus), statusIn(ASSIGNMENT, assignment.assignmentStatus)) : 'unregistered';
+  const campaignStatus = campaign ? leastStatus(statusIn(CAMPAIGN, campaign.campaignStatus), statusIn(ASSIGNMENT, assignment.assignmentStatus)) : 'unregistered';
   return {
     kind: '10dlc',
     brand: brandId ? { id: brandId, status: brand ? statusIn(BRAND, brand.status) : 'unregistered' } : null,

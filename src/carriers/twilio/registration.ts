@@ -1,5 +1,5 @@
 import type twilio from 'twilio';
-import { registrationKindOf, type A2pRegistration, type RegistrationStatus } from '../../domain/number-registration';
+import { registrationKindOf, statusIn, type A2pRegistration, type RegistrationStatus } from '../../domain/number-registration';
 
 /*
  * A number's A2P registration as Twilio's Messaging API tells it (messaging.twilio.com/v1), through the
@@ -35,8 +35,8 @@ const TOLL_FREE: Readonly<Record<string, RegistrationStatus>> = {
   TWILIO_REJECTED: 'rejected',
 };
 
-const statusIn = (table: Readonly<Record<string, RegistrationStatus>>, status: unknown): RegistrationStatus =>
-  typeof status === 'string' && Object.hasOwn(table, status.toUpperCase()) ? table[status.toUpperCase()] : 'unknown';
+/** The tables' words are upper case; Twilio's are compared whatever their case. */
+const upper = (word: unknown) => (typeof word === 'string' ? word.toUpperCase() : word);
 
 /** Services looked through when the number names none: an account holds a handful. */
 const SERVICES_LIMIT = 50;
@@ -61,8 +61,8 @@ async function tenDlc(client: twilio.Twilio, number: string, serviceSid: string 
   const brand = campaign.brandRegistrationSid ? await client.messaging.v1.brandRegistrations(campaign.brandRegistrationSid).fetch() : null;
   return {
     kind: '10dlc',
-    brand: brand && { id: brand.sid, status: statusIn(BRAND, brand.status) },
-    campaign: { id: campaign.campaignId ?? campaign.sid, useCase: campaign.usAppToPersonUsecase ?? null, status: statusIn(CAMPAIGN, campaign.campaignStatus) },
+    brand: brand && { id: brand.sid, status: statusIn(BRAND, upper(brand.status)) },
+    campaign: { id: campaign.campaignId ?? campaign.sid, useCase: campaign.usAppToPersonUsecase ?? null, status: statusIn(CAMPAIGN, upper(campaign.campaignStatus)) },
     tollFree: null,
   };
 }
@@ -72,7 +72,7 @@ async function tollFree(client: twilio.Twilio, number: string): Promise<A2pRegis
   const verifications = owned ? await client.messaging.v1.tollfreeVerifications.list({ tollfreePhoneNumberSid: owned.sid, limit: 20 }) : [];
   // The newest verification speaks for the number (a rejected one is followed by a new submission).
   const newest = verifications.sort((a, b) => (b.dateUpdated?.getTime() ?? 0) - (a.dateUpdated?.getTime() ?? 0))[0];
-  return { kind: 'toll_free', brand: null, campaign: null, tollFree: newest ? { status: statusIn(TOLL_FREE, newest.status) } : null };
+  return { kind: 'toll_free', brand: null, campaign: null, tollFree: newest ? { status: statusIn(TOLL_FREE, upper(newest.status)) } : null };
 }
 
 export function twilioRegistration(client: twilio.Twilio, number: string, serviceSid: string | undefined): Promise<A2pRegistration> {

@@ -1,4 +1,4 @@
-import { registrationKindOf, type A2pRegistration, type RegistrationStatus } from '../../domain/number-registration';
+import { leastStatus, registrationKindOf, statusIn, type A2pRegistration, type RegistrationStatus } from '../../domain/number-registration';
 
 /*
  * A number's A2P registration as Vonage's 10DLC API ("10DLC Brand and Campaign Provisioning",
@@ -49,13 +49,8 @@ const LINK: Readonly<Record<string, RegistrationStatus>> = {
   REJECTED: 'rejected',
 };
 
-const statusIn = (table: Readonly<Record<string, RegistrationStatus>>, status: unknown): RegistrationStatus => {
-  const key = typeof status === 'string' ? status.trim().toUpperCase().replace(/[\s-]+/g, '_') : '';
-  return Object.hasOwn(table, key) ? table[key] : 'unknown';
-};
-
-const RANK: Record<RegistrationStatus, number> = { rejected: 0, unregistered: 1, unknown: 2, pending: 3, approved: 4 };
-const least = (a: RegistrationStatus, b: RegistrationStatus) => (RANK[a] <= RANK[b] ? a : b);
+/** Vonage writes a status as words too (`Pending Review`): in the tables' form, `PENDING_REVIEW`. */
+const word = (status: unknown) => (typeof status === 'string' ? status.trim().toUpperCase().replace(/[\s-]+/g, '_') : status);
 
 /** What the reader needs of the SDK's client: a GET answering `{ data }`, authenticated as the client is. */
 export interface TenDlcGet {
@@ -94,8 +89,8 @@ async function tenDlc(client: TenDlcGet, host: string, number: string): Promise<
       if (!link) continue;
       return {
         kind: '10dlc',
-        brand: { id: brand.brand_id, status: statusIn(BRAND, brand.status) },
-        campaign: { id: campaign.campaign_id, useCase: campaign.usecase ?? null, status: least(statusIn(CAMPAIGN, campaign.status), statusIn(LINK, link.status)) },
+        brand: { id: brand.brand_id, status: statusIn(BRAND, word(brand.status)) },
+        campaign: { id: campaign.campaign_id, useCase: campaign.usecase ?? null, status: leastStatus(statusIn(CAMPAIGN, word(campaign.status)), statusIn(LINK, word(link.status))) },
         tollFree: null,
       };
     }
