@@ -33,8 +33,14 @@ const LATE_MESSAGES = 8;
 const WAKE_AGAIN_AFTER_MS = 3_000;
 const HOUSEKEEPING = { sweepEveryMs: 3_600_000, sweepGraceMs: 10_000 };
 
+/**
+ * Which of the two promises a file proves, each on the engine it is about: the rollout under load is how production
+ * deploys (the server engine); the build before kept by npm start is npm start's (the dev server).
+ */
+export type RolloutPart = 'under load' | 'npm start after a change';
+
 /** Registers the rollout's tests on the Temporal server at `temporalAddress()` (the run's own when undefined), read in beforeAll. */
-export function rolloutTests(temporalAddress: () => string | undefined): void {
+export function rolloutTests(temporalAddress: () => string | undefined, part: RolloutPart): void {
   const handedOver = new Map<string, number>();
   let stack: TestStack;
   let token: string;
@@ -103,7 +109,7 @@ export function rolloutTests(temporalAddress: () => string | undefined): void {
     expect(ids.filter((id) => handedOver.get(id) !== 1)).toEqual([]);
   };
 
-  test('a second build beside the first under load: runs begun on the first finish there, client runs and the housekeeping run move, nothing lost or doubled, the first drains and stops', async () => {
+  if (part === 'under load') test('a second build beside the first under load: runs begun on the first finish there, client runs and the housekeeping run move, nothing lost or doubled, the first drains and stops', async () => {
     const first = { deploymentName: stack.taskQueue, buildId: buildIdOf(readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8')) };
     const second = { deploymentName: stack.taskQueue, buildId: buildIdOf(nextCode) };
     expect(second.buildId).not.toBe(first.buildId);
@@ -164,8 +170,11 @@ export function rolloutTests(temporalAddress: () => string | undefined): void {
     await expect(Worker.runReplayHistory({ workflowBundle: { code: nextCode } }, await firstRun.fetchHistory(), lastClientRun)).rejects.toHaveProperty('name', 'DeterminismViolationError');
   }, 300_000);
 
-  test('npm start after a change of workflow code: the build before keeps a worker (from its kept bundle) until its last run ends, then goes', async () => {
-    // Here the build before is the second one (current after the test above), and the first comes back: a rollback, as npm start sees it.
+  if (part === 'npm start after a change') test('npm start after a change of workflow code: the build before keeps a worker (from its kept bundle) until its last run ends, then goes', async () => {
+    // The build before is the second one, made current, and the first comes back: a rollback, as npm start sees it.
+    await stack.stopWorker();
+    next = await runWorker({ ...stack.services, provider: countingProvider }, { workflowBundle: { code: nextCode }, versioning: { deploymentName: stack.taskQueue, setCurrent: 'always' } });
+    expect(next.current).toBe(true);
     const before = { deploymentName: stack.taskQueue, buildId: buildIdOf(nextCode) };
     const clientRun = await clientAssignedUntil('older-build', secondsFromNow(3600));
     const campaignMessages = await campaign(10, 2000);

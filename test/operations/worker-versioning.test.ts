@@ -1,9 +1,8 @@
 /*
- * A rollout under load (docs/operations.md, "Deploying a new worker build"): a second build, whose client
- * and message runs would fail the first's histories on replay, polls beside the first and becomes current.
- * Runs begun on the first finish there, the clients' runs move to the second, nothing is sent twice or
- * lost, every assignment expires once, and the first version drains, so its worker can stop.
+ * npm start after a change of workflow code (docs/operations.md, "Deploying a new worker build"), on npm start's
+ * engine, the dev server: the build before keeps a worker, from the bundle npm start kept, until its last run ends.
+ * The rollout under load, how production deploys, runs on the server engine (stack/engine-server.test.ts).
  */
 import { rolloutTests } from './rollout';
 
-rolloutTests(() => undefined);
+rolloutTests(() => undefined, 'npm start after a change');

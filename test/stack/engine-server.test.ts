@@ -18,7 +18,8 @@ import { rolloutTests } from '../operations/rollout';
  * so that a change that works on the dev server alone fails here. When the run's stack is the dev
  * server (the default), this suite starts the server engine itself on the run's PostgreSQL, building
  * it first on a machine that lacks it (`npm run temporal:server -- --install-only` does that apart).
- * The rollout under load of operations/worker-versioning.test.ts runs here too, on this engine.
+ * The rollout under load (operations/rollout.ts) runs here, on the engine production deploys on; npm start's
+ * part of it (the build before kept by npm start) on the dev server, in operations/worker-versioning.test.ts.
  */
 
 let stack: TestStack;
@@ -150,5 +151,5 @@ test('another namespace’s workflow sends a message through the Nexus endpoint 
 
 // Its workers stop in its own afterAll, which runs before this file's (the engine's stop).
 describe('Worker Versioning on the server engine', () => {
-  rolloutTests(() => address);
+  rolloutTests(() => address, 'under load');
 });
