@@ -8,7 +8,7 @@ import { request, runEntryPoint, type RunningProcess } from '../support/process'
 import { processTree, stillRunning } from '../support/process-tree';
 import { eventually } from '../support/stack';
 
-/* `npm start` as a crashing machine, a supervisor and an impatient user treat it. */
+/* `npm start` as a crashing supervisor and an impatient user treat it; a machine that loses power, in power-loss.test.ts. */
 
 const lockHolder = async (dataDir: string) => JSON.parse(await readFile(dataPaths(dataDir).stackLock, 'utf8')) as StackLockInfo;
 
@@ -25,33 +25,6 @@ async function tokenFor(dataDir: string, user: string) {
 
 /** What npm start runs beside itself: PostgreSQL and Temporal (the server engine: its server and its UI, two processes). */
 const SERVERS = process.env.TEMPORAL_ENGINE === 'server' ? ['postgres', 'temporal', 'temporal'] : ['postgres', 'temporal'];
-
-const deliveries = (runs: RunningProcess[], id: string) =>
-  runs.map((run) => run.output().split('\n').filter((line) => line.includes('"event":"message.delivered"') && line.includes(`"id":"${id}"`)).length).reduce((a, b) => a + b, 0);
-
-test('after kill -9 of every npm start process, npm start comes up on the same data and sends what was pending exactly once', async () => {
-  const { dataDir, env, api } = await stackEnv('crm-crash');
-  const first = await start(env);
-  const token = await tokenFor(dataDir, 'crash-user');
-  expect((await request(`${api}/clients`, token, 'POST', { _id: 'c1', phone: '+14155550100' })).status).toBe(201);
-  const pending = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'After the crash', delay: '5s' });
-  expect(pending.status).toBe(202);
-
-  const stackPid = (await lockHolder(dataDir)).pid;
-  const servers = await leftoverServers(dataPaths(dataDir));
-  expect(servers.map((s) => s.name).sort()).toEqual(SERVERS);
-  for (const pid of [first.child.pid!, stackPid, ...servers.map((s) => s.pid)]) process.kill(pid, 'SIGKILL');
-  await first.exited;
-
-  const second = await start(env);
-  try {
-    await eventually(async () => (await request(`${api}/messages/${pending.body._id}`, token)).body.status === 'sent', 60_000);
-    expect(deliveries([first, second], pending.body._id)).toBe(1);
-  } finally {
-    expect(await second.stop()).toBe(0);
-  }
-  expect(await leftoverServers(dataPaths(dataDir))).toEqual([]);
-}, 300_000);
 
 test('npm start stops what a killed run left running, refuses a second start on the same data, and stops itself when its supervisor dies', async () => {
   const { dataDir, env, api } = await stackEnv('crm-crash');

@@ -25,6 +25,8 @@ export interface RunOptions {
   detached?: boolean;
   /** Ports the process (or one below it) must be the one listening on once it is ready. */
   ports?: number[];
+  /** Stopped after the file rather than after the test that started it: a stack the file's later tests share. */
+  untilFileEnd?: boolean;
 }
 
 /** This process's environment without the settings an entry point reads, plus `env`. */
@@ -98,7 +100,7 @@ export function runProcess(command: string, args: string[], env: Record<string, 
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
-  const inTest = Boolean(expect.getState().currentTestName);
+  const inTest = !options.untilFileEnd && Boolean(expect.getState().currentTestName);
   const entry = { tree: new Map<string, ProcessId>(), root: child.pid ? processId(child.pid) : undefined, dataDir: env.DATA_DIR, inTest };
   started.push(entry);
   let output = '';
