@@ -13,50 +13,19 @@ import { eventually } from '../support/stack';
 const onTerminal = (env: Record<string, string>) =>
   runProcess('script', ['-qfec', `exec ${process.execPath} ${entryPointArgs('src/main/start.ts').join(' ')}`, '/dev/null'], env, READY, { ports: stackPorts(env) });
 
-test('on a terminal npm start prints readable lines, without a line per request unless LOG_LEVEL=debug', async () => {
+test('on a terminal npm start prints readable lines: a failed message is one message.failed line with its code and reason and no SDK warning, and no line per request unless LOG_LEVEL=debug', async () => {
   const { dataDir, env, api } = await stackEnv('crm-terminal-logs');
-  const quiet = onTerminal(env);
+  // The simulator refuses Twilio's magic invalid number with 21211, as Twilio does.
+  const quiet = onTerminal({ ...env, MESSAGE_PROVIDER: 'simulator' });
   let token: string;
   try {
     await quiet.ready;
     token = jwt.sign({}, (await readFile(join(dataDir, 'dev-jwt-secret'), 'utf8')).trim(), { algorithm: 'HS256', subject: 'user-1', expiresIn: '1h' });
-    expect((await request(`${api}/clients`, token, 'POST', { _id: 'c1', name: 'Ada', phone: '+14155550100' })).status).toBe(201);
-    const sent = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Hello Ada' });
-    expect(sent.status).toBe(202);
-    // The log provider's line, readable: time, level, event, fields; the phone still redacted.
-    const line = await eventually(async () => quiet.output().split(/\r?\n/).find((l) => l.includes('message.delivered')));
-    expect(line).toMatch(/^(\u001b\[\d+m)?\d\d:\d\d:\d\d\.\d{3}(\u001b\[0m)? (\u001b\[\d+m)?INFO /);
-    expect(line).toContain(`id=${sent.body._id}`);
-    expect(line).not.toContain('+14155550100');
-    expect(line).not.toContain('Hello Ada');
-  } finally {
-    expect(await quiet.stop()).toBe(0);
-  }
-  expect(quiet.output()).not.toMatch(/^\{"level"/m);
-  expect(quiet.output()).not.toContain('POST /clients 201');
-
-  const chatty = onTerminal({ ...env, LOG_LEVEL: 'debug' });
-  try {
-    await chatty.ready;
-    expect((await request(`${api}/clients/c1`, token!)).status).toBe(200);
-    const line = await eventually(async () => chatty.output().split(/\r?\n/).find((l) => l.includes('GET /clients/c1 200')));
-    expect(line).toMatch(/DEBUG.*GET \/clients\/c1 200 \d+ ms.*reqId=[\w-]+ user=user-1/);
-  } finally {
-    expect(await chatty.stop()).toBe(0);
-  }
-}, 600_000);
-
-test('on a terminal a failed message is one readable message.failed line, with its code and reason, and no SDK warning', async () => {
-  const { dataDir, env, api } = await stackEnv('crm-terminal-failed');
-  // The simulator refuses Twilio's magic invalid number with 21211, as Twilio does.
-  const stack = onTerminal({ ...env, MESSAGE_PROVIDER: 'simulator' });
-  try {
-    await stack.ready;
-    const token = jwt.sign({}, (await readFile(join(dataDir, 'dev-jwt-secret'), 'utf8')).trim(), { algorithm: 'HS256', subject: 'user-1', expiresIn: '1h' });
     expect((await request(`${api}/clients`, token, 'POST', { _id: 'c1', name: 'Ada', phone: '+15005550001' })).status).toBe(201);
     const sent = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Hello Ada' });
     expect(sent.status).toBe(202);
-    const plain = () => stack.output().replace(/\u001b\[\d+m/g, '');
+    // Readable: time, level, event, fields; the phone and the text still redacted.
+    const plain = () => quiet.output().replace(/\u001b\[\d+m/g, '');
     const line = await eventually(async () => plain().split(/\r?\n/).find((l) => l.includes('message.failed')));
     expect(line).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  message\.failed /);
     expect(line).toContain(`id=${sent.body._id}`);
@@ -68,12 +37,24 @@ test('on a terminal a failed message is one readable message.failed line, with i
     await eventually(async () => ((await request(`${api}/messages/${sent.body._id}`, token)).body.status === 'failed' ? true : undefined));
     await new Promise((resolve) => setTimeout(resolve, 3000));
   } finally {
-    expect(await stack.stop()).toBe(0);
+    expect(await quiet.stop()).toBe(0);
   }
-  const output = stack.output().replace(/\u001b\[\d+m/g, '');
+  const output = quiet.output().replace(/\u001b\[\d+m/g, '');
   expect(output.split(/\r?\n/).filter((l) => l.includes('message.failed'))).toHaveLength(1);
   expect(output).not.toMatch(/WARN .*(Activity failed|Workflow failed)/);
   expect(output).not.toContain('taskToken');
+  expect(output).not.toMatch(/^\{"level"/m);
+  expect(output).not.toContain('POST /clients 201');
+
+  const chatty = onTerminal({ ...env, LOG_LEVEL: 'debug' });
+  try {
+    await chatty.ready;
+    expect((await request(`${api}/clients/c1`, token!)).status).toBe(200);
+    const line = await eventually(async () => chatty.output().split(/\r?\n/).find((l) => l.includes('GET /clients/c1 200')));
+    expect(line).toMatch(/DEBUG.*GET \/clients\/c1 200 \d+ ms.*reqId=[\w-]+ user=user-1/);
+  } finally {
+    expect(await chatty.stop()).toBe(0);
+  }
 }, 600_000);
 
 test('an expected business failure is no SDK warning; any other failure still is', () => {
