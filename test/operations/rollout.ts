@@ -119,15 +119,22 @@ export function rolloutTests(temporalAddress: () => string | undefined, part: Ro
     const clientRuns: string[] = [];
     for (let i = 0; i < CLIENTS; i++) clientRuns.push(await clientAssignedUntil(`c${i}`, secondsFromNow(6 + 2 * i)));
     const early: string[] = [];
-    for (let j = 0; j < EARLY_MESSAGES; j++) early.push(await message(`c${j % CLIENTS}`, j < DUE_AT_ONCE ? 0 : j));
+    const earlyDue: number[] = [];
+    for (let j = 0; j < EARLY_MESSAGES; j++) {
+      const delay = j < DUE_AT_ONCE ? 0 : j;
+      earlyDue.push(Date.now() + delay * 1000);
+      early.push(await message(`c${j % CLIENTS}`, delay));
+    }
     const campaignMessages = await campaign(CAMPAIGN, 1000);
     await ensureHousekeeping(stack.temporal, stack.taskQueue, HOUSEKEEPING);
     await eventually(async () => ((await runningOn('sendMessageBatch', first)) === 1 && (await runningOn('housekeeping', first)) === 1 ? true : undefined), 20_000, 250);
     expect(await runningOn('clientOwnership', first)).toBeGreaterThan(0);
 
     // The second build polls beside it and becomes current; the client runs asleep on the first are woken to move.
+    const switching = Date.now();
     next = await runWorker({ ...stack.services, provider: countingProvider }, { workflowBundle: { code: nextCode }, versioning: { deploymentName: stack.taskQueue, setCurrent: 'always' } });
     expect(next.current).toBe(true);
+    const switched = Date.now();
     const woken = new Map<string, number>();
     await eventually(async () => {
       await wakeClientRunsOnOlderVersions(stack.temporal, second, woken, WAKE_AGAIN_AFTER_MS);
@@ -158,8 +165,14 @@ export function rolloutTests(temporalAddress: () => string | undefined, part: Ro
     // Where each ran: the campaign and the messages due at once on the first build, those due after the switch on
     // the second; the clients that still held a clock at the switch moved.
     const ranOn = async (type: string, version: DeploymentVersion) => count(`WorkflowType = '${type}' AND TemporalWorkerDeploymentVersion = '${versionName(version)}'`);
-    await eventually(async () => ((await ranOn('sendMessage', second)) === EARLY_MESSAGES - DUE_AT_ONCE + LATE_MESSAGES ? true : undefined), 20_000, 500);
-    expect({ batches: await ranOn('sendMessageBatch', first), messages: await ranOn('sendMessage', first) }).toEqual({ batches: 1, messages: DUE_AT_ONCE });
+    // A message due while the second was becoming current may start on either; how long that takes depends on the machine's load.
+    const dueBefore = earlyDue.filter((due) => due < switching).length;
+    const dueAfter = earlyDue.filter((due) => due > switched + 1000).length;
+    expect(dueAfter).toBeGreaterThan(0);
+    await eventually(async () => ((await ranOn('sendMessage', first)) + (await ranOn('sendMessage', second)) === EARLY_MESSAGES + LATE_MESSAGES ? true : undefined), 20_000, 500);
+    expect(await ranOn('sendMessage', first)).toBeGreaterThanOrEqual(dueBefore);
+    expect(await ranOn('sendMessage', second)).toBeGreaterThanOrEqual(dueAfter + LATE_MESSAGES);
+    expect(await ranOn('sendMessageBatch', first)).toBe(1);
     expect(await ranOn('sendMessageBatch', second)).toBe(0);
     const lastClientRun = clientRuns[CLIENTS - 1];
     expect(await count(`WorkflowId = '${lastClientRun}' AND TemporalWorkerDeploymentVersion = '${versionName(second)}'`)).toBeGreaterThan(0);
