@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import jwt from 'jsonwebtoken';
 import { isAlive, leftoverServers, type StackLockInfo } from '../../src/stack/stack-lock';
 import { dataPaths } from '../../src/paths';
-import { READY, runNpmStart, runStack, stackEnv } from '../support/npm-start';
+import { READY, runNpmStart, runStack, STACK_SERVERS, stackEnv } from '../support/npm-start';
 import { testPort } from '../support/ports';
 import { request, runEntryPoint, type RunningProcess } from '../support/process';
 import { processTree, stillRunning } from '../support/process-tree';
@@ -22,9 +22,6 @@ async function tokenFor(dataDir: string, user: string) {
   const secret = (await readFile(dataPaths(dataDir).devJwtSecret, 'utf8')).trim();
   return jwt.sign({}, secret, { algorithm: 'HS256', subject: user, expiresIn: '1h' });
 }
-
-/** What npm start runs beside itself: PostgreSQL and Temporal (the server engine: its server and its UI, two processes). */
-const SERVERS = process.env.TEMPORAL_ENGINE === 'server' ? ['postgres', 'temporal', 'temporal'] : ['postgres', 'temporal'];
 
 test('npm start stops what a killed run left running, refuses a second start on the same data, and stops itself when its supervisor dies', async () => {
   const { dataDir, env, api } = await stackEnv('crm-crash');
@@ -90,7 +87,7 @@ test('kill -9 of npm alone: the supervisor notices, the whole stack stops, and t
   expect(tree.map((p) => p.pid)).toContain(holder.pid);
   expect(holder.temporal).toEqual({ address: `127.0.0.1:${env.TEMPORAL_PORT}`, namespace: 'default', nexusEndpoint: 'crm' });
   const servers = await leftoverServers(dataPaths(dataDir));
-  expect(servers.map((s) => s.name).sort()).toEqual(SERVERS);
+  expect(servers.map((s) => s.name).sort()).toEqual(STACK_SERVERS);
   expect(servers.every((server) => tree.some((p) => p.pid === server.pid))).toBe(true);
   expect(npm.output()).toContain(`Example      npm run example:deal-won -- <business> <user> <client> <agent>   (finds Temporal 127.0.0.1:${env.TEMPORAL_PORT} in ${dataPaths(dataDir).stackLock})`);
 

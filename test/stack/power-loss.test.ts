@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import jwt from 'jsonwebtoken';
 import { dataPaths } from '../../src/paths';
 import { leftoverServers, type StackLockInfo } from '../../src/stack/stack-lock';
-import { runStack, stackEnv } from '../support/npm-start';
+import { runStack, STACK_SERVERS, stackEnv } from '../support/npm-start';
+import { npmStartTools } from '../support/shared-npm-start';
 import { loadDocumentValidation } from '../support/openapi';
-import { entryPointEnv, PROJECT_ROOT, type RunningProcess } from '../support/process';
+import type { RunningProcess } from '../support/process';
 import { inbox } from './power-loss/inbox';
 import type { PowerLossStack } from './power-loss/journey';
 import { pendingMessage } from './power-loss/pending-message';
@@ -33,13 +31,7 @@ beforeAll(async () => {
   env = simulator;
   stack = runStack(env);
   await stack.ready;
-  const secret = (await readFile(dataPaths(settings.dataDir).devJwtSecret, 'utf8')).trim();
-  shared = {
-    dataDir: settings.dataDir,
-    origin: `http://127.0.0.1:${env.PORT}`,
-    tokenOf: (user) => jwt.sign({}, secret, { algorithm: 'HS256', subject: user, expiresIn: '1h' }),
-    run: async (script, args) => (await promisify(execFile)(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: settings.dataDir }) })).stdout,
-  };
+  shared = await npmStartTools(settings.dataDir, env);
 }, 240_000);
 
 // Each phase a block of its own: jest starts a block's concurrent tests together.
@@ -52,7 +44,7 @@ describe('the power loss', () => {
     await Promise.all(journeys.map((journey) => journey.arm()));
     const lock = JSON.parse(await readFile(dataPaths(shared.dataDir).stackLock, 'utf8')) as StackLockInfo;
     const servers = await leftoverServers(dataPaths(shared.dataDir));
-    expect(servers.map((s) => s.name).sort()).toEqual(process.env.TEMPORAL_ENGINE === 'server' ? ['postgres', 'temporal', 'temporal'] : ['postgres', 'temporal']);
+    expect(servers.map((s) => s.name).sort()).toEqual(STACK_SERVERS);
     for (const pid of [stack.child.pid!, lock.pid, ...servers.map((s) => s.pid)]) process.kill(pid, 'SIGKILL');
     await stack.exited;
     stack = runStack(env, { untilFileEnd: true });

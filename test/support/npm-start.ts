@@ -30,6 +30,9 @@ export async function stackEnv(prefix: string, options: { installTools?: boolean
   return { dataDir, env: { DATA_DIR: dataDir, MESSAGE_PROVIDER: 'log', ...cli, ...ports }, api: `http://127.0.0.1:${ports.PORT}/ext/v2/acme` };
 }
 
+/** What npm start runs beside itself, as `leftoverServers` names them: PostgreSQL and Temporal (the server engine: its server and its UI, two processes). */
+export const STACK_SERVERS = process.env.TEMPORAL_ENGINE === 'server' ? ['postgres', 'temporal', 'temporal'] : ['postgres', 'temporal'];
+
 /** The ports of `env` the stack serves itself (Temporal's only when it runs its own). */
 export function stackPorts(env: Record<string, string>): number[] {
   const own: string[] = env.TEMPORAL_ADDRESS ? ['PORT', 'API_METRICS_PORT', 'WORKER_HTTP_PORT'] : [...PORT_SETTINGS];

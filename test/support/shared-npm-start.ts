@@ -29,6 +29,19 @@ export interface SharedNpmStart {
  * Starts the stack before the file's tests. The file's last test stops it and expects exit code 0 (an
  * afterAll of the file would come after test/support/each-file.ts's, which stops whatever is left).
  */
+export type NpmStartTools = Pick<SharedNpmStart, 'dataDir' | 'origin' | 'tokenOf' | 'run'>;
+
+/** How a test reaches the npm start running on `dataDir` with `env`: its API, its tokens, its npm scripts. */
+export async function npmStartTools(dataDir: string, env: Record<string, string>): Promise<NpmStartTools> {
+  const secret = (await readFile(join(dataDir, 'dev-jwt-secret'), 'utf8')).trim();
+  return {
+    dataDir,
+    origin: `http://127.0.0.1:${env.PORT}`,
+    tokenOf: (user) => jwt.sign({}, secret, { algorithm: 'HS256', subject: user, expiresIn: '1h' }),
+    run: async (script, args) => (await promisify(execFile)(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: dataDir }) })).stdout,
+  };
+}
+
 export function sharedNpmStart(prefix: string): () => SharedNpmStart {
   let shared: SharedNpmStart | undefined;
   beforeAll(async () => {
@@ -36,15 +49,7 @@ export function sharedNpmStart(prefix: string): () => SharedNpmStart {
     const { MESSAGE_PROVIDER: _log, ...env } = settings;
     const stack = runStack({ ...env, CRM_FAKES: '1' });
     await stack.ready;
-    const secret = (await readFile(join(dataDir, 'dev-jwt-secret'), 'utf8')).trim();
-    shared = {
-      stack,
-      dataDir,
-      env,
-      origin: `http://127.0.0.1:${env.PORT}`,
-      tokenOf: (user) => jwt.sign({}, secret, { algorithm: 'HS256', subject: user, expiresIn: '1h' }),
-      run: async (script, args) => (await promisify(execFile)(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_ROOT, env: entryPointEnv({ DATA_DIR: dataDir }) })).stdout,
-    };
+    shared = { stack, env, ...(await npmStartTools(dataDir, env)) };
   }, 240_000);
   return () => {
     if (!shared) throw new Error('the shared npm start did not start (see beforeAll)');

@@ -1,15 +1,8 @@
 import { apiClient, type ApiResponse } from '../../support/http';
+import type { NpmStartTools } from '../../support/shared-npm-start';
 
 /** The npm start the journeys share, as each of them reaches it. */
-export interface PowerLossStack {
-  dataDir: string;
-  /** `http://127.0.0.1:<PORT>`. */
-  origin: string;
-  /** A token of `user`, signed with the stack's development secret. */
-  tokenOf(user: string): string;
-  /** `<script> ...args` through tsx on the stack's data directory, as its npm script runs it: its stdout. */
-  run(script: string, args: string[]): Promise<string>;
-}
+export type PowerLossStack = NpmStartTools;
 
 /**
  * One feature across a power loss: set up on a business of its own, its clock started right before the
