@@ -4,6 +4,7 @@ import * as assign from './scenarios/assign';
 import * as campaign from './scenarios/campaign';
 import * as conversations from './scenarios/conversations';
 import * as crm from './scenarios/crm';
+import * as fairness from './scenarios/fairness';
 import * as isolation from './scenarios/isolation';
 import * as lateness from './scenarios/lateness';
 import * as reconcile from './scenarios/reconcile';
@@ -20,6 +21,7 @@ import * as startCampaign from './scenarios/start-campaign';
 const scenarios: Record<string, { usage: string; run: (args: string[]) => Promise<ScenarioResult> }> = {
   lateness: { usage: '[messages=1000] [leadSeconds=auto] [concurrency=10]', run: lateness.run },
   scale: { usage: '[pendingMessages=100000] [activeAssignments=100000] [concurrency=16] [agentsPerRequest=10]', run: scale.run },
+  fairness: { usage: '[sends=200] [floodConcurrency=100]', run: fairness.run },
   isolation: { usage: '[burstMessages=10000] [burstConcurrency=20] [assignEveryMs=250] [messagePlaces=default]', run: isolation.run },
   'scale-out': { usage: '[messages=1000] [assignEveryMs=250]', run: scaleOut.run },
   accept: { usage: '[requests=300] [concurrency=10] [rounds=3]', run: accept.run },

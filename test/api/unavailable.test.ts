@@ -20,9 +20,13 @@ const BUDGET_MS = 500;
 
 async function appWith(databaseUrl: string, temporalAddress: string) {
   const prisma = createPrisma(databaseUrl, 2);
+  const temporalDown = temporalAddress !== process.env.TEST_TEMPORAL_ADDRESS;
   const temporal = new Client({ connection: Connection.lazy({ address: temporalAddress, connectTimeout: 1000 }) });
-  // What is measured is that a budget bounds the wait, not the production budget's 2 s (a server that does not answer waits it out each time).
-  setStartBudget(temporal, BUDGET_MS);
+  // Against a server that does not answer, what is measured is that a budget bounds the wait, not the
+  // production budget's 2 s (waited out each time). The suite's own server keeps the production budget:
+  // on a loaded machine its first answer can take longer than 0.5 s, and readyz would call it down.
+  if (temporalDown) setStartBudget(temporal, BUDGET_MS);
+  else await temporal.connection.ensureConnected();
   const api = await stack.startApi({ prisma, temporal, taskQueue: 'nowhere', assignTimeoutMs: 1000 });
   const token = stack.token('user-1');
   const call = async (method: string, path: string, body?: unknown) => {
