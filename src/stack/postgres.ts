@@ -189,7 +189,9 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port?: n
       createPostgresUser: isRoot,
       initdbFlags: ['--encoding=UTF8', '--locale=C'],
       // wal_recycle off: a segment a checkpoint frees is removed, not kept under a new name with what it held (see src/db/wal.ts).
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on', '-c', 'wal_recycle=off'],
+      // No Unix socket: everything connects over TCP, and a socket's lock file in /tmp, named after the port alone,
+      // outlives a killed server and refuses the next one on that port once its pid is reused.
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200', '-c', 'fsync=on', '-c', 'wal_recycle=off'],
       onLog: (message: string) => {
         recentLog.push(...message.trim().split('\n'));
         recentLog.splice(0, Math.max(0, recentLog.length - 10));
