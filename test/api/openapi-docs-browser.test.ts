@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderDocs } from '../../scripts/docs-browser';
 import { openApiDocument } from '../../src/api/openapi/document';
 import { startTestStack, type TestStack } from '../support/stack';
+import { testDirSync } from '../support/temp-dir';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 test('/docs renders every documented operation in a real browser, offline, without errors', async () => {
-  const screenshot = path.join(mkdtempSync(path.join(tmpdir(), 'docs-')), 'docs.png');
+  const screenshot = path.join(testDirSync('docs-'), 'docs.png');
   const rendered = await renderDocs(new URL(stack.baseUrl).origin, screenshot);
 
   // The routes, and the outgoing requests of the `webhooks` section (listed by name: `POST event`).

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +11,7 @@ import { hubspotSignatureV3 } from '../../src/crm';
 import { codecHandler } from '../../src/worker/codec-endpoint';
 import { connectedStack } from '../support/crm';
 import { originOf, uniqueName, type TestStack } from '../support/stack';
+import { testDir } from '../support/temp-dir';
 
 /*
  * Every door that reads a body before it knows the caller (the CRMs' inbound routes, the carriers'
@@ -173,7 +173,7 @@ test('while they come, another business\'s GET /clients keeps its latency: p50 a
 
   // The same doors, the same sizes, the same pace: once with the shapes, once with plain bytes. A machine
   // busy with other work slows both alike; a parser whose cost grows faster than the body shows.
-  const dir = await mkdtemp(join(tmpdir(), 'attack-'));
+  const dir = await testDir('attack-');
   const attackFile = async (name: string, plain: boolean) => {
     const bodies: string[] = [];
     const requests = attacks().filter(({ door }) => !door.url().startsWith(codecOrigin)).map(({ door, body: shaped }) => {

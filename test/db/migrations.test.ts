@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { createEmptyDatabase } from '../support/database';
+import { testDir } from '../support/temp-dir';
 
 const run = promisify(execFile);
 const root = join(__dirname, '..', '..');
@@ -48,7 +48,7 @@ test('the drift check fails when schema.prisma has a change no migration makes',
   const schema = await readFile(join(root, 'prisma/schema.prisma'), 'utf8');
   const changed = schema.replace(/model Agent \{/, 'model Agent {\n  nickname String?');
   expect(changed).not.toBe(schema);
-  const dir = await mkdtemp(join(tmpdir(), 'drift-'));
+  const dir = await testDir('drift-');
   const schemaPath = join(dir, 'schema.prisma');
   await writeFile(schemaPath, changed);
 

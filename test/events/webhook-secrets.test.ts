@@ -1,7 +1,6 @@
 import { numberAccountOf, sealCredentials } from '../../src/use-cases/numbers/credentials';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config/index';
@@ -17,6 +16,7 @@ import { receivedEvents, subscribe, verified } from '../support/events';
 import { entryPointEnv, PROJECT_ROOT } from '../support/process';
 import { startTestStack, uniqueName, type TestStack } from '../support/stack';
 import { receiversClosedAfterAll } from '../support/webhook-receiver';
+import { testDir } from '../support/temp-dir';
 
 /*
  * Webhook secrets at rest: sealed with SECRETS_KEY (AES-256-GCM) in the row, opened only to sign;
@@ -194,7 +194,7 @@ test('a sealed secret does not open under another purpose or when altered, and i
 });
 
 test('production has no default SECRETS_KEY; elsewhere the data directory keeps one, mode 0600, that every process on it shares', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'secrets-'));
+  const dataDir = await testDir('secrets-');
   await expect(secretBoxOf(loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir }))).rejects.toThrow('set SECRETS_KEY in production');
   const first = await secretBoxOf(loadConfig({ DATA_DIR: dataDir }));
   const second = await secretBoxOf(loadConfig({ DATA_DIR: dataDir }));

@@ -1,6 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { crmTarget } from '../../examples/deal-won/target';
@@ -8,6 +7,7 @@ import { loadConfig } from '../../src/config/index';
 import { freePort } from '../../src/net/free-port';
 import { dataPaths } from '../../src/paths';
 import { entryPointEnv, PROJECT_ROOT } from '../support/process';
+import { testDirSync } from '../support/temp-dir';
 
 /*
  * `npm run example:deal-won` beside `npm start`: it reads the running stack's Temporal address and
@@ -19,7 +19,7 @@ let dataDir: string;
 let recordedPort: number;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'deal-won-'));
+  dataDir = testDirSync('deal-won-');
   recordedPort = await freePort();
   // A live process running a stack entry holds the lock, as `npm start`'s stack does.
   holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)', join(dataDir, 'stack.js')], { stdio: 'ignore' });
@@ -50,7 +50,7 @@ test('TEMPORAL_ADDRESS and NEXUS_ENDPOINT override what the stack recorded', asy
 });
 
 test('a lock whose process is gone is not a running stack: the default address, and the message says why', async () => {
-  const stale = mkdtempSync(join(tmpdir(), 'deal-won-stale-'));
+  const stale = testDirSync('deal-won-stale-');
   writeFileSync(dataPaths(stale).stackLock, JSON.stringify({ pid: 2 ** 22 + 1, state: 'running', startedAt: '', temporal: { address: '127.0.0.1:1', namespace: 'default', nexusEndpoint: 'x' } }));
   const target = await crmTarget(loadConfig({ DATA_DIR: stale }), {});
   expect(target).toMatchObject({ address: '127.0.0.1:7233', nexusEndpoint: 'crm' });

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
@@ -13,6 +12,7 @@ import { createMigratedDatabase } from '../support/database';
 import { eventually } from '../support/helpers';
 import { entryPointEnv, PROJECT_ROOT } from '../support/process';
 import type { TestStack } from '../support/stack';
+import { testDirSync } from '../support/temp-dir';
 
 /*
  * A database and namespace from before workflow generation 2, upgraded by this build's first start
@@ -43,7 +43,7 @@ let inboundUrl: string;
 let observed: Awaited<ReturnType<typeof runObservedWorker>> | undefined;
 
 function gunzipped(path: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'crm-upgrade-')), 'workflows.js');
+  const file = join(testDirSync('crm-upgrade-'), 'workflows.js');
   writeFileSync(file, gunzipSync(readFileSync(path)));
   return file;
 }
@@ -202,7 +202,7 @@ test('runs of today\'s build are ended and their clocks started again from the r
   const { config } = stack.services;
   const command = await promisify(execFile)(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['src/main/upgrade-runs.ts'], {
     cwd: PROJECT_ROOT,
-    env: entryPointEnv({ DATABASE_URL: config.DATABASE_URL, TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE: stack.taskQueue, DATA_DIR: mkdtempSync(join(tmpdir(), 'crm-upgrade-data-')) }),
+    env: entryPointEnv({ DATABASE_URL: config.DATABASE_URL, TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE: stack.taskQueue, DATA_DIR: testDirSync('crm-upgrade-data-') }),
     timeout: 60_000,
   });
   expect(JSON.parse(command.stdout.trim().split('\n').at(-1)!)).toEqual({ generation: RUN_GENERATION, upgraded: false });

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths';
+import { testDirSync } from '../support/temp-dir';
 
 /*
  * The repository's documentation stands on its own: every relative link and anchor in the README and
@@ -76,7 +76,7 @@ describe('the documentation', () => {
     expect(slug('`POST /clients/{_id}/assign-agents`')).toBe('post-clients_idassign-agents');
     expect(slug('The five goals of "Delivery on time at scale"')).toBe('the-five-goals-of-delivery-on-time-at-scale');
     expect(slug('Request ids, logs, metrics, HTTP settings')).toBe('request-ids-logs-metrics-http-settings');
-    const dir = mkdtempSync(join(tmpdir(), 'docs-links-'));
+    const dir = testDirSync('docs-links-');
     const page = join(dir, 'page.md');
     writeFileSync(
       page,

@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import jwt from 'jsonwebtoken';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runStack, stackEnv } from '../support/npm-start';
 import { entryPointEnv, PROJECT_ROOT, request } from '../support/process';
+import { testDir } from '../support/temp-dir';
 
 /* `npm run token` and `npm run sms` typed in another shell, with no DATA_DIR, reach the npm start that runs. */
 
@@ -22,7 +21,7 @@ async function tool(script: string, args: string[], env: Record<string, string>)
 
 test('token and sms find the running npm start from its lock without DATA_DIR; with two running, they name both and DATA_DIR picks one', async () => {
   // The record of running stacks is per user; this test keeps its own, so other suites' stacks do not count.
-  const runtime = { XDG_RUNTIME_DIR: await mkdtemp(join(tmpdir(), 'crm-runtime-')) };
+  const runtime = { XDG_RUNTIME_DIR: await testDir('crm-runtime-') };
   const a = await stackEnv('crm-cli-a');
   const { MESSAGE_PROVIDER: _log, ...simulatorEnv } = a.env;
   const first = runStack({ ...simulatorEnv, ...runtime });

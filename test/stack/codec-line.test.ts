@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { codecLine } from '../../src/stack/codec-line';
+import { testDir } from '../support/temp-dir';
 
 /* npm start's Codec line, pasted into a shell: the CLI it names gets this stack's address, namespace, codec and secret. */
 
@@ -14,7 +15,7 @@ async function pasted(line: string): Promise<string[]> {
 }
 
 test('the line runs as pasted: the CLI by its path, --address and --namespace of this stack, the secret read from its file', async () => {
-  const dir = join(await mkdtemp(join(tmpdir(), 'crm-codec-line-')), "a data dir's");
+  const dir = join(await testDir('crm-codec-line-'), "a data dir's");
   await mkdir(join(dir, 'bin'), { recursive: true });
   const cli = join(dir, 'bin', 'temporal');
   await writeFile(cli, '#!/bin/sh\nfor arg in "$@"; do echo "$arg"; done\n');

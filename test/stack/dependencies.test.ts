@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths';
+import { testDirSync } from '../support/temp-dir';
 
 /*
  * `npm start` and `npm test` run scripts/ensure-deps.js first: `npm ci` when the installed tree is not
@@ -24,7 +24,7 @@ const lock = (version: string, more: Record<string, object> = {}) => ({
 });
 
 function checkout() {
-  const dir = mkdtempSync(join(tmpdir(), 'ensure-deps-'));
+  const dir = testDirSync('ensure-deps-');
   mkdirSync(join(dir, 'scripts'));
   for (const script of ['ensure-deps.js', 'locked-node.js']) copyFileSync(join(PROJECT_ROOT, 'scripts', script), join(dir, 'scripts', script));
   mkdirSync(join(dir, 'bin'));

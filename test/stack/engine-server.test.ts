@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { loadConfig } from '../../src/config/index';
@@ -12,6 +10,7 @@ import { NEXUS_CALLER_NAMESPACE } from '../support/nexus-namespace';
 import { clientWithAgents, plusMs, rotationAssignments } from '../support/rotation';
 import { eventually, startTestStack, type TestStack } from '../support/stack';
 import { rolloutTests } from '../operations/rollout';
+import { testDir } from '../support/temp-dir';
 
 /*
  * The end-to-end flows on the server engine: the Temporal server on PostgreSQL, as production runs it,
@@ -35,7 +34,7 @@ beforeAll(async () => {
   if (process.env.TEST_TEMPORAL_ENGINE === 'server') {
     adminUrl = process.env.TEST_DATABASE_ADMIN_URL!;
   } else {
-    const dir = await mkdtemp(join(tmpdir(), 'crm-engine-server-'));
+    const dir = await testDir('crm-engine-server-');
     if (process.env.TEST_DATABASE_ADMIN_URL) adminUrl = process.env.TEST_DATABASE_ADMIN_URL;
     else {
       const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'postgres') });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, readFile, stat } from 'node:fs/promises';
-import { tmpdir, userInfo } from 'node:os';
+import { chmod, readFile, stat } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
@@ -9,6 +9,7 @@ import { PROJECT_ROOT } from '../../src/paths';
 import { freePort } from '../../src/net/free-port';
 import { APP_ROLE, passwordsFileOf, startEmbeddedPostgres } from '../../src/stack/postgres';
 import { startDevServer } from '../../src/stack/temporal-server';
+import { testDir } from '../support/temp-dir';
 
 /*
  * What `npm start` keeps on the machine must not open to any other local user: the embedded PostgreSQL
@@ -49,7 +50,7 @@ const withUser = (url: string, user: string, password: string, database = 'postg
 };
 
 test('the embedded PostgreSQL: no postgres/postgres login, the service a plain role that owns its database, passwords in a 0600 file kept across restarts', async () => {
-  const dataDir = join(await mkdtemp(join(tmpdir(), 'crm-credentials-')), 'postgres');
+  const dataDir = join(await testDir('crm-credentials-'), 'postgres');
   let postgres = await startEmbeddedPostgres({ dataDir });
   try {
     const url = await postgres.appDatabase('crm');
@@ -85,7 +86,7 @@ test('the embedded PostgreSQL: no postgres/postgres login, the service a plain r
 });
 
 test('a data directory made with the old fixed postgres/postgres superuser keeps its data and gets the new passwords and role', async () => {
-  const parent = await mkdtemp(join(tmpdir(), 'crm-credentials-old-'));
+  const parent = await testDir('crm-credentials-old-');
   const dataDir = join(parent, 'postgres');
   // As root the server runs as the postgres system user, who must reach the directory.
   await chmod(parent, 0o755);
@@ -130,7 +131,7 @@ test('a data directory made with the old fixed postgres/postgres superuser keeps
 });
 
 test("the Temporal dev server's SQLite file and its journal are readable by their owner only, also when an older version left them open", async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'crm-sqlite-'));
+  const dir = await testDir('crm-sqlite-');
   const dbFilename = join(dir, 'temporal.sqlite');
   const files = ['temporal.sqlite', 'temporal.sqlite-wal', 'temporal.sqlite-shm'];
   const modes = async () => Object.fromEntries(await Promise.all(files.map(async (file) => [file, (await modeOf(join(dir, file)).catch(() => 0)).toString(8)])));
@@ -153,7 +154,7 @@ test("the Temporal dev server's SQLite file and its journal are readable by thei
 });
 
 test("a first start of the embedded PostgreSQL beside the Temporal dev server's owner-only SQLite file: both come up, as npm start's first run on a fresh data directory", async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'crm-side-by-side-'));
+  const dir = await testDir('crm-side-by-side-');
   // The order npm start runs them in (src/main/stack.ts): the dev server spawned while PostgreSQL's initdb runs.
   const [temporal, postgres] = await Promise.allSettled([startDevServer(loadConfig(), { dbFilename: join(dir, 'temporal.sqlite') }), startEmbeddedPostgres({ dataDir: join(dir, 'postgres') })]);
   try {

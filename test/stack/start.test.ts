@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import { request } from '../support/process';
 import { eventually, uniqueName } from '../support/stack';
 import { receivedEvents, verified } from '../support/events';
 import { startWebhookReceiver } from '../support/webhook-receiver';
+import { testDir } from '../support/temp-dir';
 
 /* `npm start` as a user runs it: the whole stack from one command. */
 
@@ -131,7 +132,7 @@ test('npm start runs the whole stack, stops cleanly on SIGTERM and resumes on th
 }, 300_000);
 
 test('npm start uses DATABASE_URL and TEMPORAL_ADDRESS when given, and starts nothing embedded', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'crm-start-external-'));
+  const dataDir = await testDir('crm-start-external-');
   const port = String(await testPort());
   const stack = runStack(
     {

@@ -1,10 +1,9 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/index';
 import { testPort } from '../support/ports';
 import { startDevServer, type RunningDevServer } from '../../src/stack/temporal-server';
 import { eventually, startTestStack, uniqueName, type TestStack } from '../support/stack';
+import { testDir } from '../support/temp-dir';
 
 /*
  * A Temporal server of its own, persisted to a file like the one `npm start` runs, so that it can be
@@ -16,7 +15,7 @@ let serverOptions: Parameters<typeof startDevServer>[1];
 
 beforeAll(async () => {
   serverOptions = {
-    dbFilename: join(await mkdtemp(join(tmpdir(), 'temporal-restart-')), 'temporal.sqlite'),
+    dbFilename: join(await testDir('temporal-restart-'), 'temporal.sqlite'),
     port: await testPort(),
   };
   server = await startDevServer(loadConfig(), serverOptions);

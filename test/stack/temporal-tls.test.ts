@@ -1,19 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:tls';
 import { loadConfig } from '../../src/config/index';
 import { openServices, runWorker } from '../../src/main/services';
 import { connectTemporalClient } from '../../src/temporal-client/connection';
 import { quietTemporalRuntime, uniqueName } from '../support/helpers';
+import { testDirSync } from '../support/temp-dir';
 
 /*
  * The dev server speaks plain gRPC, so a local TLS endpoint stands in front of it: it requires a client
  * certificate signed by the test CA (mTLS) and forwards the decrypted stream to the dev server.
  */
-const dir = mkdtempSync(join(tmpdir(), 'temporal-tls-'));
+const dir = testDirSync('temporal-tls-');
 const file = (name: string) => join(dir, name);
 const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
 

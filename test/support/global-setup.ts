@@ -74,6 +74,9 @@ export default async function globalSetup(): Promise<void> {
   process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'crm-test-compile-cache');
   enableCompileCache(process.env.NODE_COMPILE_CACHE);
   const workDir = await mkdtemp(join(tmpdir(), 'crm-test-'));
+  // What the tests make for themselves is listed here, for the teardown to remove (test/support/temp-dir.ts).
+  process.env.TEST_WORK_DIR = workDir;
+  process.env.TEST_DIRS_LIST = join(workDir, 'test-dirs');
   const config = loadConfig();
   const stops: (() => Promise<void>)[] = [];
 

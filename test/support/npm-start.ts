@@ -1,8 +1,6 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { testPort } from './ports';
 import { runEntryPoint, runProcess, type RunningProcess, type RunOptions } from './process';
+import { testDir } from './temp-dir';
 
 /* `npm start` as the tests run it: its own data directory and ports, checked to be its own once it is ready. */
 
@@ -22,7 +20,7 @@ export interface StackEnv {
  * `installTools`: then the stack installs its own into the data directory, as on a fresh clone.
  */
 export async function stackEnv(prefix: string, options: { installTools?: boolean } = {}): Promise<StackEnv> {
-  const dataDir = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  const dataDir = await testDir(`${prefix}-`);
   const ports: Record<string, string> = {};
   for (const name of [...PORT_SETTINGS, 'SIMULATOR_PORT']) ports[name] = String(await testPort());
   const cli: Record<string, string> = !options.installTools && process.env.TEST_TEMPORAL_CLI ? { TEMPORAL_CLI_PATH: process.env.TEST_TEMPORAL_CLI } : {};
