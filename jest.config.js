@@ -21,6 +21,9 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFilesAfterEnv: ['<rootDir>/test/support/each-file.ts'],
+  // jest's own runtime, except that the end of one concurrent test no longer marks the others as outside
+  // of the test code (where loading a module is refused): test/support/runtime.js.
+  runtime: '<rootDir>/test/support/runtime.js',
   // The suites' workflows run in the jest worker's own thread (TEMPORAL_DEBUG, test/support/global-setup.ts),
   // whose heap keeps growing from file to file: a worker above this after a file is replaced by a fresh one.
   workerIdleMemoryLimit: '500MB',
