@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import jwt from 'jsonwebtoken';
 import { startCpuMeter } from '../cpu';
+import { flood } from '../flood';
 import { printResult, ratio, type ScenarioResult } from '../report';
 import { distribution, expectStatus, startBenchStack, type BenchStack } from '../stack';
 
@@ -13,45 +13,6 @@ import { distribution, expectStatus, startBenchStack, type BenchStack } from '..
  * latency near its idle figure.
  */
 const log = (line: string) => console.error(`[fairness] ${line}`);
-
-const FLOOD_SCRIPT = `
-  const [url, token, body, concurrency] = process.argv.slice(1);
-  const statuses = {};
-  let stopping = false;
-  const send = async () => {
-    while (!stopping) {
-      try {
-        const res = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' }, body });
-        await res.arrayBuffer();
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-      } catch { statuses.error = (statuses.error ?? 0) + 1; }
-    }
-  };
-  const senders = Array.from({ length: Number(concurrency) }, send);
-  process.stdin.on('data', async () => {
-    stopping = true;
-    await Promise.all(senders);
-    process.stdout.write(JSON.stringify(statuses));
-    process.exit(0);
-  });
-  process.stdout.write('started\\n');
-`;
-
-/** `concurrency` senders in a child process until `stop()`, which gives the statuses they were answered. */
-async function flood(url: string, token: string, body: unknown, concurrency: number) {
-  const child = spawn(process.execPath, ['-e', FLOOD_SCRIPT, url, token, JSON.stringify(body), String(concurrency)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-  return {
-    async stop(): Promise<Record<string, number>> {
-      const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.stdin.write('stop\n');
-      await ended;
-      return JSON.parse(output.slice(output.indexOf('\n') + 1));
-    },
-  };
-}
 
 const BODY = { message_type: 'text', client: 'c1', text_message: 'Hello', delay: '1h' };
 
@@ -87,7 +48,8 @@ export async function run(args: string[]): Promise<ScenarioResult> {
     const idle = figures(await quietSends(stack, sends));
 
     log(`flood: ${floodConcurrency} senders of the noisy tenant, ${sends} sends of the quiet tenant beside them`);
-    const flooding = await flood(`${stack.baseUrl}/ext/v2/${stack.path.businessname}/messages`, noisyToken, BODY, floodConcurrency);
+    const flooding = flood(`${stack.baseUrl}/ext/v2/${stack.path.businessname}/messages`, noisyToken, BODY, floodConcurrency);
+    await flooding.started;
     await new Promise((resolve) => setTimeout(resolve, 1000)); // the flood fills the gate
     const meter = startCpuMeter();
     const during = figures(await quietSends(stack, sends));

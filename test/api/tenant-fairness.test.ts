@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { flood, type Flood } from '../../bench/flood';
 import { startTestStack, uniqueName, type TestStack } from '../support/stack';
 import { request } from '../support/http';
 
@@ -8,7 +8,7 @@ import { request } from '../support/http';
  */
 let stack: TestStack;
 let origin: string;
-const floods: { kill(): void }[] = [];
+const floods: Flood[] = [];
 beforeAll(async () => {
   stack = await startTestStack();
   origin = new URL(stack.baseUrl).origin;
@@ -17,49 +17,6 @@ afterAll(async () => {
   for (const flooding of floods) flooding.kill();
   await stack.stop();
 });
-
-/**
- * `concurrency` senders in another process, each sending again as soon as it is answered (a flood does
- * not wait out Retry-After), until stopped; `stop()` gives the statuses they were answered with.
- */
-function flood(url: string, token: string, body: unknown, concurrency: number) {
-  const script = `
-    const [url, token, body, concurrency] = process.argv.slice(1);
-    const statuses = {};
-    let stopping = false;
-    const send = async () => {
-      while (!stopping) {
-        try {
-          const res = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' }, body });
-          await res.arrayBuffer();
-          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-        } catch { statuses.error = (statuses.error ?? 0) + 1; }
-      }
-    };
-    const senders = Array.from({ length: Number(concurrency) }, send);
-    process.stdin.on('data', async () => {
-      stopping = true;
-      await Promise.all(senders);
-      process.stdout.write(JSON.stringify(statuses));
-      process.exit(0);
-    });
-    process.stdout.write('started\\n');
-  `;
-  const child = spawn(process.execPath, ['-e', script, url, token, JSON.stringify(body), String(concurrency)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const started = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-  floods.push({ kill: () => child.kill() });
-  return {
-    started,
-    async stop(): Promise<Record<string, number>> {
-      const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.stdin.write('stop\n');
-      await ended;
-      return JSON.parse(output.slice(output.indexOf('\n') + 1));
-    },
-  };
-}
 
 test('100 concurrent senders of one tenant leave another tenant refused nothing, while the flood itself reaches the gate', async () => {
   const noisy = { business: uniqueName('noisy-biz'), token: stack.token(uniqueName('noisy')) };
@@ -79,6 +36,7 @@ test('100 concurrent senders of one tenant leave another tenant refused nothing,
   // The quiet tenant's latency beside the flood is a figure, measured by `npm run bench -- fairness`
   // (docs/performance.md): on a machine shared with the rest of the suite it says little.
   const flooding = flood(messages(noisy.business), noisy.token, body, 100);
+  floods.push(flooding);
   await flooding.started;
   await new Promise((resolve) => setTimeout(resolve, 1000)); // the flood fills the gate
   const during = await quietSends(40);
