@@ -75,7 +75,8 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
   const http = inProcess
     ? await listen(createApi(services, { log: (e) => console.error(e), logger: pino({ level: 'silent' }), ...options.api }), 0, '127.0.0.1')
     : undefined;
-  const token = jwt.sign({}, secret, { algorithm: 'HS256', subject: 'bench-user', expiresIn: '4h' });
+  const tokenFor = (userId: string) => jwt.sign({}, secret, { algorithm: 'HS256', subject: userId, expiresIn: '4h' });
+  const token = tokenFor('bench-user');
   const busy: BusyCount = { answered503: 0 };
   /** `retryBusy: false` hands a 503 to the caller, for a scenario that counts it itself. */
   const clientWith = (baseUrl: string, bearer: string, retryBusy = true) =>
@@ -100,8 +101,9 @@ export async function startBenchStack(options: BenchStackOptions = {}) {
     clientFor,
     baseUrl: `http://127.0.0.1:${http?.port ?? 0}`,
     /** The same client as another user of the business. */
-    apiAs: (userId: string) =>
-      clientWith(`http://127.0.0.1:${http?.port ?? 0}`, jwt.sign({}, secret, { algorithm: 'HS256', subject: userId, expiresIn: '4h' })),
+    apiAs: (userId: string) => clientWith(`http://127.0.0.1:${http?.port ?? 0}`, tokenFor(userId)),
+    /** A bearer token of another user of the stack, for a client that is not the typed one (a flood). */
+    tokenFor,
     /** 503s the clients were answered (the API's backpressure), waited out and retried. */
     busy,
     path: { businessname: 'bench' },
@@ -169,6 +171,13 @@ export async function expectStatus(call: Promise<{ response: Response; error?: u
 
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** How many of `statuses` each status is. */
+export function statusCounts(statuses: number[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
 }
 
 /** p50, p95, p99 and max of `values` (ms or s), rounded. */

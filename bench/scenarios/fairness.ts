@@ -1,8 +1,7 @@
-import jwt from 'jsonwebtoken';
 import { startCpuMeter } from '../cpu';
 import { flood } from '../flood';
 import { printResult, ratio, type ScenarioResult } from '../report';
-import { distribution, expectStatus, startBenchStack, type BenchStack } from '../stack';
+import { distribution, expectStatus, startBenchStack, statusCounts, type BenchStack } from '../stack';
 
 /*
  * `npm run bench -- fairness [sends=200] [floodConcurrency=100]`: one tenant's sends (POST /messages,
@@ -28,17 +27,13 @@ async function quietSends(stack: BenchStack, count: number) {
   return answers;
 }
 
-const figures = (answers: { status: number; ms: number }[]) => {
-  const statuses: Record<string, number> = {};
-  for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
-  return { ...distribution(answers.map((a) => a.ms)), statuses };
-};
+const figures = (answers: { status: number; ms: number }[]) => ({ ...distribution(answers.map((a) => a.ms)), statuses: statusCounts(answers.map((a) => a.status)) });
 
 export async function run(args: string[]): Promise<ScenarioResult> {
   const [sends = 200, floodConcurrency = 100] = args.map(Number);
   const stack = await startBenchStack();
   try {
-    const noisyToken = jwt.sign({}, stack.env.JWT_SECRET, { algorithm: 'HS256', subject: 'noisy-user', expiresIn: '4h' });
+    const noisyToken = stack.tokenFor('noisy-user');
     for (const api of [stack.api, stack.apiAs('noisy-user')]) {
       await expectStatus(api.POST('/ext/v2/{businessname}/clients', { params: { path: stack.path }, body: { _id: 'c1', phone: '+14155550100' } }), 201);
     }

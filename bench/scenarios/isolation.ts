@@ -2,7 +2,7 @@ import { DEFAULT_ADMISSION } from '../../src/starters/admission';
 import { retryAfterSeconds } from '../busy-retry';
 import { startCpuMeter, type CpuPerItem } from '../cpu';
 import { printResult, ratio, type ScenarioResult } from '../report';
-import { distribution, expectStatus, measure, sleep, startBenchStack, type BenchStack } from '../stack';
+import { distribution, expectStatus, measure, sleep, startBenchStack, statusCounts, type BenchStack } from '../stack';
 
 /*
  * `npm run bench -- isolation [burstMessages] [burstConcurrency] [assignEveryMs]`: assign-agents
@@ -38,9 +38,7 @@ async function assignPace(stack: BenchStack & { measured: BenchStack['api'] }, e
 }
 
 function assignFigures(samples: AssignSample[]) {
-  const statuses: Record<string, number> = {};
-  for (const s of samples) statuses[s.status] = (statuses[s.status] ?? 0) + 1;
-  return { ...distribution(samples.filter((s) => s.status === 200).map((s) => s.ms)), statuses };
+  return { ...distribution(samples.filter((s) => s.status === 200).map((s) => s.ms)), statuses: statusCounts(samples.map((s) => s.status)) };
 }
 
 export async function run(args: string[]): Promise<ScenarioResult> {

@@ -1,4 +1,3 @@
-import { loadDocumentValidation } from '../support/openapi';
 import { sharedNpmStart } from '../support/shared-npm-start';
 import { businessNumbers } from './journeys/business-numbers';
 import { crmFakes } from './journeys/crm-fakes';
@@ -15,7 +14,6 @@ import { whatsappJourney } from './journeys/whatsapp';
  */
 
 const shared = sharedNpmStart('crm-journeys');
-beforeAll(loadDocumentValidation);
 
 // Side by side (test.concurrent, in one block: jest runs a block's consecutive concurrent tests together), as
 // their waits are the carrier's and the clocks', not the stack's CPU. The CRM fakes' journey times its

@@ -3,7 +3,6 @@ import { dataPaths } from '../../src/paths';
 import { leftoverServers, type StackLockInfo } from '../../src/stack/stack-lock';
 import { runStack, STACK_SERVERS, stackEnv } from '../support/npm-start';
 import { npmStartTools } from '../support/shared-npm-start';
-import { loadDocumentValidation } from '../support/openapi';
 import type { RunningProcess } from '../support/process';
 import { inbox } from './power-loss/inbox';
 import type { PowerLossStack } from './power-loss/journey';
@@ -25,7 +24,6 @@ let env: Record<string, string>;
 let shared: PowerLossStack;
 
 beforeAll(async () => {
-  await loadDocumentValidation();
   const settings = await stackEnv('crm-power-loss');
   const { MESSAGE_PROVIDER: _log, ...simulator } = settings.env;
   env = simulator;

@@ -158,16 +158,8 @@ function precompiledValidators(): Record<string, ValidateFunction> {
 
 let served: ReturnType<typeof createResponseValidator> | undefined;
 
-/**
- * Loads the validators now. A file whose tests run side by side (test.concurrent) calls it in beforeAll:
- * once one of them ends, jest refuses any module required by the others (a ReferenceError).
- */
-export function loadDocumentValidation(): void {
-  served ??= createResponseValidator(openApiDocument, precompiledValidators());
-}
-
 /** Throws a DocumentMismatch, saying where, when a response is not what the served document describes. */
 export function validateAgainstDocument(observed: ObservedResponse): void {
-  loadDocumentValidation();
-  served!(observed);
+  served ??= createResponseValidator(openApiDocument, precompiledValidators());
+  served(observed);
 }
