@@ -7,7 +7,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 
 /*
  * Builds the workflow bundle of another commit (by default the last one before workflow generation 2) as the
- * upgrade test's fixture (test/operations/upgrade-runs.test.ts): that commit's src/ taken from git into a
+ * upgrade test's fixture (test/operations/in-process/upgrade-runs.ts): that commit's src/ taken from git into a
  * temporary folder, bundled as `npm run build` bundles the workflows and their interceptors, gzipped into
  * test/fixtures/upgrade/workflows-<commit>.js.gz. Run once, by hand: `npx tsx scripts/build-upgrade-fixture.ts [commit]`.
  */

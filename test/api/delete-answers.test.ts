@@ -6,7 +6,7 @@ import { PROJECT_ROOT } from '../../src/paths';
 /*
  * One rule for what a DELETE answers (docs/interface.md, "What a DELETE answers"): 204 with no body when
  * the resource is gone, 200 with the record when it stays, ended. Checked on every DELETE the OpenAPI
- * document describes (which test/api/openapi-document.test.ts holds to the routes' real answers), and
+ * document describes (which test/api/in-process/openapi-document.ts holds to the routes' real answers), and
  * against the route table of docs/interface.md, so that a new DELETE cannot answer otherwise unnoticed.
  */
 const deletes = Object.entries<Record<string, any>>(openApiDocument.paths).flatMap(([template, item]) =>

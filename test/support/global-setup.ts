@@ -138,7 +138,7 @@ export default async function globalSetup(): Promise<void> {
 
 /**
  * The database every suite shares holds runs of this build only: marked upgraded, so that no worker a
- * suite starts ends another suite's runs as an earlier generation's (test/operations/upgrade-runs.test.ts
+ * suite starts ends another suite's runs as an earlier generation's (test/operations/in-process/upgrade-runs.ts
  * upgrades a database of its own).
  */
 async function markRunsUpgraded(url: string): Promise<void> {

@@ -13,7 +13,7 @@ import {
  * parameters, headers and responses, and helpers that keep each route's description short.
  */
 
-/** OpenAPI objects are plain JSON; the shapes are checked by test/api/openapi-document.test.ts, not by types. */
+/** OpenAPI objects are plain JSON; the shapes are checked by test/api/in-process/openapi-document.ts, not by types. */
 export type OpenApiObject = Record<string, any>;
 
 /** One feature's share of the document: its paths and the schemas only it uses. */

@@ -137,7 +137,7 @@ async function windowAndReadReceipts(): Promise<void> {
   expect(failed.error).toContain(OUTSIDE_WHATSAPP_WINDOW);
 
   // The client last wrote 24 hours less 8 seconds ago, for the carrier and for the service: the window closes within the
-  // test, with time to accept a message before (the rule's edges are test/messages/channels.test.ts's, in process).
+  // test, with time to accept a message before (the rule's edges are test/messages/in-process/channels.ts's, in process).
   const backdated = new Date(Date.now() - WHATSAPP_WINDOW_MS + 8_000);
   expect((await simulated('POST', '/simulator/whatsapp-window', { from: phone, last_inbound_at: backdated.toISOString() })).body.open).toBe(true);
   const database = await stackDatabase();
