@@ -6,7 +6,8 @@ import { PROJECT_ROOT } from '../../src/paths';
  * A feature's files on the in-process stack run as one jest file, a describe block each. jest loads a test
  * file's modules afresh (the Temporal SDK, Prisma, the API: about 2.5 s of CPU), which these files then
  * load once. Each still starts and stops its own stack, on its own business and task queue, in hooks that
- * its block scopes (docs/design.md, "Test levels"); what it started in them is stopped at the block's end.
+ * its block scopes; what those hooks start as processes stops at the block's end (docs/design.md, "Test
+ * files on the in-process stack").
  *
  * The entry names each file in a literal require, so that jest's `--changedSince` (npm run test:changed)
  * sees what it depends on; a file of the folder the entry does not name fails the entry.
