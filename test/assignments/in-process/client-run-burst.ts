@@ -162,7 +162,7 @@ test('a burst of 60 requests while the run continues as new: every one answered,
   console.log(`shed with 503: ${answers.length - answered.length} of ${answers.length}`);
 });
 
-test('a hot client: 100 concurrent re-assignments of one agent are all answered, in the order the run took them, and the row ends as the last one', async () => {
+test('a hot client: 100 concurrent re-assignments of one agent are answered in the order the run took them, any other shed with a 503 that says when to come back, and the row ends as the last one', async () => {
   const { api, workflowId } = await tenantWith(['a1']);
   // The client's run is open: the requests find it.
   expect((await api('POST', '/clients/c1/assign-agents', { agents: [{ agent: 'a1', dt_until: secondsFromNow(3 * 3600) }] })).status).toBe(200);
@@ -178,9 +178,14 @@ test('a hot client: 100 concurrent re-assignments of one agent are all answered,
   for (const answer of answered) expect(answer.body.assignments).toEqual([{ agent: 'a1', dt_until: answer.dtUntil, status: 'active', workflow_id: workflowId }]);
 
   // The run took them one at a time: each was recorded in the order it was accepted, and completed in that order.
+  // Each request answered 200 was taken; a request withdrawn with a 503 after 10 s (a loaded machine) may still
+  // be taken later and records nothing, so any other taken was one of those.
   const runs = await runChain(workflowId, firstRunId);
   const accepted = (await acceptedUpdates(runs)).slice(1);
-  expect(accepted).toHaveLength(answered.length);
+  const taken = new Set(accepted.map((u) => u.request.agents[0].dtUntil));
+  const withdrawn = new Set(answers.filter((a) => a.status === 503).map((a) => a.dtUntil));
+  expect(answered.map((a) => a.dtUntil).filter((d) => !taken.has(d))).toEqual([]);
+  expect([...taken].filter((d) => !answered.some((a) => a.dtUntil === d) && !withdrawn.has(d))).toEqual([]);
   expect(completedUpdates(runs).slice(1)).toEqual(accepted.map((u) => u.updateId));
   // Each request recorded once, the row as the last recorded says, the run's clock as the row.
   const recorded = (await feed(api, 'type=assignment.updated&client=c1')).map((e) => e.data.dt_until);
@@ -191,6 +196,8 @@ test('a hot client: 100 concurrent re-assignments of one agent are all answered,
   const clock = async () => (await stack.temporal.workflow.getHandle(workflowId).query<ClientRunState>('state')).assignments[0]?.dtUntil;
   await eventually(async () => (await clock()) === row.dt_until || undefined, 10_000).catch(() => undefined);
   expect(await clock()).toBe(row.dt_until);
-  // None shed either: the process sends at most 8 updates to the run at once and the run records each batch together.
-  expect(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.body?.detail}`)).toEqual([]);
+  // Shed only when behind, saying so and when to come back: on an idle machine none is (the process sends at most
+  // 8 updates to the run at once and the run records each batch together; docs/performance.md, "A hot client").
+  for (const shed of answers.filter((a) => a.status === 503)) expect(shed.body?.detail).toMatch(/^(?:The service is busy; |The assignment service is behind; nothing was assigned: )try again in \d+ s$/);
+  console.log(`hot client: shed with 503: ${answers.length - answered.length} of ${answers.length}`);
 });
