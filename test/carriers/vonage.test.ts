@@ -6,6 +6,7 @@ import jwt from 'jsonwebtoken';
 import { createCarrier } from '../../src/carriers';
 import { type Carrier, type CarrierCallback, CarrierRejected, type CarrierSend, CarrierUnavailable } from '../../src/carriers/types';
 import { createVonageCarrier, type VonageSettings } from '../../src/carriers/vonage';
+import { type TenDlcGet, vonageRegistration } from '../../src/carriers/vonage/registration';
 import type { Config } from '../../src/config/index';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { FakeVonage, VONAGE_MAGIC } from '../support/fake-vonage';
@@ -246,15 +247,15 @@ describe("A2P registration through Vonage's 10DLC API (the SDK's own client, Bas
     expect(requests.every((r) => r.authorization === basic && r.query.get('page') === '1' && r.query.get('page_size') === '100')).toBe(true);
   });
 
-  it('reads a number whose link (and campaign) is still in review as pending, and a brand not verified as rejected', async () => {
+  it('reads a number whose link (and campaign) is still in review as pending, and a deleted brand as rejected', async () => {
     fake.registrations.set(LOCAL, 'pending');
-    fake.registrations.brandStatus = 'UNVERIFIED';
+    fake.registrations.brandStatus = 'DELETED';
     try {
       const read = await withKey().readRegistration!(LOCAL);
       expect(read.campaign).toEqual({ id: fake.registrations.campaignIdOf('pending'), useCase: 'CUSTOMER_CARE', status: 'pending' });
       expect(read.brand).toEqual({ id: fake.registrations.brandId, status: 'rejected' });
     } finally {
-      fake.registrations.brandStatus = 'VERIFIED';
+      fake.registrations.brandStatus = 'ACTIVE';
     }
   });
 
@@ -264,6 +265,44 @@ describe("A2P registration through Vonage's 10DLC API (the SDK's own client, Bas
     await expect(withKey().readRegistration!('+18885550100')).resolves.toEqual({ kind: 'toll_free', brand: null, campaign: null, tollFree: { status: 'unknown' } });
     const wrongSecret = createVonageCarrier(jwtSettings({ VONAGE_API_KEY: fake.apiKey, VONAGE_API_SECRET: 'not-the-secret' }));
     await expect(wrongSecret.readRegistration!(LOCAL)).rejects.toBeInstanceOf(CarrierUnavailable);
+  });
+
+  // Vonage's documented words (definitions/10dlc.yml 1.0.15: CampaignStatus, NumberStatus, the brand's
+  // ACTIVE/DELETED and IdentityStatus; the dashboard's campaign statuses); any other word reads unknown.
+  const readWith = (brandStatus: string, campaignStatus: string, linkStatus: string) => {
+    const pages: Record<string, object> = {
+      '/v1/10dlc/brands': { brands: [{ brand_id: 'B1', status: brandStatus }] },
+      '/v1/10dlc/brands/B1/campaigns': { campaigns: [{ campaign_id: 'C1', brand_id: 'B1', usecase: 'MIXED', status: campaignStatus }] },
+      '/v1/10dlc/brands/B1/campaigns/C1/numbers': { numbers: [{ number: LOCAL.slice(1), country: 'US', status: linkStatus }] },
+    };
+    const client: TenDlcGet = {
+      sendGetRequest: async <T>(url: string) => ({ data: { page: 1, page_size: 100, total_pages: 1, total_items: 1, _embedded: pages[new URL(url).pathname] } as T }),
+    };
+    return vonageRegistration(client, 'https://vonage.test', LOCAL);
+  };
+
+  test.each<[string, string, string, string]>([
+    ['an approved link to an active campaign', 'ACTIVE', 'APPROVED', 'approved'],
+    ['a link still pending', 'ACTIVE', 'PENDING', 'pending'],
+    ['a rejected link', 'ACTIVE', 'REJECTED', 'rejected'],
+    ['a link Vonage says it cannot tell (UNKNOWN)', 'ACTIVE', 'UNKNOWN', 'unknown'],
+    ['a link word Vonage does not document (LINKED)', 'ACTIVE', 'LINKED', 'unknown'],
+    ['an expired campaign', 'EXPIRED', 'APPROVED', 'rejected'],
+    ["a campaign in Vonage's review, as the dashboard words it", 'Pending Review', 'APPROVED', 'pending'],
+    ['a campaign cancelled at the end of its paid period', 'PENDING_CANCELLATION', 'APPROVED', 'approved'],
+    ['a campaign word Vonage does not document (PENDING)', 'PENDING', 'APPROVED', 'unknown'],
+  ])('%s: campaign %s, link %s read as %s', async (_name, campaignStatus, linkStatus, status) => {
+    expect((await readWith('ACTIVE', campaignStatus, linkStatus)).campaign).toEqual({ id: 'C1', useCase: 'MIXED', status });
+  });
+
+  test.each([
+    ['ACTIVE', 'approved'],
+    ['DELETED', 'rejected'],
+    ['VETTED_VERIFIED', 'approved'],
+    ['UNVERIFIED', 'rejected'],
+    ['IN_REVIEW', 'unknown'],
+  ])('a brand %s reads as %s', async (brandStatus, status) => {
+    expect((await readWith(brandStatus, 'ACTIVE', 'APPROVED')).brand).toEqual({ id: 'B1', status });
   });
 
   it('is not read with an application JWT alone (the 10DLC API takes Basic only); an illegal sender address (1120) is final and has the number read again', () => {

@@ -3,14 +3,18 @@
  * documents it: `GET /v1/10dlc/brands`, `GET /v1/10dlc/brands/{brand_id}/campaigns` and
  * `GET /v1/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers`, each a page
  * `{ page, page_size, total_pages, total_items, _embedded: { brands | campaigns | numbers } }` with the
- * optional integer query parameters `page` and `page_size` (no other), and only Basic key:secret.
- * Numbers are E.164 without the `+`. One brand, one campaign per state a number is put in.
+ * optional integer query parameters `page` and `page_size` (and `filter`, which the reader never sends),
+ * and only Basic key:secret. Numbers are E.164 without the `+`. One brand, one campaign per state a number
+ * is put in. The statuses are the spec's (definitions/10dlc.yml 1.0.15, src/carriers/vonage/registration.ts):
+ * a brand ACTIVE (DELETED once deleted), a campaign ACTIVE, a number's link APPROVED or PENDING
+ * (NumberStatus); the spec names no campaign status in review, so that one is the dashboard's
+ * "Carriers Review" in the API's form.
  */
 
 export type FakeVonageRegistration = 'approved' | 'pending' | 'unregistered';
 
 const CAMPAIGN_STATUS = { approved: 'ACTIVE', pending: 'CARRIERS_REVIEW' } as const;
-const LINK_STATUS = { approved: 'LINKED', pending: 'PENDING' } as const;
+const LINK_STATUS = { approved: 'APPROVED', pending: 'PENDING' } as const;
 
 type Answer = { status: number; body: unknown };
 
@@ -22,7 +26,7 @@ const problem = (status: number, title: string, detail: string): Answer => ({
 export class FakeVonageRegistrations {
   readonly brandId = 'BVONAG1';
   /** The brand's status. */
-  brandStatus = 'VERIFIED';
+  brandStatus = 'ACTIVE';
   private readonly states = new Map<string, Exclude<FakeVonageRegistration, 'unregistered'>>();
   /** The requests served here, with their query. */
   readonly requests: { path: string; query: URLSearchParams; authorization: string | undefined }[] = [];
@@ -45,7 +49,7 @@ export class FakeVonageRegistrations {
     this.requests.push({ path, query, authorization });
     if (authorization !== this.basic()) return problem(401, 'Invalid credentials supplied', 'The 10DLC API takes Basic key:secret.');
     if (method !== 'GET') return problem(405, 'Method not allowed', 'Only GET is served here.');
-    const invalid = [...query.keys()].find((key) => !['page', 'page_size'].includes(key) || !/^[1-9]\d*$/.test(query.get(key)!));
+    const invalid = [...query.keys()].find((key) => key !== 'filter' && (!['page', 'page_size'].includes(key) || !/^[1-9]\d*$/.test(query.get(key)!)));
     if (invalid) return problem(400, 'Bad Request', `Invalid query parameter ${invalid}.`);
     const page = Number(query.get('page') ?? 1);
     const pageSize = Number(query.get('page_size') ?? 10);

@@ -44,8 +44,9 @@ const REJECTIONS: Record<string, { words: string; optOut?: boolean }> = {
   // Undeliverable: the carrier did not accept it; for WhatsApp, Meta's catch-all, e.g. a template pending,
   // rejected, paused or disabled.
   '40008': { words: UNDELIVERABLE },
-  // US A2P registration: not 10DLC registered (the sender is in no approved campaign), and a toll-free
-  // number not verified; the number's registration is read again at once.
+  // US A2P registration, as Telnyx's messaging error codes list them: 40010 "Not 10DLC registered" (its
+  // 10DLC-specific errors) and 40329 "Toll-free not verified" (its toll-free errors); the number's
+  // registration is read again at once.
   '40010': { words: NOT_10DLC },
   '40329': { words: TOLL_FREE_UNVERIFIED },
   // Invalid URL (a media URL of an MMS or WhatsApp message).

@@ -12,40 +12,46 @@ import { leastStatus, registrationKindOf, statusIn, type A2pRegistration, type R
 
 export const VONAGE_10DLC_HOST = 'https://api-eu.vonage.com';
 
+/*
+ * The words below are the ones Vonage documents, each table with its source; any other word reads
+ * `unknown` (the send goes, with a warning). The OpenAPI spec: Vonage's api-specification,
+ * `definitions/10dlc.yml` 1.0.15 (read in the fork elishaikatz/api-specification at 9b90a48f5bba; the live
+ * reference, developer.vonage.com/en/api/10dlc, is 1.0.34 and could not be read in full).
+ */
+
 const BRAND: Readonly<Record<string, RegistrationStatus>> = {
+  // The spec's brand `status`: ACTIVE, or DELETED once deleted (deleteBrand). An active campaign needed the
+  // brand verified or vetted, so ACTIVE is as approved as the brand gets in this field.
+  ACTIVE: 'approved',
+  DELETED: 'rejected',
+  // The spec's IdentityStatus (TCR's verification of the brand), should `status` carry it.
   VERIFIED: 'approved',
   VETTED_VERIFIED: 'approved',
   SELF_DECLARED: 'approved',
-  PENDING: 'pending',
-  IN_REVIEW: 'pending',
   UNVERIFIED: 'rejected',
-  FAILED: 'rejected',
-  SUSPENDED: 'rejected',
 };
 
 const CAMPAIGN: Readonly<Record<string, RegistrationStatus>> = {
+  // The spec's CampaignStatus.
   ACTIVE: 'approved',
-  // Active until the paid period ends.
-  PENDING_CANCELLATION: 'approved',
-  PENDING: 'pending',
+  EXPIRED: 'rejected',
+  // The statuses Vonage's dashboard shows ("10DLC - Update - Campaigns new statuses", api.support.vonage.com
+  // article 7144196019868), in the tables' form (`word`).
   PENDING_REVIEW: 'pending',
   UPDATES_REQUIRED: 'pending',
   CARRIERS_REVIEW: 'pending',
+  // Active until the paid period ends.
+  PENDING_CANCELLATION: 'approved',
   CANCELED: 'rejected',
-  CANCELLED: 'rejected',
   SUSPENDED: 'rejected',
   TERMINATED: 'rejected',
   REJECTED: 'rejected',
-  EXPIRED: 'rejected',
 };
 
+/** The spec's NumberStatus, a number's link to its campaign; its fourth value, UNKNOWN, reads unknown. */
 const LINK: Readonly<Record<string, RegistrationStatus>> = {
-  LINKED: 'approved',
-  ACTIVE: 'approved',
-  SUCCESS: 'approved',
+  APPROVED: 'approved',
   PENDING: 'pending',
-  PENDING_UNLINK: 'pending',
-  FAILED: 'rejected',
   REJECTED: 'rejected',
 };
 
