@@ -7,8 +7,9 @@ import { eventually, startStackFor, uniqueName, type TestApi, type TestStack } f
 
 /*
  * A client's run under load: a burst of requests while it continues as new, and a hot client whose
- * 100 concurrent requests re-assign one agent. Every request is answered (200), in the order the run
- * took them, and the rows end as the last request the run handled says.
+ * 100 concurrent requests re-assign one agent. Every request is answered in the order the run took it
+ * (200, or a 503 that says when to come back when the run is behind), and the rows end as the last request
+ * the run handled says.
  */
 
 let stack: TestStack;
