@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths';
+import { stopEverythingStarted } from './process';
 
 /*
  * A feature's files on the in-process stack run as one jest file, a describe block each. jest loads a test
@@ -26,13 +27,7 @@ export function describeInProcessFiles(featureDir: string, files: Record<string,
       // block's beforeAll would count as inside that test, and what it starts would stop after one test.
       beforeAll(() => expect.setState({ currentTestName: undefined }));
       load();
-      afterAll(() => stopStarted(), 120_000);
+      afterAll(() => stopEverythingStarted(true), 120_000);
     });
   }
-}
-
-/** Stops the processes a block's hooks started (test/support/process.ts, when the block loaded it). */
-async function stopStarted(): Promise<void> {
-  const stop = (globalThis as Record<symbol, unknown>)[Symbol.for('crm-test-stop-started')] as ((all: boolean) => Promise<void>) | undefined;
-  await stop?.(true);
 }
