@@ -45,6 +45,6 @@ export function runStack(env: Record<string, string>, options: RunOptions = {}):
 }
 
 /** The real `npm start`: npm, its script, the supervisor, the stack. */
-export function runNpmStart(env: Record<string, string>): RunningProcess {
-  return runProcess('npm', ['start', '--silent'], env, READY, { ports: stackPorts(env) });
+export function runNpmStart(env: Record<string, string>, options: RunOptions = {}): RunningProcess {
+  return runProcess('npm', ['start', '--silent'], env, READY, { ports: stackPorts(env), ...options });
 }

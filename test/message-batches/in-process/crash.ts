@@ -28,15 +28,15 @@ test('kill -9 of the worker mid-batch: every message is sent, and a message hand
     receiver.respond = (request) => ({ status: 200, body: JSON.stringify({ id: `rcv-${request.body?.id}` }), delayMs: 15 });
     const first = await workerProcess(stack, { MESSAGE_BATCH_CONCURRENCY: '2', MESSAGE_BATCH_CHUNK_SIZE: '50' });
     const token = stack.token('alice');
-    const res = await stack.api('POST', '/messages/batch', { token, body: { message_type: 'text', text_message: 'Flash sale', recipients: recipients(400, '41577') } });
+    const res = await stack.api('POST', '/messages/batch', { token, body: { message_type: 'text', text_message: 'Flash sale', recipients: recipients(160, '41577') } });
     expect(res.status).toBe(202);
     const ids: string[] = res.body.results.map((r: any) => r._id);
     const received = () => new Set(receiver.requests.filter((r) => ids.includes(r.body?.id)).map((r) => r.body.id)).size;
-    await eventually(async () => received() >= 80 || undefined, 60_000, 20);
+    await eventually(async () => received() >= 40 || undefined, 60_000, 20);
     first.child.kill('SIGKILL');
     await first.exited;
     const atKill = received();
-    expect(atKill).toBeLessThan(400);
+    expect(atKill).toBeLessThan(160);
 
     const second = await workerProcess(stack);
     try {
@@ -44,7 +44,7 @@ test('kill -9 of the worker mid-batch: every message is sent, and a message hand
         const b = (await stack.api('GET', `/messages/batch/${res.body.batch_id}`, { token })).body;
         return b.finished_at ? b : undefined;
       }, 120_000);
-      expect(view.counts).toEqual(expect.objectContaining({ sent: 400, sending: 0, scheduled: 0, failed: 0 }));
+      expect(view.counts).toEqual(expect.objectContaining({ sent: 160, sending: 0, scheduled: 0, failed: 0 }));
       for (const id of ids) {
         const requests = receiver.requestsFor(id);
         expect(requests.length).toBeGreaterThanOrEqual(1);
