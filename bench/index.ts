@@ -1,6 +1,7 @@
 import { printSideBySide, type ScenarioResult } from './report';
 import * as accept from './scenarios/accept';
 import * as assign from './scenarios/assign';
+import * as bodies from './scenarios/bodies';
 import * as campaign from './scenarios/campaign';
 import * as conversations from './scenarios/conversations';
 import * as crm from './scenarios/crm';
@@ -22,6 +23,7 @@ const scenarios: Record<string, { usage: string; run: (args: string[]) => Promis
   lateness: { usage: '[messages=1000] [leadSeconds=auto] [concurrency=10]', run: lateness.run },
   scale: { usage: '[pendingMessages=100000] [activeAssignments=100000] [concurrency=16] [agentsPerRequest=10]', run: scale.run },
   fairness: { usage: '[sends=200] [floodConcurrency=100]', run: fairness.run },
+  bodies: { usage: '[samples=50] [rounds=3]', run: bodies.run },
   isolation: { usage: '[burstMessages=10000] [burstConcurrency=20] [assignEveryMs=250] [messagePlaces=default]', run: isolation.run },
   'scale-out': { usage: '[messages=1000] [assignEveryMs=250]', run: scaleOut.run },
   accept: { usage: '[requests=300] [concurrency=10] [rounds=3]', run: accept.run },
