@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import jwt from 'jsonwebtoken';
 import { isAlive, leftoverServers, type StackLockInfo } from '../../src/stack/stack-lock';
 import { dataPaths } from '../../src/paths';
-import { READY, runNpmStart, runStack, STACK_SERVERS, stackEnv } from '../support/npm-start';
+import { READY, runNpmStart, runStack, STACK_SERVERS, stackEnv, type StackEnv } from '../support/npm-start';
 import { testPort } from '../support/ports';
 import { request, runEntryPoint, type RunningProcess, type RunOptions } from '../support/process';
 import { processTree, stillRunning } from '../support/process-tree';
@@ -11,7 +11,7 @@ import { eventually } from '../support/stack';
 /*
  * `npm start` as a crashing supervisor and an impatient user treat it; a machine that loses power, in
  * power-loss.test.ts. The tests run in order on one data directory, each starting from the stack the one
- * before left running, so that every start proves something (seven boots became five).
+ * before left running, so that every start proves something.
  */
 
 const lockHolder = async (dataDir: string) => JSON.parse(await readFile(dataPaths(dataDir).stackLock, 'utf8')) as StackLockInfo;
@@ -28,7 +28,7 @@ async function tokenFor(dataDir: string, user: string) {
   return jwt.sign({}, secret, { algorithm: 'HS256', subject: user, expiresIn: '1h' });
 }
 
-let stackEnvOf: Awaited<ReturnType<typeof stackEnv>>;
+let stackEnvOf: StackEnv;
 /** The stack the previous test left running, for the next to stop its own way. */
 let running: RunningProcess | undefined;
 
