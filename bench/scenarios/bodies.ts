@@ -1,15 +1,10 @@
-import { generateKeyPairSync } from 'node:crypto';
 import pino from 'pino';
 import { listen } from '../../src/api/http/server';
-import { createTelnyxCarrier } from '../../src/carriers/telnyx';
-import { createTwilioCarrier } from '../../src/carriers/twilio';
-import { createVonageCarrier } from '../../src/carriers/vonage';
-import { hubspotSignatureV3 } from '../../src/crm';
 import { createApi } from '../../src/main/services';
 import { cpuAccumulator } from '../cpu';
-import { attack, attackFile, MB, shapesOf, type AttackRequest } from '../pathological-bodies';
+import { attack, attackFile, attacksOn, carrierDoors, CONNECTOR_SETTINGS, crmDoors, doorCarriers } from '../pathological-bodies';
 import { printResult, ratio, type ScenarioResult } from '../report';
-import { distribution, startBenchStack, type BenchStack } from '../stack';
+import { distribution, expectStatus, startBenchStack, type BenchStack } from '../stack';
 
 /*
  * `npm run bench -- bodies [samples=50] [rounds=3]`: another business's GET /clients, one after the other,
@@ -21,61 +16,32 @@ import { distribution, startBenchStack, type BenchStack } from '../stack';
  */
 const log = (line: string) => console.error(`[bodies] ${line}`);
 
-const SALESFORCE_ORG = '00D000000000001AAA';
-const SECRETS = { hubspot: 'hubspot-client-secret', pipedriveUser: 'pd-user', pipedrivePassword: 'pd-password' };
-
-async function post(url: string, token: string, method: string, body: unknown) {
-  const response = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-/** The doors, with the bench user's connectors and three APIs with a carrier each. */
+/** The doors: the bench user's three connectors, and an API with each carrier. */
 async function doorsOf(stack: BenchStack) {
-  const token = stack.tokenFor('bench-user');
-  const api = `${stack.baseUrl}/ext/v2/${stack.path.businessname}`;
-  await post(`${api}/agents`, token, 'POST', { _id: 'a1' });
-  const connect = async (crm: string, settings: Record<string, string>) => (await post(`${api}/integrations/${crm}`, token, 'PUT', { agents: ['a1'], settings })).inbound_url as string;
-  const hubspot = await connect('hubspot', { client_secret: SECRETS.hubspot, access_token: 'pat-na1-x' });
-  const salesforce = await connect('salesforce', { organization_id: SALESFORCE_ORG, instance_url: 'https://acme.my.salesforce.com', access_token: 't' });
-  const pipedrive = await connect('pipedrive', { api_token: 'pd', webhook_user: SECRETS.pipedriveUser, webhook_password: SECRETS.pipedrivePassword });
-
-  const telnyxKey = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
-  const carriers = {
-    twilio: createTwilioCarrier({ accountSid: `AC${'0'.repeat(32)}`, authToken: 'twilio-auth-token', from: '+15550001000' }),
-    telnyx: createTelnyxCarrier({ TELNYX_API_KEY: 'KEY', TELNYX_FROM: '+15550001000', TELNYX_PUBLIC_KEY: telnyxKey } as never),
-    vonage: createVonageCarrier({ VONAGE_API_KEY: 'key', VONAGE_API_SECRET: 'secret', VONAGE_FROM: '15550001000', VONAGE_SIGNATURE_SECRET: 'vonage-signature-secret' } as never),
-  };
+  const path = stack.path;
+  await expectStatus(stack.api.POST('/ext/v2/{businessname}/agents', { params: { path }, body: { _id: 'a1' } }), 201);
+  const inbound = {} as Record<keyof typeof CONNECTOR_SETTINGS, string>;
+  for (const crm of Object.keys(CONNECTOR_SETTINGS) as (keyof typeof CONNECTOR_SETTINGS)[]) {
+    const { data, response } = await stack.api.PUT('/ext/v2/{businessname}/integrations/{crm}', { params: { path: { ...path, crm } }, body: { agents: ['a1'], settings: CONNECTOR_SETTINGS[crm] } });
+    if (response.status !== 201) throw new Error(`PUT /integrations/${crm}: ${response.status}`);
+    inbound[crm] = (data as { inbound_url: string }).inbound_url;
+  }
   const servers: Awaited<ReturnType<typeof listen>>[] = [];
-  const carrierDoors: Omit<AttackRequest, 'body'>[] = [];
-  for (const [name, carrier] of Object.entries(carriers)) {
+  const origins = {} as Record<keyof ReturnType<typeof doorCarriers>, string>;
+  for (const [name, carrier] of Object.entries(doorCarriers())) {
     const server = await listen(createApi({ ...stack.services, carrier }, { log: () => undefined, logger: pino({ level: 'silent' }), publicBaseUrl: 'https://sms.example.test' }), 0, '127.0.0.1');
     servers.push(server);
-    const contentType = name === 'twilio' ? 'application/x-www-form-urlencoded' : 'application/json';
-    for (const kind of ['inbound', 'status']) carrierDoors.push({ url: `http://127.0.0.1:${server.port}/providers/${name}/${kind}`, headers: () => ({ 'content-type': contentType }) });
+    origins[name as keyof typeof origins] = `http://127.0.0.1:${server.port}`;
   }
-  const basic = `Basic ${Buffer.from(`${SECRETS.pipedriveUser}:${SECRETS.pipedrivePassword}`).toString('base64')}`;
-  const json = () => ({ 'content-type': 'application/json' });
-  const crmDoors: Omit<AttackRequest, 'body'>[] = [
-    { url: hubspot, headers: json },
-    {
-      url: hubspot,
-      headers: (body) => {
-        const timestamp = String(Date.now());
-        return { ...json(), 'x-hubspot-request-timestamp': timestamp, 'x-hubspot-signature-v3': hubspotSignatureV3(SECRETS.hubspot, 'POST', hubspot, Buffer.from(body), timestamp) };
-      },
+  const crms = crmDoors(inbound);
+  const carriers = carrierDoors(origins);
+  return {
+    attacks: attacksOn([...crms, ...carriers], carriers),
+    doors: crms.length + carriers.length,
+    stop: async () => {
+      for (const server of servers) await server.stop();
     },
-    { url: salesforce.replace(/\/[^/]+$/, '/wrong'), headers: () => ({ 'content-type': 'text/xml' }) },
-    { url: salesforce, headers: () => ({ 'content-type': 'text/xml' }) },
-    { url: pipedrive, headers: json },
-    { url: pipedrive, headers: () => ({ ...json(), authorization: basic }) },
-  ];
-  const requests: AttackRequest[] = [
-    ...[...crmDoors, ...carrierDoors].flatMap((door) => Object.values(shapesOf(MB)).map((body) => ({ ...door, body }))),
-    ...carrierDoors.flatMap((door) => Object.values(shapesOf(99_000)).map((body) => ({ ...door, body }))),
-  ];
-  return { requests, doors: crmDoors.length + carrierDoors.length, stop: async () => { for (const server of servers) await server.stop(); } };
+  };
 }
 
 export async function run(args: string[]): Promise<ScenarioResult> {
@@ -87,7 +53,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
   try {
     const otherToken = stack.tokenFor('other-user');
     const clients = `${stack.baseUrl}/ext/v2/other-business/clients`;
-    await post(clients, otherToken, 'POST', { _id: 'c1' });
+    await expectStatus(stack.apiAs('other-user').POST('/ext/v2/{businessname}/clients', { params: { path: { businessname: 'other-business' } }, body: { _id: 'c1' } }), 201);
     const sample = async (count: number) => {
       const times: number[] = [];
       for (let i = 0; i < count; i++) {
@@ -99,7 +65,7 @@ export async function run(args: string[]): Promise<ScenarioResult> {
       }
       return times;
     };
-    const files = { plain: await attackFile(stack.dir, 'plain', doors.requests, true), shaped: await attackFile(stack.dir, 'shaped', doors.requests, false) };
+    const files = { plain: await attackFile(stack.dir, 'plain', doors.attacks, true), shaped: await attackFile(stack.dir, 'shaped', doors.attacks, false) };
     const cpu = { plain: cpuAccumulator(), shaped: cpuAccumulator() };
     const under = async (kind: 'plain' | 'shaped') => {
       const attacker = attack(files[kind]);
