@@ -38,7 +38,8 @@ async function main() {
   const keys = config.payloadKeys ?? (existsSync(devKeys) ? parsePayloadKeys(readFileSync(devKeys, 'utf8')) : undefined);
   const dataConverter = keys && { payloadCodecs: [new AesGcmPayloadCodec(keys)] };
 
-  const connection = await Connection.connect({ address, ...config.temporalConnection }).catch((error) => {
+  // A person at a terminal waits for the answer: 5 s, not the SDK's 10, to learn nothing listens there.
+  const connection = await Connection.connect({ address, ...config.temporalConnection, connectTimeout: '5s' }).catch((error) => {
     throw unreachable(target, error);
   });
   try {
