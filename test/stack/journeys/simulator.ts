@@ -38,7 +38,7 @@ export function simulatorWalkthrough(shared: () => SharedNpmStart): void {
     const received = (await request(`${api}/events?type=message.received&client=c1`, token)).body.events;
     expect(received.map((event: any) => [event.data.text_message, event.data.assignments])).toEqual([['Yes, 3pm works', [{ agent: 'a1', dt_until: '2099-01-01T00:00:00.000Z', rotation: false, current_period: false }]]]);
 
-    const scheduled = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Reminder: 3pm', delay: '12s' });
+    const scheduled = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Reminder: 3pm', delay: '9s' });
     expect(await sms('STOP')).toContain('the stack answered 200');
     const refused = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Hello again' });
     expect({ status: refused.status, detail: refused.body.detail }).toEqual({ status: 409, detail: 'Recipient has opted out of text messages' });

@@ -136,9 +136,9 @@ async function windowAndReadReceipts(): Promise<void> {
   const failed = await statusOf(refused.body._id, 'failed');
   expect(failed.error).toContain(OUTSIDE_WHATSAPP_WINDOW);
 
-  // The client last wrote 24 hours less 8 seconds ago, for the carrier and for the service: the window closes within the
+  // The client last wrote 24 hours less 5 seconds ago, for the carrier and for the service: the window closes within the
   // test, with time to accept a message before (the rule's edges are test/messages/in-process/channels.ts's, in process).
-  const backdated = new Date(Date.now() - WHATSAPP_WINDOW_MS + 8_000);
+  const backdated = new Date(Date.now() - WHATSAPP_WINDOW_MS + 5_000);
   expect((await simulated('POST', '/simulator/whatsapp-window', { from: phone, last_inbound_at: backdated.toISOString() })).body.open).toBe(true);
   const database = await stackDatabase();
   try {
@@ -148,7 +148,7 @@ async function windowAndReadReceipts(): Promise<void> {
     await database.end();
   }
   // Accepted inside the window, due after it closed.
-  const late = await send({ client: 'wa-window', channel: 'whatsapp', text_message: 'See you soon', delay: '12s' });
+  const late = await send({ client: 'wa-window', channel: 'whatsapp', text_message: 'See you soon', delay: '7s' });
   expect(late.status).toBe(202);
 
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, backdated.getTime() + WHATSAPP_WINDOW_MS - Date.now() + 500)));
