@@ -70,7 +70,7 @@ test('MESSAGE_PROVIDER=twilio: npm start sends as Twilio documents; signed callb
     expect(received[0].data.assignments).toEqual([{ agent: 'a1', dt_until: '2099-01-01T00:00:00.000Z', rotation: false, current_period: false }]);
 
     // STOP: the number is opted out; the next message is refused, one scheduled before ends suppressed.
-    const scheduled = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Reminder: tomorrow at 4', delay: '15s' });
+    const scheduled = await request(`${api}/messages`, token, 'POST', { message_type: 'text', client: 'c1', text_message: 'Reminder: tomorrow at 4', delay: '8s' });
     expect(scheduled.status).toBe(202);
     expect((await fake.api.postInbound(inboundUrl, { from: '+14155550100', to: fake.from, body: 'STOP' })).status).toBe(200);
     await eventually(async () => fake.api.requests.some((received) => received.method === 'POST' && received.params.To === '+14155550100' && /unsubscribed/.test(received.params.Body ?? '')));
