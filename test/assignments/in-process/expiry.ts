@@ -169,15 +169,17 @@ test('expiry survives a worker restart: a timer that fell due while the worker w
   const agent = uniqueName('agent');
   const clientId = await clientWithAgents(agent);
   const [assignment] = await assign(clientId, [{ agent, dt_until: secondsFromNow(2) }]);
+  const handle = stack.temporal.workflow.getHandle(assignment.workflow_id);
   await stack.stopWorker();
   try {
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    // Fallen due while no worker runs: its dt_until past and the server's timer fired (the history says so), the row still active.
+    await eventually(async () => Date.now() >= Date.parse(assignment.dt_until) && (await handle.fetchHistory()).events?.some((e) => e.timerFiredEventAttributes));
     expect((await history(clientId))[0].status).toBe('active');
   } finally {
     await stack.startWorker();
   }
   await eventually(async () => (await history(clientId))[0].status === 'expired');
-  const result = await stack.temporal.workflow.getHandle(assignment.workflow_id).result();
+  const result = await handle.result();
   expect(result).toEqual({ outcome: 'idle' });
 });
 

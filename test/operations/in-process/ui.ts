@@ -7,6 +7,7 @@ import { insertScheduledMessage } from '../../../src/db/messages';
 import { newMessageOf, sendMessageRequest } from '../../../src/use-cases/messages/accept';
 import { createReconcileActivities } from '../../../src/activities/housekeeping/reconcile';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { tenantApi } from '../../support/client-run';
 import { eventually, waitForStatus } from '../../support/helpers';
 import { startTestStack, uniqueName, type TestStack } from '../../support/stack';
 
@@ -14,6 +15,12 @@ import { startTestStack, uniqueName, type TestStack } from '../../support/stack'
  * What an operator does in the Temporal UI, done with the Temporal CLI (the same API calls): Request
  * Cancellation and Terminate on the service's workflows leave PostgreSQL consistent, and the runs say
  * what they are doing without reading code.
+ *
+ * Four tests run side by side, first (jest starts a describe's concurrent tests together at the place of
+ * the first): the cancelled client's run, on the suite's business before any other test's run there ends,
+ * and the two Terminate tests that wait for a clock and the unconfirmed start's, each on a business of its
+ * own, since a recent pass restarts and counts every run of its business that ended lately. The others run
+ * alone after them, in file order, on the suite's business, whose rows their passes count.
  */
 let stack: TestStack;
 let token: string;
@@ -36,16 +43,24 @@ async function assign(agent: string, dtUntil: string, client = 'c1') {
   return res.body.assignments[0].workflow_id as string;
 }
 
-// One business only: the suites share PostgreSQL, and another suite's rows are its own business.
-const reconcile = (graceMs = 0, pass: { full?: boolean; windowMs?: number } = {}): Promise<ReconcileResult> =>
-  stack.temporal.workflow.execute(RECONCILE_WORKFLOW, { taskQueue: stack.taskQueue, workflowId: uniqueName('reconcile'), args: [{ graceMs, business: stack.business, ...pass }] });
+// One business a pass: the suites share PostgreSQL, and another suite's rows are its own business.
+const reconcile = (graceMs = 0, pass: { full?: boolean; windowMs?: number } = {}, business = stack.business): Promise<ReconcileResult> =>
+  stack.temporal.workflow.execute(RECONCILE_WORKFLOW, { taskQueue: stack.taskQueue, workflowId: uniqueName('reconcile'), args: [{ graceMs, business, ...pass }] });
 // What the every-two-minutes Schedule runs: rows changed lately and runs that ended abnormally lately.
 const recentPass = { full: false };
 
-const assignmentRow = (agent: string) =>
-  stack.prisma.assignment.findFirstOrThrow({ where: { client: { business: stack.business, id: 'c1' }, agent: { id: agent } }, orderBy: { createdAt: 'desc' } });
+const assignmentRow = (agent: string, business = stack.business) =>
+  stack.prisma.assignment.findFirstOrThrow({ where: { client: { business, id: 'c1' }, agent: { id: agent } }, orderBy: { createdAt: 'desc' } });
 
-test('Request Cancellation on a client\'s run stops the run and ends no assignment: the reconciler gives the rows a run again', async () => {
+/** A business of its own with client c1, for a test that runs beside another. */
+async function ownBusiness(prefix: string) {
+  const business = uniqueName(prefix);
+  const api = tenantApi(stack, token, business);
+  expect((await api('POST', '/clients', { _id: 'c1', phone: '+14155550100' })).status).toBe(201);
+  return { business, api };
+}
+
+test.concurrent('Request Cancellation on a client\'s run stops the run and ends no assignment: the reconciler gives the rows a run again', async () => {
   // A client of its own: the recent passes of the tests below count c1's rows.
   expect((await stack.api('POST', '/clients', { token, body: { _id: 'c-cancel' } })).status).toBe(201);
   const workflowId = await assign('a1', '2031-01-01', 'c-cancel');
@@ -75,20 +90,26 @@ test('Request Cancellation on a waiting message cancels it, by an operator, and 
   await eventually(async () => ((await stack.temporal.workflow.getHandle(sent.body.workflow_id).describe()).typedSearchAttributes.get(MESSAGE_STATUS) === 'canceled' ? true : undefined));
 });
 
-test('after a Terminate, the reconciler gives an active assignment its timer back, which expires it on time', async () => {
+test.concurrent('after a Terminate, the reconciler gives an active assignment its timer back, which expires it on time', async () => {
+  const { business, api } = await ownBusiness('ui-terminate');
+  expect((await api('POST', '/agents', { _id: 'a2' })).status).toBe(201);
   const dtUntil = new Date(Date.now() + 4000).toISOString();
-  const workflowId = await assign('a2', dtUntil);
+  const assigned = await api('POST', '/clients/c1/assign-agents', { agents: [{ agent: 'a2', dt_until: dtUntil }] });
+  expect(assigned.status).toBe(200);
+  const workflowId: string = assigned.body.assignments[0].workflow_id;
   await temporalCli('workflow', 'terminate', '--workflow-id', workflowId, '--reason', 'operator test');
-  expect(await assignmentRow('a2')).toMatchObject({ status: 'active' });
+  expect(await assignmentRow('a2', business)).toMatchObject({ status: 'active' });
 
-  const result = await reconcile(0, recentPass);
+  const result = await reconcile(0, recentPass, business);
   expect(result).toMatchObject({ full: false, assignmentsRestarted: 1 });
   expect((await stack.temporal.workflow.getHandle(workflowId).describe()).status.name).toBe('RUNNING');
-  await eventually(async () => ((await assignmentRow('a2')).status === 'expired' ? true : undefined), 20_000);
+  await eventually(async () => ((await assignmentRow('a2', business)).status === 'expired' ? true : undefined), 20_000);
 });
 
-test('after a Terminate, the reconciler restarts an unsent message, which is sent once at send_at', async () => {
-  const sent = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client: 'c1', text_message: 'Hello', delay: '3s' } });
+test.concurrent('after a Terminate, the reconciler restarts an unsent message, which is sent once at send_at', async () => {
+  const { business, api } = await ownBusiness('ui-message');
+  const sent = await api('POST', '/messages', { message_type: 'text', client: 'c1', text_message: 'Hello', delay: '3s' });
+  expect(sent.status).toBe(202);
   await temporalCli('workflow', 'terminate', '--workflow-id', sent.body.workflow_id);
   expect((await stack.prisma.message.findUniqueOrThrow({ where: { id: sent.body._id } })).status).toBe('scheduled');
 
@@ -96,11 +117,11 @@ test('after a Terminate, the reconciler restarts an unsent message, which is sen
   // visibility lists a moment after the Terminate.
   let restarted = 0;
   await eventually(async () => {
-    restarted += (await reconcile(0, recentPass)).messagesRestarted;
+    restarted += (await reconcile(0, recentPass, business)).messagesRestarted;
     return restarted > 0 ? true : undefined;
   });
   expect(restarted).toBe(1);
-  const message = await waitForStatus(stack.api, token, sent.body._id, 'sent');
+  const message = await waitForStatus((method, path) => api(method, path), token, sent.body._id, 'sent');
   expect(Date.parse(message.sent_at)).toBeGreaterThanOrEqual(Date.parse(sent.body.send_at));
   expect(await stack.prisma.logDelivery.count({ where: { messageId: sent.body._id } })).toBe(1);
   await eventually(async () => ((await stack.temporal.workflow.getHandle(sent.body.workflow_id).describe()).typedSearchAttributes.get(MESSAGE_STATUS) === 'sent' ? true : undefined));
@@ -129,7 +150,7 @@ test('a recent pass restarts the run of an old row that was terminated lately, a
   expect(restarted).toEqual({ assignments: 1, messages: 1 });
 });
 
-test('a recent pass checks only the messages whose start was never confirmed, and starts one whose request died after its insert', async () => {
+test.concurrent('a recent pass checks only the messages whose start was never confirmed, and starts one whose request died after its insert', async () => {
   // A business of its own: the other tests' rows and runs stay out of this pass.
   const scope = { business: uniqueName('confirm'), ownerId: 'operator-suite-user' };
   const client = await stack.prisma.client.create({ data: { ...scope, id: 'c1', phone: '+14155550100' } });
