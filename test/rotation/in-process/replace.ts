@@ -79,7 +79,8 @@ test.concurrent('a replacement with a later starts_at waits for it: the rotation
   const [a1, a2, b1] = agents;
   const first = await put(clientId, { agents: [a1, a2], period: '3s' });
   const startsAt = first.body.starts_at as string;
-  const later = plusMs(startsAt, 7000);
+  // After a2's boundary at 3 s, within its period: a2's period is the one cut.
+  const later = plusMs(startsAt, 4000);
 
   const replaced = await put(clientId, { agents: [b1], period: '2s', starts_at: later });
   expect(replaced.body).toMatchObject({
@@ -88,11 +89,10 @@ test.concurrent('a replacement with a later starts_at waits for it: the rotation
     next: { agent: a2, from: plusMs(startsAt, 3000) },
   });
 
-  const periods = await periodsUntil(clientId, 4);
-  expect(periods.slice(0, 4).map((p) => [p.agent, p.dt_until])).toEqual([
+  const periods = await periodsUntil(clientId, 3);
+  expect(periods.slice(0, 3).map((p) => [p.agent, p.dt_until])).toEqual([
     [a1, plusMs(startsAt, 3000)],
-    [a2, plusMs(startsAt, 6000)],
-    [a1, later],
+    [a2, later],
     [b1, plusMs(later, 2000)],
   ]);
   const view = await stack.api('GET', `/clients/${clientId}/rotation`, { token });
@@ -103,35 +103,39 @@ test.concurrent('a replacement with a later starts_at waits for it: the rotation
 test.concurrent('an agent deleted meanwhile is skipped: the next agent in the list takes its period, and the rotation says why', async () => {
   const { clientId, agents } = await clientWithAgents(stack, token, 3);
   const [a1, a2, a3] = agents;
-  const first = await put(clientId, { agents, period: '3s' });
+  // Periods of 2 s, as the new rotations' above; starts_at in the past sets the phase: a2's first period
+  // begins 1.5 s after the PUT.
+  const period = 2000;
+  const cycle = 3 * period;
+  const first = await put(clientId, { agents, period: '2s', starts_at: new Date(Date.now() + 1500 - period).toISOString() });
   const startsAt = first.body.starts_at as string;
   await stack.prisma.agent.deleteMany({ where: { business: stack.business, id: a2 } });
 
-  // a2's first period after the deletion is skipped: the one from 3 s, or on a machine slow enough for the
-  // deletion to come after that boundary, a2's next one (every 9 s). Either way a3 holds it.
+  // a2's first period after the deletion is skipped: the one from 1.5 s, or on a machine slow enough for the
+  // deletion to come after that boundary, a2's next one (every cycle of 6 s). Either way a3 holds it.
   const view = await eventually(async () => {
     const res = await stack.api('GET', `/clients/${clientId}/rotation`, { token });
     return res.body.skipped.length > 0 && res.body.current ? res.body : undefined;
   }, 20_000);
   const skippedFrom = view.skipped[0].from as string;
-  expect((Date.parse(skippedFrom) - Date.parse(startsAt)) % 9000).toBe(3000);
+  expect((Date.parse(skippedFrom) - Date.parse(startsAt)) % cycle).toBe(period);
   expect(view.skipped).toEqual([
-    { from: skippedFrom, until: plusMs(skippedFrom, 3000), agent: a2, position: 2, reason: `Agent ${a2} not found or not authorized` },
+    { from: skippedFrom, until: plusMs(skippedFrom, period), agent: a2, position: 2, reason: `Agent ${a2} not found or not authorized` },
   ]);
   // a3 has the skipped period, and its own after it: the view is read in one or the other.
-  const a3Periods = [0, 3000].map((ms) => ({ agent: a3, position: 3, of: 3, from: plusMs(skippedFrom, ms), until: plusMs(skippedFrom, ms + 3000) }));
+  const a3Periods = [0, period].map((ms) => ({ agent: a3, position: 3, of: 3, from: plusMs(skippedFrom, ms), until: plusMs(skippedFrom, ms + period) }));
   expect(a3Periods).toContainEqual(view.current);
 
   // Then a1's period again, handed out at its boundary: on a loaded machine a moment after it, so the
   // check waits for it rather than for a fixed instant.
-  await sleep(Date.parse(skippedFrom) + 6000 - Date.now());
+  await sleep(Date.parse(skippedFrom) + 2 * period - Date.now());
   const made = await eventually(async () => {
     const rows = await rotationAssignments(stack, token, clientId);
-    return rows.at(-1)?.dt_until === plusMs(skippedFrom, 9000) ? rows : undefined;
+    return rows.at(-1)?.dt_until === plusMs(skippedFrom, 3 * period) ? rows : undefined;
   }, 10_000);
   expect(made.map((p) => p.agent)).not.toContain(a2);
-  expect(made[0]).toMatchObject({ agent: a1, dt_until: plusMs(startsAt, 3000) });
-  expect(made.filter((p) => p.agent === a3).map((p) => p.dt_until).pop()).toBe(plusMs(skippedFrom, 6000));
-  expect(made[made.length - 1]).toMatchObject({ agent: a1, dt_until: plusMs(skippedFrom, 9000) });
+  expect(made[0]).toMatchObject({ agent: a1, dt_until: plusMs(startsAt, period) });
+  expect(made.filter((p) => p.agent === a3).map((p) => p.dt_until).pop()).toBe(plusMs(skippedFrom, 2 * period));
+  expect(made[made.length - 1]).toMatchObject({ agent: a1, dt_until: plusMs(skippedFrom, 3 * period) });
   await stop(clientId);
 });

@@ -16,12 +16,16 @@ beforeAll(async () => ({ stack, token } = await startRotationStack('restart-user
 afterAll(() => stack.stop());
 
 test('a worker down across a boundary: the next agent\'s period still starts at the boundary and ends at the next one', async () => {
-  const { clientId, agents, put, startsAt } = await clientInRotation(stack, token, 3, { period: '12s' });
   // A period longer than a worker's restart and its run's first task on a loaded machine take together.
+  // starts_at in the past sets the phase: the first boundary comes 5 s after the PUT (its answer and the
+  // worker's stop fit in that), not 12 s.
+  const { clientId, agents, put, startsAt } = await clientInRotation(stack, token, 3, { period: '12s', starts_at: new Date(Date.now() - 12_000 + 5_000).toISOString() });
   const boundary = plusMs(startsAt, 12_000);
   expect(put.body.current).toMatchObject({ agent: agents[0], until: boundary });
 
   await stack.stopWorker();
+  // The worker was down before the boundary: otherwise it may have handed out the next period itself.
+  expect(Date.now()).toBeLessThan(Date.parse(boundary));
   try {
     await sleep(Date.parse(boundary) + 1000 - Date.now());
     // Overdue: nobody has handed out the next period yet, and the view says so.
@@ -54,7 +58,8 @@ test('periods that ended entirely while no worker ran are recorded as missed; th
 
   await stack.stopWorker();
   try {
-    await sleep(Date.parse(startsAt) + 5000 - Date.now());
+    // Half a second past the second boundary: the period from 2 s to 4 s ended while no worker ran.
+    await sleep(Date.parse(startsAt) + 4500 - Date.now());
   } finally {
     await stack.startWorker();
   }

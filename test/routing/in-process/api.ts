@@ -186,7 +186,8 @@ describe('the queue', () => {
     await stack.api('DELETE', `/agents/a1/absences/${absence.body._id}`, { token });
     await eventually(async () => (await stack.api('GET', '/clients/c2/agents', { token })).body.assignments.length === 1, 5_000, 100);
 
-    await stack.api('POST', '/agents/a1/absences', { token, body: { from: new Date(Date.now() - 60_000).toISOString(), until: new Date(Date.now() + 3_000).toISOString() } });
+    // Long enough for the route below to find a1 absent; the drain then waits for it to run out.
+    await stack.api('POST', '/agents/a1/absences', { token, body: { from: new Date(Date.now() - 60_000).toISOString(), until: new Date(Date.now() + 2_000).toISOString() } });
     const queued = await route(token, 'c3');
     expect(queued.status).toBe(202);
     expect((await stack.api('GET', `/routing-decisions/${queued.body.decision_id}`, { token })).body.candidates).toEqual([{ agent: 'a1', eligible: false, reasons: ['absent'], load: 2, capacity: null }]);

@@ -54,6 +54,17 @@ beforeAll(async () => {
   [first, second, worker] = await Promise.all([startApi(), startApi(), startWorker()]);
 }, 240_000);
 
+/**
+ * Routes sent at once, half through each API process: ten times the three agents' capacity of 2, so the
+ * two processes still race for the same capacity and the same queue positions.
+ */
+const ROUTES = 60;
+const ASSIGNED = 6;
+const QUEUED = ROUTES - ASSIGNED;
+/** Capacity 12 frees 30 places: the 30 oldest waiting are drained, the rest stay queued. */
+const DRAINED = 30;
+const LATE = 20;
+
 const clientIds = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `c${from + i}`);
 const route = (api: Api, client: string, key?: string) => api('POST', `/clients/${client}/route`, { token, body: { policy: 'sales' }, headers: key ? { 'Idempotency-Key': key } : {} });
 async function routeUntilAnswered(api: Api, client: string) {
@@ -67,11 +78,11 @@ const loads = async () => Promise.all(['a1', 'a2', 'a3'].map(async (a) => (await
 const queue = async () => (await first('GET', '/routing-policies/sales/queue', { token })).body.queue as { client: string; position: number }[];
 const activeAgents = async (client: string) => ((await first('GET', `/clients/${client}/agents`, { token })).body.assignments as { agent: string }[]).map((a) => a.agent);
 
-test('200 concurrent routes through two API processes never put an agent over capacity: exactly the capacity\'s worth assigned, the rest queued', async () => {
+test(`${ROUTES} concurrent routes through two API processes never put an agent over capacity: exactly the capacity's worth assigned, the rest queued`, async () => {
   for (const a of ['a1', 'a2', 'a3']) expect((await first('POST', '/agents', { token, body: { _id: a } })).status).toBe(201);
   expect((await first('PUT', '/teams/sales', { token, body: { members: [{ agent: 'a1' }, { agent: 'a2' }, { agent: 'a3' }] } })).status).toBe(200);
   expect((await first('PUT', '/routing-policies/sales', { token, body: { team: 'sales', capacity: 2 } })).status).toBe(200);
-  const clients = clientIds(1, 200);
+  const clients = clientIds(1, ROUTES);
   for (let i = 0; i < clients.length; i += 20) {
     const created = await Promise.all(clients.slice(i, i + 20).map((_id) => first('POST', '/clients', { token, body: { _id } })));
     expect(created.map((c) => c.status)).toEqual(created.map(() => 201));
@@ -80,16 +91,16 @@ test('200 concurrent routes through two API processes never put an agent over ca
   // A 503 (a loaded machine: a backing service not answering in time) did nothing: the client asks again after Retry-After, as told.
   const answers = await Promise.all(clients.map((c, i) => routeUntilAnswered(i % 2 ? second : first, c)));
   expect(answers.filter((a) => a.status !== 200 && a.status !== 202).map((a) => a.body)).toEqual([]);
-  expect(answers.filter((a) => a.status === 200)).toHaveLength(6);
-  expect(answers.filter((a) => a.status === 202)).toHaveLength(194);
-  expect(new Set(answers.filter((a) => a.status === 202).map((a) => a.body.position))).toEqual(new Set(Array.from({ length: 194 }, (_, i) => i + 1)));
+  expect(answers.filter((a) => a.status === 200)).toHaveLength(ASSIGNED);
+  expect(answers.filter((a) => a.status === 202)).toHaveLength(QUEUED);
+  expect(new Set(answers.filter((a) => a.status === 202).map((a) => a.body.position))).toEqual(new Set(Array.from({ length: QUEUED }, (_, i) => i + 1)));
   expect(await loads()).toEqual([2, 2, 2]);
-  expect((await queue()).map((q) => q.position)).toEqual(Array.from({ length: 194 }, (_, i) => i + 1));
+  expect((await queue()).map((q) => q.position)).toEqual(Array.from({ length: QUEUED }, (_, i) => i + 1));
 }, 240_000);
 
 test('kill -9 of the worker during a drain and of an API process during routes: nothing waiting is lost or assigned twice', async () => {
   const before = (await queue()).map((q) => q.client);
-  expect(before).toHaveLength(194);
+  expect(before).toHaveLength(QUEUED);
 
   // A capacity of 12 takes the 30 oldest; the worker is killed once the drain is under way.
   expect((await first('PUT', '/routing-policies/sales', { token, body: { team: 'sales', capacity: 12 } })).status).toBe(200);
@@ -98,7 +109,7 @@ test('kill -9 of the worker during a drain and of an API process during routes: 
 
   // Twenty new clients routed through the second API, killed while they are in flight; each is routed
   // again with its Idempotency-Key through a new process, as a caller whose connection dropped would.
-  const late = clientIds(201, 220);
+  const late = clientIds(ROUTES + 1, ROUTES + LATE);
   for (const _id of late) expect((await first('POST', '/clients', { token, body: { _id } })).status).toBe(201);
   const inFlight = Promise.all(late.map((c) => route(second, c, `lead-${c}`).catch((error: Error) => error)));
   await new Promise((resolve) => setTimeout(resolve, 30));
@@ -120,11 +131,13 @@ test('kill -9 of the worker during a drain and of an API process during routes: 
   await new Promise((resolve) => setTimeout(resolve, 1000));
   expect(await loads()).toEqual([12, 12, 12]);
   const after = (await queue()).map((q) => q.client);
-  expect(after).toEqual([...before.slice(30), ...after.slice(164)]);
-  expect(after.slice(164).sort()).toEqual([...late].sort());
-  const owners = await Promise.all([...clientIds(1, 220)].map(activeAgents));
+  const stillQueued = QUEUED - DRAINED;
+  expect(after).toEqual([...before.slice(DRAINED), ...after.slice(stillQueued)]);
+  expect(after.slice(stillQueued).sort()).toEqual([...late].sort());
+  const everyClient = clientIds(1, ROUTES + LATE);
+  const owners = await Promise.all(everyClient.map(activeAgents));
   expect(owners.filter((o) => o.length > 1)).toEqual([]);
-  const assignedClients = clientIds(1, 220).filter((_, i) => owners[i].length === 1);
-  expect(assignedClients).toHaveLength(36);
-  expect(new Set([...assignedClients, ...after]).size).toBe(220);
+  const assignedClients = everyClient.filter((_, i) => owners[i].length === 1);
+  expect(assignedClients).toHaveLength(ASSIGNED + DRAINED);
+  expect(new Set([...assignedClients, ...after]).size).toBe(ROUTES + LATE);
 }, 300_000);
