@@ -53,7 +53,8 @@ const eventTypesOf = async (id: string) =>
 
 test.concurrent('a message scheduled before its recipient texted STOP ends suppressed when due, and is never handed to the carrier', async () => {
   const phone = newPhone();
-  const accepted = await post({ client_phone: phone, delay: '4s' }, { 'Idempotency-Key': 'before-stop' });
+  // Due 2 s on: one request, the STOP, has to land before it (else it is sent, and the test fails).
+  const accepted = await post({ client_phone: phone, delay: '2s' }, { 'Idempotency-Key': 'before-stop' });
   expect(accepted.status).toBe(202);
   expect((await stop(phone)).status).toBe(200);
 
@@ -64,7 +65,7 @@ test.concurrent('a message scheduled before its recipient texted STOP ends suppr
   expect(await eventTypesOf(accepted.body._id)).toEqual(['message.scheduled', 'message.suppressed']);
 
   // The request accepted before the opt-out, repeated, still gets its first answer; a new one is refused.
-  const replay = await post({ client_phone: phone, delay: '4s' }, { 'Idempotency-Key': 'before-stop' });
+  const replay = await post({ client_phone: phone, delay: '2s' }, { 'Idempotency-Key': 'before-stop' });
   expect(replay.status).toBe(202);
   expect(replay.headers.get('idempotent-replayed')).toBe('true');
   expect(replay.body._id).toBe(accepted.body._id);
@@ -144,14 +145,16 @@ test.concurrent("an opt-out outlives the erasure of the client at its phone: sti
   const listed = async () => (await stack.api('GET', `/opt-outs?phone=${encodeURIComponent(phone)}`, { token })).body.opt_outs;
   expect((await stack.api('POST', '/clients', { token, body: { _id: 'c-stopped', name: 'Ada', phone } })).status).toBe(201);
   await waitForStatus((await post({ client: 'c-stopped' })).body._id, 'sent');
-  // Accepted for the bare phone before the STOP: not the client's, so the erasure leaves it to come due.
-  const due = await post({ client_phone: phone, delay: '5s' });
+  // Accepted for the bare phone before the STOP: not the client's, so the erasure leaves it to come due
+  // (3 s on: after the erasure, which the check below it shows).
+  const due = await post({ client_phone: phone, delay: '3s' });
   expect(due.status).toBe(202);
   expect((await stop(phone)).status).toBe(200);
   const record = expect.objectContaining({ phone, sender: carrier.sender, status: 'opted_out', source: 'keyword' });
   expect(await listed()).toEqual([record]);
 
   expect((await stack.api('DELETE', '/clients/c-stopped', { token })).status).toBe(204);
+  expect((await stack.api('GET', `/messages/${due.body._id}`, { token })).body.status).toBe('scheduled');
   expect(await listed()).toEqual([record]);
   expectProblem(await post({ client_phone: phone }), 409, 'Recipient has opted out of text messages');
   expect((await stack.api('POST', '/clients', { token, body: { _id: 'c-stopped', name: 'Ada', phone } })).status).toBe(201);

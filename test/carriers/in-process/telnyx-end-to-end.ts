@@ -118,7 +118,8 @@ describe('texts from clients: message.received to the messaging profile\'s inbou
   test.concurrent('a signed STOP opts the number out: the next POST /messages is 409, a scheduled one ends suppressed; our confirmation meets Telnyx\'s own block (40300) and changes nothing', async () => {
     const phone = newPhone();
     await sent({ client_phone: phone });
-    const scheduled = await post({ client_phone: phone, delay: '3s' });
+    // Due 2 s on: the STOP, one request, lands before it (else it is sent, and the test fails).
+    const scheduled = await post({ client_phone: phone, delay: '2s' });
     expect(scheduled.status).toBe(202);
 
     expect((await fake.postInbound(inboundUrl, ' stop ', phone, FROM)).status).toBe(200);

@@ -133,13 +133,13 @@ test.concurrent('a delayed WhatsApp text due after the window closed ends failed
   await approvedTemplate('fallback');
   const phone = await clientOfAlice('c-late');
   expect((await consent('c-late')).status).toBe(200);
-  // The client wrote 24 hours less 4 seconds ago: the window is open now and closed when these are due
-  // (each due 5 s after its request, which comes after the window's 4 s began). Only the two requests
-  // below have to fit in those 4 s.
-  expect((await inbound({ from: phone, channel: 'whatsapp', at: new Date(Date.now() - WHATSAPP_WINDOW_MS + 4_000).toISOString() })).status).toBe(200);
-  const plain = await send({ client: 'c-late', channel: 'whatsapp', text_message: 'See you soon', delay: '5s' });
+  // The client wrote 24 hours less 3 seconds ago: the window is open now and closed when these are due
+  // (each due 4 s after its request, which comes after the window's 3 s began). Only the inbound and
+  // the two requests below have to fit in those 3 s (else a 409, and the test fails).
+  expect((await inbound({ from: phone, channel: 'whatsapp', at: new Date(Date.now() - WHATSAPP_WINDOW_MS + 3_000).toISOString() })).status).toBe(200);
+  const plain = await send({ client: 'c-late', channel: 'whatsapp', text_message: 'See you soon', delay: '4s' });
   expect(plain.status).toBe(202);
-  const withTemplate = await send({ client: 'c-late', channel: 'whatsapp', text_message: 'See you soon', delay: '5s', template: { _id: 'fallback', variables: { 1: 'Ada', 2: 'Friday' } } });
+  const withTemplate = await send({ client: 'c-late', channel: 'whatsapp', text_message: 'See you soon', delay: '4s', template: { _id: 'fallback', variables: { 1: 'Ada', 2: 'Friday' } } });
   expect(withTemplate.status).toBe(202);
 
   const failed = await waitForStatus(stack.api, alice, plain.body._id, 'failed');
@@ -330,7 +330,8 @@ test.concurrent('a delayed template to a client who withdrew its WhatsApp consen
   await approvedTemplate('withdrawn');
   await clientOfAlice('c-withdraw');
   expect((await consent('c-withdraw')).status).toBe(200);
-  const res = await send({ client: 'c-withdraw', channel: 'whatsapp', delay: '3s', template: { _id: 'withdrawn', variables: { 1: 'Ada', 2: 'Sunday' } } });
+  // Due 2 s on: the withdrawal, one request, lands before it (else it is sent, and the test fails).
+  const res = await send({ client: 'c-withdraw', channel: 'whatsapp', delay: '2s', template: { _id: 'withdrawn', variables: { 1: 'Ada', 2: 'Sunday' } } });
   expect(res.status).toBe(202);
   expect((await stack.api('DELETE', '/clients/c-withdraw/consents/whatsapp', { token: alice })).status).toBe(204);
   const failed = await waitForStatus(stack.api, alice, res.body._id, 'failed');

@@ -98,7 +98,7 @@ test.concurrent('a signature made with another secret does not verify', async ()
 });
 
 test.concurrent('a delayed message does not arrive before send_at, then arrives exactly once', async () => {
-  const res = await send({ client_phone: PHONE, text_message: 'Delayed three seconds', delay: '3' });
+  const res = await send({ client_phone: PHONE, text_message: 'Delayed two seconds', delay: '2' });
   const id = res.body._id;
   const sendAt = Date.parse(res.body.send_at);
   expect((await getMessage(id)).status).toBe('scheduled');
