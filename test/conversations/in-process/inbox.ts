@@ -9,6 +9,11 @@ import { createTestCarrier, TEST_PUBLIC_BASE_URL } from '../../support/test-carr
  * An agent's inbox: the conversation a client's messages make, waiting for an answer until one goes
  * out, snoozed until a date (a durable timer of the client's run), closed and reopened, with read
  * horizons per agent and internal notes that are never sent.
+ *
+ * Each test owns its client and phone: most run side by side (`test.concurrent`, docs/design.md "Suite:
+ * concurrent tests inside a file"). Alone: the first (it lists all of alice's waiting conversations, so it
+ * runs before the others), the terminated run's (the reconciler counts every snooze of the business) and
+ * the note's (it counts every send of the carrier).
  */
 const carrier = createTestCarrier();
 let stack: TestStack;
@@ -85,10 +90,10 @@ test('the first message creates the conversation; texts make it wait, oldest fir
   expect(opened.data).toEqual(expect.objectContaining({ _id: first.conversation, status: 'open', assignees: ['a1'], reason: 'carrier' }));
 });
 
-test('an answer suppressed by the client\'s STOP answered nothing: first_response_at waits for a message a carrier took', async () => {
+test.concurrent('an answer suppressed by the client\'s STOP answered nothing: first_response_at waits for a message a carrier took', async () => {
   const { phone, conversation: id } = await clientWithThread('inbox-suppressed');
   await texted(phone, 'Can you call me?');
-  const later = await stack.api('POST', '/messages', { token: alice, body: { message_type: 'text', client: 'inbox-suppressed', text_message: 'Calling you at 5', delay: '3s' } });
+  const later = await stack.api('POST', '/messages', { token: alice, body: { message_type: 'text', client: 'inbox-suppressed', text_message: 'Calling you at 5', delay: '2s' } });
   expect(later.status).toBe(202);
   await texted(phone, 'STOP');
   await waitForStatus(stack.api, alice, later.body._id, 'suppressed');
@@ -102,7 +107,7 @@ test('an answer suppressed by the client\'s STOP answered nothing: first_respons
   expect(Date.parse((await conversation(id)).body.first_response_at)).toBeLessThanOrEqual(Date.parse(sent.sent_at));
 });
 
-test('a snooze opens the conversation again by itself at its date, through the client\'s run', async () => {
+test.concurrent('a snooze opens the conversation again by itself at its date, through the client\'s run', async () => {
   const { conversation: id } = await clientWithThread('inbox-snooze');
   const until = new Date(Date.now() + 2500).toISOString();
   const snoozed = await stack.api('POST', `/conversations/${id}/snooze`, { token: alice, body: { until } });
@@ -137,7 +142,7 @@ test('a snooze outlives its client\'s run being terminated: the reconciler start
   expect(Date.parse(reopened.created_at)).toBeGreaterThanOrEqual(Date.parse(until));
 });
 
-test('a text during a snooze opens it at once; close and reopen move it, and a closed one is not snoozed', async () => {
+test.concurrent('a text during a snooze opens it at once; close and reopen move it, and a closed one is not snoozed', async () => {
   const { phone, conversation: id } = await clientWithThread('inbox-reply');
   expect((await stack.api('POST', `/conversations/${id}/snooze`, { token: alice, body: { until: new Date(Date.now() + 3600_000).toISOString() } })).status).toBe(200);
   await texted(phone, 'Actually, one more question');
@@ -158,7 +163,7 @@ test('a text during a snooze opens it at once; close and reopen move it, and a c
   expect((await events('conversation.opened', 'inbox-reply')).map((e: any) => e.data.reason)).toEqual(['carrier', 'carrier']);
 });
 
-test('each agent has its own read horizon, which never moves back', async () => {
+test.concurrent('each agent has its own read horizon, which never moves back', async () => {
   const { phone, conversation: id } = await clientWithThread('inbox-read', 'a1');
   await texted(phone, 'one');
   await texted(phone, 'two');
@@ -197,7 +202,7 @@ test('a note stays in the thread, is never sent, and goes with the client\'s era
   expect(all.find((e: any) => e.id === event.id).data.text).toBe('');
 });
 
-test('another user sees none of it, and bad input is a 400 naming the field', async () => {
+test.concurrent('another user sees none of it, and bad input is a 400 naming the field', async () => {
   const { conversation: id } = await clientWithThread('inbox-private');
   expectProblem(await conversation(id, '', bob), 404, 'Conversation not found');
   expect((await stack.api('GET', '/conversations', { token: bob })).body.conversations).toEqual([]);
@@ -215,7 +220,7 @@ test('another user sees none of it, and bad input is a 400 naming the field', as
   expectProblem(await stack.api('GET', '/conversations?agent=ghost', { token: alice }), 404, 'Agent not found');
 });
 
-test('lists page through every conversation once', async () => {
+test.concurrent('lists page through every conversation once', async () => {
   const token = stack.token(uniqueName('pager'));
   for (let i = 0; i < 5; i++) {
     const phone = newPhone();

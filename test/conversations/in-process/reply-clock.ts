@@ -47,8 +47,8 @@ test.concurrent('a text left unanswered past next_response_within is reported on
   const [event] = await overdue(token);
   expect(event.data).toEqual(expect.objectContaining({ _id: conversation, status: 'open', assignees: ['a1'], waiting_since: expect.any(String), reason: 'reply_clock' }));
   expect(Date.parse(event.created_at) - Date.parse(event.data.waiting_since)).toBeGreaterThanOrEqual(2000);
-  // Once per waiting period: the second text did not start another.
-  await new Promise((resolve) => setTimeout(resolve, 2500));
+  // Once per waiting period: the second text did not start another (it would be due about when the first was).
+  await new Promise((resolve) => setTimeout(resolve, 1500));
   expect(await overdue(token)).toHaveLength(1);
 
   // Answered, then a new waiting period that is answered in time: nothing more.
@@ -60,12 +60,12 @@ test.concurrent('a text left unanswered past next_response_within is reported on
 });
 
 test.concurrent('a snoozed conversation is not overdue while snoozed; it is reported once its snooze ends', async () => {
-  const { token, conversation } = await routedClient('PT3S', '+14155589002');
+  const { token, conversation } = await routedClient('PT2S', '+14155589002');
   await texted('+14155589002', 'Can you call me tomorrow?');
-  const until = new Date(Date.now() + 5000).toISOString();
+  const until = new Date(Date.now() + 4000).toISOString();
   expect((await stack.api('POST', `/conversations/${conversation}/snooze`, { token, body: { until } })).status).toBe(200);
-  // Past its due date, but snoozed.
-  await new Promise((resolve) => setTimeout(resolve, 4000));
+  // A second past its due date, a second before its snooze ends.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
   expect(await overdue(token)).toEqual([]);
   await eventually(async () => (await overdue(token)).length === 1, 15_000, 200);
   const [event] = await overdue(token);

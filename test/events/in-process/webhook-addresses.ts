@@ -14,7 +14,8 @@ let stack: TestStack;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } });
+  // A failed lookup's delivery is tried again 1 s later, not the default 5 s.
+  stack = await startTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'false', WEBHOOK_RETRY_INITIAL_MS: '1000' } });
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
@@ -154,7 +155,7 @@ test('a failed address lookup is not taken for a public address: nothing is sent
     const { delivery, deliveries } = await deliveryAfterFirstAttempt('ssrf-dns-failure-user', receiver.url.replace('127.0.0.1', name));
     expect(delivery).toMatchObject({ status: 'pending', last_status_code: null, last_error: 'Receiver address could not be resolved: EAI_AGAIN', next_attempt_at: expect.any(String) });
     failing.mockRestore();
-    // The resolver healed: the next attempt (5 s later) looks again, finds a private address and refuses it.
+    // The resolver healed: the next attempt (1 s later, or a later one if this test was slower) looks again, finds a private address and refuses it.
     retried = await eventually(async () => {
       const [latest] = await deliveries();
       return latest.status !== 'pending' ? latest : undefined;

@@ -11,6 +11,10 @@ import { receiversClosedAfterAll } from '../../support/webhook-receiver';
  * Events out, end to end: the API and the workflows change assignments and messages, each change
  * records its event, and a real HTTP receiver gets it signed per Standard Webhooks (checked with the
  * reference verifier, `standardwebhooks`), retried as the answers say.
+ *
+ * Each test owns its user, client and receiver: all but two run side by side (`test.concurrent`,
+ * docs/design.md "Suite: concurrent tests inside a file"). Alone: the first, whose a1 expires 4 s after
+ * it is assigned (three requests must come before), and the provider's refusal, which restarts the worker.
  */
 
 let stack: TestStack;
@@ -103,7 +107,7 @@ test('every change of an assignment and a message arrives once, signed, with the
   }
 });
 
-test('a rotation\'s periods are events with reason rule: handed out, cut short by a replacement applied now, then expired', async () => {
+test.concurrent('a rotation\'s periods are events with reason rule: handed out, cut short by a replacement applied now, then expired', async () => {
   const hooks = await receiver();
   const token = await newUser(['a1', 'a2']);
   const { secret } = await subscribe(stack.api, token, hooks, { events: ['assignment.*'] });
@@ -124,7 +128,7 @@ test('a rotation\'s periods are events with reason rule: handed out, cut short b
   expect(withoutEventFields(a1.data)).toEqual(items.find((i: any) => i.agent === 'a1'));
 });
 
-test('an operator canceling a message in the Temporal UI is an event with reason operator; canceling a client\'s run ends no assignment', async () => {
+test.concurrent('an operator canceling a message in the Temporal UI is an event with reason operator; canceling a client\'s run ends no assignment', async () => {
   const hooks = await receiver();
   const token = await newUser(['a1']);
   const { secret } = await subscribe(stack.api, token, hooks, { events: ['assignment.unassigned', 'message.canceled'] });
@@ -141,7 +145,7 @@ test('an operator canceling a message in the Temporal UI is an event with reason
   expect((await stack.api('GET', '/events?type=assignment.unassigned', { token })).body.events).toEqual([]);
 });
 
-test('a receiver answering 503, then 200, gets the same webhook-id again and the event is delivered once', async () => {
+test.concurrent('a receiver answering 503, then 200, gets the same webhook-id again and the event is delivered once', async () => {
   const hooks = await receiver();
   const token = await newUser();
   const { _id, secret } = await subscribe(stack.api, token, hooks, { events: ['message.scheduled'] });
@@ -169,7 +173,7 @@ test('a receiver answering 503, then 200, gets the same webhook-id again and the
   expect(hooks.requests).toHaveLength(2);
 });
 
-test('429 with Retry-After is retried no sooner than the receiver asked; a timeout is retried too', async () => {
+test.concurrent('429 with Retry-After is retried no sooner than the receiver asked; a timeout is retried too', async () => {
   const hooks = await receiver();
   const token = await newUser();
   await subscribe(stack.api, token, hooks, { events: ['message.scheduled'] });
@@ -185,7 +189,7 @@ test('429 with Retry-After is retried no sooner than the receiver asked; a timeo
   expect(third.headers['webhook-id']).toBe(first.headers['webhook-id']);
 });
 
-test('410 Gone disables the webhook: its delivery failed, and later events are not sent to it', async () => {
+test.concurrent('410 Gone disables the webhook: its delivery failed, and later events are not sent to it', async () => {
   const hooks = await receiver();
   const token = await newUser();
   const { _id } = await subscribe(stack.api, token, hooks);
@@ -207,7 +211,7 @@ test('410 Gone disables the webhook: its delivery failed, and later events are n
   expect(hooks.requests).toHaveLength(1);
 });
 
-test('any other 4xx is final for that event: one attempt, failed, and the webhook stays active', async () => {
+test.concurrent('any other 4xx is final for that event: one attempt, failed, and the webhook stays active', async () => {
   const hooks = await receiver();
   const token = await newUser();
   const { _id } = await subscribe(stack.api, token, hooks);
@@ -226,7 +230,7 @@ test('any other 4xx is final for that event: one attempt, failed, and the webhoo
   expect((await stack.api('GET', `/webhooks/${_id}`, { token })).body.disabled_at).toBeNull();
 });
 
-test('after rotate-secret both secrets verify the deliveries for 24 hours; the answer shows the new secret once', async () => {
+test.concurrent('after rotate-secret both secrets verify the deliveries for 24 hours; the answer shows the new secret once', async () => {
   const hooks = await receiver();
   const token = await newUser();
   const created = await subscribe(stack.api, token, hooks, { events: ['message.*'] });
@@ -277,7 +281,7 @@ test('a message the provider refuses is message.failed, with the failure as GET 
   }
 });
 
-test('deleting a webhook stops its deliveries', async () => {
+test.concurrent('deleting a webhook stops its deliveries', async () => {
   const hooks = await receiver();
   const token = await newUser();
   const { _id } = await subscribe(stack.api, token, hooks);

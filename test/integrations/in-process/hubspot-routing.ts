@@ -111,7 +111,7 @@ test('under a policy that rejects when nobody is eligible, the lead is not assig
 });
 
 test('the router reassigning a lead nobody answered writes the new agent\'s HubSpot owner back', async () => {
-  expect((await stack.api('PUT', '/routing-policies/answering', { token, body: { team: 'sales', capacity: 5, working_hours: false, first_response_within: 'PT5S', max_reassignments: 1 } })).status).toBe(200);
+  expect((await stack.api('PUT', '/routing-policies/answering', { token, body: { team: 'sales', capacity: 5, working_hours: false, first_response_within: 'PT3S', max_reassignments: 1 } })).status).toBe(200);
   expect((await stack.api('PUT', '/integrations/hubspot', { token, body: { policy: 'answering', settings: settings(), agent_map: agentMap } })).status).toBe(200);
   const id = await newLead();
   await eventually(async () => writesOf(id).length === 1 || undefined, 30_000);
@@ -120,7 +120,7 @@ test('the router reassigning a lead nobody answered writes the new agent\'s HubS
   const ownerOf = (agent: string) => Object.entries(agentMap).find(([, a]) => a === agent)![0];
   expect(writesOf(id)[0].owner).toBe(ownerOf(first));
 
-  // Nobody answers within 5 s: the router moves the client to the other agent, and HubSpot follows.
+  // Nobody answers within 3 s: the router moves the client to the other agent, and HubSpot follows.
   await eventually(async () => writesOf(id).length === 2 || undefined, 60_000);
   expect(await activeAgents(`hubspot:${id}`)).toEqual([other]);
   expect(writesOf(id)[1]).toEqual({ id: String(id), owner: ownerOf(other), status: 200 });
