@@ -30,10 +30,10 @@ module.exports = {
   // whose heap keeps growing from file to file: a worker above this after a file is replaced by a fresh one.
   workerIdleMemoryLimit: '500MB',
   testTimeout: 90_000,
-  // Two on two cores: the suite is bound by CPU, and with a third worker the files that judge latency (tenant
-  // fairness, a quiet tenant's p95 beside a flood) or time-skip through heavy histories starve of it
-  // (docs/design.md, "Suite time, seventh pass").
-  maxWorkers: 2,
+  // Three on two cores: with two, a whole run kept 1.5 of the 2 cores busy, the rest of the time its files wait
+  // on timers and on Temporal's timeouts after a kill -9; a third worker fills those waits (docs/design.md,
+  // "Suite: the waits, and a third worker").
+  maxWorkers: 3,
   // The slowest files first, from jest's cache or, on a fresh clone, from their times on CI.
   testSequencer: '<rootDir>/test/support/sequencer.js',
   verbose: true,
