@@ -4,6 +4,7 @@ import { clientWorkflowId } from '../../../src/domain';
 import { eventually, expectProblem, waitForStatus } from '../../support/helpers';
 import { startTestStack, uniqueName, type TestApi, type TestStack } from '../../support/stack';
 import { createTestCarrier, TEST_PUBLIC_BASE_URL } from '../../support/test-carrier';
+import { untilListedEnded } from '../../support/listed-ended';
 
 /**
  * An agent's inbox: the conversation a client's messages make, waiting for an answer until one goes
@@ -132,6 +133,7 @@ test('a snooze outlives its client\'s run being terminated: the reconciler start
   await eventually(async () => ((await run.query<{ conversations: unknown[] }>('state')).conversations.length > 0 ? true : undefined));
   expect((await run.query<{ conversations: unknown[] }>('state')).conversations).toEqual([{ conversationId: id, reason: 'snooze', dueAt: until }]);
   await run.terminate('operator test');
+  await untilListedEnded(stack.temporal, run.workflowId);
 
   const reconciler = createReconcileActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: stack.taskQueue });
   const result = (await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: stack.business, full: true })) as { snoozesRestarted?: number };

@@ -5,6 +5,7 @@ import { messageBatchWorkflowId } from '../../../src/domain';
 import { phoneSequence } from '../../support/helpers';
 import { eventually, originOf, uniqueName, type TestApi, type TestStack } from '../../support/stack';
 import { createTestCarrier, startCarrierStack } from '../../support/test-carrier';
+import { untilListedEnded } from '../../support/listed-ended';
 
 /**
  * How a batch's run sends, through a carrier: what changed between accept and due (an opt-out, a single
@@ -101,6 +102,7 @@ test('a terminated batch run is restarted by the reconciler and sends its messag
   const res = await batch({ delay: '4s', recipients: [{ client_phone: phone }] });
   const workflowId = messageBatchWorkflowId(stack.business, res.body.batch_id);
   await stack.temporal.workflow.getHandle(workflowId).terminate('operator test');
+  await untilListedEnded(stack.temporal, workflowId);
 
   const reconciler = createReconcileActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: stack.taskQueue });
   const result = (await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: stack.business, full: true })) as { messagesRestarted: number };

@@ -4,6 +4,7 @@ import { createReconcileActivities } from '../../../src/activities/housekeeping/
 import { DELAY_FORMS } from '../../../src/use-cases/messages/delay';
 import { expectProblem } from '../../support/helpers';
 import { startTestStack, type TestStack } from '../../support/stack';
+import { untilListedEnded } from '../../support/listed-ended';
 
 /*
  * Quiet hours through the API, on the real stack: `send_window` on POST /messages, read in its own zone
@@ -148,6 +149,7 @@ describe('deferred_until', () => {
     const run = stack.temporal.workflow.getHandle(res.body.workflow_id);
     const terminatedRunId = (await run.describe()).runId;
     await run.terminate('operator test');
+    await untilListedEnded(stack.temporal, run.workflowId);
 
     const reconciler = createReconcileActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: stack.taskQueue });
     const pass = await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: stack.business, full: true });

@@ -12,6 +12,7 @@ import { acceptWithoutHandOver, subscribe, receivedEvents } from '../../support/
 import { eventually } from '../../support/helpers';
 import { startTestStack, uniqueName, type TestStack } from '../../support/stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
+import { untilListedEnded } from '../../support/listed-ended';
 
 /* Operators see business runs in the Temporal UI, not the service's upkeep; the worker's metrics show the webhook backlog and the reconciler's restarts. */
 
@@ -108,6 +109,7 @@ test('the worker counts the reconciler restarts by kind: a message whose run an 
   const message = await stack.api('POST', '/messages', { token, body: { message_type: 'text', client_phone: '+14155550100', text_message: 'Later', delay: 'PT1H' } });
   expect(message.status).toBe(202);
   await stack.temporal.workflow.getHandle(message.body.workflow_id).terminate('operator test');
+  await untilListedEnded(stack.temporal, message.body.workflow_id);
   const reconciler = createReconcileActivities({ prisma: stack.prisma, temporal: stack.temporal, taskQueue: stack.taskQueue, observeReconcilerRestart: metrics.observeReconcilerRestart });
   const result = (await new MockActivityEnvironment().run(reconciler.reconcileOrphans, { graceMs: 0, business: stack.business, full: true })) as { messagesRestarted: number };
   expect(result.messagesRestarted).toBe(1);

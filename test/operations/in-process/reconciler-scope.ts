@@ -1,5 +1,6 @@
 import { RECONCILE_WORKFLOW, type ReconcileInput, type ReconcileResult } from '../../../src/domain';
 import { startTestStack, uniqueName, type TestStack } from '../../support/stack';
+import { untilListedEnded } from '../../support/listed-ended';
 
 /*
  * The suite's files share one PostgreSQL and one Temporal server. Each stack's worker reconciles its own
@@ -27,6 +28,7 @@ async function orphanMessage(stack: TestStack) {
   const run = stack.temporal.workflow.getHandle(res.body.workflow_id);
   const { runId, taskQueue } = await run.describe();
   await run.terminate('operator test');
+  await untilListedEnded(stack.temporal, run.workflowId);
   return { workflowId: res.body.workflow_id as string, runId, taskQueue };
 }
 

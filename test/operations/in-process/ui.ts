@@ -10,6 +10,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { tenantApi } from '../../support/client-run';
 import { eventually, waitForStatus } from '../../support/helpers';
 import { startTestStack, uniqueName, type TestStack } from '../../support/stack';
+import { untilListedEnded } from '../../support/listed-ended';
 
 /*
  * What an operator does in the Temporal UI, done with the Temporal CLI (the same API calls): Request
@@ -98,6 +99,7 @@ test.concurrent('after a Terminate, the reconciler gives an active assignment it
   expect(assigned.status).toBe(200);
   const workflowId: string = assigned.body.assignments[0].workflow_id;
   await temporalCli('workflow', 'terminate', '--workflow-id', workflowId, '--reason', 'operator test');
+  await untilListedEnded(stack.temporal, workflowId);
   expect(await assignmentRow('a2', business)).toMatchObject({ status: 'active' });
 
   const result = await reconcile(0, recentPass, business);

@@ -2,6 +2,7 @@ import { RECONCILE_WORKFLOW, type ReconcileResult } from '../../../src/domain';
 import { eventually } from '../../support/helpers';
 import { clientInRotation, plusMs, rotationAssignments, startRotationStack } from '../../support/rotation';
 import { uniqueName, type TestStack } from '../../support/stack';
+import { untilListedEnded } from '../../support/listed-ended';
 
 /* What the Temporal UI's buttons on the client's run, which holds the rotation's clock, do to the rotation. */
 
@@ -18,6 +19,7 @@ test('after a Terminate, the reconciler gives an active rotation its workflow ba
   const { clientId, put, startsAt } = await clientInRotation(stack, token, 2, { period: '2s' });
   const handle = stack.temporal.workflow.getHandle(put.body.workflow_id);
   await handle.terminate('operator test');
+  await untilListedEnded(stack.temporal, handle.workflowId);
 
   // The pass starts the client's run once: for the period's assignment (that run may step the rotation, and
   // so take it over, before the pass reaches rotations) or for the rotation.

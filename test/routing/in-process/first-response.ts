@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expectProblem, eventually } from '../../support/helpers';
 import { clientWorkflowId, RECONCILE_WORKFLOW, type ClientRunState, type ReconcileResult } from '../../../src/domain';
 import { startTestStack, uniqueName, type TestStack } from '../../support/stack';
+import { untilListedEnded } from '../../support/listed-ended';
 
 /*
  * Section 5 of issue 31 on the real stack: a durable first-response clock per routed decision. The
@@ -160,6 +161,7 @@ test('a clock an operator terminated is given back by the reconciler; an answere
   const handle = await clientRunOf(id);
   await eventually(async () => (await handle.query<ClientRunState>('state')).firstResponses.length === 1);
   await handle.terminate('operator test');
+  await untilListedEnded(stack.temporal, handle.workflowId);
   const reconcile = (): Promise<ReconcileResult> =>
     stack.temporal.workflow.execute(RECONCILE_WORKFLOW, { taskQueue: stack.taskQueue, workflowId: uniqueName('reconcile'), args: [{ graceMs: 0, business: stack.business }] });
   expect(await reconcile()).toMatchObject({ firstResponseClocksRestarted: 1 });
