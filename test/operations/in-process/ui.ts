@@ -115,14 +115,9 @@ test.concurrent('after a Terminate, the reconciler restarts an unsent message, w
   await temporalCli('workflow', 'terminate', '--workflow-id', sent.body.workflow_id);
   expect((await stack.prisma.message.findUniqueOrThrow({ where: { id: sent.body._id } })).status).toBe('scheduled');
 
-  // Its start was confirmed: a recent pass finds it among the runs that ended abnormally, which
-  // visibility lists a moment after the Terminate.
-  let restarted = 0;
-  await eventually(async () => {
-    restarted += (await reconcile(0, recentPass, business)).messagesRestarted;
-    return restarted > 0 ? true : undefined;
-  });
-  expect(restarted).toBe(1);
+  // Its start was confirmed: a recent pass finds it among the runs that ended abnormally, once visibility lists it so.
+  await untilListedEnded(stack.temporal, sent.body.workflow_id);
+  expect((await reconcile(0, recentPass, business)).messagesRestarted).toBe(1);
   const message = await waitForStatus((method, path) => api(method, path), token, sent.body._id, 'sent');
   expect(Date.parse(message.sent_at)).toBeGreaterThanOrEqual(Date.parse(sent.body.send_at));
   expect(await stack.prisma.logDelivery.count({ where: { messageId: sent.body._id } })).toBe(1);
