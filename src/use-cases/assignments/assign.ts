@@ -131,7 +131,7 @@ const FAILURE_ERRORS: Record<RequestFailureType, (message: string) => UseCaseErr
 };
 
 /** A request its run recorded, answered from its settled row as the run answers it. */
-function resultOfOutcome(clientId: string, outcome: RecordOutcome): AssignAgentsResult {
+export function resultOfOutcome(clientId: string, outcome: RecordOutcome): AssignAgentsResult {
   switch (outcome.outcome) {
     case 'recorded':
       return { client: clientId, assignments: outcome.assignments.map((r) => ({ agent: r.agentId, dt_until: r.dtUntil, status: 'active' as const, workflow_id: r.workflowId })) };
