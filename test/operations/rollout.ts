@@ -116,9 +116,10 @@ export function rolloutTests(temporalAddress: () => string | undefined, part: Ro
 
     // On the first build: clients whose assignments end over the next 17 s, messages due now and within 17 s (a message
     // due later starts when due: on the version current then), and a campaign still sending at the switch. The switch
-    // comes 5-8 s in on a loaded machine: many clocks and messages fall due on either side of it.
+    // comes 5-8 s in on a loaded machine: many clocks and messages fall due on either side of it. The last client's
+    // clock is later, 28 s: its run must still be open when the switch comes, however late, to move and be checked.
     const clientRuns: string[] = [];
-    for (let i = 0; i < CLIENTS; i++) clientRuns.push(await clientAssignedUntil(`c${i}`, secondsFromNow(6 + i)));
+    for (let i = 0; i < CLIENTS; i++) clientRuns.push(await clientAssignedUntil(`c${i}`, secondsFromNow(i === CLIENTS - 1 ? 28 : 6 + i)));
     const early: string[] = [];
     const earlyDue: number[] = [];
     for (let j = 0; j < EARLY_MESSAGES; j++) {

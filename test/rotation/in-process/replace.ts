@@ -57,10 +57,11 @@ test.concurrent('"apply": "now" cuts the period in progress short and starts the
   const first = await put(clientId, { agents: [a1], period: '1m' });
   expect(first.body.current).toMatchObject({ agent: a1 });
 
-  const now = await put(clientId, { agents: [b1, b2], period: '2s', apply: 'now' });
+  // Periods of 4 s: the answer shows the period in progress, so it must come before that period ends, on a loaded machine too.
+  const now = await put(clientId, { agents: [b1, b2], period: '4s', apply: 'now' });
   expect(now.status).toBe(200);
   const switchedAt = now.body.current.from as string;
-  expect(now.body).toMatchObject({ agents: [b1, b2], starts_at: switchedAt, current: { agent: b1, position: 1, until: plusMs(switchedAt, 2000) } });
+  expect(now.body).toMatchObject({ agents: [b1, b2], starts_at: switchedAt, current: { agent: b1, position: 1, until: plusMs(switchedAt, 4000) } });
   expect(Date.parse(switchedAt)).toBeLessThan(Date.parse(first.body.current.until));
 
   // a1's assignment now ends where b1's period begins, and expires there.
@@ -68,8 +69,8 @@ test.concurrent('"apply": "now" cuts the period in progress short and starts the
   const periods = await periodsUntil(clientId, 3);
   expect(periods.slice(0, 3).map((p) => [p.agent, p.dt_until])).toEqual([
     [a1, switchedAt],
-    [b1, plusMs(switchedAt, 2000)],
-    [b2, plusMs(switchedAt, 4000)],
+    [b1, plusMs(switchedAt, 4000)],
+    [b2, plusMs(switchedAt, 8000)],
   ]);
   await stop(clientId);
 });
