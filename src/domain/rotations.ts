@@ -23,14 +23,6 @@ export interface RotationStep {
   next: RotationPosition | null;
 }
 
-/**
- * One per (client, user): the client's internal key, then the rotation row's key, which stands for the
- * user (whose id, often an e-mail address, never enters Temporal) and stays the pair's across stops.
- */
-export function rotationWorkflowId(input: { business: string; clientPk: string; rotationKey: string }): string {
-  return ['rotation', input.business, input.clientPk, input.rotationKey].join('/');
-}
-
 const named = (p: RotationPosition) => `${p.agent ? `${p.agent} (agent ${p.position} of ${p.of})` : `agent ${p.position} of ${p.of}`}`;
 
 /** "a2 (agent 2 of 3) until …; next change at … to a3 (agent 3 of 3)": the run's current details. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectProblem, eventually } from '../../support/helpers';
 import { clientWorkflowId, RECONCILE_WORKFLOW, type ClientRunState, type ReconcileResult } from '../../../src/domain';
+import { tellClientRun } from '../../../src/starters/client-workflow';
 import { startTestStack, uniqueName, type TestStack } from '../../support/stack';
 import { untilListedEnded } from '../../support/listed-ended';
 
@@ -173,4 +174,19 @@ test('a clock an operator terminated is given back by the reconciler; an answere
   await stack.api('POST', `/routing-decisions/${id}/accept`, { token });
   await eventually(async () => (await handle.query<ClientRunState>('state')).firstResponses.length === 0);
   expect(await reconcile()).toMatchObject({ firstResponseClocksRestarted: 0 });
+});
+
+test('a clock that a run from before one run per client held is taken over by the client\'s run, and still runs out', async () => {
+  const token = await setUp(['a1', 'a2'], { first_response_within: 'PT1H', max_reassignments: 1 });
+  const id = (await stack.api('POST', '/clients/c1/route', { token, body: { policy: 'sales' } })).body.decision_id;
+  const handle = await clientRunOf(id);
+  await eventually(async () => (await handle.query<ClientRunState>('state')).firstResponses.length === 1);
+  // The row as data from before names the run that held its clock; the policy's time is now short.
+  const { clientPk } = await stack.prisma.routingDecision.update({ where: { id }, data: { clockWorkflowId: `routing-first-response/${stack.business}/${id}` } });
+  await stack.prisma.$executeRaw`UPDATE routing_decisions SET decided_at = now() - interval '2 hours' WHERE id = ${id}::uuid`;
+  await tellClientRun(stack.temporal, { business: stack.business, clientId: 'c1', clientPk }, ['firstResponses']);
+
+  const moved = await eventually(async () => ((await decision(token, id)).reassignments === 1 ? decision(token, id) : null), 30_000);
+  expect(moved).toMatchObject({ status: 'assigned', agent: 'a2' });
+  expect((await stack.prisma.routingDecision.findUniqueOrThrow({ where: { id } })).clockWorkflowId).toBeNull();
 });
