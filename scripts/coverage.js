@@ -11,7 +11,8 @@ const { join } = require('node:path');
 const root = join(__dirname, '..');
 const workflows = process.argv.includes('--workflows');
 const rest = process.argv.slice(2).filter((arg) => arg !== '--workflows');
-const npmTest = (args, env) => spawnSync('npm', ['test', '--', ...args, ...rest], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status;
+// Test paths first: an option that takes a list would take the paths after it as its own.
+const npmTest = (args, env) => spawnSync('npm', ['test', '--', ...rest, ...args], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status;
 
 if (!workflows) {
   // jest's roots hold src/ for --changedSince; test/ alone keeps the figures comparable with runs before that.
