@@ -23,7 +23,9 @@ if (!workflows) {
 const dir = join(root, 'coverage', 'v8');
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-const setup = ['test/support/each-file.ts', 'test/support/take-coverage.js'].map((file) => `--setupFilesAfterEnv=${join(root, file)}`);
+// The option on the command line replaces jest.config.js's list: its files, then the one that writes the coverage.
+const configured = require(join(root, 'jest.config.js')).setupFilesAfterEnv.map((file) => file.replace('<rootDir>', root));
+const setup = [...configured, join(root, 'test', 'support', 'take-coverage.js')].map((file) => `--setupFilesAfterEnv=${file}`);
 const status = npmTest(setup, { NODE_V8_COVERAGE: dir });
 const mapped = spawnSync(process.execPath, [join(__dirname, 'workflow-coverage.js'), dir, root, join(root, 'coverage', 'workflows.json')], { stdio: 'inherit' }).status;
 process.exit(status || mapped || 0);

@@ -8,7 +8,7 @@ import { resultOfOutcome } from '../../src/use-cases/assignments/assign';
 import { answerOrShed, SHED_RETRY_AFTER_SECONDS } from '../../src/use-cases/assignments/shed';
 import { Invalid, NotFound, Unavailable } from '../../src/use-cases/errors';
 import { databaseForFile } from '../support/database';
-import { uniqueName } from '../support/helpers';
+import { eventually, uniqueName } from '../support/helpers';
 
 /*
  * An assign-agents request past its shedding point (src/use-cases/assignments/shed.ts), on PostgreSQL: its
@@ -21,7 +21,7 @@ const db = databaseForFile();
 let worker: Prisma;
 beforeAll(() => (worker = createPrisma(process.env.TEST_DATABASE_URL!, 1)));
 afterAll(() => worker.$disconnect());
-const scope = { business: 'shedding-biz', ownerId: 'shedding-owner' };
+const scope = { business: uniqueName('shedding'), ownerId: 'shedding-owner' };
 const RECORDED = { outcome: 'recorded', assignments: [{ agentId: 'a1', dtUntil: '2030-01-01T00:00:00.000Z', workflowId: 'client/x' }] };
 
 /** A request waiting on its run: its row pending, a run that answers when `answer` is called. */
@@ -45,13 +45,12 @@ function temporal(seenMsAgo?: number): TemporalClient {
 }
 
 /** Until the recording's transaction holds the row (a withdrawal would skip it). */
-async function eventuallyLocked(requestKey: string): Promise<void> {
-  for (;;) {
+async function untilLocked(requestKey: string): Promise<void> {
+  await eventually(async () => {
     const [row] = await db().$queryRaw<{ locked: boolean }[]>`
       SELECT NOT EXISTS (SELECT 1 FROM assign_requests WHERE workflow_id = ${requestKey} FOR UPDATE SKIP LOCKED) AS locked`;
-    if (row.locked) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    return row.locked;
+  }, 5_000, 20);
 }
 
 const rowOf = async (requestKey: string) => db().assignRequest.findUniqueOrThrow({ where: { workflowId: requestKey } });
@@ -94,7 +93,7 @@ test('a row the recording holds at the shedding point is looked at again a secon
     await settleAssignRequest(tx, request.requestKey, RECORDED);
   });
   const shedAt = Date.now() + 200;
-  await eventuallyLocked(request.requestKey);
+  await untilLocked(request.requestKey);
   const answered = answerOrShed({ prisma: db(), temporal: temporal(0) }, request.run, { ...request, shedAt, deadline: Date.now() + 5000 });
   setTimeout(recorded, 600);
   await expect(answered).resolves.toMatchObject({ client: request.clientId, assignments: [expect.objectContaining({ agent: 'a1' })] });
